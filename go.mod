@@ -1,0 +1,3 @@
+module github.com/ivc-project/ivc
+
+go 1.26.8

@@ -1,0 +1,105 @@
+package interaction
+
+import (
+	"slices"
+	"strings"
+)
+
+// Kind tells an emission (l!m) from a reception (l?m).
+type Kind uint8
+
+const (
+	Emission  Kind = 0
+	Reception Kind = 1
+)
+
+// Action is an atomic action l!m or l?m, packed into an integer: lifeline in
+// the high 16 bits, message and kind below. The numeric order sorts actions by
+// lifeline, then message, then kind.
+type Action uint32
+
+// MakeAction packs an action.
+func MakeAction(l LifelineID, k Kind, m MessageID) Action {
+	return Action(uint32(l)<<16 | uint32(m)<<1 | uint32(k))
+}
+
+// Lifeline returns θ(a), the lifeline the action occurs on.
+func (a Action) Lifeline() LifelineID { return LifelineID(a >> 16) }
+
+// Message returns the message of the action.
+func (a Action) Message() MessageID { return MessageID(a >> 1 & 0x7fff) }
+
+// Kind returns Emission or Reception.
+func (a Action) Kind() Kind { return Kind(a & 1) }
+
+// Format returns "l!m" or "l?m" with the names of sig.
+func (a Action) Format(sig *Signature) string {
+	var b strings.Builder
+	a.writeTo(&b, sig)
+	return b.String()
+}
+
+func (a Action) writeTo(b *strings.Builder, sig *Signature) {
+	b.WriteString(sig.Lifelines[a.Lifeline()])
+	if a.Kind() == Emission {
+		b.WriteByte('!')
+	} else {
+		b.WriteByte('?')
+	}
+	b.WriteString(sig.Messages[a.Message()])
+}
+
+// MultiAction is a non-empty set of actions that occur simultaneously (the
+// actions of a <synch> message, or of a sync operator). It is kept sorted and
+// without duplicates; a single action is a MultiAction of length 1.
+type MultiAction []Action
+
+// NewMultiAction returns the sorted, duplicate-free multi-action of acts.
+func NewMultiAction(acts ...Action) MultiAction {
+	m := slices.Clone(acts)
+	slices.Sort(m)
+	return slices.Compact(m)
+}
+
+// Lifelines returns θ(m), the lifelines the multi-action occurs on.
+func (m MultiAction) Lifelines() Lifelines {
+	ids := make([]LifelineID, len(m))
+	for i, a := range m {
+		ids[i] = a.Lifeline()
+	}
+	return LifelinesOf(ids...)
+}
+
+// Format returns "l!m" for a single action and "{a!m,b?m}" otherwise.
+func (m MultiAction) Format(sig *Signature) string {
+	var b strings.Builder
+	m.writeTo(&b, sig)
+	return b.String()
+}
+
+func (m MultiAction) writeTo(b *strings.Builder, sig *Signature) {
+	if len(m) == 1 {
+		m[0].writeTo(b, sig)
+		return
+	}
+	b.WriteByte('{')
+	for i, a := range m {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		a.writeTo(b, sig)
+	}
+	b.WriteByte('}')
+}
+
+// key returns a string that identifies the multi-action, for interning.
+func (m MultiAction) key() string {
+	var b strings.Builder
+	for _, a := range m {
+		b.WriteByte(byte(a >> 24))
+		b.WriteByte(byte(a >> 16))
+		b.WriteByte(byte(a >> 8))
+		b.WriteByte(byte(a))
+	}
+	return b.String()
+}

@@ -1,0 +1,77 @@
+package interaction
+
+import "github.com/ivc-project/ivc/internal/scan"
+
+// Name is a label as written in a source file, with its position.
+type Name struct {
+	Text string
+	Pos  scan.Pos
+}
+
+// NodeKind is the kind of a syntax node of a .hif interaction.
+type NodeKind uint8
+
+const (
+	NodeEmpty   NodeKind = iota // o or ∅
+	NodeMessage                 // a -- m -> b, m -> b, a -- m ->|, with <synch>/<asynch>
+	NodeOp                      // strict, seq, par, alt (n-ary)
+	NodeCoreg                   // coreg(l1,l2)(i1,...)
+	NodeSync                    // sync(a!m)(i1,...) or sync{a!m,b?m}(i1,...)
+	NodeLoop                    // loopS, loopH, loopW, loopP
+	NodeAct                     // a multi-action with no .hif syntax (printing terms only)
+)
+
+// Node is the syntax tree of an interaction as written in a .hif file (or in
+// a legacy .hsf): names are unresolved, n-ary operators stay n-ary, message
+// sugar stays sugar. Resolve turns it into a Term; Format prints it back.
+type Node struct {
+	Kind NodeKind
+	Pos  scan.Pos // first token of the node
+	Op   Op       // NodeOp: OpStrict, OpSeq, OpPar or OpAlt; NodeLoop: the loop op
+	Args []*Node  // operands, at least two for NodeOp/NodeCoreg/NodeSync, one for NodeLoop
+
+	Coreg []Name         // NodeCoreg: the lifelines of the coregion
+	Sync  []ActionSyntax // NodeSync: the synchronized actions
+
+	// NodeMessage
+	From  *Name  // sender lifeline or gate; nil for a reception from the environment
+	Synch bool   // <synch>: all the message's actions form one multi-action (<asynch> is the default)
+	Msg   Name   // the message
+	To    []Name // receivers (lifelines or gates); empty for ->|
+	ToEnv bool   // written ->|
+
+	// NodeAct only: a multi-action that no message sugar writes (terms built
+	// by the semantics may contain one); Format prints it as {a!m,b!n}.
+	Acts []ActionSyntax
+}
+
+// ActionSyntax is an action l!m or l?m as written, in a .hif sync operator.
+type ActionSyntax struct {
+	Lifeline Name
+	Kind     Kind
+	Msg      Name
+}
+
+// SigFile is a parsed .hsf file: the signature sections in source order and,
+// for a legacy single-file .hsf (HIBOU ≤ 0.7), its option sections and
+// interaction.
+type SigFile struct {
+	Sections    []SigSection
+	Options     []OptionSection // legacy @analyze_option{...} etc., in source order
+	Interaction *Node           // legacy: the interaction term, nil in a modern .hsf
+}
+
+// SigSection is one of @message{...}, @lifeline{...} or @gate{...}.
+type SigSection struct {
+	Kind  string // "message", "lifeline" or "gate"
+	Pos   scan.Pos
+	Names []Name
+}
+
+// OptionSection locates an option section of a legacy .hsf in its source:
+// Src[Start.Offset:End] is "@name{...}". Parse it with the hcf package.
+type OptionSection struct {
+	Name  string // e.g. "analyze_option"
+	Start scan.Pos
+	End   int
+}

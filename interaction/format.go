@@ -1,0 +1,312 @@
+package interaction
+
+import (
+	"bytes"
+	"strings"
+)
+
+// maxIndent bounds the indentation of printed terms, so that printing a
+// pathologically deep term stays linear in its size.
+const maxIndent = 64
+
+// FormatHIF prints an interaction in canonical .hif form: one operand per
+// line, tab indentation, "o" for ∅, <asynch> omitted.
+func FormatHIF(n *Node) []byte {
+	var b bytes.Buffer
+	writeNode(&b, n, 0)
+	b.WriteByte('\n')
+	return b.Bytes()
+}
+
+func indent(b *bytes.Buffer, depth int) {
+	for i := 0; i < min(depth, maxIndent); i++ {
+		b.WriteByte('\t')
+	}
+}
+
+func writeNames(b *bytes.Buffer, names []Name) {
+	for i, n := range names {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(n.Text)
+	}
+}
+
+func writeActionSyntax(b *bytes.Buffer, a ActionSyntax) {
+	b.WriteString(a.Lifeline.Text)
+	if a.Kind == Emission {
+		b.WriteByte('!')
+	} else {
+		b.WriteByte('?')
+	}
+	b.WriteString(a.Msg.Text)
+}
+
+func writeNode(b *bytes.Buffer, n *Node, depth int) {
+	switch n.Kind {
+	case NodeEmpty:
+		b.WriteString("o")
+		return
+	case NodeMessage:
+		if n.From != nil {
+			b.WriteString(n.From.Text)
+			b.WriteString(" -- ")
+		}
+		if n.Synch {
+			b.WriteString("<synch>")
+		}
+		b.WriteString(n.Msg.Text)
+		switch {
+		case n.ToEnv:
+			b.WriteString(" ->|")
+		case len(n.To) == 1:
+			b.WriteString(" -> ")
+			b.WriteString(n.To[0].Text)
+		default:
+			b.WriteString(" -> (")
+			writeNames(b, n.To)
+			b.WriteByte(')')
+		}
+		return
+	case NodeAct:
+		b.WriteByte('{')
+		for i, a := range n.Acts {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeActionSyntax(b, a)
+		}
+		b.WriteByte('}')
+		return
+	case NodeCoreg:
+		b.WriteString("coreg(")
+		writeNames(b, n.Coreg)
+		b.WriteByte(')')
+	case NodeSync:
+		b.WriteString("sync")
+		if len(n.Sync) == 1 {
+			b.WriteByte('(')
+			writeActionSyntax(b, n.Sync[0])
+			b.WriteByte(')')
+		} else {
+			b.WriteByte('{')
+			for i, a := range n.Sync {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				writeActionSyntax(b, a)
+			}
+			b.WriteByte('}')
+		}
+	default:
+		b.WriteString(n.Op.String())
+	}
+	b.WriteString("(\n")
+	for i, a := range n.Args {
+		indent(b, depth+1)
+		writeNode(b, a, depth+1)
+		if i < len(n.Args)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	indent(b, depth)
+	b.WriteByte(')')
+}
+
+// FormatHSF prints the signature sections of f in canonical form, in their
+// source order, followed by the interaction of a legacy file. Option sections
+// of a legacy file are not printed: the hcf package formats them.
+func FormatHSF(f *SigFile) []byte {
+	var b bytes.Buffer
+	for _, sec := range f.Sections {
+		b.WriteString("@" + sec.Kind + "{\n\t")
+		for i, n := range sec.Names {
+			if i > 0 {
+				b.WriteByte(';')
+			}
+			b.WriteString(n.Text)
+		}
+		b.WriteString("\n}\n")
+	}
+	if f.Interaction != nil {
+		writeNode(&b, f.Interaction, 0)
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// FormatSignature prints sig as a canonical .hsf file.
+func FormatSignature(sig *Signature) []byte {
+	f := &SigFile{}
+	add := func(kind string, names []string) {
+		if len(names) == 0 {
+			return
+		}
+		sec := SigSection{Kind: kind}
+		for _, n := range names {
+			sec.Names = append(sec.Names, Name{Text: n})
+		}
+		f.Sections = append(f.Sections, sec)
+	}
+	add("message", sig.Messages)
+	add("lifeline", sig.Lifelines)
+	add("gate", sig.Gates)
+	return FormatHSF(f)
+}
+
+// Syntax returns the syntax tree of t with the message sugar of .hif files
+// and n-ary operators restored, so that FormatHIF(s.Syntax(t)) parses back to
+// t. Multi-actions that no sugar writes become NodeAct nodes.
+func (s *Store) Syntax(t Term) *Node {
+	n := s.nodes[t]
+	switch {
+	case n.op == OpEmpty:
+		return &Node{Kind: NodeEmpty}
+	case n.op == OpAct:
+		return s.actSyntax(s.acts[n.aux])
+	case n.op.IsLoop():
+		return &Node{Kind: NodeLoop, Op: n.op, Args: []*Node{s.Syntax(n.left)}}
+	}
+	if msg := s.messageSyntax(t); msg != nil {
+		return msg
+	}
+	out := &Node{Op: n.op}
+	switch n.op {
+	case OpCoreg:
+		out.Kind = NodeCoreg
+		for l := range s.sets[n.aux].All() {
+			out.Coreg = append(out.Coreg, s.name(l))
+		}
+	case OpSync:
+		out.Kind = NodeSync
+		for _, a := range s.acts[n.aux] {
+			out.Sync = append(out.Sync, s.actionSyntax(a))
+		}
+	default:
+		out.Kind = NodeOp
+	}
+	// Flatten the right spine: op(x, op(y, z)) is written op(x, y, z).
+	cur := t
+	for {
+		c := s.nodes[cur]
+		out.Args = append(out.Args, s.Syntax(c.left))
+		r := s.nodes[c.right]
+		if r.op != n.op || r.aux != n.aux || s.messageSyntax(c.right) != nil {
+			out.Args = append(out.Args, s.Syntax(c.right))
+			break
+		}
+		cur = c.right
+	}
+	return out
+}
+
+func (s *Store) name(l LifelineID) Name { return Name{Text: s.sig.Lifelines[l]} }
+
+func (s *Store) actionSyntax(a Action) ActionSyntax {
+	return ActionSyntax{Lifeline: s.name(a.Lifeline()), Kind: a.Kind(), Msg: Name{Text: s.sig.Messages[a.Message()]}}
+}
+
+// actSyntax writes a leaf: a -- m ->|, m -> b, or a <synch> message.
+func (s *Store) actSyntax(m MultiAction) *Node {
+	msg := m[0].Message()
+	var from *Name
+	var to []Name
+	for _, a := range m {
+		if a.Message() != msg {
+			return s.rawAct(m)
+		}
+		if a.Kind() == Emission {
+			if from != nil {
+				return s.rawAct(m)
+			}
+			n := s.name(a.Lifeline())
+			from = &n
+		} else {
+			to = append(to, s.name(a.Lifeline()))
+		}
+	}
+	return &Node{Kind: NodeMessage, From: from, Synch: len(m) > 1, Msg: Name{Text: s.sig.Messages[msg]},
+		To: to, ToEnv: len(to) == 0}
+}
+
+func (s *Store) rawAct(m MultiAction) *Node {
+	n := &Node{Kind: NodeAct}
+	for _, a := range m {
+		n.Acts = append(n.Acts, s.actionSyntax(a))
+	}
+	return n
+}
+
+// receptionChain returns the receivers of t if t is a reception l?m or a
+// right-nested seq of receptions of message m; ok is false otherwise.
+func (s *Store) receptionChain(t Term, m MessageID) (to []Name, ok bool) {
+	for {
+		n := s.nodes[t]
+		switch n.op {
+		case OpAct:
+			acts := s.acts[n.aux]
+			if len(acts) != 1 || acts[0].Kind() != Reception || acts[0].Message() != m {
+				return nil, false
+			}
+			return append(to, s.name(acts[0].Lifeline())), true
+		case OpSeq:
+			l := s.nodes[n.left]
+			if l.op != OpAct {
+				return nil, false
+			}
+			acts := s.acts[l.aux]
+			if len(acts) != 1 || acts[0].Kind() != Reception || acts[0].Message() != m {
+				return nil, false
+			}
+			to = append(to, s.name(acts[0].Lifeline()))
+			t = n.right
+		default:
+			return nil, false
+		}
+	}
+}
+
+// messageSyntax recognizes the desugared forms of asynchronous messages:
+// strict(a!m, R) and a chain R of receptions of m (at least two of them).
+func (s *Store) messageSyntax(t Term) *Node {
+	n := s.nodes[t]
+	switch n.op {
+	case OpStrict:
+		l := s.nodes[n.left]
+		if l.op != OpAct {
+			return nil
+		}
+		acts := s.acts[l.aux]
+		if len(acts) != 1 || acts[0].Kind() != Emission {
+			return nil
+		}
+		to, ok := s.receptionChain(n.right, acts[0].Message())
+		if !ok {
+			return nil
+		}
+		from := s.name(acts[0].Lifeline())
+		return &Node{Kind: NodeMessage, From: &from, Msg: Name{Text: s.sig.Messages[acts[0].Message()]}, To: to}
+	case OpSeq:
+		l := s.nodes[n.left]
+		if l.op != OpAct {
+			return nil
+		}
+		acts := s.acts[l.aux]
+		if len(acts) != 1 || acts[0].Kind() != Reception {
+			return nil
+		}
+		to, ok := s.receptionChain(t, acts[0].Message())
+		if !ok {
+			return nil
+		}
+		return &Node{Kind: NodeMessage, Msg: Name{Text: s.sig.Messages[acts[0].Message()]}, To: to}
+	}
+	return nil
+}
+
+// FormatTerm prints t as canonical .hif text (see Syntax).
+func (s *Store) FormatTerm(t Term) string {
+	return strings.TrimSuffix(string(FormatHIF(s.Syntax(t))), "\n")
+}

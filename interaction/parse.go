@@ -1,0 +1,382 @@
+package interaction
+
+import (
+	"fmt"
+
+	"github.com/ivc-project/ivc/internal/scan"
+)
+
+// MaxNesting bounds how deeply operators may be nested in a source file, so
+// that a malicious or broken file ends in an error rather than exhausting the
+// stack. N-ary operators do not count: seq(i1,...,i100000) has nesting 1.
+const MaxNesting = 100_000
+
+// ParseHIF parses a .hif file: one interaction term.
+func ParseHIF(file string, src []byte) (*Node, error) {
+	p := &parser{s: scan.New(file, src)}
+	if p.s.Peek().Kind == scan.EOF {
+		if err := p.s.Err(); err != nil {
+			return nil, err
+		}
+		return nil, p.s.Errorf(p.s.Peek().Pos, "empty file: expected an interaction term")
+	}
+	n, err := p.term()
+	if err != nil {
+		return nil, err
+	}
+	if t := p.s.Next(); t.Kind != scan.EOF {
+		return nil, p.s.Unexpected(t, "end of file after the interaction")
+	}
+	return n, nil
+}
+
+// ParseHSF parses a .hsf file: signature sections (@message, @lifeline,
+// @gate) in any order, and, in a legacy single-file .hsf, option sections and
+// an interaction term after them.
+func ParseHSF(file string, src []byte) (*SigFile, error) {
+	p := &parser{s: scan.New(file, src)}
+	f := &SigFile{}
+	if t := p.s.Peek(); t.Kind == scan.EOF {
+		if err := p.s.Err(); err != nil {
+			return nil, err
+		}
+		return nil, p.s.Errorf(t.Pos, "empty file: expected @message{...} and @lifeline{...} sections")
+	}
+	for p.s.Peek().Is("@") {
+		at := p.s.Next()
+		name, err := p.s.ExpectIdent("a section name after '@' (message, lifeline, gate or an option section)")
+		if err != nil {
+			return nil, err
+		}
+		switch name.Text {
+		case "message", "lifeline", "gate":
+			sec, err := p.sigSection(at.Pos, name.Text)
+			if err != nil {
+				return nil, err
+			}
+			f.Sections = append(f.Sections, sec)
+		case "analyze_option", "explore_option", "canonize_option":
+			end, err := p.skipBraced(name)
+			if err != nil {
+				return nil, err
+			}
+			f.Options = append(f.Options, OptionSection{Name: name.Text, Start: at.Pos, End: end})
+		default:
+			return nil, p.s.Errorf(name.Pos, "unknown section @%s (expected @message, @lifeline, @gate, @analyze_option, @explore_option or @canonize_option)", name.Text)
+		}
+	}
+	if p.s.Peek().Kind != scan.EOF {
+		n, err := p.term()
+		if err != nil {
+			return nil, err
+		}
+		f.Interaction = n
+		if t := p.s.Next(); t.Kind != scan.EOF {
+			return nil, p.s.Unexpected(t, "end of file after the interaction")
+		}
+	}
+	if err := p.s.Err(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+type parser struct {
+	s     *scan.Scanner
+	depth int
+}
+
+func (p *parser) sigSection(at scan.Pos, kind string) (SigSection, error) {
+	sec := SigSection{Kind: kind, Pos: at}
+	if _, err := p.s.Expect("{", "after @"+kind); err != nil {
+		return sec, err
+	}
+	for {
+		t := p.s.Next()
+		switch {
+		case t.Kind == scan.Ident:
+			sec.Names = append(sec.Names, Name{Text: t.Text, Pos: t.Pos})
+		case t.Is("}") && len(sec.Names) > 0:
+			return sec, nil
+		default:
+			return sec, p.s.Unexpected(t, "a "+kind+" name")
+		}
+		t = p.s.Next()
+		switch {
+		case t.Is(";"):
+			if p.s.Peek().Is("}") {
+				p.s.Next()
+				return sec, nil
+			}
+		case t.Is("}"):
+			return sec, nil
+		default:
+			return sec, p.s.Unexpected(t, "';' or '}' in @"+kind)
+		}
+	}
+}
+
+// skipBraced skips "{ ... }" with nested braces and brackets after an option
+// section's name and returns the offset just after the closing brace.
+func (p *parser) skipBraced(name scan.Token) (int, error) {
+	open, err := p.s.Expect("{", "after @"+name.Text)
+	if err != nil {
+		return 0, err
+	}
+	depth := 1
+	for depth > 0 {
+		t := p.s.Next()
+		switch {
+		case t.Kind == scan.EOF:
+			if err := p.s.Err(); err != nil {
+				return 0, err
+			}
+			return 0, p.s.Errorf(open.Pos, "unbalanced '{': @%s is not closed", name.Text)
+		case t.Is("{"):
+			depth++
+		case t.Is("}"):
+			depth--
+			if depth == 0 {
+				return t.Pos.Offset + 1, nil
+			}
+		}
+	}
+	return 0, nil
+}
+
+var operators = map[string]Op{
+	"strict": OpStrict, "seq": OpSeq, "par": OpPar, "alt": OpAlt,
+	"loopS": OpLoopS, "loopH": OpLoopH, "loopW": OpLoopW, "loopP": OpLoopP,
+	"coreg": OpCoreg, "sync": OpSync,
+}
+
+const operatorList = "strict, seq, par, alt, coreg, sync, loopS, loopH, loopW or loopP"
+
+func (p *parser) term() (*Node, error) {
+	t := p.s.Peek()
+	switch {
+	case t.Kind == scan.Empty:
+		p.s.Next()
+		return &Node{Kind: NodeEmpty, Pos: t.Pos}, nil
+	case t.Is("<"):
+		return p.message(nil)
+	case t.Kind == scan.Ident:
+		p.s.Next()
+		next := p.s.Peek()
+		switch {
+		case t.Text == "o" && next.Kind != scan.Dash2 && next.Kind != scan.Arrow:
+			return &Node{Kind: NodeEmpty, Pos: t.Pos}, nil
+		case next.Is("(") || t.Text == "sync" && next.Is("{"):
+			return p.operator(t)
+		case t.Text == "loop" && next.Kind == scan.Ident:
+			// "loop S(i)" is accepted as loopS(i).
+			kind := p.s.Next()
+			op, ok := operators["loop"+kind.Text]
+			if !ok || !op.IsLoop() {
+				return nil, p.s.Errorf(kind.Pos, "unknown loop kind %q (expected S, H, W or P)", kind.Text)
+			}
+			return p.operator(scan.Token{Kind: scan.Ident, Text: "loop" + kind.Text, Pos: t.Pos})
+		case next.Kind == scan.Dash2:
+			p.s.Next()
+			return p.message(&Name{Text: t.Text, Pos: t.Pos})
+		case next.Kind == scan.Arrow:
+			return p.messageRest(&Node{Kind: NodeMessage, Pos: t.Pos, Msg: Name{Text: t.Text, Pos: t.Pos}})
+		default:
+			return nil, p.s.Unexpected(next, fmt.Sprintf("'(' after operator %q, or '--'/'->' after the name %q of a message", t.Text, t.Text))
+		}
+	default:
+		return nil, p.s.Unexpected(t, "an interaction (o, a message like a -- m -> b, or an operator: "+operatorList+")")
+	}
+}
+
+// message parses "[<synch>|<asynch>] m -> target" after an optional "a --".
+func (p *parser) message(from *Name) (*Node, error) {
+	n := &Node{Kind: NodeMessage, From: from}
+	if from != nil {
+		n.Pos = from.Pos
+	} else {
+		n.Pos = p.s.Peek().Pos
+	}
+	if p.s.Peek().Is("<") {
+		p.s.Next()
+		kind, err := p.s.ExpectIdent("'synch' or 'asynch' after '<'")
+		if err != nil {
+			return nil, err
+		}
+		switch kind.Text {
+		case "synch":
+			n.Synch = true
+		case "asynch":
+		default:
+			return nil, p.s.Errorf(kind.Pos, "unknown communication type <%s> (expected <synch> or <asynch>)", kind.Text)
+		}
+		if _, err := p.s.Expect(">", "to close <"+kind.Text); err != nil {
+			return nil, err
+		}
+	}
+	m, err := p.s.ExpectIdent("a message name")
+	if err != nil {
+		return nil, err
+	}
+	n.Msg = Name{Text: m.Text, Pos: m.Pos}
+	return p.messageRest(n)
+}
+
+// messageRest parses "-> b", "-> (b,c)" or "->|" after the message name.
+func (p *parser) messageRest(n *Node) (*Node, error) {
+	if _, err := p.s.Expect("->", fmt.Sprintf("after message %q", n.Msg.Text)); err != nil {
+		return nil, err
+	}
+	t := p.s.Next()
+	switch {
+	case t.Is("|"):
+		n.ToEnv = true
+	case t.Kind == scan.Ident:
+		n.To = []Name{{Text: t.Text, Pos: t.Pos}}
+	case t.Is("("):
+		names, err := p.nameList("a receiving lifeline")
+		if err != nil {
+			return nil, err
+		}
+		n.To = names
+	default:
+		return nil, p.s.Unexpected(t, fmt.Sprintf("a receiver after '->' in message %q (a lifeline, (l1,l2) or |)", n.Msg.Text))
+	}
+	if n.From == nil && n.ToEnv {
+		return nil, p.s.Errorf(n.Pos, "message %q has neither a sender nor a receiver", n.Msg.Text)
+	}
+	return n, nil
+}
+
+// nameList parses "l1, l2, ...)" after an opening parenthesis.
+func (p *parser) nameList(what string) ([]Name, error) {
+	var names []Name
+	for {
+		t, err := p.s.ExpectIdent(what)
+		if err != nil {
+			return nil, err
+		}
+		names = append(names, Name{Text: t.Text, Pos: t.Pos})
+		t = p.s.Next()
+		if t.Is(")") {
+			return names, nil
+		}
+		if !t.Is(",") {
+			return nil, p.s.Unexpected(t, "',' or ')' in a list of lifelines")
+		}
+	}
+}
+
+func (p *parser) operator(kw scan.Token) (*Node, error) {
+	if kw.Text == "and" {
+		return nil, p.s.Errorf(kw.Pos, "operator 'and' is not supported (HIBOU parses it but gives it no semantics)")
+	}
+	op, ok := operators[kw.Text]
+	if !ok {
+		return nil, p.s.Errorf(kw.Pos, "unknown operator %q (expected %s)", kw.Text, operatorList)
+	}
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > MaxNesting {
+		return nil, p.s.Errorf(kw.Pos, "operators nested more than %d deep", MaxNesting)
+	}
+	n := &Node{Pos: kw.Pos, Op: op}
+	switch {
+	case op.IsLoop():
+		n.Kind = NodeLoop
+	case op == OpCoreg:
+		n.Kind = NodeCoreg
+		p.s.Next() // '('
+		names, err := p.nameList("a lifeline of the coregion")
+		if err != nil {
+			return nil, err
+		}
+		n.Coreg = names
+	case op == OpSync:
+		n.Kind = NodeSync
+		acts, err := p.syncActions()
+		if err != nil {
+			return nil, err
+		}
+		n.Sync = acts
+	default:
+		n.Kind = NodeOp
+	}
+	if _, err := p.s.Expect("(", "to open the operands of "+kw.Text); err != nil {
+		return nil, err
+	}
+	for {
+		arg, err := p.term()
+		if err != nil {
+			return nil, err
+		}
+		n.Args = append(n.Args, arg)
+		t := p.s.Next()
+		if t.Is(")") {
+			break
+		}
+		if !t.Is(",") {
+			return nil, p.s.Unexpected(t, fmt.Sprintf("',' or ')' in the operands of %s (opened at %s)", kw.Text, kw.Pos))
+		}
+	}
+	if n.Kind == NodeLoop && len(n.Args) != 1 {
+		return nil, p.s.Errorf(kw.Pos, "%s takes one operand, found %d", kw.Text, len(n.Args))
+	}
+	if n.Kind != NodeLoop && len(n.Args) < 2 {
+		return nil, p.s.Errorf(kw.Pos, "%s takes at least two operands, found %d", kw.Text, len(n.Args))
+	}
+	return n, nil
+}
+
+// syncActions parses "(a!m)" or "{a!m,b?m}" after sync.
+func (p *parser) syncActions() ([]ActionSyntax, error) {
+	open := p.s.Next()
+	closer := ")"
+	switch {
+	case open.Is("("):
+	case open.Is("{"):
+		closer = "}"
+	default:
+		return nil, p.s.Unexpected(open, "'(' or '{' with the synchronized actions of sync")
+	}
+	var acts []ActionSyntax
+	for {
+		a, err := ParseActionSyntax(p.s)
+		if err != nil {
+			return nil, err
+		}
+		acts = append(acts, a)
+		t := p.s.Next()
+		if t.Is(closer) {
+			break
+		}
+		if !t.Is(",") || closer == ")" {
+			return nil, p.s.Unexpected(t, fmt.Sprintf("'%s' after the synchronized action", closer))
+		}
+	}
+	return acts, nil
+}
+
+// ParseActionSyntax reads an action "l!m" or "l?m" from s.
+func ParseActionSyntax(s *scan.Scanner) (ActionSyntax, error) {
+	l, err := s.ExpectIdent("an action l!m or l?m")
+	if err != nil {
+		return ActionSyntax{}, err
+	}
+	a := ActionSyntax{Lifeline: Name{Text: l.Text, Pos: l.Pos}}
+	t := s.Next()
+	switch {
+	case t.Is("!"):
+		a.Kind = Emission
+	case t.Is("?"):
+		a.Kind = Reception
+	default:
+		return a, s.Unexpected(t, fmt.Sprintf("'!' or '?' after lifeline %q in an action", l.Text))
+	}
+	m, err := s.ExpectIdent("a message name in an action")
+	if err != nil {
+		return a, err
+	}
+	a.Msg = Name{Text: m.Text, Pos: m.Pos}
+	return a, nil
+}

@@ -1,0 +1,3 @@
+package interaction
+
+type semCaches struct{}

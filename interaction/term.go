@@ -1,0 +1,389 @@
+package interaction
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Op is the operator at the root of a term.
+type Op uint8
+
+const (
+	OpEmpty  Op = iota // ∅
+	OpAct              // a (multi-)action
+	OpStrict           // strict(i1,i2): strict sequencing
+	OpSeq              // seq(i1,i2): weak sequencing
+	OpPar              // par(i1,i2): interleaving
+	OpAlt              // alt(i1,i2): choice
+	OpCoreg            // coreg(L)(i1,i2): par on L, seq elsewhere
+	OpSync             // sync(A)(i1,i2): par that synchronizes the actions of A
+	OpLoopS            // loopS(i): Kleene closure of strict
+	OpLoopH            // loopH(i): loopW whose first action comes from the first iteration
+	OpLoopW            // loopW(i): Kleene closure of seq
+	OpLoopP            // loopP(i): Kleene closure of par
+)
+
+var opNames = [...]string{OpEmpty: "∅", OpAct: "act", OpStrict: "strict", OpSeq: "seq", OpPar: "par",
+	OpAlt: "alt", OpCoreg: "coreg", OpSync: "sync", OpLoopS: "loopS", OpLoopH: "loopH",
+	OpLoopW: "loopW", OpLoopP: "loopP"}
+
+func (o Op) String() string {
+	if int(o) < len(opNames) {
+		return opNames[o]
+	}
+	return fmt.Sprintf("Op(%d)", o)
+}
+
+// IsLoop reports whether o is one of the four loops.
+func (o Op) IsLoop() bool { return o >= OpLoopS && o <= OpLoopP }
+
+// IsBinary reports whether o has two operands.
+func (o Op) IsBinary() bool { return o >= OpStrict && o <= OpSync }
+
+// Term is an interaction term, interned in a Store: two terms of one store
+// are equal if and only if their ids are equal. Term 0 is ∅.
+type Term uint32
+
+// Empty is the empty interaction ∅, the same id in every store.
+const Empty Term = 0
+
+type node struct {
+	op          Op
+	left, right Term
+	aux         uint32 // OpAct: multi-action id; OpCoreg: lifeline-set id; OpSync: action-set id
+}
+
+// props are the facts about a term computed once, when it is interned.
+type props struct {
+	nullable bool      // i↓: the term accepts the empty trace
+	occ      Lifelines // lifelines some action of the term occurs on
+	must     Lifelines // lifelines every trace of the term has an action on (i ⊗ l)
+	actions  int32     // number of action leaves, saturating
+}
+
+// A Store interns terms (hash-consing): each distinct term is built once and
+// named by a small integer, so equality, memoization and automaton-state
+// merging are integer operations. A Store also caches the semantic functions
+// (frontier, execution, pruning, removal) of its terms. It is not safe for
+// concurrent use: give each goroutine its own (see Import).
+type Store struct {
+	sig   *Signature
+	nodes []node
+	props []props
+	index map[node]Term
+
+	acts     []MultiAction
+	actIndex map[string]uint32
+	sets     []Lifelines
+	setIndex map[Lifelines]uint32
+
+	sem semCaches
+}
+
+// NewStore returns an empty store for terms over sig.
+func NewStore(sig *Signature) *Store {
+	s := &Store{sig: sig, index: map[node]Term{}, actIndex: map[string]uint32{}, setIndex: map[Lifelines]uint32{}}
+	s.nodes = append(s.nodes, node{op: OpEmpty})
+	s.props = append(s.props, props{nullable: true})
+	s.index[node{op: OpEmpty}] = Empty
+	return s
+}
+
+// Signature returns the signature the store's terms are written over.
+func (s *Store) Signature() *Signature { return s.sig }
+
+// Len returns the number of distinct terms interned so far.
+func (s *Store) Len() int { return len(s.nodes) }
+
+// Op returns the operator at the root of t.
+func (s *Store) Op(t Term) Op { return s.nodes[t].op }
+
+// Left returns the first operand of a binary term, or the body of a loop.
+func (s *Store) Left(t Term) Term { return s.nodes[t].left }
+
+// Right returns the second operand of a binary term.
+func (s *Store) Right(t Term) Term { return s.nodes[t].right }
+
+// Action returns the multi-action of an OpAct term.
+func (s *Store) Action(t Term) MultiAction { return s.acts[s.nodes[t].aux] }
+
+// CoregLifelines returns the lifeline set L of a coreg(L) term.
+func (s *Store) CoregLifelines(t Term) Lifelines { return s.sets[s.nodes[t].aux] }
+
+// SyncActions returns the synchronized action set of a sync term.
+func (s *Store) SyncActions(t Term) MultiAction { return s.acts[s.nodes[t].aux] }
+
+// Nullable reports i↓: whether t accepts the empty trace.
+func (s *Store) Nullable(t Term) bool { return s.props[t].nullable }
+
+// Occurring returns the lifelines t has actions on.
+func (s *Store) Occurring(t Term) Lifelines { return s.props[t].occ }
+
+// Collides reports i ⊗ l: every trace of t has an action on l, so t cannot
+// be pruned of l.
+func (s *Store) Collides(t Term, l LifelineID) bool { return s.props[t].must.Has(l) }
+
+// NumActions returns the number of action leaves of t (saturating at 2^31-1).
+func (s *Store) NumActions(t Term) int { return int(s.props[t].actions) }
+
+func (s *Store) internActs(m MultiAction) uint32 {
+	k := m.key()
+	if id, ok := s.actIndex[k]; ok {
+		return id
+	}
+	id := uint32(len(s.acts))
+	s.acts = append(s.acts, m)
+	s.actIndex[k] = id
+	return id
+}
+
+func (s *Store) internSet(ls Lifelines) uint32 {
+	if id, ok := s.setIndex[ls]; ok {
+		return id
+	}
+	id := uint32(len(s.sets))
+	s.sets = append(s.sets, ls)
+	s.setIndex[ls] = id
+	return id
+}
+
+func (s *Store) intern(n node) Term {
+	if t, ok := s.index[n]; ok {
+		return t
+	}
+	t := Term(len(s.nodes))
+	s.nodes = append(s.nodes, n)
+	s.props = append(s.props, s.computeProps(n))
+	s.index[n] = t
+	return t
+}
+
+func satAdd(a, b int32) int32 {
+	if c := int64(a) + int64(b); c < 1<<31-1 {
+		return int32(c)
+	}
+	return 1<<31 - 1
+}
+
+func (s *Store) computeProps(n node) props {
+	switch {
+	case n.op == OpAct:
+		ls := s.acts[n.aux].Lifelines()
+		return props{occ: ls, must: ls, actions: 1}
+	case n.op.IsLoop():
+		b := s.props[n.left]
+		return props{nullable: true, occ: b.occ, actions: b.actions}
+	case n.op == OpAlt:
+		l, r := s.props[n.left], s.props[n.right]
+		return props{nullable: l.nullable || r.nullable, occ: l.occ.Union(r.occ),
+			must: l.must.Intersect(r.must), actions: satAdd(l.actions, r.actions)}
+	default: // strict, seq, par, coreg, sync
+		l, r := s.props[n.left], s.props[n.right]
+		return props{nullable: l.nullable && r.nullable, occ: l.occ.Union(r.occ),
+			must: l.must.Union(r.must), actions: satAdd(l.actions, r.actions)}
+	}
+}
+
+// Act returns the term of a (multi-)action. acts must be non-empty.
+func (s *Store) Act(acts ...Action) Term {
+	if len(acts) == 0 {
+		panic("interaction: Act of no action")
+	}
+	return s.intern(node{op: OpAct, aux: s.internActs(NewMultiAction(acts...))})
+}
+
+// Binary returns op(l, r) for a binary operator other than coreg and sync,
+// exactly as given (no simplification).
+func (s *Store) Binary(op Op, l, r Term) Term {
+	if !op.IsBinary() || op == OpCoreg || op == OpSync {
+		panic("interaction: Binary of " + op.String())
+	}
+	return s.intern(node{op: op, left: l, right: r})
+}
+
+// Strict returns strict(l, r).
+func (s *Store) Strict(l, r Term) Term { return s.Binary(OpStrict, l, r) }
+
+// Seq returns seq(l, r).
+func (s *Store) Seq(l, r Term) Term { return s.Binary(OpSeq, l, r) }
+
+// Par returns par(l, r).
+func (s *Store) Par(l, r Term) Term { return s.Binary(OpPar, l, r) }
+
+// Alt returns alt(l, r).
+func (s *Store) Alt(l, r Term) Term { return s.Binary(OpAlt, l, r) }
+
+// Coreg returns coreg(ls)(l, r).
+func (s *Store) Coreg(ls Lifelines, l, r Term) Term {
+	return s.intern(node{op: OpCoreg, left: l, right: r, aux: s.internSet(ls)})
+}
+
+// Sync returns sync(acts)(l, r).
+func (s *Store) Sync(acts MultiAction, l, r Term) Term {
+	return s.intern(node{op: OpSync, left: l, right: r, aux: s.internActs(NewMultiAction(acts...))})
+}
+
+// Loop returns loopK(body) for a loop operator op.
+func (s *Store) Loop(op Op, body Term) Term {
+	if !op.IsLoop() {
+		panic("interaction: Loop of " + op.String())
+	}
+	return s.intern(node{op: op, left: body})
+}
+
+// With returns a term with the operator and auxiliary data of t (its action,
+// coreg set or sync set) and the given operands, simplifying ∅ operands as
+// the semantics does: f(∅,i) = f(i,∅) = i for every binary f but alt,
+// alt(∅,∅) = ∅, loop(∅) = ∅.
+func (s *Store) with(t Term, l, r Term) Term {
+	n := s.nodes[t]
+	switch {
+	case n.op == OpEmpty || n.op == OpAct:
+		return t
+	case n.op.IsLoop():
+		if l == Empty {
+			return Empty
+		}
+		n.left = l
+	case n.op == OpAlt:
+		if l == Empty && r == Empty {
+			return Empty
+		}
+		n.left, n.right = l, r
+	default:
+		if l == Empty {
+			return r
+		}
+		if r == Empty {
+			return l
+		}
+		n.left, n.right = l, r
+	}
+	return s.intern(n)
+}
+
+// mk builds op(l, r) with ∅-simplification, for operators without aux data.
+func (s *Store) mk(op Op, l, r Term) Term {
+	switch {
+	case op == OpAlt:
+		if l == Empty && r == Empty {
+			return Empty
+		}
+	case op.IsLoop():
+		if l == Empty {
+			return Empty
+		}
+	default:
+		if l == Empty {
+			return r
+		}
+		if r == Empty {
+			return l
+		}
+	}
+	return s.intern(node{op: op, left: l, right: r})
+}
+
+// Simplify applies the ∅-simplifications everywhere in t:
+// f(∅,i) → i and f(i,∅) → i for f ∈ {strict, seq, par, coreg, sync},
+// alt(∅,∅) → ∅ and loop(∅) → ∅. They preserve the semantics.
+func (s *Store) Simplify(t Term) Term {
+	memo := map[Term]Term{}
+	var rec func(Term) Term
+	rec = func(t Term) Term {
+		n := s.nodes[t]
+		if n.op == OpEmpty || n.op == OpAct {
+			return t
+		}
+		if r, ok := memo[t]; ok {
+			return r
+		}
+		l := rec(n.left)
+		r := Empty
+		if n.op.IsBinary() {
+			r = rec(n.right)
+		}
+		res := s.with(t, l, r)
+		memo[t] = res
+		return res
+	}
+	return rec(t)
+}
+
+// Format returns the one-line operator form of t, e.g.
+// "seq(strict(a!m,b?m),loopW(∅))": every operator binary, actions as l!m and
+// multi-actions as {a!m,b?m}. Dumps in tests and state labels use it.
+func (s *Store) Format(t Term) string {
+	var b strings.Builder
+	s.format(&b, t)
+	return b.String()
+}
+
+func (s *Store) format(b *strings.Builder, t Term) {
+	n := s.nodes[t]
+	switch {
+	case n.op == OpEmpty:
+		b.WriteString("∅")
+	case n.op == OpAct:
+		s.acts[n.aux].writeTo(b, s.sig)
+	case n.op.IsLoop():
+		b.WriteString(n.op.String())
+		b.WriteByte('(')
+		s.format(b, n.left)
+		b.WriteByte(')')
+	default:
+		b.WriteString(n.op.String())
+		switch n.op {
+		case OpCoreg:
+			b.WriteByte('(')
+			b.WriteString(s.sets[n.aux].Format(s.sig))
+			b.WriteByte(')')
+		case OpSync:
+			b.WriteByte('(')
+			for i, a := range s.acts[n.aux] {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				a.writeTo(b, s.sig)
+			}
+			b.WriteByte(')')
+		}
+		b.WriteByte('(')
+		s.format(b, n.left)
+		b.WriteByte(',')
+		s.format(b, n.right)
+		b.WriteByte(')')
+	}
+}
+
+// Import copies term t of store src into s (which must have the same
+// signature) and returns its id in s. Workers use it to get a private copy of
+// a specification's term.
+func (s *Store) Import(src *Store, t Term) Term {
+	memo := map[Term]Term{}
+	var rec func(Term) Term
+	rec = func(t Term) Term {
+		if r, ok := memo[t]; ok {
+			return r
+		}
+		n := src.nodes[t]
+		var r Term
+		switch {
+		case n.op == OpEmpty:
+			r = Empty
+		case n.op == OpAct:
+			r = s.Act(src.acts[n.aux]...)
+		case n.op.IsLoop():
+			r = s.Loop(n.op, rec(n.left))
+		case n.op == OpCoreg:
+			r = s.Coreg(src.sets[n.aux], rec(n.left), rec(n.right))
+		case n.op == OpSync:
+			r = s.Sync(src.acts[n.aux], rec(n.left), rec(n.right))
+		default:
+			r = s.Binary(n.op, rec(n.left), rec(n.right))
+		}
+		memo[t] = r
+		return r
+	}
+	return rec(t)
+}

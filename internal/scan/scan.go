@@ -1,0 +1,334 @@
+// Package scan is the lexer shared by the parsers of HIBOU's text formats
+// (.hsf, .hif, .htf, .hcf). It turns bytes into tokens that carry their
+// position, and reports problems as *Error values that print as
+// "file:line:col: message", the form editors and terminals link to.
+//
+// The formats share one lexical grammar: labels are a Unicode letter followed by
+// letters, ASCII digits or '_'; whitespace separates tokens; /* */ comments are
+// skipped; numbers are decimal, optionally negative.
+package scan
+
+import (
+	"fmt"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Pos is a position in a source file. Line and Col are 1-based; Col counts
+// bytes, as the Go toolchain does.
+type Pos struct {
+	Offset int
+	Line   int
+	Col    int
+}
+
+// String returns "line:col".
+func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
+
+// Error is a problem found in a source file, at a position.
+type Error struct {
+	File string
+	Pos  Pos
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	file := e.File
+	if file == "" {
+		file = "<input>"
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", file, e.Pos.Line, e.Pos.Col, e.Msg)
+}
+
+// Kind is the kind of a token.
+type Kind uint8
+
+const (
+	EOF    Kind = iota
+	Ident       // a label: lifeline, message, operator or option name
+	Number      // decimal integer, possibly negative
+	Punct       // one of ( ) { } [ ] , ; . ! ? @ # = < > | : + * / -
+	Dash2       // --
+	Arrow       // ->
+	Empty       // ∅
+	Top         // ⊤
+	Bottom      // ⊥
+)
+
+var kindNames = [...]string{EOF: "end of file", Ident: "name", Number: "number", Punct: "symbol",
+	Dash2: "'--'", Arrow: "'->'", Empty: "'∅'", Top: "'⊤'", Bottom: "'⊥'"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// Token is one lexical unit.
+type Token struct {
+	Kind Kind
+	Text string // the source text of the token
+	Pos  Pos
+}
+
+// Is reports whether t is the punctuation p.
+func (t Token) Is(p string) bool { return t.Kind == Punct && t.Text == p }
+
+// IsIdent reports whether t is the label s.
+func (t Token) IsIdent(s string) bool { return t.Kind == Ident && t.Text == s }
+
+// Describe returns the token as an error message shows it.
+func (t Token) Describe() string {
+	switch t.Kind {
+	case EOF:
+		return "end of file"
+	case Ident:
+		return fmt.Sprintf("name %q", t.Text)
+	case Number:
+		return fmt.Sprintf("number %s", t.Text)
+	default:
+		return fmt.Sprintf("'%s'", t.Text)
+	}
+}
+
+// Scanner splits a source into tokens. The zero value is not usable; call New.
+type Scanner struct {
+	file string
+	src  []byte
+	off  int
+	line int
+	col  int
+	tok  Token  // current token (after Next)
+	peek *Token // one token of look-ahead
+	err  *Error
+}
+
+// New returns a scanner over src; file names the source in errors.
+func New(file string, src []byte) *Scanner {
+	s := &Scanner{file: file, src: src, line: 1, col: 1}
+	return s
+}
+
+// NewAt returns a scanner over src that starts at position at (whose
+// Offset, Line and Col must describe the same place in src). Parsers of a
+// section embedded in a larger file use it, so that errors point into that file.
+func NewAt(file string, src []byte, at Pos) *Scanner {
+	return &Scanner{file: file, src: src, off: at.Offset, line: at.Line, col: at.Col}
+}
+
+// File returns the file name given to New.
+func (s *Scanner) File() string { return s.file }
+
+// Errorf returns an *Error at pos.
+func (s *Scanner) Errorf(pos Pos, format string, args ...any) *Error {
+	return &Error{File: s.file, Pos: pos, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Err returns the first lexical error met, if any. Once an error occurred the
+// scanner returns EOF tokens.
+func (s *Scanner) Err() *Error { return s.err }
+
+// Peek returns the next token without consuming it.
+func (s *Scanner) Peek() Token {
+	if s.peek == nil {
+		t := s.scan()
+		s.peek = &t
+	}
+	return *s.peek
+}
+
+// Next consumes and returns the next token.
+func (s *Scanner) Next() Token {
+	if s.peek != nil {
+		s.tok = *s.peek
+		s.peek = nil
+		return s.tok
+	}
+	s.tok = s.scan()
+	return s.tok
+}
+
+func (s *Scanner) pos() Pos { return Pos{Offset: s.off, Line: s.line, Col: s.col} }
+
+func (s *Scanner) advance(n int) {
+	for i := 0; i < n; i++ {
+		if s.src[s.off] == '\n' {
+			s.line++
+			s.col = 1
+		} else {
+			s.col++
+		}
+		s.off++
+	}
+}
+
+func (s *Scanner) fail(p Pos, format string, args ...any) Token {
+	if s.err == nil {
+		s.err = s.Errorf(p, format, args...)
+	}
+	s.off = len(s.src)
+	return Token{Kind: EOF, Pos: p}
+}
+
+func (s *Scanner) skipSpaceAndComments() bool {
+	for s.off < len(s.src) {
+		c := s.src[s.off]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			s.advance(1)
+		case c == '/' && s.off+1 < len(s.src) && s.src[s.off+1] == '*':
+			start := s.pos()
+			end := -1
+			for i := s.off + 2; i+1 < len(s.src); i++ {
+				if s.src[i] == '*' && s.src[i+1] == '/' {
+					end = i + 2
+					break
+				}
+			}
+			if end < 0 {
+				s.fail(start, "comment not terminated: missing '*/'")
+				return false
+			}
+			s.advance(end - s.off)
+		default:
+			return true
+		}
+	}
+	return true
+}
+
+const punctuation = "(){}[],;.!?@#=<>|:+*/-"
+
+func (s *Scanner) scan() Token {
+	if s.err != nil {
+		return Token{Kind: EOF, Pos: s.pos()}
+	}
+	if !s.skipSpaceAndComments() {
+		return Token{Kind: EOF, Pos: s.pos()}
+	}
+	p := s.pos()
+	if s.off >= len(s.src) {
+		return Token{Kind: EOF, Pos: p}
+	}
+	c := s.src[s.off]
+	if c < utf8.RuneSelf {
+		switch {
+		case isASCIILetter(c):
+			return s.ident(p)
+		case c >= '0' && c <= '9':
+			return s.number(p)
+		case c == '-':
+			if s.off+1 < len(s.src) {
+				switch n := s.src[s.off+1]; {
+				case n == '-':
+					s.advance(2)
+					return Token{Kind: Dash2, Text: "--", Pos: p}
+				case n == '>':
+					s.advance(2)
+					return Token{Kind: Arrow, Text: "->", Pos: p}
+				case n >= '0' && n <= '9':
+					return s.number(p)
+				}
+			}
+		}
+		for i := 0; i < len(punctuation); i++ {
+			if punctuation[i] == c {
+				s.advance(1)
+				return Token{Kind: Punct, Text: punctuation[i : i+1], Pos: p}
+			}
+		}
+		if c < ' ' || c == 0x7f {
+			return s.fail(p, "unexpected control character %U", rune(c))
+		}
+		return s.fail(p, "unexpected character %q", rune(c))
+	}
+	r, size := utf8.DecodeRune(s.src[s.off:])
+	switch {
+	case r == utf8.RuneError && size <= 1:
+		return s.fail(p, "invalid UTF-8 byte 0x%02x: not a text file?", s.src[s.off])
+	case unicode.IsLetter(r):
+		return s.ident(p)
+	case r == '∅':
+		s.advanceRune(size)
+		return Token{Kind: Empty, Text: "∅", Pos: p}
+	case r == '⊤':
+		s.advanceRune(size)
+		return Token{Kind: Top, Text: "⊤", Pos: p}
+	case r == '⊥':
+		s.advanceRune(size)
+		return Token{Kind: Bottom, Text: "⊥", Pos: p}
+	}
+	return s.fail(p, "unexpected character %q", r)
+}
+
+// advanceRune moves over one multi-byte rune (which is never a newline).
+func (s *Scanner) advanceRune(size int) {
+	s.off += size
+	s.col += size
+}
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func (s *Scanner) ident(p Pos) Token {
+	start := s.off
+	first := true
+	for s.off < len(s.src) {
+		c := s.src[s.off]
+		if c < utf8.RuneSelf {
+			if isASCIILetter(c) || !first && (c >= '0' && c <= '9' || c == '_') {
+				s.off++
+				s.col++
+				first = false
+				continue
+			}
+			break
+		}
+		r, size := utf8.DecodeRune(s.src[s.off:])
+		if r == utf8.RuneError || !unicode.IsLetter(r) {
+			break
+		}
+		s.advanceRune(size)
+		first = false
+	}
+	return Token{Kind: Ident, Text: string(s.src[start:s.off]), Pos: p}
+}
+
+func (s *Scanner) number(p Pos) Token {
+	start := s.off
+	if s.src[s.off] == '-' {
+		s.advance(1)
+	}
+	for s.off < len(s.src) && s.src[s.off] >= '0' && s.src[s.off] <= '9' {
+		s.advance(1)
+	}
+	if s.off-start > 18 {
+		return s.fail(p, "number %s is too large", string(s.src[start:s.off]))
+	}
+	return Token{Kind: Number, Text: string(s.src[start:s.off]), Pos: p}
+}
+
+// Expect consumes the next token and checks that it is the punctuation p
+// (or, for "--" and "->", the corresponding token). context completes the
+// message, as in "expected ')' to close seq(".
+func (s *Scanner) Expect(p string, context string) (Token, error) {
+	t := s.Next()
+	ok := t.Is(p) || (p == "--" && t.Kind == Dash2) || (p == "->" && t.Kind == Arrow)
+	if !ok {
+		return t, s.Unexpected(t, fmt.Sprintf("'%s' %s", p, context))
+	}
+	return t, nil
+}
+
+// ExpectIdent consumes the next token and checks that it is a label.
+func (s *Scanner) ExpectIdent(what string) (Token, error) {
+	t := s.Next()
+	if t.Kind != Ident {
+		return t, s.Unexpected(t, what)
+	}
+	return t, nil
+}
+
+// Unexpected returns the error "expected <want>, found <t>" at t, or the
+// pending lexical error if the scanner stopped on one.
+func (s *Scanner) Unexpected(t Token, want string) error {
+	if s.err != nil {
+		return s.err
+	}
+	return s.Errorf(t.Pos, "expected %s, found %s", want, t.Describe())
+}
