@@ -1,3 +1,429 @@
 package interaction
 
-type semCaches struct{}
+import (
+	"fmt"
+	"strings"
+)
+
+// ActID names a multi-action interned in a Store. Frontier elements carry
+// one, so matching them against a multi-trace compares integers.
+type ActID uint32
+
+// ActID returns the id of m in the store, interning it if needed.
+func (s *Store) ActID(m MultiAction) ActID { return ActID(s.internActs(m)) }
+
+// MultiAction returns the multi-action named id.
+func (s *Store) MultiAction(id ActID) MultiAction { return s.acts[id] }
+
+// ActLifelines returns θ of the multi-action named id.
+func (s *Store) ActLifelines(id ActID) Lifelines { return s.actLifelines(uint32(id)) }
+
+func (s *Store) actLifelines(id uint32) Lifelines {
+	c := &s.sem
+	for int(id) >= len(c.actLls) {
+		c.actLls = append(c.actLls, s.acts[len(c.actLls)].Lifelines())
+	}
+	return c.actLls[id]
+}
+
+// semCaches memoizes the semantic functions. Terms are dense integers, so the
+// per-term tables are slices indexed by Term.
+type semCaches struct {
+	front  []*frontier // by Term; nil until computed
+	actLls []Lifelines // θ of each interned multi-action
+	prune  map[setKey]Term
+	avoids map[setKey]bool
+	remove map[setKey]Term
+}
+
+type setKey struct {
+	t   Term
+	set uint32
+}
+
+// frontier is the memoized frontier of a term: its immediately executable
+// (multi-)actions, each with how to execute it, and the lazily computed
+// results of executing them.
+type frontier struct {
+	elts []felt
+	next []Term // next[k]-1 is the result of executing elts[k]; 0 = not yet computed
+}
+
+// felt is a frontier element, described relative to the operands' frontiers
+// so that executing it reuses their memoized results.
+type felt struct {
+	act  uint32 // multi-action id
+	side uint8  // 0 leaf, 1 left operand or loop body, 2 right operand, 3 both (sync)
+	j, k int32  // index in the left (j) and right (k) operand's frontier
+}
+
+// FrontierElt is an immediately executable (multi-)action of a term, at its
+// Dewey position: "" is the root, "1" the left operand or loop body, "2"
+// the right operand; a sync of both operands is written "(p1|p2)".
+type FrontierElt struct {
+	Act ActID
+	Pos string
+}
+
+func (s *Store) frontier(t Term) *frontier {
+	c := &s.sem
+	if int(t) < len(c.front) {
+		if f := c.front[t]; f != nil {
+			return f
+		}
+	}
+	f := s.computeFrontier(t)
+	for int(t) >= len(c.front) {
+		c.front = append(c.front, nil)
+	}
+	c.front[t] = f
+	return f
+}
+
+func (s *Store) computeFrontier(t Term) *frontier {
+	n := s.nodes[t]
+	var elts []felt
+	addSide := func(side uint8, sub Term, keep func(act uint32) bool) {
+		for j, e := range s.frontier(sub).elts {
+			if keep == nil || keep(e.act) {
+				if side == 1 {
+					elts = append(elts, felt{act: e.act, side: 1, j: int32(j)})
+				} else {
+					elts = append(elts, felt{act: e.act, side: 2, k: int32(j)})
+				}
+			}
+		}
+	}
+	switch {
+	case n.op == OpEmpty:
+	case n.op == OpAct:
+		elts = []felt{{act: n.aux}}
+	case n.op.IsLoop():
+		addSide(1, n.left, nil)
+	case n.op == OpAlt || n.op == OpPar:
+		addSide(1, n.left, nil)
+		addSide(2, n.right, nil)
+	case n.op == OpStrict:
+		addSide(1, n.left, nil)
+		if s.props[n.left].nullable {
+			addSide(2, n.right, nil)
+		}
+	case n.op == OpSeq:
+		addSide(1, n.left, nil)
+		addSide(2, n.right, func(act uint32) bool { return s.Avoids(n.left, s.actLifelines(act)) })
+	case n.op == OpCoreg:
+		addSide(1, n.left, nil)
+		cr := s.sets[n.aux]
+		addSide(2, n.right, func(act uint32) bool { return s.Avoids(n.left, s.actLifelines(act).Minus(cr)) })
+	case n.op == OpSync:
+		elts = s.syncFrontier(n)
+	}
+	return &frontier{elts: elts, next: make([]Term, len(elts))}
+}
+
+// syncFrontier: actions outside the synchronized set A run on either side; an
+// element meeting A must be joined with an element of the other side that
+// meets A on exactly the same actions, and the two execute as one.
+func (s *Store) syncFrontier(n node) []felt {
+	sync := s.acts[n.aux]
+	inter := func(act uint32) string {
+		var b strings.Builder
+		for _, a := range s.acts[act] {
+			for _, x := range sync {
+				if a == x {
+					fmt.Fprintf(&b, "%d,", a)
+				}
+			}
+		}
+		return b.String()
+	}
+	var elts []felt
+	lf, rf := s.frontier(n.left).elts, s.frontier(n.right).elts
+	var lsync, rsync []int
+	for j, e := range lf {
+		if inter(e.act) == "" {
+			elts = append(elts, felt{act: e.act, side: 1, j: int32(j)})
+		} else {
+			lsync = append(lsync, j)
+		}
+	}
+	for k, e := range rf {
+		if inter(e.act) == "" {
+			elts = append(elts, felt{act: e.act, side: 2, k: int32(k)})
+		} else {
+			rsync = append(rsync, k)
+		}
+	}
+	for _, j := range lsync {
+		for _, k := range rsync {
+			if inter(lf[j].act) == inter(rf[k].act) {
+				joint := NewMultiAction(append(append([]Action{}, s.acts[lf[j].act]...), s.acts[rf[k].act]...)...)
+				elts = append(elts, felt{act: s.internActs(joint), side: 3, j: int32(j), k: int32(k)})
+			}
+		}
+	}
+	return elts
+}
+
+// NumFrontier returns the number of elements of the frontier of t.
+func (s *Store) NumFrontier(t Term) int { return len(s.frontier(t).elts) }
+
+// FrontierAct returns the (multi-)action of the k-th frontier element of t.
+func (s *Store) FrontierAct(t Term, k int) ActID { return ActID(s.frontier(t).elts[k].act) }
+
+// Frontier returns the immediately executable actions of t with their positions.
+func (s *Store) Frontier(t Term) []FrontierElt {
+	f := s.frontier(t)
+	out := make([]FrontierElt, len(f.elts))
+	for k, e := range f.elts {
+		out[k] = FrontierElt{Act: ActID(e.act), Pos: s.position(t, k)}
+	}
+	return out
+}
+
+func (s *Store) position(t Term, k int) string {
+	var b strings.Builder
+	for {
+		e := s.frontier(t).elts[k]
+		n := s.nodes[t]
+		switch e.side {
+		case 0:
+			return b.String()
+		case 1:
+			b.WriteByte('1')
+			t, k = n.left, int(e.j)
+		case 2:
+			b.WriteByte('2')
+			t, k = n.right, int(e.k)
+		case 3:
+			fmt.Fprintf(&b, "(1%s|2%s)", s.position(n.left, int(e.j)), s.position(n.right, int(e.k)))
+			return b.String()
+		}
+	}
+}
+
+// Step returns the term reached by executing the k-th frontier element of t
+// (i –a@p→ i′), with ∅ operands simplified.
+func (s *Store) Step(t Term, k int) Term {
+	f := s.frontier(t)
+	if r := f.next[k]; r != 0 {
+		return r - 1
+	}
+	r := s.step(t, f.elts[k])
+	f = s.frontier(t) // the cache may have grown
+	f.next[k] = r + 1
+	return r
+}
+
+func (s *Store) step(t Term, e felt) Term {
+	n := s.nodes[t]
+	switch n.op {
+	case OpAct:
+		return Empty
+	case OpAlt:
+		if e.side == 1 {
+			return s.Step(n.left, int(e.j))
+		}
+		return s.Step(n.right, int(e.k))
+	case OpStrict:
+		if e.side == 1 {
+			return s.with(t, s.Step(n.left, int(e.j)), n.right)
+		}
+		return s.Step(n.right, int(e.k))
+	case OpPar:
+		if e.side == 1 {
+			return s.with(t, s.Step(n.left, int(e.j)), n.right)
+		}
+		return s.with(t, n.left, s.Step(n.right, int(e.k)))
+	case OpSeq, OpCoreg:
+		if e.side == 1 {
+			return s.with(t, s.Step(n.left, int(e.j)), n.right)
+		}
+		ls := s.actLifelines(e.act)
+		if n.op == OpCoreg {
+			ls = ls.Minus(s.sets[n.aux])
+		}
+		pruned, _ := s.Prune(n.left, ls)
+		return s.with(t, pruned, s.Step(n.right, int(e.k)))
+	case OpSync:
+		l, r := n.left, n.right
+		if e.side&1 != 0 {
+			l = s.Step(n.left, int(e.j))
+		}
+		if e.side&2 != 0 {
+			r = s.Step(n.right, int(e.k))
+		}
+		return s.with(t, l, r)
+	case OpLoopS, OpLoopH, OpLoopW, OpLoopP:
+		body := s.Step(n.left, int(e.j))
+		if body == Empty {
+			// The iteration is over at once: what remains is the loop itself
+			// (for loopW, seq(prune(loopW(i)), loopW(i)) has the same traces).
+			return t
+		}
+		switch n.op {
+		case OpLoopS:
+			return s.mk(OpStrict, body, t)
+		case OpLoopH:
+			return s.mk(OpSeq, body, t)
+		case OpLoopP:
+			return s.mk(OpPar, body, t)
+		default:
+			// Earlier iterations that do not involve θ(a) may still occur.
+			pruned, _ := s.Prune(t, s.actLifelines(e.act))
+			return s.mk(OpSeq, pruned, s.mk(OpSeq, body, t))
+		}
+	}
+	panic("interaction: step on " + n.op.String())
+}
+
+// Execute returns the term reached by executing the frontier element of t at
+// position pos, or an error if no element is at pos.
+func (s *Store) Execute(t Term, pos string) (Term, error) {
+	for k := range s.frontier(t).elts {
+		if s.position(t, k) == pos {
+			return s.Step(t, k), nil
+		}
+	}
+	return 0, fmt.Errorf("no executable action at position %q of %s", pos, s.Format(t))
+}
+
+// Avoids reports whether t can be pruned of the lifelines ls: whether some
+// behaviours of t have no action on ls (¬(t ⊗ ls) in the papers).
+func (s *Store) Avoids(t Term, ls Lifelines) bool {
+	p := s.props[t]
+	if !p.occ.Meets(ls) {
+		return true
+	}
+	if p.must.Meets(ls) {
+		return false
+	}
+	// Only alt-free reasoning remains: must under-approximates collision with a
+	// set (alt(a!m, b!m) collides with {a,b} but with neither alone).
+	c := &s.sem
+	if c.avoids == nil {
+		c.avoids = map[setKey]bool{}
+	}
+	key := setKey{t, s.internSet(ls)}
+	if r, ok := c.avoids[key]; ok {
+		return r
+	}
+	n := s.nodes[t]
+	var r bool
+	switch {
+	case n.op.IsLoop():
+		r = true
+	case n.op == OpAlt:
+		r = s.Avoids(n.left, ls) || s.Avoids(n.right, ls)
+	default: // strict, seq, par, coreg, sync; an action was decided above
+		r = s.Avoids(n.left, ls) && s.Avoids(n.right, ls)
+	}
+	c.avoids[key] = r
+	return r
+}
+
+// Prune returns the largest part of the behaviours of t that has no action on
+// the lifelines ls (i ≃_ls i′), and false if there is none (t collides with ls).
+func (s *Store) Prune(t Term, ls Lifelines) (Term, bool) {
+	if !s.props[t].occ.Meets(ls) {
+		return t, true
+	}
+	if !s.Avoids(t, ls) {
+		return 0, false
+	}
+	c := &s.sem
+	if c.prune == nil {
+		c.prune = map[setKey]Term{}
+	}
+	key := setKey{t, s.internSet(ls)}
+	if r, ok := c.prune[key]; ok {
+		return r, true
+	}
+	n := s.nodes[t]
+	var r Term
+	switch {
+	case n.op.IsLoop():
+		if body, ok := s.Prune(n.left, ls); ok {
+			r = s.mk(n.op, body, 0)
+		} else {
+			r = Empty
+		}
+	case n.op == OpAlt:
+		l, lok := s.Prune(n.left, ls)
+		rr, rok := s.Prune(n.right, ls)
+		switch {
+		case lok && rok:
+			r = s.mk(OpAlt, l, rr)
+		case lok:
+			r = l
+		default:
+			r = rr
+		}
+	default:
+		l, _ := s.Prune(n.left, ls)
+		rr, _ := s.Prune(n.right, ls)
+		r = s.with(t, l, rr)
+	}
+	c.prune[key] = r
+	return r, true
+}
+
+// Remove returns rmv_ls(t): t with every action on the lifelines ls erased
+// (lifeline removal), simplified. A multi-action loses its parts on ls, a
+// coreg(L) forgets the removed lifelines of L (a seq when none remain), and a
+// sync forgets its removed actions (a par when none remain).
+func (s *Store) Remove(t Term, ls Lifelines) Term {
+	if !s.props[t].occ.Meets(ls) {
+		return t
+	}
+	c := &s.sem
+	if c.remove == nil {
+		c.remove = map[setKey]Term{}
+	}
+	key := setKey{t, s.internSet(ls)}
+	if r, ok := c.remove[key]; ok {
+		return r
+	}
+	n := s.nodes[t]
+	var r Term
+	switch {
+	case n.op == OpAct:
+		var kept []Action
+		for _, a := range s.acts[n.aux] {
+			if !ls.Has(a.Lifeline()) {
+				kept = append(kept, a)
+			}
+		}
+		if len(kept) == 0 {
+			r = Empty
+		} else {
+			r = s.Act(kept...)
+		}
+	case n.op.IsLoop():
+		r = s.mk(n.op, s.Remove(n.left, ls), 0)
+	case n.op == OpCoreg:
+		l, rr := s.Remove(n.left, ls), s.Remove(n.right, ls)
+		if cr := s.sets[n.aux].Minus(ls); cr.IsEmpty() {
+			r = s.mk(OpSeq, l, rr)
+		} else {
+			r = s.mkNode(node{op: OpCoreg, left: l, right: rr, aux: s.internSet(cr)})
+		}
+	case n.op == OpSync:
+		l, rr := s.Remove(n.left, ls), s.Remove(n.right, ls)
+		var kept []Action
+		for _, a := range s.acts[n.aux] {
+			if !ls.Has(a.Lifeline()) {
+				kept = append(kept, a)
+			}
+		}
+		if len(kept) == 0 {
+			r = s.mk(OpPar, l, rr)
+		} else {
+			r = s.mkNode(node{op: OpSync, left: l, right: rr, aux: s.internActs(NewMultiAction(kept...))})
+		}
+	default:
+		r = s.with(t, s.Remove(n.left, ls), s.Remove(n.right, ls))
+	}
+	c.remove[key] = r
+	return r
+}

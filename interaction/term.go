@@ -231,57 +231,42 @@ func (s *Store) Loop(op Op, body Term) Term {
 	return s.intern(node{op: op, left: body})
 }
 
-// With returns a term with the operator and auxiliary data of t (its action,
-// coreg set or sync set) and the given operands, simplifying ∅ operands as
-// the semantics does: f(∅,i) = f(i,∅) = i for every binary f but alt,
-// alt(∅,∅) = ∅, loop(∅) = ∅.
+// with returns a term with the operator and auxiliary data of t (its coreg
+// set or sync set) and the operands l and r, ∅-simplified (see mkNode).
 func (s *Store) with(t Term, l, r Term) Term {
 	n := s.nodes[t]
-	switch {
-	case n.op == OpEmpty || n.op == OpAct:
+	if n.op == OpEmpty || n.op == OpAct {
 		return t
-	case n.op.IsLoop():
-		if l == Empty {
-			return Empty
-		}
-		n.left = l
-	case n.op == OpAlt:
-		if l == Empty && r == Empty {
-			return Empty
-		}
-		n.left, n.right = l, r
-	default:
-		if l == Empty {
-			return r
-		}
-		if r == Empty {
-			return l
-		}
-		n.left, n.right = l, r
 	}
-	return s.intern(n)
+	n.left, n.right = l, r
+	return s.mkNode(n)
 }
 
-// mk builds op(l, r) with ∅-simplification, for operators without aux data.
-func (s *Store) mk(op Op, l, r Term) Term {
+// mk builds op(l, r), ∅-simplified, for an operator without auxiliary data.
+func (s *Store) mk(op Op, l, r Term) Term { return s.mkNode(node{op: op, left: l, right: r}) }
+
+// mkNode interns n after the ∅-simplifications of the semantics:
+// f(∅,i) = f(i,∅) = i for every binary f but alt, alt(∅,∅) = ∅, loop(∅) = ∅.
+func (s *Store) mkNode(n node) Term {
 	switch {
-	case op == OpAlt:
-		if l == Empty && r == Empty {
+	case n.op == OpAlt:
+		if n.left == Empty && n.right == Empty {
 			return Empty
 		}
-	case op.IsLoop():
-		if l == Empty {
+	case n.op.IsLoop():
+		if n.left == Empty {
 			return Empty
 		}
-	default:
-		if l == Empty {
-			return r
+		n.right = 0
+	case n.op.IsBinary():
+		if n.left == Empty {
+			return n.right
 		}
-		if r == Empty {
-			return l
+		if n.right == Empty {
+			return n.left
 		}
 	}
-	return s.intern(node{op: op, left: l, right: r})
+	return s.intern(n)
 }
 
 // Simplify applies the ∅-simplifications everywhere in t:
