@@ -34,6 +34,9 @@ type semCaches struct {
 	prune  map[setKey]Term
 	avoids map[setKey]bool
 	remove map[setKey]Term
+	// mentions is keyed by (term, multi-action id): does the term use one
+	// of the actions?
+	mentions map[setKey]bool
 }
 
 type setKey struct {

@@ -2,6 +2,7 @@ package interaction
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -258,6 +259,19 @@ func (s *Store) mkNode(n node) Term {
 			return Empty
 		}
 		n.right = 0
+	case n.op == OpSync:
+		// An operand may stand alone only if it has nothing to synchronize:
+		// sync(A)(i,∅) blocks the actions of A in i. With no action of A left
+		// on either side, the sync is a par.
+		l, r := s.mentions(n.left, n.aux), s.mentions(n.right, n.aux)
+		switch {
+		case n.left == Empty && !r:
+			return n.right
+		case n.right == Empty && !l:
+			return n.left
+		case !l && !r:
+			return s.mk(OpPar, n.left, n.right)
+		}
 	case n.op.IsBinary():
 		if n.left == Empty {
 			return n.right
@@ -269,9 +283,44 @@ func (s *Store) mkNode(n node) Term {
 	return s.intern(n)
 }
 
+// mentions reports whether some action of t belongs to the action set acts
+// (an interned multi-action id).
+func (s *Store) mentions(t Term, acts uint32) bool {
+	set := s.acts[acts]
+	if !s.props[t].occ.Meets(s.actLifelines(acts)) {
+		return false
+	}
+	c := &s.sem
+	if c.mentions == nil {
+		c.mentions = map[setKey]bool{}
+	}
+	key := setKey{t, acts}
+	if r, ok := c.mentions[key]; ok {
+		return r
+	}
+	n := s.nodes[t]
+	var r bool
+	switch {
+	case n.op == OpAct:
+		for _, a := range s.acts[n.aux] {
+			if slices.Contains(set, a) {
+				r = true
+			}
+		}
+	case n.op.IsLoop():
+		r = s.mentions(n.left, acts)
+	case n.op.IsBinary():
+		r = s.mentions(n.left, acts) || s.mentions(n.right, acts)
+	}
+	c.mentions[key] = r
+	return r
+}
+
 // Simplify applies the ∅-simplifications everywhere in t:
-// f(∅,i) → i and f(i,∅) → i for f ∈ {strict, seq, par, coreg, sync},
-// alt(∅,∅) → ∅ and loop(∅) → ∅. They preserve the semantics.
+// f(∅,i) → i and f(i,∅) → i for f ∈ {strict, seq, par, coreg},
+// alt(∅,∅) → ∅ and loop(∅) → ∅; a sync operand stands alone beside ∅ only
+// if it has no synchronized action, and a sync with no synchronized action
+// left is a par. They preserve the semantics.
 func (s *Store) Simplify(t Term) Term {
 	memo := map[Term]Term{}
 	var rec func(Term) Term

@@ -1,0 +1,389 @@
+package hcf
+
+import (
+	"fmt"
+
+	"github.com/ivc-project/ivc/internal/scan"
+)
+
+// File is a parsed .hcf file: its option sections in source order, at most
+// one of each Kind.
+type File struct {
+	Sections []*Section
+}
+
+// Section returns the section of kind k, or nil if the file has none.
+func (f *File) Section(k Kind) *Section {
+	for _, s := range f.Sections {
+		if s.Kind == k {
+			return s
+		}
+	}
+	return nil
+}
+
+// Section is one @analyze_option{...}, @explore_option{...} or
+// @canonize_option{...}.
+type Section struct {
+	Kind    Kind
+	Pos     scan.Pos // the '@'
+	End     scan.Pos // just after the closing '}'
+	Options Options
+}
+
+// Kind is the kind of an option section.
+type Kind uint8
+
+const (
+	Analyze  Kind = iota + 1 // @analyze_option
+	Explore                  // @explore_option
+	Canonize                 // @canonize_option
+)
+
+var kindNames = [...]string{"", "analyze_option", "explore_option", "canonize_option"}
+
+// String returns the section name without '@', e.g. "analyze_option".
+func (k Kind) String() string { return enumName(kindNames[:], k) }
+
+// Options are the values of one section. Only the options named in Set were
+// written in the file; the others hold their zero value, which means "not
+// given": the caller applies its own defaults, and command-line flags win
+// over both. The zero value of every enum type below also means "not given".
+type Options struct {
+	Set Key // the options given, a bitwise OR of Key values
+
+	Loggers               []Logger
+	Strategy              Strategy
+	GreedyPriorities      Priorities // parameters of Strategy GreedyBestFS
+	Goal                  Goal
+	Analysis              Analysis
+	LocalAnalysis         LocalAnalysis
+	PartialOrderReduction bool
+	Memoize               bool
+	Filters               Filters
+	Priorities            Priorities
+	SearchAll             bool
+}
+
+// Has reports whether the file gave option k.
+func (o *Options) Has(k Key) bool { return o.Set&k != 0 }
+
+// Key names one option. Keys are bits, so that a set of keys is a Key.
+type Key uint16
+
+const (
+	KeyLoggers Key = 1 << iota
+	KeyStrategy
+	KeyGoal
+	KeyAnalysisKind
+	KeyLocalAnalysis
+	KeyPartialOrderReduction
+	KeyMemoize
+	KeyMaxDepth // filters = [max_depth=N]
+	KeyMaxLoopDepth
+	KeyMaxNodeNumber
+	KeyPriorities
+	KeySearchAll
+)
+
+var keyNames = [...]string{"loggers", "strategy", "goal", "analysis_kind", "local_analysis",
+	"partial_order_reduction", "memoize", "max_depth", "max_loop_depth", "max_node_number",
+	"priorities", "search_all"}
+
+// String returns the option's name in today's HIBOU spelling; a set of
+// several keys prints as "strategy|goal".
+func (k Key) String() string {
+	s := ""
+	for i, name := range keyNames {
+		if k&(1<<i) != 0 {
+			if s != "" {
+				s += "|"
+			}
+			s += name
+		}
+	}
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// Strategy is the search strategy of the graph exploration.
+type Strategy uint8
+
+const (
+	BFS          Strategy = iota + 1 // breadth first
+	DFS                              // depth first
+	HCS                              // high coverage: depth first, then the oldest pending siblings
+	GreedyBestFS                     // HIBOU ≤ 0.7 only, with Options.GreedyPriorities
+)
+
+var strategyNames = [...]string{"", "BFS", "DFS", "HCS", "GreedyBestFS"}
+
+func (s Strategy) String() string { return enumName(strategyNames[:], s) }
+
+// Goal is the verdict at which an analysis may stop early.
+type Goal uint8
+
+const (
+	GoalPass     Goal = iota + 1
+	GoalWeakPass      // stop at WeakPass or better
+	GoalNone          // explore the whole graph
+)
+
+var goalNames = [...]string{"", "Pass", "WeakPass", "None"}
+
+func (g Goal) String() string { return enumName(goalNames[:], g) }
+
+// AnalysisKind is HIBOU's analysis mode.
+type AnalysisKind uint8
+
+const (
+	Accept    AnalysisKind = iota + 1 // exact membership
+	Prefix                            // multi-prefix, without lifeline removal
+	Eliminate                         // multi-prefix by lifeline removal ("hide" before 0.8.4)
+	Simulate                          // slices by simulation, see Simulation
+)
+
+var analysisKindNames = [...]string{"", "accept", "prefix", "eliminate", "simulate"}
+
+func (k AnalysisKind) String() string { return enumName(analysisKindNames[:], k) }
+
+// Analysis is the value of analysis_kind.
+type Analysis struct {
+	Kind     AnalysisKind
+	Simulate Simulation // when Kind == Simulate
+}
+
+// Simulation holds the parameters of simulate[...]. Parameters the file
+// leaves out get HIBOU's defaults: no slice, no reset, no multiply,
+// loop max_depth, act none.
+type Simulation struct {
+	Slice    bool // also simulate before the start of a component ("before", "preamble")
+	Reset    bool // reset the budgets after each real consumption ("reinitialize")
+	Multiply bool // multiply the budgets by the multi-trace length ("resized", "dependent")
+	Loop     Budget
+	Act      Budget
+}
+
+// Budget bounds what a simulation may add: loop instances or actions.
+type Budget struct {
+	Kind BudgetKind
+	N    int // for BudgetNum
+}
+
+// BudgetKind is the kind of a simulation budget.
+type BudgetKind uint8
+
+const (
+	BudgetNone     BudgetKind = iota + 1 // "none": no simulation of this kind
+	BudgetNum                            // "num=N"
+	BudgetMaxNum                         // "max_num": the number of loops (or actions outside loops) of the term
+	BudgetMaxDepth                       // "max_depth": the loop depth of the term (loop budget only)
+)
+
+var budgetNames = [...]string{"", "none", "num", "max_num", "max_depth"}
+
+func (k BudgetKind) String() string { return enumName(budgetNames[:], k) }
+
+// LocalAnalysis is the value of local_analysis: local analyses prune a node
+// when one component alone cannot be explained by the projected interaction.
+type LocalAnalysis struct {
+	Enabled bool // false for "none"; the fields below are then zero
+	Select  Select
+	// MaxLookAhead bounds the depth of each local sub-analysis; Unbounded
+	// for "none".
+	MaxLookAhead int
+	// Modulo: with Select == SelectDirty, a component is analysed once it has
+	// been affected by that many steps.
+	Modulo int
+}
+
+// Unbounded is the value of a depth bound written "none".
+const Unbounded = -1
+
+// Select chooses the components a local analysis looks at.
+type Select uint8
+
+const (
+	SelectDirty Select = iota + 1 // only the components affected by the last steps
+	SelectAll
+)
+
+var selectNames = [...]string{"", "dirty", "all"}
+
+func (s Select) String() string { return enumName(selectNames[:], s) }
+
+// DefaultLocalAnalysis is what local_analysis = true (or a list that gives
+// no parameter) means: [select=dirty, max_look_ahead_depth=none, modulo=1].
+var DefaultLocalAnalysis = LocalAnalysis{Enabled: true, Select: SelectDirty, MaxLookAhead: Unbounded, Modulo: 1}
+
+// Filters bound the search. A filter is given when its Key is in Options.Set.
+type Filters struct {
+	MaxDepth      int
+	MaxLoopDepth  int // loop instances along a path
+	MaxNodeNumber int
+}
+
+// Priority is a kind of step whose order HIBOU lets the user tune.
+type Priority uint8
+
+const (
+	Emission Priority = iota
+	Reception
+	InLoop // "loop": actions inside loops
+	MultiRdv
+	Elim // lifeline elimination steps ("hide" in HIBOU ≤ 0.8.2)
+	Simu // simulation steps
+	// Canonization steps (@canonize_option only).
+	Simpl
+	Flush
+	Invert
+	Deduplicate
+	Factorize
+	Defactorize
+	// Step weighs the depth of a node in GreedyBestFS[...] (HIBOU ≤ 0.7).
+	Step
+	numPriorities
+)
+
+var priorityNames = [numPriorities]string{"emission", "reception", "loop", "multi_rdv", "elim", "simu",
+	"simpl", "flush", "invert", "deduplicate", "factorize", "defactorize", "step"}
+
+func (p Priority) String() string {
+	if p < numPriorities {
+		return priorityNames[p]
+	}
+	return fmt.Sprintf("Priority(%d)", p)
+}
+
+// Priorities are signed levels per kind of step (0 when not given), and
+// whether to shuffle steps of equal level.
+type Priorities struct {
+	Level     [numPriorities]int
+	Randomize bool
+}
+
+// LoggerKind is the kind of a logger.
+type LoggerKind uint8
+
+const (
+	Graphic  LoggerKind = iota + 1 // graphic[...]: draws the explored graph (needs Graphviz)
+	TraceGen                       // tracegen[...]: writes the multi-traces met as .htf files
+	NFA                            // nfa (or nfait): writes the explored graph as an NFA, explore only
+)
+
+var loggerNames = [...]string{"", "graphic", "tracegen", "nfa"}
+
+func (k LoggerKind) String() string { return enumName(loggerNames[:], k) }
+
+// Logger is one element of loggers = [...].
+type Logger struct {
+	Kind     LoggerKind
+	Graphic  GraphicLogger  // when Kind == Graphic
+	TraceGen TraceGenLogger // when Kind == TraceGen
+}
+
+// GraphicLogger holds the parameters of graphic[...]; zero values are not given.
+type GraphicLogger struct {
+	Format           ImageFormat
+	Layout           Layout
+	DrawSD           Switch // draw_sd: sequence diagrams in nodes
+	DrawTT           Switch // draw_tt: term trees in nodes
+	DrawSubProcesses Switch
+	DrawLegend       Switch
+	Parent           string // parent folder
+	Output           string // output file name
+}
+
+// Switch is a boolean parameter that may be left out.
+type Switch uint8
+
+const (
+	Off Switch = iota + 1
+	On
+)
+
+var switchNames = [...]string{"", "false", "true"}
+
+func (s Switch) String() string { return enumName(switchNames[:], s) }
+
+// ImageFormat is the output format of the graphic logger.
+type ImageFormat uint8
+
+const (
+	SVG ImageFormat = iota + 1
+	PNG
+)
+
+var formatNames = [...]string{"", "svg", "png"}
+
+func (f ImageFormat) String() string { return enumName(formatNames[:], f) }
+
+// Layout is the direction of the graphic logger's graph.
+type Layout uint8
+
+const (
+	Vertical Layout = iota + 1
+	Horizontal
+)
+
+var layoutNames = [...]string{"", "vertical", "horizontal"}
+
+func (l Layout) String() string { return enumName(layoutNames[:], l) }
+
+// TraceGenLogger holds the parameters of tracegen[...]; zero values are not given.
+type TraceGenLogger struct {
+	Generation   Generation
+	Partition    Partition
+	Folder       string // parent folder
+	Prefix       string // prefix of the file names
+	NoDuplicates Switch
+}
+
+// Generation says which nodes of the explored graph give a multi-trace file.
+type Generation struct {
+	Kind  GenerationKind
+	Depth int // for GenExactDepth and GenModuloDepth
+}
+
+// GenerationKind is the kind of a tracegen generation.
+type GenerationKind uint8
+
+const (
+	GenTerminal    GenerationKind = iota + 1 // "terminal": leaves of the graph
+	GenAccepted                              // "accepted" ("exact" before 0.8.5): exactly accepted multi-traces
+	GenPrefixes                              // "prefix" (before 0.8.5): every node
+	GenExactDepth                            // "exact depth N"
+	GenModuloDepth                           // "modulo depth N": nodes at depths multiple of N
+)
+
+var generationNames = [...]string{"", "terminal", "accepted", "prefix", "exact depth", "modulo depth"}
+
+func (k GenerationKind) String() string { return enumName(generationNames[:], k) }
+
+// Partition groups lifelines into the components of generated multi-traces.
+type Partition struct {
+	Kind   PartitionKind
+	Groups [][]string // for PartitionSpecific: lifeline names, each group non-empty, disjoint
+}
+
+// PartitionKind is the kind of a tracegen partition.
+type PartitionKind uint8
+
+const (
+	PartitionDiscrete PartitionKind = iota + 1 // one component per lifeline
+	PartitionTrivial                           // one component for all lifelines
+	PartitionSpecific                          // {(l1),(l2,l3)}
+)
+
+var partitionNames = [...]string{"", "discrete", "trivial", "specific"}
+
+func (k PartitionKind) String() string { return enumName(partitionNames[:], k) }
+
+func enumName[E ~uint8](names []string, e E) string {
+	if int(e) < len(names) && names[e] != "" {
+		return names[e]
+	}
+	return fmt.Sprintf("%d", e)
+}

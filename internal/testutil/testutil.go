@@ -1,0 +1,34 @@
+// Package testutil locates the shared corpus for tests.
+package testutil
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Shared returns the path of the ../shared directory beside the module
+// (the corpus, benchmarks and papers), skipping the test when it is absent,
+// as it is in a user's fresh clone.
+func Shared(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("go.mod not found")
+		}
+		dir = parent
+	}
+	shared := filepath.Join(dir, "..", "shared")
+	if _, err := os.Stat(filepath.Join(shared, "corpus")); err != nil {
+		t.Skipf("skipping: the shared corpus is not at %s (it is beside the checkout in CI)", shared)
+	}
+	return shared
+}
