@@ -32,3 +32,8 @@ func Shared(t testing.TB) string {
 	}
 	return shared
 }
+
+// Sweep reports whether heavy corpus sweeps should run in full: when the
+// tests are built with -tags sweep (CI does) or IVC_SWEEP=1 is set. Without
+// it, sweeps check a sample, so that go test ./... stays fast.
+func Sweep() bool { return sweepTag || os.Getenv("IVC_SWEEP") == "1" }

@@ -1,0 +1,5 @@
+//go:build sweep
+
+package testutil
+
+const sweepTag = true
