@@ -2,6 +2,7 @@ package interaction
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -37,6 +38,12 @@ type semCaches struct {
 	// mentions is keyed by (term, multi-action id): does the term use one
 	// of the actions?
 	mentions map[setKey]bool
+	minActs  map[setKey]int32
+	// For canonical rewriting: inclusion of a term in a loop, and the terms
+	// each pruned term was pruned from.
+	incl       map[inclKey]bool
+	prunedFrom map[Term][]Term
+	instances  map[instKey]int8
 }
 
 type setKey struct {
@@ -368,6 +375,14 @@ func (s *Store) Prune(t Term, ls Lifelines) (Term, bool) {
 		r = s.with(t, l, rr)
 	}
 	c.prune[key] = r
+	if r != t {
+		if c.prunedFrom == nil {
+			c.prunedFrom = map[Term][]Term{}
+		}
+		if !slices.Contains(c.prunedFrom[r], t) {
+			c.prunedFrom[r] = append(c.prunedFrom[r], t)
+		}
+	}
 	return r, true
 }
 
@@ -429,4 +444,102 @@ func (s *Store) Remove(t Term, ls Lifelines) Term {
 	}
 	c.remove[key] = r
 	return r
+}
+
+// MinActions returns a lower bound of the number of actions on the lifelines
+// ls in every complete trace of t (exact but for sync, where a synchronized
+// action shared by both operands is counted once). An exact analysis uses it
+// to drop a vertex whose term demands more actions of a component than its
+// trace has left.
+func (s *Store) MinActions(t Term, ls Lifelines) int {
+	p := s.props[t]
+	if p.nullable || !p.must.Meets(ls) {
+		// A nullable term has the empty trace; a term that does not collide
+		// with ls has a trace without ls.
+		return 0
+	}
+	c := &s.sem
+	if c.minActs == nil {
+		c.minActs = map[setKey]int32{}
+	}
+	key := setKey{t, s.internSet(ls)}
+	if r, ok := c.minActs[key]; ok {
+		return int(r)
+	}
+	n := s.nodes[t]
+	var r int
+	switch {
+	case n.op == OpAct:
+		for _, a := range s.acts[n.aux] {
+			if ls.Has(a.Lifeline()) {
+				r++
+			}
+		}
+	case n.op == OpAlt:
+		r = min(s.MinActions(n.left, ls), s.MinActions(n.right, ls))
+	case n.op == OpSync:
+		r = max(s.MinActions(n.left, ls), s.MinActions(n.right, ls))
+	case n.op.IsBinary():
+		r = s.MinActions(n.left, ls) + s.MinActions(n.right, ls)
+	}
+	c.minActs[key] = int32(min(r, 1<<30))
+	return r
+}
+
+// Instances counts, up to 2, the positions at which the single action a is
+// immediately executable in rmv_{L∖{θ(a)}}(t), the projection of t on θ(a)
+// (Def. 11 of the lifeline-removal paper: a is one-unambiguous in t when the
+// count is 1). It reads the structure of t without building the projection,
+// so canonical rewriting, which may merge equal alt branches of a projection,
+// cannot hide a second instance. A sync around an instance counts as
+// ambiguous.
+func (s *Store) Instances(t Term, a Action) int {
+	l := a.Lifeline()
+	if !s.props[t].occ.Has(l) {
+		return 0
+	}
+	c := &s.sem
+	if c.instances == nil {
+		c.instances = map[instKey]int8{}
+	}
+	key := instKey{t, a}
+	if r, ok := c.instances[key]; ok {
+		return int(r)
+	}
+	n := s.nodes[t]
+	var r int
+	switch {
+	case n.op == OpAct:
+		if slices.Contains(s.acts[n.aux], a) {
+			r = 1
+		}
+	case n.op.IsLoop():
+		r = s.Instances(n.left, a)
+	case n.op == OpAlt || n.op == OpPar:
+		r = s.Instances(n.left, a) + s.Instances(n.right, a)
+	case n.op == OpStrict || n.op == OpSeq:
+		// On θ(a) alone, the right operand starts once the left one can be
+		// empty there: when it avoids θ(a).
+		r = s.Instances(n.left, a)
+		if !s.props[n.left].must.Has(l) {
+			r += s.Instances(n.right, a)
+		}
+	case n.op == OpCoreg:
+		r = s.Instances(n.left, a)
+		if s.sets[n.aux].Has(l) || !s.props[n.left].must.Has(l) {
+			r += s.Instances(n.right, a)
+		}
+	case n.op == OpSync:
+		if r = s.Instances(n.left, a) + s.Instances(n.right, a); r > 0 {
+			r = 2
+		}
+	}
+	r = min(r, 2)
+	c.instances[key] = int8(r)
+	return r
+}
+
+type instKey struct {
+	t Term
+	a Action
 }

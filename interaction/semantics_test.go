@@ -1,6 +1,7 @@
 package interaction
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -12,7 +13,10 @@ func newTestStore(t testing.TB, lifelines, messages string) *Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return NewStore(sig)
+	st := NewStore(sig)
+	// The papers' examples are written without canonical rewriting.
+	st.SetCanonical(false)
+	return st
 }
 
 // i0 is the running example of the slice paper (JOT Fig. 2).
@@ -158,8 +162,9 @@ func TestRemoveMultiActionsCoregSync(t *testing.T) {
 	}
 }
 
-// oneUnambiguous counts the frontier elements of the projection of t on the
-// lifeline of a that execute a (Def. 11 of the lifeline-removal paper).
+// countInProjection counts the frontier elements of the projection of t on
+// the lifeline of a that execute a (Def. 11 of the lifeline-removal paper),
+// and checks that Instances agrees.
 func countInProjection(st *Store, t Term, a string) int {
 	act, err := st.Signature().ParseAction(a)
 	if err != nil {
@@ -173,6 +178,9 @@ func countInProjection(st *Store, t Term, a string) int {
 		if st.FrontierAct(proj, k) == id {
 			n++
 		}
+	}
+	if got := st.Instances(t, act); got != min(n, 2) {
+		panic(fmt.Sprintf("Instances(%s, %s) = %d, projection has %d", st.Format(t), a, got, n))
 	}
 	return n
 }

@@ -79,6 +79,7 @@ type Store struct {
 	setIndex map[Lifelines]uint32
 
 	sem semCaches
+	raw bool // no canonical rewriting (see SetCanonical)
 }
 
 // NewStore returns an empty store for terms over sig.
@@ -279,6 +280,9 @@ func (s *Store) mkNode(n node) Term {
 		if n.right == Empty {
 			return n.left
 		}
+	}
+	if !s.raw && n.op != OpAct && n.op != OpEmpty {
+		return s.canon(n)
 	}
 	return s.intern(n)
 }

@@ -1,0 +1,208 @@
+package multitrace
+
+import (
+	"bytes"
+
+	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/scan"
+)
+
+// Kind says how a component names its lifelines.
+type Kind uint8
+
+const (
+	Explicit Kind = iota // [a,b]: the lifelines listed
+	Any                  // [#any]: the lifelines its actions occur on
+	All                  // [#all]: every lifeline that no other component has
+)
+
+// String returns "explicit", "#any" or "#all".
+func (k Kind) String() string {
+	switch k {
+	case Any:
+		return "#any"
+	case All:
+		return "#all"
+	}
+	return "explicit"
+}
+
+// File is a .htf file as written: its components in file order, with names
+// not yet checked against a signature. Parse builds it; Format prints it;
+// Resolve checks it against a signature.
+type File struct {
+	Components []ComponentSyntax
+	// Braced is false for the forms written without { }: a bare global
+	// trace a!m.b?m, and the legacy (HIBOU ≤ 0.7) [#all] a!m and
+	// [a] a!m; [b] b?m.
+	Braced bool
+}
+
+// ComponentSyntax is one component of a multi-trace as written: a
+// co-localization (a list of lifelines, [#any] or [#all]) and its local
+// trace. A bare global trace is one component of kind All.
+type ComponentSyntax struct {
+	Pos       scan.Pos // the '[' (for a bare trace, its first event)
+	Kind      Kind
+	Lifelines []interaction.Name // Kind Explicit only: the lifelines listed
+	Trace     []EventSyntax
+}
+
+// EventSyntax is one event of a local trace: an action l!m or l?m, or a
+// multi-action {a!m,b?m} of at least two actions that occur together.
+type EventSyntax struct {
+	Pos  scan.Pos // the action, or the '{' of a multi-action
+	Acts []interaction.ActionSyntax
+}
+
+// Parse reads a .htf file and checks it against the syntax of the format
+// only: names are not looked up in any signature (see File.Resolve). file
+// names the source in errors, which are *scan.Error values printing as
+// file:line:col: message.
+//
+// Accepted forms: { [a] a!m.a?n; [b,c] c?m; [d] ; [#any] ...; [#all] ... }
+// with an optional trailing ';' (and { } for no component); a bare global
+// trace a!m.b?m; the legacy forms [#all] a!m.b?m and [a] a!m; [b] b?m
+// without braces. Whitespace and /* */ comments may occur anywhere between
+// tokens.
+func Parse(file string, src []byte) (*File, error) {
+	sb := &syntaxBuilder{}
+	p := newParser(file, src, sb)
+	sb.names = &p.names
+	if err := p.parse(); err != nil {
+		return nil, err
+	}
+	sb.f.Braced = p.braced
+	return &sb.f, nil
+}
+
+// poolChunk is how many actions the builders allocate at a time when the
+// size reserved for a trace runs out.
+const poolChunk = 256
+
+// syntaxBuilder builds a File from the parser's calls. The actions of all
+// events share large backing arrays, so that a long trace costs a few
+// allocations, not one per event.
+type syntaxBuilder struct {
+	f     File
+	names *[]string
+	cur   *ComponentSyntax
+	ev    []interaction.ActionSyntax // the actions of the current event
+	pool  []interaction.ActionSyntax // free space for events' actions
+}
+
+func (b *syntaxBuilder) name(s sym, pos scan.Pos) interaction.Name {
+	return interaction.Name{Text: (*b.names)[s], Pos: pos}
+}
+
+func (b *syntaxBuilder) component(pos scan.Pos, k Kind) error {
+	b.f.Components = append(b.f.Components, ComponentSyntax{Pos: pos, Kind: k})
+	b.cur = &b.f.Components[len(b.f.Components)-1]
+	return nil
+}
+
+func (b *syntaxBuilder) lifeline(s sym, pos scan.Pos) error {
+	b.cur.Lifelines = append(b.cur.Lifelines, b.name(s, pos))
+	return nil
+}
+
+func (b *syntaxBuilder) reserve(n int) {
+	if cap(b.cur.Trace)-len(b.cur.Trace) < n {
+		b.cur.Trace = append(make([]EventSyntax, 0, len(b.cur.Trace)+n), b.cur.Trace...)
+	}
+	if len(b.pool) < n {
+		b.pool = make([]interaction.ActionSyntax, n)
+	}
+}
+
+func (b *syntaxBuilder) single(a actionRef) error {
+	b.action(a)
+	return b.event(a.lpos)
+}
+
+func (b *syntaxBuilder) action(a actionRef) error {
+	b.ev = append(b.ev, interaction.ActionSyntax{
+		Lifeline: b.name(a.l, a.lpos), Kind: a.kind, Msg: b.name(a.m, a.mpos)})
+	return nil
+}
+
+func (b *syntaxBuilder) event(pos scan.Pos) error {
+	n := len(b.ev)
+	if n > len(b.pool) {
+		b.pool = make([]interaction.ActionSyntax, max(n, poolChunk))
+	}
+	acts := b.pool[:n:n]
+	b.pool = b.pool[n:]
+	copy(acts, b.ev)
+	b.ev = b.ev[:0]
+	b.cur.Trace = append(b.cur.Trace, EventSyntax{Pos: pos, Acts: acts})
+	return nil
+}
+
+func (b *syntaxBuilder) endComponent() error { return nil }
+func (b *syntaxBuilder) finish() error       { return nil }
+
+// Format prints f in canonical form: braces, one component a line indented
+// by a tab, ';' after every component but a non-empty last one ("[l] ;" for
+// an empty local trace), events joined by '.', [#any] and [#all] kept as
+// written. Bare and legacy input is printed braced; comments are not kept.
+//
+//	{
+//		[l1] l1!m1.l1?m2;
+//		[l2,l3] ;
+//		[#any] {l4!m,l5?m}.l4!x
+//	}
+func Format(f *File) []byte {
+	var b bytes.Buffer
+	b.WriteString("{\n")
+	for i, c := range f.Components {
+		b.WriteString("\t[")
+		switch c.Kind {
+		case Any:
+			b.WriteString("#any")
+		case All:
+			b.WriteString("#all")
+		default:
+			for j, n := range c.Lifelines {
+				if j > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(n.Text)
+			}
+		}
+		b.WriteString("] ")
+		for j, e := range c.Trace {
+			if j > 0 {
+				b.WriteByte('.')
+			}
+			writeEventSyntax(&b, e.Acts)
+		}
+		if len(c.Trace) == 0 || i < len(f.Components)-1 {
+			b.WriteByte(';')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("}\n")
+	return b.Bytes()
+}
+
+func writeEventSyntax(b *bytes.Buffer, acts []interaction.ActionSyntax) {
+	if len(acts) != 1 {
+		b.WriteByte('{')
+	}
+	for i, a := range acts {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(a.Lifeline.Text)
+		if a.Kind == interaction.Emission {
+			b.WriteByte('!')
+		} else {
+			b.WriteByte('?')
+		}
+		b.WriteString(a.Msg.Text)
+	}
+	if len(acts) != 1 {
+		b.WriteByte('}')
+	}
+}

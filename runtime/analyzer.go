@@ -1,0 +1,196 @@
+package runtime
+
+import (
+	"time"
+
+	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/multitrace"
+)
+
+// An Analyzer checks multi-traces against one interaction. It keeps memo
+// tables (in its Store and its own) from one multi-trace to the next, so a
+// batch over one specification gets faster as it goes. An Analyzer and its
+// Store belong to one goroutine; give each worker its own (Store.Import).
+type Analyzer struct {
+	st   *interaction.Store
+	root interaction.Term
+	opts Options
+	all  interaction.Lifelines
+
+	partitions map[string]*partition
+
+	// Scratch space reused from one search to the next.
+	vs   vertices
+	work []int32
+	succ []int
+}
+
+// New returns an Analyzer of root, a term of st.
+func New(st *interaction.Store, root interaction.Term, opts Options) *Analyzer {
+	if opts.MaxNodes <= 0 {
+		opts.MaxNodes = DefaultMaxNodes
+	}
+	return &Analyzer{
+		st:         st,
+		root:       st.Simplify(root),
+		opts:       opts,
+		all:        st.Signature().AllLifelines(),
+		partitions: map[string]*partition{},
+	}
+}
+
+// Options returns the analyzer's options.
+func (a *Analyzer) Options() Options { return a.opts }
+
+// partition is the grouping of lifelines into components, with the
+// component-wise split of each multi-action (computed once per partition).
+type partition struct {
+	comp       []int32                      // component of each lifeline
+	lifelines  []interaction.Lifelines      // lifelines of each component
+	complement []interaction.Lifelines      // all lifelines but those of the component
+	split      map[interaction.ActID][]part // parts of a multi-action, by component
+}
+
+// part is the piece of a multi-action that lies on one component.
+type part struct {
+	c   int32
+	act interaction.ActID
+}
+
+func (a *Analyzer) partition(mt *multitrace.MultiTrace) *partition {
+	var key []byte
+	for _, c := range mt.Components {
+		key = append(key, c.Lifelines...)
+		key = append(key, 0xff)
+	}
+	if p, ok := a.partitions[string(key)]; ok {
+		return p
+	}
+	n := a.st.Signature().NumLifelines()
+	p := &partition{comp: make([]int32, n), split: map[interaction.ActID][]part{}}
+	for i := range p.comp {
+		p.comp[i] = -1
+	}
+	for ci, c := range mt.Components {
+		for l := range c.Lifelines.All() {
+			p.comp[l] = int32(ci)
+		}
+		p.lifelines = append(p.lifelines, c.Lifelines)
+		p.complement = append(p.complement, a.all.Minus(c.Lifelines))
+	}
+	a.partitions[string(key)] = p
+	return p
+}
+
+// parts returns the component-wise split of the multi-action id.
+func (a *Analyzer) parts(p *partition, id interaction.ActID) []part {
+	if ps, ok := p.split[id]; ok {
+		return ps
+	}
+	m := a.st.MultiAction(id)
+	var ps []part
+	if len(m) == 1 {
+		ps = []part{{c: p.comp[m[0].Lifeline()], act: id}}
+	} else {
+		byComp := map[int32][]interaction.Action{}
+		var order []int32
+		for _, x := range m {
+			c := p.comp[x.Lifeline()]
+			if _, seen := byComp[c]; !seen {
+				order = append(order, c)
+			}
+			byComp[c] = append(byComp[c], x)
+		}
+		for _, c := range order {
+			ps = append(ps, part{c: c, act: a.st.ActID(interaction.NewMultiAction(byComp[c]...))})
+		}
+	}
+	p.split[id] = ps
+	return ps
+}
+
+// problem is one multi-trace being analyzed.
+type problem struct {
+	a      *Analyzer
+	p      *partition
+	traces [][]interaction.ActID
+	exact  bool
+
+	nodes    int
+	deadline time.Time
+	stopped  string // why the search stopped early, if it did
+
+	loc    map[locKey]bool
+	locSet map[uint64]struct{}
+
+	graph *graphRec // the explored graph, when Options.RecordGraph
+
+	// The furthest vertex reached, for explanations.
+	best     int
+	bestPos  []int32
+	bestTerm interaction.Term
+	locFail  int
+}
+
+type locKey struct {
+	t     interaction.Term
+	c     int32
+	pos   int32
+	exact bool
+}
+
+// Analyze decides the verdict of mt, a multi-trace over the analyzer's
+// signature whose components partition its lifelines.
+func (a *Analyzer) Analyze(mt *multitrace.MultiTrace) Result {
+	pb := &problem{a: a, p: a.partition(mt), loc: map[locKey]bool{}, locSet: map[uint64]struct{}{}, locFail: -1}
+	for _, c := range mt.Components {
+		tr := make([]interaction.ActID, len(c.Trace))
+		for i, e := range c.Trace {
+			tr[i] = a.st.ActID(e)
+		}
+		pb.traces = append(pb.traces, tr)
+	}
+	if a.opts.Timeout > 0 {
+		pb.deadline = time.Now().Add(a.opts.Timeout)
+	}
+	if a.opts.RecordGraph {
+		pb.graph = &graphRec{pb: pb}
+	}
+	res := Result{Mode: a.opts.Mode}
+	switch a.opts.Mode {
+	case Accept:
+		res.Verdict = pb.decide(true)
+	default:
+		res.Verdict = pb.decide(false)
+		if res.Verdict == Pass {
+			// A multi-prefix: is it also exactly accepted?
+			pb.resetExplanation()
+			switch pb.decide(true) {
+			case Pass:
+			case Fail:
+				res.Verdict = WeakPass
+			case Inconc:
+				res.Verdict = WeakPass
+				res.Reason = "a multi-prefix; whether it is exactly accepted is undecided: " + pb.stopped
+				pb.stopped = ""
+			}
+		}
+	}
+	res.Nodes = pb.nodes
+	if pb.stopped != "" {
+		res.Verdict = Inconc
+		res.Reason = pb.stopped
+	}
+	if res.Verdict == Fail {
+		res.Explanation = pb.explain()
+	}
+	if pb.graph != nil {
+		pb.graph.finish()
+		res.Graph = &pb.graph.g
+	}
+	return res
+}
+
+func (pb *problem) resetExplanation() {
+	pb.best, pb.bestPos, pb.locFail = 0, nil, -1
+}

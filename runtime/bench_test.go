@@ -1,0 +1,79 @@
+package runtime
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/ivc-project/ivc/internal/testutil"
+	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/spec"
+)
+
+type lfremCase struct {
+	sp  *spec.Spec
+	mt  *multitrace.MultiTrace
+	row lfremRow
+}
+
+func loadLfrem(b testing.TB) []lfremCase {
+	dir := filepath.Join(testutil.Shared(b), "corpus", "lfrem")
+	specs := map[string]*spec.Spec{}
+	var cases []lfremCase
+	for _, row := range readLfrem(b, dir) {
+		sp := specs[row.hif]
+		if sp == nil {
+			var err error
+			if sp, err = spec.Load(filepath.Join(dir, "signature.hsf"), filepath.Join(dir, row.hif)); err != nil {
+				b.Fatal(err)
+			}
+			specs[row.hif] = sp
+		}
+		mt, err := multitrace.Read(filepath.Join(dir, row.htf), sp.Sig)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cases = append(cases, lfremCase{sp, mt, row})
+	}
+	return cases
+}
+
+// BenchmarkLfrem analyzes the 10,000 multi-traces of the lifeline-removal
+// benchmark in prefix mode, once per iteration, with fresh analyzers (cold
+// memo tables) for each interaction, and reports the median, 99th percentile
+// and maximum time per multi-trace.
+func BenchmarkLfrem(b *testing.B) {
+	cases := loadLfrem(b)
+	for _, cfg := range configs {
+		if only := os.Getenv("IVC_CONFIG"); only != "" && only != cfg.name {
+			continue
+		}
+		b.Run(cfg.name, func(b *testing.B) {
+			var times []time.Duration
+			for b.Loop() {
+				times = times[:0]
+				analyzers := map[*spec.Spec]*Analyzer{}
+				for _, c := range cases {
+					a := analyzers[c.sp]
+					if a == nil {
+						a = New(c.sp.Store, c.sp.Root, Options{Mode: Prefix, POR: cfg.por, LOC: cfg.loc, Timeout: 3 * time.Second})
+						analyzers[c.sp] = a
+					}
+					t0 := time.Now()
+					res := a.Analyze(c.mt)
+					times = append(times, time.Since(t0))
+					if res.Verdict == Inconc {
+						b.Errorf("%s: Inconc (%s)", c.row.htf, res.Reason)
+					}
+				}
+			}
+			slices.Sort(times)
+			b.ReportMetric(float64(times[len(times)/2].Nanoseconds())/1e3, "median-µs")
+			b.ReportMetric(float64(times[len(times)*99/100].Nanoseconds())/1e3, "p99-µs")
+			b.ReportMetric(float64(times[len(times)-1].Nanoseconds())/1e3, "max-µs")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}

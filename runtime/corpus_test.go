@@ -1,0 +1,105 @@
+package runtime
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ivc-project/ivc/internal/testutil"
+	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/spec"
+)
+
+type lfremRow struct {
+	htf, hif, kind, prefix, accept string
+}
+
+func readLfrem(t testing.TB, dir string) []lfremRow {
+	f, err := os.Open(filepath.Join(dir, "verdicts.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var rows []lfremRow
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fs := strings.Split(sc.Text(), "\t")
+		if len(fs) != 5 || fs[0] == "htf" {
+			continue
+		}
+		rows = append(rows, lfremRow{fs[0], fs[1], fs[2], fs[3], fs[4]})
+	}
+	return rows
+}
+
+var configs = []struct {
+	name     string
+	por, loc bool
+}{
+	{"por+loc", true, true},
+	{"por", true, false},
+	{"loc", false, true},
+	{"none", false, false},
+}
+
+// TestLfremCorpus checks every row of corpus/lfrem/verdicts.tsv in prefix
+// and accept modes, with POR and local analyses on and off.
+func TestLfremCorpus(t *testing.T) {
+	dir := filepath.Join(testutil.Shared(t), "corpus", "lfrem")
+	rows := readLfrem(t, dir)
+	if len(rows) < 10000 {
+		t.Fatalf("verdicts.tsv has %d rows, want 10000", len(rows))
+	}
+	step := 1
+	if testing.Short() {
+		step = 7
+	}
+	specs := map[string]*spec.Spec{}
+	analyzers := map[string]*Analyzer{}
+	checked := 0
+	for i := 0; i < len(rows); i += step {
+		row := rows[i]
+		sp := specs[row.hif]
+		if sp == nil {
+			var err error
+			sp, err = spec.Load(filepath.Join(dir, "signature.hsf"), filepath.Join(dir, row.hif))
+			if err != nil {
+				t.Fatal(err)
+			}
+			specs[row.hif] = sp
+		}
+		mt, err := multitrace.Read(filepath.Join(dir, row.htf), sp.Sig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cfg := range configs {
+			if only := os.Getenv("IVC_CONFIG"); only != "" && only != cfg.name {
+				continue
+			}
+			for _, mode := range []Mode{Prefix, Accept} {
+				want := row.prefix
+				if mode == Accept {
+					want = row.accept
+				}
+				if want == "?" {
+					continue
+				}
+				key := row.hif + cfg.name + mode.String()
+				a := analyzers[key]
+				if a == nil {
+					a = New(sp.Store, sp.Root, Options{Mode: mode, POR: cfg.por, LOC: cfg.loc})
+					analyzers[key] = a
+				}
+				res := a.Analyze(mt)
+				got := res.Verdict.String()
+				if got != want && !(want == "WeakPass|Pass" && res.Verdict.OK()) {
+					t.Errorf("%s (%s) %s %s: got %s (%s), want %s", row.htf, row.kind, mode, cfg.name, got, res.Reason, want)
+				}
+				checked++
+			}
+		}
+	}
+	t.Logf("%d analyses checked", checked)
+}

@@ -1,0 +1,162 @@
+package tracegen
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/multitrace"
+)
+
+// Kind is a kind of generated multi-trace.
+type Kind uint8
+
+const (
+	KindAccepted Kind = iota // projections of accepted global traces
+	KindPrefix               // random multi-prefixes of accepted multi-traces
+	KindSlice                // random slices of accepted multi-traces
+	KindNoise                // one random action inserted (Noise)
+	KindSwapAct              // two actions of a component swapped (SwapActions)
+	KindSwapComp             // a component taken from another multi-trace (SwapComponents)
+)
+
+var kindNames = [...]string{"accepted", "prefix", "slice", "noise", "swap-act", "swap-comp"}
+
+// String returns the name ParseKind reads: accepted, prefix, slice, noise,
+// swap-act or swap-comp.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", k)
+}
+
+// ParseKind reads the name of a kind.
+func ParseKind(s string) (Kind, error) {
+	for k, n := range kindNames {
+		if s == n {
+			return Kind(k), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown kind %q (want accepted, prefix, slice, noise, swap-act or swap-comp)", s)
+}
+
+// IsMutant reports whether k is one of the three mutants.
+func (k Kind) IsMutant() bool { return k >= KindNoise }
+
+// Base is what mutants are made from.
+type Base uint8
+
+const (
+	FromPrefix   Base = iota // prefixes of accepted multi-traces, as in the lifeline-removal benchmark
+	FromSlice                // slices, as in the slice paper's experiments
+	FromAccepted             // accepted multi-traces themselves
+)
+
+// Config describes a batch of generated multi-traces.
+type Config struct {
+	Kind Kind
+	N    int    // number of multi-traces
+	Seed uint64 // the batch is a function of the seed and the other fields
+	// Partition is the co-localizations of the multi-traces (default: discrete).
+	Partition Partition
+	From      Base    // what the mutants are made from (default: prefixes)
+	Options   Options // bounds of the random walks
+}
+
+// maxMutationTries bounds the fresh bases a mutant is retried on when the
+// mutation is impossible (no two different events to swap, no differing
+// component to take).
+const maxMutationTries = 100
+
+// Generate returns cfg.N multi-traces of kind cfg.Kind for t, deterministic
+// for cfg.Seed. It fails when t has no accepted trace within the bounds of
+// cfg.Options, or when a mutation stays impossible on 100 fresh bases.
+func Generate(st *interaction.Store, t interaction.Term, cfg Config) ([]multitrace.MultiTrace, error) {
+	g := &generator{st: st, t: t, cfg: cfg, part: cfg.Partition,
+		rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x6a09e667f3bcc908))}
+	if g.part == nil {
+		g.part = Discrete(st.Signature())
+	}
+	out := make([]multitrace.MultiTrace, 0, cfg.N)
+	for range cfg.N {
+		mt, err := g.next()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, mt)
+	}
+	return out, nil
+}
+
+type generator struct {
+	st   *interaction.Store
+	t    interaction.Term
+	cfg  Config
+	part Partition
+	rng  *rand.Rand
+}
+
+func (g *generator) accepted() (multitrace.MultiTrace, error) {
+	tr, err := Accepted(g.st, g.t, g.rng, g.cfg.Options)
+	if err != nil {
+		return multitrace.MultiTrace{}, err
+	}
+	return Project(tr, g.part), nil
+}
+
+// base returns a multi-trace to mutate.
+func (g *generator) base() (multitrace.MultiTrace, error) {
+	mt, err := g.accepted()
+	if err != nil {
+		return mt, err
+	}
+	switch g.cfg.From {
+	case FromPrefix:
+		return Prefix(mt, g.rng), nil
+	case FromSlice:
+		return Slice(mt, g.rng), nil
+	case FromAccepted:
+		return mt, nil
+	}
+	return mt, fmt.Errorf("unknown mutant base %d", g.cfg.From)
+}
+
+func (g *generator) next() (multitrace.MultiTrace, error) {
+	switch g.cfg.Kind {
+	case KindAccepted:
+		return g.accepted()
+	case KindPrefix:
+		mt, err := g.accepted()
+		return Prefix(mt, g.rng), err
+	case KindSlice:
+		mt, err := g.accepted()
+		return Slice(mt, g.rng), err
+	case KindNoise:
+		mt, err := g.base()
+		return Noise(g.st.Signature(), mt, g.rng), err
+	case KindSwapAct, KindSwapComp:
+		for range maxMutationTries {
+			a, err := g.base()
+			if err != nil {
+				return a, err
+			}
+			var mt multitrace.MultiTrace
+			var ok bool
+			if g.cfg.Kind == KindSwapAct {
+				mt, ok = SwapActions(a, g.rng)
+			} else {
+				b, err := g.base()
+				if err != nil {
+					return b, err
+				}
+				mt, ok = SwapComponents(a, b, g.rng)
+			}
+			if ok {
+				return mt, nil
+			}
+		}
+		return multitrace.MultiTrace{}, fmt.Errorf("%s: no multi-trace could be mutated in %d tries", g.cfg.Kind, maxMutationTries)
+	}
+	return multitrace.MultiTrace{}, fmt.Errorf("unknown kind %s", g.cfg.Kind)
+}

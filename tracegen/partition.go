@@ -1,0 +1,131 @@
+package tracegen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/multitrace"
+)
+
+// Partition is a partition of the lifelines into co-localizations: one
+// component of the projected multi-traces per group, in order.
+type Partition []interaction.Lifelines
+
+// Discrete returns one co-localization per lifeline of sig, in order.
+func Discrete(sig *interaction.Signature) Partition {
+	p := make(Partition, len(sig.Lifelines))
+	for l := range p {
+		p[l] = interaction.LifelinesOf(interaction.LifelineID(l))
+	}
+	return p
+}
+
+// Trivial returns one co-localization with every lifeline of sig: projected
+// multi-traces are global traces.
+func Trivial(sig *interaction.Signature) Partition {
+	return Partition{sig.AllLifelines()}
+}
+
+// ParsePartition reads a partition of sig's lifelines: "discrete",
+// "trivial", groups of lifeline names "a,b;c" (';' between groups, ','
+// within), or HIBOU's "{(a,b),(c)}". Lifelines that no group names get a
+// co-localization of their own, after the groups, in signature order.
+func ParsePartition(sig *interaction.Signature, spec string) (Partition, error) {
+	spec = strings.TrimSpace(spec)
+	switch spec {
+	case "discrete":
+		return Discrete(sig), nil
+	case "trivial":
+		return Trivial(sig), nil
+	}
+	var groups []string
+	if strings.HasPrefix(spec, "{") {
+		if !strings.HasSuffix(spec, "}") {
+			return nil, fmt.Errorf("partition %q: missing '}'", spec)
+		}
+		rest := strings.TrimSpace(spec[1 : len(spec)-1])
+		for rest != "" {
+			if rest[0] != '(' {
+				return nil, fmt.Errorf("partition %q: expected '(' at %q", spec, rest)
+			}
+			end := strings.IndexByte(rest, ')')
+			if end < 0 {
+				return nil, fmt.Errorf("partition %q: missing ')'", spec)
+			}
+			groups = append(groups, rest[1:end])
+			rest = strings.TrimSpace(rest[end+1:])
+			if strings.HasPrefix(rest, ",") {
+				rest = strings.TrimSpace(rest[1:])
+				if rest == "" {
+					return nil, fmt.Errorf("partition %q: expected a group after ','", spec)
+				}
+			} else if rest != "" {
+				return nil, fmt.Errorf("partition %q: expected ',' between groups at %q", spec, rest)
+			}
+		}
+	} else if spec != "" {
+		groups = strings.Split(spec, ";")
+	}
+	var p Partition
+	var used interaction.Lifelines
+	for _, g := range groups {
+		var ls interaction.Lifelines
+		for _, name := range strings.Split(g, ",") {
+			name = strings.TrimSpace(name)
+			if name == "" {
+				return nil, fmt.Errorf("partition %q: empty lifeline name or group", spec)
+			}
+			l, ok := sig.Lifeline(name)
+			if !ok {
+				return nil, fmt.Errorf("partition %q: undeclared lifeline %q", spec, name)
+			}
+			if used.Has(l) {
+				return nil, fmt.Errorf("partition %q: lifeline %q is in two co-localizations", spec, name)
+			}
+			used = used.Add(l)
+			ls = ls.Add(l)
+		}
+		p = append(p, ls)
+	}
+	for l := range sig.Lifelines {
+		if id := interaction.LifelineID(l); !used.Has(id) {
+			p = append(p, interaction.LifelinesOf(id))
+		}
+	}
+	return p, nil
+}
+
+// Format returns the partition as ParsePartition reads it: "a,b;c".
+func (p Partition) Format(sig *interaction.Signature) string {
+	parts := make([]string, len(p))
+	for k, g := range p {
+		parts[k] = g.Format(sig)
+	}
+	return strings.Join(parts, ";")
+}
+
+// Project returns the multi-trace that the co-localizations of p observe
+// of the global trace tr: each event is split per co-localization, the
+// actions on its lifelines forming one event of its component. Actions on
+// lifelines outside p are dropped.
+func Project(tr []interaction.MultiAction, p Partition) multitrace.MultiTrace {
+	mt := multitrace.MultiTrace{Components: make([]multitrace.Component, len(p))}
+	for k, g := range p {
+		mt.Components[k].Lifelines = g
+	}
+	for _, ev := range tr {
+		for k, g := range p {
+			var part interaction.MultiAction
+			for _, a := range ev { // ev is sorted, so part is too
+				if g.Has(a.Lifeline()) {
+					part = append(part, a)
+				}
+			}
+			if len(part) > 0 {
+				mt.Components[k].Trace = append(mt.Components[k].Trace, part)
+			}
+		}
+	}
+	return mt
+}
