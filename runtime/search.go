@@ -114,6 +114,7 @@ func (pb *problem) decide(exact bool) Verdict {
 			g.status(v, "dead")
 		}
 		// Push in reverse so that DFS explores the frontier in order.
+		base := len(work)
 		for i := len(succ) - 1; i >= 0; i-- {
 			k := succ[i]
 			act := st.FrontierAct(t, k)
@@ -136,12 +137,30 @@ func (pb *problem) decide(exact bool) Verdict {
 			}
 			work = append(work, w)
 		}
+		if a.opts.Strategy == DFS {
+			pb.order(work[base:])
+		}
 		if a.opts.Strategy == BFS && head > 4096 && head > len(work)/2 {
 			work = append(work[:0], work[head:]...)
 			head = 0
 		}
 	}
 	return Fail
+}
+
+// order sorts freshly pushed successors so that DFS pops first the one whose
+// term has the fewest actions left: a path that opens fewer loop iterations
+// and leaves fewer pending actions is likelier to reach the goal. The sort is
+// stable (insertion sort: there are few successors), so ties keep the
+// frontier order.
+func (pb *problem) order(ws []int32) {
+	vs, st := &pb.a.vs, pb.a.st
+	size := func(w int32) int { return st.NumActions(vs.term(w)) }
+	for i := 1; i < len(ws); i++ {
+		for j := i; j > 0 && size(ws[j-1]) < size(ws[j]); j-- {
+			ws[j-1], ws[j] = ws[j], ws[j-1]
+		}
+	}
 }
 
 // enoughLeft reports whether every component has at least as many actions
