@@ -120,8 +120,8 @@ type problem struct {
 	deadline time.Time
 	stopped  string // why the search stopped early, if it did
 
-	loc    map[locKey]bool
-	locSet map[uint64]struct{}
+	loc      map[locKey]bool
+	locStack []locFrame
 
 	graph *graphRec // the explored graph, when Options.RecordGraph
 
@@ -142,7 +142,7 @@ type locKey struct {
 // Analyze decides the verdict of mt, a multi-trace over the analyzer's
 // signature whose components partition its lifelines.
 func (a *Analyzer) Analyze(mt *multitrace.MultiTrace) Result {
-	pb := &problem{a: a, p: a.partition(mt), loc: map[locKey]bool{}, locSet: map[uint64]struct{}{}, locFail: -1}
+	pb := &problem{a: a, p: a.partition(mt), loc: map[locKey]bool{}, locFail: -1}
 	for _, c := range mt.Components {
 		tr := make([]interaction.ActID, len(c.Trace))
 		for i, e := range c.Trace {

@@ -16,25 +16,22 @@ func (pb *problem) oneUnambiguous(t interaction.Term, id interaction.ActID) bool
 
 // localOK runs the local analyses of vertex (t, pos): every component's
 // remaining trace must be accepted (exact search) or be a prefix of a trace
-// (multi-prefix search) of the interaction projected on the component.
+// (multi-prefix search) of the interaction projected on the component. A
+// component whose projection removes nothing is skipped: its local analysis
+// would be the global search itself.
 func (pb *problem) localOK(t interaction.Term, pos []int32) bool {
 	st := pb.a.st
+	occ := st.Occurring(t)
 	for c, tr := range pb.traces {
 		if !pb.exact && int(pos[c]) == len(tr) {
 			continue // removed
 		}
-		proj := st.Remove(t, pb.p.complement[c])
-		key := locKey{t: proj, c: int32(c), pos: pos[c], exact: pb.exact}
-		ok, known := pb.loc[key]
-		if !known {
-			ok = pb.local(proj, int32(c), pos[c])
-			if pb.stopped != "" {
-				return false
-			}
-			pb.loc[key] = ok
+		if !occ.Meets(pb.p.complement[c]) {
+			continue
 		}
-		if !ok {
-			if pb.nodes <= 1 {
+		proj := st.Remove(t, pb.p.complement[c])
+		if !pb.local(proj, int32(c), pos[c]) {
+			if pb.stopped == "" && pb.nodes <= 1 {
 				pb.locFail = c
 			}
 			return false
@@ -44,42 +41,70 @@ func (pb *problem) localOK(t interaction.Term, pos []int32) bool {
 }
 
 // local decides whether component c's trace from position q is a prefix
-// (or, in an exact search, a complete trace) of the projected term t.
+// (or, in an exact search, a complete trace) of the projected term t. It is a
+// depth-first search whose every finished vertex is cached: a vertex on the
+// path to success is good, a vertex whose subtree failed is bad. As the global
+// search moves along a component, its next local analyses start from vertices
+// already decided, which keeps the cost of local analyses linear in the trace.
 func (pb *problem) local(t interaction.Term, c, q int32) bool {
 	st := pb.a.st
 	tr := pb.traces[c]
-	clear(pb.locSet)
-	type lv struct {
-		t interaction.Term
-		q int32
+	key := func(t interaction.Term, q int32) locKey { return locKey{t: t, c: c, pos: q, exact: pb.exact} }
+	if ok, known := pb.loc[key(t, q)]; known {
+		return ok
 	}
-	work := []lv{{t, q}}
-	for len(work) > 0 {
-		v := work[len(work)-1]
-		work = work[:len(work)-1]
-		key := uint64(v.t)<<32 | uint64(v.q)
-		if _, seen := pb.locSet[key]; seen {
-			continue
+	stack := append(pb.locStack[:0], locFrame{t: t, q: q})
+	defer func() { pb.locStack = stack[:0] }()
+	success := func() bool {
+		for _, f := range stack {
+			pb.loc[key(f.t, f.q)] = true
 		}
-		pb.locSet[key] = struct{}{}
-		if !pb.count() {
-			return false
-		}
-		if int(v.q) == len(tr) {
-			if !pb.exact || st.Nullable(v.t) {
-				return true
+		return true
+	}
+	fresh := true
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		if fresh {
+			fresh = false
+			if !pb.count() {
+				return false
 			}
-			continue
-		}
-		if pb.exact && st.MinActions(v.t, pb.p.lifelines[c]) > len(tr)-int(v.q) {
-			continue
-		}
-		want := tr[v.q]
-		for k, nf := 0, st.NumFrontier(v.t); k < nf; k++ {
-			if st.FrontierAct(v.t, k) == want {
-				work = append(work, lv{st.Step(v.t, k), v.q + 1})
+			if int(f.q) == len(tr) && (!pb.exact || st.Nullable(f.t)) {
+				return success()
 			}
+			if int(f.q) == len(tr) || pb.exact && st.MinActions(f.t, pb.p.lifelines[c]) > len(tr)-int(f.q) {
+				f.next = st.NumFrontier(f.t) // no successor
+			}
+		}
+		pushed := false
+		for nf := st.NumFrontier(f.t); f.next < nf; {
+			k := f.next
+			f.next++
+			if st.FrontierAct(f.t, k) != tr[f.q] {
+				continue
+			}
+			child := st.Step(f.t, k)
+			ok, known := pb.loc[key(child, f.q+1)]
+			if known && ok {
+				return success()
+			}
+			if !known {
+				stack = append(stack, locFrame{t: child, q: f.q + 1})
+				fresh, pushed = true, true
+				break
+			}
+		}
+		if !pushed {
+			pb.loc[key(f.t, f.q)] = false
+			stack = stack[:len(stack)-1]
 		}
 	}
 	return false
+}
+
+// locFrame is a vertex on the path of a local analysis.
+type locFrame struct {
+	t    interaction.Term
+	q    int32
+	next int // next frontier element to try
 }

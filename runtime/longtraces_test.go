@@ -1,0 +1,111 @@
+package runtime
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ivc-project/ivc/internal/testutil"
+	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/spec"
+)
+
+type longTrace struct {
+	model, name, kind, verdict string
+	sp                         *spec.Spec
+	mt                         *multitrace.MultiTrace
+}
+
+// loadLongTraces reads corpus/long-traces: ABP and rover global traces of
+// 250 to 10,000 actions with HIBOU's verdicts in the CSVs.
+func loadLongTraces(t testing.TB) []longTrace {
+	dir := filepath.Join(testutil.Shared(t), "corpus", "long-traces")
+	var out []longTrace
+	for _, model := range []string{"abp", "rover"} {
+		sp, err := spec.Load(filepath.Join(dir, model+".hsf"), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(filepath.Join(dir, model+".csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			fs := strings.Split(sc.Text(), ";")
+			if fs[0] == "name" {
+				continue
+			}
+			sub := "tracegen_" + model + "_explo"
+			if fs[1] == "ERR" {
+				sub = "tracegen_" + model + "_error"
+			}
+			mt, err := multitrace.Read(filepath.Join(dir, sub, fs[0]+".htf"), sp.Sig)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, longTrace{model, fs[0], fs[1], fs[5], sp, mt})
+		}
+		f.Close()
+	}
+	return out
+}
+
+// TestLongTraces checks HIBOU's prefix-mode verdicts on the long global
+// traces (one component of all lifelines), in every POR/LOC configuration.
+func TestLongTraces(t *testing.T) {
+	traces := loadLongTraces(t)
+	if len(traces) != 238 {
+		t.Fatalf("%d long traces, want 238", len(traces))
+	}
+	for _, cfg := range configs {
+		analyzers := map[*spec.Spec]*Analyzer{}
+		for i, lt := range traces {
+			if !testutil.Sweep() && i%5 != 0 {
+				continue
+			}
+			a := analyzers[lt.sp]
+			if a == nil {
+				a = New(lt.sp.Store, lt.sp.Root, Options{Mode: Prefix, POR: cfg.por, LOC: cfg.loc, Timeout: 20 * time.Second})
+				analyzers[lt.sp] = a
+			}
+			res := a.Analyze(lt.mt)
+			if res.Verdict.String() != lt.verdict {
+				t.Errorf("%s/%s (%s, %d actions) %s: %s (%s), want %s", lt.model, lt.name, lt.kind, lt.mt.Len(), cfg.name, res.Verdict, res.Reason, lt.verdict)
+			}
+		}
+	}
+}
+
+// BenchmarkLongTraces reports the analysis throughput on the long traces, in
+// actions per second, per model and kind (ACP: prefixes of accepted traces;
+// ERR: one wrong action appended).
+func BenchmarkLongTraces(b *testing.B) {
+	traces := loadLongTraces(b)
+	for _, model := range []string{"abp", "rover"} {
+		for _, kind := range []string{"ACP", "ERR"} {
+			b.Run(model+"/"+kind, func(b *testing.B) {
+				actions := 0
+				for b.Loop() {
+					analyzers := map[*spec.Spec]*Analyzer{}
+					for _, lt := range traces {
+						if lt.model != model || lt.kind != kind {
+							continue
+						}
+						a := analyzers[lt.sp]
+						if a == nil {
+							a = New(lt.sp.Store, lt.sp.Root, DefaultOptions())
+							analyzers[lt.sp] = a
+						}
+						a.Analyze(lt.mt)
+						actions += lt.mt.Len()
+					}
+				}
+				b.ReportMetric(float64(actions)/b.Elapsed().Seconds(), "actions/s")
+			})
+		}
+	}
+}
