@@ -23,11 +23,23 @@ func MakeAction(l LifelineID, k Kind, m MessageID) Action {
 	return Action(uint32(l)<<16 | uint32(m)<<1 | uint32(k))
 }
 
+// ghostBit marks ghost actions, in the message field.
+const ghostBit = 1 << 14
+
+// Ghost returns the ghost of a: a silent copy of the action that occupies its
+// lifeline (it orders events as a does, and synchronizes as a does in a sync)
+// but is never observed. RemoveObserved turns the actions of removed
+// lifelines into ghosts where they still order observed events.
+func Ghost(a Action) Action { return a | ghostBit<<1 }
+
+// IsGhost reports whether a is a ghost action.
+func (a Action) IsGhost() bool { return a&(ghostBit<<1) != 0 }
+
 // Lifeline returns θ(a), the lifeline the action occurs on.
 func (a Action) Lifeline() LifelineID { return LifelineID(a >> 16) }
 
 // Message returns the message of the action.
-func (a Action) Message() MessageID { return MessageID(a >> 1 & 0x7fff) }
+func (a Action) Message() MessageID { return MessageID(a >> 1 & (ghostBit - 1)) }
 
 // Kind returns Emission or Reception.
 func (a Action) Kind() Kind { return Kind(a & 1) }
@@ -40,6 +52,9 @@ func (a Action) Format(sig *Signature) string {
 }
 
 func (a Action) writeTo(b *strings.Builder, sig *Signature) {
+	if a.IsGhost() {
+		b.WriteByte('~')
+	}
 	b.WriteString(sig.Lifelines[a.Lifeline()])
 	if a.Kind() == Emission {
 		b.WriteByte('!')
@@ -59,6 +74,16 @@ func NewMultiAction(acts ...Action) MultiAction {
 	m := slices.Clone(acts)
 	slices.Sort(m)
 	return slices.Compact(m)
+}
+
+// IsSilent reports whether every action of m is a ghost.
+func (m MultiAction) IsSilent() bool {
+	for _, a := range m {
+		if !a.IsGhost() {
+			return false
+		}
+	}
+	return true
 }
 
 // Lifelines returns θ(m), the lifelines the multi-action occurs on.

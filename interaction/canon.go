@@ -12,13 +12,15 @@ import "slices"
 //
 //   - associativity: strict, seq, par, alt, and coreg(L)/sync(A) with the
 //     same L/A nest to the right: f(f(a,b),c) = f(a,f(b,c));
-//   - alt is commutative and idempotent: its operands are sorted (by term
-//     id) and deduplicated; par is commutative: its operands are sorted;
+//   - alt is commutative and idempotent: its operands are sorted (by
+//     decreasing term id) and deduplicated; par is commutative: its operands
+//     are sorted;
 //   - closure absorption: a loop's language L is closed under its own
 //     composition (loopS under strict; loopW under seq and strict; loopP
 //     under par, seq and strict), so if X is nullable and X ⊆ L then
 //     f(X, L) = f(L, X) = L, and f(X, f(L, r)) = f(L, r), f(L, f(X, r)) =
-//     f(L, r) for f the loop's composition;
+//     f(L, r) for f the loop's composition (for par, only between neighbours
+//     of the sorted chain, to keep insertion cheap);
 //   - nested loops: loopK(loopK'(i)) is the more permissive of the two when
 //     one of them is loopW or loopP (loopS(i) ⊆ loopH(i) ⊆ loopW(i) ⊆ loopP(i));
 //   - empty iterations: loopK(alt(∅, i)) = loopK(i).
@@ -78,10 +80,8 @@ func (s *Store) canon(n node) Term {
 	switch {
 	case n.op.IsLoop():
 		return s.canonLoop(n)
-	case n.op == OpAlt:
-		return s.canonAC(n, true)
-	case n.op == OpPar:
-		return s.canonAC(n, false)
+	case n.op == OpAlt, n.op == OpPar:
+		return s.canonAC(n)
 	}
 	// Right-nest strict, seq, coreg(L), sync(A).
 	if l := s.nodes[n.left]; l.op == n.op && l.aux == n.aux {
@@ -124,59 +124,86 @@ func (s *Store) absorbs(l Term, f Op, x Term) bool {
 	return op.IsLoop() && closes(op, f) && s.props[x].nullable && s.included(x, l)
 }
 
-// canonAC flattens an associative-commutative operator (alt, or par),
-// sorts its operands and, for alt, removes duplicates; for par, a loopP
-// absorbs the nullable operands included in it.
-func (s *Store) canonAC(n node, idem bool) Term {
-	var ops []Term
-	var flatten func(t Term)
-	flatten = func(t Term) {
+// canonAC builds alt or par operands as a chain nested to the right and
+// sorted by decreasing term id; alt drops duplicates, and a loopP absorbs a
+// neighbour it includes. Fresh terms have the largest ids, so the common case
+// — a new operand in front of an existing chain, as loopP and par unfolding
+// produce — reuses the chain as it is: building a term stays cheap even when
+// a par grows long.
+func (s *Store) canonAC(n node) Term {
+	idem := n.op == OpAlt
+	acc := n.right
+	if s.nodes[acc].op == n.op {
+		acc = s.sortedAC(n.op, acc, idem)
+	}
+	var insertAll func(t Term)
+	insertAll = func(t Term) {
 		if m := s.nodes[t]; m.op == n.op {
-			flatten(m.left)
-			flatten(m.right)
+			insertAll(m.right)
+			insertAll(m.left)
 			return
 		}
-		ops = append(ops, t)
+		acc = s.insertACIdem(n.op, t, acc, idem)
 	}
-	flatten(n.left)
-	flatten(n.right)
+	insertAll(n.left)
+	return acc
+}
+
+// sortedAC returns chain if it is sorted, and else a sorted chain of its
+// operands (a chain built raw, by the parser).
+func (s *Store) sortedAC(op Op, chain Term, idem bool) Term {
+	var ops []Term
+	sorted := true
+	for t := chain; ; t = s.nodes[t].right {
+		n := s.nodes[t]
+		if n.op != op {
+			ops = append(ops, t)
+			break
+		}
+		if k := len(ops); k > 0 && (n.left > ops[k-1] || idem && n.left == ops[k-1]) {
+			sorted = false
+		}
+		ops = append(ops, n.left)
+	}
+	if k := len(ops); sorted && (ops[k-1] < ops[k-2] || !idem && ops[k-1] == ops[k-2]) {
+		return chain
+	}
 	slices.Sort(ops)
-	if idem {
-		ops = slices.Compact(ops)
-	} else {
-		ops = s.absorbPar(ops)
-	}
-	if len(ops) == 2 && ops[0] == n.left && ops[1] == n.right {
-		return s.intern(n)
-	}
-	acc := ops[len(ops)-1]
-	for i := len(ops) - 2; i >= 0; i-- {
-		acc = s.intern(node{op: n.op, left: ops[i], right: acc})
+	acc := ops[0]
+	for _, x := range ops[1:] {
+		acc = s.insertACIdem(op, x, acc, idem)
 	}
 	return acc
 }
 
-// absorbPar drops from the sorted operands of a par those absorbed by a loopP
-// operand (par(X, loopP(i)) = loopP(i) when X is nullable and X ⊆ loopP(i)).
-func (s *Store) absorbPar(ops []Term) []Term {
-	dropped := make([]bool, len(ops))
-	for i, x := range ops {
-		for j, l := range ops {
-			// Only a kept operand may absorb, so that of two operands that
-			// include each other one stays.
-			if i != j && !dropped[j] && s.absorbs(l, OpPar, x) {
-				dropped[i] = true
-				break
+// insertACIdem inserts x (not an op term) into the sorted chain.
+func (s *Store) insertACIdem(op Op, x, chain Term, idem bool) Term {
+	head, rest := chain, Term(0)
+	isChain := s.nodes[chain].op == op
+	if isChain {
+		head, rest = s.nodes[chain].left, s.nodes[chain].right
+	}
+	switch {
+	case x == head && (idem || s.nodes[x].op == OpLoopP):
+		return chain // alt(x,x) = x; par(loopP(i),loopP(i)) = loopP(i)
+	case x > head || x == head:
+		if op == OpPar {
+			if s.absorbs(head, OpPar, x) {
+				return chain
+			}
+			if !isChain && s.absorbs(x, OpPar, head) {
+				return x
 			}
 		}
-	}
-	out := ops[:0]
-	for i, x := range ops {
-		if !dropped[i] {
-			out = append(out, x)
+		return s.intern(node{op: op, left: x, right: chain})
+	case !isChain:
+		if op == OpPar && s.absorbs(x, OpPar, head) {
+			return x
 		}
+		return s.intern(node{op: op, left: head, right: x})
+	default:
+		return s.intern(node{op: op, left: head, right: s.insertACIdem(op, x, rest, idem)})
 	}
-	return out
 }
 
 func (s *Store) canonLoop(n node) Term {

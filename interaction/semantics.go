@@ -41,9 +41,13 @@ type semCaches struct {
 	minActs  map[setKey]int32
 	// For canonical rewriting: inclusion of a term in a loop, and the terms
 	// each pruned term was pruned from.
-	incl       map[inclKey]bool
-	prunedFrom map[Term][]Term
-	instances  map[instKey]int8
+	incl        map[inclKey]bool
+	prunedFrom  map[Term][]Term
+	instances   map[instKey]int8
+	mixed       map[setKey]bool
+	needsGhosts map[setKey]bool
+	ghost       map[setKey]Term
+	loopDepth   map[Term]int32
 }
 
 type setKey struct {
@@ -446,12 +450,13 @@ func (s *Store) Remove(t Term, ls Lifelines) Term {
 	return r
 }
 
-// MinActions returns a lower bound of the number of actions on the lifelines
-// ls in every complete trace of t (exact but for sync, where a synchronized
-// action shared by both operands is counted once). An exact analysis uses it
-// to drop a vertex whose term demands more actions of a component than its
-// trace has left.
-func (s *Store) MinActions(t Term, ls Lifelines) int {
+// MinEvents returns a lower bound of the number of events (multi-actions)
+// with an action on the lifelines ls in every complete trace of t: in the
+// multi-trace, each such event is one event of the component of ls. It is
+// exact but for sync, where joined events are counted once per operand at
+// most. An exact analysis uses it to drop a vertex whose term demands more
+// events of a component than its trace has left.
+func (s *Store) MinEvents(t Term, ls Lifelines) int {
 	p := s.props[t]
 	if p.nullable || !p.must.Meets(ls) {
 		// A nullable term has the empty trace; a term that does not collide
@@ -470,17 +475,13 @@ func (s *Store) MinActions(t Term, ls Lifelines) int {
 	var r int
 	switch {
 	case n.op == OpAct:
-		for _, a := range s.acts[n.aux] {
-			if ls.Has(a.Lifeline()) {
-				r++
-			}
-		}
+		r = 1 // must meets ls: the event touches ls
 	case n.op == OpAlt:
-		r = min(s.MinActions(n.left, ls), s.MinActions(n.right, ls))
+		r = min(s.MinEvents(n.left, ls), s.MinEvents(n.right, ls))
 	case n.op == OpSync:
-		r = max(s.MinActions(n.left, ls), s.MinActions(n.right, ls))
+		r = max(s.MinEvents(n.left, ls), s.MinEvents(n.right, ls))
 	case n.op.IsBinary():
-		r = s.MinActions(n.left, ls) + s.MinActions(n.right, ls)
+		r = s.MinEvents(n.left, ls) + s.MinEvents(n.right, ls)
 	}
 	c.minActs[key] = int32(min(r, 1<<30))
 	return r
@@ -492,7 +493,12 @@ func (s *Store) MinActions(t Term, ls Lifelines) int {
 // count is 1). It reads the structure of t without building the projection,
 // so canonical rewriting, which may merge equal alt branches of a projection,
 // cannot hide a second instance. A sync around an instance counts as
-// ambiguous.
+// ambiguous, and so does an instance in the right operand of a strict whose
+// left operand has actions on other lifelines (executing it would discard
+// them: strict(alt(∅,l1!x),l2!y) with l1!x then l2!y observed), or in the
+// body of a loopS or loopH with actions on other lifelines (executing it
+// would make its iteration the first). Prop. 14 of the paper, which assumes
+// otherwise, fails on these; the differential tests found both.
 func (s *Store) Instances(t Term, a Action) int {
 	l := a.Lifeline()
 	if !s.props[t].occ.Has(l) {
@@ -515,14 +521,34 @@ func (s *Store) Instances(t Term, a Action) int {
 		}
 	case n.op.IsLoop():
 		r = s.Instances(n.left, a)
+		// loopS and loopH order their iterations after the first one: if a
+		// starts an iteration, earlier iterations made of other lifelines'
+		// actions can no longer come first (loopS(alt(l3!x,l2!y)) with l2!y
+		// observed before l3!x on another component).
+		if r > 0 && (n.op == OpLoopS || n.op == OpLoopH) && !s.props[n.left].occ.Minus(LifelinesOf(l)).IsEmpty() {
+			r = 2
+		}
 	case n.op == OpAlt || n.op == OpPar:
 		r = s.Instances(n.left, a) + s.Instances(n.right, a)
-	case n.op == OpStrict || n.op == OpSeq:
+	case n.op == OpSeq:
 		// On θ(a) alone, the right operand starts once the left one can be
 		// empty there: when it avoids θ(a).
 		r = s.Instances(n.left, a)
 		if !s.props[n.left].must.Has(l) {
 			r += s.Instances(n.right, a)
+		}
+	case n.op == OpStrict:
+		r = s.Instances(n.left, a)
+		if !s.props[n.left].must.Has(l) {
+			right := s.Instances(n.right, a)
+			// Executing a in the right operand discards the left one. If the
+			// left one has actions on other lifelines, a path that runs them
+			// first and a after them is lost: choosing a first is not safe
+			// (Prop. 14 of the paper overlooks this), so count it ambiguous.
+			if right > 0 && !s.props[n.left].occ.Minus(LifelinesOf(l)).IsEmpty() {
+				right = 2
+			}
+			r += right
 		}
 	case n.op == OpCoreg:
 		r = s.Instances(n.left, a)
@@ -542,4 +568,187 @@ func (s *Store) Instances(t Term, a Action) int {
 type instKey struct {
 	t Term
 	a Action
+}
+
+// RemoveObserved is lifeline removal for an analysis that stops observing
+// the lifelines ls: its observable traces are exactly those of t with the
+// actions on ls hidden. Remove alone is exact when no multi-action of t has
+// actions both on ls and elsewhere (then the actions on ls order no other
+// action). With such <synch> multi-actions, an action on ls may order
+// observed events — in seq({a!m,c?m},{b!n,c?n}), a!m before b!n through c —
+// and erasing it would accept too much (the papers define removal without
+// multi-actions); when some weak sequencing may order events through ls
+// (see needsGhosts), RemoveObserved turns every action on ls into a ghost
+// (see Ghost), which keeps the order but is never observed: an analysis
+// executes silent (ghost-only) events without consuming anything. A sync
+// whose synchronized actions are on ls needs ghosts too, to keep joining
+// the events it joins.
+//
+// Co-localizations need ghosts too: the order of two actions on different
+// lifelines is observed when they share a component, and actions on ls may
+// order them: in seq(strict(a!m,c?m),strict(c!n,b?n)), a!m comes before b?n
+// through c. The papers' Th. 1 holds on multi-traces with one component per
+// lifeline, where such an order is invisible. Pass together=true when some
+// component still observed has several lifelines.
+func (s *Store) RemoveObserved(t Term, ls Lifelines, together bool) Term {
+	if !s.props[t].occ.Meets(ls) {
+		return t
+	}
+	if !together && !s.needsGhosts(t, ls) {
+		return s.Remove(t, ls)
+	}
+	return s.ghostRemove(t, ls)
+}
+
+// needsGhosts reports whether erasing the actions on ls could lose an order
+// between observed events: whether some weak sequencing (seq, coreg outside
+// its lifelines, loopW, loopH) has a lifeline of ls on both sides, with a
+// multi-action on ls and other lifelines under it. Strict sequencing orders
+// its operands whatever their lifelines, par and alt order nothing.
+func (s *Store) needsGhosts(t Term, ls Lifelines) bool {
+	p := s.props[t]
+	if !p.occ.Meets(ls) || p.occ.SubsetOf(ls) {
+		return false
+	}
+	c := &s.sem
+	if c.needsGhosts == nil {
+		c.needsGhosts = map[setKey]bool{}
+	}
+	key := setKey{t, s.internSet(ls)}
+	if r, ok := c.needsGhosts[key]; ok {
+		return r
+	}
+	n := s.nodes[t]
+	var r bool
+	switch {
+	case n.op == OpAct:
+	case n.op == OpSync:
+		// Erasing a synchronized action would unlink the events it joins.
+		r = s.acts[n.aux].Lifelines().Meets(ls) || s.needsGhosts(n.left, ls) || s.needsGhosts(n.right, ls)
+	case n.op == OpLoopW || n.op == OpLoopH:
+		r = s.mixed(n.left, ls) || s.needsGhosts(n.left, ls)
+	case n.op.IsLoop():
+		r = s.needsGhosts(n.left, ls)
+	case n.op == OpSeq || n.op == OpCoreg:
+		shared := s.props[n.left].occ.Intersect(s.props[n.right].occ).Intersect(ls)
+		if n.op == OpCoreg {
+			shared = shared.Minus(s.sets[n.aux])
+		}
+		r = !shared.IsEmpty() && (s.mixed(n.left, ls) || s.mixed(n.right, ls)) ||
+			s.needsGhosts(n.left, ls) || s.needsGhosts(n.right, ls)
+	default:
+		r = s.needsGhosts(n.left, ls) || s.needsGhosts(n.right, ls)
+	}
+	c.needsGhosts[key] = r
+	return r
+}
+
+// mixed reports whether some multi-action of t has actions on ls and on
+// other lifelines.
+func (s *Store) mixed(t Term, ls Lifelines) bool {
+	p := s.props[t]
+	if !p.occ.Meets(ls) || p.occ.SubsetOf(ls) {
+		return false
+	}
+	c := &s.sem
+	if c.mixed == nil {
+		c.mixed = map[setKey]bool{}
+	}
+	key := setKey{t, s.internSet(ls)}
+	if r, ok := c.mixed[key]; ok {
+		return r
+	}
+	n := s.nodes[t]
+	var r bool
+	switch {
+	case n.op == OpAct:
+		r = true // occ meets ls and is not inside it
+	case n.op.IsLoop():
+		r = s.mixed(n.left, ls)
+	default:
+		r = s.mixed(n.left, ls) || s.mixed(n.right, ls)
+	}
+	c.mixed[key] = r
+	return r
+}
+
+func (s *Store) ghostRemove(t Term, ls Lifelines) Term {
+	if !s.props[t].occ.Meets(ls) {
+		return t
+	}
+	c := &s.sem
+	if c.ghost == nil {
+		c.ghost = map[setKey]Term{}
+	}
+	key := setKey{t, s.internSet(ls)}
+	if r, ok := c.ghost[key]; ok {
+		return r
+	}
+	ghosts := func(m MultiAction) MultiAction {
+		out := make([]Action, len(m))
+		for i, a := range m {
+			if ls.Has(a.Lifeline()) {
+				a = Ghost(a)
+			}
+			out[i] = a
+		}
+		return NewMultiAction(out...)
+	}
+	n := s.nodes[t]
+	var r Term
+	switch {
+	case n.op == OpAct:
+		r = s.Act(ghosts(s.acts[n.aux])...)
+	case n.op.IsLoop():
+		r = s.mk(n.op, s.ghostRemove(n.left, ls), 0)
+	case n.op == OpSync:
+		r = s.mkNode(node{op: OpSync, left: s.ghostRemove(n.left, ls), right: s.ghostRemove(n.right, ls),
+			aux: s.internActs(ghosts(s.acts[n.aux]))})
+	default: // a coreg keeps its lifelines: a ghost still occupies its lifeline
+		r = s.with(t, s.ghostRemove(n.left, ls), s.ghostRemove(n.right, ls))
+	}
+	c.ghost[key] = r
+	return r
+}
+
+// EntersLoop reports whether executing the k-th frontier element of t starts
+// an iteration of a loop (its position goes through a loop's body).
+func (s *Store) EntersLoop(t Term, k int) bool {
+	for {
+		e := s.frontier(t).elts[k]
+		n := s.nodes[t]
+		switch {
+		case e.side == 0:
+			return false
+		case n.op.IsLoop():
+			return true
+		case e.side == 1:
+			t, k = n.left, int(e.j)
+		case e.side == 2:
+			t, k = n.right, int(e.k)
+		default: // a sync join: either side
+			return s.EntersLoop(n.left, int(e.j)) || s.EntersLoop(n.right, int(e.k))
+		}
+	}
+}
+
+// LoopDepth returns β(t), the largest number of loops nested in t.
+func (s *Store) LoopDepth(t Term) int {
+	n := s.nodes[t]
+	switch {
+	case n.op == OpEmpty || n.op == OpAct:
+		return 0
+	case n.op.IsLoop():
+		return 1 + s.LoopDepth(n.left)
+	}
+	c := &s.sem
+	if c.loopDepth == nil {
+		c.loopDepth = map[Term]int32{}
+	}
+	if r, ok := c.loopDepth[t]; ok {
+		return int(r)
+	}
+	r := max(s.LoopDepth(n.left), s.LoopDepth(n.right))
+	c.loopDepth[t] = int32(r)
+	return r
 }

@@ -15,7 +15,7 @@ type MessageID uint16
 // Limits of a signature, imposed by the packed Action representation.
 const (
 	MaxLifelines = 1 << 16
-	MaxMessages  = 1 << 15
+	MaxMessages  = 1 << 14 // message ids have a 15th bit that marks ghosts (see Ghost)
 )
 
 // Signature declares the lifelines, messages and gates an interaction may

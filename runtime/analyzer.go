@@ -18,6 +18,7 @@ type Analyzer struct {
 	all  interaction.Lifelines
 
 	partitions map[string]*partition
+	hasSync    bool // the interaction has a sync operator
 
 	// Scratch space reused from one search to the next.
 	vs   vertices
@@ -30,10 +31,19 @@ func New(st *interaction.Store, root interaction.Term, opts Options) *Analyzer {
 	if opts.MaxNodes <= 0 {
 		opts.MaxNodes = DefaultMaxNodes
 	}
+	root = st.Simplify(root)
+	withSync := hasSync(st, root)
+	if opts.LOC && withSync {
+		// A local analysis projects by Remove, which erases the synchronized
+		// actions of other components and so unlinks the events a sync joins:
+		// the projection would reject what the interaction accepts.
+		opts.LOC = false
+	}
 	return &Analyzer{
 		st:         st,
-		root:       st.Simplify(root),
+		root:       root,
 		opts:       opts,
+		hasSync:    withSync,
 		all:        st.Signature().AllLifelines(),
 		partitions: map[string]*partition{},
 	}
@@ -82,19 +92,25 @@ func (a *Analyzer) partition(mt *multitrace.MultiTrace) *partition {
 	return p
 }
 
-// parts returns the component-wise split of the multi-action id.
+// parts returns the component-wise split of the multi-action id: the
+// observed part of it on each component it touches. Ghost actions are never
+// observed: a silent multi-action has no part, and executing it consumes
+// nothing.
 func (a *Analyzer) parts(p *partition, id interaction.ActID) []part {
 	if ps, ok := p.split[id]; ok {
 		return ps
 	}
 	m := a.st.MultiAction(id)
 	var ps []part
-	if len(m) == 1 {
+	if len(m) == 1 && !m[0].IsGhost() {
 		ps = []part{{c: p.comp[m[0].Lifeline()], act: id}}
 	} else {
 		byComp := map[int32][]interaction.Action{}
 		var order []int32
 		for _, x := range m {
+			if x.IsGhost() {
+				continue
+			}
 			c := p.comp[x.Lifeline()]
 			if _, seen := byComp[c]; !seen {
 				order = append(order, c)
@@ -116,9 +132,10 @@ type problem struct {
 	traces [][]interaction.ActID
 	exact  bool
 
-	nodes    int
-	deadline time.Time
-	stopped  string // why the search stopped early, if it did
+	nodes      int
+	localNodes int
+	deadline   time.Time
+	stopped    string // why the search stopped early, if it did
 
 	loc      map[locKey]bool
 	locStack []locFrame
@@ -176,7 +193,7 @@ func (a *Analyzer) Analyze(mt *multitrace.MultiTrace) Result {
 			}
 		}
 	}
-	res.Nodes = pb.nodes
+	res.Nodes, res.LocalNodes = pb.nodes, pb.localNodes
 	if pb.stopped != "" {
 		res.Verdict = Inconc
 		res.Reason = pb.stopped
@@ -193,4 +210,18 @@ func (a *Analyzer) Analyze(mt *multitrace.MultiTrace) Result {
 
 func (pb *problem) resetExplanation() {
 	pb.best, pb.bestPos, pb.locFail = 0, nil, -1
+}
+
+// hasSync reports whether t contains a sync operator.
+func hasSync(st *interaction.Store, t interaction.Term) bool {
+	switch op := st.Op(t); {
+	case op == interaction.OpSync:
+		return true
+	case op == interaction.OpEmpty || op == interaction.OpAct:
+		return false
+	case op.IsLoop():
+		return hasSync(st, st.Left(t))
+	default:
+		return hasSync(st, st.Left(t)) || hasSync(st, st.Right(t))
+	}
 }

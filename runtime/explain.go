@@ -7,14 +7,19 @@ import (
 	"github.com/ivc-project/ivc/interaction"
 )
 
-// count accounts for one explored vertex and checks the limits.
-func (pb *problem) count() bool {
-	pb.nodes++
-	if pb.nodes > pb.a.opts.MaxNodes {
+// count accounts for one explored vertex of the global search (or of a
+// local analysis) and checks the limits.
+func (pb *problem) count(local bool) bool {
+	if local {
+		pb.localNodes++
+	} else {
+		pb.nodes++
+	}
+	if pb.nodes+pb.localNodes > pb.a.opts.MaxNodes {
 		pb.stopped = fmt.Sprintf("node limit reached (%d vertices)", pb.a.opts.MaxNodes)
 		return false
 	}
-	if !pb.deadline.IsZero() && pb.nodes&1023 == 0 && time.Now().After(pb.deadline) {
+	if !pb.deadline.IsZero() && (pb.nodes+pb.localNodes)&1023 == 0 && time.Now().After(pb.deadline) {
 		pb.stopped = fmt.Sprintf("timeout after %v", pb.a.opts.Timeout)
 		return false
 	}
@@ -55,7 +60,11 @@ func (pb *problem) explain() *Explanation {
 	}
 	seen := map[string]bool{}
 	for k, nf := 0, st.NumFrontier(t); k < nf; k++ {
-		s := st.MultiAction(st.FrontierAct(t, k)).Format(sig)
+		m := st.MultiAction(st.FrontierAct(t, k))
+		if m.IsSilent() {
+			continue
+		}
+		s := m.Format(sig)
 		if !seen[s] {
 			seen[s] = true
 			e.Expected = append(e.Expected, s)

@@ -8,10 +8,11 @@ import (
 // a single action a: projected on θ(a), i has exactly one executable
 // instance of a. Multi-actions are never selected: with <synch> messages the
 // same local head may be consumed by a multi-action or by single actions,
-// which the definition does not account for.
+// which the definition does not account for. Nor are silent ghost events:
+// they are not observed, so nothing forces them.
 func (pb *problem) oneUnambiguous(t interaction.Term, id interaction.ActID) bool {
 	m := pb.a.st.MultiAction(id)
-	return len(m) == 1 && pb.a.st.Instances(t, m[0]) == 1
+	return len(m) == 1 && !m[0].IsGhost() && pb.a.st.Instances(t, m[0]) == 1
 }
 
 // localOK runs the local analyses of vertex (t, pos): every component's
@@ -31,7 +32,7 @@ func (pb *problem) localOK(t interaction.Term, pos []int32) bool {
 		}
 		proj := st.Remove(t, pb.p.complement[c])
 		if !pb.local(proj, int32(c), pos[c]) {
-			if pb.stopped == "" && pb.nodes <= 1 {
+			if pb.stopped == "" && pb.nodes == 1 {
 				pb.locFail = c
 			}
 			return false
@@ -66,13 +67,13 @@ func (pb *problem) local(t interaction.Term, c, q int32) bool {
 		f := &stack[len(stack)-1]
 		if fresh {
 			fresh = false
-			if !pb.count() {
+			if !pb.count(true) {
 				return false
 			}
 			if int(f.q) == len(tr) && (!pb.exact || st.Nullable(f.t)) {
 				return success()
 			}
-			if int(f.q) == len(tr) || pb.exact && st.MinActions(f.t, pb.p.lifelines[c]) > len(tr)-int(f.q) {
+			if int(f.q) == len(tr) || pb.exact && st.MinEvents(f.t, pb.p.lifelines[c]) > len(tr)-int(f.q) {
 				f.next = st.NumFrontier(f.t) // no successor
 			}
 		}

@@ -14,7 +14,9 @@ func (pb *problem) decide(exact bool) Verdict {
 	st := a.st
 	n := len(pb.traces)
 	vs := &a.vs
-	vs.reset(n)
+	// A vertex holds one position per component, then the budget of silent
+	// loop iterations (see below).
+	vs.reset(n + 1)
 	start := a.root
 	if !exact {
 		var empty interaction.Lifelines
@@ -23,9 +25,11 @@ func (pb *problem) decide(exact bool) Verdict {
 				empty = empty.Union(pb.p.lifelines[c])
 			}
 		}
-		start = st.Remove(start, empty)
+		start = st.RemoveObserved(start, empty, pb.together(nil))
 	}
-	work := append(a.work[:0], vs.add(start))
+	root := vs.add(start)
+	vs.pos(root)[n] = int32(st.LoopDepth(start))
+	work := append(a.work[:0], root)
 	defer func() { a.work = work[:0] }()
 	g := pb.graph
 	if g != nil {
@@ -51,14 +55,15 @@ func (pb *problem) decide(exact bool) Verdict {
 		if !fresh {
 			continue
 		}
-		if !pb.count() {
+		if !pb.count(false) {
 			if g != nil {
 				g.status(v, "limit")
 			}
 			return Inconc
 		}
 		t := vs.term(v)
-		pos := vs.pos(v)
+		pos := vs.pos(v)[:n]
+		budget := vs.pos(v)[n]
 		pb.track(t, pos)
 
 		done := true
@@ -69,7 +74,7 @@ func (pb *problem) decide(exact bool) Verdict {
 			}
 		}
 		if done {
-			if !exact || st.Nullable(t) {
+			if exact && st.Nullable(t) || !exact && pb.completable(t) {
 				if g != nil {
 					g.status(v, "ok")
 				}
@@ -98,7 +103,7 @@ func (pb *problem) decide(exact bool) Verdict {
 
 		succ = succ[:0]
 		for k, nf := 0, st.NumFrontier(t); k < nf; k++ {
-			if pb.matches(st.FrontierAct(t, k), pos) {
+			if pb.matches(st.FrontierAct(t, k), pos) && (budget > 0 || !pb.silentLoopStart(t, k)) {
 				succ = append(succ, k)
 			}
 		}
@@ -123,14 +128,22 @@ func (pb *problem) decide(exact bool) Verdict {
 			wp := vs.pos(w)
 			copy(wp, vs.pos(v))
 			var consumed interaction.Lifelines
-			for _, pt := range a.parts(pb.p, act) {
+			ps := a.parts(pb.p, act)
+			for _, pt := range ps {
 				wp[pt.c]++
 				if !exact && int(wp[pt.c]) == len(pb.traces[pt.c]) {
 					consumed = consumed.Union(pb.p.lifelines[pt.c])
 				}
 			}
 			if !consumed.IsEmpty() {
-				vs.setTerm(w, st.Remove(next, consumed))
+				next = st.RemoveObserved(next, consumed, pb.together(wp))
+				vs.setTerm(w, next)
+			}
+			switch {
+			case len(ps) > 0:
+				wp[n] = int32(st.LoopDepth(next))
+			case st.EntersLoop(t, k):
+				wp[n]--
 			}
 			if g != nil {
 				g.edge(v, w, act, consumed)
@@ -163,12 +176,78 @@ func (pb *problem) order(ws []int32) {
 	}
 }
 
-// enoughLeft reports whether every component has at least as many actions
+// together reports whether a component still observed (not consumed at the
+// positions pos, or at the start when pos is nil) has several lifelines:
+// then removal must keep ghosts (see interaction.RemoveObserved).
+func (pb *problem) together(pos []int32) bool {
+	for c, tr := range pb.traces {
+		if len(tr) > 0 && (pos == nil || int(pos[c]) < len(tr)) && pb.p.lifelines[c].Len() > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// completable reports whether the term left once every component is
+// consumed still has a complete trace, as a multi-prefix must extend to an
+// accepted multi-trace. Only a sync can deadlock (an operand waiting for a
+// partner that never comes); otherwise every term completes. What remains is
+// made of ghosts, executed silently, with at most β iteration starts.
+func (pb *problem) completable(t interaction.Term) bool {
+	a := pb.a
+	if !a.hasSync || !hasSync(a.st, t) {
+		return true
+	}
+	st := a.st
+	type cv struct {
+		t      interaction.Term
+		budget int
+	}
+	seen := map[cv]bool{}
+	var rec func(v cv) bool
+	rec = func(v cv) bool {
+		if st.Nullable(v.t) {
+			return true
+		}
+		if seen[v] || !pb.count(true) {
+			return false
+		}
+		seen[v] = true
+		for k, nf := 0, st.NumFrontier(v.t); k < nf; k++ {
+			b := v.budget
+			if st.EntersLoop(v.t, k) {
+				if b == 0 {
+					continue
+				}
+				b--
+			}
+			if rec(cv{st.Step(v.t, k), b}) {
+				return true
+			}
+		}
+		return false
+	}
+	return rec(cv{t, st.LoopDepth(t)})
+}
+
+// silentLoopStart reports whether the k-th frontier element of t is silent
+// (a ghost-only event, see interaction.RemoveObserved) and starts a loop
+// iteration. Executing silent events consumes nothing, so unbounded loop
+// iterations of them would make the search infinite. They are needed only to
+// unblock an observed event of the same iteration: at most one per loop
+// enclosing that event, hence the budget of β (the loop depth) silent
+// iteration starts between two observed events.
+func (pb *problem) silentLoopStart(t interaction.Term, k int) bool {
+	st := pb.a.st
+	return len(pb.a.parts(pb.p, st.FrontierAct(t, k))) == 0 && st.EntersLoop(t, k)
+}
+
+// enoughLeft reports whether every component has at least as many events
 // left as the term demands of it (an exact search must consume them all).
 func (pb *problem) enoughLeft(t interaction.Term, pos []int32) bool {
 	st := pb.a.st
 	for c, tr := range pb.traces {
-		if st.MinActions(t, pb.p.lifelines[c]) > len(tr)-int(pos[c]) {
+		if st.MinEvents(t, pb.p.lifelines[c]) > len(tr)-int(pos[c]) {
 			return false
 		}
 	}

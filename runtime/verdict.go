@@ -95,8 +95,11 @@ type Result struct {
 	// Reason says why an Inconc was given (the limit hit), or why a WeakPass
 	// could not be told from a Pass.
 	Reason string
-	// Nodes counts the vertices explored, local analyses included.
-	Nodes int
+	// Nodes counts the vertices of the global search explored (in both phases
+	// of prefix mode); LocalNodes those of local analyses. Options.MaxNodes
+	// bounds their sum.
+	Nodes      int
+	LocalNodes int
 	// Explanation describes a Fail.
 	Explanation *Explanation
 	// Graph is the explored graph, with Options.RecordGraph.

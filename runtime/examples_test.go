@@ -1,0 +1,181 @@
+package runtime
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/multitrace"
+)
+
+// mtOf builds a multi-trace from "[l1] l1!m.l1?n; [l2,l3] l2?m" (components
+// separated by ';', lifelines absent get an empty component).
+func mtOf(t testing.TB, sig *interaction.Signature, text string) *multitrace.MultiTrace {
+	t.Helper()
+	mt, err := multitrace.ParseResolve("test.htf", []byte("{"+text+"}"), sig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mt
+}
+
+func storeOf(t testing.TB, lifelines, messages string) *interaction.Store {
+	sig, err := interaction.NewSignature(strings.Split(lifelines, ","), strings.Split(messages, ","), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return interaction.NewStore(sig)
+}
+
+type example struct {
+	name          string
+	lifelines     string
+	messages      string
+	term          string
+	mt            string
+	prefix, exact Verdict // prefix-mode and accept-mode verdicts
+}
+
+const (
+	iFig1 = `seq(seq(loopW(strict(lp!pub,lb?pub)),strict(ls!sub,lb?sub)),
+		loopW(seq(strict(lp!pub,lb?pub),strict(lb!pub,ls?pub))))`
+	jotI0 = `seq(coreg(l2)(alt(strict(l1!m1,seq(l2?m1,l3?m1)),∅),
+		loopW(alt(strict(l1!m2,l2?m2),strict(l2!m3,l3?m3)))),
+		loopP(seq(strict(l3!m4,l2?m4),strict(l2!m5,l3?m5))))`
+	pubsub = `seq(loopW(seq(pub!publish,bro?publish)),
+		seq(seq(sub!subscribe,bro?subscribe),
+		loopW(seq(seq(pub!publish,bro?publish),seq(bro!publish,sub?publish)))))`
+)
+
+// The worked examples of the papers (notes-lifeline-removal.md §8 and
+// notes-partial-observation.md §6), with verdicts in both modes.
+var examples = []example{
+	{"T1 global trace", "lp,lb,ls", "pub,sub", iFig1,
+		"[lp,lb,ls] ls!sub.lp!pub.lb?sub.lb?pub.lb!pub.ls?pub", Pass, Pass},
+	{"T1 proper prefix", "lp,lb,ls", "pub,sub", iFig1,
+		"[lp,lb,ls] ls!sub.lp!pub.lb?sub.lb?pub.lb!pub", WeakPass, Fail},
+	{"T1 empty", "lp,lb,ls", "pub,sub", iFig1, "[lp,lb,ls] ", WeakPass, Fail},
+	{"T2", "lp,lb,ls", "pub,sub", iFig1,
+		"[lp] lp!pub; [lb] lb?sub.lb?pub.lb!pub; [ls] ls!sub.ls?pub", Pass, Pass},
+	{"T3 (Fig. 10)", "lp,lb,ls", "pub,sub", iFig1, "[lp] lp!pub; [lb] lb?sub", WeakPass, Fail},
+	{"T4", "l1,l2", "m", "seq(strict(l1!m,l2?m),alt(strict(l2!m,l1?m),∅))", "[l1] l1!m; [l2] l2?m", Pass, Pass},
+	{"T5 (Fig. 8)", "l1,l2", "m", "seq(strict(l1!m,l2?m),alt(strict(l2!m,l1?m),∅))", "[l2] l2?m", WeakPass, Fail},
+	{"T6 local analyses pass, global fails", "l1,l2,l3", "m", "alt(strict(l1!m,l2?m),strict(l1!m,l3?m))",
+		"[l1] l1!m; [l2] l2?m; [l3] l3?m", Fail, Fail},
+	{"T7 n=4", "l1,l2", "m1,m2,m3,m4",
+		"seq(seq(loopW(strict(l1!m1,l2?m1)),alt(seq(l1!m1,l1!m2),∅)),seq(l2!m2,seq(l2!m3,l2!m4)))",
+		"[l1] l1!m1.l1!m2; [l2] l2?m1.l2!m2.l2!m3.l2!m4", Fail, Fail},
+	{"T9 (Prop. 8)", "l1,l2", "m", "strict(l1!m,l2?m)", "[l2] l2?m", WeakPass, Fail},
+	{"T10 local language of lb", "lp,lb,ls", "pub,sub", iFig1, "[lb] lb?pub.lb?sub.lb?pub", WeakPass, Fail},
+	{"T10 not in the local language", "lp,lb,ls", "pub,sub", iFig1, "[lb] lb!pub", Fail, Fail},
+	{"FSEN Fig. 1b", "pub,bro,sub", "publish,subscribe", pubsub,
+		"[pub] pub!publish; [bro] bro?subscribe.bro?publish.bro!publish; [sub] sub!subscribe.sub?publish", Pass, Pass},
+	{"FSEN Fig. 1d (T12)", "pub,bro,sub", "publish,subscribe", pubsub,
+		"[pub] pub!publish; [bro] bro?subscribe", WeakPass, Fail},
+	// JOT T2 with co-localizations: the loopP iteration started by l3!m4 also
+	// needs l2!m5 and l3?m5, so this is a multi-prefix only; completed, it is
+	// accepted. HIBOU answers Inconc with co-localizations in prefix mode.
+	{"JOT T2 co-localized", "l1,l2,l3", "m1,m2,m3,m4,m5", jotI0,
+		"[l1,l2] l1!m1.l2?m1.l2?m4; [l3] l3?m1.l3!m4", WeakPass, Fail},
+	{"JOT T2 completed", "l1,l2,l3", "m1,m2,m3,m4,m5", jotI0,
+		"[l1,l2] l1!m1.l2?m1.l2?m4.l2!m5; [l3] l3?m1.l3!m4.l3?m5", Pass, Pass},
+	{"JOT T3 slice is no prefix", "l1,l2,l3", "m1,m2,m3,m4,m5", jotI0,
+		"[l1,l2] l2?m4; [l3] l3?m1", Fail, Fail},
+	// Partial order reduction must not select l2!y: executing it first
+	// discards l1!x (Def. 11 alone would call l2!y one-unambiguous).
+	{"POR and strict", "l1,l2", "x,y", "strict(alt(∅,alt(l1!x,strict(l1!x,l1!x))),l2!y)",
+		"[l1] l1!x; [l2] l2!y", Pass, Pass},
+	// <synch> multi-actions across components are consumed together.
+	{"synch across components", "a,b,c", "m,n", "seq({a!m,b?m},strict(b!n,c?n))",
+		"[a] a!m; [b] b?m.b!n; [c] c?n", Pass, Pass},
+	{"synch part missing", "a,b,c", "m,n", "seq({a!m,b?m},strict(b!n,c?n))",
+		"[a] a!m; [b] b!n; [c] c?n", Fail, Fail},
+	{"synch co-localized", "a,b,c", "m,n", "seq({a!m,b?m},strict(b!n,c?n))",
+		"[a,b] {a!m,b?m}.b!n; [c] c?n", Pass, Pass},
+	{"synch with its sender unobserved", "a,b,c", "m,n", "seq({a!m,b?m},strict(b!n,c?n))",
+		"[b] b?m.b!n; [c] c?n", WeakPass, Fail},
+}
+
+func TestPaperExamples(t *testing.T) {
+	for _, ex := range examples {
+		st := storeOf(t, ex.lifelines, ex.messages)
+		term := st.MustParseTerm(ex.term)
+		mt := mtOf(t, st.Signature(), ex.mt)
+		for _, cfg := range configs {
+			for _, strat := range []Strategy{DFS, BFS} {
+				for _, mode := range []Mode{Prefix, Accept} {
+					want := ex.prefix
+					if mode == Accept {
+						want = ex.exact
+					}
+					res := New(st, term, Options{Mode: mode, POR: cfg.por, LOC: cfg.loc, Strategy: strat}).Analyze(mt)
+					if res.Verdict != want {
+						t.Errorf("%s, %s %s %s: %s, want %s", ex.name, mode, cfg.name, strat, res.Verdict, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestLocalAnalysesPrune: T7 of the paper; local analyses cut the graph.
+func TestLocalAnalysesPrune(t *testing.T) {
+	st := storeOf(t, "l1,l2", "m1,m2,m3,m4,m5,m6")
+	term := st.MustParseTerm("seq(seq(loopW(strict(l1!m1,l2?m1)),alt(seq(l1!m1,l1!m2),∅)),seq(l2!m2,seq(l2!m3,seq(l2!m4,seq(l2!m5,l2!m6)))))")
+	mt := mtOf(t, st.Signature(), "[l1] l1!m1.l1!m2; [l2] l2?m1.l2!m2.l2!m3.l2!m4.l2!m5.l2!m6")
+	without := New(st, term, Options{Mode: Prefix}).Analyze(mt)
+	with := New(st, term, Options{Mode: Prefix, LOC: true}).Analyze(mt)
+	if without.Verdict != Fail || with.Verdict != Fail {
+		t.Fatalf("verdicts %s / %s, want Fail", without.Verdict, with.Verdict)
+	}
+	if with.Nodes >= without.Nodes {
+		t.Errorf("local analyses explored %d vertices, %d without", with.Nodes, without.Nodes)
+	}
+}
+
+func TestExplanation(t *testing.T) {
+	st := storeOf(t, "l1,l2", "m,n")
+	term := st.MustParseTerm("seq(strict(l1!m,l2?m),strict(l2!n,l1?n))")
+	mt := mtOf(t, st.Signature(), "[l1] l1!m.l1?m; [l2] l2?m")
+	res := New(st, term, DefaultOptions()).Analyze(mt)
+	if res.Verdict != Fail || res.Explanation == nil {
+		t.Fatalf("got %s, %+v", res.Verdict, res.Explanation)
+	}
+	e := res.Explanation
+	if e.LocalFailure != "l1" {
+		t.Errorf("local failure on %q, want l1", e.LocalFailure)
+	}
+	res = New(st, term, Options{Mode: Prefix}).Analyze(mt)
+	e = res.Explanation
+	if got := e.Components[0]; got.Consumed != 1 || got.Head != "l1?m" {
+		t.Errorf("component l1: %+v, want 1 consumed, head l1?m", got)
+	}
+}
+
+func TestLimits(t *testing.T) {
+	st := storeOf(t, "l1,l2", "m")
+	term := st.MustParseTerm("par(loopP(l1!m),loopP(l2!m))")
+	mt := mtOf(t, st.Signature(), "[l1,l2] l1!m.l2!m.l1!m.l2!m.l1!m.l2!m.l1!m.l2!m.l1!m.l2!m.l1!m.l1?m")
+	res := New(st, term, Options{Mode: Prefix, MaxNodes: 5}).Analyze(mt)
+	if res.Verdict != Inconc || !strings.Contains(res.Reason, "node limit") {
+		t.Errorf("got %s (%s), want Inconc for the node limit", res.Verdict, res.Reason)
+	}
+}
+
+func TestGraph(t *testing.T) {
+	st := storeOf(t, "l1,l2", "m")
+	term := st.MustParseTerm("seq(strict(l1!m,l2?m),alt(strict(l2!m,l1?m),∅))")
+	mt := mtOf(t, st.Signature(), "[l2] l2?m")
+	res := New(st, term, Options{Mode: Prefix, RecordGraph: true}).Analyze(mt)
+	g := res.Graph
+	if g == nil || len(g.Vertices) < 2 || len(g.Edges) < 1 {
+		t.Fatalf("graph %+v", g)
+	}
+	ok := false
+	for _, v := range g.Vertices {
+		ok = ok || v.Status == "ok"
+	}
+	if !ok {
+		t.Errorf("no vertex marked ok in %+v", g.Vertices)
+	}
+}

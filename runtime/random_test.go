@@ -1,0 +1,137 @@
+package runtime
+
+import (
+	"flag"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/random"
+	"github.com/ivc-project/ivc/internal/reference"
+	"github.com/ivc-project/ivc/internal/testutil"
+	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/tracegen"
+)
+
+var seeds = flag.Int("seeds", 0, "number of random interactions in TestDifferential (default 200, 4000 with -tags sweep)")
+
+// TestDifferential draws small random interactions (with <synch> messages,
+// coregions, every loop, and sometimes sync), random multi-traces derived from accepted ones
+// (prefixes, slices, noise, swaps) on random partitions, and requires that
+// every configuration of the engine (POR, LOC, DFS/BFS) gives the same
+// verdict, and that it is the reference oracle's verdict: Pass iff exactly
+// accepted, WeakPass iff a multi-prefix only (exact for loop-free terms).
+func TestDifferential(t *testing.T) {
+	n := *seeds
+	if n == 0 {
+		n = 200
+		if testutil.Sweep() {
+			n = 4000
+		}
+	}
+	sig := random.Signature(3, 2)
+	weights := random.Conservative()
+	weights.Coreg = 1
+	weights.LoopH = 1
+	msgs := random.DefaultMessages()
+	msgs.Synch = 2
+	checked := 0
+	for seed := range n {
+		rng := random.New(uint64(seed))
+		st := interaction.NewStore(sig)
+		w := weights
+		if seed%4 == 0 {
+			w.Sync = 1 // one interaction in four may synchronize
+		}
+		term := random.Interaction(st, rng, random.Params{MaxDepth: 3, MinActions: 3, Weights: w, Messages: msgs})
+		loopFree := st.NumActions(term) == countLoopFree(st, term)
+		for k := range 6 {
+			mt, ok := drawMultiTrace(st, term, rng, k)
+			if !ok || mt.Len() > 7 {
+				continue
+			}
+			// Witnesses of a multi-prefix of a loop-free term have at most
+			// NumActions events; with loops the oracle is bounded (sound only).
+			maxLen := st.NumActions(term)
+			if !loopFree {
+				maxLen = min(maxLen, mt.Len()+3)
+			}
+			want := Fail
+			switch {
+			case reference.Accepts(st, term, mt):
+				want = Pass
+			case reference.IsMultiPrefix(st, term, mt, maxLen):
+				want = WeakPass
+			}
+			var first Verdict
+			for i, cfg := range configs {
+				for _, strat := range []Strategy{DFS, BFS} {
+					got := New(st, term, Options{Mode: Prefix, POR: cfg.por, LOC: cfg.loc, Strategy: strat, MaxNodes: 200000}).Analyze(&mt)
+					acc := New(st, term, Options{Mode: Accept, POR: cfg.por, LOC: cfg.loc, Strategy: strat, MaxNodes: 200000}).Analyze(&mt)
+					if i == 0 && strat == DFS {
+						first = got.Verdict
+					}
+					if got.Verdict != first {
+						t.Errorf("seed %d: %s on %s: %s %s gives %s, por+loc dfs gives %s", seed, st.Format(term), mt.Format(sig), cfg.name, strat, got.Verdict, first)
+					}
+					if (acc.Verdict == Pass) != (got.Verdict == Pass) {
+						t.Errorf("seed %d: %s on %s: accept mode %s but prefix mode %s (%s %s)", seed, st.Format(term), mt.Format(sig), acc.Verdict, got.Verdict, cfg.name, strat)
+					}
+				}
+			}
+			// The oracle's multi-prefix check is exact for loop-free terms; with
+			// loops it may miss long witnesses, so only Pass/Fail against
+			// accepted are compared there.
+			if loopFree && first != want || !loopFree && (first == Pass) != (want == Pass) || want == WeakPass && first == Fail {
+				t.Errorf("seed %d: %s on %s: engine %s, reference %s", seed, st.Format(term), mt.Format(sig), first, want)
+			}
+			checked++
+		}
+	}
+	t.Logf("%d multi-traces checked", checked)
+}
+
+// countLoopFree returns the number of actions of t outside loops.
+func countLoopFree(st *interaction.Store, t interaction.Term) int {
+	switch op := st.Op(t); {
+	case op == interaction.OpEmpty:
+		return 0
+	case op == interaction.OpAct:
+		return 1
+	case op.IsLoop():
+		return 0
+	default:
+		return countLoopFree(st, st.Left(t)) + countLoopFree(st, st.Right(t))
+	}
+}
+
+func drawMultiTrace(st *interaction.Store, term interaction.Term, rng *rand.Rand, k int) (multitrace.MultiTrace, bool) {
+	sig := st.Signature()
+	tr, err := tracegen.Accepted(st, term, rng, tracegen.Options{MaxLength: 6})
+	if err != nil {
+		return multitrace.MultiTrace{}, false
+	}
+	part := tracegen.Discrete(sig)
+	if rng.IntN(3) == 0 {
+		part, _ = tracegen.ParsePartition(sig, "l1,l2;l3")
+	}
+	mt := tracegen.Project(tr, part)
+	switch k {
+	case 0:
+		return mt, true
+	case 1:
+		return tracegen.Prefix(mt, rng), true
+	case 2:
+		return tracegen.Noise(sig, tracegen.Prefix(mt, rng), rng), true
+	case 3:
+		return tracegen.SwapActions(mt, rng)
+	case 4:
+		return tracegen.Slice(mt, rng), true
+	default:
+		other, err := tracegen.Accepted(st, term, rng, tracegen.Options{MaxLength: 6})
+		if err != nil {
+			return mt, true
+		}
+		return tracegen.SwapComponents(mt, tracegen.Project(other, part), rng)
+	}
+}
