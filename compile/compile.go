@@ -1,0 +1,233 @@
+package compile
+
+import (
+	"fmt"
+
+	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/nfa"
+)
+
+// DefaultMaxStates bounds the states of a synthesis when Options.MaxStates
+// is 0.
+const DefaultMaxStates = 1 << 20
+
+// Options configure Synthesize and Compile. The zero value is usable.
+type Options struct {
+	// MaxStates bounds the number of derivative states (0 means
+	// DefaultMaxStates). Exceeding it is an error, never a silent cut.
+	MaxStates int
+	// Labels labels each state with its term (Store.Format), for DOT export
+	// and dumps. It costs a string per state.
+	Labels bool
+	// File and Syntax locate the interaction's source, so that a rejected
+	// loop is reported at its file:line:col. Both are optional.
+	File   string
+	Syntax *interaction.Node
+
+	// raw turns canonical rewriting off (tests compare with it).
+	raw bool
+}
+
+func (o Options) maxStates() int {
+	if o.MaxStates > 0 {
+		return o.MaxStates
+	}
+	return DefaultMaxStates
+}
+
+// Automaton is the result of Synthesize: the derivative NFA of an
+// interaction and what its states and symbols stand for.
+type Automaton struct {
+	// NFA has one state per canonical derivative term; state 0 is the
+	// initial state, a state is final when its term accepts the empty trace,
+	// and each transition executes one frontier element of its source term.
+	NFA *nfa.NFA
+	// Terms[q] is the canonical term of state q, in the Store given to
+	// Synthesize.
+	Terms []interaction.Term
+	// Acts[a] is the multi-action of symbol a; the symbol's name is its
+	// MultiAction.Format.
+	Acts []interaction.ActID
+}
+
+// Synthesize builds the NFA of root whose language is exactly the traces of
+// root (a term of st), by derivatives: the canonical form of root is the
+// initial state; for every state t and every frontier element of t,
+// executing the element gives a transition labelled by its (multi-)action
+// to the canonical form of the result. Canonical rewriting (see canonizer)
+// merges derivatives that differ only in shape, so the NFA is small without
+// a minimization.
+//
+// Synthesize checks the sublanguage of the compiled path on the way (see
+// LoopError): the derivatives of loopS are always finitely many, those of
+// loopW, loopH and loopP only when their iterations cannot pile up without
+// bound. A synthesis whose terms keep growing fails with a *LoopError naming
+// the offending loop, and one that exceeds Options.MaxStates with a
+// *StateLimitError: it never runs forever.
+func Synthesize(st *interaction.Store, root interaction.Term, opt Options) (*Automaton, error) {
+	s := newSynth(st, opt, root)
+	a, err := s.run(root)
+	if err != nil {
+		if _, grow := err.(*growthError); grow {
+			return nil, blame(st, root, opt)
+		}
+		return nil, err
+	}
+	return a, nil
+}
+
+// Compile returns the reduced NFA of root: Synthesize, then nfa.Reduce
+// (bisimulation quotients). With opt.Labels, a state of the reduced NFA is
+// labelled with the term of the first derivative state it merges.
+func Compile(st *interaction.Store, root interaction.Term, opt Options) (*nfa.NFA, error) {
+	a, err := Synthesize(st, root, opt)
+	if err != nil {
+		return nil, err
+	}
+	return a.NFA.Reduce(), nil
+}
+
+// Word maps a global trace (a sequence of multi-actions) to the symbols of
+// the automaton; ok is false when an event is no symbol of it (no trace of
+// the interaction has it).
+func (a *Automaton) Word(sig *interaction.Signature, trace []interaction.MultiAction) (word []nfa.Symbol, ok bool) {
+	return Word(a.NFA.Symbols(), sig, trace)
+}
+
+// Word maps a global trace to the symbols of a symbol table built by
+// Synthesize (named by MultiAction.Format).
+func Word(syms *nfa.Symbols, sig *interaction.Signature, trace []interaction.MultiAction) ([]nfa.Symbol, bool) {
+	word := make([]nfa.Symbol, len(trace))
+	for i, ev := range trace {
+		x, ok := syms.Lookup(ev.Format(sig))
+		if !ok {
+			return nil, false
+		}
+		word[i] = x
+	}
+	return word, true
+}
+
+// StateLimitError reports a synthesis stopped by Options.MaxStates.
+type StateLimitError struct {
+	Max int
+}
+
+func (e *StateLimitError) Error() string {
+	return fmt.Sprintf("NFA synthesis stopped at %d states (raise the limit, or use 'ivc analyze', the runtime engine)", e.Max)
+}
+
+// growthError is the internal signal that derivative terms grew past the
+// size bound of a weak loop; Synthesize turns it into a *LoopError.
+type growthError struct{}
+
+func (e *growthError) Error() string { return "derivative terms grow without bound" }
+
+// synth is one synthesis run.
+type synth struct {
+	st  *interaction.Store
+	opt Options
+	c   *canonizer
+
+	// bound is the size (in action leaves) past which a derivative is taken
+	// as the sign of an unbounded loop, and maxPile the most pending
+	// iterations a derivative may hold (see pile); 0 when root has no weak
+	// loop.
+	bound    int
+	maxPile  pile
+	pileMemo map[interaction.Term]pile
+	// precheckAt is the number of states at which the synthesis of root
+	// pauses to check its weak loops alone (see precheck); 0 for never.
+	precheckAt int
+
+	terms []interaction.Term // the term of each state
+}
+
+// newSynth prepares the synthesis of root: with weak loops, the growth
+// bounds come from root.
+func newSynth(st *interaction.Store, opt Options, root interaction.Term) *synth {
+	s := &synth{st: st, opt: opt, c: newCanonizer(st)}
+	if hasWeakLoop(st, root) {
+		s.bound = growthBound(st, root)
+		s.pileMemo = map[interaction.Term]pile{}
+		p := s.pile(s.c.canon(root))
+		s.maxPile = pile{2*p.copies + 6, 2*p.width + 8}
+		s.precheckAt = precheckStates
+	}
+	return s
+}
+
+// run explores the derivatives of root, the term of the initial state.
+func (s *synth) run(root interaction.Term) (*Automaton, error) {
+	st := s.st
+	s.terms = s.terms[:0]
+	maxStates := s.opt.maxStates()
+
+	b := nfa.NewBuilder()
+	var acts []interaction.ActID
+	stateOf := make([]int32, 2*st.Len()+64) // by Term: state+1, 0 when none
+	symOf := make([]int32, 64)              // by ActID: symbol+1
+	state := func(t interaction.Term) (nfa.State, error) {
+		if int(t) < len(stateOf) && stateOf[t] != 0 {
+			return nfa.State(stateOf[t] - 1), nil
+		}
+		if len(s.terms) >= maxStates {
+			return 0, &StateLimitError{Max: maxStates}
+		}
+		if s.precheckAt > 0 && len(s.terms) == s.precheckAt {
+			if err := s.precheck(root); err != nil {
+				return 0, err
+			}
+		}
+		if s.bound > 0 && s.grows(t) {
+			return 0, &growthError{}
+		}
+		q := b.State(st.Nullable(t))
+		if s.opt.Labels {
+			b.SetLabel(q, st.Format(t))
+		}
+		s.terms = append(s.terms, t)
+		if int(t) >= len(stateOf) {
+			stateOf = append(stateOf, make([]int32, max(int(t)+1, 2*len(stateOf))-len(stateOf))...)
+		}
+		stateOf[t] = int32(q) + 1
+		return q, nil
+	}
+	symbol := func(id interaction.ActID) nfa.Symbol {
+		if int(id) < len(symOf) && symOf[id] != 0 {
+			return nfa.Symbol(symOf[id] - 1)
+		}
+		x := b.Symbol(st.MultiAction(id).Format(st.Signature()))
+		for int(id) >= len(symOf) {
+			symOf = append(symOf, 0)
+		}
+		symOf[id] = int32(x) + 1
+		if int(x) == len(acts) {
+			acts = append(acts, id)
+		}
+		return x
+	}
+
+	canon := s.c.canon
+	if s.opt.raw {
+		canon = func(t interaction.Term) interaction.Term { return t }
+		root = st.Simplify(root)
+	}
+	q0, err := state(canon(root))
+	if err != nil {
+		return nil, err
+	}
+	b.Initial(q0)
+	for i := 0; i < len(s.terms); i++ {
+		t := s.terms[i]
+		for k, n := 0, st.NumFrontier(t); k < n; k++ {
+			x := symbol(st.FrontierAct(t, k))
+			q, err := state(canon(st.Step(t, k)))
+			if err != nil {
+				return nil, err
+			}
+			b.Transition(nfa.State(i), x, q)
+		}
+	}
+	return &Automaton{NFA: b.Build(), Terms: s.terms, Acts: acts}, nil
+}

@@ -1,0 +1,33 @@
+// Package compile translates interactions into finite automata: the front
+// half of ivc's compiled path.
+//
+// Synthesize builds the NFA of an interaction by derivatives (the
+// term-based method of "Finite automata synthesis from interactions", Mahe
+// et al., FormaliSE 2024): the initial term is the initial state, executing
+// a frontier element of a state's term (interaction.Store.Step) gives a
+// transition labelled by its (multi-)action, and a state is final when its
+// term accepts the empty trace. Each derivative is rewritten into a
+// canonical form with the same traces (∅-simplification, flattening and
+// ordering of associative and commutative operators, alt idempotence,
+// independence of operands on disjoint lifelines, absorption of the loops an
+// unfolding leaves behind), so equivalent derivatives are one state and the
+// NFA is small without a costly minimization. Compile adds the
+// bisimulation quotients of nfa.Reduce.
+//
+//	sp, err := spec.Load("abp.hsf", "")
+//	a, err := compile.Compile(sp.Store, sp.Root, compile.Options{File: sp.HIFPath, Syntax: sp.Syntax})
+//	var le *compile.LoopError
+//	if errors.As(err, &le) { ... }   // a loop outside the sublanguage, at file:line:col
+//	fmt.Println(a.NumStates(), a.NumTransitions())
+//
+// The language of the NFA is exactly the set of global traces of the
+// interaction, a trace being a sequence of multi-actions (one symbol per
+// multi-action, named by MultiAction.Format: "a!m", "{a!m,b?m}").
+//
+// The compiled path's sublanguage: loopS anywhere; loopW, loopH and loopP
+// where the language stays regular, which the synthesis proves by
+// terminating (see LoopError). Everything else is for the runtime engine.
+//
+// DrawInteraction draws an interaction for review, as its operator tree with
+// message arrows as leaves.
+package compile
