@@ -1,18 +1,25 @@
 // Package spec loads a specification — a signature and an interaction — from
 // HIBOU files: a .hsf signature with the .hif interaction beside it (or given
-// explicitly), or a legacy single-file .hsf that holds both.
+// explicitly), or a legacy single-file .hsf that holds both, with its option
+// sections.
 //
 //	sp, err := spec.Load("abp.hsf", "") // reads abp.hsf and abp.hif
 //	a := runtime.New(sp.Store, sp.Root, runtime.DefaultOptions())
+//
+// It also prints any HIBOU source file in canonical form (Format, what `ivc
+// fmt` does) and measures an interaction term (Measure, what `ivc stats`
+// prints).
 package spec
 
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/ivc-project/ivc/hcf"
 	"github.com/ivc-project/ivc/interaction"
 )
 
@@ -26,13 +33,17 @@ type Spec struct {
 	Store   *interaction.Store
 	Root    interaction.Term
 	Syntax  *interaction.Node
+
+	// Options holds the option sections of a legacy single-file .hsf
+	// (@analyze_option{...} and so on), nil when the .hsf has none.
+	Options *hcf.File
 }
 
 // Load reads the signature at hsf and the interaction at hif. When hif is
 // empty, the interaction is taken from a legacy single-file hsf, or else from
 // the .hif file of the same name beside hsf.
 func Load(hsf, hif string) (*Spec, error) {
-	src, err := os.ReadFile(hsf)
+	src, err := ReadFile(hsf)
 	if err != nil {
 		return nil, err
 	}
@@ -44,7 +55,11 @@ func Load(hsf, hif string) (*Spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp := &Spec{SigPath: hsf, Sig: sig, SigFile: sf, Store: interaction.NewStore(sig)}
+	opts, err := LegacyOptions(hsf, src, sf)
+	if err != nil {
+		return nil, err
+	}
+	sp := &Spec{SigPath: hsf, Sig: sig, SigFile: sf, Store: interaction.NewStore(sig), Options: opts}
 	node := sf.Interaction
 	switch {
 	case hif != "":
@@ -60,7 +75,7 @@ func Load(hsf, hif string) (*Spec, error) {
 		}
 	}
 	if node == nil {
-		src, err := os.ReadFile(hif)
+		src, err := ReadFile(hif)
 		if err != nil {
 			return nil, err
 		}
@@ -74,4 +89,44 @@ func Load(hsf, hif string) (*Spec, error) {
 		return nil, err
 	}
 	return sp, nil
+}
+
+// LegacyOptions parses the option sections of a legacy single-file .hsf,
+// whose source is src and syntax sf. It returns nil when there are none, and
+// an error naming file:line:col for a bad or repeated section.
+func LegacyOptions(file string, src []byte, sf *interaction.SigFile) (*hcf.File, error) {
+	if len(sf.Options) == 0 {
+		return nil, nil
+	}
+	f := &hcf.File{}
+	for _, o := range sf.Options {
+		sec, err := hcf.ParseSection(file, src, o.Start)
+		if err != nil {
+			return nil, err
+		}
+		if first := f.Section(sec.Kind); first != nil {
+			return nil, fmt.Errorf("%s:%s: @%s given twice (first at %s)", file, sec.Pos, sec.Kind, first.Pos)
+		}
+		f.Sections = append(f.Sections, sec)
+	}
+	return f, nil
+}
+
+// ReadFile is os.ReadFile with errors that start with the file name, as
+// every other input error does: "x.hsf: no such file or directory".
+func ReadFile(path string) ([]byte, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, FileError(err)
+	}
+	return src, nil
+}
+
+// FileError rewrites an *fs.PathError ("open x: reason") as "x: reason".
+func FileError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", pe.Path, pe.Err)
+	}
+	return err
 }

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ivc-project/ivc/spec"
+)
+
+// specArgs splits the arguments SPEC [HIF] REST... of a command: SPEC is a
+// .hsf file, and the next argument is its .hif when its extension says so.
+func (a *app) specArgs(args []string) (hsf, hif string, rest []string, err error) {
+	if len(args) == 0 {
+		return "", "", nil, a.usagef("missing SPEC (a .hsf file)")
+	}
+	hsf, rest = args[0], args[1:]
+	if !hasExt(hsf, ".hsf") {
+		return "", "", nil, a.usagef("SPEC %s is not a .hsf file (a signature, or a legacy single-file .hsf)", hsf)
+	}
+	if len(rest) > 0 && hasExt(rest[0], ".hif") {
+		hif, rest = rest[0], rest[1:]
+	}
+	return hsf, hif, rest, nil
+}
+
+// loadSpec loads the specification named by the arguments SPEC [HIF] at the
+// start of args, and returns the arguments after them.
+func (a *app) loadSpec(args []string) (*spec.Spec, []string, error) {
+	hsf, hif, rest, err := a.specArgs(args)
+	if err != nil {
+		return nil, nil, err
+	}
+	sp, err := spec.Load(hsf, hif)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sp, rest, nil
+}
+
+func hasExt(path string, exts ...string) bool {
+	ext := strings.ToLower(filepath.Ext(path))
+	for _, e := range exts {
+		if ext == e {
+			return true
+		}
+	}
+	return false
+}
+
+// expand lists the files named by paths: a directory stands for the files
+// below it whose extension is one of exts, sorted; any other path stands for
+// itself, so that a missing file is reported in its place by whoever reads it.
+// A directory that cannot be read or has no such file is reported here.
+func (a *app) expand(paths []string, exts ...string) []string {
+	var files []string
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		n := len(files)
+		err := filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && hasExt(path, exts...) {
+				files = append(files, path)
+			}
+			return nil
+		})
+		switch {
+		case err != nil:
+			a.report(spec.FileError(err))
+		case len(files) == n:
+			a.report(fmt.Errorf("%s: no %s file in this directory", p, strings.Join(exts, " or ")))
+		}
+	}
+	return files
+}

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/spec"
+	"github.com/spf13/cobra"
+)
+
+func newFmtCmd(a *app) *cobra.Command {
+	var (
+		write, list bool
+		sigPath     string
+	)
+	cmd := &cobra.Command{
+		Use:   "fmt [-w] [-l] [--sig FILE.hsf] FILE|DIR...",
+		Short: "Print HIBOU files (.hsf, .hif, .htf, .hcf) in canonical form",
+		Long: `Fmt prints HIBOU files in canonical form, as gofmt does for Go:
+
+  .hsf  signature sections; a legacy single-file .hsf keeps its option
+        sections (in today's spelling) first and its interaction last
+  .hif  the interaction, one operand per line, tab indentation; its names are
+        checked against the signature given by --sig, or else against the
+        one .hsf file in the same directory (syntax only when there is none
+        or several)
+  .htf  the multi-trace, one component per line (syntax only)
+  .hcf  the option sections, one option per line, in today's spelling
+
+A directory stands for the files with these extensions below it. Without -w
+or -l, the formatted files are printed on stdout. With --format json, one
+object per file: {"file", "changed", "formatted"} ("formatted" only when
+printing).`,
+		Example: `  ivc fmt spec.hif                 # print the canonical form
+  ivc fmt -l models/               # list the files that are not canonical
+  ivc fmt -w models/               # rewrite them in place
+  ivc fmt --sig abp.hsf other.hif  # also check the names of an interaction`,
+		Args: a.args(cobra.MinimumNArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f := &formatter{a: a, write: write, list: list, sigs: map[string]*interaction.Signature{}}
+			if sigPath != "" {
+				sig, err := loadSignature(sigPath)
+				if err != nil {
+					return err
+				}
+				f.sig = sig
+			}
+			for _, path := range a.expand(args, spec.Extensions...) {
+				if err := f.file(path); err != nil {
+					a.report(err)
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVarP(&write, "write", "w", false, "rewrite files whose formatting differs, in place")
+	cmd.Flags().BoolVarP(&list, "list", "l", false, "list files whose formatting differs")
+	cmd.Flags().StringVar(&sigPath, "sig", "", "signature `FILE.hsf` to check .hif files against")
+	return cmd
+}
+
+type formatter struct {
+	a           *app
+	write, list bool
+	sig         *interaction.Signature            // --sig
+	sigs        map[string]*interaction.Signature // per directory, nil when none
+}
+
+func (f *formatter) file(path string) error {
+	src, err := spec.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var sig *interaction.Signature
+	if hasExt(path, ".hif") {
+		sig = f.signatureFor(path)
+	}
+	out, err := spec.Format(path, src, sig)
+	if err != nil {
+		return err
+	}
+	// The canonical form must be a fixed point; never write a file that
+	// would not be.
+	if again, err := spec.Format(path, out, sig); err != nil || !bytes.Equal(again, out) {
+		return fmt.Errorf("%s: internal error: the canonical form does not parse back to itself (please report): %v", path, err)
+	}
+	changed := !bytes.Equal(src, out)
+	if f.write && changed {
+		fi, err := os.Stat(path)
+		if err != nil {
+			return spec.FileError(err)
+		}
+		if err := os.WriteFile(path, out, fi.Mode().Perm()); err != nil {
+			return spec.FileError(err)
+		}
+	}
+	printing := !f.write && !f.list
+	switch {
+	case f.a.json():
+		rec := struct {
+			File      string  `json:"file"`
+			Changed   bool    `json:"changed"`
+			Formatted *string `json:"formatted,omitempty"`
+		}{File: path, Changed: changed}
+		if printing {
+			s := string(out)
+			rec.Formatted = &s
+		}
+		line, _ := json.Marshal(rec)
+		fmt.Fprintf(f.a.stdout, "%s\n", line)
+	case printing:
+		f.a.stdout.Write(out)
+	case f.list && changed:
+		fmt.Fprintln(f.a.stdout, path)
+	}
+	return nil
+}
+
+// signatureFor returns the signature to check the .hif file at path against:
+// --sig, or the one .hsf file of its directory. A broken .hsf is reported
+// once, and its directory's .hif files are then checked for syntax only.
+func (f *formatter) signatureFor(path string) *interaction.Signature {
+	if f.sig != nil {
+		return f.sig
+	}
+	dir := filepath.Dir(path)
+	if sig, ok := f.sigs[dir]; ok {
+		return sig
+	}
+	f.sigs[dir] = nil
+	var hsfs []string
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if !e.IsDir() && hasExt(e.Name(), ".hsf") {
+			hsfs = append(hsfs, filepath.Join(dir, e.Name()))
+		}
+	}
+	if len(hsfs) != 1 {
+		return nil
+	}
+	sig, err := loadSignature(hsfs[0])
+	if err != nil {
+		f.a.report(err)
+		return nil
+	}
+	f.sigs[dir] = sig
+	return sig
+}
+
+// loadSignature reads the signature of a .hsf file (modern or legacy).
+func loadSignature(path string) (*interaction.Signature, error) {
+	src, err := spec.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	sf, err := interaction.ParseHSF(path, src)
+	if err != nil {
+		return nil, err
+	}
+	return sf.Signature(path)
+}

@@ -1,0 +1,43 @@
+// Command ivc checks multi-traces (per-machine logs of a distributed system)
+// against interactions (sequence-diagram-like specifications), offline. It
+// reads the file formats of the HIBOU tool: .hsf signatures, .hif
+// interactions, .htf multi-traces and .hcf option files.
+//
+//	ivc analyze abp.hsf traces/        # a verdict per multi-trace
+//	ivc stats abp.hsf --format json    # size of the interaction
+//	ivc fmt -l models/                 # files not in canonical form
+//
+// Exit status: 0 when every verdict is Pass or WeakPass, 1 when any is Fail
+// or Inconc, 2 on a usage or input error. Errors go to stderr as
+// file:line:col: message.
+//
+// # Adding a command
+//
+// A command lives in one file of this directory that defines a constructor
+//
+//	func newFooCmd(a *app) *cobra.Command
+//
+// and is registered by one line, newFooCmd, in the commands list of root.go.
+// The app gives it what every command shares:
+//
+//   - its output streams, a.stdout and a.stderr, and the global --format
+//     flag: a.json() reports --format json;
+//   - its arguments: a.loadSpec(args) loads SPEC [HIF] and returns the
+//     arguments after them (a.specArgs only splits them), a.expand turns
+//     files and directories into a sorted list of files;
+//   - errors: return a.usagef(...) for a mistake in the command line (status
+//     2, with a hint to --help), return any other error for an input error
+//     (status 2, printed as is: file:line:col: message); in a batch, call
+//     a.report(err) for a bad file and go on, and a.fail() for a Fail or
+//     Inconc verdict (status 1). Wrap cobra's argument checks with a.args so
+//     that they count as usage errors.
+//
+// Give the command a Use line, a Long help and an Example, and a script test
+// in testdata/script at the top of the module (one per user story).
+package main
+
+import "os"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}

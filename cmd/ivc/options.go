@@ -1,0 +1,120 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/ivc-project/ivc/hcf"
+	"github.com/ivc-project/ivc/runtime"
+	"github.com/ivc-project/ivc/spec"
+	"github.com/spf13/cobra"
+)
+
+// analysisOptions turns the flags of ivc analyze into runtime options,
+// layered: the command line over --options FILE.hcf over the option sections
+// of a legacy single-file .hsf over the flags' defaults.
+func (a *app) analysisOptions(cmd *cobra.Command, fl *analyzeFlags, sp *spec.Spec) (runtime.Options, error) {
+	set := *fl
+	modeFrom := "--mode"
+	layer := func(file string, f *hcf.File) {
+		sec := f.Section(hcf.Analyze)
+		if sec == nil {
+			return
+		}
+		if from := a.applyHCF(cmd, &set, file, sec); from != "" {
+			modeFrom = from
+		}
+	}
+	if sp.Options != nil {
+		layer(sp.SigPath, sp.Options)
+	}
+	if fl.options != "" {
+		src, err := spec.ReadFile(fl.options)
+		if err != nil {
+			return runtime.Options{}, err
+		}
+		f, err := hcf.Parse(fl.options, src)
+		if err != nil {
+			return runtime.Options{}, err
+		}
+		layer(fl.options, f)
+	}
+
+	var opts runtime.Options
+	switch set.mode {
+	case "accept", "prefix":
+		opts.Mode, _ = runtime.ParseMode(set.mode)
+	case "slice":
+		return opts, a.usagef("slice mode (asked by %s) is not implemented yet: use --mode prefix or --mode accept", modeFrom)
+	default:
+		return opts, a.usagef("invalid --mode %q: want accept or prefix (slice is not implemented yet)", set.mode)
+	}
+	switch set.engine {
+	case "auto", "runtime":
+	case "automata":
+		return opts, a.usagef("--engine automata is not implemented yet: use --engine runtime")
+	default:
+		return opts, a.usagef("invalid --engine %q: want auto or runtime (automata is not implemented yet)", set.engine)
+	}
+	s, err := runtime.ParseStrategy(set.strategy)
+	if err != nil {
+		return opts, a.usagef("invalid --strategy %q: want dfs or bfs", set.strategy)
+	}
+	if set.maxNodes < 0 {
+		return opts, a.usagef("invalid --max-nodes %d: want a positive number, or 0 for the default", set.maxNodes)
+	}
+	if set.timeout < 0 {
+		return opts, a.usagef("invalid --timeout %s: want a positive duration, or 0 for none", set.timeout)
+	}
+	if set.jobs < 1 {
+		return opts, a.usagef("invalid --jobs %d: want at least 1", set.jobs)
+	}
+	opts.Strategy = s
+	opts.POR, opts.LOC = set.por, set.loc
+	opts.MaxNodes, opts.Timeout = set.maxNodes, set.timeout
+	return opts, nil
+}
+
+// applyHCF sets the settings that an @analyze_option section gives and the
+// command line does not. It returns where the mode came from when the section
+// sets it.
+func (a *app) applyHCF(cmd *cobra.Command, set *analyzeFlags, file string, sec *hcf.Section) (modeFrom string) {
+	o := &sec.Options
+	where := fmt.Sprintf("%s:%s", file, sec.Pos)
+	given := func(k hcf.Key, flag string) bool { return o.Has(k) && !cmd.Flags().Changed(flag) }
+	if given(hcf.KeyAnalysisKind, "mode") {
+		switch o.Analysis.Kind {
+		case hcf.Accept:
+			set.mode = "accept"
+		case hcf.Prefix, hcf.Eliminate:
+			// HIBOU's prefix leaves Inconc LackObs where lifeline removal
+			// decides: ivc's prefix mode answers both exactly.
+			set.mode = "prefix"
+		case hcf.Simulate:
+			set.mode = "slice"
+		}
+		modeFrom = fmt.Sprintf("analysis_kind = %s in %s", o.Analysis.Kind, where)
+	}
+	if given(hcf.KeyLocalAnalysis, "loc") {
+		set.loc = o.LocalAnalysis.Enabled
+	}
+	if given(hcf.KeyPartialOrderReduction, "por") {
+		set.por = o.PartialOrderReduction
+	}
+	if given(hcf.KeyStrategy, "strategy") {
+		// HCS is depth first with a different order of siblings, and the
+		// greedy strategy of HIBOU ≤ 0.7 has no equivalent: depth first.
+		set.strategy = "dfs"
+		if o.Strategy == hcf.BFS {
+			set.strategy = "bfs"
+		}
+	}
+	if given(hcf.KeyMaxNodeNumber, "max-nodes") {
+		set.maxNodes = o.Filters.MaxNodeNumber
+	}
+	for _, k := range []hcf.Key{hcf.KeyMaxDepth, hcf.KeyMaxLoopDepth} {
+		if o.Has(k) {
+			a.warnf("%s: warning: filter %s is ignored (ivc bounds searches by --max-nodes and --timeout only)", where, k)
+		}
+	}
+	return modeFrom
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ivc-project/ivc/hcf"
+	"github.com/ivc-project/ivc/runtime"
+	"github.com/ivc-project/ivc/spec"
+)
+
+// TestAnalysisOptions checks how settings are layered: the command line over
+// --options FILE.hcf over a legacy .hsf's options over the defaults.
+func TestAnalysisOptions(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(src), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	off := write("off.hcf", "@analyze_option{ local_analysis = none; partial_order_reduction = false; strategy = BFS; filters = [max_node_number = 5] }")
+	hcs := write("hcs.hcf", "@analyze_option{ strategy = HCS; analysis_kind = accept; local_analysis = [select=all] }")
+	legacy, err := hcf.Parse("legacy.hsf", []byte("@analyze_option{ strategy = BreadthFS; use_locfront = false; analysis_kind = accept }"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := runtime.Options{Mode: runtime.Prefix, POR: true, LOC: true, Strategy: runtime.DFS}
+	with := func(f func(o *runtime.Options)) runtime.Options { o := def; f(&o); return o }
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		legacy *hcf.File
+		want   runtime.Options
+	}{
+		{"defaults", nil, nil, def},
+		{"flags", []string{"--mode", "accept", "--por=false", "--loc=false", "--strategy", "bfs", "--max-nodes", "7", "--timeout", "2s"}, nil,
+			with(func(o *runtime.Options) {
+				*o = runtime.Options{Mode: runtime.Accept, Strategy: runtime.BFS, MaxNodes: 7, Timeout: 2e9}
+			})},
+		{"file", []string{"--options", off}, nil,
+			with(func(o *runtime.Options) { o.POR, o.LOC, o.Strategy, o.MaxNodes = false, false, runtime.BFS, 5 })},
+		{"flags over file", []string{"--options", off, "--por", "--loc=true", "--strategy=dfs", "--max-nodes=0"}, nil, def},
+		{"HCS is dfs", []string{"--options", hcs}, nil, with(func(o *runtime.Options) { o.Mode = runtime.Accept })},
+		{"legacy", nil, legacy, with(func(o *runtime.Options) { o.Mode, o.LOC, o.Strategy = runtime.Accept, false, runtime.BFS })},
+		{"file over legacy", []string{"--options", hcs}, legacy, with(func(o *runtime.Options) { o.Mode, o.LOC = runtime.Accept, true })},
+		{"flags over legacy", []string{"--mode=prefix", "--loc"}, legacy, with(func(o *runtime.Options) { o.Strategy = runtime.BFS })},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := &app{stdout: io.Discard, stderr: io.Discard}
+			cmd, fl := analyzeCommand(a)
+			if err := cmd.ParseFlags(tc.args); err != nil {
+				t.Fatal(err)
+			}
+			got, err := a.analysisOptions(cmd, fl, &spec.Spec{SigPath: "legacy.hsf", Options: tc.legacy})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("analyze %s:\n got %+v\nwant %+v", strings.Join(tc.args, " "), got, tc.want)
+			}
+		})
+	}
+}

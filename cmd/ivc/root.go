@@ -1,0 +1,161 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+)
+
+// commands builds the subcommands of ivc, one constructor per file.
+var commands = []func(a *app) *cobra.Command{
+	newAnalyzeCmd,
+	newFmtCmd,
+	newStatsCmd,
+	newNFACmd,
+	newDotCmd,
+}
+
+// Exit statuses (SPEC §5).
+const (
+	exitOK    = 0 // every verdict is Pass or WeakPass
+	exitFail  = 1 // some verdict is Fail or Inconc
+	exitInput = 2 // a usage or input error
+)
+
+// app is the state that every command shares: output streams, global
+// flags and the exit status built up while a command runs.
+type app struct {
+	stdout, stderr io.Writer
+	format         string // --format: text or json
+	status         int
+	cmd            *cobra.Command // the command being run, for usage hints
+}
+
+// json reports whether --format json was given.
+func (a *app) json() bool { return a.format == "json" }
+
+// report prints an input error (file:line:col: message) and makes the exit
+// status 2, for a bad file in a batch that goes on with the others.
+func (a *app) report(err error) {
+	fmt.Fprintln(a.stderr, err)
+	a.raise(exitInput)
+}
+
+// warnf prints a warning that does not change the exit status.
+func (a *app) warnf(format string, args ...any) {
+	fmt.Fprintf(a.stderr, format+"\n", args...)
+}
+
+// fail records a Fail or Inconc verdict: exit status 1 unless worse.
+func (a *app) fail() { a.raise(exitFail) }
+
+func (a *app) raise(status int) { a.status = max(a.status, status) }
+
+// usageError is a mistake in the command line rather than in an input file.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// usagef returns a usage error: ivc prints it with a hint to --help and
+// exits with status 2.
+func (a *app) usagef(format string, args ...any) error {
+	return &usageError{fmt.Errorf(format, args...)}
+}
+
+// args wraps a cobra argument check so that its errors are usage errors.
+func (a *app) args(check cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := check(cmd, args); err != nil {
+			return &usageError{err}
+		}
+		return nil
+	}
+}
+
+func newRootCmd(a *app) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "ivc",
+		Short: "Offline runtime verification of distributed systems against interactions",
+		Long: `ivc checks multi-traces (per-machine logs of a distributed system) against
+interactions (sequence-diagram-like specifications), offline. It reads the
+file formats of the HIBOU tool: .hsf signatures, .hif interactions, .htf
+multi-traces and .hcf option files.
+
+Exit status: 0 when every verdict is Pass or WeakPass, 1 when any is Fail or
+Inconc, 2 on a usage or input error (reported on stderr as file:line:col).`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			a.cmd = cmd
+			if a.format != "text" && a.format != "json" {
+				return a.usagef("invalid --format %q: want text or json", a.format)
+			}
+			return nil
+		},
+	}
+	root.PersistentFlags().StringVar(&a.format, "format", "text", "output format, `text|json`")
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return &usageError{err} })
+	root.CompletionOptions.DisableDefaultCmd = true
+	for _, newCmd := range commands {
+		root.AddCommand(newCmd(a))
+	}
+	return root
+}
+
+// run runs ivc with the command-line arguments args (without the program
+// name) and returns its exit status.
+func run(args []string, stdout, stderr io.Writer) (status int) {
+	defer func() {
+		if err := internalError(recover()); err != nil {
+			fmt.Fprintf(stderr, "ivc: %v\n", err)
+			status = exitInput
+		}
+	}()
+	a := &app{stdout: stdout, stderr: stderr}
+	root := newRootCmd(a)
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	cmd, err := root.ExecuteC()
+	if err == nil {
+		return a.status
+	}
+	var ue *usageError
+	if errors.As(err, &ue) || a.cmd == nil {
+		// Cobra's own errors (unknown command or flag, wrong number of
+		// arguments) come before the command runs, and are usage errors.
+		fmt.Fprintf(stderr, "%s: %v\nRun '%s --help' for usage.\n", cmd.CommandPath(), err, cmd.CommandPath())
+	} else {
+		fmt.Fprintln(stderr, err)
+	}
+	return exitInput
+}
+
+// internalError turns the value of recover() into an error, nil when there
+// was no panic. A panic is a bug of ivc, never the user's: it is reported as
+// such, with its stack trace only when IVC_DEBUG=1.
+func internalError(v any) error {
+	if v == nil {
+		return nil
+	}
+	err := fmt.Errorf("internal error: %v (please report this bug, with the input files)", v)
+	if os.Getenv("IVC_DEBUG") == "1" {
+		err = fmt.Errorf("%w\n%s", err, debug.Stack())
+	}
+	return err
+}
+
+// isTerminal reports whether w is a terminal, where progress may be drawn.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,87 @@
+package spec
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ivc-project/ivc/hcf"
+)
+
+const testdata = "../testdata"
+
+func TestLoad(t *testing.T) {
+	sp, err := Load(filepath.Join(testdata, "abp", "abp.hsf"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(sp.Sig.Lifelines, ","); got != "S,K,L,R" {
+		t.Errorf("lifelines %s", got)
+	}
+	if sp.HIFPath != filepath.Join(testdata, "abp", "abp.hif") || sp.Options != nil {
+		t.Errorf("HIFPath %q, Options %v", sp.HIFPath, sp.Options)
+	}
+
+	sp, err = Load(filepath.Join(testdata, "lfrem", "signature.hsf"), filepath.Join(testdata, "lfrem", "i1.hif"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sp.Store.NumActions(sp.Root) != 11 {
+		t.Errorf("i1 has %d actions, want 11", sp.Store.NumActions(sp.Root))
+	}
+}
+
+func TestLoadLegacy(t *testing.T) {
+	path := filepath.Join(testdata, "legacy", "example_for_analysis.hsf")
+	sp, err := Load(path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sp.HIFPath != path || sp.Syntax == nil {
+		t.Errorf("HIFPath %q, Syntax %v", sp.HIFPath, sp.Syntax)
+	}
+	if sp.Options == nil {
+		t.Fatal("no options")
+	}
+	sec := sp.Options.Section(hcf.Analyze)
+	if sec == nil {
+		t.Fatal("no @analyze_option")
+	}
+	o := sec.Options
+	if o.Analysis.Kind != hcf.Prefix || o.Strategy != hcf.DFS || !o.Has(hcf.KeyLocalAnalysis) || o.LocalAnalysis.Enabled || o.Goal != hcf.GoalPass {
+		t.Errorf("options %+v", o)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(src), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	sig := write("sig.hsf", "@lifeline{a;b}\n@message{m}\n")
+	legacy := write("legacy.hsf", "@analyze_option{ strategy = DFS }\n@lifeline{a;b}\n@message{m}\na -- m -> b\n")
+	twice := write("twice.hsf", "@analyze_option{ strategy = DFS }\n@analyze_option{ goal = Pass }\n@lifeline{a;b}\n@message{m}\no\n")
+	badopt := write("badopt.hsf", "@analyze_option{\n  strategy = Sideways\n}\n@lifeline{a}\n@message{m}\no\n")
+	undeclared := write("undeclared.hif", "seq(a -- m -> b,\n  a -- n -> b)\n")
+	for _, tc := range []struct {
+		hsf, hif, want string
+	}{
+		{sig, "", "sig.hsf: no interaction: give a .hif file (none found at " + filepath.Join(dir, "sig.hif") + ")"},
+		{sig, filepath.Join(dir, "none.hif"), "none.hif: no such file or directory"},
+		{filepath.Join(dir, "none.hsf"), "", "none.hsf: no such file or directory"},
+		{legacy, undeclared, "legacy.hsf: holds an interaction (legacy single-file .hsf): do not also give"},
+		{sig, undeclared, "undeclared.hif:2:8: undeclared message \"n\""},
+		{twice, "", "twice.hsf:2:1: @analyze_option given twice (first at 1:1)"},
+		{badopt, "", "badopt.hsf:2:14: "},
+	} {
+		_, err := Load(tc.hsf, tc.hif)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Load(%s, %s) = %v, want an error with %q", filepath.Base(tc.hsf), filepath.Base(tc.hif), err, tc.want)
+		}
+	}
+}
