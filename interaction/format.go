@@ -187,19 +187,73 @@ func (s *Store) Syntax(t Term) *Node {
 	default:
 		out.Kind = NodeOp
 	}
-	// Flatten the right spine: op(x, op(y, z)) is written op(x, y, z).
-	cur := t
+	// Flatten the right spine: op(x, op(y, z)) is written op(x, y, z),
+	// unless op(y, z) is itself a message (a chain of receptions).
+	spine := []Term{t}
 	for {
-		c := s.nodes[cur]
-		out.Args = append(out.Args, s.Syntax(c.left))
-		r := s.nodes[c.right]
-		if r.op != n.op || r.aux != n.aux || s.messageSyntax(c.right) != nil {
-			out.Args = append(out.Args, s.Syntax(c.right))
+		r := s.nodes[spine[len(spine)-1]].right
+		if rn := s.nodes[r]; rn.op != n.op || rn.aux != n.aux {
 			break
 		}
-		cur = c.right
+		spine = append(spine, r)
+	}
+	stop := s.firstMessage(spine)
+	for _, c := range spine[:stop] {
+		out.Args = append(out.Args, s.Syntax(s.nodes[c].left))
+	}
+	if stop < len(spine) {
+		out.Args = append(out.Args, s.Syntax(spine[stop]))
+	} else {
+		out.Args = append(out.Args, s.Syntax(s.nodes[spine[stop-1]].right))
 	}
 	return out
+}
+
+// firstMessage returns the least i ≥ 1 such that spine[i] is written as a
+// message (see messageSyntax), or len(spine) if there is none. spine is a
+// right spine: spine[i+1] is the right operand of spine[i]. Suffixes of a
+// seq spine are checked from the end, so that a long chain of receptions
+// costs linear time, not quadratic.
+func (s *Store) firstMessage(spine []Term) int {
+	if s.nodes[spine[0]].op != OpSeq {
+		for i := 1; i < len(spine); i++ {
+			if s.messageSyntax(spine[i]) != nil {
+				return i
+			}
+		}
+		return len(spine)
+	}
+	// chain: spine[i] is a chain of receptions of message m, and so a message.
+	stop := len(spine)
+	chain, m := false, MessageID(0)
+	for i := len(spine) - 1; i >= 1; i-- {
+		c := s.nodes[spine[i]]
+		lm, ok := s.reception(c.left)
+		if i == len(spine)-1 {
+			rm, rok := s.reception(c.right)
+			chain = ok && rok && rm == lm
+		} else {
+			chain = chain && ok && lm == m
+		}
+		m = lm
+		if chain {
+			stop = i
+		}
+	}
+	return stop
+}
+
+// reception returns the message of t if t is a single reception l?m.
+func (s *Store) reception(t Term) (MessageID, bool) {
+	n := s.nodes[t]
+	if n.op != OpAct {
+		return 0, false
+	}
+	acts := s.acts[n.aux]
+	if len(acts) != 1 || acts[0].Kind() != Reception {
+		return 0, false
+	}
+	return acts[0].Message(), true
 }
 
 func (s *Store) name(l LifelineID) Name { return Name{Text: s.sig.Lifelines[l]} }

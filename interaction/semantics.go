@@ -48,6 +48,7 @@ type semCaches struct {
 	needsGhosts map[setKey]bool
 	ghost       map[setKey]Term
 	loopDepth   map[Term]int32
+	eta         map[Term]int32
 }
 
 type setKey struct {
@@ -750,5 +751,57 @@ func (s *Store) LoopDepth(t Term) int {
 	}
 	r := max(s.LoopDepth(n.left), s.LoopDepth(n.right))
 	c.loopDepth[t] = int32(r)
+	return r
+}
+
+// FrontierLoopDepth returns β(t, p): the number of loops around the position
+// of the k-th frontier element of t (0 outside loops). For a sync join, the
+// deeper side counts.
+func (s *Store) FrontierLoopDepth(t Term, k int) int {
+	d := 0
+	for {
+		e := s.frontier(t).elts[k]
+		n := s.nodes[t]
+		if n.op.IsLoop() {
+			d++
+		}
+		switch e.side {
+		case 0:
+			return d
+		case 1:
+			t, k = n.left, int(e.j)
+		case 2:
+			t, k = n.right, int(e.k)
+		default:
+			return d + max(s.FrontierLoopDepth(n.left, int(e.j)), s.FrontierLoopDepth(n.right, int(e.k)))
+		}
+	}
+}
+
+// Eta returns η(t), the number of actions of t outside loops (Def. 13 of the
+// slice paper): actions count 1, alt takes the larger operand, the other
+// binary operators add, loops count 0.
+func (s *Store) Eta(t Term) int {
+	n := s.nodes[t]
+	switch {
+	case n.op == OpEmpty || n.op.IsLoop():
+		return 0
+	case n.op == OpAct:
+		return 1
+	}
+	c := &s.sem
+	if c.eta == nil {
+		c.eta = map[Term]int32{}
+	}
+	if r, ok := c.eta[t]; ok {
+		return int(r)
+	}
+	var r int
+	if n.op == OpAlt {
+		r = max(s.Eta(n.left), s.Eta(n.right))
+	} else {
+		r = s.Eta(n.left) + s.Eta(n.right)
+	}
+	c.eta[t] = int32(min(r, 1<<30))
 	return r
 }

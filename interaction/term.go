@@ -325,6 +325,12 @@ func (s *Store) mentions(t Term, acts uint32) bool {
 // alt(∅,∅) → ∅ and loop(∅) → ∅; a sync operand stands alone beside ∅ only
 // if it has no synchronized action, and a sync with no synchronized action
 // left is a par. They preserve the semantics.
+//
+// Its cost is linear in the size of t (as a tree): a chain of one operator,
+// however it is nested, is simplified as a list of operands and rebuilt once,
+// so that neither right-nesting a deep left-nested chain nor inserting the
+// operands of a long par or alt into canonical order one by one (both
+// quadratic) takes place.
 func (s *Store) Simplify(t Term) Term {
 	memo := map[Term]Term{}
 	var rec func(Term) Term
@@ -336,16 +342,78 @@ func (s *Store) Simplify(t Term) Term {
 		if r, ok := memo[t]; ok {
 			return r
 		}
-		l := rec(n.left)
-		r := Empty
-		if n.op.IsBinary() {
-			r = rec(n.right)
+		var res Term
+		switch {
+		case n.op.IsLoop():
+			res = s.with(t, rec(n.left), Empty)
+		case s.raw:
+			res = s.with(t, rec(n.left), rec(n.right))
+		default:
+			res = s.simplifyChain(t, rec)
 		}
-		res := s.with(t, l, r)
 		memo[t] = res
 		return res
 	}
 	return rec(t)
+}
+
+// simplifyChain simplifies the binary term t: it collects, left to right,
+// the operands of the region of t made of t's operator (with t's coreg or
+// sync set), simplifies them with rec, and builds the canonical term of
+// the operator over them. Region nodes met twice (shared subterms) are
+// simplified by rec as operands, so that a shared region is not expanded
+// again and again.
+func (s *Store) simplifyChain(t Term, rec func(Term) Term) Term {
+	root := s.nodes[t]
+	var ops []Term
+	seen := map[Term]bool{t: true}
+	stack := []Term{root.right, root.left} // operands still to visit, last first
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n := s.nodes[x]; n.op == root.op && n.aux == root.aux && !seen[x] {
+			seen[x] = true
+			stack = append(stack, n.right, n.left)
+			continue
+		}
+		ops = append(ops, rec(x))
+	}
+	if root.op == OpAlt || root.op == OpPar {
+		return s.acChain(root.op, ops)
+	}
+	acc := ops[len(ops)-1]
+	for i := len(ops) - 2; i >= 0; i-- {
+		acc = s.mkNode(node{op: root.op, left: ops[i], right: acc, aux: root.aux})
+	}
+	return acc
+}
+
+// acChain returns the canonical alt or par of the terms ops, after the
+// ∅-simplifications: par(∅, i) = i, alt(∅, ∅) = ∅. Operands that are
+// themselves chains of op are spliced in. The operands are inserted in
+// increasing order, each in front of the chain built so far, which takes
+// constant time.
+func (s *Store) acChain(op Op, ops []Term) Term {
+	var flat []Term
+	for _, x := range ops {
+		for s.nodes[x].op == op {
+			flat = append(flat, s.nodes[x].left)
+			x = s.nodes[x].right
+		}
+		if op == OpPar && x == Empty {
+			continue
+		}
+		flat = append(flat, x)
+	}
+	if len(flat) == 0 {
+		return Empty
+	}
+	slices.Sort(flat)
+	acc := flat[0]
+	for _, x := range flat[1:] {
+		acc = s.insertACIdem(op, x, acc, op == OpAlt)
+	}
+	return acc
 }
 
 // Format returns the one-line operator form of t, e.g.

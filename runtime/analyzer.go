@@ -23,7 +23,8 @@ type Analyzer struct {
 	// Scratch space reused from one search to the next.
 	vs   vertices
 	work []int32
-	succ []int
+	succ []move
+	via  []viaStep // slice searches: how each vertex was reached
 }
 
 // New returns an Analyzer of root, a term of st.
@@ -127,10 +128,14 @@ func (a *Analyzer) parts(p *partition, id interaction.ActID) []part {
 
 // problem is one multi-trace being analyzed.
 type problem struct {
-	a      *Analyzer
-	p      *partition
-	traces [][]interaction.ActID
-	exact  bool
+	a       *Analyzer
+	p       *partition
+	traces  [][]interaction.ActID
+	exact   bool
+	kind    searchKind
+	sim     Simulation
+	refused bool  // a slice search refused a simulation for lack of budget
+	goal    int32 // the vertex where the search succeeded
 
 	nodes      int
 	localNodes int
@@ -173,17 +178,32 @@ func (a *Analyzer) Analyze(mt *multitrace.MultiTrace) Result {
 	if a.opts.RecordGraph {
 		pb.graph = &graphRec{pb: pb}
 	}
+	pb.sim = a.opts.Simulation
 	res := Result{Mode: a.opts.Mode}
 	switch a.opts.Mode {
 	case Accept:
-		res.Verdict = pb.decide(true)
+		res.Verdict = pb.decide(exactSearch)
 	default:
-		res.Verdict = pb.decide(false)
-		if res.Verdict == Pass {
-			// A multi-prefix: is it also exactly accepted?
+		kind := prefixSearch
+		res.Verdict = pb.decide(prefixSearch)
+		if a.opts.Mode == Slice && res.Verdict == Fail {
+			// Not a multi-prefix (which needs no simulation): a slice?
 			pb.resetExplanation()
-			switch pb.decide(true) {
+			kind = sliceSearch
+			res.Verdict = pb.decide(sliceSearch)
+		}
+		if res.Verdict == Pass && kind == sliceSearch {
+			res.Simulated = pb.simulated()
+		}
+		if res.Verdict == Inconc && kind == sliceSearch && pb.stopped == "" {
+			res.Reason = "no explanation within the simulation budget"
+		}
+		if res.Verdict == Pass {
+			// A multi-prefix or a slice: is it also exactly accepted?
+			pb.resetExplanation()
+			switch pb.decide(exactSearch) {
 			case Pass:
+				res.Simulated = nil
 			case Fail:
 				res.Verdict = WeakPass
 			case Inconc:

@@ -100,6 +100,19 @@ func TestLfremCorpus(t *testing.T) {
 				checked++
 			}
 		}
+		// Slice mode: every multi-prefix is a slice, and Pass stays Pass.
+		if row.prefix != "Fail" {
+			a := analyzers[row.hif+"slice"]
+			if a == nil {
+				a = New(sp.Store, sp.Root, Options{Mode: Slice, POR: true, LOC: true, Simulation: DefaultSimulation()})
+				analyzers[row.hif+"slice"] = a
+			}
+			res := a.Analyze(mt)
+			if !res.Verdict.OK() || row.prefix != "WeakPass|Pass" && res.Verdict.String() != row.prefix {
+				t.Errorf("%s (%s) slice: got %s (%s), want %s", row.htf, row.kind, res.Verdict, res.Reason, row.prefix)
+			}
+			checked++
+		}
 	}
 	t.Logf("%d analyses checked", checked)
 }

@@ -29,7 +29,7 @@ type GraphVertex struct {
 
 // GraphEdge is the execution of an action, followed by the removal of the
 // lifelines of the components it finished (multi-prefix phase), as
-// "l1!m rmv{l1}".
+// "l1!m rmv{l1}", or its simulation in slice mode, as "sim l1!m".
 type GraphEdge struct {
 	From, To int
 	Label    string
@@ -82,9 +82,12 @@ func (r *graphRec) reach(v, canon int32, fresh bool) {
 
 func (r *graphRec) status(v int32, s string) { r.g.Vertices[r.ids[v]].Status = s }
 
-func (r *graphRec) edge(v, w int32, act interaction.ActID, removed interaction.Lifelines) {
+func (r *graphRec) edge(v, w int32, act interaction.ActID, removed interaction.Lifelines, simulated bool) {
 	st := r.pb.a.st
 	label := st.MultiAction(act).Format(st.Signature())
+	if simulated {
+		label = "sim " + label
+	}
 	if !removed.IsEmpty() {
 		label += " rmv{" + removed.Format(st.Signature()) + "}"
 	}

@@ -27,6 +27,9 @@ func (pb *problem) localOK(t interaction.Term, pos []int32) bool {
 		if !pb.exact && int(pos[c]) == len(tr) {
 			continue // removed
 		}
+		if pb.kind == sliceSearch && pos[c] == 0 {
+			continue // may still start late: its trace is a slice, not a prefix
+		}
 		if !occ.Meets(pb.p.complement[c]) {
 			continue
 		}

@@ -79,6 +79,20 @@ func TestDifferential(t *testing.T) {
 					}
 				}
 			}
+			// Slice mode: never contradicts prefix mode, and for loop-free terms
+			// agrees with the oracle (Inconc only when the budget refused).
+			for _, cfg := range configs {
+				sl := New(st, term, Options{Mode: Slice, POR: cfg.por, LOC: cfg.loc, Simulation: DefaultSimulation(), MaxNodes: 200000}).Analyze(&mt)
+				isSlice := reference.IsSlice(st, term, mt, maxLen)
+				switch {
+				case first.OK() && !sl.Verdict.OK():
+					t.Errorf("seed %d: %s on %s: prefix mode %s but slice mode %s (%s)", seed, st.Format(term), mt.Format(sig), first, sl.Verdict, cfg.name)
+				case (sl.Verdict == Pass) != (first == Pass):
+					t.Errorf("seed %d: %s on %s: slice mode %s, prefix mode %s (%s)", seed, st.Format(term), mt.Format(sig), sl.Verdict, first, cfg.name)
+				case loopFree && sl.Verdict.OK() && !isSlice, loopFree && sl.Verdict == Fail && isSlice:
+					t.Errorf("seed %d: %s on %s: slice mode %s, reference slice=%v (%s)", seed, st.Format(term), mt.Format(sig), sl.Verdict, isSlice, cfg.name)
+				}
+			}
 			// The oracle's multi-prefix check is exact for loop-free terms; with
 			// loops it may miss long witnesses, so only Pass/Fail against
 			// accepted are compared there.

@@ -4,21 +4,50 @@ import (
 	"github.com/ivc-project/ivc/interaction"
 )
 
-// decide runs one search: exact (no lifeline removal, the final term must
-// terminate) or multi-prefix (the lifelines of consumed components are
-// removed). It returns Pass when the target vertex is reachable, Fail when it
-// is not, and Inconc when a limit stopped it.
-func (pb *problem) decide(exact bool) Verdict {
-	pb.exact = exact
+// searchKind is the question a search answers.
+type searchKind uint8
+
+const (
+	// exactSearch: no lifeline removal; the final term must terminate.
+	exactSearch searchKind = iota
+	// prefixSearch: the lifelines of consumed components are removed.
+	prefixSearch
+	// sliceSearch: as prefixSearch, and the actions of components whose
+	// observation has not started yet may be simulated, within a budget.
+	sliceSearch
+)
+
+// Extra slots of a vertex after its positions.
+const (
+	slotSilent = iota // silent loop iterations left (see silentLoopStart)
+	slotLambda        // slice budget: loop instances left
+	slotAlpha         // slice budget: actions outside loops left
+	extraSlots
+)
+
+// How a vertex was reached, for the explanation of a slice.
+const (
+	viaRoot = iota
+	viaConsume
+	viaSimulate
+	viaSilent
+)
+
+// decide runs one search. It returns Pass when the goal is reachable, Fail
+// when it is not (for a slice search: and no simulation was refused for lack
+// of budget), and Inconc when a limit stopped it or the budget may have hidden
+// a slice.
+func (pb *problem) decide(kind searchKind) Verdict {
+	pb.exact = kind == exactSearch
+	pb.kind = kind
+	pb.refused = false
 	a := pb.a
 	st := a.st
 	n := len(pb.traces)
 	vs := &a.vs
-	// A vertex holds one position per component, then the budget of silent
-	// loop iterations (see below).
-	vs.reset(n + 1)
+	vs.reset(n + extraSlots)
 	start := a.root
-	if !exact {
+	if kind != exactSearch {
 		var empty interaction.Lifelines
 		for c, tr := range pb.traces {
 			if len(tr) == 0 {
@@ -28,12 +57,15 @@ func (pb *problem) decide(exact bool) Verdict {
 		start = st.RemoveObserved(start, empty, pb.together(nil))
 	}
 	root := vs.add(start)
-	vs.pos(root)[n] = int32(st.LoopDepth(start))
+	rp := vs.pos(root)
+	rp[n+slotSilent] = int32(st.LoopDepth(start))
+	rp[n+slotLambda], rp[n+slotAlpha] = pb.initialBudget(start)
+	a.via = append(a.via[:0], viaStep{parent: -1})
 	work := append(a.work[:0], root)
 	defer func() { a.work = work[:0] }()
 	g := pb.graph
 	if g != nil {
-		g.begin(exact)
+		g.begin(pb.exact)
 	}
 	succ := a.succ[:0]
 	defer func() { a.succ = succ[:0] }()
@@ -63,7 +95,6 @@ func (pb *problem) decide(exact bool) Verdict {
 		}
 		t := vs.term(v)
 		pos := vs.pos(v)[:n]
-		budget := vs.pos(v)[n]
 		pb.track(t, pos)
 
 		done := true
@@ -74,10 +105,11 @@ func (pb *problem) decide(exact bool) Verdict {
 			}
 		}
 		if done {
-			if exact && st.Nullable(t) || !exact && pb.completable(t) {
+			if pb.exact && st.Nullable(t) || !pb.exact && pb.completable(t) {
 				if g != nil {
 					g.status(v, "ok")
 				}
+				pb.goal = v
 				return Pass
 			}
 			if g != nil {
@@ -85,7 +117,7 @@ func (pb *problem) decide(exact bool) Verdict {
 			}
 			continue
 		}
-		if exact && !pb.enoughLeft(t, pos) {
+		if pb.exact && !pb.enoughLeft(t, pos) {
 			if g != nil {
 				g.status(v, "too-short")
 			}
@@ -101,54 +133,14 @@ func (pb *problem) decide(exact bool) Verdict {
 			continue
 		}
 
-		succ = succ[:0]
-		for k, nf := 0, st.NumFrontier(t); k < nf; k++ {
-			if pb.matches(st.FrontierAct(t, k), pos) && (budget > 0 || !pb.silentLoopStart(t, k)) {
-				succ = append(succ, k)
-			}
-		}
-		if a.opts.POR && len(succ) > 1 {
-			for _, k := range succ {
-				if pb.oneUnambiguous(t, st.FrontierAct(t, k)) {
-					succ = append(succ[:0], k)
-					break
-				}
-			}
-		}
+		succ = pb.successors(v, succ[:0])
 		if len(succ) == 0 && g != nil {
 			g.status(v, "dead")
 		}
 		// Push in reverse so that DFS explores the frontier in order.
 		base := len(work)
 		for i := len(succ) - 1; i >= 0; i-- {
-			k := succ[i]
-			act := st.FrontierAct(t, k)
-			next := st.Step(t, k)
-			w := vs.add(next)
-			wp := vs.pos(w)
-			copy(wp, vs.pos(v))
-			var consumed interaction.Lifelines
-			ps := a.parts(pb.p, act)
-			for _, pt := range ps {
-				wp[pt.c]++
-				if !exact && int(wp[pt.c]) == len(pb.traces[pt.c]) {
-					consumed = consumed.Union(pb.p.lifelines[pt.c])
-				}
-			}
-			if !consumed.IsEmpty() {
-				next = st.RemoveObserved(next, consumed, pb.together(wp))
-				vs.setTerm(w, next)
-			}
-			switch {
-			case len(ps) > 0:
-				wp[n] = int32(st.LoopDepth(next))
-			case st.EntersLoop(t, k):
-				wp[n]--
-			}
-			if g != nil {
-				g.edge(v, w, act, consumed)
-			}
-			work = append(work, w)
+			work = append(work, pb.push(v, succ[i]))
 		}
 		if a.opts.Strategy == DFS {
 			pb.order(work[base:])
@@ -158,17 +150,201 @@ func (pb *problem) decide(exact bool) Verdict {
 			head = 0
 		}
 	}
+	if kind == sliceSearch && pb.refused {
+		return Inconc
+	}
 	return Fail
+}
+
+// move is a successor of a vertex: the k-th frontier element, consumed or
+// simulated.
+type move struct {
+	k     int
+	sim   bool // simulated: executed without consuming anything
+	mixed bool // the parts that match are consumed, the others simulated
+}
+
+// viaStep records how the vertex of the same index was reached.
+type viaStep struct {
+	parent int32
+	act    interaction.ActID
+	how    uint8
+}
+
+// successors lists the moves from vertex v.
+func (pb *problem) successors(v int32, succ []move) []move {
+	a := pb.a
+	st := a.st
+	vs := &a.vs
+	n := len(pb.traces)
+	t := vs.term(v)
+	pos := vs.pos(v)[:n]
+	silentBudget := vs.pos(v)[n+slotSilent]
+	for k, nf := 0, st.NumFrontier(t); k < nf; k++ {
+		act := st.FrontierAct(t, k)
+		ps := a.parts(pb.p, act)
+		if len(ps) == 0 {
+			if silentBudget > 0 || !st.EntersLoop(t, k) {
+				succ = append(succ, move{k: k})
+			}
+			continue
+		}
+		if pb.matches(act, pos) {
+			succ = append(succ, move{k: k})
+		}
+		if pb.kind != sliceSearch {
+			continue
+		}
+		if pb.simulable(ps, pos) {
+			if _, _, ok := pb.simBudget(v, k); ok {
+				succ = append(succ, move{k: k, sim: true})
+			} else {
+				pb.refused = true
+			}
+		}
+		if len(ps) > 1 {
+			// A multi-action across components: consume the parts that match
+			// and simulate the others (on components not started yet). Other
+			// mixes (simulating a part that also matches) are not explored,
+			// so the search is no longer complete.
+			matched, simulated, both := 0, 0, 0
+			for _, pt := range ps {
+				m := pb.partMatches(pt, pos)
+				u := pos[pt.c] == 0
+				switch {
+				case m && u:
+					both++
+					matched++
+				case m:
+					matched++
+				case u:
+					simulated++
+				default:
+					matched = -len(ps)
+				}
+			}
+			if matched > 0 && simulated > 0 {
+				succ = append(succ, move{k: k, mixed: true})
+			}
+			if both > 0 && len(ps) > 1 {
+				pb.refused = true
+			}
+		}
+	}
+	if a.opts.POR && len(succ) > 1 {
+		for _, m := range succ {
+			if !m.sim && pb.porCandidate(pos, st.FrontierAct(t, m.k)) && pb.oneUnambiguous(t, st.FrontierAct(t, m.k)) {
+				return append(succ[:0], m)
+			}
+		}
+	}
+	return succ
+}
+
+// porCandidate: in a slice search, partial order reduction is limited to the
+// actions of components whose observation has started (there, as in a
+// multi-prefix search, nothing of the component can be simulated any more).
+func (pb *problem) porCandidate(pos []int32, act interaction.ActID) bool {
+	if pb.kind != sliceSearch {
+		return true
+	}
+	for _, pt := range pb.a.parts(pb.p, act) {
+		if pos[pt.c] == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// simulable reports whether every part lies on a component whose observation
+// has not started (nothing consumed yet, and something to observe).
+func (pb *problem) simulable(ps []part, pos []int32) bool {
+	for _, pt := range ps {
+		if pos[pt.c] != 0 || len(pb.traces[pt.c]) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// push adds the vertex reached from v by the move m and returns it.
+func (pb *problem) push(v int32, m move) int32 {
+	a := pb.a
+	st := a.st
+	vs := &a.vs
+	n := len(pb.traces)
+	t := vs.term(v)
+	act := st.FrontierAct(t, m.k)
+	next := st.Step(t, m.k)
+	var lambda, alpha int32
+	if m.sim {
+		lambda, alpha, _ = pb.simBudget(v, m.k)
+	}
+	w := vs.add(next)
+	wp := vs.pos(w)
+	copy(wp, vs.pos(v))
+	how := uint8(viaSilent)
+	var consumed interaction.Lifelines
+	ps := a.parts(pb.p, act)
+	switch {
+	case m.sim:
+		how = viaSimulate
+		wp[n+slotLambda], wp[n+slotAlpha] = lambda, alpha
+	case len(ps) > 0:
+		how = viaConsume
+		for _, pt := range ps {
+			if m.mixed && !pb.partMatches(pt, vs.pos(v)) {
+				continue
+			}
+			wp[pt.c]++
+			if !pb.exact && int(wp[pt.c]) == len(pb.traces[pt.c]) {
+				consumed = consumed.Union(pb.p.lifelines[pt.c])
+			}
+		}
+	}
+	if !consumed.IsEmpty() {
+		next = st.RemoveObserved(next, consumed, pb.together(wp))
+		vs.setTerm(w, next)
+	}
+	switch {
+	case how == viaConsume:
+		wp[n+slotSilent] = int32(st.LoopDepth(next))
+		if pb.sim.Reset {
+			wp[n+slotLambda], wp[n+slotAlpha] = pb.resetBudget(next)
+		}
+	case st.EntersLoop(t, m.k):
+		wp[n+slotSilent]--
+		// A silent iteration brings its actions out of the loop for free, as
+		// removal would have erased the ghost that started it: what they add
+		// outside loops is added to the slice budget α.
+		if grown := int32(st.Eta(next) - st.Eta(t)); grown > 0 && pb.kind == sliceSearch {
+			wp[n+slotAlpha] += grown
+		}
+	}
+	if pb.kind == sliceSearch {
+		a.via = append(a.via, viaStep{parent: v, act: act, how: how})
+	}
+	if g := pb.graph; g != nil {
+		label := consumed
+		g.edge(v, w, act, label, m.sim)
+	}
+	return w
 }
 
 // order sorts freshly pushed successors so that DFS pops first the one whose
 // term has the fewest actions left: a path that opens fewer loop iterations
-// and leaves fewer pending actions is likelier to reach the goal. The sort is
-// stable (insertion sort: there are few successors), so ties keep the
-// frontier order.
+// and leaves fewer pending actions is likelier to reach the goal. In a slice
+// search, consuming comes before simulating. The sort is stable (insertion
+// sort: there are few successors), so ties keep the frontier order.
 func (pb *problem) order(ws []int32) {
-	vs, st := &pb.a.vs, pb.a.st
-	size := func(w int32) int { return st.NumActions(vs.term(w)) }
+	vs, st, via := &pb.a.vs, pb.a.st, pb.a.via
+	size := func(w int32) int {
+		s := st.NumActions(vs.term(w))
+		if pb.kind == sliceSearch && via[w].how == viaSimulate {
+			s += 1 << 24
+		}
+		return s
+	}
 	for i := 1; i < len(ws); i++ {
 		for j := i; j > 0 && size(ws[j-1]) < size(ws[j]); j-- {
 			ws[j-1], ws[j] = ws[j], ws[j-1]
@@ -258,13 +434,18 @@ func (pb *problem) enoughLeft(t interaction.Term, pos []int32) bool {
 // its parts is the head of its component.
 func (pb *problem) matches(id interaction.ActID, pos []int32) bool {
 	for _, pt := range pb.a.parts(pb.p, id) {
-		if pt.c < 0 {
-			return false
-		}
-		tr := pb.traces[pt.c]
-		if int(pos[pt.c]) >= len(tr) || tr[pos[pt.c]] != pt.act {
+		if !pb.partMatches(pt, pos) {
 			return false
 		}
 	}
 	return true
+}
+
+// partMatches reports whether pt is the head of its component.
+func (pb *problem) partMatches(pt part, pos []int32) bool {
+	if pt.c < 0 {
+		return false
+	}
+	tr := pb.traces[pt.c]
+	return int(pos[pt.c]) < len(tr) && tr[pos[pt.c]] == pt.act
 }

@@ -14,9 +14,12 @@ const (
 	Prefix Mode = iota
 	// Accept asks whether the multi-trace is exactly accepted: Pass or Fail.
 	Accept
+	// Slice asks whether the multi-trace is a slice of an accepted one (logs
+	// may also start late): Pass, WeakPass, Fail or Inconc (see Simulation).
+	Slice
 )
 
-var modeNames = [...]string{Prefix: "prefix", Accept: "accept"}
+var modeNames = [...]string{Prefix: "prefix", Accept: "accept", Slice: "slice"}
 
 func (m Mode) String() string { return modeNames[m] }
 
@@ -27,7 +30,7 @@ func ParseMode(s string) (Mode, error) {
 			return Mode(m), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown mode %q (expected accept or prefix)", s)
+	return 0, fmt.Errorf("unknown mode %q (expected accept, prefix or slice)", s)
 }
 
 // Verdict is the answer of an analysis.
@@ -83,10 +86,14 @@ type Options struct {
 	Timeout  time.Duration // time budget per multi-trace; 0 means none
 	// RecordGraph keeps the explored graph in Result.Graph (slow: for review).
 	RecordGraph bool
+	// Simulation configures slice mode (DefaultOptions sets DefaultSimulation).
+	Simulation Simulation
 }
 
 // DefaultOptions are prefix mode with POR and local analyses on.
-func DefaultOptions() Options { return Options{Mode: Prefix, POR: true, LOC: true} }
+func DefaultOptions() Options {
+	return Options{Mode: Prefix, POR: true, LOC: true, Simulation: DefaultSimulation()}
+}
 
 // Result is the outcome of analyzing one multi-trace.
 type Result struct {
@@ -104,6 +111,9 @@ type Result struct {
 	Explanation *Explanation
 	// Graph is the explored graph, with Options.RecordGraph.
 	Graph *Graph
+	// Simulated lists, for a slice (WeakPass in slice mode), the actions the
+	// explanation found assumed unobserved.
+	Simulated []SimulatedAction
 }
 
 // Explanation describes why a multi-trace fails: the furthest point any
