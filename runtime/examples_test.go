@@ -174,6 +174,9 @@ func TestGraph(t *testing.T) {
 	ok := false
 	for _, v := range g.Vertices {
 		ok = ok || v.Status == "ok"
+		if len(v.Consumed) != 2 {
+			t.Errorf("vertex %+v: %d positions, want one per component", v, len(v.Consumed))
+		}
 	}
 	if !ok {
 		t.Errorf("no vertex marked ok in %+v", g.Vertices)

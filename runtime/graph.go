@@ -76,7 +76,7 @@ func (r *graphRec) reach(v, canon int32, fresh bool) {
 	r.canonOf[v] = canon
 	if fresh {
 		vs := &r.pb.a.vs
-		r.ids[v] = r.vertex(vs.term(v), vs.pos(v)[:vs.n-1], "")
+		r.ids[v] = r.vertex(vs.term(v), vs.pos(v)[:len(r.pb.traces)], "")
 	}
 }
 
@@ -92,8 +92,8 @@ func (r *graphRec) edge(v, w int32, act interaction.ActID, removed interaction.L
 		label += " rmv{" + removed.Format(st.Signature()) + "}"
 	}
 	vs := &r.pb.a.vs
-	cons := make([]int, 0, vs.n)
-	for _, x := range vs.pos(w)[:vs.n-1] {
+	cons := make([]int, 0, len(r.pb.traces))
+	for _, x := range vs.pos(w)[:len(r.pb.traces)] {
 		cons = append(cons, int(x))
 	}
 	r.pending = append(r.pending, pendingEdge{from: r.ids[v], to: w, label: label, term: vs.term(w), consum: cons})

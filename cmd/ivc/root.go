@@ -17,6 +17,7 @@ var commands = []func(a *app) *cobra.Command{
 	newStatsCmd,
 	newNFACmd,
 	newDotCmd,
+	newGenCmd,
 }
 
 // Exit statuses (SPEC §5).
