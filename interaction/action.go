@@ -117,14 +117,10 @@ func (m MultiAction) writeTo(b *strings.Builder, sig *Signature) {
 	b.WriteByte('}')
 }
 
-// key returns a string that identifies the multi-action, for interning.
-func (m MultiAction) key() string {
-	var b strings.Builder
+// appendKey appends bytes that identify the multi-action, for interning.
+func (m MultiAction) appendKey(b []byte) []byte {
 	for _, a := range m {
-		b.WriteByte(byte(a >> 24))
-		b.WriteByte(byte(a >> 16))
-		b.WriteByte(byte(a >> 8))
-		b.WriteByte(byte(a))
+		b = append(b, byte(a>>24), byte(a>>16), byte(a>>8), byte(a))
 	}
-	return b.String()
+	return b
 }

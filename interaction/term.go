@@ -129,13 +129,14 @@ func (s *Store) Collides(t Term, l LifelineID) bool { return s.props[t].must.Has
 func (s *Store) NumActions(t Term) int { return int(s.props[t].actions) }
 
 func (s *Store) internActs(m MultiAction) uint32 {
-	k := m.key()
-	if id, ok := s.actIndex[k]; ok {
+	var buf [64]byte
+	k := m.appendKey(buf[:0])
+	if id, ok := s.actIndex[string(k)]; ok { // no allocation for the lookup
 		return id
 	}
 	id := uint32(len(s.acts))
-	s.acts = append(s.acts, m)
-	s.actIndex[k] = id
+	s.acts = append(s.acts, slices.Clone(m))
+	s.actIndex[string(k)] = id
 	return id
 }
 

@@ -56,10 +56,10 @@ func (a *Analyzer) Options() Options { return a.opts }
 // partition is the grouping of lifelines into components, with the
 // component-wise split of each multi-action (computed once per partition).
 type partition struct {
-	comp       []int32                      // component of each lifeline
-	lifelines  []interaction.Lifelines      // lifelines of each component
-	complement []interaction.Lifelines      // all lifelines but those of the component
-	split      map[interaction.ActID][]part // parts of a multi-action, by component
+	comp       []int32                 // component of each lifeline
+	lifelines  []interaction.Lifelines // lifelines of each component
+	complement []interaction.Lifelines // all lifelines but those of the component
+	split      [][]part                // parts of each multi-action (by ActID), nil until computed
 }
 
 // part is the piece of a multi-action that lies on one component.
@@ -78,7 +78,7 @@ func (a *Analyzer) partition(mt *multitrace.MultiTrace) *partition {
 		return p
 	}
 	n := a.st.Signature().NumLifelines()
-	p := &partition{comp: make([]int32, n), split: map[interaction.ActID][]part{}}
+	p := &partition{comp: make([]int32, n)}
 	for i := range p.comp {
 		p.comp[i] = -1
 	}
@@ -98,11 +98,11 @@ func (a *Analyzer) partition(mt *multitrace.MultiTrace) *partition {
 // observed: a silent multi-action has no part, and executing it consumes
 // nothing.
 func (a *Analyzer) parts(p *partition, id interaction.ActID) []part {
-	if ps, ok := p.split[id]; ok {
-		return ps
+	if int(id) < len(p.split) && p.split[id] != nil {
+		return p.split[id]
 	}
 	m := a.st.MultiAction(id)
-	var ps []part
+	ps := []part{} // non-nil: computed
 	if len(m) == 1 && !m[0].IsGhost() {
 		ps = []part{{c: p.comp[m[0].Lifeline()], act: id}}
 	} else {
@@ -121,6 +121,9 @@ func (a *Analyzer) parts(p *partition, id interaction.ActID) []part {
 		for _, c := range order {
 			ps = append(ps, part{c: c, act: a.st.ActID(interaction.NewMultiAction(byComp[c]...))})
 		}
+	}
+	for int(id) >= len(p.split) {
+		p.split = append(p.split, nil)
 	}
 	p.split[id] = ps
 	return ps
