@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/ivc-project/ivc/interaction"
@@ -70,6 +71,7 @@ func (pb *problem) explain() *Explanation {
 			e.Expected = append(e.Expected, s)
 		}
 	}
+	slices.Sort(e.Expected)
 	if pb.locFail >= 0 {
 		e.LocalFailure = pb.p.lifelines[pb.locFail].Format(sig)
 	}
