@@ -21,6 +21,9 @@ import "slices"
 //     f(X, L) = f(L, X) = L, and f(X, f(L, r)) = f(L, r), f(L, f(X, r)) =
 //     f(L, r) for f the loop's composition (for par, only between neighbours
 //     of the sorted chain, to keep insertion cheap);
+//   - independence: seq(x, y) = par(x, y) when x and y share no lifeline;
+//     coreg(L)(x, y) is par when L holds every shared lifeline, seq when it
+//     holds none, and coreg(L ∩ shared) otherwise;
 //   - nested loops: loopK(loopK'(i)) is the more permissive of the two when
 //     one of them is loopW or loopP (loopS(i) ⊆ loopH(i) ⊆ loopW(i) ⊆ loopP(i));
 //   - empty iterations: loopK(alt(∅, i)) = loopK(i).
@@ -82,6 +85,24 @@ func (s *Store) canon(n node) Term {
 		return s.canonLoop(n)
 	case n.op == OpAlt, n.op == OpPar:
 		return s.canonAC(n)
+	}
+	// Independence: weak sequencing orders only actions on shared lifelines.
+	if n.op == OpSeq || n.op == OpCoreg {
+		shared := s.props[n.left].occ.Intersect(s.props[n.right].occ)
+		if n.op == OpCoreg {
+			cr := s.sets[n.aux]
+			switch {
+			case shared.SubsetOf(cr):
+				return s.mkNode(node{op: OpPar, left: n.left, right: n.right})
+			case !shared.Meets(cr):
+				return s.mkNode(node{op: OpSeq, left: n.left, right: n.right})
+			case cr != shared.Intersect(cr):
+				n.aux = s.internSet(shared.Intersect(cr))
+				return s.mkNode(n)
+			}
+		} else if shared.IsEmpty() {
+			return s.mkNode(node{op: OpPar, left: n.left, right: n.right})
+		}
 	}
 	// Right-nest strict, seq, coreg(L), sync(A).
 	if l := s.nodes[n.left]; l.op == n.op && l.aux == n.aux {
