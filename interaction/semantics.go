@@ -602,13 +602,16 @@ func (s *Store) RemoveObserved(t Term, ls Lifelines, together bool) Term {
 }
 
 // needsGhosts reports whether erasing the actions on ls could lose an order
-// between observed events: whether some weak sequencing (seq, coreg outside
-// its lifelines, loopW, loopH) has a lifeline of ls on both sides, with a
-// multi-action on ls and other lifelines under it. Strict sequencing orders
-// its operands whatever their lifelines, par and alt order nothing.
+// between observed events (or a synchronization): whether some weak
+// sequencing (seq, coreg outside its lifelines, loopW, loopH) has a lifeline
+// of ls on both sides, with a multi-action on ls and other lifelines under
+// it, or as a coreg that frees lifelines still observed; or whether a sync
+// synchronizes actions on ls. Strict sequencing orders its operands whatever
+// their lifelines, par and alt order nothing, and with single actions and no
+// coregion lifeline removal is exact (Th. 1 of the lifeline-removal paper).
 func (s *Store) needsGhosts(t Term, ls Lifelines) bool {
 	p := s.props[t]
-	if !p.occ.Meets(ls) || p.occ.SubsetOf(ls) {
+	if !p.occ.Meets(ls) {
 		return false
 	}
 	c := &s.sem
@@ -631,11 +634,19 @@ func (s *Store) needsGhosts(t Term, ls Lifelines) bool {
 	case n.op.IsLoop():
 		r = s.needsGhosts(n.left, ls)
 	case n.op == OpSeq || n.op == OpCoreg:
+		occ := s.props[n.left].occ.Union(s.props[n.right].occ)
 		shared := s.props[n.left].occ.Intersect(s.props[n.right].occ).Intersect(ls)
+		free := false // a coregion frees lifelines still observed
 		if n.op == OpCoreg {
 			shared = shared.Minus(s.sets[n.aux])
+			free = !s.sets[n.aux].Intersect(occ).Minus(ls).IsEmpty()
 		}
-		r = !shared.IsEmpty() && (s.mixed(n.left, ls) || s.mixed(n.right, ls)) ||
+		// The order the removed lifelines carry between the operands is lost
+		// by erasing them when a multi-action ties them to observed lifelines,
+		// or when a coregion lets observed actions overtake each other except
+		// through the removed lifelines (strict(a!x,c?x) before
+		// strict(c!y,a?y) in coreg(a): a!x before a?y through c).
+		r = !shared.IsEmpty() && (free || s.mixed(n.left, ls) || s.mixed(n.right, ls)) ||
 			s.needsGhosts(n.left, ls) || s.needsGhosts(n.right, ls)
 	default:
 		r = s.needsGhosts(n.left, ls) || s.needsGhosts(n.right, ls)

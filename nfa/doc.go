@@ -23,6 +23,27 @@
 //	min := d.Minimize()                  // the minimal (partial) DFA
 //	g := n.DOT(nfa.DOTOptions{})         // Graphviz
 //
+// # Runtime verification of multi-traces
+//
+// A Checker decides whether some interleaving of local traces (one per
+// location) is a word of an NFA, by the procedures of "Runtime
+// Verification of Interactions Using Automata" (Weil-Kennedy et al.),
+// one stage per file: Locations (letters.go: which letter each location
+// reads of each symbol), Proj with its areas (proj.go: Defs. 5–7), the
+// local checks, Inter and the verdicts (check.go: Defs. 8–9, Algorithms
+// 2–3), the central search (central.go: Def. 4, Algorithm 1), the tables
+// for code generation (tables.go), and the AutomatArk Timbuk reader
+// (timbuk.go):
+//
+//	a, _ := nfa.ParseTimbuk("nfa1.timbuk", src)
+//	locs, _ := nfa.ParseLocations(a.Symbols(), "a0,a3;a1,a2;a4")
+//	c, _ := nfa.NewChecker(a, locs, nfa.CheckerOptions{})
+//	mt, _ := nfa.ParseLetterTraces("mt.txt", text, locs)
+//	r := c.CheckAS(mt, nfa.Accept)   // Pass, or Fail with LocalError, InterError, CentralError
+//	r = c.CheckAC(mt, nfa.Accept)    // the centralized procedure: Pass or Fail (Error)
+//	r = c.CheckAS(mt, nfa.Prefix)    // multi-prefixes: Pass, WeakPass or Fail
+//
 // The package imports nothing of the project: compile builds NFAs from
-// interactions, gen turns them into tables.
+// interactions, automata splits their multi-action symbols into
+// locations, gen turns the tables into code.
 package nfa

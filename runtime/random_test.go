@@ -29,7 +29,7 @@ func TestDifferential(t *testing.T) {
 			n = 4000
 		}
 	}
-	sig := random.Signature(3, 2)
+	sigs := []*interaction.Signature{random.Signature(3, 2), random.Signature(4, 2)}
 	weights := random.Conservative()
 	weights.Coreg = 1
 	weights.LoopH = 1
@@ -38,6 +38,7 @@ func TestDifferential(t *testing.T) {
 	checked := 0
 	for seed := range n {
 		rng := random.New(uint64(seed))
+		sig := sigs[seed%3/2] // one interaction in three has four lifelines
 		st := interaction.NewStore(sig)
 		w := weights
 		if seed%4 == 0 {

@@ -58,7 +58,7 @@ func (pb *problem) decide(kind searchKind) Verdict {
 	}
 	root := vs.add(start)
 	rp := vs.pos(root)
-	rp[n+slotSilent] = int32(st.LoopDepth(start))
+	rp[n+slotSilent] = pb.silentBudget(start, rp[:n])
 	rp[n+slotLambda], rp[n+slotAlpha] = pb.initialBudget(start)
 	a.via = append(a.via[:0], viaStep{parent: -1})
 	work := append(a.work[:0], root)
@@ -308,7 +308,7 @@ func (pb *problem) push(v int32, m move) int32 {
 	}
 	switch {
 	case how == viaConsume:
-		wp[n+slotSilent] = int32(st.LoopDepth(next))
+		wp[n+slotSilent] = pb.silentBudget(next, wp[:n])
 		if pb.sim.Reset {
 			wp[n+slotLambda], wp[n+slotAlpha] = pb.resetBudget(next)
 		}
@@ -409,13 +409,25 @@ func (pb *problem) completable(t interaction.Term) bool {
 // silentLoopStart reports whether the k-th frontier element of t is silent
 // (a ghost-only event, see interaction.RemoveObserved) and starts a loop
 // iteration. Executing silent events consumes nothing, so unbounded loop
-// iterations of them would make the search infinite. They are needed only to
-// unblock an observed event of the same iteration: at most one per loop
-// enclosing that event, hence the budget of β (the loop depth) silent
-// iteration starts between two observed events.
+// iterations of them would make the search infinite; silentBudget bounds
+// them.
 func (pb *problem) silentLoopStart(t interaction.Term, k int) bool {
 	st := pb.a.st
 	return len(pb.a.parts(pb.p, st.FrontierAct(t, k))) == 0 && st.EntersLoop(t, k)
+}
+
+// silentBudget is how many loop iterations silent events may start before
+// the next observed event, at the vertex (t, pos): β(t) times the events left
+// to observe. An iteration made of ghosts only is never needed (a loop never
+// blocks anything: it can be pruned); one with observed actions is needed
+// only if one of the events left reads it, with at most β iterations nested
+// around that event. So the bound loses nothing, and keeps the search finite.
+func (pb *problem) silentBudget(t interaction.Term, pos []int32) int32 {
+	left := 0
+	for c, tr := range pb.traces {
+		left += len(tr) - int(pos[c])
+	}
+	return int32(pb.a.st.LoopDepth(t) * max(left, 1))
 }
 
 // enoughLeft reports whether every component has at least as many events

@@ -10,8 +10,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ivc-project/ivc/automata"
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/spf13/cobra"
@@ -25,6 +27,7 @@ type analyzeFlags struct {
 	timeout                time.Duration
 	maxNodes, jobs         int
 	options, graph         string
+	locations              string
 }
 
 func newAnalyzeCmd(a *app) *cobra.Command {
@@ -36,7 +39,8 @@ func newAnalyzeCmd(a *app) *cobra.Command {
 func analyzeCommand(a *app) (*cobra.Command, *analyzeFlags) {
 	var fl analyzeFlags
 	cmd := &cobra.Command{
-		Use:   "analyze SPEC [HIF] MULTITRACE...",
+		Use: "analyze SPEC [HIF] MULTITRACE...",
+		// The engines and raw NFAs are described in the Long help.
 		Short: "Give a verdict for each multi-trace against an interaction",
 		Long: `Analyze decides, for each multi-trace, whether it is consistent with the
 interaction, and prints one line per multi-trace in input order:
@@ -49,6 +53,28 @@ there. N counts the vertices of the search, T its time (reading the file
 excluded). With --format json, one JSON object per multi-trace and line, with
 the fields file, verdict, mode, engine, nodes, elapsed_us, reason (when any)
 and explanation (on Fail).
+
+Engines (--engine):
+  runtime           term rewriting over the interaction, the full language
+  automata          the compiled path: the interaction's NFA, one projection
+                    DFA per component with area labels, local checks, then a
+                    central search on the intersection of the areas (the
+                    semi-centralized procedure of the automata paper); for
+                    interactions of the compilable sublanguage (loopS, and
+                    loopW/H/P whose language stays regular). On Fail, reason
+                    gives the paper's diagnosis: LocalError (a component's
+                    log is impossible on its own: where its check got stuck
+                    and what it expected), InterError (the areas of the logs
+                    share no accepting path) or CentralError (no interleaving
+                    of the logs is accepted)
+  auto (default)    automata when the interaction compiles, else runtime
+
+Raw NFAs: SPEC may be a .timbuk word automaton (the automata paper's
+benchmark format); its letters are split into locations by
+--locations "a,b;c,d" (groups separated by ';', optionally named "L=a,b"),
+by default one location per letter, and each MULTITRACE is a text file of
+one line per location, "NAME: letter letter ...". The automata engine
+answers for it.
 
 Verdicts, by --mode:
   prefix (default)  Pass: exactly accepted; WeakPass: a multi-prefix of an
@@ -76,9 +102,17 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
   ivc analyze abp.hsf abp.hif logs/ --format json
   ivc analyze --mode accept --jobs 4 lfrem/signature.hsf lfrem/i3.hif lfrem/i3_accepted
   ivc analyze --options conf.hcf signature.hsf i0.hif traces/
-  ivc analyze --graph search.dot abp.hsf run1.htf && dot -Tsvg search.dot -o search.svg`,
+  ivc analyze --graph search.dot abp.hsf run1.htf && dot -Tsvg search.dot -o search.svg
+  ivc analyze --engine automata --format json abp.hsf logs/
+  ivc analyze --locations "a0,a3;a1,a2" nfa1.timbuk traces/`,
 		Args: a.args(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 && hasExt(args[0], ".timbuk") {
+				return a.analyzeTimbuk(cmd, &fl, args[0], args[1:])
+			}
+			if fl.locations != "" {
+				return a.usagef("--locations splits the letters of a .timbuk NFA; the components of a .htf multi-trace are its co-localizations")
+			}
 			if _, _, paths, err := a.specArgs(args); err != nil {
 				return err
 			} else if len(paths) == 0 {
@@ -100,13 +134,17 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 				opts.RecordGraph = true
 			}
 			b := &batch{a: a, sp: sp, opts: opts, files: files, jobs: fl.jobs, graph: fl.graph}
+			if b.auto, err = a.automataEngine(sp, fl.engine, opts, fl.graph != ""); err != nil {
+				return err
+			}
 			b.run()
 			return nil
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&fl.mode, "mode", "prefix", "the question asked, `accept|prefix` (slice is not implemented yet)")
-	f.StringVar(&fl.engine, "engine", "auto", "the analysis engine, `auto|runtime` (automata is not implemented yet)")
+	f.StringVar(&fl.engine, "engine", "auto", "the analysis engine, `auto|runtime|automata`")
+	f.StringVar(&fl.locations, "locations", "", "with a .timbuk SPEC, the letters of each location, `\"a,b;c\"` (default: one per letter)")
 	f.BoolVar(&fl.por, "por", true, "partial order reduction (--por=false to switch it off)")
 	f.BoolVar(&fl.loc, "loc", true, "local analyses (--loc=false to switch them off)")
 	f.StringVar(&fl.strategy, "strategy", "dfs", "the search order, `dfs|bfs`")
@@ -128,6 +166,9 @@ type batch struct {
 	jobs  int
 	graph string
 
+	// auto is the automata engine, or nil for the runtime engine.
+	auto *automata.Engine
+
 	counts [runtime.Inconc + 1]int
 	errors int
 }
@@ -143,11 +184,15 @@ func (b *batch) run() {
 	start := time.Now()
 	n := len(b.files)
 	workers := max(1, min(b.jobs, n))
-	analyzers := make([]*runtime.Analyzer, workers)
+	analyzers := make([]func(*multitrace.MultiTrace) runtime.Result, workers)
 	for w := range analyzers {
+		if b.auto != nil {
+			analyzers[w] = b.auto.Analyze // safe for concurrent use
+			continue
+		}
 		// Import reads the spec's store: done here, before any worker runs.
 		st := interaction.NewStore(b.sp.Sig)
-		analyzers[w] = runtime.New(st, st.Import(b.sp.Store, b.sp.Root), b.opts)
+		analyzers[w] = runtime.New(st, st.Import(b.sp.Store, b.sp.Root), b.opts).Analyze
 	}
 	jobs := make(chan int)
 	results := make(chan outcome, workers)
@@ -193,7 +238,7 @@ func (b *batch) run() {
 	}
 }
 
-func (b *batch) analyze(an *runtime.Analyzer, i int) (o outcome) {
+func (b *batch) analyze(an func(*multitrace.MultiTrace) runtime.Result, i int) (o outcome) {
 	defer func() {
 		if err := internalError(recover()); err != nil {
 			o = outcome{i: i, err: fmt.Errorf("%s: %w", b.files[i], err)}
@@ -204,7 +249,7 @@ func (b *batch) analyze(an *runtime.Analyzer, i int) (o outcome) {
 		return outcome{i: i, err: spec.FileError(err)}
 	}
 	t0 := time.Now()
-	res := an.Analyze(mt)
+	res := an(mt)
 	return outcome{i: i, res: res, elapsed: time.Since(t0)}
 }
 
@@ -229,7 +274,7 @@ func (b *batch) print(o outcome) {
 	us := o.elapsed.Microseconds()
 	if a.json() {
 		line, _ := json.Marshal(jsonResult{
-			File: file, Verdict: r.Verdict.String(), Mode: r.Mode.String(), Engine: "runtime",
+			File: file, Verdict: r.Verdict.String(), Mode: r.Mode.String(), Engine: b.engineName(),
 			Nodes: r.Nodes, ElapsedUS: us, Reason: r.Reason, Explanation: r.Explanation,
 		})
 		fmt.Fprintf(a.stdout, "%s\n", line)
@@ -306,4 +351,182 @@ func roundDuration(d time.Duration) time.Duration {
 	default:
 		return d.Round(time.Microsecond)
 	}
+}
+
+func (b *batch) engineName() string {
+	if b.auto != nil {
+		return "automata"
+	}
+	return "runtime"
+}
+
+// autoMaxStates bounds the NFA synthesis of --engine auto, so that an
+// interaction whose automaton is huge falls back to the runtime engine
+// quickly.
+const autoMaxStates = 1 << 16
+
+// automataEngine compiles the spec for --engine automata or auto: it returns
+// nil for the runtime engine (asked, or chosen by auto because the
+// interaction does not compile or the run needs the runtime engine).
+func (a *app) automataEngine(sp *spec.Spec, engine string, opts runtime.Options, graph bool) (*automata.Engine, error) {
+	ao := automata.Options{Mode: opts.Mode, MaxNodes: opts.MaxNodes, Timeout: opts.Timeout, File: sp.HIFPath, Syntax: sp.Syntax}
+	switch engine {
+	case "runtime":
+		return nil, nil
+	case "automata":
+		if graph {
+			return nil, a.usagef("--graph draws the runtime engine's search: use --engine runtime")
+		}
+		if opts.Mode != runtime.Prefix && opts.Mode != runtime.Accept {
+			return nil, a.usagef("--engine automata answers --mode accept and prefix")
+		}
+		return automata.New(sp.Store, sp.Root, ao)
+	}
+	if graph || opts.Mode != runtime.Prefix && opts.Mode != runtime.Accept {
+		return nil, nil
+	}
+	ao.MaxStates = autoMaxStates
+	e, err := automata.New(sp.Store, sp.Root, ao)
+	if err != nil {
+		return nil, nil // not compilable: the runtime engine answers
+	}
+	return e, nil
+}
+
+// analyzeTimbuk checks letter multi-traces against a raw NFA.
+func (a *app) analyzeTimbuk(cmd *cobra.Command, fl *analyzeFlags, file string, paths []string) error {
+	if len(paths) == 0 {
+		return a.usagef("no MULTITRACE given (want NFA.timbuk MULTITRACE...)")
+	}
+	if fl.engine == "runtime" {
+		return a.usagef("a .timbuk NFA has no interaction: only --engine automata (or auto) applies")
+	}
+	if fl.graph != "" || fl.options != "" {
+		return a.usagef("--graph and --options apply to interactions, not to a .timbuk NFA")
+	}
+	var mode nfa.Mode
+	switch fl.mode {
+	case "accept":
+		mode = nfa.Accept
+	case "prefix":
+		mode = nfa.Prefix
+	default:
+		return a.usagef("invalid --mode %q for a .timbuk NFA: want accept or prefix", fl.mode)
+	}
+	src, err := spec.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	aut, err := nfa.ParseTimbuk(file, src)
+	if err != nil {
+		return err
+	}
+	var locs *nfa.Locations
+	if fl.locations != "" {
+		locs, err = nfa.ParseLocations(aut.Symbols(), fl.locations)
+	} else {
+		var groups [][]string
+		for _, x := range aut.Symbols().Names() {
+			groups = append(groups, []string{x})
+		}
+		locs, err = nfa.PartitionSymbols(aut.Symbols(), groups, aut.Symbols().Names())
+	}
+	if err != nil {
+		return a.usagef("--locations: %v", err)
+	}
+	c, err := nfa.NewChecker(aut, locs, nfa.CheckerOptions{MaxNodes: fl.maxNodes, Timeout: fl.timeout})
+	if err != nil {
+		return err
+	}
+	files := a.expand(paths, ".txt")
+	counts := map[nfa.Verdict]int{}
+	for _, f := range files {
+		src, err := spec.ReadFile(f)
+		if err != nil {
+			a.report(err)
+			continue
+		}
+		mt, err := nfa.ParseLetterTraces(f, src, locs)
+		if err != nil {
+			a.report(err)
+			continue
+		}
+		t0 := time.Now()
+		r := c.CheckAS(mt, mode)
+		us := time.Since(t0).Microseconds()
+		counts[r.Verdict]++
+		if r.Verdict == nfa.Fail || r.Verdict == nfa.Inconc {
+			a.fail()
+		}
+		res := letterResult(c, mt, r, fl.mode)
+		if a.json() {
+			line, _ := json.Marshal(jsonResult{File: f, Verdict: r.Verdict.String(), Mode: fl.mode, Engine: "automata",
+				Nodes: r.Nodes, ElapsedUS: us, Reason: res.Reason, Explanation: res.Explanation})
+			fmt.Fprintf(a.stdout, "%s\n", line)
+		} else {
+			printResult(a.stdout, f, res, us)
+		}
+	}
+	if len(files) > 1 {
+		var parts []string
+		for _, v := range []nfa.Verdict{nfa.Pass, nfa.WeakPass, nfa.Fail, nfa.Inconc} {
+			if counts[v] > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", counts[v], v))
+			}
+		}
+		fmt.Fprintf(a.stderr, "%d multi-traces: %s\n", len(files), strings.Join(parts, ", "))
+	}
+	return nil
+}
+
+// letterResult puts a verdict on letters in the runtime's terms, for
+// printing: the locations stand for components.
+func letterResult(c *nfa.Checker, mt [][]nfa.Letter, r nfa.Result, mode string) runtime.Result {
+	locs := c.Locations()
+	res := runtime.Result{Nodes: r.Nodes}
+	res.Mode, _ = runtime.ParseMode(mode)
+	res.Verdict = [...]runtime.Verdict{nfa.Pass: runtime.Pass, nfa.WeakPass: runtime.WeakPass, nfa.Fail: runtime.Fail, nfa.Inconc: runtime.Inconc}[r.Verdict]
+	if r.Verdict == nfa.Inconc {
+		res.Reason = r.Reason.String()
+	}
+	if r.Verdict != nfa.Fail {
+		return res
+	}
+	consumed := make([]int, len(mt))
+	for i := range mt {
+		consumed[i] = len(mt[i])
+		if r.Progress != nil {
+			consumed[i] = r.Progress[i]
+		}
+	}
+	ex := &runtime.Explanation{}
+	reason := r.Reason.String()
+	for k, f := range r.Locals {
+		consumed[f.Loc] = f.Pos
+		if k == 0 {
+			ex.LocalFailure = locs.Name(f.Loc)
+			for _, x := range f.Expected {
+				ex.Expected = append(ex.Expected, locs.Letters(f.Loc)[x])
+			}
+			reason += ":"
+		} else {
+			reason += ";"
+		}
+		reason += fmt.Sprintf(" %s at event %d", locs.Name(f.Loc), f.Pos+1)
+		if f.AtEnd {
+			reason = strings.TrimSuffix(reason, fmt.Sprintf(" at event %d", f.Pos+1)) + " ends too early"
+		}
+	}
+	for _, x := range r.Expected {
+		ex.Expected = append(ex.Expected, c.NFA().Symbols().Name(x))
+	}
+	for i, tr := range mt {
+		cp := runtime.ComponentProgress{Lifelines: locs.Name(i), Consumed: consumed[i], Length: len(tr)}
+		if consumed[i] < len(tr) && int(tr[consumed[i]]) < len(locs.Letters(i)) {
+			cp.Head = locs.Letters(i)[tr[consumed[i]]]
+		}
+		ex.Components = append(ex.Components, cp)
+	}
+	res.Explanation, res.Reason = ex, reason
+	return res
 }

@@ -3,20 +3,24 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 
+	"github.com/ivc-project/ivc/automata"
 	"github.com/ivc-project/ivc/compile"
 	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/tracegen"
 	"github.com/spf13/cobra"
 )
 
 func newDotCmd(a *app) *cobra.Command {
 	var (
-		what, out string
-		labels    bool
+		what, out           string
+		labels              bool
+		location, locations string
 	)
 	cmd := &cobra.Command{
-		Use:   "dot SPEC [HIF] [--what interaction|nfa]",
+		Use:   "dot SPEC [HIF] [--what interaction|nfa|proj|area]",
 		Short: "Draw an interaction or its NFA in Graphviz DOT, for review",
 		Long: `Dot writes a Graphviz drawing of a specification to stdout (or to the file
 of -o), for review:
@@ -28,16 +32,33 @@ of -o), for review:
                        initial state (arrow from a point), double circles for
                        final states, edges labelled with actions; --labels
                        shows the interaction term of each state
+  --what proj          the projection DFA of one location (--location): each
+                       state shows its set of NFA states, each edge its local
+                       action and its area (the NFA transitions it stands
+                       for, as src-action->dst), and a note gives init
+  --what area          the NFA with, on each transition, the projection's
+                       labels that hold it (init, or q-action->r); grey when
+                       none does
+
+The locations of proj and area are the co-localizations of --locations
+("a,b;c", as in the .htf components; default: one per lifeline), and
+--location names one of them by its lifelines ("a" or "a,b").
 
 Render it with Graphviz: dot -Tsvg FILE.dot -o FILE.svg. The output is
 deterministic. SPEC is a .hsf signature (the .hif of the same name beside
 it is used when HIF is omitted) or a legacy single-file .hsf.`,
 		Example: `  ivc dot abp/abp.hsf | dot -Tsvg -o abp.svg
-  ivc dot abp/abp.hsf --what nfa --labels -o abp_nfa.dot`,
+  ivc dot abp/abp.hsf --what nfa --labels -o abp_nfa.dot
+  ivc dot abp/abp.hsf --what proj --location S | dot -Tsvg -o proj_S.svg`,
 		Args: a.args(cobra.RangeArgs(1, 2)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if what != "interaction" && what != "nfa" {
-				return a.usagef("invalid --what %q: want interaction or nfa", what)
+			switch what {
+			case "interaction", "nfa", "proj", "area":
+			default:
+				return a.usagef("invalid --what %q: want interaction, nfa, proj or area", what)
+			}
+			if (what == "proj" || what == "area") != (location != "") {
+				return a.usagef("--location goes with --what proj or area, and they need it")
 			}
 			sp, rest, err := a.loadSpec(args)
 			if err != nil {
@@ -56,6 +77,40 @@ it is used when HIF is omitted) or a legacy single-file .hsf.`,
 					return err
 				}
 				g = m.DOT(nfa.DOTOptions{Name: sp.HIFPath, Labels: labels})
+			case "proj", "area":
+				part := tracegen.Discrete(sp.Sig)
+				if locations != "" {
+					if part, err = tracegen.ParsePartition(sp.Sig, locations); err != nil {
+						return a.usagef("--locations: %v", err)
+					}
+				}
+				loc := -1
+				for i, ls := range part {
+					if ls.Format(sp.Sig) == strings.ReplaceAll(location, " ", "") {
+						loc = i
+					}
+				}
+				if loc < 0 {
+					var names []string
+					for _, ls := range part {
+						names = append(names, ls.Format(sp.Sig))
+					}
+					return a.usagef("--location %q is none of the locations: %s", location, strings.Join(names, "; "))
+				}
+				e, err := automata.New(sp.Store, sp.Root, automata.Options{})
+				if err != nil {
+					return err
+				}
+				c, err := e.Checker(part)
+				if err != nil {
+					return err
+				}
+				opt := nfa.DOTOptions{Name: fmt.Sprintf("%s at [%s]", sp.HIFPath, part[loc].Format(sp.Sig))}
+				if what == "proj" {
+					g = c.Proj(loc).DOT(c.NFA(), opt)
+				} else {
+					g = c.Proj(loc).AreaDOT(c.NFA(), opt)
+				}
 			}
 			if out == "" || out == "-" {
 				fmt.Fprint(a.stdout, g)
@@ -71,5 +126,7 @@ it is used when HIF is omitted) or a legacy single-file .hsf.`,
 	f.StringVar(&what, "what", "interaction", "what to draw, `interaction|nfa`")
 	f.StringVarP(&out, "output", "o", "", "write to `FILE.dot` instead of stdout")
 	f.BoolVar(&labels, "labels", false, "with --what nfa, label each state with its interaction term")
+	f.StringVar(&location, "location", "", "with --what proj or area, the location drawn, by its lifelines `a,b`")
+	f.StringVar(&locations, "locations", "", "the co-localizations, `\"a,b;c\"` (default: one per lifeline)")
 	return cmd
 }

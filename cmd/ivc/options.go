@@ -49,11 +49,9 @@ func (a *app) analysisOptions(cmd *cobra.Command, fl *analyzeFlags, sp *spec.Spe
 		return opts, a.usagef("invalid --mode %q: want accept or prefix (slice is not implemented yet)", set.mode)
 	}
 	switch set.engine {
-	case "auto", "runtime":
-	case "automata":
-		return opts, a.usagef("--engine automata is not implemented yet: use --engine runtime")
+	case "auto", "runtime", "automata":
 	default:
-		return opts, a.usagef("invalid --engine %q: want auto or runtime (automata is not implemented yet)", set.engine)
+		return opts, a.usagef("invalid --engine %q: want auto, runtime or automata", set.engine)
 	}
 	s, err := runtime.ParseStrategy(set.strategy)
 	if err != nil {

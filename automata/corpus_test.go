@@ -1,0 +1,201 @@
+package automata
+
+import (
+	"bufio"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ivc-project/ivc/compile"
+	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/testutil"
+	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/runtime"
+	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/tracegen"
+)
+
+type lfremRow struct{ htf, hif, kind, prefix, accept string }
+
+func readLfrem(t testing.TB, dir string) []lfremRow {
+	f, err := os.Open(filepath.Join(dir, "verdicts.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var rows []lfremRow
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fs := strings.Split(sc.Text(), "\t")
+		if len(fs) != 5 || fs[0] == "htf" {
+			continue
+		}
+		rows = append(rows, lfremRow{fs[0], fs[1], fs[2], fs[3], fs[4]})
+	}
+	return rows
+}
+
+// TestLfremCorpus checks the rows of corpus/lfrem/verdicts.tsv whose
+// interaction compiles, in accept and prefix modes, by AS and AC, against
+// the published verdicts and the runtime engine's.
+func TestLfremCorpus(t *testing.T) {
+	dir := filepath.Join(testutil.Shared(t), "corpus", "lfrem")
+	rows := readLfrem(t, dir)
+	step := 5
+	if testutil.Sweep() {
+		step = 1
+	}
+	type model struct {
+		sp      *spec.Spec
+		engines map[string]*Engine
+		rt      [2]*runtime.Analyzer
+		err     error
+	}
+	models := map[string]*model{}
+	get := func(hif string) *model {
+		if m, ok := models[hif]; ok {
+			return m
+		}
+		m := &model{engines: map[string]*Engine{}}
+		models[hif] = m
+		m.sp, m.err = spec.Load(filepath.Join(dir, "signature.hsf"), filepath.Join(dir, hif))
+		if m.err != nil {
+			t.Fatal(m.err)
+		}
+		for _, mode := range []runtime.Mode{runtime.Accept, runtime.Prefix} {
+			for _, p := range []Procedure{AS, AC} {
+				e, err := New(m.sp.Store, m.sp.Root, Options{Mode: mode, Procedure: p})
+				var le *compile.LoopError
+				if errors.As(err, &le) {
+					m.err = err
+					return m
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				m.engines[mode.String()+string(rune('0'+p))] = e
+			}
+		}
+		m.rt[0] = runtime.New(m.sp.Store, m.sp.Root, runtime.Options{Mode: runtime.Accept, POR: true, LOC: true})
+		m.rt[1] = runtime.New(m.sp.Store, m.sp.Root, runtime.Options{Mode: runtime.Prefix, POR: true, LOC: true})
+		return m
+	}
+	checked, skipped := 0, 0
+	compiled := map[string]bool{}
+	for i := 0; i < len(rows); i += step {
+		row := rows[i]
+		m := get(row.hif)
+		if m.err != nil {
+			skipped++
+			continue
+		}
+		compiled[row.hif] = true
+		mt, err := multitrace.Read(filepath.Join(dir, row.htf), m.sp.Sig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for mi, mode := range []runtime.Mode{runtime.Accept, runtime.Prefix} {
+			want := row.accept
+			if mode == runtime.Prefix {
+				want = row.prefix
+			}
+			rt := m.rt[mi].Analyze(mt).Verdict.String()
+			for _, p := range []Procedure{AS, AC} {
+				res := m.engines[mode.String()+string(rune('0'+p))].Analyze(mt)
+				got := res.Verdict.String()
+				if got != rt {
+					t.Errorf("%s (%s) %s %v: automata %s (%s), runtime %s", row.htf, row.kind, mode, p, got, res.Reason, rt)
+				}
+				if want != "?" && got != want && !(want == "WeakPass|Pass" && res.Verdict.OK()) {
+					t.Errorf("%s (%s) %s %v: automata %s, corpus %s", row.htf, row.kind, mode, p, got, want)
+				}
+				checked++
+			}
+		}
+	}
+	t.Logf("%d analyses checked on %d compiled interactions; %d rows skipped (loops outside the sublanguage)", checked, len(compiled), skipped)
+}
+
+// TestLongTraces checks the long ABP and rover traces against HIBOU's
+// prefix verdicts (one global component), and their projections on the
+// discrete partition, and on a co-localization, against the runtime engine.
+func TestLongTraces(t *testing.T) {
+	dir := filepath.Join(testutil.Shared(t), "corpus", "long-traces")
+	rng := rand.New(rand.NewPCG(5, 6))
+	checked := 0
+	for _, model := range []string{"abp", "rover"} {
+		sp, err := spec.Load(filepath.Join(dir, model+".hsf"), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := New(sp.Store, sp.Root, Options{Mode: runtime.Prefix})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ea, err := New(sp.Store, sp.Root, Options{Mode: runtime.Accept})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rt := runtime.New(sp.Store, sp.Root, runtime.DefaultOptions())
+		rta := runtime.New(sp.Store, sp.Root, runtime.Options{Mode: runtime.Accept, POR: true, LOC: true})
+		f, err := os.Open(filepath.Join(dir, model+".csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		for k := 0; sc.Scan(); k++ {
+			fs := strings.Split(sc.Text(), ";")
+			if fs[0] == "name" {
+				continue
+			}
+			sub := "tracegen_" + model + "_explo"
+			if fs[1] == "ERR" {
+				sub = "tracegen_" + model + "_error"
+			}
+			mt, err := multitrace.Read(filepath.Join(dir, sub, fs[0]+".htf"), sp.Sig)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := e.Analyze(mt); got.Verdict.String() != fs[5] {
+				t.Errorf("%s/%s (%d actions): %s (%s), want %s", model, fs[0], mt.Len(), got.Verdict, got.Reason, fs[5])
+			}
+			checked++
+			// Projections: the global trace cut into the discrete partition
+			// and into two co-localizations, compared with the runtime.
+			if !testutil.Sweep() && (k%4 != 0 || mt.Len() > 2500) {
+				continue
+			}
+			global := mt.Components[0].Trace
+			sig := sp.Sig
+			half := interaction.LifelinesOf()
+			for l := range sig.NumLifelines() / 2 {
+				half = half.Add(interaction.LifelineID(l))
+			}
+			for _, part := range []tracegen.Partition{tracegen.Discrete(sig), {half, sig.AllLifelines().Minus(half)}} {
+				pm := tracegen.Project(global, part)
+				if rng.IntN(2) == 0 {
+					pm = tracegen.Prefix(pm, rng)
+				}
+				for _, c := range []struct {
+					e  *Engine
+					rt *runtime.Analyzer
+				}{{e, rt}, {ea, rta}} {
+					want := c.rt.Analyze(&pm)
+					if want.Verdict == runtime.Inconc {
+						continue
+					}
+					if got := c.e.Analyze(&pm); got.Verdict != want.Verdict {
+						t.Errorf("%s/%s projected on %d components (%d events) %s: automata %s (%s), runtime %s",
+							model, fs[0], len(part), pm.Len(), want.Mode, got.Verdict, got.Reason, want.Verdict)
+					}
+					checked++
+				}
+			}
+		}
+		f.Close()
+	}
+	t.Logf("%d analyses checked", checked)
+}

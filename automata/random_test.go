@@ -1,0 +1,165 @@
+package automata
+
+import (
+	"flag"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/random"
+	"github.com/ivc-project/ivc/internal/reference"
+	"github.com/ivc-project/ivc/internal/testutil"
+	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/runtime"
+	"github.com/ivc-project/ivc/tracegen"
+)
+
+var seeds = flag.Int("seeds", 0, "random interactions in TestDifferentialRuntime (default 300, 4000 with -tags sweep)")
+
+// engines are the automata configurations compared with the runtime.
+var engines = []struct {
+	name string
+	opt  Options
+}{
+	{"AS", Options{}},
+	{"AS-nopruning", Options{NoPruning: true}},
+	{"AC", Options{Procedure: AC}},
+}
+
+// TestDifferentialRuntime draws random interactions of the compiled
+// sublanguage (loopS, <synch> messages, broadcasts, coregions, sometimes
+// sync) and random multi-traces derived from accepted ones (the traces
+// themselves, prefixes, noise, swaps, slices, mixed components) on the
+// discrete partition and on co-localizations, and requires the automata
+// engine (AS with and without pruning, AC) to give the runtime engine's
+// verdict in accept and prefix modes.
+func TestDifferentialRuntime(t *testing.T) {
+	n := *seeds
+	if n == 0 {
+		n = 300
+		if testutil.Sweep() {
+			n = 4000
+		}
+	}
+	sig := random.Signature(4, 2)
+	w := random.Conservative()
+	w.Coreg = 1
+	msgs := random.DefaultMessages()
+	msgs.Synch = 2
+	msgs.Broadcast = 1
+	counts := map[string]int{}
+	runtimeWrong := 0
+	for seed := range n {
+		rng := random.New(uint64(seed) + 1000)
+		st := interaction.NewStore(sig)
+		ww := w
+		if seed%5 == 0 {
+			ww.Sync = 1
+		}
+		term := random.Interaction(st, rng, random.Params{MaxDepth: 4, MinActions: 4, Weights: ww, Messages: msgs, Compilable: true})
+		var es [2][]*Engine
+		for mi, mode := range []runtime.Mode{runtime.Accept, runtime.Prefix} {
+			for _, eng := range engines {
+				opt := eng.opt
+				opt.Mode = mode
+				e, err := New(st, term, opt)
+				if err != nil {
+					t.Fatalf("seed %d: %s: %v", seed, st.Format(term), err)
+				}
+				es[mi] = append(es[mi], e)
+			}
+		}
+		rt := [2]*runtime.Analyzer{
+			runtime.New(st, term, runtime.Options{Mode: runtime.Accept, POR: true, LOC: true}),
+			runtime.New(st, term, runtime.Options{Mode: runtime.Prefix, POR: true, LOC: true}),
+		}
+		for k := range 8 {
+			mt, ok := draw(st, term, rng, k)
+			if !ok {
+				continue
+			}
+			for mi := range 2 {
+				want := rt[mi].Analyze(&mt)
+				if want.Verdict == runtime.Inconc {
+					continue
+				}
+				oracle := runtime.Verdict(255)
+				for ei, e := range es[mi] {
+					got := e.Analyze(&mt)
+					if got.Verdict == want.Verdict {
+						continue
+					}
+					// The runtime may be the one that is wrong: ask the oracle.
+					if oracle == 255 {
+						oracle = oracleVerdict(st, term, mt, want.Mode)
+					}
+					if got.Verdict != oracle {
+						t.Errorf("seed %d: %s on %s %s: %s gives %s (%s), runtime %s, oracle %s", seed, st.Format(term),
+							mt.Format(sig), want.Mode, engines[ei].name, got.Verdict, got.Reason, want.Verdict, oracle)
+					}
+				}
+				if oracle != 255 {
+					runtimeWrong++
+					t.Logf("seed %d: %s on %s %s: runtime %s, oracle and automata %s", seed, st.Format(term),
+						mt.Format(sig), want.Mode, want.Verdict, oracle)
+				}
+				counts[want.Mode.String()+" "+want.Verdict.String()]++
+			}
+		}
+	}
+	t.Logf("verdicts compared: %v; %d where the runtime differs from the oracle", counts, runtimeWrong)
+}
+
+// oracleVerdict is the reference oracle's verdict. Its traces are bounded
+// by the multi-trace's length plus 8 events, exact for the loop-free terms
+// and the short witnesses of these tests.
+func oracleVerdict(st *interaction.Store, term interaction.Term, mt multitrace.MultiTrace, mode runtime.Mode) runtime.Verdict {
+	switch {
+	case reference.Accepts(st, term, mt):
+		return runtime.Pass
+	case mode == runtime.Prefix && reference.IsMultiPrefix(st, term, mt, mt.Len()+8):
+		return runtime.WeakPass
+	}
+	return runtime.Fail
+}
+
+// draw returns the k-th kind of random multi-trace of term.
+func draw(st *interaction.Store, term interaction.Term, rng *rand.Rand, k int) (multitrace.MultiTrace, bool) {
+	sig := st.Signature()
+	tr, err := tracegen.Accepted(st, term, rng, tracegen.Options{MaxLength: 12})
+	if err != nil {
+		return multitrace.MultiTrace{}, false
+	}
+	var part tracegen.Partition
+	switch rng.IntN(4) {
+	case 0:
+		part, _ = tracegen.ParsePartition(sig, "l1,l2;l3,l4")
+	case 1:
+		part, _ = tracegen.ParsePartition(sig, "l1,l3;l2")
+	case 2:
+		part = tracegen.Trivial(sig)
+	default:
+		part = tracegen.Discrete(sig)
+	}
+	mt := tracegen.Project(tr, part)
+	switch k {
+	case 0:
+		return mt, true
+	case 1, 2:
+		return tracegen.Prefix(mt, rng), true
+	case 3:
+		return tracegen.Noise(sig, mt, rng), true
+	case 4:
+		return tracegen.Noise(sig, tracegen.Prefix(mt, rng), rng), true
+	case 5:
+		return tracegen.SwapActions(mt, rng)
+	case 6:
+		return tracegen.Slice(mt, rng), true
+	default:
+		other, err := tracegen.Accepted(st, term, rng, tracegen.Options{MaxLength: 12})
+		if err != nil {
+			return mt, true
+		}
+		return tracegen.SwapComponents(mt, tracegen.Project(other, part), rng)
+	}
+}

@@ -1,0 +1,96 @@
+package automata
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/ivc-project/ivc/internal/testutil"
+	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/runtime"
+	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/tracegen"
+)
+
+// TestSynchModels checks models whose <synch> messages are symbols that
+// touch several locations: network-synch on random multi-traces (accepted
+// ones, prefixes, noise, swaps) over the discrete partition and a
+// co-localization, against the runtime engine; and the 3-SAT reductions,
+// where every symbol is a broadcast to the lifelines of the clauses a
+// literal satisfies (91 locations), which are WeakPass in prefix mode.
+func TestSynchModels(t *testing.T) {
+	shared := testutil.Shared(t)
+	sp, err := spec.Load(filepath.Join(shared, "corpus", "models", "network-synch", "network.hsf"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig := sp.Sig
+	rng := rand.New(rand.NewPCG(3, 4))
+	co, err := tracegen.ParsePartition(sig, "Client,Proxy;Log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, mode := range []runtime.Mode{runtime.Accept, runtime.Prefix} {
+		e, err := New(sp.Store, sp.Root, Options{Mode: mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rt := runtime.New(sp.Store, sp.Root, runtime.Options{Mode: mode, POR: true, LOC: true})
+		for k := range 300 {
+			tr, err := tracegen.Accepted(sp.Store, sp.Root, rng, tracegen.Options{MaxLength: 40})
+			if err != nil {
+				t.Fatal(err)
+			}
+			part := tracegen.Discrete(sig)
+			if k%2 == 1 {
+				part = co
+			}
+			mt := tracegen.Project(tr, part)
+			switch k % 5 {
+			case 1:
+				mt = tracegen.Prefix(mt, rng)
+			case 2:
+				mt = tracegen.Noise(sig, mt, rng)
+			case 3:
+				if m, ok := tracegen.SwapActions(mt, rng); ok {
+					mt = m
+				}
+			case 4:
+				mt = tracegen.Slice(mt, rng)
+			}
+			want := rt.Analyze(&mt)
+			if got := e.Analyze(&mt); got.Verdict != want.Verdict {
+				t.Errorf("network %s on %s: automata %s (%s), runtime %s", mode, mt.Format(sig), got.Verdict, got.Reason, want.Verdict)
+			}
+			checked++
+		}
+	}
+	n := 3
+	if testutil.Sweep() {
+		n = 100
+	}
+	dir := filepath.Join(shared, "corpus", "3sat")
+	for i := range n {
+		name := fmt.Sprintf("uf20-0%d", i+1)
+		sp, err := spec.Load(filepath.Join(dir, name+".hsf"), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := New(sp.Store, sp.Root, Options{Mode: runtime.Prefix, Timeout: time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mt, err := multitrace.Read(filepath.Join(dir, name+".htf"), sp.Sig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.Analyze(mt); got.Verdict != runtime.WeakPass {
+			t.Errorf("%s: %s (%s), want WeakPass", name, got.Verdict, got.Reason)
+		}
+		checked++
+	}
+	t.Logf("%d analyses checked", checked)
+}

@@ -1,0 +1,722 @@
+package nfa
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"time"
+)
+
+// search builds Central(A, (μi)i) (Definition 4) lazily, depth first, from
+// its initial state, and stops at the first final state (Algorithm 1).
+//
+// A state of Central(A, (μi)i) is the positions p1..pn reached in the local
+// traces (the suffixes w1..wn) and a state q of A. The search explores the
+// position tuples, each with a set of states of A as a bitset: the visited
+// set maps a tuple, packed into one integer Σ pi·stride_i (a string of the
+// positions when the product does not fit in 64 bits), to the states of A
+// already reached there, and a stack entry carries the states newly reached.
+// Reading a symbol of A consumes, at once, the head of every location the
+// symbol touches, which must be the letter the symbol shows there; a symbol
+// touching no location consumes nothing. In prefix mode a location whose
+// trace is consumed stops constraining the rest: its letters become ε
+// (lifeline removal on automata), and the search succeeds as soon as every
+// trace is consumed (A is trim, so a final state is still reachable).
+//
+// Depth first, so a final state is found after few steps when one is
+// reachable; among the successors, the one advancing the location that is
+// least far through its trace (relatively) is tried first, which follows a
+// balanced interleaving such as the one that produced the traces.
+type search struct {
+	c      *Checker
+	n, w   int
+	tr     [][]Letter
+	L      []int32
+	total  int
+	stride []uint64
+	fits   bool
+	prefix bool
+	inter  Bits // nil: every transition of A
+	// While location i is at position p, the states of A allowed are the
+	// rows fwd[i][p] of its forward subsets and bwd[i][p] of its backward
+	// ones (rows of c.fwdRows[i] and c.bwdRows[i] or c.bwdAnyRows[i]).
+	// prune is false when there is no pruning.
+	prune    bool
+	fwd, bwd [][]int32
+	// masks[i][p*w:(p+1)*w] is the and of the two rows.
+	masks [][]uint64
+
+	vis   posMap
+	big   map[string]int32
+	vbits []uint64 // visited states, w words per tuple
+
+	kstack []uint64 // per entry: the tuple's key
+	pstack []int32  // per entry: sum, next successor, p1..pn
+	rstack []uint64 // per entry: w words, the states newly reached
+	m, r   []uint64 // scratch sets
+	saved  []int32
+	ppos   []int32 // the probe's positions
+	tried  []bool
+	cur    []uint64
+	order  []int
+	prio   []float64
+	inv    []float64 // 1/|μi|
+
+	maxNodes int
+	deadline time.Time
+	timedOut bool
+	nodes    int
+	best     int
+	bestPos  []int32
+	bestQ    State
+}
+
+// init prepares a search of mt. With prune, it computes the masks from the
+// projections' walks (and then inter is not needed: see the Checker's
+// NoPruning).
+func (s *search) init(c *Checker, mt [][]Letter, prefix bool, inter Bits, prune bool) {
+	n := len(mt)
+	s.c, s.n, s.tr, s.prefix, s.inter = c, n, mt, prefix, inter
+	s.maxNodes = c.opt.MaxNodes
+	s.deadline, s.timedOut = time.Time{}, false
+	if c.opt.Timeout > 0 {
+		s.deadline = time.Now().Add(c.opt.Timeout)
+	}
+	s.nodes, s.best, s.bestPos, s.bestQ = 0, -1, s.bestPos[:0], -1
+	s.L = s.L[:0]
+	s.stride = s.stride[:0]
+	s.total = 0
+	s.fits = true
+	st := uint64(1)
+	for _, t := range mt {
+		s.L = append(s.L, int32(len(t)))
+		s.total += len(t)
+		s.stride = append(s.stride, st)
+		hi, lo := bits.Mul64(st, uint64(len(t))+1)
+		if hi != 0 || lo >= 1<<62 {
+			s.fits = false
+		}
+		st = lo
+	}
+	if s.fits {
+		s.vis.reset()
+	} else {
+		s.big = map[string]int32{}
+	}
+	s.vbits = s.vbits[:0]
+	s.kstack, s.pstack, s.rstack = s.kstack[:0], s.pstack[:0], s.rstack[:0]
+	s.w = nwords(c.a.n)
+	s.m, s.r, s.cur = resize(s.m, s.w), resize(s.r, s.w), resize(s.cur, s.w)
+	s.order, s.prio, s.inv = s.order[:0], s.prio[:0], s.inv[:0]
+	for _, t := range mt {
+		s.order = append(s.order, 0)
+		s.prio = append(s.prio, 0)
+		s.inv = append(s.inv, 1/float64(max(len(t), 1)))
+	}
+	if !prune || n == 0 {
+		s.prune = false
+		return
+	}
+	s.inter = nil
+	s.prune = true
+	for len(s.fwd) < n {
+		s.fwd, s.bwd, s.masks = append(s.fwd, nil), append(s.bwd, nil), append(s.masks, nil)
+	}
+	w := s.w
+	for i, t := range mt {
+		fwd, bwd := s.rows(s.fwd[i][:0], s.bwd[i][:0], i, t, prefix)
+		s.fwd[i], s.bwd[i] = fwd, bwd
+		frows, brows := c.fwdRows[i], c.bwdRows[i]
+		if prefix {
+			brows = c.bwdAnyRows[i]
+		}
+		m := resize(s.masks[i], len(fwd)*w)
+		switch w {
+		case 1:
+			for p, f := range fwd {
+				m[p] = frows[f] & brows[bwd[p]]
+			}
+		case 2:
+			for p, f := range fwd {
+				b := bwd[p]
+				m[2*p] = frows[2*f] & brows[2*b]
+				m[2*p+1] = frows[2*f+1] & brows[2*b+1]
+			}
+		default:
+			for p := range fwd {
+				f, b, row := frows[int(fwd[p])*w:], brows[int(bwd[p])*w:], m[p*w:]
+				for k := 0; k < w; k++ {
+					row[k] = f[k] & b[k]
+				}
+			}
+		}
+		s.masks[i] = m
+	}
+}
+
+func resize32(b []int32, n int) []int32 {
+	if cap(b) < n {
+		return make([]int32, n, 2*n)
+	}
+	return b[:n]
+}
+
+func resize(b []uint64, n int) []uint64 {
+	if cap(b) < n {
+		return make([]uint64, n)
+	}
+	return b[:n]
+}
+
+// rows sets, for each position p of trace t of location i, the row of the
+// states of A that the forward walk allows there (the DFA state's subset)
+// and the row of those from which the rest of t can be read (the backward
+// walk's subset): a final state must then be reachable (exact) or any state
+// (prefix). In prefix mode the position past the end allows every state.
+func (s *search) rows(fwd, bwd []int32, i int, t []Letter, prefix bool) ([]int32, []int32) {
+	c := s.c
+	d := c.projs[i].dfa
+	back := c.back[i]
+	if prefix {
+		back = c.backAny[i]
+	}
+	n := len(t)
+	fwd, bwd = resize32(fwd, n+1), resize32(bwd, n+1)
+	// The rows past the states: an empty row, then a full one.
+	k := int32(d.k)
+	b := back.start
+	for j := n; j >= 0; j-- {
+		if b < 0 {
+			bwd[j] = int32(back.n)
+		} else {
+			bwd[j] = int32(b)
+		}
+		if j > 0 && b >= 0 {
+			if x := int32(t[j-1]); x >= 0 && x < k {
+				b = back.next[int32(b)*k+x]
+			} else {
+				b = -1
+			}
+		}
+	}
+	q := d.start
+	for j := 0; j <= n; j++ {
+		if q < 0 {
+			fwd[j] = int32(d.n)
+		} else {
+			fwd[j] = int32(q)
+		}
+		if j < n && q >= 0 {
+			if x := int32(t[j]); x >= 0 && x < k {
+				q = d.next[int32(q)*k+x]
+			} else {
+				q = -1
+			}
+		}
+	}
+	if prefix {
+		fwd[n] = int32(d.n + 1)
+	}
+	return fwd, bwd
+}
+
+// allowed sets s.m to the states allowed at positions pos (masks on).
+func (s *search) allowed(pos []int32) {
+	w, m := s.w, s.m
+	if w == 1 {
+		x := ^uint64(0)
+		for i, p := range pos {
+			x &= s.masks[i][p]
+		}
+		m[0] = x
+		return
+	}
+	for k := 0; k < w; k++ {
+		m[k] = ^uint64(0)
+	}
+	for i, p := range pos {
+		row := s.masks[i][int(p)*w : int(p)*w+w]
+		for k, x := range row {
+			m[k] &= x
+		}
+	}
+}
+
+// push adds the states s.r at positions pos (key, sum events consumed):
+// those not visited there yet are marked and stacked. It reports whether
+// one of them is final.
+func (s *search) push(key uint64, sum int32, pos []int32) bool {
+	if s.mark(key, sum, pos) == 0 {
+		return false
+	}
+	if s.final(sum) {
+		return true
+	}
+	r := s.r
+	s.kstack = append(s.kstack, key)
+	s.pstack = append(s.pstack, sum, 0)
+	for _, p := range pos {
+		s.pstack = append(s.pstack, p)
+	}
+	for k := 0; k < len(r); k++ {
+		s.rstack = append(s.rstack, r[k])
+	}
+	return false
+}
+
+// final reports whether the states s.r, reached after sum events, end the
+// search.
+func (s *search) final(sum int32) bool {
+	if int(sum) != s.total {
+		return false
+	}
+	if s.prefix {
+		return true
+	}
+	for k, x := range s.r {
+		if x&s.c.a.final[k] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// mark keeps in s.r the states allowed at pos and not visited there yet,
+// marks them visited, and returns how many there are.
+func (s *search) mark(key uint64, sum int32, pos []int32) int {
+	r := s.r
+	if s.prune {
+		s.allowed(pos)
+		m := s.m
+		for k := 0; k < len(r); k++ {
+			r[k] &= m[k]
+		}
+	}
+	off := s.visit(key, pos)
+	v := s.vbits[off : off+s.w]
+	added := 0
+	for k := 0; k < len(r); k++ {
+		x := r[k] &^ v[k]
+		r[k] = x
+		v[k] |= x
+		added += bits.OnesCount64(x)
+	}
+	if added == 0 {
+		return 0
+	}
+	s.nodes += added
+	if int(sum) > s.best {
+		s.best = int(sum)
+		s.bestPos = s.bestPos[:0]
+		for _, p := range pos {
+			s.bestPos = append(s.bestPos, p)
+		}
+		s.bestQ = State(firstBit(r))
+	}
+	return added
+}
+
+func firstBit(b []uint64) int {
+	for k, x := range b {
+		if x != 0 {
+			return k<<6 + bits.TrailingZeros64(x)
+		}
+	}
+	return -1
+}
+
+// visit returns the offset in vbits of the states visited at the tuple
+// pos (of key), adding an empty set for a new tuple.
+func (s *search) visit(key uint64, pos []int32) int {
+	if s.fits {
+		off, isNew := s.vis.get(key, int32(len(s.vbits)))
+		if isNew {
+			for k := 0; k < s.w; k++ {
+				s.vbits = append(s.vbits, 0)
+			}
+		}
+		return int(off)
+	}
+	var b []byte
+	for _, p := range pos {
+		b = binary.LittleEndian.AppendUint32(b, uint32(p))
+	}
+	if off, ok := s.big[string(b)]; ok {
+		return int(off)
+	}
+	off := int32(len(s.vbits))
+	s.big[string(b)] = off
+	s.vbits = append(s.vbits, make([]uint64, s.w)...)
+	return int(off)
+}
+
+// probe follows the search's first choices without a visited set: from
+// the initial states, it reads at each step the head of the least advanced
+// location that leads somewhere, and fails at the first step where none
+// does. It decides most accepted multi-traces at a fraction of the search's
+// cost (the search never backtracks on them); a failed probe decides
+// nothing. It takes only single-part symbols, which consume an event each,
+// so it ends.
+func (s *search) probe() bool {
+	c, n := s.c, s.n
+	pos := s.ppos[:0]
+	for range n {
+		pos = append(pos, 0)
+	}
+	s.ppos = pos
+	cur := s.cur
+	clear(cur)
+	for _, q := range c.a.initial {
+		cur[q>>6] |= 1 << (q & 63)
+	}
+	if s.prune {
+		s.allowed(pos)
+		for k := range cur {
+			cur[k] &= s.m[k]
+		}
+	}
+	tried := s.tried[:0]
+	for range n {
+		tried = append(tried, false)
+	}
+	s.tried = tried
+	for sum := 0; sum < s.total; sum++ {
+		moved := false
+		clear(tried)
+		for {
+			// The least advanced location not tried yet at this step.
+			best := -1
+			for i := range n {
+				if pos[i] < s.L[i] && !tried[i] && (best < 0 || float64(pos[i])*s.inv[i] < float64(pos[best])*s.inv[best]) {
+					best = i
+				}
+			}
+			if best < 0 {
+				break
+			}
+			i := best
+			x := s.tr[i][pos[i]]
+			if x >= 0 && int32(x) < c.base[i+1]-c.base[i] {
+				g := int(c.base[i] + int32(x))
+				if s.post(cur, g, g+1) {
+					pos[i]++
+					any := uint64(0)
+					if s.prune {
+						s.allowed(pos)
+						for k := range s.r {
+							s.r[k] &= s.m[k]
+							any |= s.r[k]
+						}
+					} else {
+						for _, w := range s.r {
+							any |= w
+						}
+					}
+					if any != 0 {
+						copy(cur, s.r)
+						moved = true
+						for _, w := range cur {
+							s.nodes += bits.OnesCount64(w)
+						}
+						break
+					}
+					pos[i]--
+				}
+			}
+			tried[i] = true
+		}
+		if !moved || s.nodes > s.maxNodes {
+			return false
+		}
+	}
+	copy(s.r, cur)
+	return s.final(int32(s.total))
+}
+
+// run searches; found is true when a final state was reached, stopped when
+// a budget ran out first.
+//
+// The stack holds frames: a tuple, the states newly reached there, and the
+// next successor to generate. Successors are generated one at a time, most
+// promising first, so that a search that does not backtrack computes one
+// successor per step. The successors of a frame are, in order: reading the
+// head of one location (single-part symbols; the least advanced location
+// first), in prefix mode the free moves on the letters of consumed
+// locations, and the symbols of several parts or none (all at once).
+func (s *search) run() (found, stopped bool) {
+	c, n, w := s.c, s.n, s.w
+	a := c.a
+	pos := make([]int32, n)
+	clear(s.r)
+	for _, q := range a.initial {
+		s.r[q>>6] |= 1 << (q & 63)
+	}
+	if s.push(0, 0, pos) {
+		return true, false
+	}
+	steps := 0
+	cur := s.cur
+	for len(s.kstack) > 0 {
+		if s.nodes > s.maxNodes {
+			return false, true
+		}
+		steps++
+		if steps&1023 == 0 && !s.deadline.IsZero() && time.Now().After(s.deadline) {
+			s.timedOut = true
+			return false, true
+		}
+		key := s.kstack[len(s.kstack)-1]
+		top := len(s.pstack) - (n + 2)
+		sum, dir := s.pstack[top], s.pstack[top+1]
+		s.pstack[top+1]++
+		for i, p := range s.pstack[top+2 : top+2+n] {
+			pos[i] = p
+		}
+		rtop := len(s.rstack) - w
+		for k, x := range s.rstack[rtop:] {
+			cur[k] = x
+		}
+		// The single-part directions, least advanced location first.
+		k := 0
+		for i := range n {
+			if pos[i] < s.L[i] {
+				s.order[k] = i
+				s.prio[k] = float64(pos[i]) * s.inv[i]
+				k++
+			}
+		}
+		switch d := int(dir); {
+		case d < k:
+			for x := 1; x < k; x++ {
+				for y := x; y > 0 && s.prio[y] < s.prio[y-1]; y-- {
+					s.order[y], s.order[y-1] = s.order[y-1], s.order[y]
+					s.prio[y], s.prio[y-1] = s.prio[y-1], s.prio[y]
+				}
+			}
+			i := s.order[d]
+			if k == 1 && !s.prefix && !c.hasOthers {
+				// One location left and nothing else to read: no choice
+				// of interleaving remains, so read the rest of its trace
+				// as a subset simulation, without stacking frames.
+				if s.chain(i, key, sum, pos, cur) {
+					return true, false
+				}
+				continue
+			}
+			x := s.tr[i][pos[i]]
+			if x < 0 || int32(x) >= c.base[i+1]-c.base[i] {
+				continue // an event no symbol shows here
+			}
+			g := int(c.base[i] + int32(x))
+			if !s.post(cur, g, g+1) {
+				continue
+			}
+			pos[i]++
+			if s.push(key+s.stride[i], sum+1, pos) {
+				return true, false
+			}
+		case d < k+n:
+			// Prefix mode: the letters of a consumed location are ε.
+			i := d - k
+			if !s.prefix || pos[i] != s.L[i] {
+				continue
+			}
+			if s.post(cur, int(c.base[i]), int(c.base[i+1])) && s.push(key, sum, pos) {
+				return true, false
+			}
+		case d == k+n && c.hasOthers:
+			for k, x := range cur {
+				for x != 0 {
+					q := State(k<<6 + bits.TrailingZeros64(x))
+					x &= x - 1
+					if c.ofirst[q] < c.ofirst[q+1] && s.others(q, key, sum, pos) {
+						return true, false
+					}
+				}
+			}
+		default:
+			// Every successor generated: pop the frame.
+			s.kstack = s.kstack[:len(s.kstack)-1]
+			s.pstack = s.pstack[:top]
+			s.rstack = s.rstack[:rtop]
+		}
+	}
+	return false, false
+}
+
+// chain reads the rest of location i's trace from the states cur at pos,
+// the other locations being consumed; it reports whether a final state is
+// reached at the end. The tuples it passes are marked visited as usual.
+func (s *search) chain(i int, key uint64, sum int32, pos []int32, cur []uint64) bool {
+	c := s.c
+	w := s.w
+	for pos[i] < s.L[i] {
+		x := s.tr[i][pos[i]]
+		if x < 0 || int32(x) >= c.base[i+1]-c.base[i] {
+			return false
+		}
+		g := int(c.base[i] + int32(x))
+		if !s.post(cur, g, g+1) {
+			return false
+		}
+		pos[i]++
+		key += s.stride[i]
+		sum++
+		if s.mark(key, sum, pos) == 0 {
+			return false
+		}
+		for k := 0; k < w; k++ {
+			cur[k] = s.r[k]
+		}
+	}
+	return s.final(sum)
+}
+
+// post sets s.r to the targets of the single-part transitions leaving the
+// states of from whose global letter is in [glo, ghi), and reports whether
+// there is one.
+func (s *search) post(from []uint64, glo, ghi int) bool {
+	c := s.c
+	G := c.G
+	r := s.r
+	for k := 0; k < len(r); k++ {
+		r[k] = 0
+	}
+	any := false
+	for k, x := range from {
+		for x != 0 {
+			q := k<<6 + bits.TrailingZeros64(x)
+			x &= x - 1
+			lo, hi := c.first[q*G+glo], c.first[q*G+ghi]
+			for j := lo; j < hi; j++ {
+				if s.inter != nil && !s.inter.Has(int(c.byLetter[j])) {
+					continue
+				}
+				d := c.ldst[j]
+				r[d>>6] |= 1 << (d & 63)
+				any = true
+			}
+		}
+	}
+	return any
+}
+
+// others pushes the successors of q by its transitions of several parts or
+// none.
+func (s *search) others(q State, key uint64, sum int32, pos []int32) bool {
+	c := s.c
+	for _, t := range c.others[c.ofirst[q]:c.ofirst[q+1]] {
+		if s.inter != nil && !s.inter.Has(int(t)) {
+			continue
+		}
+		tt := c.a.trans[t]
+		ok, adv, nkey := true, int32(0), key
+		saved := append(s.saved[:0], pos...)
+		for _, p := range c.locs.Parts(tt.Sym) {
+			switch i := p.Loc; {
+			case pos[i] < s.L[i] && s.tr[i][pos[i]] == p.Letter:
+				pos[i]++
+				adv++
+				nkey += s.stride[i]
+			case pos[i] == s.L[i] && s.prefix:
+			default:
+				ok = false
+			}
+		}
+		if ok {
+			clear(s.r)
+			s.r[tt.Dst>>6] |= 1 << (tt.Dst & 63)
+			if s.push(nkey, sum+adv, pos) {
+				return true
+			}
+		}
+		copy(pos, saved)
+	}
+	return false
+}
+
+// explain returns the furthest positions reached and the symbols A could
+// read there.
+func (s *search) explain() ([]int, []Symbol) {
+	prog := make([]int, s.n)
+	if s.bestQ < 0 {
+		return prog, s.c.expectedAt(s.c.a.initial, s.inter)
+	}
+	for i, p := range s.bestPos {
+		prog[i] = int(p)
+	}
+	return prog, s.c.expectedAt([]State{s.bestQ}, s.inter)
+}
+
+// posMap maps uint64 keys to int32 values by open addressing. Clearing it
+// is O(1): a slot belongs to the map only when it carries the current
+// generation.
+type posMap struct {
+	slots []slot
+	gen   uint32
+	n     int
+	shift uint
+}
+
+type slot struct {
+	key uint64
+	gen uint32
+	val int32
+}
+
+const minSetSize = 1 << 10
+
+func (s *posMap) reset() {
+	// Shrink a table that a big search left behind, when the last search
+	// used little of it.
+	if len(s.slots) == 0 || len(s.slots) > 1<<16 && s.n < len(s.slots)/16 {
+		size := minSetSize
+		for size < 4*s.n {
+			size <<= 1
+		}
+		s.alloc(size)
+		return
+	}
+	s.gen++
+	s.n = 0
+	if s.gen == 0 {
+		clear(s.slots)
+		s.gen = 1
+	}
+}
+
+func (s *posMap) alloc(size int) {
+	s.slots = make([]slot, size)
+	s.shift = uint(64 - bits.TrailingZeros(uint(size)))
+	s.gen, s.n = 1, 0
+}
+
+// get returns the value of k, or adds k with value v.
+func (s *posMap) get(k uint64, v int32) (int32, bool) {
+	if 2*(s.n+1) > len(s.slots) {
+		s.grow()
+	}
+	mask := uint64(len(s.slots) - 1)
+	h := (k * 0x9e3779b97f4a7c15) >> s.shift
+	for {
+		sl := &s.slots[h]
+		if sl.gen != s.gen {
+			sl.key, sl.gen, sl.val = k, s.gen, v
+			s.n++
+			return v, true
+		}
+		if sl.key == k {
+			return sl.val, false
+		}
+		h = (h + 1) & mask
+	}
+}
+
+func (s *posMap) grow() {
+	old, gen := s.slots, s.gen
+	s.alloc(2 * len(old))
+	for _, sl := range old {
+		if sl.gen == gen {
+			s.get(sl.key, sl.val)
+		}
+	}
+}
