@@ -18,6 +18,7 @@ type Analyzer struct {
 	all  interaction.Lifelines
 
 	partitions map[string]*partition
+	letters    []interaction.MultiAction // every multi-action of the interaction
 	hasSync    bool // the interaction has a sync operator
 
 	// Scratch space reused from one search to the next.
@@ -189,7 +190,7 @@ func (a *Analyzer) Analyze(mt *multitrace.MultiTrace) Result {
 	default:
 		kind := prefixSearch
 		res.Verdict = pb.decide(prefixSearch)
-		if a.opts.Mode == Slice && res.Verdict == Fail {
+		if a.opts.Mode == Slice && res.Verdict == Fail && !pb.foreignEvent() {
 			// Not a multi-prefix (which needs no simulation): a slice?
 			pb.resetExplanation()
 			kind = sliceSearch
@@ -247,4 +248,48 @@ func hasSync(st *interaction.Store, t interaction.Term) bool {
 	default:
 		return hasSync(st, st.Left(t)) || hasSync(st, st.Right(t))
 	}
+}
+
+// foreignEvent reports whether some event of the multi-trace is no part of
+// any action of the interaction on its component: then no explanation of
+// any kind exists, and a slice search, which may end Inconc for lack of
+// budget, is pointless.
+func (pb *problem) foreignEvent() bool {
+	a := pb.a
+	if a.hasSync {
+		return false // a sync joins actions into events that are no leaf
+	}
+	if a.letters == nil {
+		seen := map[interaction.ActID]bool{}
+		var walk func(t interaction.Term)
+		walk = func(t interaction.Term) {
+			switch op := a.st.Op(t); {
+			case op == interaction.OpAct:
+				if id := a.st.ActID(a.st.Action(t)); !seen[id] {
+					seen[id] = true
+					a.letters = append(a.letters, a.st.Action(t))
+				}
+			case op.IsLoop():
+				walk(a.st.Left(t))
+			case op.IsBinary():
+				walk(a.st.Left(t))
+				walk(a.st.Right(t))
+			}
+		}
+		walk(a.root)
+	}
+	parts := map[part]bool{}
+	for _, m := range a.letters {
+		for _, pt := range a.parts(pb.p, a.st.ActID(m)) {
+			parts[pt] = true
+		}
+	}
+	for c, tr := range pb.traces {
+		for _, e := range tr {
+			if !parts[part{c: int32(c), act: e}] {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -28,6 +28,8 @@ type analyzeFlags struct {
 	maxNodes, jobs         int
 	options, graph         string
 	locations              string
+	budget                 string
+	simulation             *runtime.Simulation // set by a simulate[...] option section
 }
 
 func newAnalyzeCmd(a *app) *cobra.Command {
@@ -81,6 +83,17 @@ Verdicts, by --mode:
                     accepted multi-trace (logs may stop early, lifelines may be
                     unobserved), not accepted itself; Fail: neither
   accept            Pass: exactly accepted; Fail: not
+  slice             as prefix, but logs may also start late: WeakPass when
+                    the multi-trace is a slice of an accepted one, explained
+                    by simulating, before a component's log starts, actions
+                    it did not record (listed under the verdict, and in
+                    "simulated" with --format json); Inconc when the
+                    simulation budget found no explanation; Fail when none
+                    exists. --budget liberal (default) allows β·n loop
+                    instances and η·n actions outside loops (β: loop depth,
+                    η: actions outside loops, n: events of the multi-trace);
+                    --budget paper is the (λ,α) criterion of the slice paper
+                    (HIBOU's simulate[reset=true]). Runtime engine only
   Inconc            a limit (--timeout, --max-nodes) stopped the search first
 
 SPEC is a .hsf signature (the .hif of the same name beside it is used when
@@ -90,7 +103,8 @@ directory, which stands for the .htf files below it, sorted.
 Settings are layered: the command line wins over --options FILE.hcf, which
 wins over the option sections of a legacy single-file .hsf, which win over the
 defaults. From @analyze_option, ivc reads analysis_kind (accept: accept;
-prefix, eliminate, hide: prefix; simulate: slice), local_analysis (--loc),
+prefix, eliminate, hide: prefix; simulate[slice=true,...]: slice with its
+budget; simulate without slice: prefix), local_analysis (--loc),
 partial_order_reduction (--por), strategy (BFS: bfs; DFS, HCS: dfs) and
 filters max_node_number (--max-nodes); it ignores the options that do not
 change verdicts (goal, memoize, loggers, priorities), and warns about the
@@ -104,6 +118,7 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
   ivc analyze --options conf.hcf signature.hsf i0.hif traces/
   ivc analyze --graph search.dot abp.hsf run1.htf && dot -Tsvg search.dot -o search.svg
   ivc analyze --engine automata --format json abp.hsf logs/
+  ivc analyze --mode slice i2.hsf late-logs/
   ivc analyze --locations "a0,a3;a1,a2" nfa1.timbuk traces/`,
 		Args: a.args(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -142,7 +157,8 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&fl.mode, "mode", "prefix", "the question asked, `accept|prefix` (slice is not implemented yet)")
+	f.StringVar(&fl.mode, "mode", "prefix", "the question asked, `accept|prefix|slice`")
+	f.StringVar(&fl.budget, "budget", "liberal", "slice mode's simulation budget, `liberal|paper` (see --help)")
 	f.StringVar(&fl.engine, "engine", "auto", "the analysis engine, `auto|runtime|automata`")
 	f.StringVar(&fl.locations, "locations", "", "with a .timbuk SPEC, the letters of each location, `\"a,b;c\"` (default: one per letter)")
 	f.BoolVar(&fl.por, "por", true, "partial order reduction (--por=false to switch it off)")
@@ -276,6 +292,7 @@ func (b *batch) print(o outcome) {
 		line, _ := json.Marshal(jsonResult{
 			File: file, Verdict: r.Verdict.String(), Mode: r.Mode.String(), Engine: b.engineName(),
 			Nodes: r.Nodes, ElapsedUS: us, Reason: r.Reason, Explanation: r.Explanation,
+			Simulated: r.Simulated,
 		})
 		fmt.Fprintf(a.stdout, "%s\n", line)
 	} else {
@@ -298,6 +315,8 @@ type jsonResult struct {
 	ElapsedUS   int64                `json:"elapsed_us"`
 	Reason      string               `json:"reason,omitempty"`
 	Explanation *runtime.Explanation `json:"explanation,omitempty"`
+	// Simulated lists, for a slice, the actions assumed unobserved.
+	Simulated []runtime.SimulatedAction `json:"simulated,omitempty"`
 }
 
 func printResult(w io.Writer, file string, r runtime.Result, us int64) {
@@ -306,6 +325,7 @@ func printResult(w io.Writer, file string, r runtime.Result, us int64) {
 		fmt.Fprintf(w, ": %s", r.Reason)
 	}
 	fmt.Fprintln(w)
+	printSimulated(w, r.Simulated)
 	if r.Verdict != runtime.Fail || r.Explanation == nil {
 		return
 	}
@@ -324,6 +344,22 @@ func printResult(w io.Writer, file string, r runtime.Result, us int64) {
 		fmt.Fprintf(w, "\texpected: nothing more\n")
 	} else {
 		fmt.Fprintf(w, "\texpected: %s\n", strings.Join(e.Expected, " "))
+	}
+}
+
+// printSimulated prints, per component, the actions a slice explanation
+// assumed unobserved before the component's log starts.
+func printSimulated(w io.Writer, sim []runtime.SimulatedAction) {
+	var comps []string
+	byComp := map[string][]string{}
+	for _, s := range sim {
+		if _, ok := byComp[s.Component]; !ok {
+			comps = append(comps, s.Component)
+		}
+		byComp[s.Component] = append(byComp[s.Component], s.Action)
+	}
+	for _, c := range comps {
+		fmt.Fprintf(w, "	before the log of [%s] starts: %s\n", c, strings.Join(byComp[c], " "))
 	}
 }
 

@@ -40,13 +40,20 @@ func (a *app) analysisOptions(cmd *cobra.Command, fl *analyzeFlags, sp *spec.Spe
 	}
 
 	var opts runtime.Options
-	switch set.mode {
-	case "accept", "prefix":
-		opts.Mode, _ = runtime.ParseMode(set.mode)
-	case "slice":
-		return opts, a.usagef("slice mode (asked by %s) is not implemented yet: use --mode prefix or --mode accept", modeFrom)
+	m, err := runtime.ParseMode(set.mode)
+	if err != nil {
+		return opts, a.usagef("invalid --mode %q (from %s): want accept, prefix or slice", set.mode, modeFrom)
+	}
+	opts.Mode = m
+	switch {
+	case set.simulation != nil && !cmd.Flags().Changed("budget"):
+		opts.Simulation = *set.simulation
+	case set.budget == "liberal":
+		opts.Simulation = runtime.DefaultSimulation()
+	case set.budget == "paper":
+		opts.Simulation = runtime.PaperSimulation()
 	default:
-		return opts, a.usagef("invalid --mode %q: want accept or prefix (slice is not implemented yet)", set.mode)
+		return opts, a.usagef("invalid --budget %q: want liberal or paper", set.budget)
 	}
 	switch set.engine {
 	case "auto", "runtime", "automata":
@@ -89,6 +96,15 @@ func (a *app) applyHCF(cmd *cobra.Command, set *analyzeFlags, file string, sec *
 			set.mode = "prefix"
 		case hcf.Simulate:
 			set.mode = "slice"
+			sim := o.Analysis.Simulate
+			if !sim.Slice {
+				// Simulation after the end only: multi-prefixes, which prefix
+				// mode decides exactly by lifeline removal.
+				set.mode = "prefix"
+				break
+			}
+			set.simulation = &runtime.Simulation{Reset: sim.Reset, Multiply: sim.Multiply,
+				Loops: budgetOf(sim.Loop, true), Actions: budgetOf(sim.Act, false)}
 		}
 		modeFrom = fmt.Sprintf("analysis_kind = %s in %s", o.Analysis.Kind, where)
 	}
@@ -115,4 +131,18 @@ func (a *app) applyHCF(cmd *cobra.Command, set *analyzeFlags, file string, sec *
 		}
 	}
 	return modeFrom
+}
+
+// budgetOf maps a budget of HIBOU's simulate[...] onto ivc's.
+func budgetOf(b hcf.Budget, loops bool) runtime.Budget {
+	switch b.Kind {
+	case hcf.BudgetNone:
+		return runtime.Budget{Kind: runtime.Fixed, N: 0}
+	case hcf.BudgetNum:
+		return runtime.Budget{Kind: runtime.Fixed, N: b.N}
+	case hcf.BudgetMaxNum:
+		return runtime.Budget{Kind: runtime.Count}
+	default: // max_depth for loops; actions outside loops otherwise
+		return runtime.Budget{Kind: runtime.Structural}
+	}
 }

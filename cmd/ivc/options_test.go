@@ -29,7 +29,7 @@ func TestAnalysisOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	def := runtime.Options{Mode: runtime.Prefix, POR: true, LOC: true, Strategy: runtime.DFS}
+	def := runtime.Options{Mode: runtime.Prefix, POR: true, LOC: true, Strategy: runtime.DFS, Simulation: runtime.DefaultSimulation()}
 	with := func(f func(o *runtime.Options)) runtime.Options { o := def; f(&o); return o }
 	for _, tc := range []struct {
 		name   string
@@ -40,7 +40,7 @@ func TestAnalysisOptions(t *testing.T) {
 		{"defaults", nil, nil, def},
 		{"flags", []string{"--mode", "accept", "--por=false", "--loc=false", "--strategy", "bfs", "--max-nodes", "7", "--timeout", "2s"}, nil,
 			with(func(o *runtime.Options) {
-				*o = runtime.Options{Mode: runtime.Accept, Strategy: runtime.BFS, MaxNodes: 7, Timeout: 2e9}
+				*o = runtime.Options{Mode: runtime.Accept, Strategy: runtime.BFS, MaxNodes: 7, Timeout: 2e9, Simulation: runtime.DefaultSimulation()}
 			})},
 		{"file", []string{"--options", off}, nil,
 			with(func(o *runtime.Options) { o.POR, o.LOC, o.Strategy, o.MaxNodes = false, false, runtime.BFS, 5 })},
