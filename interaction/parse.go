@@ -25,9 +25,17 @@ func ParseHIF(file string, src []byte) (*Node, error) {
 		return nil, err
 	}
 	if t := p.s.Next(); t.Kind != scan.EOF {
-		return nil, p.s.Unexpected(t, "end of file after the interaction")
+		return nil, p.afterInteraction(t)
 	}
 	return n, nil
+}
+
+// afterInteraction reports the token t found after a complete interaction.
+func (p *parser) afterInteraction(t scan.Token) error {
+	if t.Is(")") && p.s.Err() == nil {
+		return p.s.Errorf(t.Pos, "unbalanced ')': no '(' is open here")
+	}
+	return p.s.Unexpected(t, "end of file after the interaction")
 }
 
 // ParseHSF parses a .hsf file: signature sections (@message, @lifeline,
@@ -72,7 +80,7 @@ func ParseHSF(file string, src []byte) (*SigFile, error) {
 		}
 		f.Interaction = n
 		if t := p.s.Next(); t.Kind != scan.EOF {
-			return nil, p.s.Unexpected(t, "end of file after the interaction")
+			return nil, p.afterInteraction(t)
 		}
 	}
 	if err := p.s.Err(); err != nil {
@@ -349,6 +357,9 @@ func (p *parser) syncActions() ([]ActionSyntax, error) {
 		t := p.s.Next()
 		if t.Is(closer) {
 			break
+		}
+		if closer == ")" && t.Is(",") && p.s.Err() == nil {
+			return nil, p.s.Errorf(t.Pos, "sync(...) takes one action: write several as sync{a!m,b?m}")
 		}
 		if !t.Is(",") || closer == ")" {
 			return nil, p.s.Unexpected(t, fmt.Sprintf("'%s' after the synchronized action", closer))

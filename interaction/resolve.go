@@ -18,6 +18,12 @@ func (f *SigFile) Signature(file string) (*Signature, error) {
 				return nil, &scan.Error{File: file, Pos: n.Pos,
 					Msg: fmt.Sprintf("%s %q is declared twice (first at %s)", sec.Kind, n.Text, first)}
 			}
+			// Lifelines and gates share one name space.
+			other := map[string]string{"lifeline": "gate", "gate": "lifeline"}[sec.Kind]
+			if first, dup := seen[other+":"+n.Text]; dup {
+				return nil, &scan.Error{File: file, Pos: n.Pos,
+					Msg: fmt.Sprintf("%q is declared as a %s and as a %s (first at %s)", n.Text, other, sec.Kind, first)}
+			}
 			seen[key] = n.Pos
 			var err error
 			switch sec.Kind {

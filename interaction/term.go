@@ -382,8 +382,19 @@ func (s *Store) simplifyChain(t Term, rec func(Term) Term) Term {
 	if root.op == OpAlt || root.op == OpPar {
 		return s.acChain(root.op, ops)
 	}
-	acc := ops[len(ops)-1]
-	for i := len(ops) - 2; i >= 0; i-- {
+	acc, i := ops[len(ops)-1], len(ops)-2
+	if root.op == OpSync {
+		// Operands with no synchronized action compose as a par (see
+		// mkNode): build the longest suffix of them as one par chain.
+		j := len(ops)
+		for j > 0 && !s.mentions(ops[j-1], root.aux) {
+			j--
+		}
+		if len(ops)-j >= 2 {
+			acc, i = s.acChain(OpPar, ops[j:]), j-1
+		}
+	}
+	for ; i >= 0; i-- {
 		acc = s.mkNode(node{op: root.op, left: ops[i], right: acc, aux: root.aux})
 	}
 	return acc

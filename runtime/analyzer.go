@@ -19,7 +19,7 @@ type Analyzer struct {
 
 	partitions map[string]*partition
 	letters    []interaction.MultiAction // every multi-action of the interaction
-	hasSync    bool // the interaction has a sync operator
+	hasSync    bool                      // the interaction has a sync operator
 
 	// Scratch space reused from one search to the next.
 	vs   vertices
