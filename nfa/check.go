@@ -137,6 +137,11 @@ type CheckerOptions struct {
 	// on the reversed automaton). Both are necessary conditions on any
 	// accepted interleaving, so verdicts do not change; dead ends do.
 	NoPruning bool
+	// FirstLocalError makes the semi-centralized procedure stop at the first
+	// location whose local check fails, as Algorithm 2 does, and report that
+	// location only. By default every location is checked, so that the
+	// result names every failing one.
+	FirstLocalError bool
 }
 
 // A Checker decides multi-traces against an NFA split into locations, by
@@ -396,12 +401,16 @@ func (p *Proj) walkFrom(start State, trace []Letter, j0 int, vis Bits, used *[]i
 
 // localChecks runs Algorithm 2 for every location: the walks, then the
 // areas.
-func (c *Checker) localChecks(s *scratch, mt [][]Letter) {
+func (c *Checker) localChecks(s *scratch, mt [][]Letter, mode Mode) (checked int) {
 	for i, p := range c.projs {
 		s.used[i] = s.used[i][:0]
 		s.end[i], s.stuck[i] = p.walk(mt[i], s.vis[i], &s.used[i])
 		p.collect(s.area[i], s.vis[i], s.used[i])
+		if c.opt.FirstLocalError && (s.stuck[i] >= 0 || mode == Accept && !p.dfa.IsFinal(s.end[i])) {
+			return i + 1
+		}
 	}
+	return len(c.projs)
 }
 
 // collect or-s init and the labels of the used entries into area (which it
@@ -488,8 +497,8 @@ func (c *Checker) CheckAS(mt [][]Letter, mode Mode) Result {
 	defer c.pool.Put(s)
 	var res Result
 	exactLocal := true
-	c.localChecks(s, mt)
-	for i, p := range c.projs {
+	checked := c.localChecks(s, mt, mode)
+	for i, p := range c.projs[:checked] {
 		end, stuck := s.end[i], s.stuck[i]
 		switch {
 		case stuck >= 0:
