@@ -173,6 +173,9 @@ func (s *Store) canonAC(n node) Term {
 // sortedAC returns chain if it is sorted, and else a sorted chain of its
 // operands (a chain built raw, by the parser).
 func (s *Store) sortedAC(op Op, chain Term, idem bool) Term {
+	if s.props[chain].sorted {
+		return chain
+	}
 	var ops []Term
 	sorted := true
 	for t := chain; ; t = s.nodes[t].right {

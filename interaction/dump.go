@@ -49,11 +49,11 @@ func (p *dumpParser) action() (Action, error) {
 func (p *dumpParser) resolve(lifeline scan.Token, reception bool, msg scan.Token) (Action, error) {
 	l, ok := p.st.sig.Lifeline(lifeline.Text)
 	if !ok {
-		return 0, p.s.Errorf(lifeline.Pos, "undeclared lifeline %q", lifeline.Text)
+		return 0, p.s.Errorf(lifeline.Pos, "undeclared lifeline %s", scan.Quote(lifeline.Text))
 	}
 	m, ok := p.st.sig.Message(msg.Text)
 	if !ok {
-		return 0, p.s.Errorf(msg.Pos, "undeclared message %q", msg.Text)
+		return 0, p.s.Errorf(msg.Pos, "undeclared message %s", scan.Quote(msg.Text))
 	}
 	k := Emission
 	if reception {
@@ -121,7 +121,7 @@ func (p *dumpParser) term(depth int) (Term, error) {
 			for _, n := range names {
 				l, ok := p.st.sig.Lifeline(n.Text)
 				if !ok {
-					return 0, p.s.Errorf(n.Pos, "undeclared lifeline %q", n.Text)
+					return 0, p.s.Errorf(n.Pos, "undeclared lifeline %s", scan.Quote(n.Text))
 				}
 				ls = ls.Add(l)
 			}

@@ -74,7 +74,19 @@ func ParseHSF(file string, src []byte) (*SigFile, error) {
 		}
 	}
 	if p.s.Peek().Kind != scan.EOF {
-		n, err := p.term()
+		var n *Node
+		var err error
+		if t := p.s.Peek(); t.Kind == scan.Ident && hsfSections[t.Text] {
+			// A section name without its '@', or the first name of the
+			// interaction of a legacy file.
+			p.s.Next()
+			if p.s.Peek().Is("{") {
+				return nil, p.s.Errorf(t.Pos, "expected '@' before the section name %s: write @%s{...}", scan.Quote(t.Text), t.Text)
+			}
+			n, err = p.identTerm(t)
+		} else {
+			n, err = p.term()
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -88,6 +100,10 @@ func ParseHSF(file string, src []byte) (*SigFile, error) {
 	}
 	return f, nil
 }
+
+// hsfSections are the names of the sections of a .hsf file.
+var hsfSections = map[string]bool{"message": true, "lifeline": true, "gate": true,
+	"analyze_option": true, "explore_option": true, "canonize_option": true}
 
 type parser struct {
 	s     *scan.Scanner
@@ -169,31 +185,35 @@ func (p *parser) term() (*Node, error) {
 	case t.Is("<"):
 		return p.message(nil)
 	case t.Kind == scan.Ident:
-		p.s.Next()
-		next := p.s.Peek()
-		switch {
-		case t.Text == "o" && next.Kind != scan.Dash2 && next.Kind != scan.Arrow:
-			return &Node{Kind: NodeEmpty, Pos: t.Pos}, nil
-		case next.Is("(") || t.Text == "sync" && next.Is("{"):
-			return p.operator(t)
-		case t.Text == "loop" && next.Kind == scan.Ident:
-			// "loop S(i)" is accepted as loopS(i).
-			kind := p.s.Next()
-			op, ok := operators["loop"+kind.Text]
-			if !ok || !op.IsLoop() {
-				return nil, p.s.Errorf(kind.Pos, "unknown loop kind %q (expected S, H, W or P)", kind.Text)
-			}
-			return p.operator(scan.Token{Kind: scan.Ident, Text: "loop" + kind.Text, Pos: t.Pos})
-		case next.Kind == scan.Dash2:
-			p.s.Next()
-			return p.message(&Name{Text: t.Text, Pos: t.Pos})
-		case next.Kind == scan.Arrow:
-			return p.messageRest(&Node{Kind: NodeMessage, Pos: t.Pos, Msg: Name{Text: t.Text, Pos: t.Pos}})
-		default:
-			return nil, p.s.Unexpected(next, fmt.Sprintf("'(' after operator %q, or '--'/'->' after the name %q of a message", t.Text, t.Text))
-		}
+		return p.identTerm(p.s.Next())
 	default:
 		return nil, p.s.Unexpected(t, "an interaction (o, a message like a -- m -> b, or an operator: "+operatorList+")")
+	}
+}
+
+// identTerm parses an interaction that starts with the name t (consumed).
+func (p *parser) identTerm(t scan.Token) (*Node, error) {
+	next := p.s.Peek()
+	switch {
+	case t.Text == "o" && next.Kind != scan.Dash2 && next.Kind != scan.Arrow:
+		return &Node{Kind: NodeEmpty, Pos: t.Pos}, nil
+	case next.Is("(") || t.Text == "sync" && next.Is("{"):
+		return p.operator(t)
+	case t.Text == "loop" && next.Kind == scan.Ident:
+		// "loop S(i)" is accepted as loopS(i).
+		kind := p.s.Next()
+		op, ok := operators["loop"+kind.Text]
+		if !ok || !op.IsLoop() {
+			return nil, p.s.Errorf(kind.Pos, "unknown loop kind %s (expected S, H, W or P)", scan.Quote(kind.Text))
+		}
+		return p.operator(scan.Token{Kind: scan.Ident, Text: "loop" + kind.Text, Pos: t.Pos})
+	case next.Kind == scan.Dash2:
+		p.s.Next()
+		return p.message(&Name{Text: t.Text, Pos: t.Pos})
+	case next.Kind == scan.Arrow:
+		return p.messageRest(&Node{Kind: NodeMessage, Pos: t.Pos, Msg: Name{Text: t.Text, Pos: t.Pos}})
+	default:
+		return nil, p.s.Unexpected(next, fmt.Sprintf("'(' after operator %s, or '--'/'->' after the name %[1]s of a message", scan.Quote(t.Text)))
 	}
 }
 
@@ -232,7 +252,7 @@ func (p *parser) message(from *Name) (*Node, error) {
 
 // messageRest parses "-> b", "-> (b,c)" or "->|" after the message name.
 func (p *parser) messageRest(n *Node) (*Node, error) {
-	if _, err := p.s.Expect("->", fmt.Sprintf("after message %q", n.Msg.Text)); err != nil {
+	if _, err := p.s.Expect("->", "after message "+scan.Quote(n.Msg.Text)); err != nil {
 		return nil, err
 	}
 	t := p.s.Next()
@@ -248,10 +268,10 @@ func (p *parser) messageRest(n *Node) (*Node, error) {
 		}
 		n.To = names
 	default:
-		return nil, p.s.Unexpected(t, fmt.Sprintf("a receiver after '->' in message %q (a lifeline, (l1,l2) or |)", n.Msg.Text))
+		return nil, p.s.Unexpected(t, fmt.Sprintf("a receiver after '->' in message %s (a lifeline, (l1,l2) or |)", scan.Quote(n.Msg.Text)))
 	}
 	if n.From == nil && n.ToEnv {
-		return nil, p.s.Errorf(n.Pos, "message %q has neither a sender nor a receiver", n.Msg.Text)
+		return nil, p.s.Errorf(n.Pos, "message %s has neither a sender nor a receiver", scan.Quote(n.Msg.Text))
 	}
 	return n, nil
 }
@@ -281,7 +301,7 @@ func (p *parser) operator(kw scan.Token) (*Node, error) {
 	}
 	op, ok := operators[kw.Text]
 	if !ok {
-		return nil, p.s.Errorf(kw.Pos, "unknown operator %q (expected %s)", kw.Text, operatorList)
+		return nil, p.s.Errorf(kw.Pos, "unknown operator %s (expected %s)", scan.Quote(kw.Text), operatorList)
 	}
 	p.depth++
 	defer func() { p.depth-- }()
@@ -382,7 +402,7 @@ func ParseActionSyntax(s *scan.Scanner) (ActionSyntax, error) {
 	case t.Is("?"):
 		a.Kind = Reception
 	default:
-		return a, s.Unexpected(t, fmt.Sprintf("'!' or '?' after lifeline %q in an action", l.Text))
+		return a, s.Unexpected(t, fmt.Sprintf("'!' or '?' after lifeline %s in an action", scan.Quote(l.Text)))
 	}
 	m, err := s.ExpectIdent("a message name in an action")
 	if err != nil {

@@ -69,14 +69,14 @@ func (r *resolver) lifeline(n Name) (LifelineID, error) {
 	if r.s.sig.IsGate(n.Text) {
 		return 0, r.errorf(n.Pos, "%q is a gate, not a lifeline", n.Text)
 	}
-	return 0, r.errorf(n.Pos, "undeclared lifeline %q (add it to @lifeline in the signature)", n.Text)
+	return 0, r.errorf(n.Pos, "undeclared lifeline %s (add it to @lifeline in the signature)", scan.Quote(n.Text))
 }
 
 func (r *resolver) message(n Name) (MessageID, error) {
 	if id, ok := r.s.sig.Message(n.Text); ok {
 		return id, nil
 	}
-	return 0, r.errorf(n.Pos, "undeclared message %q (add it to @message in the signature)", n.Text)
+	return 0, r.errorf(n.Pos, "undeclared message %s (add it to @message in the signature)", scan.Quote(n.Text))
 }
 
 // endpoint resolves a sender or receiver: a lifeline, or a gate (the
@@ -88,7 +88,7 @@ func (r *resolver) endpoint(n Name) (LifelineID, bool, error) {
 	if id, ok := r.s.sig.Lifeline(n.Text); ok {
 		return id, true, nil
 	}
-	return 0, false, r.errorf(n.Pos, "undeclared lifeline or gate %q (add it to @lifeline or @gate in the signature)", n.Text)
+	return 0, false, r.errorf(n.Pos, "undeclared lifeline or gate %s (add it to @lifeline or @gate in the signature)", scan.Quote(n.Text))
 }
 
 // action resolves an action written in a source file.

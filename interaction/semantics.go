@@ -49,6 +49,8 @@ type semCaches struct {
 	ghost       map[setKey]Term
 	loopDepth   map[Term]int32
 	eta         map[Term]int32
+	first       map[uint64]bool   // FirstInProjection, keyed by question id and term
+	firstQ      map[uint64]uint32 // the ids of the questions (part, lifelines)
 }
 
 type setKey struct {
@@ -313,6 +315,9 @@ func (s *Store) Avoids(t Term, ls Lifelines) bool {
 	if p.must.Meets(ls) {
 		return false
 	}
+	if ls.Len() == 1 {
+		return true // for one lifeline, collision is exactly must (Def. 14)
+	}
 	// Only alt-free reasoning remains: must under-approximates collision with a
 	// set (alt(a!m, b!m) collides with {a,b} but with neither alone).
 	c := &s.sem
@@ -399,11 +404,23 @@ func (s *Store) Remove(t Term, ls Lifelines) Term {
 	if !s.props[t].occ.Meets(ls) {
 		return t
 	}
-	c := &s.sem
-	if c.remove == nil {
-		c.remove = map[setKey]Term{}
+	if s.sem.remove == nil {
+		s.sem.remove = map[setKey]Term{}
 	}
-	key := setKey{t, s.internSet(ls)}
+	return s.remove(t, ls, s.internSet(ls))
+}
+
+// remove is Remove with the interned id of ls.
+func (s *Store) remove(t Term, ls Lifelines, id uint32) Term {
+	p := s.props[t]
+	if !p.occ.Meets(ls) {
+		return t
+	}
+	if p.occ.SubsetOf(ls) {
+		return Empty // with all its actions erased, any term simplifies to ∅
+	}
+	c := &s.sem
+	key := setKey{t, id}
 	if r, ok := c.remove[key]; ok {
 		return r
 	}
@@ -417,22 +434,18 @@ func (s *Store) Remove(t Term, ls Lifelines) Term {
 				kept = append(kept, a)
 			}
 		}
-		if len(kept) == 0 {
-			r = Empty
-		} else {
-			r = s.Act(kept...)
-		}
+		r = s.Act(kept...) // not empty: occ is not inside ls
 	case n.op.IsLoop():
-		r = s.mk(n.op, s.Remove(n.left, ls), 0)
+		r = s.mk(n.op, s.remove(n.left, ls, id), 0)
 	case n.op == OpCoreg:
-		l, rr := s.Remove(n.left, ls), s.Remove(n.right, ls)
+		l, rr := s.remove(n.left, ls, id), s.remove(n.right, ls, id)
 		if cr := s.sets[n.aux].Minus(ls); cr.IsEmpty() {
 			r = s.mk(OpSeq, l, rr)
 		} else {
 			r = s.mkNode(node{op: OpCoreg, left: l, right: rr, aux: s.internSet(cr)})
 		}
 	case n.op == OpSync:
-		l, rr := s.Remove(n.left, ls), s.Remove(n.right, ls)
+		l, rr := s.remove(n.left, ls, id), s.remove(n.right, ls, id)
 		var kept []Action
 		for _, a := range s.acts[n.aux] {
 			if !ls.Has(a.Lifeline()) {
@@ -445,7 +458,7 @@ func (s *Store) Remove(t Term, ls Lifelines) Term {
 			r = s.mkNode(node{op: OpSync, left: l, right: rr, aux: s.internActs(NewMultiAction(kept...))})
 		}
 	default:
-		r = s.with(t, s.Remove(n.left, ls), s.Remove(n.right, ls))
+		r = s.with(t, s.remove(n.left, ls, id), s.remove(n.right, ls, id))
 	}
 	c.remove[key] = r
 	return r
@@ -611,7 +624,7 @@ func (s *Store) RemoveObserved(t Term, ls Lifelines, together bool) Term {
 // coregion lifeline removal is exact (Th. 1 of the lifeline-removal paper).
 func (s *Store) needsGhosts(t Term, ls Lifelines) bool {
 	p := s.props[t]
-	if !p.occ.Meets(ls) {
+	if !p.occ.Meets(ls) || !p.weak {
 		return false
 	}
 	c := &s.sem
@@ -814,5 +827,78 @@ func (s *Store) Eta(t Term) int {
 		r = s.Eta(n.left) + s.Eta(n.right)
 	}
 	c.eta[t] = int32(min(r, 1<<30))
+	return r
+}
+
+// FirstInProjection reports whether the multi-action part (an event of a
+// component whose lifelines are ls: the restriction to ls of some action of
+// t) can be the first event of rmv_{L∖ls}(t), the projection of t on ls,
+// without building the projection. It may answer true when unsure (around a
+// sync); false is certain. A local analysis uses it to decide a component
+// with one event left at the cost of a walk down the term.
+func (s *Store) FirstInProjection(t Term, ls Lifelines, part ActID) bool {
+	if !s.props[t].occ.Meets(ls) {
+		return false
+	}
+	c := &s.sem
+	if c.first == nil {
+		c.first = map[uint64]bool{}
+		c.firstQ = map[uint64]uint32{}
+	}
+	// The question (part, ls) gets a small id, so that memo keys are integers.
+	q := uint64(part)<<32 | uint64(s.internSet(ls))
+	id, ok := c.firstQ[q]
+	if !ok {
+		id = uint32(len(c.firstQ))
+		c.firstQ[q] = id
+	}
+	return s.firstIn(t, ls, part, uint64(id))
+}
+
+func (s *Store) firstIn(t Term, ls Lifelines, part ActID, q uint64) bool {
+	if !s.props[t].occ.Meets(ls) {
+		return false
+	}
+	n := s.nodes[t]
+	if n.op == OpAct {
+		want, got := s.acts[part], 0
+		for _, a := range s.acts[n.aux] {
+			if ls.Has(a.Lifeline()) {
+				if got >= len(want) || want[got] != a {
+					return false
+				}
+				got++
+			}
+		}
+		return got == len(want)
+	}
+	c := &s.sem
+	key := q<<32 | uint64(t)
+	if r, ok := c.first[key]; ok {
+		return r
+	}
+	var r bool
+	switch {
+	case n.op.IsLoop():
+		r = s.firstIn(n.left, ls, part, q)
+	case n.op == OpAlt || n.op == OpPar:
+		r = s.firstIn(n.left, ls, part, q) || s.firstIn(n.right, ls, part, q)
+	case n.op == OpSync:
+		r = true
+	default:
+		// On ls alone, the right operand of strict starts once the left one
+		// can be empty there; of seq, once it can avoid the event's
+		// lifelines (outside the coregion for coreg).
+		need := ls
+		if n.op != OpStrict {
+			need = s.ActLifelines(part)
+			if n.op == OpCoreg {
+				need = need.Minus(s.sets[n.aux])
+			}
+		}
+		r = s.firstIn(n.left, ls, part, q) ||
+			s.Avoids(n.left, need) && s.firstIn(n.right, ls, part, q)
+	}
+	c.first[key] = r
 	return r
 }

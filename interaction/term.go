@@ -60,6 +60,12 @@ type props struct {
 	occ      Lifelines // lifelines some action of the term occurs on
 	must     Lifelines // lifelines every trace of the term has an action on (i ⊗ l)
 	actions  int32     // number of action leaves, saturating
+	// weak: the term has a weak sequencing (seq, coreg, loopW, loopH) or a
+	// sync, the only operators through which removal may need ghosts.
+	weak bool
+	// sorted (alt and par): the chain of operands along the right spine is
+	// sorted as canonical rewriting keeps it (see canonAC).
+	sorted bool
 }
 
 // A Store interns terms (hash-consing): each distinct term is built once and
@@ -169,6 +175,27 @@ func satAdd(a, b int32) int32 {
 }
 
 func (s *Store) computeProps(n node) props {
+	p := s.computeProps1(n)
+	switch n.op {
+	case OpSeq, OpCoreg, OpSync, OpLoopW, OpLoopH:
+		p.weak = true
+	case OpEmpty, OpAct:
+	default:
+		p.weak = s.props[n.left].weak || n.op.IsBinary() && s.props[n.right].weak
+	}
+	if n.op == OpAlt || n.op == OpPar {
+		idem := n.op == OpAlt
+		next := n.right
+		if r := s.nodes[n.right]; r.op == n.op {
+			next = r.left
+		}
+		p.sorted = (n.left > next || !idem && n.left == next) &&
+			(s.nodes[n.right].op != n.op || s.props[n.right].sorted)
+	}
+	return p
+}
+
+func (s *Store) computeProps1(n node) props {
 	switch {
 	case n.op == OpAct:
 		ls := s.acts[n.aux].Lifelines()

@@ -148,6 +148,7 @@ type problem struct {
 
 	loc      map[locKey]bool
 	locStack []locFrame
+	ready    []int32 // scratch of localOK
 
 	graph *graphRec // the explored graph, when Options.RecordGraph
 

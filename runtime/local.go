@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"github.com/ivc-project/ivc/interaction"
+	"slices"
 )
 
 // oneUnambiguous reports a ∈₁ i (Def. 11 of the lifeline-removal paper) for
@@ -23,7 +24,21 @@ func (pb *problem) oneUnambiguous(t interaction.Term, id interaction.ActID) bool
 func (pb *problem) localOK(t interaction.Term, pos []int32) bool {
 	st := pb.a.st
 	occ := st.Occurring(t)
+	// A component with one event left whose event some frontier element
+	// reads is locally fine: its projection can execute it (Prop. 7).
+	ready := pb.ready[:0]
+	for k, nf := 0, st.NumFrontier(t); k < nf; k++ {
+		for _, pt := range pb.a.parts(pb.p, st.FrontierAct(t, k)) {
+			if pb.partMatches(pt, pos) && int(pos[pt.c])+1 == len(pb.traces[pt.c]) {
+				ready = append(ready, pt.c)
+			}
+		}
+	}
+	pb.ready = ready
 	for c, tr := range pb.traces {
+		if slices.Contains(ready, int32(c)) {
+			continue
+		}
 		if !pb.exact && int(pos[c]) == len(tr) {
 			continue // removed
 		}
@@ -31,6 +46,17 @@ func (pb *problem) localOK(t interaction.Term, pos []int32) bool {
 			continue // may still start late: its trace is a slice, not a prefix
 		}
 		if !occ.Meets(pb.p.complement[c]) {
+			continue
+		}
+		// The first event left must be able to start the projection; with
+		// one event left (multi-prefix), that is the whole local analysis.
+		if int(pos[c]) < len(tr) && !st.FirstInProjection(t, pb.p.lifelines[c], tr[pos[c]]) {
+			if pb.nodes == 1 {
+				pb.locFail = c
+			}
+			return false
+		}
+		if !pb.exact && int(pos[c])+1 == len(tr) {
 			continue
 		}
 		proj := st.Remove(t, pb.p.complement[c])

@@ -123,6 +123,12 @@ func (pb *problem) decide(kind searchKind) Verdict {
 			}
 			continue
 		}
+		if pb.starved(t, pos) {
+			if g != nil {
+				g.status(v, "dead")
+			}
+			continue
+		}
 		if a.opts.LOC && !pb.localOK(t, pos) {
 			if pb.stopped != "" {
 				return Inconc
@@ -428,6 +434,19 @@ func (pb *problem) silentBudget(t interaction.Term, pos []int32) int32 {
 		left += len(tr) - int(pos[c])
 	}
 	return int32(pb.a.st.LoopDepth(t) * max(left, 1))
+}
+
+// starved reports whether a component with events left has no lifeline the
+// term still has an action on: it can never move again. (A cheap necessary
+// condition that local analyses would also find, at a higher cost.)
+func (pb *problem) starved(t interaction.Term, pos []int32) bool {
+	occ := pb.a.st.Occurring(t)
+	for c, tr := range pb.traces {
+		if int(pos[c]) < len(tr) && !occ.Meets(pb.p.lifelines[c]) {
+			return true
+		}
+	}
+	return false
 }
 
 // enoughLeft reports whether every component has at least as many events

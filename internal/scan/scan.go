@@ -10,6 +10,7 @@ package scan
 
 import (
 	"fmt"
+	"strconv"
 	"unicode"
 	"unicode/utf8"
 )
@@ -79,12 +80,29 @@ func (t Token) Describe() string {
 	case EOF:
 		return "end of file"
 	case Ident:
-		return fmt.Sprintf("name %q", t.Text)
+		return "name " + Quote(t.Text)
 	case Number:
 		return fmt.Sprintf("number %s", t.Text)
 	default:
 		return fmt.Sprintf("'%s'", t.Text)
 	}
+}
+
+// maxQuoted is how many bytes of a name Quote shows.
+const maxQuoted = 64
+
+// Quote returns the name s quoted as %q does, cut after its first 64 bytes
+// (at a rune boundary) when it is longer: error messages that show a name
+// stay short when a file holds a huge one.
+func Quote(s string) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	cut := maxQuoted
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s... (%d bytes)", strconv.Quote(s[:cut]), len(s))
 }
 
 // Scanner splits a source into tokens. The zero value is not usable; call New.
