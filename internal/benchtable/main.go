@@ -1,0 +1,254 @@
+// Command benchtable runs the benchmarks behind the performance table of
+// SPEC §8 and prints the table, with the peers' recorded figures and the
+// ratios, in Markdown:
+//
+//	go run ./internal/benchtable            # every row (a few minutes)
+//	go run ./internal/benchtable -rows lfrem,sat
+//
+// It needs the shared corpus beside the module (../shared), as the
+// benchmarks do. Each row runs `go test -bench` on one package and reads the
+// metrics the benchmark reports.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// A result is one benchmark line: its name (without "Benchmark" and the
+// -GOMAXPROCS suffix) and its metrics by unit.
+type result struct {
+	name    string
+	metrics map[string]float64
+}
+
+var lineRE = regexp.MustCompile(`^Benchmark(\S+?)(-\d+)?\s+\d+\s+(.*)$`)
+
+func bench(pkg, pattern, benchtime string) ([]result, error) {
+	cmd := exec.Command("go", "test", pkg, "-run", "^$", "-bench", pattern, "-benchtime", benchtime)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go test %s -bench %s: %v\n%s", pkg, pattern, err, out)
+	}
+	var rs []result
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		m := lineRE.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		r := result{name: m[1], metrics: map[string]float64{}}
+		f := strings.Fields(m[3])
+		for i := 0; i+1 < len(f); i += 2 {
+			if v, err := strconv.ParseFloat(f[i], 64); err == nil {
+				r.metrics[f[i+1]] = v
+			}
+		}
+		rs = append(rs, r)
+	}
+	return rs, nil
+}
+
+// A row of the table.
+type row struct {
+	workload, peer, ivc, ratio string
+}
+
+type producer struct {
+	key string
+	run func() ([]row, error)
+}
+
+func dur(us float64) string {
+	switch {
+	case us >= 1e6:
+		return fmt.Sprintf("%.2f s", us/1e6)
+	case us >= 1e3:
+		return fmt.Sprintf("%.2f ms", us/1e3)
+	default:
+		return fmt.Sprintf("%.1f µs", us)
+	}
+}
+
+func rate(v float64) string {
+	switch {
+	case v >= 1e9:
+		return fmt.Sprintf("%.2fG", v/1e9)
+	case v >= 1e6:
+		return fmt.Sprintf("%.1fM", v/1e6)
+	case v >= 1e3:
+		return fmt.Sprintf("%.0fk", v/1e3)
+	}
+	return fmt.Sprintf("%.0f", v)
+}
+
+func times(x float64) string { return fmt.Sprintf("%.0f×", x) }
+
+var producers = []producer{
+	{"lfrem", func() ([]row, error) {
+		rs, err := bench("./runtime", `Lfrem/por\+loc$`, "1x")
+		if err != nil || len(rs) == 0 {
+			return nil, err
+		}
+		m := rs[0].metrics
+		return []row{{
+			"lifeline-removal corpus (10,000 multi-traces), prefix mode, POR+LOC, per multi-trace (cold memo)",
+			"HIBOU median ≈ 75 µs, max ≈ 2.4 s",
+			fmt.Sprintf("median %s, p99 %s, max %s", dur(m["median-µs"]), dur(m["p99-µs"]), dur(m["max-µs"])),
+			times(75/m["median-µs"]) + " (median)",
+		}}, nil
+	}},
+	{"long", func() ([]row, error) {
+		rs, err := bench("./runtime", `LongTraces`, "3x")
+		if err != nil {
+			return nil, err
+		}
+		var out []row
+		for _, r := range rs {
+			v := r.metrics["actions/s"]
+			out = append(out, row{"long traces, runtime engine: " + strings.TrimPrefix(r.name, "LongTraces/"),
+				"HIBOU 25k–110k actions/s", rate(v) + " actions/s", times(v/110e3)})
+		}
+		return out, nil
+	}},
+	{"compiled", func() ([]row, error) {
+		rs, err := bench("./automata", `LongTraces`, "5x")
+		if err != nil {
+			return nil, err
+		}
+		var out []row
+		for _, r := range rs {
+			v := r.metrics["actions/s"]
+			out = append(out, row{"long traces, automata engine (in-process): " + strings.TrimPrefix(r.name, "LongTraces/"),
+				"HIBOU 25k–110k actions/s", rate(v) + " actions/s", times(v/110e3)})
+		}
+		return out, nil
+	}},
+	{"sat", func() ([]row, error) {
+		rs, err := bench("./runtime", `SAT`, "1x")
+		if err != nil || len(rs) == 0 {
+			return nil, err
+		}
+		ms := rs[0].metrics["median-ms"]
+		return []row{{"3-SAT reduction (100 uf20 instances), median per instance",
+			"HIBOU 230 ms; a SAT solver 18 ms", dur(ms*1e3), times(230/ms) + " vs HIBOU, " + fmt.Sprintf("%.1f×", 18/ms) + " vs the solver"}}, nil
+	}},
+	{"slices", func() ([]row, error) {
+		rs, err := bench("./runtime", `Slices`, "3x")
+		if err != nil {
+			return nil, err
+		}
+		peer := map[string]float64{"slice-i1": 1300, "slice-i2": 6900}
+		var out []row
+		for _, model := range []string{"slice-i1", "slice-i2"} {
+			var med, mx float64
+			for _, r := range rs {
+				if strings.HasPrefix(r.name, "Slices/"+model+"/") {
+					med = max(med, r.metrics["median-µs"])
+					mx = max(mx, r.metrics["max-µs"])
+				}
+			}
+			out = append(out, row{"slices of " + model + " (slice mode), worst median over length classes",
+				fmt.Sprintf("HIBOU median %s (max of i2: 14.6 s)", dur(peer[model])),
+				fmt.Sprintf("median ≤ %s, max %s", dur(med), dur(mx)), times(peer[model]/med)})
+		}
+		return out, nil
+	}},
+	{"nfa", func() ([]row, error) {
+		rs, err := bench("./compile", `Synthesis/(abp|hr|sensor|platoon4|platoon5)$`, "20x")
+		if err != nil {
+			return nil, err
+		}
+		var out []row
+		for _, r := range rs {
+			m := r.metrics
+			out = append(out, row{"NFA synthesis: " + strings.TrimPrefix(r.name, "Synthesis/"),
+				fmt.Sprintf("HIBOU %.0f states", m["hibou-states"]),
+				fmt.Sprintf("%.0f states in %s", m["states"], dur(m["ns/op"]/1e3)), times(m["speedup"])})
+		}
+		return out, nil
+	}},
+	{"table1", func() ([]row, error) {
+		rs, err := bench("./nfa", `Table1`, "3x")
+		if err != nil {
+			return nil, err
+		}
+		var as []float64
+		sec := map[string]float64{}
+		for _, r := range rs {
+			sec[r.name] = r.metrics["s/set"]
+			if strings.HasSuffix(r.name, "/AS") {
+				as = append(as, r.metrics["×paper"])
+			}
+		}
+		slower := 0
+		for name, s := range sec {
+			if strings.HasSuffix(name, "/AS") && s > sec[strings.TrimSuffix(name, "AS")+"AC"] {
+				slower++
+			}
+		}
+		slices.Sort(as)
+		return []row{{fmt.Sprintf("automata paper Table 1 (%d sets, AS), speed-up over the paper's better of AC/AS", len(as)),
+			"paper (i7-13800H): 0.00017–50 s per set",
+			fmt.Sprintf("min %.1f×, median %.0f×; AS slower than AC on %d set(s)", as[0], as[len(as)/2], slower),
+			fmt.Sprintf("%.1f× (min)", as[0])}}, nil
+	}},
+	{"local", func() ([]row, error) {
+		rs, err := bench("./nfa", `LocalCheck`, "50x")
+		if err != nil {
+			return nil, err
+		}
+		lo := 0.0
+		for _, r := range rs {
+			if v := r.metrics["events/s"]; lo == 0 || v < lo {
+				lo = v
+			}
+		}
+		return []row{{"local checks on projection DFAs (in-process, automatark NFA1–4)", "target 200M events/s",
+			"≥ " + rate(lo) + " events/s", times(lo/200e6) + " the target"}}, nil
+	}},
+}
+
+func main() {
+	only := flag.String("rows", "", "comma-separated rows to run (default all): "+keys())
+	flag.Parse()
+	fmt.Printf("Machine: %s/%s, %d CPUs, %s\n\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
+	fmt.Println("| workload | peer | ivc | ratio |")
+	fmt.Println("|---|---|---|---|")
+	failed := false
+	for _, p := range producers {
+		if *only != "" && !slices.Contains(strings.Split(*only, ","), p.key) {
+			continue
+		}
+		rows, err := p.run()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", p.key, err)
+			failed = true
+			continue
+		}
+		for _, r := range rows {
+			fmt.Printf("| %s | %s | %s | %s |\n", r.workload, r.peer, r.ivc, r.ratio)
+		}
+	}
+	if failed {
+		os.Exit(1)
+	}
+}
+
+func keys() string {
+	var ks []string
+	for _, p := range producers {
+		ks = append(ks, p.key)
+	}
+	return strings.Join(ks, ",")
+}
