@@ -421,7 +421,8 @@ func (s *Store) remove(t Term, ls Lifelines, id uint32) Term {
 	}
 	c := &s.sem
 	key := setKey{t, id}
-	if r, ok := c.remove[key]; ok {
+	memo := p.actions >= memoMinActions
+	if r, ok := c.remove[key]; memo && ok {
 		return r
 	}
 	n := s.nodes[t]
@@ -460,7 +461,9 @@ func (s *Store) remove(t Term, ls Lifelines, id uint32) Term {
 	default:
 		r = s.with(t, s.remove(n.left, ls, id), s.remove(n.right, ls, id))
 	}
-	c.remove[key] = r
+	if memo {
+		c.remove[key] = r
+	}
 	return r
 }
 
@@ -830,6 +833,11 @@ func (s *Store) Eta(t Term) int {
 	return r
 }
 
+// memoMinActions is the size (in actions) from which Remove and
+// FirstInProjection memoize their results: below it, recomputing is cheaper
+// than a map lookup, and the maps stay small.
+const memoMinActions = 128
+
 // FirstInProjection reports whether the multi-action part (an event of a
 // component whose lifelines are ls: the restriction to ls of some action of
 // t) can be the first event of rmv_{L∖ls}(t), the projection of t on ls,
@@ -874,7 +882,8 @@ func (s *Store) firstIn(t Term, ls Lifelines, part ActID, q uint64) bool {
 	}
 	c := &s.sem
 	key := q<<32 | uint64(t)
-	if r, ok := c.first[key]; ok {
+	memo := s.props[t].actions >= memoMinActions
+	if r, ok := c.first[key]; memo && ok {
 		return r
 	}
 	var r bool
@@ -899,6 +908,8 @@ func (s *Store) firstIn(t Term, ls Lifelines, part ActID, q uint64) bool {
 		r = s.firstIn(n.left, ls, part, q) ||
 			s.Avoids(n.left, need) && s.firstIn(n.right, ls, part, q)
 	}
-	c.first[key] = r
+	if memo {
+		c.first[key] = r
+	}
 	return r
 }

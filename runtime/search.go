@@ -45,7 +45,7 @@ func (pb *problem) decide(kind searchKind) Verdict {
 	st := a.st
 	n := len(pb.traces)
 	vs := &a.vs
-	vs.reset(n + extraSlots)
+	vs.reset(n+extraSlots, extraSlots)
 	start := a.root
 	if kind != exactSearch {
 		var empty interaction.Lifelines

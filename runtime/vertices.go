@@ -7,14 +7,20 @@ import "github.com/ivc-project/ivc/interaction"
 // open-addressing hash set, so that exploring a vertex allocates nothing
 // but amortized arena growth.
 type vertices struct {
-	n     int     // components
-	arena []int32 // vertex i: arena[i*(n+1)] = term, then n positions
+	n     int     // slots after the term
+	key   int     // the term and the first key-1 slots identify a vertex
+	arena []int32 // vertex i: arena[i*(n+1)] = term, then n slots
 	table []int32 // hash set of vertex indices + 1; 0 = empty slot
 	used  int
 }
 
-func (vs *vertices) reset(n int) {
+// reset empties the set for vertices of n slots, of which the last budget
+// are budgets: a vertex is subsumed by a vertex with the same term and the
+// same other slots and at least its budgets (more budget allows more moves,
+// so it reaches every goal the poorer one reaches, and hits fewer limits).
+func (vs *vertices) reset(n, budget int) {
 	vs.n = n
+	vs.key = n + 1 - budget
 	vs.arena = vs.arena[:0]
 	clear(vs.table)
 	if len(vs.table) == 0 {
@@ -49,7 +55,7 @@ func (vs *vertices) pos(i int32) []int32 {
 func (vs *vertices) hash(i int32) uint64 {
 	o := int(i) * (vs.n + 1)
 	h := uint64(14695981039346656037)
-	for _, x := range vs.arena[o : o+vs.n+1] {
+	for _, x := range vs.arena[o : o+vs.key] {
 		h ^= uint64(uint32(x))
 		h *= 1099511628211
 		h ^= h >> 29
@@ -57,9 +63,10 @@ func (vs *vertices) hash(i int32) uint64 {
 	return h
 }
 
-func (vs *vertices) equal(i, j int32) bool {
-	a := vs.arena[int(i)*(vs.n+1) : int(i+1)*(vs.n+1)]
-	b := vs.arena[int(j)*(vs.n+1) : int(j+1)*(vs.n+1)]
+// sameKey reports whether vertices i and j differ at most in their budgets.
+func (vs *vertices) sameKey(i, j int32) bool {
+	a := vs.arena[int(i)*(vs.n+1) : int(i)*(vs.n+1)+vs.key]
+	b := vs.arena[int(j)*(vs.n+1) : int(j)*(vs.n+1)+vs.key]
 	for k := range a {
 		if a[k] != b[k] {
 			return false
@@ -68,8 +75,22 @@ func (vs *vertices) equal(i, j int32) bool {
 	return true
 }
 
-// insert adds vertex i to the set; it returns the index of an equal vertex
-// already there and false, or i and true.
+// covers reports whether every budget of vertex i is at least vertex j's.
+func (vs *vertices) covers(i, j int32) bool {
+	a := vs.arena[int(i)*(vs.n+1)+vs.key : int(i+1)*(vs.n+1)]
+	b := vs.arena[int(j)*(vs.n+1)+vs.key : int(j+1)*(vs.n+1)]
+	for k := range a {
+		if a[k] < b[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// insert adds vertex i to the set; it returns the index of a vertex already
+// there that subsumes i and false, or i and true. The set keeps one vertex
+// per key: i replaces a vertex it subsumes; when neither subsumes the other,
+// i is to be explored but the set keeps the older one.
 func (vs *vertices) insert(i int32) (int32, bool) {
 	if 4*(vs.used+1) > 3*len(vs.table) {
 		vs.grow()
@@ -82,8 +103,14 @@ func (vs *vertices) insert(i int32) (int32, bool) {
 			vs.used++
 			return i, true
 		}
-		if vs.equal(j-1, i) {
-			return j - 1, false
+		if vs.sameKey(j-1, i) {
+			switch {
+			case vs.covers(j-1, i):
+				return j - 1, false
+			case vs.covers(i, j-1):
+				vs.table[h] = i + 1
+			}
+			return i, true
 		}
 	}
 }
