@@ -421,7 +421,7 @@ func (s *Store) remove(t Term, ls Lifelines, id uint32) Term {
 	}
 	c := &s.sem
 	key := setKey{t, id}
-	memo := p.actions >= memoMinActions
+	memo := p.actions >= removeMemoMin
 	if r, ok := c.remove[key]; memo && ok {
 		return r
 	}
@@ -833,10 +833,14 @@ func (s *Store) Eta(t Term) int {
 	return r
 }
 
-// memoMinActions is the size (in actions) from which Remove and
-// FirstInProjection memoize their results: below it, recomputing is cheaper
+// memoMinActions is the size (in actions) from which FirstInProjection
+// memoizes its results: below it, recomputing is cheaper
 // than a map lookup, and the maps stay small.
 const memoMinActions = 128
+
+// removeMemoMin is memoMinActions for Remove, whose recomputation builds
+// terms again.
+const removeMemoMin = 16
 
 // FirstInProjection reports whether the multi-action part (an event of a
 // component whose lifelines are ls: the restriction to ls of some action of
