@@ -182,3 +182,21 @@ func TestGraph(t *testing.T) {
 		t.Errorf("no vertex marked ok in %+v", g.Vertices)
 	}
 }
+
+// TestSyncCompletion (found by automata.FuzzDifferential): a multi-prefix
+// must extend to a complete trace, and completing a sync may take several
+// iterations of a loop on one side, one per synchronized action of the
+// other side (here two of the left loopS for the two {l1!m2,l3?m2} on the
+// right).
+func TestSyncCompletion(t *testing.T) {
+	st := storeOf(t, "l1,l2,l3,l4", "m1,m2")
+	term := st.MustParseTerm("seq(loopS(strict(l2!m2,l1?m2)),sync(l1!m2)(loopS(strict({l3!m2,l4?m2},{l1!m2,l3?m2})),seq(alt(strict(l2!m1,l3?m1),strict(l2!m1,l1?m1)),seq({l1!m2,l3?m2},{l1!m2,l3?m2}))))")
+	for _, src := range []string{"[l1,l2,l3,l4]", "[l1,l2,l3,l4] l2!m2.l1?m2.l2!m2.l1?m2.l2!m1.l1?m1"} {
+		mt := mtOf(t, st.Signature(), src)
+		for _, opt := range []Options{{Mode: Prefix}, DefaultOptions()} {
+			if res := New(st, term, opt).Analyze(mt); res.Verdict != WeakPass {
+				t.Errorf("%s: %s (%s), want WeakPass", src, res.Verdict, res.Reason)
+			}
+		}
+	}
+}

@@ -374,42 +374,43 @@ func (pb *problem) together(pos []int32) bool {
 // consumed still has a complete trace, as a multi-prefix must extend to an
 // accepted multi-trace. Only a sync can deadlock (an operand waiting for a
 // partner that never comes); otherwise every term completes. What remains is
-// made of ghosts, executed silently, with at most β iteration starts.
+// made of ghosts, executed silently. A sync may need many iterations of a
+// loop to give its partners (one per synchronized action of the other
+// side), so the search allows β·(|t|+1) iteration starts (β the loop depth,
+// |t| the actions of t), a bound no shortest completion exceeds in practice
+// (the differential tests check it against the reference semantics), and a
+// term explored with a budget is not explored again with less.
 func (pb *problem) completable(t interaction.Term) bool {
 	a := pb.a
 	if !a.hasSync || !hasSync(a.st, t) {
 		return true
 	}
 	st := a.st
-	type cv struct {
-		t      interaction.Term
-		budget int
-	}
-	seen := map[cv]bool{}
-	var rec func(v cv) bool
-	rec = func(v cv) bool {
-		if st.Nullable(v.t) {
+	explored := map[interaction.Term]int{} // the largest budget tried
+	var rec func(t interaction.Term, budget int) bool
+	rec = func(t interaction.Term, budget int) bool {
+		if st.Nullable(t) {
 			return true
 		}
-		if seen[v] || !pb.count(true) {
+		if b, ok := explored[t]; ok && b >= budget || !pb.count(true) {
 			return false
 		}
-		seen[v] = true
-		for k, nf := 0, st.NumFrontier(v.t); k < nf; k++ {
-			b := v.budget
-			if st.EntersLoop(v.t, k) {
+		explored[t] = budget
+		for k, nf := 0, st.NumFrontier(t); k < nf; k++ {
+			b := budget
+			if st.EntersLoop(t, k) {
 				if b == 0 {
 					continue
 				}
 				b--
 			}
-			if rec(cv{st.Step(v.t, k), b}) {
+			if rec(st.Step(t, k), b) {
 				return true
 			}
 		}
 		return false
 	}
-	return rec(cv{t, st.LoopDepth(t)})
+	return rec(t, st.LoopDepth(t)*min(st.NumActions(t)+1, 1<<10))
 }
 
 // silentLoopStart reports whether the k-th frontier element of t is silent
