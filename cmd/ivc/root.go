@@ -18,6 +18,7 @@ var commands = []func(a *app) *cobra.Command{
 	newNFACmd,
 	newDotCmd,
 	newGenCmd,
+	newCompileCmd,
 }
 
 // Exit statuses (SPEC §5).

@@ -1,0 +1,562 @@
+package gen_test
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/ivc-project/ivc/gen"
+	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/nfa"
+	"github.com/ivc-project/ivc/runtime"
+	"github.com/ivc-project/ivc/tracegen"
+)
+
+// e2eCase is a model compiled for a partition into package pkg.
+type e2eCase struct {
+	model, partition, pkg string
+	heavy                 bool     // skipped under -short
+	htf                   []string // .htf files to check besides the generated ones
+}
+
+var e2eCases = []e2eCase{
+	{model: "abp", partition: "discrete", pkg: "abpdiscrete"},
+	{model: "abp", partition: "S,K;L,R", pkg: "abpgrouped"},
+	{model: "abp", partition: "trivial", pkg: "abptrivial", htf: []string{
+		"../testdata/abp/traces/trace1.htf", "../testdata/abp/traces/trace1_error_1.htf", "../testdata/abp/traces/trace2.htf"}},
+	{model: "network-synch", partition: "discrete", pkg: "network"},
+	{model: "network-synch", partition: "Proxy,Log;Client;EServer,SupServer", pkg: "networkgrouped"},
+	{model: "platoon2", partition: "discrete", pkg: "platoon2"},
+	// Written for this test: two branches whose areas do not meet.
+	{model: "inter", partition: "discrete", pkg: "inter", htf: []string{
+		"testdata/models/inter/i1.htf", "testdata/models/inter/i2.htf"}},
+	{model: "hr", partition: "discrete", pkg: "hr", heavy: true},
+	{model: "rover", partition: "discrete", pkg: "rover", heavy: true},
+	{model: "sensor", partition: "discrete", pkg: "sensor", heavy: true},
+	{model: "platoon3", partition: "discrete", pkg: "platoon3", heavy: true},
+}
+
+// TestEndToEnd generates the verifier of several models into a temporary
+// module, checks it with go vet and gofmt, runs its own examples and a
+// test of zero allocations per event, and compares the verdicts of a
+// generated program on accepted multi-traces, their prefixes, slices and
+// mutants with those of the in-process automata engine (semi-centralized
+// and centralized) and of the runtime engine (accept mode with accept,
+// prefix mode with prefix). With IVC_GEN_BENCH=1 it also runs the
+// benchmarks of the generated code and logs them; with IVC_GEN_DIR=DIR it
+// writes the module into DIR rather than a temporary directory.
+func TestEndToEnd(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to build the generated code")
+	}
+	mod := t.TempDir()
+	if dir := os.Getenv("IVC_GEN_DIR"); dir != "" { // to inspect the module afterwards
+		mod = dir
+	}
+	writeFile(t, filepath.Join(mod, "go.mod"), "module example.com/e2e\n\ngo 1.24\n")
+	n := 12 // multi-traces per kind
+	if testing.Short() {
+		n = 4
+	}
+	want := map[string]string{} // by file: "accept | prefix"
+	var mainCases []string
+	for _, c := range e2eCases {
+		if c.heavy && testing.Short() {
+			continue
+		}
+		m := compileModel(t, c.model, c.partition, c.pkg)
+		m.cfg.Main, m.cfg.ImportPath = c.pkg == "abpdiscrete", "example.com/e2e/"+c.pkg
+		files, err := gen.Generate(m.cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", c.pkg, err)
+		}
+		checkFiles(t, files, m.cfg.ImportPath)
+		for _, f := range files {
+			writeFile(t, filepath.Join(mod, c.pkg, filepath.FromSlash(f.Name)), string(f.Data))
+		}
+		mts := traces(t, m, n)
+		for _, path := range c.htf {
+			mt, err := multitrace.Read(path, m.sp.Sig)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mts = append(mts, *mt)
+		}
+		rtAccept := runtime.New(m.sp.Store, m.sp.Root, runtime.Options{Mode: runtime.Accept})
+		rtPrefix := runtime.New(m.sp.Store, m.sp.Root, runtime.Options{Mode: runtime.Prefix})
+		for k := range mts {
+			mt := &mts[k]
+			name := fmt.Sprintf("%s/%03d.htf", c.pkg, k)
+			writeFile(t, filepath.Join(mod, "data", name), string(mt.Format(m.sp.Sig)))
+			letters, err := m.eng.Letters(mt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			acc, pre := m.chk.CheckAS(letters, nfa.Accept), m.chk.CheckAS(letters, nfa.Prefix)
+			for _, r := range []struct {
+				mode     string
+				as, ac   nfa.Result
+				rt       runtime.Result
+				rtMapped string
+			}{
+				{"accept", acc, m.chk.CheckAC(letters, nfa.Accept), rtAccept.Analyze(mt), ""},
+				{"prefix", pre, m.chk.CheckAC(letters, nfa.Prefix), rtPrefix.Analyze(mt), ""},
+			} {
+				if r.as.Verdict != r.ac.Verdict {
+					t.Errorf("%s %s: AS %v, AC %v", name, r.mode, r.as, r.ac)
+				}
+				if r.rt.Verdict != runtime.Inconc && r.rt.Verdict.String() != r.as.Verdict.String() {
+					t.Errorf("%s %s: automata %v, runtime %v", name, r.mode, r.as, r.rt.Verdict)
+				}
+			}
+			want[name] = expected(acc, m) + " | " + expected(pre, m)
+		}
+		mainCases = append(mainCases, c.pkg)
+		if c.pkg == "abpdiscrete" {
+			writeBench(t, mod, m)
+			writeFile(t, filepath.Join(mod, c.pkg, "parse_test.go"), parseTest)
+		}
+	}
+	writeFile(t, filepath.Join(mod, "cmd", "verdicts", "main.go"), verdictsMain(mainCases))
+
+	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=", "GOPROXY=off", "GOTOOLCHAIN=local")
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(goTool, args...)
+		cmd.Dir, cmd.Env = mod, env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	run("vet", "./...")
+	run("test", "./...")
+	out := run("run", "./cmd/verdicts", filepath.Join(mod, "data"))
+	got := map[string]string{}
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		name, verdicts, ok := strings.Cut(sc.Text(), ": ")
+		if !ok {
+			t.Fatalf("bad line %q", sc.Text())
+		}
+		got[name] = verdicts
+	}
+	if len(got) != len(want) {
+		t.Errorf("the generated program checked %d multi-traces, want %d", len(got), len(want))
+	}
+	names := make([]string, 0, len(want))
+	for name := range want {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if got[name] != want[name] {
+			t.Errorf("%s: generated %q, in-process %q", name, got[name], want[name])
+		}
+	}
+	hist := map[string]int{}
+	for _, v := range want {
+		acc, pre, _ := strings.Cut(v, " | ")
+		hist["accept "+strings.Split(acc, "(")[0]]++
+		hist["prefix "+strings.Split(pre, "(")[0]]++
+	}
+	t.Logf("%d multi-traces of %d packages agree; verdicts: %v", len(want), len(mainCases), hist)
+	// The command generated with --main.
+	cmdOut := run("run", "./abpdiscrete/cmd/abpdiscretecheck", "-prefix", filepath.Join(mod, "data", "abpdiscrete", "000.htf"))
+	if !strings.HasSuffix(strings.TrimSpace(cmdOut), "Pass") {
+		t.Errorf("abpdiscretecheck: %s", cmdOut)
+	}
+	if os.Getenv("IVC_GEN_BENCH") == "1" {
+		t.Log(run("test", "-run", "^$", "-bench", ".", "-benchmem", "./abpdiscrete"))
+	}
+}
+
+func writeFile(t testing.TB, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// expected is the generated package's Result.String for an nfa result.
+func expected(r nfa.Result, m *compiled) string {
+	s := r.Verdict.String()
+	if r.Reason != nfa.NoReason {
+		s += " " + r.Reason.String()
+	}
+	if r.Reason == nfa.LocalError {
+		f := r.Locals[0]
+		s += fmt.Sprintf("(%s@%d)", m.chk.Locations().Name(f.Loc), f.Pos)
+	}
+	return s
+}
+
+// traces returns n multi-traces of each kind of tracegen for m's partition.
+func traces(t *testing.T, m *compiled, n int) []multitrace.MultiTrace {
+	var out []multitrace.MultiTrace
+	for k, kind := range []tracegen.Kind{tracegen.KindAccepted, tracegen.KindPrefix, tracegen.KindSlice,
+		tracegen.KindNoise, tracegen.KindSwapAct, tracegen.KindSwapComp} {
+		for _, from := range []tracegen.Base{tracegen.FromPrefix, tracegen.FromAccepted} {
+			if from != tracegen.FromPrefix && !kind.IsMutant() {
+				continue
+			}
+			mts, err := tracegen.Generate(m.sp.Store, m.sp.Root, tracegen.Config{
+				Kind: kind, N: n, Seed: uint64(7 + k), Partition: m.part, From: from})
+			if err != nil {
+				if kind.IsMutant() {
+					continue // a mutation impossible here (no two events to swap, ...)
+				}
+				t.Fatalf("%s: %v", kind, err)
+			}
+			out = append(out, mts...)
+		}
+	}
+	return out
+}
+
+// verdictsMain is a program that prints the verdicts of the generated
+// packages on the .htf files of data/<package>/: Check in accept and
+// prefix modes, and checks that the streaming path (LocalVerifier.Step
+// per event, areas through MarshalBinary, CheckCentral) agrees.
+func verdictsMain(pkgs []string) string {
+	var b strings.Builder
+	b.WriteString("package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\t\"path/filepath\"\n\n")
+	for _, p := range pkgs {
+		fmt.Fprintf(&b, "\t%q\n", "example.com/e2e/"+p)
+	}
+	b.WriteString(")\n\nvar checks = map[string]func(string) (string, error){\n")
+	for _, p := range pkgs {
+		fmt.Fprintf(&b, `	%[1]q: func(path string) (string, error) {
+		mt, err := %[1]s.ReadHTF(path)
+		if err != nil {
+			return "", err
+		}
+		acc, pre := %[1]s.Check(&mt, %[1]s.Accept), %[1]s.Check(&mt, %[1]s.Prefix)
+		var areas [%[1]s.NumLocations]%[1]s.Area
+		for l := range areas {
+			v := %[1]s.NewLocalVerifier(%[1]s.Location(l))
+			for _, a := range mt[l] {
+				v.Step(a)
+			}
+			a := v.Area()
+			data, _ := a.MarshalBinary()
+			if err := areas[l].UnmarshalBinary(data); err != nil {
+				return "", err
+			}
+		}
+		for _, m := range []%[1]s.Mode{%[1]s.Accept, %[1]s.Prefix} {
+			want := acc
+			if m == %[1]s.Prefix {
+				want = pre
+			}
+			if got := %[1]s.CheckCentral(&areas, &mt, m); got != want {
+				return "", fmt.Errorf("%%s: streaming %%v, Check %%v", path, got, want)
+			}
+		}
+		acc.Nodes, pre.Nodes = 0, 0
+		return acc.String() + " | " + pre.String(), nil
+	},
+`, p)
+	}
+	b.WriteString(`}
+
+func main() {
+	status := 0
+	for pkg, check := range checks {
+		files, _ := filepath.Glob(filepath.Join(os.Args[1], pkg, "*.htf"))
+		for _, f := range files {
+			v, err := check(f)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				status = 1
+				continue
+			}
+			fmt.Printf("%s/%s: %s\n", pkg, filepath.Base(f), v)
+		}
+	}
+	os.Exit(status)
+}
+`)
+	return b.String()
+}
+
+// longABP returns an accepted multi-trace of ABP of at least 10,000
+// actions: accepted global traces one after the other (ABP is a loopS),
+// projected on m's partition.
+func longABP(t testing.TB, m *compiled) multitrace.MultiTrace {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var global []interaction.MultiAction
+	for len(global) < 10_000 {
+		tr, err := tracegen.Accepted(m.sp.Store, m.sp.Root, rng, tracegen.Options{MaxLength: 200})
+		if err != nil {
+			t.Fatal(err)
+		}
+		global = append(global, tr...)
+	}
+	return tracegen.Project(global, m.part)
+}
+
+// BenchmarkInProcess is the in-process automata engine (package nfa, the
+// semi-centralized procedure) on the multi-trace of the generated code's
+// BenchmarkCheck, for comparison.
+func BenchmarkInProcess(b *testing.B) {
+	m := compileModel(b, "abp", "discrete", "abpdiscrete")
+	mt := longABP(b, m)
+	letters, err := m.eng.Letters(&mt)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, mode := range []nfa.Mode{nfa.Accept, nfa.Prefix} {
+		b.Run(mode.String(), func(b *testing.B) {
+			if r := m.chk.CheckAS(letters, mode); r.Verdict != nfa.Pass {
+				b.Fatal(r)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				m.chk.CheckAS(letters, mode)
+			}
+			b.ReportMetric(float64(mt.Len())*float64(b.N)/b.Elapsed().Seconds(), "actions/s")
+		})
+	}
+}
+
+// writeBench writes the benchmarks and the allocation test of the ABP
+// verifier, on a multi-trace of at least 10,000 actions (accepted global
+// traces one after the other: ABP is a loopS) and on a local trace.
+func writeBench(t *testing.T, mod string, m *compiled) {
+	mt := longABP(t, m)
+	writeFile(t, filepath.Join(mod, "abpdiscrete", "testdata", "long.htf"), string(mt.Format(m.sp.Sig)))
+	var b bytes.Buffer
+	b.WriteString(`package abpdiscrete
+
+import "testing"
+
+func long(tb testing.TB) MultiTrace {
+	mt, err := ReadHTF("testdata/long.htf")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if r := Check(&mt, Accept); r.Verdict != Pass {
+		tb.Fatalf("long multi-trace: %v", r)
+	}
+	return mt
+}
+
+// TestZeroAllocs checks that the local checks allocate nothing per event.
+func TestZeroAllocs(t *testing.T) {
+	mt := long(t)
+	for l := range mt {
+		v := NewLocalVerifier(Location(l))
+		if n := testing.AllocsPerRun(10, func() {
+			v.Reset()
+			if !v.StepAll(mt[l]) {
+				t.Fatal("stuck")
+			}
+		}); n != 0 {
+			t.Errorf("StepAll: %v allocations", n)
+		}
+		if n := testing.AllocsPerRun(10, func() {
+			v.Reset()
+			for _, a := range mt[l] {
+				v.Step(a)
+			}
+			_ = v.Area()
+		}); n != 0 {
+			t.Errorf("Step: %v allocations", n)
+		}
+	}
+}
+
+// BenchmarkLocalStepAll measures the local checks: events per second.
+func BenchmarkLocalStepAll(b *testing.B) {
+	mt := long(b)
+	var vs [NumLocations]*LocalVerifier
+	for l := range vs {
+		vs[l] = NewLocalVerifier(Location(l))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		for l, v := range vs {
+			v.Reset()
+			v.StepAll(mt[l])
+		}
+	}
+	b.ReportMetric(float64(mt.Len())*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkLocalStep is BenchmarkLocalStepAll calling Step per event.
+func BenchmarkLocalStep(b *testing.B) {
+	mt := long(b)
+	var vs [NumLocations]*LocalVerifier
+	for l := range vs {
+		vs[l] = NewLocalVerifier(Location(l))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		for l, v := range vs {
+			v.Reset()
+			for _, a := range mt[l] {
+				v.Step(a)
+			}
+		}
+	}
+	b.ReportMetric(float64(mt.Len())*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkCheck measures Check on the long multi-trace: actions per second.
+func BenchmarkCheck(b *testing.B) {
+	for _, mode := range []Mode{Accept, Prefix} {
+		b.Run(mode.String(), func(b *testing.B) {
+			mt := long(b)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				Check(&mt, mode)
+			}
+			b.ReportMetric(float64(mt.Len())*float64(b.N)/b.Elapsed().Seconds(), "actions/s")
+		})
+	}
+}
+`)
+	writeFile(t, filepath.Join(mod, "abpdiscrete", "bench_test.go"), b.String())
+}
+
+// TestGoGenerate runs ivc compile from a go:generate line of a downstream
+// module (which requires ivc, replaced by this checkout: no network), then
+// builds, vets and tests what it generated, and runs its command.
+func TestGoGenerate(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod := t.TempDir()
+	writeFile(t, filepath.Join(mod, "go.mod"), fmt.Sprintf(
+		"module example.com/down\n\ngo 1.24\n\nrequire github.com/ivc-project/ivc v0.0.0\n\nreplace github.com/ivc-project/ivc => %s\n", root))
+	writeFile(t, filepath.Join(mod, "go.sum"), string(sum))
+	for _, f := range []string{"abp.hsf", "abp.hif"} {
+		data, err := os.ReadFile(filepath.Join("testdata", "models", "abp", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(mod, "spec", f), string(data))
+	}
+	writeFile(t, filepath.Join(mod, "down.go"), "// Package down checks ABP logs.\npackage down\n\n"+
+		"//go:generate go run github.com/ivc-project/ivc/cmd/ivc compile spec/abp.hsf -o abpcheck --main --locations trivial\n")
+	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off", "GOTOOLCHAIN=local")
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(goTool, args...)
+		cmd.Dir, cmd.Env = mod, env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	if out := run("generate", "./..."); !strings.Contains(out, "wrote package abpcheck (1 locations") {
+		t.Errorf("go generate: %s", out)
+	}
+	run("vet", "./...")
+	run("test", "./abpcheck")
+	trace, err := filepath.Abs("../testdata/abp/traces/trace1.htf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := run("run", "./abpcheck/cmd/abpcheckcheck", "-prefix", trace); !strings.HasSuffix(strings.TrimSpace(out), ": WeakPass") {
+		t.Errorf("abpcheckcheck: %s", out)
+	}
+}
+
+// parseTest tests the .htf parser and the API of the ABP verifier
+// (discrete locations).
+const parseTest = `package abpdiscrete
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseHTF(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"{\n\t[S] S?d.S!d_zero;\n\t[K] K?d_zero\n}", ""},
+		{"/* legacy */ [S] S?d ; [K] K?d_zero;", ""},
+		{"{ [K] K?d_zero; [S] S?d; [L]; [R] }", ""},
+		{"{\n\t[S] S?d.S!nope\n}", "x.htf:2:12: undeclared message \"nope\""},
+		{"{\n\t[S] S?d.X!d\n}", "x.htf:2:10: undeclared lifeline \"X\""},
+		{"{\n\t[S,K] S?d\n}", "x.htf:2:2: component mixes lifelines of locations [S] and [K]"},
+		{"{ [S] K?d_zero }", "x.htf:1:7: lifeline K is not in the component (location [S])"},
+		{"{ [S] S?d; [S] }", "x.htf:1:12: location [S] twice"},
+		{"{ [S] S?d", "x.htf:1:10: unexpected end of file, want '.', ';' or '}'"},
+		{"{ [S] S?d } x", "x.htf:1:13: unexpected 'x', want the end of the file"},
+		{"{ [S] S?d /* no end", "x.htf:1:11: comment not terminated"},
+		{"S?d.K?d_zero", "x.htf:1:1: a bare global trace needs a verifier compiled for one location"},
+		{"{ [#all] S?d }", "x.htf:1:4: [#all] and [#any] are not supported"},
+		{"", "x.htf:1:1: empty file"},
+	} {
+		mt, err := ParseHTF("x.htf", []byte(c.src))
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%q: %v", c.src, err)
+		case c.want != "" && (err == nil || !strings.HasPrefix(err.Error(), c.want)):
+			t.Errorf("%q: got %v, want %s", c.src, err, c.want)
+		case c.want == "" && mt.Len() == 0:
+			t.Errorf("%q: no events", c.src)
+		}
+	}
+	// A multi-action of declared actions that the interaction never
+	// performs is NoAction, on which the local check gets stuck.
+	mt, err := ParseHTF("x.htf", []byte("{ [S] S?d.{S!d_zero,S?ce} }"))
+	if err != nil || mt[0][1] != NoAction {
+		t.Fatalf("%v %v", mt, err)
+	}
+	if r := Check(&mt, Prefix); r.String() != "Fail LocalError([S]@1)" {
+		t.Errorf("got %v", r)
+	}
+	if a, ok := ParseAction("S!d_zero"); !ok || a.String() != "S!d_zero" || a.Location() != 0 {
+		t.Errorf("ParseAction: %v %v", a, ok)
+	}
+	if _, ok := ParseAction("S!nope"); ok {
+		t.Errorf("ParseAction accepts S!nope")
+	}
+	if l, ok := LocationOf("K"); !ok || l.String() != "[K]" || strings.Join(l.Lifelines(), ",") != "K" {
+		t.Errorf("LocationOf: %v %v", l, ok)
+	}
+}
+
+func TestCentralError(t *testing.T) {
+	// Each local trace is possible, K's alone: no interleaving is.
+	mt, err := ParseHTF("x.htf", []byte("{ [S]; [K] K?d_zero.K!d_zero.K?d_one.K!d_one; [L]; [R] }"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := Check(&mt, Accept); r.String() != "Fail CentralError" {
+		t.Errorf("got %v", r)
+	}
+	if r := Check(&mt, Prefix); r.Verdict != WeakPass {
+		t.Errorf("prefix: got %v", r)
+	}
+}
+`

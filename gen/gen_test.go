@@ -1,0 +1,191 @@
+package gen_test
+
+import (
+	"bytes"
+	"flag"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ivc-project/ivc/automata"
+	"github.com/ivc-project/ivc/gen"
+	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/nfa"
+	"github.com/ivc-project/ivc/runtime"
+	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/tracegen"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files of testdata/golden")
+
+// compiled is a model compiled for one partition: what the generator
+// needs, and the in-process engines to compare with.
+type compiled struct {
+	sp   *spec.Spec
+	part tracegen.Partition
+	eng  *automata.Engine
+	chk  *nfa.Checker
+	cfg  gen.Config
+}
+
+// compileModel loads the model in testdata/models/name and compiles it for
+// the partition (discrete, trivial or "a,b;c").
+func compileModel(t testing.TB, name, partition, pkg string) *compiled {
+	t.Helper()
+	dir := filepath.Join("testdata", "models", name)
+	hsfs, _ := filepath.Glob(filepath.Join(dir, "*.hsf"))
+	if len(hsfs) != 1 {
+		t.Fatalf("%s: want one .hsf, have %v", dir, hsfs)
+	}
+	sp, err := spec.Load(hsfs[0], "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, err := tracegen.ParsePartition(sp.Sig, partition)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := automata.New(sp.Store, sp.Root, automata.Options{Mode: runtime.Accept})
+	if err != nil {
+		t.Fatal(err)
+	}
+	chk, err := eng.Checker(part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := gen.Config{Package: pkg, Source: name, Tables: chk.Tables(), Lifelines: sp.Sig.Lifelines, Messages: sp.Sig.Messages}
+	for _, g := range part {
+		var ls []int
+		for l := range sp.Sig.Lifelines {
+			if g.Has(interaction.LifelineID(l)) {
+				ls = append(ls, l)
+			}
+		}
+		cfg.Groups = append(cfg.Groups, ls)
+	}
+	return &compiled{sp: sp, part: part, eng: eng, chk: chk, cfg: cfg}
+}
+
+// archive joins generated files in the txtar format.
+func archive(files []gen.Output) []byte {
+	var b bytes.Buffer
+	for _, f := range files {
+		b.WriteString("-- " + f.Name + " --\n")
+		b.Write(f.Data)
+	}
+	return b.Bytes()
+}
+
+// checkFiles checks what every generated file must be: the header, gofmt's
+// format, and imports of the standard library only (the command imports
+// the package too).
+func checkFiles(t *testing.T, files []gen.Output, importPath string) {
+	t.Helper()
+	for _, f := range files {
+		if !bytes.HasPrefix(f.Data, []byte("// "+gen.Header+"\n")) {
+			t.Errorf("%s: no header line", f.Name)
+		}
+		formatted, err := format.Source(f.Data)
+		if err != nil {
+			t.Errorf("%s: %v", f.Name, err)
+			continue
+		}
+		if !bytes.Equal(formatted, f.Data) {
+			t.Errorf("%s is not gofmt-clean", f.Name)
+		}
+		ast, err := parser.ParseFile(token.NewFileSet(), f.Name, f.Data, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range ast.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			if path != importPath && strings.Contains(strings.Split(path, "/")[0], ".") {
+				t.Errorf("%s imports %s, which is not in the standard library", f.Name, path)
+			}
+		}
+	}
+}
+
+// TestGolden compares the generated source of two small specifications
+// with testdata/golden (go test -update rewrites them), and checks that
+// generation is deterministic.
+func TestGolden(t *testing.T) {
+	for _, c := range []struct{ model, partition, pkg string }{
+		// Synchronous messages, and multi-actions in the locations.
+		{"network-synch", "Proxy,Log;Client;EServer,SupServer", "network"},
+		{"platoon2", "discrete", "platoon"},
+	} {
+		t.Run(c.model, func(t *testing.T) {
+			m := compileModel(t, c.model, c.partition, c.pkg)
+			m.cfg.Command = "ivc compile " + c.model + " --package " + c.pkg
+			m.cfg.Main, m.cfg.ImportPath = true, "example.com/verifiers/"+c.pkg
+			files, err := gen.Generate(m.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkFiles(t, files, m.cfg.ImportPath)
+			again, err := gen.Generate(m.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := archive(files)
+			if !bytes.Equal(got, archive(again)) {
+				t.Errorf("two generations differ")
+			}
+			golden := filepath.Join("testdata", "golden", c.pkg+".txtar")
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (go test -update writes it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("generated source differs from %s (go test -update rewrites it); first difference at line %d", golden, firstDiff(got, want))
+			}
+		})
+	}
+}
+
+func firstDiff(a, b []byte) int {
+	la, lb := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
+	for i := range min(len(la), len(lb)) {
+		if la[i] != lb[i] {
+			return i + 1
+		}
+	}
+	return min(len(la), len(lb)) + 1
+}
+
+// TestErrors checks the generator's refusals.
+func TestErrors(t *testing.T) {
+	m := compileModel(t, "platoon2", "discrete", "platoon")
+	for _, c := range []struct {
+		name string
+		edit func(*gen.Config)
+		want string
+	}{
+		{"package", func(c *gen.Config) { c.Package = "no-dash" }, "not a Go identifier"},
+		{"main package", func(c *gen.Config) { c.Package = "main" }, "cannot name a library"},
+		{"groups", func(c *gen.Config) { c.Groups = c.Groups[:1] }, "groups of lifelines"},
+		{"no tables", func(c *gen.Config) { c.Tables = nil }, "no tables"},
+		{"command", func(c *gen.Config) { c.Main = true }, "import path"},
+	} {
+		cfg := m.cfg
+		c.edit(&cfg)
+		if _, err := gen.Generate(cfg); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got error %v, want %q", c.name, err, c.want)
+		}
+	}
+}
