@@ -89,12 +89,9 @@ func (a *app) compile(fl *compileFlags, args []string) error {
 	if fl.maxStates < 0 || fl.maxProjStates < 0 {
 		return a.usagef("--max-states and --max-proj-states want a positive number (0 for the default)")
 	}
-	sp, rest, err := a.loadSpec(args)
+	sp, err := a.loadOnlySpec(args)
 	if err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return a.usagef("unexpected argument %s (want SPEC [HIF], the HIF a .hif file)", rest[0])
 	}
 	part, err := tracegen.ParsePartition(sp.Sig, fl.locations)
 	if err != nil {

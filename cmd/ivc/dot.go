@@ -60,12 +60,9 @@ it is used when HIF is omitted) or a legacy single-file .hsf.`,
 			if (what == "proj" || what == "area") != (location != "") {
 				return a.usagef("--location goes with --what proj or area, and they need it")
 			}
-			sp, rest, err := a.loadSpec(args)
+			sp, err := a.loadOnlySpec(args)
 			if err != nil {
 				return err
-			}
-			if len(rest) > 0 {
-				return a.usagef("unexpected argument %s (want SPEC [HIF], the HIF a .hif file)", rest[0])
 			}
 			var g string
 			switch what {

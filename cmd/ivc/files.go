@@ -40,6 +40,19 @@ func (a *app) loadSpec(args []string) (*spec.Spec, []string, error) {
 	return sp, rest, nil
 }
 
+// loadOnlySpec loads the specification named by args, SPEC [HIF] and
+// nothing else.
+func (a *app) loadOnlySpec(args []string) (*spec.Spec, error) {
+	sp, rest, err := a.loadSpec(args)
+	if err != nil {
+		return nil, err
+	}
+	if len(rest) > 0 {
+		return nil, a.usagef("unexpected argument %s (want SPEC [HIF], the HIF a .hif file)", rest[0])
+	}
+	return sp, nil
+}
+
 func hasExt(path string, exts ...string) bool {
 	ext := strings.ToLower(filepath.Ext(path))
 	for _, e := range exts {

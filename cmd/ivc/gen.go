@@ -84,12 +84,9 @@ func (a *app) gen(fl *genFlags, args []string) error {
 	default:
 		return a.usagef("unknown --from %q (expected prefix, accepted or slice)", fl.from)
 	}
-	sp, rest, err := a.loadSpec(args)
+	sp, err := a.loadOnlySpec(args)
 	if err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return a.usagef("unexpected argument %q", rest[0])
 	}
 	part, err := tracegen.ParsePartition(sp.Sig, fl.partition)
 	if err != nil {

@@ -54,12 +54,9 @@ HIF is omitted) or a legacy single-file .hsf.`,
   ivc nfa abp/abp.hsf --dot abp.dot --labels && dot -Tsvg abp.dot -o abp.svg`,
 		Args: a.args(cobra.RangeArgs(1, 2)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			sp, rest, err := a.loadSpec(args)
+			sp, err := a.loadOnlySpec(args)
 			if err != nil {
 				return err
-			}
-			if len(rest) > 0 {
-				return a.usagef("unexpected argument %s (want SPEC [HIF], the HIF a .hif file)", rest[0])
 			}
 			if maxStates < 0 {
 				return a.usagef("invalid --max-states %d: want a positive number (0 for the default)", maxStates)

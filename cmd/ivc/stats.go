@@ -26,12 +26,9 @@ HIF is omitted) or a legacy single-file .hsf.`,
   ivc stats lfrem/signature.hsf lfrem/i3.hif --format json`,
 		Args: a.args(cobra.RangeArgs(1, 2)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			sp, rest, err := a.loadSpec(args)
+			sp, err := a.loadOnlySpec(args)
 			if err != nil {
 				return err
-			}
-			if len(rest) > 0 {
-				return a.usagef("unexpected argument %s (want SPEC [HIF], the HIF a .hif file)", rest[0])
 			}
 			m := sp.Metrics()
 			if a.json() {
