@@ -115,3 +115,33 @@ func TestSimplifyChains(t *testing.T) {
 		}
 	}
 }
+
+// TestRemoveCommutes checks Prop. 1 of the lifeline-removal paper on random
+// terms of every operator: removals commute and compose,
+// rmv_L2(rmv_L1(i)) and rmv_L1(rmv_L2(i)) and rmv_{L1∪L2}(i) have the same
+// traces (up to a length).
+func TestRemoveCommutes(t *testing.T) {
+	const maxLen = 5
+	n := 400
+	if testing.Short() {
+		n = 100
+	}
+	for seed := range uint64(n) {
+		sig := random.Signature(3, 2)
+		st := interaction.NewStore(sig)
+		rng := random.New(seed)
+		term := random.Interaction(st, rng, random.Params{MaxDepth: 4, Weights: random.All()})
+		l1 := interaction.LifelinesOf(interaction.LifelineID(rng.IntN(3)))
+		l2 := interaction.LifelinesOf(interaction.LifelineID(rng.IntN(3)))
+		a := st.Remove(st.Remove(term, l1), l2)
+		b := st.Remove(st.Remove(term, l2), l1)
+		c := st.Remove(term, l1.Union(l2))
+		ta := reference.Traces(st, a, maxLen).Strings(sig)
+		tb := reference.Traces(st, b, maxLen).Strings(sig)
+		tc := reference.Traces(st, c, maxLen).Strings(sig)
+		if !equalStrings(ta, tb) || !equalStrings(tb, tc) {
+			t.Fatalf("seed %d: %s: removals do not commute:\n%s: %v\n%s: %v\n%s: %v", seed, st.Format(term),
+				st.Format(a), ta, st.Format(b), tb, st.Format(c), tc)
+		}
+	}
+}
