@@ -2,6 +2,7 @@ package nfa
 
 import (
 	"encoding/binary"
+	"math"
 	"math/bits"
 	"time"
 )
@@ -55,11 +56,15 @@ type search struct {
 	m, r   []uint64 // scratch sets
 	saved  []int32
 	ppos   []int32 // the probe's positions
-	tried  []bool
 	cur    []uint64
-	order  []int
-	prio   []float64
-	inv    []float64 // 1/|μi|
+	// The probe's priorities and candidates, per location; probe1's heads,
+	// masks and masks after the heads.
+	qprio, qscale, qkey []uint64
+	qhead               []int32
+	qmask, qnext, qpre  []uint64
+	order               []int
+	prio                []float64
+	inv                 []float64 // 1/|μi|
 
 	maxNodes int
 	deadline time.Time
@@ -351,18 +356,30 @@ func (s *search) visit(key uint64, pos []int32) int {
 
 // probe follows the search's first choices without a visited set: from
 // the initial states, it reads at each step the head of the least advanced
-// location that leads somewhere, and fails at the first step where none
-// does. It decides most accepted multi-traces at a fraction of the search's
-// cost (the search never backtracks on them); a failed probe decides
-// nothing. It takes only single-part symbols, which consume an event each,
-// so it ends.
+// location (relative to its length) whose head leads to allowed states,
+// and fails at the first step where none does. It decides most accepted
+// multi-traces at a fraction of the search's cost (the search never
+// backtracks on them); a failed probe decides nothing. It takes only
+// single-part symbols, which consume an event each, so it ends.
+//
+// Priorities are pos/len in fixed point (scale = 2^40/len), the maximum
+// for a consumed trace; ties go to the first location.
 func (s *search) probe() bool {
-	c, n := s.c, s.n
-	pos := s.ppos[:0]
-	for range n {
-		pos = append(pos, 0)
-	}
+	n := s.n
+	pos := resize32(s.ppos, n)
+	clear(pos)
 	s.ppos = pos
+	s.qprio, s.qscale, s.qkey = resize(s.qprio, n), resize(s.qscale, n), resize(s.qkey, n)
+	for i := range n {
+		s.qprio[i], s.qscale[i] = math.MaxUint64, 0
+		if s.L[i] > 0 {
+			s.qprio[i], s.qscale[i] = 0, (1<<40)/uint64(s.L[i])
+		}
+	}
+	if s.w == 1 && s.c.succ1 != nil && s.inter == nil {
+		return s.probe1()
+	}
+	c := s.c
 	cur := s.cur
 	clear(cur)
 	for _, q := range c.a.initial {
@@ -374,62 +391,175 @@ func (s *search) probe() bool {
 			cur[k] &= s.m[k]
 		}
 	}
-	tried := s.tried[:0]
-	for range n {
-		tried = append(tried, false)
-	}
-	s.tried = tried
+	prio, key := s.qprio, s.qkey
 	for sum := 0; sum < s.total; sum++ {
-		moved := false
-		clear(tried)
+		copy(key, prio)
+		best := 0
 		for {
-			// The least advanced location not tried yet at this step.
-			best := -1
-			for i := range n {
-				if pos[i] < s.L[i] && !tried[i] && (best < 0 || float64(pos[i])*s.inv[i] < float64(pos[best])*s.inv[best]) {
+			best = 0
+			for i := 1; i < n; i++ {
+				if key[i] < key[best] {
 					best = i
 				}
 			}
-			if best < 0 {
+			if key[best] == math.MaxUint64 {
+				return false
+			}
+			if s.probeStep(cur, pos, best) {
 				break
 			}
-			i := best
-			x := s.tr[i][pos[i]]
-			if x >= 0 && int32(x) < c.base[i+1]-c.base[i] {
-				g := int(c.base[i] + int32(x))
-				if s.post(cur, g, g+1) {
-					pos[i]++
-					any := uint64(0)
-					if s.prune {
-						s.allowed(pos)
-						for k := range s.r {
-							s.r[k] &= s.m[k]
-							any |= s.r[k]
-						}
-					} else {
-						for _, w := range s.r {
-							any |= w
-						}
-					}
-					if any != 0 {
-						copy(cur, s.r)
-						moved = true
-						for _, w := range cur {
-							s.nodes += bits.OnesCount64(w)
-						}
-						break
-					}
-					pos[i]--
-				}
-			}
-			tried[i] = true
+			key[best] = math.MaxUint64
 		}
-		if !moved || s.nodes > s.maxNodes {
+		if pos[best] < s.L[best] {
+			prio[best] += s.qscale[best]
+		} else {
+			prio[best] = math.MaxUint64
+		}
+		for _, w := range cur {
+			s.nodes += bits.OnesCount64(w)
+		}
+		if s.nodes > s.maxNodes {
 			return false
 		}
 	}
 	copy(s.r, cur)
 	return s.final(int32(s.total))
+}
+
+// probeStep reads the head of location i from the states cur at pos, if
+// that leads to allowed states; it reports whether it did.
+func (s *search) probeStep(cur []uint64, pos []int32, i int) bool {
+	c := s.c
+	x := s.tr[i][pos[i]]
+	if x < 0 || int32(x) >= c.base[i+1]-c.base[i] {
+		return false
+	}
+	g := int(c.base[i] + int32(x))
+	if !s.post(cur, g, g+1) {
+		return false
+	}
+	pos[i]++
+	any := uint64(0)
+	if s.prune {
+		s.allowed(pos)
+		for k := range s.r {
+			s.r[k] &= s.m[k]
+			any |= s.r[k]
+		}
+	} else {
+		for _, w := range s.r {
+			any |= w
+		}
+	}
+	if any == 0 {
+		pos[i]--
+		return false
+	}
+	copy(cur, s.r)
+	return true
+}
+
+// probe1 is probe for automata of at most 64 states without areas, on
+// words and the table succ1: each step computes the successors by every
+// location at once, without branches, then picks one.
+func (s *search) probe1() bool {
+	c, n := s.c, s.n
+	G := c.G
+	pos, prio, key := s.ppos, s.qprio, s.qkey
+	s.qhead = resize32(s.qhead, n)
+	s.qmask, s.qnext = resize(s.qmask, n), resize(s.qnext, n)
+	s.qpre = resize(s.qpre, n)
+	head, mask, next, pre, res := s.qhead, s.qmask, s.qnext, s.qpre, key
+	cur := uint64(0)
+	for _, q := range c.a.initial {
+		cur |= 1 << q
+	}
+	for i := range n {
+		mask[i] = s.mask1(i, 0)
+		cur &= mask[i]
+		head[i], next[i] = s.ahead1(i, 0)
+	}
+	if cur == 0 {
+		return false
+	}
+	for sum := 0; sum < s.total; sum++ {
+		// res[i]: the states reached by reading the head of location i
+		// and allowed there; the candidates are where there are some.
+		acc := ^uint64(0)
+		for i := range n {
+			pre[i] = acc
+			acc &= mask[i]
+		}
+		if cur&(cur-1) == 0 {
+			row := c.succ1[bits.TrailingZeros64(cur)*(G+1):]
+			for i := range n {
+				res[i] = row[head[i]]
+			}
+		} else {
+			for i := range n {
+				r := uint64(0)
+				for x := cur; x != 0; x &= x - 1 {
+					r |= c.succ1[bits.TrailingZeros64(x)*(G+1)+int(head[i])]
+				}
+				res[i] = r
+			}
+		}
+		best, bk, br := 0, uint64(math.MaxUint64), uint64(0)
+		acc = ^uint64(0)
+		for i := n - 1; i >= 0; i-- {
+			r := res[i] & next[i] & pre[i] & acc
+			acc &= mask[i]
+			k := prio[i]
+			if r == 0 {
+				k = math.MaxUint64
+			}
+			if k <= bk {
+				best, bk, br = i, k, r
+			}
+		}
+		if bk == math.MaxUint64 {
+			return false
+		}
+		cur = br
+		at := pos[best] + 1
+		pos[best] = at
+		mask[best] = next[best]
+		head[best], next[best] = s.ahead1(best, at)
+		if at < s.L[best] {
+			prio[best] += s.qscale[best]
+		} else {
+			prio[best] = math.MaxUint64
+		}
+		s.nodes += bits.OnesCount64(cur)
+		if s.nodes > s.maxNodes {
+			return false
+		}
+	}
+	s.r[0] = cur
+	return s.final(int32(s.total))
+}
+
+// mask1 returns the states allowed while location i is at position p
+// (probe1: one word).
+func (s *search) mask1(i int, p int32) uint64 {
+	if !s.prune {
+		return ^uint64(0)
+	}
+	return s.masks[i][p]
+}
+
+// ahead1 returns the global letter of the head of location i at position
+// p (G when there is none) and the states allowed after reading it.
+func (s *search) ahead1(i int, p int32) (int32, uint64) {
+	c := s.c
+	if p >= s.L[i] {
+		return int32(c.G), 0
+	}
+	x := s.tr[i][p]
+	if x < 0 || int32(x) >= c.base[i+1]-c.base[i] {
+		return int32(c.G), 0
+	}
+	return c.base[i] + int32(x), s.mask1(i, p+1)
 }
 
 // run searches; found is true when a final state was reached, stopped when

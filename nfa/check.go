@@ -171,11 +171,15 @@ type Checker struct {
 	// are grouped by (source, global letter): byLetter[first[q*G+g] :
 	// first[q*G+g+1]]; the others (several parts, or none) by source:
 	// others[ofirst[q]:ofirst[q+1]]. Both hold transition indices.
-	base      []int32
-	G         int
-	first     []int32
-	byLetter  []int32
-	ldst      []int32 // the targets of byLetter's transitions
+	base     []int32
+	G        int
+	first    []int32
+	byLetter []int32
+	ldst     []int32 // the targets of byLetter's transitions
+	// succ1[q*(G+1)+g] are the targets of byLetter[first[q*G+g] :
+	// first[q*G+g+1]] as a word (column G is empty), when A has at most 64
+	// states and the table is small; nil otherwise.
+	succ1     []uint64
 	ofirst    []int32
 	others    []int32
 	hasOthers bool
@@ -287,12 +291,18 @@ func (c *Checker) tables() {
 	copy(fill, c.first)
 	ofill := make([]int32, a.n)
 	copy(ofill, c.ofirst)
+	if a.n <= 64 && a.n*(G+1) <= 1<<20 {
+		c.succ1 = make([]uint64, a.n*(G+1))
+	}
 	for k, t := range a.trans {
 		if g := glob(t); g >= 0 {
 			i := int(t.Src)*G + g
 			c.byLetter[fill[i]] = int32(k)
 			c.ldst[fill[i]] = int32(t.Dst)
 			fill[i]++
+			if c.succ1 != nil {
+				c.succ1[int(t.Src)*(G+1)+g] |= 1 << t.Dst
+			}
 		} else {
 			c.others[ofill[t.Src]] = int32(k)
 			ofill[t.Src]++
