@@ -124,7 +124,7 @@ var producers = []producer{
 		for _, r := range rs {
 			v := r.metrics["actions/s"]
 			out = append(out, row{"long traces, runtime engine: " + strings.TrimPrefix(r.name, "LongTraces/"),
-				"HIBOU 25k–110k actions/s", rate(v) + " actions/s", times(v/110e3)})
+				"HIBOU 25k–110k actions/s", rate(v) + " actions/s", times(v / 110e3)})
 		}
 		return out, nil
 	}},
@@ -137,7 +137,7 @@ var producers = []producer{
 		for _, r := range rs {
 			v := r.metrics["actions/s"]
 			out = append(out, row{"long traces, automata engine (in-process): " + strings.TrimPrefix(r.name, "LongTraces/"),
-				"HIBOU 25k–110k actions/s", rate(v) + " actions/s", times(v/110e3)})
+				"HIBOU 25k–110k actions/s", rate(v) + " actions/s", times(v / 110e3)})
 		}
 		return out, nil
 	}},
@@ -148,7 +148,7 @@ var producers = []producer{
 		}
 		ms := rs[0].metrics["median-ms"]
 		return []row{{"3-SAT reduction (100 uf20 instances), median per instance",
-			"HIBOU 230 ms; a SAT solver 18 ms", dur(ms*1e3), times(230/ms) + " vs HIBOU, " + fmt.Sprintf("%.1f×", 18/ms) + " vs the solver"}}, nil
+			"HIBOU 230 ms; a SAT solver 18 ms", dur(ms * 1e3), times(230/ms) + " vs HIBOU, " + fmt.Sprintf("%.1f×", 18/ms) + " vs the solver"}}, nil
 	}},
 	{"slices", func() ([]row, error) {
 		rs, err := bench("./runtime", `Slices`, "3x")
@@ -167,7 +167,7 @@ var producers = []producer{
 			}
 			out = append(out, row{"slices of " + model + " (slice mode), worst median over length classes",
 				fmt.Sprintf("HIBOU median %s (max of i2: 14.6 s)", dur(peer[model])),
-				fmt.Sprintf("median ≤ %s, max %s", dur(med), dur(mx)), times(peer[model]/med)})
+				fmt.Sprintf("median ≤ %s, max %s", dur(med), dur(mx)), times(peer[model] / med)})
 		}
 		return out, nil
 	}},
@@ -241,7 +241,7 @@ var producers = []producer{
 			case strings.HasPrefix(r.name, "Check/"):
 				v := r.metrics["actions/s"]
 				out = append(out, row{"generated code: Check (" + strings.TrimPrefix(r.name, "Check/") + "), ABP multi-trace of 10,000+ actions on 4 locations",
-					"HIBOU NFA analysis ≈ 440k actions/s (published); target 100M", rate(v) + " actions/s", times(v/440e3)})
+					"HIBOU NFA analysis ≈ 440k actions/s (published); target 100M", rate(v) + " actions/s", times(v / 440e3)})
 			}
 		}
 		return out, nil
