@@ -122,8 +122,10 @@ func TestEndToEnd(t *testing.T) {
 		}
 		mainCases = append(mainCases, c.pkg)
 		if c.pkg == "abpdiscrete" {
-			writeBench(t, mod, m)
 			writeFile(t, filepath.Join(mod, c.pkg, "parse_test.go"), parseTest)
+		}
+		if c.pkg == "abpdiscrete" || c.pkg == "abptrivial" {
+			writeBench(t, mod, c.pkg, m)
 		}
 	}
 	writeFile(t, filepath.Join(mod, "cmd", "verdicts", "main.go"), verdictsMain(mainCases))
@@ -177,7 +179,10 @@ func TestEndToEnd(t *testing.T) {
 		t.Errorf("abpdiscretecheck: %s", cmdOut)
 	}
 	if os.Getenv("IVC_GEN_BENCH") == "1" {
+		// 4 locations (a central search), then 1 (global traces: the local
+		// walk decides).
 		t.Log(run("test", "-run", "^$", "-bench", ".", "-benchmem", "./abpdiscrete"))
+		t.Log(run("test", "-run", "^$", "-bench", ".", "-benchmem", "./abptrivial"))
 	}
 }
 
@@ -333,14 +338,14 @@ func BenchmarkInProcess(b *testing.B) {
 	}
 }
 
-// writeBench writes the benchmarks and the allocation test of the ABP
-// verifier, on a multi-trace of at least 10,000 actions (accepted global
+// writeBench writes the benchmarks and the allocation test of an ABP
+// verifier (package pkg), on a multi-trace of at least 10,000 actions (accepted global
 // traces one after the other: ABP is a loopS) and on a local trace.
-func writeBench(t *testing.T, mod string, m *compiled) {
+func writeBench(t *testing.T, mod, pkg string, m *compiled) {
 	mt := longABP(t, m)
-	writeFile(t, filepath.Join(mod, "abpdiscrete", "testdata", "long.htf"), string(mt.Format(m.sp.Sig)))
+	writeFile(t, filepath.Join(mod, pkg, "testdata", "long.htf"), string(mt.Format(m.sp.Sig)))
 	var b bytes.Buffer
-	b.WriteString(`package abpdiscrete
+	b.WriteString("package " + pkg + `
 
 import "testing"
 
@@ -433,7 +438,7 @@ func BenchmarkCheck(b *testing.B) {
 	}
 }
 `)
-	writeFile(t, filepath.Join(mod, "abpdiscrete", "bench_test.go"), b.String())
+	writeFile(t, filepath.Join(mod, pkg, "bench_test.go"), b.String())
 }
 
 // TestGoGenerate runs ivc compile from a go:generate line of a downstream
