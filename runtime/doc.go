@@ -14,10 +14,25 @@
 //	a := runtime.New(store, term, runtime.DefaultOptions())
 //	res := a.Analyze(mt) // res.Verdict is Pass, WeakPass, Fail or Inconc
 //
-// Co-localizations (components with several lifelines) are handled exactly:
-// removal erases the whole co-localization at once, which is correct by the
-// same argument as for single lifelines (a consumed component is a prefix of
-// any continuation).
+// Removal is exact (Th. 1 of the lifeline-removal paper) for single actions
+// outside coregions and syncs. Elsewhere it is not: a <synch> multi-action
+// or a sync with parts on observed and removed lifelines, a coregion that
+// orders observed actions through removed lifelines, or a co-localized
+// component still observed, can all need the removed actions. There,
+// interaction.RemoveObserved keeps "ghosts" instead of erasing: actions
+// that may still occur unobserved, executed silently by the search within a
+// budget of β × (events left) loop iterations (β the loop depth). A
+// multi-prefix must also still complete. Only a sync can deadlock, waiting
+// for a partner that never comes, so with a sync the term left when every
+// component is consumed is searched for a terminating run, allowing
+// β·(|t|+1) loop iteration starts (one iteration per synchronized partner
+// at most).
+//
+// Vertices are memoized by term and positions. The budgets (silent
+// iterations; slice mode's λ and α) are not part of the key: a vertex is
+// skipped when one with the same term and positions and at least its
+// budgets has been reached. That is sound because more budget allows more
+// moves, so the richer vertex reaches every goal the poorer one does.
 //
 // Two optimizations are on by default and can be switched off for comparison:
 //
@@ -27,7 +42,12 @@
 //     (Prop. 14 of the lifeline-removal paper). It is applied to single
 //     actions only: a <synch> multi-action and single actions may consume the
 //     same local heads, a case Definition 11 does not cover, so multi-actions
-//     are always fully expanded.
+//     are always fully expanded. Prop. 14 is also unsound as stated with
+//     strict and loopS/loopH: in strict(alt(∅,alt(l1!x,strict(l1!x,l1!x))),l2!y),
+//     l2!y has one instance but executing it first loses the runs where
+//     l1!x comes before it. Instances are therefore counted conservatively:
+//     an action under the right operand of a strict, or in the body of a
+//     loopS or loopH that also involves other lifelines, counts as ambiguous.
 //   - Local analyses (LOC): a vertex is dropped when some component's
 //     remaining trace is not (a prefix of) a trace of the interaction
 //     projected on that component (Prop. 15). Results are cached by
