@@ -38,13 +38,17 @@ type search struct {
 	prefix bool
 	inter  Bits // nil: every transition of A
 	// While location i is at position p, the states of A allowed are the
-	// rows fwd[i][p] of its forward subsets and bwd[i][p] of its backward
-	// ones (rows of c.fwdRows[i] and c.bwdRows[i] or c.bwdAnyRows[i]).
-	// prune is false when there is no pruning.
-	prune    bool
-	fwd, bwd [][]int32
-	// masks[i][p*w:(p+1)*w] is the and of the two rows.
+	// row fwd[i][p] of its forward subsets (a row of c.fwdRows[i]) and
+	// bwd[i][p*w:(p+1)*w], its backward subset there (a row of
+	// c.bwdRows[i] or c.bwdAnyRows[i], copied). prune is false when there
+	// is no pruning.
+	prune bool
+	fwd   [][]int32
+	bwd   [][]uint64
+	// masks[i][p*w:(p+1)*w] is the and of the two rows, once ready (see
+	// ensureMasks).
 	masks [][]uint64
+	ready bool
 
 	vis   posMap
 	big   map[string]int32
@@ -61,6 +65,7 @@ type search struct {
 	// masks and masks after the heads.
 	qprio, qscale, qkey []uint64
 	qhead               []int32
+	lanes               []lane
 	qmask, qnext, qpre  []uint64
 	order               []int
 	prio                []float64
@@ -123,32 +128,43 @@ func (s *search) init(c *Checker, mt [][]Letter, prefix bool, inter Bits, prune 
 	}
 	s.inter = nil
 	s.prune = true
+	s.ready = false
 	for len(s.fwd) < n {
 		s.fwd, s.bwd, s.masks = append(s.fwd, nil), append(s.bwd, nil), append(s.masks, nil)
 	}
-	w := s.w
 	for i, t := range mt {
-		fwd, bwd := s.rows(s.fwd[i][:0], s.bwd[i][:0], i, t, prefix)
-		s.fwd[i], s.bwd[i] = fwd, bwd
-		frows, brows := c.fwdRows[i], c.bwdRows[i]
-		if prefix {
-			brows = c.bwdAnyRows[i]
-		}
+		s.bwd[i] = s.bwdRows(s.bwd[i][:0], i, t, prefix)
+	}
+}
+
+// ensureMasks computes the table of masks (the forward rows and the ands),
+// which init leaves to the first user: the fast probes need the backward
+// rows only (see setLanes).
+func (s *search) ensureMasks() {
+	if !s.prune || s.ready {
+		return
+	}
+	s.ready = true
+	c, w := s.c, s.w
+	for i, t := range s.tr {
+		fwd := s.fwdRows(s.fwd[i][:0], i, t, s.prefix)
+		bwd := s.bwd[i]
+		s.fwd[i] = fwd
+		frows := c.fwdRows[i]
 		m := resize(s.masks[i], len(fwd)*w)
 		switch w {
 		case 1:
 			for p, f := range fwd {
-				m[p] = frows[f] & brows[bwd[p]]
+				m[p] = frows[f] & bwd[p]
 			}
 		case 2:
 			for p, f := range fwd {
-				b := bwd[p]
-				m[2*p] = frows[2*f] & brows[2*b]
-				m[2*p+1] = frows[2*f+1] & brows[2*b+1]
+				m[2*p] = frows[2*f] & bwd[2*p]
+				m[2*p+1] = frows[2*f+1] & bwd[2*p+1]
 			}
 		default:
 			for p := range fwd {
-				f, b, row := frows[int(fwd[p])*w:], brows[int(bwd[p])*w:], m[p*w:]
+				f, b, row := frows[int(fwd[p])*w:], bwd[p*w:], m[p*w:]
 				for k := 0; k < w; k++ {
 					row[k] = f[k] & b[k]
 				}
@@ -172,28 +188,35 @@ func resize(b []uint64, n int) []uint64 {
 	return b[:n]
 }
 
-// rows sets, for each position p of trace t of location i, the row of the
-// states of A that the forward walk allows there (the DFA state's subset)
-// and the row of those from which the rest of t can be read (the backward
-// walk's subset): a final state must then be reachable (exact) or any state
-// (prefix). In prefix mode the position past the end allows every state.
-func (s *search) rows(fwd, bwd []int32, i int, t []Letter, prefix bool) ([]int32, []int32) {
+// bwdRows and fwdRows set, for each position p of trace t of location i,
+// the row of the states of A from which the rest of t can be read (the
+// backward walk's subset: a final state must then be reachable (exact) or
+// any state (prefix)), and the row of the states that the forward walk
+// allows there (the DFA state's subset). In prefix mode the position past
+// the end allows every state.
+func (s *search) bwdRows(bwd []uint64, i int, t []Letter, prefix bool) []uint64 {
 	c := s.c
-	d := c.projs[i].dfa
-	back := c.back[i]
+	back, brows := c.back[i], c.bwdRows[i]
 	if prefix {
-		back = c.backAny[i]
+		back, brows = c.backAny[i], c.bwdAnyRows[i]
 	}
-	n := len(t)
-	fwd, bwd = resize32(fwd, n+1), resize32(bwd, n+1)
+	n, w := len(t), s.w
+	bwd = resize(bwd, (n+1)*w)
 	// The rows past the states: an empty row, then a full one.
-	k := int32(d.k)
+	k := int32(c.projs[i].dfa.k)
 	b := back.start
 	for j := n; j >= 0; j-- {
-		if b < 0 {
-			bwd[j] = int32(back.n)
-		} else {
-			bwd[j] = int32(b)
+		r := back.n
+		if b >= 0 {
+			r = int(b)
+		}
+		switch w {
+		case 1:
+			bwd[j] = brows[r]
+		case 2:
+			bwd[2*j], bwd[2*j+1] = brows[2*r], brows[2*r+1]
+		default:
+			copy(bwd[j*w:(j+1)*w], brows[r*w:])
 		}
 		if j > 0 && b >= 0 {
 			if x := int32(t[j-1]); x >= 0 && x < k {
@@ -203,6 +226,14 @@ func (s *search) rows(fwd, bwd []int32, i int, t []Letter, prefix bool) ([]int32
 			}
 		}
 	}
+	return bwd
+}
+
+func (s *search) fwdRows(fwd []int32, i int, t []Letter, prefix bool) []int32 {
+	d := s.c.projs[i].dfa
+	n := len(t)
+	fwd = resize32(fwd, n+1)
+	k := int32(d.k)
 	q := d.start
 	for j := 0; j <= n; j++ {
 		if q < 0 {
@@ -221,7 +252,7 @@ func (s *search) rows(fwd, bwd []int32, i int, t []Letter, prefix bool) ([]int32
 	if prefix {
 		fwd[n] = int32(d.n + 1)
 	}
-	return fwd, bwd
+	return fwd
 }
 
 // allowed sets s.m to the states allowed at positions pos (masks on).
@@ -376,9 +407,17 @@ func (s *search) probe() bool {
 			s.qprio[i], s.qscale[i] = 0, (1<<40)/uint64(s.L[i])
 		}
 	}
-	if s.w == 1 && s.c.succ1 != nil && s.inter == nil {
-		return s.probe1()
+	if s.c.succ != nil && s.inter == nil {
+		switch s.w {
+		case 1:
+			return s.probe1()
+		case 2:
+			if n <= 64 {
+				return s.probe2()
+			}
+		}
 	}
+	s.ensureMasks()
 	c := s.c
 	cur := s.cur
 	clear(cur)
@@ -460,8 +499,10 @@ func (s *search) probeStep(cur []uint64, pos []int32, i int) bool {
 }
 
 // probe1 is probe for automata of at most 64 states without areas, on
-// words and the table succ1: each step computes the successors by every
-// location at once, without branches, then picks one.
+// words and the table succ: each step computes the successors by every
+// location at once, without branches, then picks one. The masks of a
+// location are computed as it moves (its forward DFA state is walked
+// along), not taken from the table of ensureMasks.
 func (s *search) probe1() bool {
 	c, n := s.c, s.n
 	G := c.G
@@ -469,15 +510,18 @@ func (s *search) probe1() bool {
 	s.qhead = resize32(s.qhead, n)
 	s.qmask, s.qnext = resize(s.qmask, n), resize(s.qnext, n)
 	s.qpre = resize(s.qpre, n)
-	head, mask, next, pre, res := s.qhead, s.qmask, s.qnext, s.qpre, key
+	head := s.qhead
+	mask, next, pre, res := s.qmask, s.qnext, s.qpre, key
+	s.setLanes()
+	lanes := s.lanes
 	cur := uint64(0)
 	for _, q := range c.a.initial {
 		cur |= 1 << q
 	}
 	for i := range n {
-		mask[i] = s.mask1(i, 0)
+		mask[i] = lanes[i].mask1(0)
 		cur &= mask[i]
-		head[i], next[i] = s.ahead1(i, 0)
+		head[i], next[i] = lanes[i].ahead1(0, int32(G))
 	}
 	if cur == 0 {
 		return false
@@ -491,7 +535,7 @@ func (s *search) probe1() bool {
 			acc &= mask[i]
 		}
 		if cur&(cur-1) == 0 {
-			row := c.succ1[bits.TrailingZeros64(cur)*(G+1):]
+			row := c.succ[bits.TrailingZeros64(cur)*(G+1):]
 			for i := range n {
 				res[i] = row[head[i]]
 			}
@@ -499,7 +543,7 @@ func (s *search) probe1() bool {
 			for i := range n {
 				r := uint64(0)
 				for x := cur; x != 0; x &= x - 1 {
-					r |= c.succ1[bits.TrailingZeros64(x)*(G+1)+int(head[i])]
+					r |= c.succ[bits.TrailingZeros64(x)*(G+1)+int(head[i])]
 				}
 				res[i] = r
 			}
@@ -524,7 +568,7 @@ func (s *search) probe1() bool {
 		at := pos[best] + 1
 		pos[best] = at
 		mask[best] = next[best]
-		head[best], next[best] = s.ahead1(best, at)
+		head[best], next[best] = lanes[best].ahead1(at, int32(G))
 		if at < s.L[best] {
 			prio[best] += s.qscale[best]
 		} else {
@@ -539,27 +583,184 @@ func (s *search) probe1() bool {
 	return s.final(int32(s.total))
 }
 
-// mask1 returns the states allowed while location i is at position p
-// (probe1: one word).
-func (s *search) mask1(i int, p int32) uint64 {
-	if !s.prune {
-		return ^uint64(0)
+// probe2 is probe1 for automata of 65 to 128 states: sets of two words,
+// kept in pairs (mask[2i], mask[2i+1]). Unlike probe1, it computes the
+// successors by one location at a time, the least advanced first, as
+// probe does: the first one is nearly always taken.
+func (s *search) probe2() bool {
+	c, n := s.c, s.n
+	G1 := c.G + 1
+	succ := c.succ
+	pos, prio := s.ppos, s.qprio
+	G := int32(c.G)
+	s.qhead = resize32(s.qhead, n)
+	s.qmask, s.qnext = resize(s.qmask, 2*n), resize(s.qnext, 2*n)
+	head := s.qhead
+	mask, next := s.qmask, s.qnext
+	var c0, c1 uint64
+	for _, q := range c.a.initial {
+		if q < 64 {
+			c0 |= 1 << q
+		} else {
+			c1 |= 1 << (q - 64)
+		}
 	}
-	return s.masks[i][p]
+	s.setLanes()
+	lanes := s.lanes
+	for i := range n {
+		mask[2*i], mask[2*i+1] = lanes[i].mask2(0)
+		c0 &= mask[2*i]
+		c1 &= mask[2*i+1]
+		head[i], next[2*i], next[2*i+1] = lanes[i].ahead2(0, G)
+	}
+	if c0|c1 == 0 {
+		return false
+	}
+	for sum := 0; sum < s.total; sum++ {
+		var best int
+		var b0, b1 uint64
+		tried := uint64(0)
+		for {
+			bk := uint64(math.MaxUint64)
+			best = 0
+			for i, k := range prio[:n] {
+				if k < bk && tried&(1<<i) == 0 {
+					best, bk = i, k
+				}
+			}
+			if bk == math.MaxUint64 {
+				return false
+			}
+			h := 2 * int(head[best])
+			if c0&(c0-1) == 0 && c1 == 0 {
+				row := succ[bits.TrailingZeros64(c0)*G1*2+h:]
+				b0, b1 = row[0], row[1]
+			} else if c0 == 0 && c1&(c1-1) == 0 {
+				row := succ[(64+bits.TrailingZeros64(c1))*G1*2+h:]
+				b0, b1 = row[0], row[1]
+			} else {
+				b0, b1 = 0, 0
+				for x := c0; x != 0; x &= x - 1 {
+					row := succ[bits.TrailingZeros64(x)*G1*2+h:]
+					b0 |= row[0]
+					b1 |= row[1]
+				}
+				for x := c1; x != 0; x &= x - 1 {
+					row := succ[(64+bits.TrailingZeros64(x))*G1*2+h:]
+					b0 |= row[0]
+					b1 |= row[1]
+				}
+			}
+			b0 &= next[2*best]
+			b1 &= next[2*best+1]
+			if s.prune {
+				for j := range n {
+					if j != best {
+						b0 &= mask[2*j]
+						b1 &= mask[2*j+1]
+					}
+				}
+			}
+			if b0|b1 != 0 {
+				break
+			}
+			tried |= 1 << best
+		}
+		c0, c1 = b0, b1
+		at := pos[best] + 1
+		pos[best] = at
+		mask[2*best], mask[2*best+1] = next[2*best], next[2*best+1]
+		head[best], next[2*best], next[2*best+1] = lanes[best].ahead2(at, G)
+		if at < s.L[best] {
+			prio[best] += s.qscale[best]
+		} else {
+			prio[best] = math.MaxUint64
+		}
+		s.nodes += bits.OnesCount64(c0) + bits.OnesCount64(c1)
+		if s.nodes > s.maxNodes {
+			return false
+		}
+	}
+	s.r[0], s.r[1] = c0, c1
+	return s.final(int32(s.total))
 }
 
-// ahead1 returns the global letter of the head of location i at position
-// p (G when there is none) and the states allowed after reading it.
-func (s *search) ahead1(i int, p int32) (int32, uint64) {
+// lane is what the fast probes use of a location, at hand.
+type lane struct {
+	tr          []Letter
+	bwd         []uint64 // the backward rows by position; nil: no pruning
+	base, nl, L int32    // the location's letters; the trace's length
+}
+
+// setLanes sets s.lanes for the fast probes.
+//
+// Their masks are the backward rows alone: the forward rows cannot prune
+// there. The probe's states start in the forward rows of every location
+// (the start subsets hold the initial states), and a step by a letter of
+// location i leads from the forward row of i to the next one (a subset
+// state is the closure of the targets), and stays in those of the others
+// (their subsets are closed under the letters they do not observe).
+func (s *search) setLanes() {
 	c := s.c
-	if p >= s.L[i] {
-		return int32(c.G), 0
+	s.lanes = s.lanes[:0]
+	for i, t := range s.tr {
+		l := lane{tr: t, base: c.base[i], nl: c.base[i+1] - c.base[i], L: s.L[i]}
+		if s.prune {
+			l.bwd = s.bwd[i]
+		}
+		s.lanes = append(s.lanes, l)
 	}
-	x := s.tr[i][p]
-	if x < 0 || int32(x) >= c.base[i+1]-c.base[i] {
-		return int32(c.G), 0
+}
+
+// head returns the global letter of the lane's head at position p, or g
+// (the empty column of succ) when there is none.
+func (l *lane) head(p int32, g int32) int32 {
+	if p >= l.L {
+		return g
 	}
-	return c.base[i] + int32(x), s.mask1(i, p+1)
+	x := int32(l.tr[p])
+	if x < 0 || x >= l.nl {
+		return g
+	}
+	return l.base + x
+}
+
+// mask1 returns the states allowed while the lane is at position p (one
+// word).
+func (l *lane) mask1(p int32) uint64 {
+	if l.bwd == nil {
+		return ^uint64(0)
+	}
+	return l.bwd[p]
+}
+
+// mask2 is mask1 on two words.
+func (l *lane) mask2(p int32) (uint64, uint64) {
+	if l.bwd == nil {
+		return ^uint64(0), ^uint64(0)
+	}
+	br := l.bwd[2*p:]
+	return br[0], br[1]
+}
+
+// ahead2 returns the global letter of the lane's head at position p (G
+// when there is none) and the states allowed after reading it.
+func (l *lane) ahead2(p int32, G int32) (int32, uint64, uint64) {
+	h := l.head(p, G)
+	if h == G {
+		return G, 0, 0
+	}
+	m0, m1 := l.mask2(p + 1)
+	return h, m0, m1
+}
+
+// ahead1 is ahead2 on one word.
+func (l *lane) ahead1(p int32, G int32) (int32, uint64) {
+	h := l.head(p, G)
+	if h == G {
+		return G, 0
+	}
+	return h, l.mask1(p + 1)
 }
 
 // run searches; found is true when a final state was reached, stopped when
@@ -573,6 +774,7 @@ func (s *search) ahead1(i int, p int32) (int32, uint64) {
 // first), in prefix mode the free moves on the letters of consumed
 // locations, and the symbols of several parts or none (all at once).
 func (s *search) run() (found, stopped bool) {
+	s.ensureMasks()
 	c, n, w := s.c, s.n, s.w
 	a := c.a
 	pos := make([]int32, n)

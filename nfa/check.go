@@ -176,10 +176,11 @@ type Checker struct {
 	first    []int32
 	byLetter []int32
 	ldst     []int32 // the targets of byLetter's transitions
-	// succ1[q*(G+1)+g] are the targets of byLetter[first[q*G+g] :
-	// first[q*G+g+1]] as a word (column G is empty), when A has at most 64
-	// states and the table is small; nil otherwise.
-	succ1     []uint64
+	// succ[(q*(G+1)+g)*w:][:w] are the targets of byLetter[first[q*G+g] :
+	// first[q*G+g+1]] as a set of w = nwords(|Q|) words (column G is
+	// empty), when A has at most 128 states and the table is small; nil
+	// otherwise.
+	succ      []uint64
 	ofirst    []int32
 	others    []int32
 	hasOthers bool
@@ -291,8 +292,9 @@ func (c *Checker) tables() {
 	copy(fill, c.first)
 	ofill := make([]int32, a.n)
 	copy(ofill, c.ofirst)
-	if a.n <= 64 && a.n*(G+1) <= 1<<20 {
-		c.succ1 = make([]uint64, a.n*(G+1))
+	w := nwords(a.n)
+	if a.n <= 128 && a.n*(G+1)*w <= 1<<20 {
+		c.succ = make([]uint64, a.n*(G+1)*w)
 	}
 	for k, t := range a.trans {
 		if g := glob(t); g >= 0 {
@@ -300,8 +302,8 @@ func (c *Checker) tables() {
 			c.byLetter[fill[i]] = int32(k)
 			c.ldst[fill[i]] = int32(t.Dst)
 			fill[i]++
-			if c.succ1 != nil {
-				c.succ1[int(t.Src)*(G+1)+g] |= 1 << t.Dst
+			if c.succ != nil {
+				c.succ[(int(t.Src)*(G+1)+g)*w+int(t.Dst>>6)] |= 1 << (t.Dst & 63)
 			}
 		} else {
 			c.others[ofill[t.Src]] = int32(k)
