@@ -63,7 +63,6 @@ type setKey struct {
 // results of executing them.
 type frontier struct {
 	elts []felt
-	next []Term // next[k]-1 is the result of executing elts[k]; 0 = not yet computed
 }
 
 // felt is a frontier element, described relative to the operands' frontiers
@@ -72,6 +71,7 @@ type felt struct {
 	act  uint32 // multi-action id
 	side uint8  // 0 leaf, 1 left operand or loop body, 2 right operand, 3 both (sync)
 	j, k int32  // index in the left (j) and right (k) operand's frontier
+	next Term   // next-1 is the result of executing the element; 0 = not yet computed
 }
 
 // FrontierElt is an immediately executable (multi-)action of a term, at its
@@ -100,6 +100,14 @@ func (s *Store) frontier(t Term) *frontier {
 func (s *Store) computeFrontier(t Term) *frontier {
 	n := s.nodes[t]
 	var elts []felt
+	if n.op != OpEmpty && n.op != OpAct && n.op != OpSync {
+		// One allocation: room for every element of the operands.
+		size := len(s.frontier(n.left).elts)
+		if n.op.IsBinary() && (n.op != OpStrict || s.props[n.left].nullable) {
+			size += len(s.frontier(n.right).elts)
+		}
+		elts = make([]felt, 0, size)
+	}
 	addSide := func(side uint8, sub Term, keep func(act uint32) bool) {
 		for j, e := range s.frontier(sub).elts {
 			if keep == nil || keep(e.act) {
@@ -135,7 +143,7 @@ func (s *Store) computeFrontier(t Term) *frontier {
 	case n.op == OpSync:
 		elts = s.syncFrontier(n)
 	}
-	return &frontier{elts: elts, next: make([]Term, len(elts))}
+	return &frontier{elts: elts}
 }
 
 // syncFrontier: actions outside the synchronized set A run on either side; an
@@ -223,12 +231,12 @@ func (s *Store) position(t Term, k int) string {
 // (i –a@p→ i′), with ∅ operands simplified.
 func (s *Store) Step(t Term, k int) Term {
 	f := s.frontier(t)
-	if r := f.next[k]; r != 0 {
+	if r := f.elts[k].next; r != 0 {
 		return r - 1
 	}
 	r := s.step(t, f.elts[k])
 	f = s.frontier(t) // the cache may have grown
-	f.next[k] = r + 1
+	f.elts[k].next = r + 1
 	return r
 }
 
