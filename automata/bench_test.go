@@ -1,10 +1,7 @@
 package automata
 
 import (
-	"bufio"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/ivc-project/ivc/internal/testutil"
@@ -32,17 +29,11 @@ func BenchmarkLongTraces(b *testing.B) {
 			b.Fatal(err)
 		}
 		var global, discrete []*multitrace.MultiTrace
-		f, err := os.Open(filepath.Join(dir, model+".csv"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			fs := strings.Split(sc.Text(), ";")
-			if fs[0] == "name" || fs[1] != "ACP" {
+		for _, lt := range testutil.LongTraces(b, dir, model) {
+			if lt.Kind != "ACP" {
 				continue
 			}
-			mt, err := multitrace.Read(filepath.Join(dir, "tracegen_"+model+"_explo", fs[0]+".htf"), sp.Sig)
+			mt, err := multitrace.Read(lt.HTF, sp.Sig)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -50,7 +41,6 @@ func BenchmarkLongTraces(b *testing.B) {
 			pm := tracegen.Project(mt.Components[0].Trace, tracegen.Discrete(sp.Sig))
 			discrete = append(discrete, &pm)
 		}
-		f.Close()
 		for _, set := range []struct {
 			name string
 			mts  []*multitrace.MultiTrace

@@ -1,12 +1,9 @@
 package automata
 
 import (
-	"bufio"
 	"errors"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/ivc-project/ivc/compile"
@@ -18,32 +15,12 @@ import (
 	"github.com/ivc-project/ivc/tracegen"
 )
 
-type lfremRow struct{ htf, hif, kind, prefix, accept string }
-
-func readLfrem(t testing.TB, dir string) []lfremRow {
-	f, err := os.Open(filepath.Join(dir, "verdicts.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var rows []lfremRow
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fs := strings.Split(sc.Text(), "\t")
-		if len(fs) != 5 || fs[0] == "htf" {
-			continue
-		}
-		rows = append(rows, lfremRow{fs[0], fs[1], fs[2], fs[3], fs[4]})
-	}
-	return rows
-}
-
 // TestLfremCorpus checks the rows of corpus/lfrem/verdicts.tsv whose
 // interaction compiles, in accept and prefix modes, by AS and AC, against
 // the published verdicts and the runtime engine's.
 func TestLfremCorpus(t *testing.T) {
 	dir := filepath.Join(testutil.Shared(t), "corpus", "lfrem")
-	rows := readLfrem(t, dir)
+	rows := testutil.LfremRows(t, dir)
 	step := 5
 	if testutil.Sweep() {
 		step = 1
@@ -87,30 +64,30 @@ func TestLfremCorpus(t *testing.T) {
 	compiled := map[string]bool{}
 	for i := 0; i < len(rows); i += step {
 		row := rows[i]
-		m := get(row.hif)
+		m := get(row.HIF)
 		if m.err != nil {
 			skipped++
 			continue
 		}
-		compiled[row.hif] = true
-		mt, err := multitrace.Read(filepath.Join(dir, row.htf), m.sp.Sig)
+		compiled[row.HIF] = true
+		mt, err := multitrace.Read(filepath.Join(dir, row.HTF), m.sp.Sig)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for mi, mode := range []runtime.Mode{runtime.Accept, runtime.Prefix} {
-			want := row.accept
+			want := row.Accept
 			if mode == runtime.Prefix {
-				want = row.prefix
+				want = row.Prefix
 			}
 			rt := m.rt[mi].Analyze(mt).Verdict.String()
 			for _, p := range []Procedure{AS, AC} {
 				res := m.engines[mode.String()+string(rune('0'+p))].Analyze(mt)
 				got := res.Verdict.String()
 				if got != rt {
-					t.Errorf("%s (%s) %s %v: automata %s (%s), runtime %s", row.htf, row.kind, mode, p, got, res.Reason, rt)
+					t.Errorf("%s (%s) %s %v: automata %s (%s), runtime %s", row.HTF, row.Kind, mode, p, got, res.Reason, rt)
 				}
 				if want != "?" && got != want && !(want == "WeakPass|Pass" && res.Verdict.OK()) {
-					t.Errorf("%s (%s) %s %v: automata %s, corpus %s", row.htf, row.kind, mode, p, got, want)
+					t.Errorf("%s (%s) %s %v: automata %s, corpus %s", row.HTF, row.Kind, mode, p, got, want)
 				}
 				checked++
 			}
@@ -141,26 +118,13 @@ func TestLongTraces(t *testing.T) {
 		}
 		rt := runtime.New(sp.Store, sp.Root, runtime.DefaultOptions())
 		rta := runtime.New(sp.Store, sp.Root, runtime.Options{Mode: runtime.Accept, POR: true, LOC: true})
-		f, err := os.Open(filepath.Join(dir, model+".csv"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		for k := 0; sc.Scan(); k++ {
-			fs := strings.Split(sc.Text(), ";")
-			if fs[0] == "name" {
-				continue
-			}
-			sub := "tracegen_" + model + "_explo"
-			if fs[1] == "ERR" {
-				sub = "tracegen_" + model + "_error"
-			}
-			mt, err := multitrace.Read(filepath.Join(dir, sub, fs[0]+".htf"), sp.Sig)
+		for k, lt := range testutil.LongTraces(t, dir, model) {
+			mt, err := multitrace.Read(lt.HTF, sp.Sig)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := e.Analyze(mt); got.Verdict.String() != fs[5] {
-				t.Errorf("%s/%s (%d actions): %s (%s), want %s", model, fs[0], mt.Len(), got.Verdict, got.Reason, fs[5])
+			if got := e.Analyze(mt); got.Verdict.String() != lt.Verdict {
+				t.Errorf("%s/%s (%d actions): %s (%s), want %s", model, lt.Name, mt.Len(), got.Verdict, got.Reason, lt.Verdict)
 			}
 			checked++
 			// Projections: the global trace cut into the discrete partition
@@ -189,13 +153,12 @@ func TestLongTraces(t *testing.T) {
 					}
 					if got := c.e.Analyze(&pm); got.Verdict != want.Verdict {
 						t.Errorf("%s/%s projected on %d components (%d events) %s: automata %s (%s), runtime %s",
-							model, fs[0], len(part), pm.Len(), want.Mode, got.Verdict, got.Reason, want.Verdict)
+							model, lt.Name, len(part), pm.Len(), want.Mode, got.Verdict, got.Reason, want.Verdict)
 					}
 					checked++
 				}
 			}
 		}
-		f.Close()
 	}
 	t.Logf("%d analyses checked", checked)
 }

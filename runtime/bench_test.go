@@ -15,23 +15,23 @@ import (
 type lfremCase struct {
 	sp  *spec.Spec
 	mt  *multitrace.MultiTrace
-	row lfremRow
+	row testutil.LfremRow
 }
 
 func loadLfrem(b testing.TB) []lfremCase {
 	dir := filepath.Join(testutil.Shared(b), "corpus", "lfrem")
 	specs := map[string]*spec.Spec{}
 	var cases []lfremCase
-	for _, row := range readLfrem(b, dir) {
-		sp := specs[row.hif]
+	for _, row := range testutil.LfremRows(b, dir) {
+		sp := specs[row.HIF]
 		if sp == nil {
 			var err error
-			if sp, err = spec.Load(filepath.Join(dir, "signature.hsf"), filepath.Join(dir, row.hif)); err != nil {
+			if sp, err = spec.Load(filepath.Join(dir, "signature.hsf"), filepath.Join(dir, row.HIF)); err != nil {
 				b.Fatal(err)
 			}
-			specs[row.hif] = sp
+			specs[row.HIF] = sp
 		}
-		mt, err := multitrace.Read(filepath.Join(dir, row.htf), sp.Sig)
+		mt, err := multitrace.Read(filepath.Join(dir, row.HTF), sp.Sig)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -65,7 +65,7 @@ func BenchmarkLfrem(b *testing.B) {
 					res := a.Analyze(c.mt)
 					times = append(times, time.Since(t0))
 					if res.Verdict == Inconc {
-						b.Errorf("%s: Inconc (%s)", c.row.htf, res.Reason)
+						b.Errorf("%s: Inconc (%s)", c.row.HTF, res.Reason)
 					}
 				}
 			}

@@ -1,38 +1,14 @@
 package runtime
 
 import (
-	"bufio"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
 )
-
-type lfremRow struct {
-	htf, hif, kind, prefix, accept string
-}
-
-func readLfrem(t testing.TB, dir string) []lfremRow {
-	f, err := os.Open(filepath.Join(dir, "verdicts.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var rows []lfremRow
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fs := strings.Split(sc.Text(), "\t")
-		if len(fs) != 5 || fs[0] == "htf" {
-			continue
-		}
-		rows = append(rows, lfremRow{fs[0], fs[1], fs[2], fs[3], fs[4]})
-	}
-	return rows
-}
 
 var configs = []struct {
 	name     string
@@ -48,7 +24,7 @@ var configs = []struct {
 // and accept modes, with POR and local analyses on and off.
 func TestLfremCorpus(t *testing.T) {
 	dir := filepath.Join(testutil.Shared(t), "corpus", "lfrem")
-	rows := readLfrem(t, dir)
+	rows := testutil.LfremRows(t, dir)
 	if len(rows) < 10000 {
 		t.Fatalf("verdicts.tsv has %d rows, want 10000", len(rows))
 	}
@@ -61,16 +37,16 @@ func TestLfremCorpus(t *testing.T) {
 	checked := 0
 	for i := 0; i < len(rows); i += step {
 		row := rows[i]
-		sp := specs[row.hif]
+		sp := specs[row.HIF]
 		if sp == nil {
 			var err error
-			sp, err = spec.Load(filepath.Join(dir, "signature.hsf"), filepath.Join(dir, row.hif))
+			sp, err = spec.Load(filepath.Join(dir, "signature.hsf"), filepath.Join(dir, row.HIF))
 			if err != nil {
 				t.Fatal(err)
 			}
-			specs[row.hif] = sp
+			specs[row.HIF] = sp
 		}
-		mt, err := multitrace.Read(filepath.Join(dir, row.htf), sp.Sig)
+		mt, err := multitrace.Read(filepath.Join(dir, row.HTF), sp.Sig)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,14 +55,14 @@ func TestLfremCorpus(t *testing.T) {
 				continue
 			}
 			for _, mode := range []Mode{Prefix, Accept} {
-				want := row.prefix
+				want := row.Prefix
 				if mode == Accept {
-					want = row.accept
+					want = row.Accept
 				}
 				if want == "?" {
 					continue
 				}
-				key := row.hif + cfg.name + mode.String()
+				key := row.HIF + cfg.name + mode.String()
 				a := analyzers[key]
 				if a == nil {
 					a = New(sp.Store, sp.Root, Options{Mode: mode, POR: cfg.por, LOC: cfg.loc})
@@ -95,21 +71,21 @@ func TestLfremCorpus(t *testing.T) {
 				res := a.Analyze(mt)
 				got := res.Verdict.String()
 				if got != want && !(want == "WeakPass|Pass" && res.Verdict.OK()) {
-					t.Errorf("%s (%s) %s %s: got %s (%s), want %s", row.htf, row.kind, mode, cfg.name, got, res.Reason, want)
+					t.Errorf("%s (%s) %s %s: got %s (%s), want %s", row.HTF, row.Kind, mode, cfg.name, got, res.Reason, want)
 				}
 				checked++
 			}
 		}
 		// Slice mode: every multi-prefix is a slice, and Pass stays Pass.
-		if row.prefix != "Fail" {
-			a := analyzers[row.hif+"slice"]
+		if row.Prefix != "Fail" {
+			a := analyzers[row.HIF+"slice"]
 			if a == nil {
 				a = New(sp.Store, sp.Root, Options{Mode: Slice, POR: true, LOC: true, Simulation: DefaultSimulation()})
-				analyzers[row.hif+"slice"] = a
+				analyzers[row.HIF+"slice"] = a
 			}
 			res := a.Analyze(mt)
-			if !res.Verdict.OK() || row.prefix != "WeakPass|Pass" && res.Verdict.String() != row.prefix {
-				t.Errorf("%s (%s) slice: got %s (%s), want %s", row.htf, row.kind, res.Verdict, res.Reason, row.prefix)
+			if !res.Verdict.OK() || row.Prefix != "WeakPass|Pass" && res.Verdict.String() != row.Prefix {
+				t.Errorf("%s (%s) slice: got %s (%s), want %s", row.HTF, row.Kind, res.Verdict, res.Reason, row.Prefix)
 			}
 			checked++
 		}

@@ -1,10 +1,7 @@
 package runtime
 
 import (
-	"bufio"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -23,33 +20,22 @@ type longTrace struct {
 // 250 to 10,000 actions with HIBOU's verdicts in the CSVs.
 func loadLongTraces(t testing.TB) []longTrace {
 	dir := filepath.Join(testutil.Shared(t), "corpus", "long-traces")
+	specs := map[string]*spec.Spec{}
 	var out []longTrace
-	for _, model := range []string{"abp", "rover"} {
-		sp, err := spec.Load(filepath.Join(dir, model+".hsf"), "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := os.Open(filepath.Join(dir, model+".csv"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			fs := strings.Split(sc.Text(), ";")
-			if fs[0] == "name" {
-				continue
-			}
-			sub := "tracegen_" + model + "_explo"
-			if fs[1] == "ERR" {
-				sub = "tracegen_" + model + "_error"
-			}
-			mt, err := multitrace.Read(filepath.Join(dir, sub, fs[0]+".htf"), sp.Sig)
-			if err != nil {
+	for _, lt := range testutil.LongTraces(t, dir, "abp", "rover") {
+		sp := specs[lt.Model]
+		if sp == nil {
+			var err error
+			if sp, err = spec.Load(filepath.Join(dir, lt.Model+".hsf"), ""); err != nil {
 				t.Fatal(err)
 			}
-			out = append(out, longTrace{model, fs[0], fs[1], fs[5], sp, mt})
+			specs[lt.Model] = sp
 		}
-		f.Close()
+		mt, err := multitrace.Read(lt.HTF, sp.Sig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, longTrace{lt.Model, lt.Name, lt.Kind, lt.Verdict, sp, mt})
 	}
 	return out
 }
