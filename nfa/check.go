@@ -2,6 +2,7 @@ package nfa
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -84,8 +85,8 @@ type Result struct {
 	Nodes int
 	// Progress and Expected explain a central failure (InterError,
 	// CentralError, Error): the furthest point a search reached, as the
-	// number of events consumed per location, and the symbols the automaton
-	// could read there.
+	// number of events consumed per location (nil for InterError: none),
+	// and the symbols the automaton could read there.
 	Progress []int
 	Expected []Symbol
 }
@@ -323,11 +324,10 @@ func (c *Checker) Proj(i int) *Proj { return c.projs[i] }
 
 // scratch is the per-check working memory, pooled.
 type scratch struct {
-	vis   []Bits    // per location: DFA table entries visited by the walk
-	used  [][]int32 // per location: those entries, in order
-	end   []State   // per location: the DFA state the walk ended in
-	stuck []int     // per location: where the walk got stuck, or -1
-	area  []Bits    // per location: Area(μi)
+	marks []marks // per location: the table entries its walk took
+	end   []State // per location: the DFA state the walk ended in
+	stuck []int   // per location: where the walk got stuck, or -1
+	area  []Bits  // per location: Area(μi)
 	inter Bits
 	exact Bits
 	seen  *stateSet
@@ -339,10 +339,10 @@ func (c *Checker) getScratch() *scratch {
 		return s
 	}
 	n := c.locs.Num()
-	s := &scratch{vis: make([]Bits, n), used: make([][]int32, n), end: make([]State, n), stuck: make([]int, n), area: make([]Bits, n)}
+	s := &scratch{marks: make([]marks, n), end: make([]State, n), stuck: make([]int, n), area: make([]Bits, n)}
 	tw := nwords(len(c.a.trans))
 	for i, p := range c.projs {
-		s.vis[i] = make(Bits, nwords(p.dfa.n*p.dfa.k))
+		s.marks[i] = *p.newMarks()
 		s.area[i] = make(Bits, tw)
 	}
 	s.inter = make(Bits, tw)
@@ -358,66 +358,154 @@ func (c *Checker) getScratch() *scratch {
 // all (the trace is locally correct iff stuck < 0 and the end state is
 // final).
 func (p *Proj) Walk(trace []Letter) (area Bits, end State, stuck int) {
-	vis := make(Bits, nwords(p.dfa.n*p.dfa.k))
-	var used []int32
-	end, stuck = p.walk(trace, vis, &used)
+	m := p.newMarks()
+	end, stuck = p.walk(trace, m)
 	area = make(Bits, len(p.init))
-	p.collect(area, vis, used)
+	p.collect(area, m)
 	return area, end, stuck
 }
 
-// walk is the local check's hot loop: one table lookup per event, and one
-// bit per table entry to remember the transitions taken (their labels are
-// or-ed once each, afterwards, by collect).
-func (p *Proj) walk(trace []Letter, vis Bits, used *[]int32) (State, int) {
-	return p.walkFrom(p.dfa.start, trace, 0, vis, used)
+// marks remember the table entries a walk took, so that their labels are
+// or-ed once each, afterwards (collect): one bit per entry of the DFA's
+// table and of its table of words, and the lists of the set bits.
+type marks struct {
+	vis, vis2   Bits
+	used, used2 []int32
 }
 
-// walkFrom is walk from DFA state start at position j of trace.
-func (p *Proj) walkFrom(start State, trace []Letter, j0 int, vis Bits, used *[]int32) (State, int) {
+func (p *Proj) newMarks() *marks {
+	return &marks{vis: make(Bits, nwords(p.dfa.n*p.dfa.k)), vis2: make(Bits, nwords(len(p.wide)))}
+}
+
+// room makes used hold at least n+1 entries: a walk of n steps marks at
+// most n entries, and writes one past the last it marked.
+func room(used []int32, n int) []int32 {
+	if cap(used) <= n {
+		return make([]int32, n+1)
+	}
+	return used[:cap(used)]
+}
+
+// walk is the local check's hot loop: one table lookup per word of w
+// events (Proj.wide) and per event left, and one bit per table entry to
+// remember the transitions taken.
+func (p *Proj) walk(trace []Letter, m *marks) (State, int) {
 	d := p.dfa
-	if start < 0 {
-		return -1, j0
+	if d.start < 0 {
+		return -1, 0
 	}
 	k := uint32(d.k)
 	if k == 0 { // a location that observes nothing
-		if len(trace) > j0 {
-			return start, j0
+		if len(trace) > 0 {
+			return d.start, 0
 		}
-		return start, -1
+		return d.start, -1
 	}
-	off := p.off
-	q := int32(start) * int32(k) // the current state's row offset
-	u := *used
-	for j := j0; j < len(trace); j++ {
-		a := trace[j]
-		if uint32(a) >= k {
-			*used = u
+	q := int32(d.start) * int32(k) // the current state's row offset in off
+	j := 0
+	if p.wide != nil {
+		q, j = p.walkWide(trace, m)
+	}
+	off, vis, used := p.off, m.vis, room(m.used, len(trace)-j)
+	n := 0
+	for ; j < len(trace); j++ {
+		a := uint32(trace[j])
+		if a >= k {
+			m.used = used[:n]
 			return State(q / int32(k)), j
 		}
-		i := uint32(q) + uint32(a)
+		i := uint32(q) + a
 		r := off[i]
 		if r < 0 {
-			*used = u
+			m.used = used[:n]
 			return State(q / int32(k)), j
 		}
-		if w, m := vis[i>>6], uint64(1)<<(i&63); w&m == 0 {
-			vis[i>>6] = w | m
-			u = append(u, int32(i))
-		}
+		w := vis[i>>6]
+		vis[i>>6] = w | 1<<(i&63)
+		used[n] = int32(i)
+		n += int(^w>>(i&63)) & 1
 		q = r
 	}
-	*used = u
+	m.used = used[:n]
 	return State(q / int32(k)), -1
 }
 
-// localChecks runs Algorithm 2 for every location: the walks, then the
-// areas.
+// walkWide reads the longest prefix of trace it can in words of w letters
+// on Proj.wide, marking the entries it takes in m.vis2 and m.used2, and
+// returns the row offset in off of the state reached and the number of
+// letters read.
+func (p *Proj) walkWide(trace []Letter, m *marks) (int32, int) {
+	wide, w, k := p.wide, p.w, uint32(p.dfa.k)
+	kw := uint32(len(wide) / p.dfa.n)
+	q := int32(p.dfa.start) * int32(kw) // the current state's row offset in wide
+	vis, used := m.vis2, room(m.used2, len(trace)/w)
+	n, j := 0, 0
+	// The steps for w = 2, 3 and 4 differ only in how they read the word.
+	switch w {
+	case 2:
+		for ; j+2 <= len(trace); j += 2 {
+			a, b := uint32(trace[j]), uint32(trace[j+1])
+			if a >= k || b >= k {
+				break
+			}
+			i := uint32(q) + a*k + b
+			r := wide[i]
+			if r < 0 {
+				break
+			}
+			// Branch-free marking: a walk's first visits are too
+			// irregular to predict.
+			x := vis[i>>6]
+			vis[i>>6] = x | 1<<(i&63)
+			used[n] = int32(i)
+			n += int(^x>>(i&63)) & 1
+			q = r
+		}
+	case 3:
+		for ; j+3 <= len(trace); j += 3 {
+			a, b, c := uint32(trace[j]), uint32(trace[j+1]), uint32(trace[j+2])
+			if a >= k || b >= k || c >= k {
+				break
+			}
+			i := uint32(q) + (a*k+b)*k + c
+			r := wide[i]
+			if r < 0 {
+				break
+			}
+			x := vis[i>>6]
+			vis[i>>6] = x | 1<<(i&63)
+			used[n] = int32(i)
+			n += int(^x>>(i&63)) & 1
+			q = r
+		}
+	case 4:
+		for ; j+4 <= len(trace); j += 4 {
+			a, b, c, d := uint32(trace[j]), uint32(trace[j+1]), uint32(trace[j+2]), uint32(trace[j+3])
+			if a >= k || b >= k || c >= k || d >= k {
+				break
+			}
+			i := uint32(q) + ((a*k+b)*k+c)*k + d
+			r := wide[i]
+			if r < 0 {
+				break
+			}
+			x := vis[i>>6]
+			vis[i>>6] = x | 1<<(i&63)
+			used[n] = int32(i)
+			n += int(^x>>(i&63)) & 1
+			q = r
+		}
+	}
+	m.used2 = used[:n]
+	return q / int32(kw/k), j
+}
+
+// localChecks runs the walks of Algorithm 2 for every location (or up to
+// the first failing one, with FirstLocalError). Their areas wait for
+// collectAreas: a local error does not need them.
 func (c *Checker) localChecks(s *scratch, mt [][]Letter, mode Mode) (checked int) {
 	for i, p := range c.projs {
-		s.used[i] = s.used[i][:0]
-		s.end[i], s.stuck[i] = p.walk(mt[i], s.vis[i], &s.used[i])
-		p.collect(s.area[i], s.vis[i], s.used[i])
+		s.end[i], s.stuck[i] = p.walk(mt[i], &s.marks[i])
 		if c.opt.FirstLocalError && (s.stuck[i] >= 0 || mode == Accept && !p.dfa.IsFinal(s.end[i])) {
 			return i + 1
 		}
@@ -425,14 +513,49 @@ func (c *Checker) localChecks(s *scratch, mt [][]Letter, mode Mode) (checked int
 	return len(c.projs)
 }
 
-// collect or-s init and the labels of the used entries into area (which it
-// overwrites), and clears them from vis.
-func (p *Proj) collect(area, vis Bits, used []int32) {
-	copy(area, p.init)
-	for _, i := range used {
-		orInto(area, p.areas[p.areaOf[i]])
-		vis[i>>6] = 0
+// collectAreas sets s.area[i] to Area(μi) for the first n locations, or
+// only clears their marks when areas is false.
+func (c *Checker) collectAreas(s *scratch, n int, areas bool) {
+	for i, p := range c.projs[:n] {
+		m := &s.marks[i]
+		if areas {
+			p.collect(s.area[i], m)
+			continue
+		}
+		for _, e := range m.used {
+			m.vis[e>>6] = 0
+		}
+		for _, e := range m.used2 {
+			m.vis2[e>>6] = 0
+		}
+		m.used, m.used2 = m.used[:0], m.used2[:0]
 	}
+}
+
+// collect or-s init and the labels of the entries m marked into area (which
+// it overwrites), and clears m. A pair entry stands for its two entries.
+func (p *Proj) collect(area Bits, m *marks) {
+	copy(area, p.init)
+	nw := len(area)
+	if p.labels == nil { // no table of words
+		for _, i := range m.used {
+			orInto(area, p.areas[p.areaOf[i]])
+			m.vis[i>>6] = 0
+		}
+		m.used = m.used[:0]
+		return
+	}
+	for _, i := range m.used {
+		x := int(p.areaOf[i]) * nw
+		orInto(area, p.labels[x:x+nw])
+		m.vis[i>>6] = 0
+	}
+	for _, i := range m.used2 {
+		x := int(p.wideArea[i]) * nw
+		orInto(area, p.labels[x:x+nw])
+		m.vis2[i>>6] = 0
+	}
+	m.used, m.used2 = m.used[:0], m.used2[:0]
 }
 
 // expected lists the letters DFA state q can read.
@@ -522,6 +645,7 @@ func (c *Checker) CheckAS(mt [][]Letter, mode Mode) Result {
 			}
 		}
 	}
+	c.collectAreas(s, checked, len(res.Locals) == 0 && len(c.projs) > 1)
 	if len(res.Locals) > 0 {
 		res.Verdict, res.Reason = Fail, LocalError
 		return res
@@ -606,8 +730,7 @@ func (c *Checker) central(s *scratch, mt [][]Letter, prefix, semi bool, res Resu
 			andInto(s.inter, s.area[i])
 		}
 		if !c.a.hasAcceptingPath(s.inter, s.seen) {
-			res.Verdict, res.Reason = Fail, InterError
-			res.Progress = make([]int, len(mt))
+			res.Verdict, res.Reason = Fail, InterError // Progress nil: nothing consumed
 			res.Expected = c.expectedAt(c.a.initial, s.inter)
 			return res
 		}
@@ -647,13 +770,11 @@ func (c *Checker) searched(srch *search, found, semi bool, res Result) Result {
 // expectedAt lists the symbols of the transitions in sub (all when nil)
 // leaving the states qs, sorted and distinct.
 func (c *Checker) expectedAt(qs []State, sub Bits) []Symbol {
-	seen := make([]bool, c.a.syms.Len())
 	var out []Symbol
 	for _, q := range qs {
 		for t := c.a.out[q]; t < c.a.out[q+1]; t++ {
 			x := c.a.trans[t].Sym
-			if (sub == nil || sub.Has(int(t))) && !seen[x] {
-				seen[x] = true
+			if (sub == nil || sub.Has(int(t))) && !slices.Contains(out, x) {
 				out = append(out, x)
 			}
 		}

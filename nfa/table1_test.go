@@ -447,7 +447,7 @@ func BenchmarkLocalCheck(b *testing.B) {
 			s := d.c.getScratch()
 			for b.Loop() {
 				for _, mt := range set.mts {
-					d.c.localChecks(s, mt, Accept)
+					d.c.collectAreas(s, d.c.localChecks(s, mt, Accept), true)
 				}
 			}
 			b.ReportMetric(float64(set.events())*float64(b.N)/b.Elapsed().Seconds(), "events/s")
