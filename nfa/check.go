@@ -2,6 +2,7 @@ package nfa
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -594,6 +595,9 @@ func (a *NFA) HasAcceptingPath(sub Bits) bool {
 // hasAcceptingPath is HasAcceptingPath with a scratch set, which it leaves
 // empty.
 func (a *NFA) hasAcceptingPath(sub Bits, seen *stateSet) bool {
+	if a.n <= 64 {
+		return a.hasAcceptingPath64(sub)
+	}
 	defer seen.clear()
 	for _, q := range a.initial {
 		seen.add(q)
@@ -610,6 +614,30 @@ func (a *NFA) hasAcceptingPath(sub Bits, seen *stateSet) bool {
 		}
 	}
 	return false
+}
+
+// hasAcceptingPath64 is hasAcceptingPath for at most 64 states, on words.
+func (a *NFA) hasAcceptingPath64(sub Bits) bool {
+	seen := uint64(0)
+	for _, q := range a.initial {
+		seen |= 1 << q
+	}
+	final := a.final[0]
+	for todo := seen; todo != 0; {
+		if seen&final != 0 {
+			return true
+		}
+		q := bits.TrailingZeros64(todo)
+		todo &= todo - 1
+		for t := a.out[q]; t < a.out[q+1]; t++ {
+			if sub[t>>6]&(1<<(t&63)) != 0 {
+				d := uint64(1) << a.trans[t].Dst
+				todo |= d &^ seen
+				seen |= d
+			}
+		}
+	}
+	return seen&final != 0
 }
 
 func (c *Checker) checkShape(mt [][]Letter) {

@@ -379,3 +379,36 @@ func TestEquivalent(t *testing.T) {
 		}
 	}
 }
+
+// TestHasAcceptingPath64 compares the word-based accepting-path check of
+// automata of at most 64 states with the general one, on random automata
+// and random sub-automata.
+func TestHasAcceptingPath64(t *testing.T) {
+	rng := rand.New(rand.NewPCG(64, 64))
+	for range 2000 {
+		a := randomNFA(rng, 1+rng.IntN(64), rng.IntN(120))
+		sub := make(Bits, nwords(len(a.trans)))
+		for x := range a.trans {
+			if rng.IntN(3) > 0 {
+				sub.set(x)
+			}
+		}
+		seen := newStateSet(a.n)
+		want := false
+		for _, q := range a.initial {
+			seen.add(q)
+		}
+		for i := 0; i < len(seen.list) && !want; i++ {
+			q := seen.list[i]
+			want = a.IsFinal(q)
+			for x := a.out[q]; x < a.out[q+1]; x++ {
+				if sub.Has(int(x)) {
+					seen.add(a.trans[x].Dst)
+				}
+			}
+		}
+		if got := a.hasAcceptingPath64(sub); got != want {
+			t.Fatalf("hasAcceptingPath64 = %v, want %v on\n%s", got, want, a)
+		}
+	}
+}
