@@ -37,13 +37,12 @@ type search struct {
 	fits   bool
 	prefix bool
 	inter  Bits // nil: every transition of A
-	// While location i is at position p, the states of A allowed are the
-	// row fwd[i][p] of its forward subsets (a row of c.fwdRows[i]) and
-	// bwd[i][p*w:(p+1)*w], its backward subset there (a row of
-	// c.bwdRows[i] or c.bwdAnyRows[i], copied). prune is false when there
-	// is no pruning.
+	// While location i is at position p, the states of A allowed are those
+	// of its forward subset there (the projection DFA's state, a row of
+	// c.fwdRows[i]) and of bwd[i][p*w:(p+1)*w], its backward subset there (a
+	// row of c.bwdRows[i] or c.bwdAnyRows[i], copied). prune is false when
+	// there is no pruning.
 	prune bool
-	fwd   [][]int32
 	bwd   [][]uint64
 	// masks[i][p*w:(p+1)*w] is the and of the two rows, once ready (see
 	// ensureMasks).
@@ -129,8 +128,8 @@ func (s *search) init(c *Checker, mt [][]Letter, prefix bool, inter Bits, prune 
 	s.inter = nil
 	s.prune = true
 	s.ready = false
-	for len(s.fwd) < n {
-		s.fwd, s.bwd, s.masks = append(s.fwd, nil), append(s.bwd, nil), append(s.masks, nil)
+	for len(s.bwd) < n {
+		s.bwd, s.masks = append(s.bwd, nil), append(s.masks, nil)
 	}
 	for i, t := range mt {
 		s.bwd[i] = s.bwdRows(s.bwd[i][:0], i, t, prefix)
@@ -145,33 +144,51 @@ func (s *search) ensureMasks() {
 		return
 	}
 	s.ready = true
-	c, w := s.c, s.w
 	for i, t := range s.tr {
-		fwd := s.fwdRows(s.fwd[i][:0], i, t, s.prefix)
-		bwd := s.bwd[i]
-		s.fwd[i] = fwd
-		frows := c.fwdRows[i]
-		m := resize(s.masks[i], len(fwd)*w)
+		s.masks[i] = s.maskRows(s.masks[i], i, t)
+	}
+}
+
+// maskRows walks trace t of location i on its projection DFA and returns,
+// for each position p, the and of the forward row there (the DFA state's
+// subset; a stuck walk allows nothing, and in prefix mode the position past
+// the end allows every state) with the backward row s.bwd[i] there.
+func (s *search) maskRows(m []uint64, i int, t []Letter) []uint64 {
+	c, w := s.c, s.w
+	d, frows, bwd := c.projs[i].dfa, c.fwdRows[i], s.bwd[i]
+	n := len(t)
+	m = resize(m, (n+1)*w)
+	k := int32(d.k)
+	q := int32(d.start)
+	for j := 0; j <= n; j++ {
+		f := int32(d.n) // the empty row
+		if q >= 0 {
+			f = q
+		}
+		if j == n && s.prefix {
+			f = int32(d.n + 1) // the full row
+		}
 		switch w {
 		case 1:
-			for p, f := range fwd {
-				m[p] = frows[f] & bwd[p]
-			}
+			m[j] = frows[f] & bwd[j]
 		case 2:
-			for p, f := range fwd {
-				m[2*p] = frows[2*f] & bwd[2*p]
-				m[2*p+1] = frows[2*f+1] & bwd[2*p+1]
-			}
+			m[2*j] = frows[2*f] & bwd[2*j]
+			m[2*j+1] = frows[2*f+1] & bwd[2*j+1]
 		default:
-			for p := range fwd {
-				f, b, row := frows[int(fwd[p])*w:], bwd[p*w:], m[p*w:]
-				for k := 0; k < w; k++ {
-					row[k] = f[k] & b[k]
-				}
+			fr, br, row := frows[int(f)*w:][:w], bwd[j*w:][:w], m[j*w:][:w]
+			for x := range row {
+				row[x] = fr[x] & br[x]
 			}
 		}
-		s.masks[i] = m
+		if j < n && q >= 0 {
+			if x := int32(t[j]); x >= 0 && x < k {
+				q = int32(d.next[q*k+x])
+			} else {
+				q = -1
+			}
+		}
 	}
+	return m
 }
 
 func resize32(b []int32, n int) []int32 {
@@ -188,12 +205,10 @@ func resize(b []uint64, n int) []uint64 {
 	return b[:n]
 }
 
-// bwdRows and fwdRows set, for each position p of trace t of location i,
-// the row of the states of A from which the rest of t can be read (the
-// backward walk's subset: a final state must then be reachable (exact) or
-// any state (prefix)), and the row of the states that the forward walk
-// allows there (the DFA state's subset). In prefix mode the position past
-// the end allows every state.
+// bwdRows sets, for each position p of trace t of location i, the row of
+// the states of A from which the rest of t can be read: the backward walk's
+// subset (a final state must then be reachable (exact) or any state
+// (prefix)).
 func (s *search) bwdRows(bwd []uint64, i int, t []Letter, prefix bool) []uint64 {
 	c := s.c
 	back, brows := c.back[i], c.bwdRows[i]
@@ -227,32 +242,6 @@ func (s *search) bwdRows(bwd []uint64, i int, t []Letter, prefix bool) []uint64 
 		}
 	}
 	return bwd
-}
-
-func (s *search) fwdRows(fwd []int32, i int, t []Letter, prefix bool) []int32 {
-	d := s.c.projs[i].dfa
-	n := len(t)
-	fwd = resize32(fwd, n+1)
-	k := int32(d.k)
-	q := d.start
-	for j := 0; j <= n; j++ {
-		if q < 0 {
-			fwd[j] = int32(d.n)
-		} else {
-			fwd[j] = int32(q)
-		}
-		if j < n && q >= 0 {
-			if x := int32(t[j]); x >= 0 && x < k {
-				q = d.next[int32(q)*k+x]
-			} else {
-				q = -1
-			}
-		}
-	}
-	if prefix {
-		fwd[n] = int32(d.n + 1)
-	}
-	return fwd
 }
 
 // allowed sets s.m to the states allowed at positions pos (masks on).
