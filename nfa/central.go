@@ -65,7 +65,7 @@ type search struct {
 	qprio, qscale, qkey []uint64
 	qhead               []int32
 	lanes               []lane
-	qmask, qnext, qpre  []uint64
+	qmask, qnext        []uint64
 	order               []int
 	prio                []float64
 	inv                 []float64 // 1/|μi|
@@ -498,9 +498,8 @@ func (s *search) probe1() bool {
 	pos, prio, key := s.ppos, s.qprio, s.qkey
 	s.qhead = resize32(s.qhead, n)
 	s.qmask, s.qnext = resize(s.qmask, n), resize(s.qnext, n)
-	s.qpre = resize(s.qpre, n)
 	head := s.qhead
-	mask, next, pre, res := s.qmask, s.qnext, s.qpre, key
+	mask, next := s.qmask, s.qnext
 	s.setLanes()
 	lanes := s.lanes
 	cur := uint64(0)
@@ -516,42 +515,43 @@ func (s *search) probe1() bool {
 		return false
 	}
 	for sum := 0; sum < s.total; sum++ {
-		// res[i]: the states reached by reading the head of location i
-		// and allowed there; the candidates are where there are some.
-		acc := ^uint64(0)
-		for i := range n {
-			pre[i] = acc
-			acc &= mask[i]
-		}
-		if cur&(cur-1) == 0 {
-			row := c.succ[bits.TrailingZeros64(cur)*(G+1):]
-			for i := range n {
-				res[i] = row[head[i]]
-			}
-		} else {
-			for i := range n {
-				r := uint64(0)
-				for x := cur; x != 0; x &= x - 1 {
-					r |= c.succ[bits.TrailingZeros64(x)*(G+1)+int(head[i])]
+		// The candidates in priority order (ties: the first location):
+		// reading the head of location i from cur, the states reached and
+		// allowed by every location; the first with some wins. The first
+		// candidate usually does (the traces' own interleaving is
+		// balanced), so the successors are computed once per step.
+		copy(key, prio)
+		var best int
+		var br uint64
+		for {
+			best = 0
+			for i := 1; i < n; i++ {
+				if key[i] < key[best] {
+					best = i
 				}
-				res[i] = r
 			}
-		}
-		best, bk, br := 0, uint64(math.MaxUint64), uint64(0)
-		acc = ^uint64(0)
-		for i := n - 1; i >= 0; i-- {
-			r := res[i] & next[i] & pre[i] & acc
-			acc &= mask[i]
-			k := prio[i]
-			if r == 0 {
-				k = math.MaxUint64
+			if key[best] == math.MaxUint64 {
+				return false
 			}
-			if k <= bk {
-				best, bk, br = i, k, r
+			h := int(head[best])
+			if cur&(cur-1) == 0 {
+				br = c.succ[bits.TrailingZeros64(cur)*(G+1)+h]
+			} else {
+				br = 0
+				for x := cur; x != 0; x &= x - 1 {
+					br |= c.succ[bits.TrailingZeros64(x)*(G+1)+h]
+				}
 			}
-		}
-		if bk == math.MaxUint64 {
-			return false
+			br &= next[best]
+			for j, m := range mask[:n] {
+				if j != best {
+					br &= m
+				}
+			}
+			if br != 0 {
+				break
+			}
+			key[best] = math.MaxUint64
 		}
 		cur = br
 		at := pos[best] + 1
