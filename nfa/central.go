@@ -65,7 +65,7 @@ type search struct {
 	qprio, qscale, qkey []uint64
 	qhead               []int32
 	lanes               []lane
-	qmask, qnext        []uint64
+	qmask, qnext, qpre  []uint64
 	order               []int
 	prio                []float64
 	inv                 []float64 // 1/|μi|
@@ -498,8 +498,9 @@ func (s *search) probe1() bool {
 	pos, prio, key := s.ppos, s.qprio, s.qkey
 	s.qhead = resize32(s.qhead, n)
 	s.qmask, s.qnext = resize(s.qmask, n), resize(s.qnext, n)
+	s.qpre = resize(s.qpre, n)
 	head := s.qhead
-	mask, next := s.qmask, s.qnext
+	mask, next, pre := s.qmask, s.qnext, s.qpre
 	s.setLanes()
 	lanes := s.lanes
 	cur := uint64(0)
@@ -515,43 +516,69 @@ func (s *search) probe1() bool {
 		return false
 	}
 	for sum := 0; sum < s.total; sum++ {
-		// The candidates in priority order (ties: the first location):
-		// reading the head of location i from cur, the states reached and
-		// allowed by every location; the first with some wins. The first
-		// candidate usually does (the traces' own interleaving is
-		// balanced), so the successors are computed once per step.
-		copy(key, prio)
 		var best int
 		var br uint64
-		for {
-			best = 0
-			for i := 1; i < n; i++ {
-				if key[i] < key[best] {
-					best = i
+		if cur&(cur-1) == 0 {
+			// One state (the common case): every location's candidate
+			// from its row of successors, branch-free. res[i]: the states
+			// reached by reading the head of location i and allowed there
+			// (by its next mask and the others' masks); the candidates are
+			// the locations where there are some, the least advanced
+			// (ties: the first) wins.
+			row := c.succ[bits.TrailingZeros64(cur)*(G+1):]
+			acc := ^uint64(0)
+			for i := range n {
+				pre[i] = acc
+				acc &= mask[i]
+			}
+			bk := uint64(math.MaxUint64)
+			acc = ^uint64(0)
+			for i := n - 1; i >= 0; i-- {
+				r := row[head[i]] & next[i] & pre[i] & acc
+				acc &= mask[i]
+				k := prio[i]
+				if r == 0 {
+					k = math.MaxUint64
+				}
+				if k <= bk {
+					best, bk, br = i, k, r
 				}
 			}
-			if key[best] == math.MaxUint64 {
+			if bk == math.MaxUint64 {
 				return false
 			}
-			h := int(head[best])
-			if cur&(cur-1) == 0 {
-				br = c.succ[bits.TrailingZeros64(cur)*(G+1)+h]
-			} else {
+		} else {
+			// Several states: the same choice, but the candidates'
+			// successors are computed in priority order, until one has
+			// some (usually the first: the traces' own interleaving is
+			// balanced).
+			copy(key, prio)
+			for {
+				best = 0
+				for i := 1; i < n; i++ {
+					if key[i] < key[best] {
+						best = i
+					}
+				}
+				if key[best] == math.MaxUint64 {
+					return false
+				}
+				h := int(head[best])
 				br = 0
 				for x := cur; x != 0; x &= x - 1 {
 					br |= c.succ[bits.TrailingZeros64(x)*(G+1)+h]
 				}
-			}
-			br &= next[best]
-			for j, m := range mask[:n] {
-				if j != best {
-					br &= m
+				br &= next[best]
+				for j, m := range mask[:n] {
+					if j != best {
+						br &= m
+					}
 				}
+				if br != 0 {
+					break
+				}
+				key[best] = math.MaxUint64
 			}
-			if br != 0 {
-				break
-			}
-			key[best] = math.MaxUint64
 		}
 		cur = br
 		at := pos[best] + 1
