@@ -49,7 +49,14 @@ type canonizer struct {
 }
 
 func newCanonizer(st *interaction.Store) *canonizer {
-	return &canonizer{st: st, memo: make([]interaction.Term, 2*st.Len()+64)}
+	c := &canonizer{}
+	c.init(st)
+	return c
+}
+
+// init prepares c for the terms of st.
+func (c *canonizer) init(st *interaction.Store) {
+	*c = canonizer{st: st, memo: make([]interaction.Term, 2*st.Len()+64)}
 }
 
 // canon returns the canonical form of t.

@@ -66,29 +66,6 @@ func isWeakLoop(op interaction.Op) bool {
 	return op == interaction.OpLoopW || op == interaction.OpLoopH || op == interaction.OpLoopP
 }
 
-// hasWeakLoop reports whether t has a loopW, loopH or loopP.
-func hasWeakLoop(st *interaction.Store, t interaction.Term) bool {
-	seen := make([]bool, st.Len())
-	var rec func(t interaction.Term) bool
-	rec = func(t interaction.Term) bool {
-		if seen[t] {
-			return false
-		}
-		seen[t] = true
-		op := st.Op(t)
-		switch {
-		case isWeakLoop(op):
-			return true
-		case op.IsLoop():
-			return rec(st.Left(t))
-		case op.IsBinary():
-			return rec(st.Left(t)) || rec(st.Right(t))
-		}
-		return false
-	}
-	return rec(t)
-}
-
 type loopAt struct {
 	t         interaction.Term
 	path      string
@@ -175,8 +152,8 @@ type pile struct{ copies, width int32 }
 // the interaction has: more copies or operands than the interaction has,
 // with a margin, is taken as unbounded growth long before the size bound.
 func (s *synth) pile(t interaction.Term) pile {
-	if m, ok := s.pileMemo[t]; ok {
-		return m
+	if int(t) < len(s.pileMemo) && s.pileMemo[t].copies != 0 {
+		return s.pileMemo[t]
 	}
 	st := s.st
 	op := st.Op(t)
@@ -185,6 +162,10 @@ func (s *synth) pile(t interaction.Term) pile {
 	case op.IsLoop():
 		m = s.pile(st.Left(t))
 	case op == interaction.OpStrict || op == interaction.OpSeq || op == interaction.OpPar:
+		if p, ok := s.chainPile(op, t); ok {
+			m = p
+			break
+		}
 		var buf [16]interaction.Term
 		xs := s.c.flatten(op, t, buf[:0])
 		m.width = int32(len(xs))
@@ -202,8 +183,43 @@ func (s *synth) pile(t interaction.Term) pile {
 		l, r := s.pile(st.Left(t)), s.pile(st.Right(t))
 		m = pile{max(l.copies, r.copies), max(l.width, r.width)}
 	}
+	if int(t) >= len(s.pileMemo) {
+		s.pileMemo = append(s.pileMemo, make([]pile, max(int(t)+1, 2*len(s.pileMemo), 64)-len(s.pileMemo))...)
+	}
 	s.pileMemo[t] = m
 	return m
+}
+
+// chainPile is the pile of a chain t of op (strict, seq or par) nested to
+// the right, as canonical terms are, from the pile of the rest of the chain:
+// the chain is its head x and the rest's operands, so that x's copies are
+// one more than in the rest, and the other operands' copies are counted in
+// the rest's pile. It is false when t is not nested so (its head is an op
+// or the rest's operands have op heads): pile flattens it then.
+func (s *synth) chainPile(op interaction.Op, t interaction.Term) (pile, bool) {
+	st := s.st
+	x, rest := st.Left(t), st.Right(t)
+	if st.Op(x) == op {
+		return pile{}, false
+	}
+	copies, width := int32(1), int32(1)
+	r := rest
+	for ; st.Op(r) == op; r = st.Right(r) {
+		y := st.Left(r)
+		if st.Op(y) == op {
+			return pile{}, false
+		}
+		if y == x {
+			copies++
+		}
+		width++
+	}
+	if r == x {
+		copies++
+	}
+	width++
+	pr, px := s.pile(rest), s.pile(x)
+	return pile{max(copies, pr.copies, px.copies), max(width, pr.width, px.width)}, true
 }
 
 // grows reports whether the derivative t is taken as the sign of an
@@ -225,25 +241,27 @@ func growthBound(st *interaction.Store, t interaction.Term) int {
 	return 32 + 4*st.NumActions(t)*(1+loopDepth(st, t))
 }
 
+// loopDepth returns the largest number of loops nested in t.
 func loopDepth(st *interaction.Store, t interaction.Term) int {
-	memo := map[interaction.Term]int{}
-	var rec func(t interaction.Term) int
-	rec = func(t interaction.Term) int {
-		if d, ok := memo[t]; ok {
-			return d
-		}
-		op := st.Op(t)
-		d := 0
-		switch {
-		case op.IsLoop():
-			d = 1 + rec(st.Left(t))
-		case op.IsBinary():
-			d = max(rec(st.Left(t)), rec(st.Right(t)))
-		}
-		memo[t] = d
-		return d
+	return loopDepthIn(st, t, make([]int32, st.Len()))
+}
+
+// loopDepthIn is loopDepth with the results memoized in memo (by term:
+// depth+1, 0 when unknown).
+func loopDepthIn(st *interaction.Store, t interaction.Term, memo []int32) int {
+	if d := memo[t]; d != 0 {
+		return int(d - 1)
 	}
-	return rec(t)
+	op := st.Op(t)
+	d := 0
+	switch {
+	case op.IsLoop():
+		d = 1 + loopDepthIn(st, st.Left(t), memo)
+	case op.IsBinary():
+		d = max(loopDepthIn(st, st.Left(t), memo), loopDepthIn(st, st.Right(t), memo))
+	}
+	memo[t] = int32(d + 1)
+	return d
 }
 
 // blameStates bounds the synthesis of each loop alone when looking for the

@@ -127,7 +127,8 @@ func (e *growthError) Error() string { return "derivative terms grow without bou
 type synth struct {
 	st  *interaction.Store
 	opt Options
-	c   *canonizer
+	c   *canonizer // own, or shared with the synthesis that started this one
+	own canonizer
 
 	// bound is the size (in action leaves) past which a derivative is taken
 	// as the sign of an unbounded loop, and maxPile the most pending
@@ -135,21 +136,28 @@ type synth struct {
 	// loop.
 	bound    int
 	maxPile  pile
-	pileMemo map[interaction.Term]pile
+	pileMemo []pile // by Term: its pile, {0, 0} until computed
 	// precheckAt is the number of states at which the synthesis of root
 	// pauses to check its weak loops alone (see precheck); 0 for never.
 	precheckAt int
 
-	terms []interaction.Term // the term of each state
+	// The automaton under construction (see run).
+	root    interaction.Term
+	b       *nfa.Builder
+	terms   []interaction.Term  // the term of each state
+	acts    []interaction.ActID // the multi-action of each symbol
+	stateOf []int32             // by Term: state+1, 0 when none
+	symOf   []int32             // by ActID: symbol+1, 0 when none
 }
 
 // newSynth prepares the synthesis of root: with weak loops, the growth
 // bounds come from root.
 func newSynth(st *interaction.Store, opt Options, root interaction.Term) *synth {
-	s := &synth{st: st, opt: opt, c: newCanonizer(st)}
-	if hasWeakLoop(st, root) {
+	s := &synth{st: st, opt: opt}
+	s.own.init(st)
+	s.c = &s.own
+	if st.HasWeakLoop(root) {
 		s.bound = growthBound(st, root)
-		s.pileMemo = map[interaction.Term]pile{}
 		p := s.pile(s.c.canon(root))
 		s.maxPile = pile{2*p.copies + 6, 2*p.width + 8}
 		s.precheckAt = precheckStates
@@ -157,77 +165,98 @@ func newSynth(st *interaction.Store, opt Options, root interaction.Term) *synth 
 	return s
 }
 
-// run explores the derivatives of root, the term of the initial state.
+// run explores the derivatives of root, the term of the initial state: the
+// states are numbered in the order they are found, and state i's
+// transitions are added when i is explored, in frontier order.
 func (s *synth) run(root interaction.Term) (*Automaton, error) {
 	st := s.st
-	s.terms = s.terms[:0]
-	maxStates := s.opt.maxStates()
+	s.root = root
+	// About a state per term of the interaction, to start with.
+	n := st.Len()
+	s.b = nfa.NewBuilder()
+	s.b.Grow(n, 2*n)
+	s.terms = make([]interaction.Term, 0, n)
+	s.acts = make([]interaction.ActID, 0, 16)
+	nstate, nsym := 2*n+64, st.NumActIDs()+8
+	ids := make([]int32, nstate+nsym)
+	s.stateOf, s.symOf = ids[:nstate:nstate], ids[nstate:]
 
-	b := nfa.NewBuilder()
-	var acts []interaction.ActID
-	stateOf := make([]int32, 2*st.Len()+64) // by Term: state+1, 0 when none
-	symOf := make([]int32, 64)              // by ActID: symbol+1
-	state := func(t interaction.Term) (nfa.State, error) {
-		if int(t) < len(stateOf) && stateOf[t] != 0 {
-			return nfa.State(stateOf[t] - 1), nil
-		}
-		if len(s.terms) >= maxStates {
-			return 0, &StateLimitError{Max: maxStates}
-		}
-		if s.precheckAt > 0 && len(s.terms) == s.precheckAt {
-			if err := s.precheck(root); err != nil {
-				return 0, err
-			}
-		}
-		if s.bound > 0 && s.grows(t) {
-			return 0, &growthError{}
-		}
-		q := b.State(st.Nullable(t))
-		if s.opt.Labels {
-			b.SetLabel(q, st.Format(t))
-		}
-		s.terms = append(s.terms, t)
-		if int(t) >= len(stateOf) {
-			stateOf = append(stateOf, make([]int32, max(int(t)+1, 2*len(stateOf))-len(stateOf))...)
-		}
-		stateOf[t] = int32(q) + 1
-		return q, nil
-	}
-	symbol := func(id interaction.ActID) nfa.Symbol {
-		if int(id) < len(symOf) && symOf[id] != 0 {
-			return nfa.Symbol(symOf[id] - 1)
-		}
-		x := b.Symbol(st.MultiAction(id).Format(st.Signature()))
-		for int(id) >= len(symOf) {
-			symOf = append(symOf, 0)
-		}
-		symOf[id] = int32(x) + 1
-		if int(x) == len(acts) {
-			acts = append(acts, id)
-		}
-		return x
-	}
-
-	canon := s.c.canon
 	if s.opt.raw {
-		canon = func(t interaction.Term) interaction.Term { return t }
 		root = st.Simplify(root)
 	}
-	q0, err := state(canon(root))
+	q0, err := s.state(s.canon(root))
 	if err != nil {
 		return nil, err
 	}
-	b.Initial(q0)
+	s.b.Initial(q0)
 	for i := 0; i < len(s.terms); i++ {
 		t := s.terms[i]
 		for k, n := 0, st.NumFrontier(t); k < n; k++ {
-			x := symbol(st.FrontierAct(t, k))
-			q, err := state(canon(st.Step(t, k)))
+			x := s.symbol(st.FrontierAct(t, k))
+			q, err := s.state(s.canon(st.Step(t, k)))
 			if err != nil {
 				return nil, err
 			}
-			b.Transition(nfa.State(i), x, q)
+			s.b.Transition(nfa.State(i), x, q)
 		}
 	}
-	return &Automaton{NFA: b.Build(), Terms: s.terms, Acts: acts}, nil
+	return &Automaton{NFA: s.b.Build(), Terms: s.terms, Acts: s.acts}, nil
+}
+
+// canon returns the canonical form of t (t itself without canonical
+// rewriting).
+func (s *synth) canon(t interaction.Term) interaction.Term {
+	if s.opt.raw {
+		return t
+	}
+	return s.c.canon(t)
+}
+
+// state returns the state of the canonical term t, adding it when t is new
+// (after the checks of the sublanguage and of the state limit).
+func (s *synth) state(t interaction.Term) (nfa.State, error) {
+	if int(t) < len(s.stateOf) && s.stateOf[t] != 0 {
+		return nfa.State(s.stateOf[t] - 1), nil
+	}
+	maxStates := s.opt.maxStates()
+	if len(s.terms) >= maxStates {
+		return 0, &StateLimitError{Max: maxStates}
+	}
+	if s.precheckAt > 0 && len(s.terms) == s.precheckAt {
+		if err := s.precheck(s.root); err != nil {
+			return 0, err
+		}
+	}
+	if s.bound > 0 && s.grows(t) {
+		return 0, &growthError{}
+	}
+	st := s.st
+	q := s.b.State(st.Nullable(t))
+	if s.opt.Labels {
+		s.b.SetLabel(q, st.Format(t))
+	}
+	s.terms = append(s.terms, t)
+	if int(t) >= len(s.stateOf) {
+		s.stateOf = append(s.stateOf, make([]int32, max(int(t)+1, 2*len(s.stateOf))-len(s.stateOf))...)
+	}
+	s.stateOf[t] = int32(q) + 1
+	return q, nil
+}
+
+// symbol returns the symbol of the multi-action id, named by its
+// MultiAction.Format.
+func (s *synth) symbol(id interaction.ActID) nfa.Symbol {
+	if int(id) < len(s.symOf) && s.symOf[id] != 0 {
+		return nfa.Symbol(s.symOf[id] - 1)
+	}
+	var buf [64]byte
+	x := s.b.Symbol(string(s.st.MultiAction(id).AppendFormat(buf[:0], s.st.Signature())))
+	if int(id) >= len(s.symOf) {
+		s.symOf = append(s.symOf, make([]int32, int(id)+1-len(s.symOf))...)
+	}
+	s.symOf[id] = int32(x) + 1
+	if int(x) == len(s.acts) {
+		s.acts = append(s.acts, id)
+	}
+	return x
 }

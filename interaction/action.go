@@ -46,22 +46,27 @@ func (a Action) Kind() Kind { return Kind(a & 1) }
 
 // Format returns "l!m" or "l?m" with the names of sig.
 func (a Action) Format(sig *Signature) string {
-	var b strings.Builder
-	a.writeTo(&b, sig)
-	return b.String()
+	var buf [32]byte
+	return string(a.AppendFormat(buf[:0], sig))
+}
+
+// AppendFormat appends the Format of a to b.
+func (a Action) AppendFormat(b []byte, sig *Signature) []byte {
+	if a.IsGhost() {
+		b = append(b, '~')
+	}
+	b = append(b, sig.Lifelines[a.Lifeline()]...)
+	if a.Kind() == Emission {
+		b = append(b, '!')
+	} else {
+		b = append(b, '?')
+	}
+	return append(b, sig.Messages[a.Message()]...)
 }
 
 func (a Action) writeTo(b *strings.Builder, sig *Signature) {
-	if a.IsGhost() {
-		b.WriteByte('~')
-	}
-	b.WriteString(sig.Lifelines[a.Lifeline()])
-	if a.Kind() == Emission {
-		b.WriteByte('!')
-	} else {
-		b.WriteByte('?')
-	}
-	b.WriteString(sig.Messages[a.Message()])
+	var buf [64]byte
+	b.Write(a.AppendFormat(buf[:0], sig))
 }
 
 // MultiAction is a non-empty set of actions that occur simultaneously (the
@@ -88,33 +93,43 @@ func (m MultiAction) IsSilent() bool {
 
 // Lifelines returns θ(m), the lifelines the multi-action occurs on.
 func (m MultiAction) Lifelines() Lifelines {
-	ids := make([]LifelineID, len(m))
-	for i, a := range m {
-		ids[i] = a.Lifeline()
+	var buf [32]byte
+	b := buf[:0]
+	for _, a := range m {
+		l := a.Lifeline()
+		i := int(l >> 3)
+		for len(b) <= i {
+			b = append(b, 0)
+		}
+		b[i] |= 1 << (l & 7)
 	}
-	return LifelinesOf(ids...)
+	return trimmed(b)
 }
 
 // Format returns "l!m" for a single action and "{a!m,b?m}" otherwise.
 func (m MultiAction) Format(sig *Signature) string {
-	var b strings.Builder
-	m.writeTo(&b, sig)
-	return b.String()
+	var buf [64]byte
+	return string(m.AppendFormat(buf[:0], sig))
+}
+
+// AppendFormat appends the Format of m to b.
+func (m MultiAction) AppendFormat(b []byte, sig *Signature) []byte {
+	if len(m) == 1 {
+		return m[0].AppendFormat(b, sig)
+	}
+	b = append(b, '{')
+	for i, a := range m {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = a.AppendFormat(b, sig)
+	}
+	return append(b, '}')
 }
 
 func (m MultiAction) writeTo(b *strings.Builder, sig *Signature) {
-	if len(m) == 1 {
-		m[0].writeTo(b, sig)
-		return
-	}
-	b.WriteByte('{')
-	for i, a := range m {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		a.writeTo(b, sig)
-	}
-	b.WriteByte('}')
+	var buf [64]byte
+	b.Write(m.AppendFormat(buf[:0], sig))
 }
 
 // appendKey appends bytes that identify the multi-action, for interning.

@@ -119,19 +119,19 @@ func (s *Store) canon(n node) Term {
 
 // absorb applies closure absorption to f(X, Y) with f = n.op.
 func (s *Store) absorb(n node) (Term, bool) {
-	head := func(t Term) Term {
-		if m := s.nodes[t]; m.op == n.op && m.aux == n.aux {
-			return m.left
-		}
-		return t
+	// The head of Y: its first operand when Y is itself an f.
+	head, r := n.right, s.nodes[n.right]
+	chain := r.op == n.op && r.aux == n.aux
+	if chain {
+		head = r.left
 	}
 	// f(X, L) = L and f(X, f(L, r)) = f(L, r).
-	if l := head(n.right); s.absorbs(l, n.op, n.left) {
+	if s.absorbs(head, n.op, n.left) {
 		return n.right, true
 	}
 	// f(L, X) = L and f(L, f(X, r)) = f(L, r).
-	if s.absorbs(n.left, n.op, head(n.right)) {
-		if r := s.nodes[n.right]; r.op == n.op && r.aux == n.aux && r.left == head(n.right) {
+	if s.absorbs(n.left, n.op, head) {
+		if chain {
 			return s.mkNode(node{op: n.op, left: n.left, right: r.right, aux: n.aux}), true
 		}
 		return n.left, true
@@ -283,9 +283,14 @@ func (s *Store) includedRec(x, l Term) bool {
 	if s.isIteration(x, s.nodes[l].left) {
 		return true
 	}
-	for _, from := range s.sem.prunedFrom[x] {
-		if s.included(from, l) {
+	if first, ok, more := s.prunedOrigins(x); ok {
+		if s.included(first, l) {
 			return true
+		}
+		for _, from := range more {
+			if s.included(from, l) {
+				return true
+			}
 		}
 	}
 	n := s.nodes[x]

@@ -32,6 +32,24 @@ func trimmed(b []byte) Lifelines {
 	return Lifelines(b)
 }
 
+// byteSets holds every byte value once, in order: byteSet slices it.
+var byteSets = func() string {
+	b := make([]byte, 256)
+	for i := range b {
+		b[i] = byte(i)
+	}
+	return string(b)
+}()
+
+// byteSet returns the set of lifelines 0 to 7 whose bits are b, without
+// allocating: most interactions have at most 8 lifelines.
+func byteSet(b byte) Lifelines {
+	if b == 0 {
+		return ""
+	}
+	return Lifelines(byteSets[b : int(b)+1])
+}
+
 // Has reports whether l is in the set.
 func (s Lifelines) Has(l LifelineID) bool {
 	i := int(l >> 3)
@@ -66,6 +84,9 @@ func (s Lifelines) Union(t Lifelines) Lifelines {
 	if t == "" || s == t {
 		return s
 	}
+	if len(s) == 1 {
+		return byteSet(s[0] | t[0])
+	}
 	b := []byte(s)
 	for i := 0; i < len(t); i++ {
 		b[i] |= t[i]
@@ -75,6 +96,9 @@ func (s Lifelines) Union(t Lifelines) Lifelines {
 
 // Intersect returns s ∩ t.
 func (s Lifelines) Intersect(t Lifelines) Lifelines {
+	if min(len(s), len(t)) == 1 {
+		return byteSet(s[0] & t[0])
+	}
 	n := min(len(s), len(t))
 	b := make([]byte, n)
 	for i := 0; i < n; i++ {
@@ -87,6 +111,9 @@ func (s Lifelines) Intersect(t Lifelines) Lifelines {
 func (s Lifelines) Minus(t Lifelines) Lifelines {
 	if !s.Meets(t) {
 		return s
+	}
+	if len(s) == 1 {
+		return byteSet(s[0] &^ t[0])
 	}
 	b := []byte(s)
 	for i := 0; i < len(t) && i < len(b); i++ {

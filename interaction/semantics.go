@@ -13,26 +13,26 @@ type ActID uint32
 // ActID returns the id of m in the store, interning it if needed.
 func (s *Store) ActID(m MultiAction) ActID { return ActID(s.internActs(m)) }
 
+// NumActIDs returns the number of multi-actions interned so far: the ids
+// are 0 to NumActIDs()-1.
+func (s *Store) NumActIDs() int { return len(s.acts) }
+
 // MultiAction returns the multi-action named id.
 func (s *Store) MultiAction(id ActID) MultiAction { return s.acts[id] }
 
 // ActLifelines returns θ of the multi-action named id.
 func (s *Store) ActLifelines(id ActID) Lifelines { return s.actLifelines(uint32(id)) }
 
-func (s *Store) actLifelines(id uint32) Lifelines {
-	c := &s.sem
-	for int(id) >= len(c.actLls) {
-		c.actLls = append(c.actLls, s.acts[len(c.actLls)].Lifelines())
-	}
-	return c.actLls[id]
-}
+func (s *Store) actLifelines(id uint32) Lifelines { return s.actLls[id] }
 
 // semCaches memoizes the semantic functions. Terms are dense integers, so the
 // per-term tables are slices indexed by Term.
 type semCaches struct {
-	front  []*frontier // by Term; nil until computed
-	actLls []Lifelines // θ of each interned multi-action
-	prune  map[setKey]Term
+	// byTerm holds the per-term memos of the frontier, pruning and
+	// canonical rewriting, one table for all (see termMemo).
+	byTerm []termMemo
+	felts  [][]felt        // the elements of every memoized frontier (see fspan)
+	prune  map[setKey]Term // Prune's results but the first of each term (termMemo.prune)
 	avoids map[setKey]bool
 	remove map[setKey]Term
 	// mentions is keyed by (term, multi-action id): does the term use one
@@ -42,7 +42,7 @@ type semCaches struct {
 	// For canonical rewriting: inclusion of a term in a loop, and the terms
 	// each pruned term was pruned from.
 	incl        map[inclKey]bool
-	prunedFrom  map[Term][]Term
+	prunedMore  map[Term][]Term // the terms pruned into a term but the first (termMemo.prunedFrom)
 	instances   map[instKey]int8
 	mixed       map[setKey]bool
 	needsGhosts map[setKey]bool
@@ -53,17 +53,41 @@ type semCaches struct {
 	firstQ      map[uint64]uint32 // the ids of the questions (part, lifelines)
 }
 
+// termMemo holds the memos of a term that most terms have at most one of.
+type termMemo struct {
+	front fspan // where its frontier is
+	// prune is its first result of Prune: pruned of the set id, it is r-1
+	// (r is 0 when none is known); the others are in semCaches.prune.
+	prune struct{ set, r uint32 }
+	// prunedFrom-1 is the first term whose pruning gave it (0 for none);
+	// the others are in semCaches.prunedMore.
+	prunedFrom Term
+}
+
+// termMemo returns the memos of t, growing the table when t is new to it.
+func (s *Store) termMemo(t Term) *termMemo {
+	c := &s.sem
+	if int(t) >= len(c.byTerm) {
+		c.byTerm = append(c.byTerm, make([]termMemo, max(2*len(s.nodes), int(t)+1)-len(c.byTerm))...)
+	}
+	return &c.byTerm[t]
+}
+
 type setKey struct {
 	t   Term
 	set uint32
 }
 
-// frontier is the memoized frontier of a term: its immediately executable
-// (multi-)actions, each with how to execute it, and the lazily computed
-// results of executing them.
-type frontier struct {
-	elts []felt
-}
+// fspan locates the memoized frontier of a term: its elements are
+// felts[chunk][start : end-1]; end is 0 until it is computed. The frontiers
+// are stored in a few large chunks that never move: memoizing a term's
+// frontier costs no allocation of its own, and its elements (with their
+// lazily computed results) stay where they are.
+type fspan struct{ chunk, start, end uint32 }
+
+// maxFeltChunk bounds the size of a chunk of frontier elements (the chunks
+// double in size up to it).
+const maxFeltChunk = 1 << 16
 
 // felt is a frontier element, described relative to the operands' frontiers
 // so that executing it reuses their memoized results.
@@ -82,68 +106,96 @@ type FrontierElt struct {
 	Pos string
 }
 
-func (s *Store) frontier(t Term) *frontier {
-	c := &s.sem
-	if int(t) < len(c.front) {
-		if f := c.front[t]; f != nil {
-			return f
+// frontier returns the frontier of t, computing and memoizing it when
+// needed.
+func (s *Store) frontier(t Term) []felt {
+	if int(t) < len(s.sem.byTerm) {
+		if sp := s.sem.byTerm[t].front; sp.end != 0 {
+			return s.sem.felts[sp.chunk][sp.start : sp.end-1]
 		}
 	}
-	f := s.computeFrontier(t)
-	for int(t) >= len(c.front) {
-		c.front = append(c.front, nil)
-	}
-	c.front[t] = f
-	return f
+	return s.newFrontier(t)
 }
 
-func (s *Store) computeFrontier(t Term) *frontier {
+// newFrontier computes, memoizes and returns the frontier of t.
+func (s *Store) newFrontier(t Term) []felt {
+	sp := s.computeFrontier(t)
+	s.termMemo(t).front = sp
+	return s.sem.felts[sp.chunk][sp.start : sp.end-1]
+}
+
+// computeFrontier stores the frontier of t after the last one, once the
+// frontiers of its operands are known, and returns where it is.
+func (s *Store) computeFrontier(t Term) fspan {
 	n := s.nodes[t]
-	var elts []felt
-	if n.op != OpEmpty && n.op != OpAct && n.op != OpSync {
-		// One allocation: room for every element of the operands.
-		size := len(s.frontier(n.left).elts)
-		if n.op.IsBinary() && (n.op != OpStrict || s.props[n.left].nullable) {
-			size += len(s.frontier(n.right).elts)
-		}
-		elts = make([]felt, 0, size)
+	c := &s.sem
+	var left, right []felt // the operands' frontiers, when t's elements come from them
+	var sync []felt
+	switch {
+	case n.op == OpEmpty || n.op == OpAct:
+	case n.op.IsLoop():
+		left = s.frontier(n.left)
+	case n.op == OpSync:
+		sync = s.syncFrontier(n)
+	case n.op == OpStrict && !s.props[n.left].nullable:
+		left = s.frontier(n.left)
+	default:
+		left, right = s.frontier(n.left), s.frontier(n.right)
 	}
-	addSide := func(side uint8, sub Term, keep func(act uint32) bool) {
-		for j, e := range s.frontier(sub).elts {
-			if keep == nil || keep(e.act) {
-				if side == 1 {
-					elts = append(elts, felt{act: e.act, side: 1, j: int32(j)})
-				} else {
-					elts = append(elts, felt{act: e.act, side: 2, k: int32(j)})
-				}
+	// From here to the end, nothing may compute a frontier (Avoids does
+	// not): t's elements are appended to the last chunk in place, and only
+	// committed at the end.
+	elts := s.feltRoom(len(left) + len(right) + len(sync) + 1)
+	chunk, start := len(c.felts)-1, len(elts)
+	for j, e := range left {
+		elts = append(elts, felt{act: e.act, side: 1, j: int32(j)})
+	}
+	switch n.op {
+	case OpEmpty:
+	case OpAct:
+		elts = append(elts, felt{act: n.aux})
+	case OpSeq:
+		for k, e := range right {
+			if s.Avoids(n.left, s.actLifelines(e.act)) {
+				elts = append(elts, felt{act: e.act, side: 2, k: int32(k)})
 			}
 		}
-	}
-	switch {
-	case n.op == OpEmpty:
-	case n.op == OpAct:
-		elts = []felt{{act: n.aux}}
-	case n.op.IsLoop():
-		addSide(1, n.left, nil)
-	case n.op == OpAlt || n.op == OpPar:
-		addSide(1, n.left, nil)
-		addSide(2, n.right, nil)
-	case n.op == OpStrict:
-		addSide(1, n.left, nil)
-		if s.props[n.left].nullable {
-			addSide(2, n.right, nil)
-		}
-	case n.op == OpSeq:
-		addSide(1, n.left, nil)
-		addSide(2, n.right, func(act uint32) bool { return s.Avoids(n.left, s.actLifelines(act)) })
-	case n.op == OpCoreg:
-		addSide(1, n.left, nil)
+	case OpCoreg:
 		cr := s.sets[n.aux]
-		addSide(2, n.right, func(act uint32) bool { return s.Avoids(n.left, s.actLifelines(act).Minus(cr)) })
-	case n.op == OpSync:
-		elts = s.syncFrontier(n)
+		for k, e := range right {
+			if s.Avoids(n.left, s.actLifelines(e.act).Minus(cr)) {
+				elts = append(elts, felt{act: e.act, side: 2, k: int32(k)})
+			}
+		}
+	case OpSync:
+		elts = append(elts, sync...)
+	default: // alt, par, strict with a nullable left operand
+		for k, e := range right {
+			elts = append(elts, felt{act: e.act, side: 2, k: int32(k)})
+		}
 	}
-	return &frontier{elts: elts}
+	if chunk != len(c.felts)-1 || len(c.felts[chunk]) != start {
+		panic("interaction: a frontier was computed while another was being stored")
+	}
+	c.felts[chunk] = elts // within its capacity: the chunk has not moved
+	return fspan{uint32(chunk), uint32(start), uint32(len(elts)) + 1}
+}
+
+// feltRoom returns the last chunk of frontier elements, a new one when it
+// has no room for need more elements.
+func (s *Store) feltRoom(need int) []felt {
+	c := &s.sem
+	if k := len(c.felts); k > 0 {
+		if last := c.felts[k-1]; cap(last)-len(last) >= need {
+			return last
+		}
+	}
+	size := 2*len(s.nodes) + 16
+	if k := len(c.felts); k > 0 {
+		size = max(size, 2*cap(c.felts[k-1]))
+	}
+	c.felts = append(c.felts, make([]felt, 0, max(min(size, maxFeltChunk), need)))
+	return c.felts[len(c.felts)-1]
 }
 
 // syncFrontier: actions outside the synchronized set A run on either side; an
@@ -163,7 +215,7 @@ func (s *Store) syncFrontier(n node) []felt {
 		return b.String()
 	}
 	var elts []felt
-	lf, rf := s.frontier(n.left).elts, s.frontier(n.right).elts
+	lf, rf := s.frontier(n.left), s.frontier(n.right)
 	var lsync, rsync []int
 	for j, e := range lf {
 		if inter(e.act) == "" {
@@ -191,16 +243,16 @@ func (s *Store) syncFrontier(n node) []felt {
 }
 
 // NumFrontier returns the number of elements of the frontier of t.
-func (s *Store) NumFrontier(t Term) int { return len(s.frontier(t).elts) }
+func (s *Store) NumFrontier(t Term) int { return len(s.frontier(t)) }
 
 // FrontierAct returns the (multi-)action of the k-th frontier element of t.
-func (s *Store) FrontierAct(t Term, k int) ActID { return ActID(s.frontier(t).elts[k].act) }
+func (s *Store) FrontierAct(t Term, k int) ActID { return ActID(s.frontier(t)[k].act) }
 
 // Frontier returns the immediately executable actions of t with their positions.
 func (s *Store) Frontier(t Term) []FrontierElt {
 	f := s.frontier(t)
-	out := make([]FrontierElt, len(f.elts))
-	for k, e := range f.elts {
+	out := make([]FrontierElt, len(f))
+	for k, e := range f {
 		out[k] = FrontierElt{Act: ActID(e.act), Pos: s.position(t, k)}
 	}
 	return out
@@ -209,7 +261,7 @@ func (s *Store) Frontier(t Term) []FrontierElt {
 func (s *Store) position(t Term, k int) string {
 	var b strings.Builder
 	for {
-		e := s.frontier(t).elts[k]
+		e := s.frontier(t)[k]
 		n := s.nodes[t]
 		switch e.side {
 		case 0:
@@ -231,12 +283,11 @@ func (s *Store) position(t Term, k int) string {
 // (i –a@p→ i′), with ∅ operands simplified.
 func (s *Store) Step(t Term, k int) Term {
 	f := s.frontier(t)
-	if r := f.elts[k].next; r != 0 {
+	if r := f[k].next; r != 0 {
 		return r - 1
 	}
-	r := s.step(t, f.elts[k])
-	f = s.frontier(t) // the cache may have grown
-	f.elts[k].next = r + 1
+	r := s.step(t, f[k])
+	f[k].next = r + 1 // the elements never move
 	return r
 }
 
@@ -264,11 +315,12 @@ func (s *Store) step(t Term, e felt) Term {
 		if e.side == 1 {
 			return s.with(t, s.Step(n.left, int(e.j)), n.right)
 		}
-		ls := s.actLifelines(e.act)
+		var pruned Term
 		if n.op == OpCoreg {
-			ls = ls.Minus(s.sets[n.aux])
+			pruned, _ = s.Prune(n.left, s.actLifelines(e.act).Minus(s.sets[n.aux]))
+		} else {
+			pruned, _ = s.pruneAct(n.left, e.act)
 		}
-		pruned, _ := s.Prune(n.left, ls)
 		return s.with(t, pruned, s.Step(n.right, int(e.k)))
 	case OpSync:
 		l, r := n.left, n.right
@@ -295,7 +347,7 @@ func (s *Store) step(t Term, e felt) Term {
 			return s.mk(OpPar, body, t)
 		default:
 			// Earlier iterations that do not involve θ(a) may still occur.
-			pruned, _ := s.Prune(t, s.actLifelines(e.act))
+			pruned, _ := s.pruneAct(t, e.act)
 			return s.mk(OpSeq, pruned, s.mk(OpSeq, body, t))
 		}
 	}
@@ -305,7 +357,7 @@ func (s *Store) step(t Term, e felt) Term {
 // Execute returns the term reached by executing the frontier element of t at
 // position pos, or an error if no element is at pos.
 func (s *Store) Execute(t Term, pos string) (Term, error) {
-	for k := range s.frontier(t).elts {
+	for k := range s.frontier(t) {
 		if s.position(t, k) == pos {
 			return s.Step(t, k), nil
 		}
@@ -359,26 +411,56 @@ func (s *Store) Prune(t Term, ls Lifelines) (Term, bool) {
 	if !s.Avoids(t, ls) {
 		return 0, false
 	}
-	c := &s.sem
-	if c.prune == nil {
-		c.prune = map[setKey]Term{}
+	return s.prune(t, ls, s.internSet(ls)), true
+}
+
+// pruneAct is Prune of the lifelines of the multi-action act.
+func (s *Store) pruneAct(t Term, act uint32) (Term, bool) {
+	ls := s.actLls[act]
+	if !s.props[t].occ.Meets(ls) {
+		return t, true
 	}
-	key := setKey{t, s.internSet(ls)}
-	if r, ok := c.prune[key]; ok {
-		return r, true
+	if !s.Avoids(t, ls) {
+		return 0, false
+	}
+	return s.prune(t, ls, s.actSet[act]), true
+}
+
+// prune is Prune of a term that avoids ls, the interned set id.
+func (s *Store) prune(t Term, ls Lifelines, id uint32) Term {
+	if !s.props[t].occ.Meets(ls) {
+		return t
+	}
+	c := &s.sem
+	if int(t) < len(c.byTerm) {
+		if p := c.byTerm[t].prune; p.r != 0 {
+			if p.set == id {
+				return Term(p.r - 1)
+			}
+			if r, ok := c.prune[setKey{t, id}]; ok {
+				return r
+			}
+		}
+	}
+	// sub is the prune of an operand, ok false when it collides with ls.
+	sub := func(t Term) (Term, bool) {
+		if !s.Avoids(t, ls) {
+			return 0, false
+		}
+		return s.prune(t, ls, id), true
 	}
 	n := s.nodes[t]
 	var r Term
 	switch {
 	case n.op.IsLoop():
-		if body, ok := s.Prune(n.left, ls); ok {
+		if body, ok := sub(n.left); ok {
 			r = s.mk(n.op, body, 0)
 		} else {
 			r = Empty
 		}
 	case n.op == OpAlt:
-		l, lok := s.Prune(n.left, ls)
-		rr, rok := s.Prune(n.right, ls)
+		l, lok := sub(n.left)
+		rr, rok := sub(n.right)
 		switch {
 		case lok && rok:
 			r = s.mk(OpAlt, l, rr)
@@ -388,20 +470,54 @@ func (s *Store) Prune(t Term, ls Lifelines) (Term, bool) {
 			r = rr
 		}
 	default:
-		l, _ := s.Prune(n.left, ls)
-		rr, _ := s.Prune(n.right, ls)
+		l, _ := sub(n.left)
+		rr, _ := sub(n.right)
 		r = s.with(t, l, rr)
 	}
-	c.prune[key] = r
+	s.memoPrune(t, id, r)
 	if r != t {
-		if c.prunedFrom == nil {
-			c.prunedFrom = map[Term][]Term{}
-		}
-		if !slices.Contains(c.prunedFrom[r], t) {
-			c.prunedFrom[r] = append(c.prunedFrom[r], t)
-		}
+		s.addPrunedFrom(r, t)
 	}
-	return r, true
+	return r
+}
+
+// memoPrune records that t pruned of the set id is r.
+func (s *Store) memoPrune(t Term, id uint32, r Term) {
+	c := &s.sem
+	if m := s.termMemo(t); m.prune.r == 0 {
+		m.prune.set, m.prune.r = id, uint32(r)+1
+		return
+	}
+	if c.prune == nil {
+		c.prune = map[setKey]Term{}
+	}
+	c.prune[setKey{t, id}] = r
+}
+
+// addPrunedFrom records that pruning turned t into r.
+func (s *Store) addPrunedFrom(r, t Term) {
+	c := &s.sem
+	m := s.termMemo(r)
+	switch first := m.prunedFrom; {
+	case first == 0:
+		m.prunedFrom = t + 1
+	case first-1 == t || slices.Contains(c.prunedMore[r], t):
+	default:
+		if c.prunedMore == nil {
+			c.prunedMore = map[Term][]Term{}
+		}
+		c.prunedMore[r] = append(c.prunedMore[r], t)
+	}
+}
+
+// prunedOrigins returns the terms that pruning turned into r, in the order
+// they were found: first, and the others.
+func (s *Store) prunedOrigins(r Term) (first Term, ok bool, more []Term) {
+	c := &s.sem
+	if int(r) >= len(c.byTerm) || c.byTerm[r].prunedFrom == 0 {
+		return 0, false, nil
+	}
+	return c.byTerm[r].prunedFrom - 1, true, c.prunedMore[r]
 }
 
 // Remove returns rmv_ls(t): t with every action on the lifelines ls erased
@@ -751,7 +867,7 @@ func (s *Store) ghostRemove(t Term, ls Lifelines) Term {
 // an iteration of a loop (its position goes through a loop's body).
 func (s *Store) EntersLoop(t Term, k int) bool {
 	for {
-		e := s.frontier(t).elts[k]
+		e := s.frontier(t)[k]
 		n := s.nodes[t]
 		switch {
 		case e.side == 0:
@@ -795,7 +911,7 @@ func (s *Store) LoopDepth(t Term) int {
 func (s *Store) FrontierLoopDepth(t Term, k int) int {
 	d := 0
 	for {
-		e := s.frontier(t).elts[k]
+		e := s.frontier(t)[k]
 		n := s.nodes[t]
 		if n.op.IsLoop() {
 			d++

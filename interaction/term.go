@@ -56,16 +56,18 @@ type node struct {
 
 // props are the facts about a term computed once, when it is interned.
 type props struct {
-	nullable bool      // i↓: the term accepts the empty trace
 	occ      Lifelines // lifelines some action of the term occurs on
 	must     Lifelines // lifelines every trace of the term has an action on (i ⊗ l)
 	actions  int32     // number of action leaves, saturating
+	nullable bool      // i↓: the term accepts the empty trace
 	// weak: the term has a weak sequencing (seq, coreg, loopW, loopH) or a
 	// sync, the only operators through which removal may need ghosts.
 	weak bool
 	// sorted (alt and par): the chain of operands along the right spine is
 	// sorted as canonical rewriting keeps it (see canonAC).
 	sorted bool
+	// weakLoop: the term has a loopW, loopH or loopP.
+	weakLoop bool
 }
 
 // A Store interns terms (hash-consing): each distinct term is built once and
@@ -77,9 +79,14 @@ type Store struct {
 	sig   *Signature
 	nodes []node
 	props []props
-	index map[node]Term
+	// index is the hash-consing table: open addressing with linear probing
+	// over a power-of-two number of slots, each 0 (free) or a term whose
+	// node hashes there. ∅, the zero node, is not in it.
+	index []Term
 
 	acts     []MultiAction
+	actLls   []Lifelines // θ of each multi-action of acts
+	actSet   []uint32    // the interned set id of each of actLls
 	actIndex map[string]uint32
 	sets     []Lifelines
 	setIndex map[Lifelines]uint32
@@ -90,10 +97,9 @@ type Store struct {
 
 // NewStore returns an empty store for terms over sig.
 func NewStore(sig *Signature) *Store {
-	s := &Store{sig: sig, index: map[node]Term{}, actIndex: map[string]uint32{}, setIndex: map[Lifelines]uint32{}}
+	s := &Store{sig: sig, index: make([]Term, 64), actIndex: map[string]uint32{}, setIndex: map[Lifelines]uint32{}}
 	s.nodes = append(s.nodes, node{op: OpEmpty})
 	s.props = append(s.props, props{nullable: true})
-	s.index[node{op: OpEmpty}] = Empty
 	return s
 }
 
@@ -131,6 +137,9 @@ func (s *Store) Occurring(t Term) Lifelines { return s.props[t].occ }
 // be pruned of l.
 func (s *Store) Collides(t Term, l LifelineID) bool { return s.props[t].must.Has(l) }
 
+// HasWeakLoop reports whether t has a loopW, loopH or loopP.
+func (s *Store) HasWeakLoop(t Term) bool { return s.props[t].weakLoop }
+
 // NumActions returns the number of action leaves of t (saturating at 2^31-1).
 func (s *Store) NumActions(t Term) int { return int(s.props[t].actions) }
 
@@ -142,6 +151,9 @@ func (s *Store) internActs(m MultiAction) uint32 {
 	}
 	id := uint32(len(s.acts))
 	s.acts = append(s.acts, slices.Clone(m))
+	ls := m.Lifelines()
+	s.actLls = append(s.actLls, ls)
+	s.actSet = append(s.actSet, s.internSet(ls))
 	s.actIndex[string(k)] = id
 	return id
 }
@@ -156,15 +168,54 @@ func (s *Store) internSet(ls Lifelines) uint32 {
 	return id
 }
 
+// hash mixes the fields of n (the finalizer of SplitMix64), for the
+// hash-consing table.
+func (n node) hash() uint64 {
+	h := (uint64(n.left)<<32 | uint64(n.right)) ^ (uint64(n.aux)<<8|uint64(n.op))*0x9e3779b97f4a7c15
+	h = (h ^ h>>30) * 0xbf58476d1ce4e5b9
+	h = (h ^ h>>27) * 0x94d049bb133111eb
+	return h ^ h>>31
+}
+
+// intern returns the term of n, adding it to the store when it is new.
 func (s *Store) intern(n node) Term {
-	if t, ok := s.index[n]; ok {
-		return t
+	if n == (node{}) {
+		return Empty
+	}
+	mask := uint64(len(s.index) - 1)
+	i := n.hash() & mask
+	for ; s.index[i] != 0; i = (i + 1) & mask {
+		if t := s.index[i]; s.nodes[t] == n {
+			return t
+		}
 	}
 	t := Term(len(s.nodes))
+	if len(s.nodes) == cap(s.nodes) {
+		// Double the tables (append grows large slices more slowly, with
+		// more copies).
+		s.nodes = slices.Grow(s.nodes, len(s.nodes))
+		s.props = slices.Grow(s.props, len(s.props))
+	}
 	s.nodes = append(s.nodes, n)
 	s.props = append(s.props, s.computeProps(n))
-	s.index[n] = t
+	s.index[i] = t
+	if 2*len(s.nodes) > len(s.index) { // keep the load under 1/2
+		s.rehash(2 * len(s.index))
+	}
 	return t
+}
+
+// rehash rebuilds the hash-consing table with size slots (a power of two).
+func (s *Store) rehash(size int) {
+	s.index = make([]Term, size)
+	mask := uint64(size - 1)
+	for t := 1; t < len(s.nodes); t++ {
+		i := s.nodes[t].hash() & mask
+		for s.index[i] != 0 {
+			i = (i + 1) & mask
+		}
+		s.index[i] = Term(t)
+	}
 }
 
 func satAdd(a, b int32) int32 {
@@ -182,6 +233,14 @@ func (s *Store) computeProps(n node) props {
 	case OpEmpty, OpAct:
 	default:
 		p.weak = s.props[n.left].weak || n.op.IsBinary() && s.props[n.right].weak
+	}
+	switch {
+	case n.op == OpLoopW || n.op == OpLoopH || n.op == OpLoopP:
+		p.weakLoop = true
+	case n.op.IsLoop():
+		p.weakLoop = s.props[n.left].weakLoop
+	case n.op.IsBinary():
+		p.weakLoop = s.props[n.left].weakLoop || s.props[n.right].weakLoop
 	}
 	if n.op == OpAlt || n.op == OpPar {
 		idem := n.op == OpAlt

@@ -36,12 +36,17 @@ func cmpTransition(a, b Transition) int {
 // Automata derived from one another share theirs.
 type Symbols struct {
 	names []string
+	// index finds a name's symbol; nil while the table is small enough
+	// (smallSymbols) for a linear search.
 	index map[string]Symbol
 }
 
+// smallSymbols is the size up to which a symbol table has no index.
+const smallSymbols = 16
+
 // NewSymbols returns a table of the given distinct names, in order.
 func NewSymbols(names ...string) *Symbols {
-	s := &Symbols{index: make(map[string]Symbol, len(names))}
+	s := &Symbols{}
 	for _, n := range names {
 		s.intern(n)
 	}
@@ -49,12 +54,23 @@ func NewSymbols(names ...string) *Symbols {
 }
 
 func (s *Symbols) intern(name string) Symbol {
-	if a, ok := s.index[name]; ok {
+	if a, ok := s.Lookup(name); ok {
 		return a
 	}
 	a := Symbol(len(s.names))
+	if s.names == nil {
+		s.names = make([]string, 0, smallSymbols)
+	}
 	s.names = append(s.names, name)
-	s.index[name] = a
+	switch {
+	case s.index != nil:
+		s.index[name] = a
+	case len(s.names) > smallSymbols:
+		s.index = make(map[string]Symbol, 2*len(s.names))
+		for i, n := range s.names {
+			s.index[n] = Symbol(i)
+		}
+	}
 	return a
 }
 
@@ -66,6 +82,15 @@ func (s *Symbols) Name(a Symbol) string { return s.names[a] }
 
 // Lookup returns the symbol named name.
 func (s *Symbols) Lookup(name string) (Symbol, bool) {
+	if s.index == nil {
+		for i, n := range s.names {
+			// Names often differ in their last byte: test it first.
+			if len(n) == len(name) && (n == "" || n[len(n)-1] == name[len(n)-1]) && n == name {
+				return Symbol(i), true
+			}
+		}
+		return 0, false
+	}
 	a, ok := s.index[name]
 	return a, ok
 }
@@ -193,6 +218,13 @@ func NewBuilder() *Builder { return &Builder{syms: NewSymbols()} }
 // the built automaton shares (symbols added later are added to it).
 func NewBuilderSymbols(syms *Symbols) *Builder { return &Builder{syms: syms} }
 
+// Grow makes room for the given numbers of further states and transitions
+// (a hint: the builder grows as needed anyway).
+func (b *Builder) Grow(states, transitions int) {
+	b.final = slices.Grow(b.final, states)
+	b.trans = slices.Grow(b.trans, transitions)
+}
+
 // Symbol interns the symbol named name.
 func (b *Builder) Symbol(name string) Symbol { return b.syms.intern(name) }
 
@@ -242,7 +274,7 @@ func (b *Builder) Build() *NFA {
 			a.final[q>>6] |= 1 << (q & 63)
 		}
 	}
-	a.initial = slices.Clone(b.initial)
+	a.initial = b.initial // the builder is done with it
 	slices.Sort(a.initial)
 	a.initial = slices.Compact(a.initial)
 	a.trans = sortTransitions(b.trans)
