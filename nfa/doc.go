@@ -43,6 +43,12 @@
 //	r = c.CheckAC(mt, nfa.Accept)    // the centralized procedure: Pass or Fail (Error)
 //	r = c.CheckAS(mt, nfa.Prefix)    // multi-prefixes: Pass, WeakPass or Fail
 //
+// The local checks are the per-event path: a walk reads up to four letters
+// per table lookup (each small projection also has a table of words, whose
+// entries carry the union of the areas along the word), marks the entries
+// it takes without branches, and or-s each entry's label once afterwards,
+// only when no local check failed.
+//
 // The package imports nothing of the project: compile builds NFAs from
 // interactions, automata splits their multi-action symbols into
 // locations, gen turns the tables into code.
