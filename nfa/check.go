@@ -141,8 +141,10 @@ type CheckerOptions struct {
 	NoPruning bool
 	// FirstLocalError makes the semi-centralized procedure stop at the first
 	// location whose local check fails, as Algorithm 2 does, and report that
-	// location only. By default every location is checked, so that the
-	// result names every failing one.
+	// location only. The locations are then checked shortest trace first,
+	// the cheapest order to find a failing one when nothing says where it
+	// is. By default every location is checked, so that the result names
+	// every failing one.
 	FirstLocalError bool
 }
 
@@ -326,6 +328,7 @@ func (c *Checker) Proj(i int) *Proj { return c.projs[i] }
 // scratch is the per-check working memory, pooled.
 type scratch struct {
 	marks []marks // per location: the table entries its walk took
+	order []int   // the locations in the order of their walks
 	end   []State // per location: the DFA state the walk ended in
 	stuck []int   // per location: where the walk got stuck, or -1
 	area  []Bits  // per location: Area(μi)
@@ -501,24 +504,42 @@ func (p *Proj) walkWide(trace []Letter, m *marks) (int32, int) {
 	return q / int32(kw/k), j
 }
 
-// localChecks runs the walks of Algorithm 2 for every location (or up to
-// the first failing one, with FirstLocalError). Their areas wait for
+// localChecks runs the walks of Algorithm 2 for every location, or, with
+// FirstLocalError, shortest trace first up to the first failing one. The
+// walked locations are s.order[:checked]. Their areas wait for
 // collectAreas: a local error does not need them.
 func (c *Checker) localChecks(s *scratch, mt [][]Letter, mode Mode) (checked int) {
-	for i, p := range c.projs {
-		s.end[i], s.stuck[i] = p.walk(mt[i], &s.marks[i])
-		if c.opt.FirstLocalError && (s.stuck[i] >= 0 || mode == Accept && !p.dfa.IsFinal(s.end[i])) {
-			return i + 1
+	order := s.order[:0]
+	for i := range c.projs {
+		order = append(order, i)
+	}
+	s.order = order
+	if !c.opt.FirstLocalError {
+		for i, p := range c.projs {
+			s.end[i], s.stuck[i] = p.walk(mt[i], &s.marks[i])
+		}
+		return len(order)
+	}
+	for k := 1; k < len(order); k++ { // insertion sort: a few locations
+		for j := k; j > 0 && len(mt[order[j]]) < len(mt[order[j-1]]); j-- {
+			order[j], order[j-1] = order[j-1], order[j]
 		}
 	}
-	return len(c.projs)
+	for k, i := range order {
+		p := c.projs[i]
+		s.end[i], s.stuck[i] = p.walk(mt[i], &s.marks[i])
+		if s.stuck[i] >= 0 || mode == Accept && !p.dfa.IsFinal(s.end[i]) {
+			return k + 1
+		}
+	}
+	return len(order)
 }
 
-// collectAreas sets s.area[i] to Area(μi) for the first n locations, or
-// only clears their marks when areas is false.
+// collectAreas sets s.area[i] to Area(μi) for the locations walked,
+// s.order[:n], or only clears their marks when areas is false.
 func (c *Checker) collectAreas(s *scratch, n int, areas bool) {
-	for i, p := range c.projs[:n] {
-		m := &s.marks[i]
+	for _, i := range s.order[:n] {
+		p, m := c.projs[i], &s.marks[i]
 		if areas {
 			p.collect(s.area[i], m)
 			continue
@@ -661,8 +682,8 @@ func (c *Checker) CheckAS(mt [][]Letter, mode Mode) Result {
 	var res Result
 	exactLocal := true
 	checked := c.localChecks(s, mt, mode)
-	for i, p := range c.projs[:checked] {
-		end, stuck := s.end[i], s.stuck[i]
+	for _, i := range s.order[:checked] {
+		p, end, stuck := c.projs[i], s.end[i], s.stuck[i]
 		switch {
 		case stuck >= 0:
 			res.Locals = append(res.Locals, LocalFailure{Loc: i, Pos: stuck, Expected: p.expected(end)})

@@ -375,6 +375,13 @@ func TestTable1Verdicts(t *testing.T) {
 				if np := d.c.withoutPruning(t).CheckAS(mt, Accept); np.String() != as.String() {
 					t.Errorf("%s %s #%d: AS %s, without pruning %s", d.name, s.kind, k, as, np)
 				}
+				// Stopping at the first failing location: the same verdict,
+				// and one of the failing locations.
+				fe := d.c.stopAtFirstLocalError(t).CheckAS(mt, Accept)
+				if fe.Verdict != as.Verdict || fe.Reason != as.Reason ||
+					as.Reason == LocalError && (len(fe.Locals) != 1 || !slices.ContainsFunc(as.Locals, func(f LocalFailure) bool { return f.Loc == fe.Locals[0].Loc && f.Pos == fe.Locals[0].Pos })) {
+					t.Errorf("%s %s #%d: AS %s, stopping at the first local error %s", d.name, s.kind, k, as, fe)
+				}
 			}
 		}
 	}
