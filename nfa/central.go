@@ -424,12 +424,7 @@ func (s *search) probe() bool {
 		copy(key, prio)
 		best := 0
 		for {
-			best = 0
-			for i := 1; i < n; i++ {
-				if key[i] < key[best] {
-					best = i
-				}
-			}
+			best = argmin(key[:n])
 			if key[best] == math.MaxUint64 {
 				return false
 			}
@@ -452,6 +447,17 @@ func (s *search) probe() bool {
 	}
 	copy(s.r, cur)
 	return s.final(int32(s.total))
+}
+
+// argmin returns the index of the least key, the first of equal ones.
+func argmin(key []uint64) int {
+	best := 0
+	for i, k := range key {
+		if k < key[best] {
+			best = i
+		}
+	}
+	return best
 }
 
 // probeStep reads the head of location i from the states cur at pos, if
@@ -554,12 +560,7 @@ func (s *search) probe1() bool {
 			// balanced).
 			copy(key, prio)
 			for {
-				best = 0
-				for i := 1; i < n; i++ {
-					if key[i] < key[best] {
-						best = i
-					}
-				}
+				best = argmin(key[:n])
 				if key[best] == math.MaxUint64 {
 					return false
 				}
