@@ -179,7 +179,7 @@ var producers = []producer{
 		return out, nil
 	}},
 	{"nfa", func() ([]row, error) {
-		rs, err := bench("./compile", `Synthesis/(abp|hr|sensor|platoon4|platoon5)$`, "20x")
+		rs, err := bench("./compile", `Synthesis/(abp|hr|sensor|platoon[2-5]|doors|maze)$`, "200x")
 		if err != nil {
 			return nil, err
 		}
