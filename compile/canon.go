@@ -56,7 +56,7 @@ func newCanonizer(st *interaction.Store) *canonizer {
 
 // init prepares c for the terms of st.
 func (c *canonizer) init(st *interaction.Store) {
-	*c = canonizer{st: st, memo: make([]interaction.Term, 2*st.Len()+64)}
+	*c = canonizer{st: st, memo: make([]interaction.Term, termRoom(st.Len()))}
 }
 
 // canon returns the canonical form of t.
@@ -87,18 +87,20 @@ func (c *canonizer) rewrite(t interaction.Term) interaction.Term {
 	case op == interaction.OpEmpty || op == interaction.OpAct:
 		return t
 	case op.IsLoop():
-		return c.loop(op, c.canon(st.Left(t)))
+		return c.loop(t, op, c.canon(st.Left(t)))
 	}
+	// The rules below pass t on: when t's operands are canonical already,
+	// the fast paths give t back without building it again.
 	l, r := c.canon(st.Left(t)), c.canon(st.Right(t))
 	switch op {
 	case interaction.OpAlt:
-		return c.alt(l, r)
+		return c.alt(t, l, r)
 	case interaction.OpPar:
-		return c.par(l, r)
+		return c.par(t, l, r)
 	case interaction.OpStrict:
-		return c.strict(l, r)
+		return c.strict(t, l, r)
 	case interaction.OpSeq:
-		return c.seq(l, r)
+		return c.seq(t, l, r)
 	case interaction.OpCoreg:
 		return c.coreg(st.CoregLifelines(t), l, r)
 	case interaction.OpSync:
@@ -145,14 +147,17 @@ func nestable(op interaction.Op) bool {
 	return op == interaction.OpLoopS || op == interaction.OpLoopW || op == interaction.OpLoopP
 }
 
-func (c *canonizer) loop(op interaction.Op, body interaction.Term) interaction.Term {
+// loop returns the canonical loopK(body) for K = op and a canonical body;
+// t is the term being rewritten (see binary).
+func (c *canonizer) loop(t interaction.Term, op interaction.Op, body interaction.Term) interaction.Term {
 	st := c.st
 	if body == interaction.Empty {
 		return interaction.Empty
 	}
 	// The empty iteration adds nothing: drop ∅ from the alternatives.
 	if st.Op(body) == interaction.OpAlt {
-		alts := c.flatten(interaction.OpAlt, body, nil)
+		var buf [8]interaction.Term
+		alts := c.flatten(interaction.OpAlt, body, buf[:0])
 		if i := slices.Index(alts, interaction.Empty); i >= 0 {
 			alts = slices.Delete(alts, i, i+1)
 			body = c.buildAlt(alts)
@@ -164,7 +169,21 @@ func (c *canonizer) loop(op interaction.Op, body interaction.Term) interaction.T
 		}
 		body = st.Left(body)
 	}
+	if st.Op(t) == op && st.Left(t) == body {
+		return t
+	}
 	return st.Loop(op, body)
+}
+
+// binary returns op(l, r): t when t is that term already (a term whose
+// operands were canonical), without looking it up in the Store. t is the
+// term being rewritten, or ∅ when there is none.
+func (c *canonizer) binary(t interaction.Term, op interaction.Op, l, r interaction.Term) interaction.Term {
+	st := c.st
+	if st.Op(t) == op && st.Left(t) == l && st.Right(t) == r {
+		return t
+	}
+	return st.Binary(op, l, r)
 }
 
 // flatten appends to dst the operands of the right-nested (or left-nested)
@@ -190,12 +209,14 @@ func (c *canonizer) foldRight(op interaction.Op, xs []interaction.Term) interact
 	return acc
 }
 
-func (c *canonizer) alt(l, r interaction.Term) interaction.Term {
+// alt, par, strict and seq return the canonical op(l, r) for canonical l
+// and r; t is the term being rewritten (see binary).
+func (c *canonizer) alt(t, l, r interaction.Term) interaction.Term {
 	if l == r {
 		return l
 	}
-	if t, ok := c.sortedFast(interaction.OpAlt, l, r); ok {
-		return t
+	if c.sorted(interaction.OpAlt, l, r) {
+		return c.binary(t, interaction.OpAlt, l, r)
 	}
 	var buf [8]interaction.Term
 	xs := c.flatten(interaction.OpAlt, l, buf[:0])
@@ -219,15 +240,15 @@ func (c *canonizer) buildAlt(xs []interaction.Term) interaction.Term {
 	return c.foldRight(interaction.OpAlt, xs)
 }
 
-func (c *canonizer) par(l, r interaction.Term) interaction.Term {
+func (c *canonizer) par(t, l, r interaction.Term) interaction.Term {
 	switch {
 	case l == interaction.Empty:
 		return r
 	case r == interaction.Empty:
 		return l
 	}
-	if t, ok := c.sortedFast(interaction.OpPar, l, r); ok {
-		return t
+	if c.sorted(interaction.OpPar, l, r) {
+		return c.binary(t, interaction.OpPar, l, r)
 	}
 	var buf [8]interaction.Term
 	xs := c.flatten(interaction.OpPar, l, buf[:0])
@@ -239,7 +260,7 @@ func (c *canonizer) par(l, r interaction.Term) interaction.Term {
 	return c.foldRight(interaction.OpPar, xs)
 }
 
-func (c *canonizer) strict(l, r interaction.Term) interaction.Term {
+func (c *canonizer) strict(t, l, r interaction.Term) interaction.Term {
 	switch {
 	case l == interaction.Empty:
 		return r
@@ -247,7 +268,7 @@ func (c *canonizer) strict(l, r interaction.Term) interaction.Term {
 		return l
 	}
 	if c.chainFast(interaction.OpStrict, l, r) {
-		return c.st.Binary(interaction.OpStrict, l, r)
+		return c.binary(t, interaction.OpStrict, l, r)
 	}
 	var buf [8]interaction.Term
 	xs := c.flatten(interaction.OpStrict, l, buf[:0])
@@ -258,7 +279,7 @@ func (c *canonizer) strict(l, r interaction.Term) interaction.Term {
 	return c.foldRight(interaction.OpStrict, xs)
 }
 
-func (c *canonizer) seq(l, r interaction.Term) interaction.Term {
+func (c *canonizer) seq(t, l, r interaction.Term) interaction.Term {
 	switch {
 	case l == interaction.Empty:
 		return r
@@ -267,9 +288,9 @@ func (c *canonizer) seq(l, r interaction.Term) interaction.Term {
 	}
 	if c.chainFast(interaction.OpSeq, l, r) {
 		if !c.st.Occurring(l).Meets(c.st.Occurring(r)) {
-			return c.par(l, r)
+			return c.par(interaction.Empty, l, r)
 		}
-		return c.st.Binary(interaction.OpSeq, l, r)
+		return c.binary(t, interaction.OpSeq, l, r)
 	}
 	var buf [8]interaction.Term
 	xs := c.flatten(interaction.OpSeq, l, buf[:0])
@@ -283,7 +304,7 @@ func (c *canonizer) seq(l, r interaction.Term) interaction.Term {
 	acc := xs[len(xs)-1]
 	for i := len(xs) - 2; i >= 0; i-- {
 		if !st.Occurring(xs[i]).Meets(st.Occurring(acc)) {
-			acc = c.par(xs[i], acc)
+			acc = c.par(interaction.Empty, xs[i], acc)
 		} else {
 			acc = st.Seq(xs[i], acc)
 		}
@@ -303,9 +324,9 @@ func (c *canonizer) coreg(ls interaction.Lifelines, l, r interaction.Term) inter
 	ls = ls.Intersect(both)
 	switch {
 	case ls.IsEmpty():
-		return c.seq(l, r)
+		return c.seq(interaction.Empty, l, r)
 	case both.SubsetOf(ls):
-		return c.par(l, r)
+		return c.par(interaction.Empty, l, r)
 	}
 	return st.Coreg(ls, l, r)
 }
@@ -349,23 +370,20 @@ func (c *canonizer) chainFast(op interaction.Op, l, r interaction.Term) bool {
 	return !(loopRank(st.Op(l)) > 0 && st.Nullable(head) || loopRank(st.Op(head)) > 0 && st.Nullable(l))
 }
 
-// sortedFast builds op(l, r) for op alt or par, canonical l and r, when l
-// is no op to flatten and comes before every operand of r (and, for par, is
-// neither a loop nor nullable, so that no absorption applies; for alt, is
-// not ∅).
-func (c *canonizer) sortedFast(op interaction.Op, l, r interaction.Term) (interaction.Term, bool) {
+// sorted reports whether op(l, r), for op alt or par and canonical l and r,
+// is canonical once built from l and r as they are: l is no op to flatten
+// and comes before every operand of r (and, for par, is neither a loop nor
+// nullable, so that no absorption applies; for alt, is not ∅).
+func (c *canonizer) sorted(op interaction.Op, l, r interaction.Term) bool {
 	st := c.st
 	if st.Op(l) == op || l == interaction.Empty || op == interaction.OpPar && (loopRank(st.Op(l)) > 0 || st.Nullable(l)) {
-		return 0, false
+		return false
 	}
 	head := r
 	if st.Op(r) == op {
 		head = st.Left(r)
 	}
-	if l >= head {
-		return 0, false
-	}
-	return st.Binary(op, l, r), true
+	return l < head
 }
 
 // absorbAdjacent applies loop absorption between neighbours of a flattened

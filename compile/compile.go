@@ -2,6 +2,7 @@ package compile
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/nfa"
@@ -148,6 +149,9 @@ type synth struct {
 	acts    []interaction.ActID // the multi-action of each symbol
 	stateOf []int32             // by Term: state+1, 0 when none
 	symOf   []int32             // by ActID: symbol+1, 0 when none
+	// names holds the latest names of symbols one after the other: each
+	// name is a substring of it (see name).
+	names strings.Builder
 }
 
 // newSynth prepares the synthesis of root: with weak loops, the growth
@@ -177,7 +181,7 @@ func (s *synth) run(root interaction.Term) (*Automaton, error) {
 	s.b.Grow(n, 2*n)
 	s.terms = make([]interaction.Term, 0, n)
 	s.acts = make([]interaction.ActID, 0, 16)
-	nstate, nsym := 2*n+64, st.NumActIDs()+8
+	nstate, nsym := termRoom(n), st.NumActIDs()+8
 	ids := make([]int32, nstate+nsym)
 	s.stateOf, s.symOf = ids[:nstate:nstate], ids[nstate:]
 
@@ -192,8 +196,9 @@ func (s *synth) run(root interaction.Term) (*Automaton, error) {
 	for i := 0; i < len(s.terms); i++ {
 		t := s.terms[i]
 		for k, n := 0, st.NumFrontier(t); k < n; k++ {
-			x := s.symbol(st.FrontierAct(t, k))
-			q, err := s.state(s.canon(st.Step(t, k)))
+			act, next := st.Successor(t, k)
+			x := s.symbol(act)
+			q, err := s.state(s.canon(next))
 			if err != nil {
 				return nil, err
 			}
@@ -211,6 +216,11 @@ func (s *synth) canon(t interaction.Term) interaction.Term {
 	}
 	return s.c.canon(t)
 }
+
+// termRoom is the initial size of a table indexed by the terms of a store
+// of n terms, before the synthesis adds its own: twice n, and n again up to
+// 64 more (the tables grow when they must).
+func termRoom(n int) int { return 2*n + min(n, 64) }
 
 // state returns the state of the canonical term t, adding it when t is new
 // (after the checks of the sublanguage and of the state limit).
@@ -250,7 +260,7 @@ func (s *synth) symbol(id interaction.ActID) nfa.Symbol {
 		return nfa.Symbol(s.symOf[id] - 1)
 	}
 	var buf [64]byte
-	x := s.b.Symbol(string(s.st.MultiAction(id).AppendFormat(buf[:0], s.st.Signature())))
+	x := s.b.Symbol(s.name(s.st.MultiAction(id).AppendFormat(buf[:0], s.st.Signature())))
 	if int(id) >= len(s.symOf) {
 		s.symOf = append(s.symOf, make([]int32, int(id)+1-len(s.symOf))...)
 	}
@@ -259,4 +269,23 @@ func (s *synth) symbol(id interaction.ActID) nfa.Symbol {
 		s.acts = append(s.acts, id)
 	}
 	return x
+}
+
+// name returns the string of the symbol name b, a substring of s.names, so
+// that a name costs no allocation of its own. When s.names is full, a new
+// builder takes over, twice as large: the names given so far keep the old
+// one's bytes, which nothing writes again (a strings.Builder never changes
+// the bytes it has written).
+func (s *synth) name(b []byte) string {
+	if s.names.Cap()-s.names.Len() < len(b) {
+		size := 12*s.st.NumActIDs() + 16 // the first one: names are about that long
+		if c := s.names.Cap(); c > 0 {
+			size = 2 * c
+		}
+		s.names = strings.Builder{}
+		s.names.Grow(max(size, len(b)))
+	}
+	start := s.names.Len()
+	s.names.Write(b)
+	return s.names.String()[start:]
 }

@@ -125,6 +125,9 @@ func (s *Store) absorb(n node) (Term, bool) {
 	if chain {
 		head = r.left
 	}
+	if !s.nodes[head].op.IsLoop() && !s.nodes[n.left].op.IsLoop() {
+		return 0, false // only a loop absorbs (the common case, cut short)
+	}
 	// f(X, L) = L and f(X, f(L, r)) = f(L, r).
 	if s.absorbs(head, n.op, n.left) {
 		return n.right, true
@@ -283,15 +286,8 @@ func (s *Store) includedRec(x, l Term) bool {
 	if s.isIteration(x, s.nodes[l].left) {
 		return true
 	}
-	if first, ok, more := s.prunedOrigins(x); ok {
-		if s.included(first, l) {
-			return true
-		}
-		for _, from := range more {
-			if s.included(from, l) {
-				return true
-			}
-		}
+	if s.anyPrunedOrigin(x, func(from Term) bool { return s.included(from, l) }) {
+		return true
 	}
 	n := s.nodes[x]
 	switch {

@@ -32,6 +32,7 @@ type semCaches struct {
 	// canonical rewriting, one table for all (see termMemo).
 	byTerm []termMemo
 	felts  [][]felt        // the elements of every memoized frontier (see fspan)
+	chunks [4][]felt       // room for felts' first chunks: a small store allocates no slice of them
 	prune  map[setKey]Term // Prune's results but the first of each term (termMemo.prune)
 	avoids map[setKey]bool
 	remove map[setKey]Term
@@ -42,7 +43,7 @@ type semCaches struct {
 	// For canonical rewriting: inclusion of a term in a loop, and the terms
 	// each pruned term was pruned from.
 	incl        map[inclKey]bool
-	prunedMore  map[Term][]Term // the terms pruned into a term but the first (termMemo.prunedFrom)
+	prunedFrom  []prunedLink // the lists of the terms pruned into a term (termMemo.prunedFrom)
 	instances   map[instKey]int8
 	mixed       map[setKey]bool
 	needsGhosts map[setKey]bool
@@ -59,9 +60,17 @@ type termMemo struct {
 	// prune is its first result of Prune: pruned of the set id, it is r-1
 	// (r is 0 when none is known); the others are in semCaches.prune.
 	prune struct{ set, r uint32 }
-	// prunedFrom-1 is the first term whose pruning gave it (0 for none);
-	// the others are in semCaches.prunedMore.
-	prunedFrom Term
+	// prunedFrom-1 is the first link of the list of the terms whose
+	// pruning gave it, in semCaches.prunedFrom (0 for none).
+	prunedFrom uint32
+}
+
+// prunedLink is a link of a list of terms whose pruning gave a term:
+// from, then the list at semCaches.prunedFrom[next-1] (next is 0 at the
+// end). The lists of all terms share one slice: most have one link.
+type prunedLink struct {
+	from Term
+	next uint32
 }
 
 // termMemo returns the memos of t, growing the table when t is new to it.
@@ -193,6 +202,8 @@ func (s *Store) feltRoom(need int) []felt {
 	size := 2*len(s.nodes) + 16
 	if k := len(c.felts); k > 0 {
 		size = max(size, 2*cap(c.felts[k-1]))
+	} else {
+		c.felts = c.chunks[:0]
 	}
 	c.felts = append(c.felts, make([]felt, 0, max(min(size, maxFeltChunk), need)))
 	return c.felts[len(c.felts)-1]
@@ -289,6 +300,19 @@ func (s *Store) Step(t Term, k int) Term {
 	r := s.step(t, f[k])
 	f[k].next = r + 1 // the elements never move
 	return r
+}
+
+// Successor returns the multi-action of the k-th frontier element of t and
+// the term its execution reaches: FrontierAct and Step with one look-up of
+// the frontier.
+func (s *Store) Successor(t Term, k int) (ActID, Term) {
+	f := s.frontier(t)
+	if r := f[k].next; r != 0 {
+		return ActID(f[k].act), r - 1
+	}
+	r := s.step(t, f[k])
+	f[k].next = r + 1
+	return ActID(f[k].act), r
 }
 
 func (s *Store) step(t Term, e felt) Term {
@@ -498,26 +522,39 @@ func (s *Store) memoPrune(t Term, id uint32, r Term) {
 func (s *Store) addPrunedFrom(r, t Term) {
 	c := &s.sem
 	m := s.termMemo(r)
-	switch first := m.prunedFrom; {
-	case first == 0:
-		m.prunedFrom = t + 1
-	case first-1 == t || slices.Contains(c.prunedMore[r], t):
-	default:
-		if c.prunedMore == nil {
-			c.prunedMore = map[Term][]Term{}
+	// Append t to r's list, unless it is in it.
+	last := uint32(0) // the last link (+1), 0 while the list is empty
+	for i := m.prunedFrom; i != 0; i = c.prunedFrom[i-1].next {
+		if c.prunedFrom[i-1].from == t {
+			return
 		}
-		c.prunedMore[r] = append(c.prunedMore[r], t)
+		last = i
+	}
+	if c.prunedFrom == nil {
+		c.prunedFrom = make([]prunedLink, 0, 4)
+	}
+	c.prunedFrom = append(c.prunedFrom, prunedLink{from: t})
+	if last == 0 {
+		m.prunedFrom = uint32(len(c.prunedFrom))
+	} else {
+		c.prunedFrom[last-1].next = uint32(len(c.prunedFrom))
 	}
 }
 
-// prunedOrigins returns the terms that pruning turned into r, in the order
-// they were found: first, and the others.
-func (s *Store) prunedOrigins(r Term) (first Term, ok bool, more []Term) {
+// anyPrunedOrigin reports whether f holds for one of the terms that
+// pruning turned into r, calling it on them in the order they were found
+// until it does.
+func (s *Store) anyPrunedOrigin(r Term, f func(from Term) bool) bool {
 	c := &s.sem
-	if int(r) >= len(c.byTerm) || c.byTerm[r].prunedFrom == 0 {
-		return 0, false, nil
+	if int(r) >= len(c.byTerm) {
+		return false
 	}
-	return c.byTerm[r].prunedFrom - 1, true, c.prunedMore[r]
+	for i := c.byTerm[r].prunedFrom; i != 0; i = c.prunedFrom[i-1].next {
+		if f(c.prunedFrom[i-1].from) {
+			return true
+		}
+	}
+	return false
 }
 
 // Remove returns rmv_ls(t): t with every action on the lifelines ls erased

@@ -197,7 +197,8 @@ func (s *Store) intern(n node) Term {
 		s.props = slices.Grow(s.props, len(s.props))
 	}
 	s.nodes = append(s.nodes, n)
-	s.props = append(s.props, s.computeProps(n))
+	s.props = append(s.props, props{})
+	s.setProps(&s.props[t], n)
 	s.index[i] = t
 	if 2*len(s.nodes) > len(s.index) { // keep the load under 1/2
 		s.rehash(2 * len(s.index))
@@ -225,23 +226,35 @@ func satAdd(a, b int32) int32 {
 	return 1<<31 - 1
 }
 
-func (s *Store) computeProps(n node) props {
-	p := s.computeProps1(n)
-	switch n.op {
-	case OpSeq, OpCoreg, OpSync, OpLoopW, OpLoopH:
-		p.weak = true
-	case OpEmpty, OpAct:
-	default:
-		p.weak = s.props[n.left].weak || n.op.IsBinary() && s.props[n.right].weak
-	}
+// setProps computes the props of the new node n into p, from those of its
+// operands (in place: props are not small).
+func (s *Store) setProps(p *props, n node) {
 	switch {
-	case n.op == OpLoopW || n.op == OpLoopH || n.op == OpLoopP:
-		p.weakLoop = true
+	case n.op == OpEmpty:
+		*p = props{nullable: true}
+		return
+	case n.op == OpAct:
+		ls := s.actLls[n.aux]
+		*p = props{occ: ls, must: ls, actions: 1}
+		return
 	case n.op.IsLoop():
-		p.weakLoop = s.props[n.left].weakLoop
-	case n.op.IsBinary():
-		p.weakLoop = s.props[n.left].weakLoop || s.props[n.right].weakLoop
+		b := &s.props[n.left]
+		*p = props{nullable: true, occ: b.occ, actions: b.actions, weakLoop: n.op != OpLoopS || b.weakLoop,
+			weak: n.op == OpLoopW || n.op == OpLoopH || b.weak}
+		return
 	}
+	l, r := &s.props[n.left], &s.props[n.right]
+	p.occ = l.occ.Union(r.occ)
+	p.actions = satAdd(l.actions, r.actions)
+	if n.op == OpAlt {
+		p.nullable = l.nullable || r.nullable
+		p.must = l.must.Intersect(r.must)
+	} else { // strict, seq, par, coreg, sync
+		p.nullable = l.nullable && r.nullable
+		p.must = l.must.Union(r.must)
+	}
+	p.weak = n.op == OpSeq || n.op == OpCoreg || n.op == OpSync || l.weak || r.weak
+	p.weakLoop = l.weakLoop || r.weakLoop
 	if n.op == OpAlt || n.op == OpPar {
 		idem := n.op == OpAlt
 		next := n.right
@@ -250,26 +263,6 @@ func (s *Store) computeProps(n node) props {
 		}
 		p.sorted = (n.left > next || !idem && n.left == next) &&
 			(s.nodes[n.right].op != n.op || s.props[n.right].sorted)
-	}
-	return p
-}
-
-func (s *Store) computeProps1(n node) props {
-	switch {
-	case n.op == OpAct:
-		ls := s.acts[n.aux].Lifelines()
-		return props{occ: ls, must: ls, actions: 1}
-	case n.op.IsLoop():
-		b := s.props[n.left]
-		return props{nullable: true, occ: b.occ, actions: b.actions}
-	case n.op == OpAlt:
-		l, r := s.props[n.left], s.props[n.right]
-		return props{nullable: l.nullable || r.nullable, occ: l.occ.Union(r.occ),
-			must: l.must.Intersect(r.must), actions: satAdd(l.actions, r.actions)}
-	default: // strict, seq, par, coreg, sync
-		l, r := s.props[n.left], s.props[n.right]
-		return props{nullable: l.nullable && r.nullable, occ: l.occ.Union(r.occ),
-			must: l.must.Union(r.must), actions: satAdd(l.actions, r.actions)}
 	}
 }
 

@@ -1,0 +1,24 @@
+package interaction
+
+// Hooks for the external tests (package interaction_test) of the Store's
+// internal tables.
+
+// Props returns the props of t, those computed when t was interned.
+func (s *Store) Props(t Term) (occ, must Lifelines, actions int, nullable, weak, sorted, weakLoop bool) {
+	p := s.props[t]
+	return p.occ, p.must, int(p.actions), p.nullable, p.weak, p.sorted, p.weakLoop
+}
+
+// AddPrunedFrom is addPrunedFrom.
+func (s *Store) AddPrunedFrom(r, t Term) { s.addPrunedFrom(r, t) }
+
+// PrunedOrigins returns the terms anyPrunedOrigin goes through for r, in
+// its order.
+func (s *Store) PrunedOrigins(r Term) []Term {
+	var out []Term
+	s.anyPrunedOrigin(r, func(from Term) bool {
+		out = append(out, from)
+		return false
+	})
+	return out
+}
