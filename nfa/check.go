@@ -555,7 +555,8 @@ func (c *Checker) collectAreas(s *scratch, n int, areas bool) {
 }
 
 // collect or-s init and the labels of the entries m marked into area (which
-// it overwrites), and clears m. An entry of the table of words has the label of its whole word.
+// it overwrites), and clears m. An entry of the table of words has the
+// label of its whole word.
 func (p *Proj) collect(area Bits, m *marks) {
 	copy(area, p.init)
 	nw := len(area)
