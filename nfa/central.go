@@ -460,16 +460,22 @@ func argmin(key []uint64) int {
 	return best
 }
 
+// letter returns the global letter of event p of location i's trace, or
+// -1 when the location has no such letter.
+func (s *search) letter(i int, p int32) int {
+	c := s.c
+	x := int32(s.tr[i][p])
+	if x < 0 || x >= c.base[i+1]-c.base[i] {
+		return -1
+	}
+	return int(c.base[i] + x)
+}
+
 // probeStep reads the head of location i from the states cur at pos, if
 // that leads to allowed states; it reports whether it did.
 func (s *search) probeStep(cur []uint64, pos []int32, i int) bool {
-	c := s.c
-	x := s.tr[i][pos[i]]
-	if x < 0 || int32(x) >= c.base[i+1]-c.base[i] {
-		return false
-	}
-	g := int(c.base[i] + int32(x))
-	if !s.post(cur, g, g+1) {
+	g := s.letter(i, pos[i])
+	if g < 0 || !s.post(cur, g, g+1) {
 		return false
 	}
 	pos[i]++
@@ -851,13 +857,9 @@ func (s *search) run() (found, stopped bool) {
 				}
 				continue
 			}
-			x := s.tr[i][pos[i]]
-			if x < 0 || int32(x) >= c.base[i+1]-c.base[i] {
-				continue // an event no symbol shows here
-			}
-			g := int(c.base[i] + int32(x))
-			if !s.post(cur, g, g+1) {
-				continue
+			g := s.letter(i, pos[i])
+			if g < 0 || !s.post(cur, g, g+1) {
+				continue // no symbol shows this event here, or no transition
 			}
 			pos[i]++
 			if s.push(key+s.stride[i], sum+1, pos) {
@@ -896,15 +898,10 @@ func (s *search) run() (found, stopped bool) {
 // the other locations being consumed; it reports whether a final state is
 // reached at the end. The tuples it passes are marked visited as usual.
 func (s *search) chain(i int, key uint64, sum int32, pos []int32, cur []uint64) bool {
-	c := s.c
 	w := s.w
 	for pos[i] < s.L[i] {
-		x := s.tr[i][pos[i]]
-		if x < 0 || int32(x) >= c.base[i+1]-c.base[i] {
-			return false
-		}
-		g := int(c.base[i] + int32(x))
-		if !s.post(cur, g, g+1) {
+		g := s.letter(i, pos[i])
+		if g < 0 || !s.post(cur, g, g+1) {
 			return false
 		}
 		pos[i]++
