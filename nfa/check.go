@@ -424,14 +424,21 @@ func (p *Proj) walk(trace []Letter, m *marks) (State, int) {
 			m.used = used[:n]
 			return State(q / int32(k)), j
 		}
-		w := vis[i>>6]
-		vis[i>>6] = w | 1<<(i&63)
-		used[n] = int32(i)
-		n += int(^w>>(i&63)) & 1
+		n = mark(vis, used, n, i)
 		q = r
 	}
 	m.used = used[:n]
 	return State(q / int32(k)), -1
+}
+
+// mark sets bit i of vis and lists i at used[n] if the bit was clear; it
+// returns the new length of the list. It has no branch: a walk's first
+// visits are too irregular to predict. used must have room at n.
+func mark(vis Bits, used []int32, n int, i uint32) int {
+	x := vis[i>>6]
+	vis[i>>6] = x | 1<<(i&63)
+	used[n] = int32(i)
+	return n + int(^x>>(i&63)&1)
 }
 
 // walkWide reads the longest prefix of trace it can in words of w letters
@@ -457,12 +464,7 @@ func (p *Proj) walkWide(trace []Letter, m *marks) (int32, int) {
 			if r < 0 {
 				break
 			}
-			// Branch-free marking: a walk's first visits are too
-			// irregular to predict.
-			x := vis[i>>6]
-			vis[i>>6] = x | 1<<(i&63)
-			used[n] = int32(i)
-			n += int(^x>>(i&63)) & 1
+			n = mark(vis, used, n, i)
 			q = r
 		}
 	case 3:
@@ -476,10 +478,7 @@ func (p *Proj) walkWide(trace []Letter, m *marks) (int32, int) {
 			if r < 0 {
 				break
 			}
-			x := vis[i>>6]
-			vis[i>>6] = x | 1<<(i&63)
-			used[n] = int32(i)
-			n += int(^x>>(i&63)) & 1
+			n = mark(vis, used, n, i)
 			q = r
 		}
 	case 4:
@@ -493,10 +492,7 @@ func (p *Proj) walkWide(trace []Letter, m *marks) (int32, int) {
 			if r < 0 {
 				break
 			}
-			x := vis[i>>6]
-			vis[i>>6] = x | 1<<(i&63)
-			used[n] = int32(i)
-			n += int(^x>>(i&63)) & 1
+			n = mark(vis, used, n, i)
 			q = r
 		}
 	}
