@@ -1,6 +1,7 @@
 package interaction_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/ivc-project/ivc/interaction"
@@ -27,7 +28,7 @@ func TestSimplifyPreservesTraces(t *testing.T) {
 		simple := st.Simplify(raw)
 		want := reference.Traces(st, raw, maxLen).Strings(st.Signature())
 		got := reference.Traces(st, simple, maxLen).Strings(st.Signature())
-		if !equalStrings(got, want) {
+		if !slices.Equal(got, want) {
 			t.Fatalf("seed %d: %s\nsimplifies to %s\nwith traces %v\nnot %v", seed, st.Format(raw), st.Format(simple), got, want)
 		}
 		if again := st.Simplify(simple); again != simple {
@@ -48,36 +49,12 @@ func checkRightNested(t *testing.T, st *interaction.Store, x interaction.Term) {
 	case op.IsBinary():
 		l := st.Left(x)
 		if st.Op(l) == op && (op != interaction.OpCoreg || st.CoregLifelines(l) == st.CoregLifelines(x)) &&
-			(op != interaction.OpSync || equalActs(st.SyncActions(l), st.SyncActions(x))) {
+			(op != interaction.OpSync || slices.Equal(st.SyncActions(l), st.SyncActions(x))) {
 			t.Errorf("left-nested %s in %s", op, st.Format(x))
 		}
 		checkRightNested(t, st, l)
 		checkRightNested(t, st, st.Right(x))
 	}
-}
-
-func equalActs(a, b interaction.MultiAction) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestSimplifyChains pins the simplified form of chains of one operator,
@@ -139,7 +116,7 @@ func TestRemoveCommutes(t *testing.T) {
 		ta := reference.Traces(st, a, maxLen).Strings(sig)
 		tb := reference.Traces(st, b, maxLen).Strings(sig)
 		tc := reference.Traces(st, c, maxLen).Strings(sig)
-		if !equalStrings(ta, tb) || !equalStrings(tb, tc) {
+		if !slices.Equal(ta, tb) || !slices.Equal(tb, tc) {
 			t.Fatalf("seed %d: %s: removals do not commute:\n%s: %v\n%s: %v\n%s: %v", seed, st.Format(term),
 				st.Format(a), ta, st.Format(b), tb, st.Format(c), tc)
 		}

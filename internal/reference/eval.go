@@ -316,7 +316,7 @@ func (e *evaluator) sync(out set, s1, s2 string, a interaction.MultiAction) {
 				rec(prefix+rest2[:2], rest1, rest2[2:])
 			}
 		}
-		if len(c1) > 0 && len(c2) > 0 && equalActions(c1, c2) {
+		if len(c1) > 0 && len(c2) > 0 && slices.Equal(c1, c2) {
 			merged := append(append([]interaction.Action{}, e.ev(rest1, 0).acts...), e.ev(rest2, 0).acts...)
 			rec(prefix+e.intern(interaction.NewMultiAction(merged...)), rest1[2:], rest2[2:])
 		}
@@ -337,18 +337,6 @@ func byLength(s set) []string {
 		return strings.Compare(a, b)
 	})
 	return out
-}
-
-func equalActions(a, b interaction.MultiAction) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // loop returns the least fixpoint of X = {ε} ∪ step(B∖{ε}, X) truncated at

@@ -3,6 +3,7 @@ package reference
 import (
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/multitrace"
+	"slices"
 )
 
 // Project returns the projection of the global trace tr onto the
@@ -129,7 +130,7 @@ func equalEvents(a, b []interaction.MultiAction) bool {
 		return false
 	}
 	for i := range a {
-		if !equalActions(a[i], b[i]) {
+		if !slices.Equal(a[i], b[i]) {
 			return false
 		}
 	}
