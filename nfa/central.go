@@ -131,9 +131,7 @@ func (s *search) init(c *Checker, mt [][]Letter, prefix bool, inter Bits, prune 
 	for len(s.bwd) < n {
 		s.bwd, s.masks = append(s.bwd, nil), append(s.masks, nil)
 	}
-	for i, t := range mt {
-		s.bwd[i] = s.bwdRows(s.bwd[i][:0], i, t, prefix)
-	}
+	s.bwdRows(prefix)
 }
 
 // ensureMasks computes the table of masks (the forward rows and the ands),
@@ -205,43 +203,74 @@ func resize(b []uint64, n int) []uint64 {
 	return b[:n]
 }
 
-// bwdRows sets, for each position p of trace t of location i, the row of
-// the states of A from which the rest of t can be read: the backward walk's
-// subset (a final state must then be reachable (exact) or any state
-// (prefix)).
-func (s *search) bwdRows(bwd []uint64, i int, t []Letter, prefix bool) []uint64 {
-	c := s.c
-	back, brows := c.back[i], c.bwdRows[i]
-	if prefix {
-		back, brows = c.backAny[i], c.bwdAnyRows[i]
+// backTable is a backward projection DFA laid out for bwdRows: the
+// states are numbered by their row offsets o = q·k in step, whose entry
+// step[o+x] gives the successor by letter x (next, -1 when there is none)
+// and that successor's row of states of A (at rows[row:row+w]). One load
+// per letter then carries both, and the walk's chain of dependent loads has
+// no multiplication.
+type backTable struct {
+	k     int32
+	start backStep // the start state as a successor
+	step  []backStep
+	rows  []uint64 // nwords(|Q|) words per state, then an empty row
+	empty int32    // the empty row's offset in rows
+}
+
+type backStep struct{ next, row int32 }
+
+func newBackTable(d *DFA, sets []Bits, n int) *backTable {
+	w := int32(nwords(n))
+	rows := flatRows(sets, n)
+	b := &backTable{k: int32(d.k), step: make([]backStep, len(d.next)), rows: rows, empty: int32(d.n) * w}
+	at := func(q State) backStep {
+		if q < 0 {
+			return backStep{-1, b.empty}
+		}
+		return backStep{int32(q) * b.k, int32(q) * w}
 	}
-	n, w := len(t), s.w
-	bwd = resize(bwd, (n+1)*w)
-	// The rows past the states: an empty row, then a full one.
-	k := int32(c.projs[i].dfa.k)
-	b := back.start
-	for j := n; j >= 0; j-- {
-		r := back.n
-		if b >= 0 {
-			r = int(b)
+	b.start = at(d.start)
+	for x, q := range d.next {
+		b.step[x] = at(q)
+	}
+	return b
+}
+
+// bwdRows sets s.bwd[i], for each location i and each position p of its
+// trace, to the row of the states of A from which the rest of the trace can
+// be read: the backward walk's subset (a final state must then be reachable
+// (exact) or any state (prefix)).
+func (s *search) bwdRows(prefix bool) {
+	w := s.w
+	for i, t := range s.tr {
+		back := s.c.back[i]
+		if prefix {
+			back = s.c.backAny[i]
 		}
-		switch w {
-		case 1:
-			bwd[j] = brows[r]
-		case 2:
-			bwd[2*j], bwd[2*j+1] = brows[2*r], brows[2*r+1]
-		default:
-			copy(bwd[j*w:(j+1)*w], brows[r*w:])
-		}
-		if j > 0 && b >= 0 {
-			if x := int32(t[j-1]); x >= 0 && x < k {
-				b = back.next[int32(b)*k+x]
+		n := len(t)
+		bwd := resize(s.bwd[i], (n+1)*w)
+		s.bwd[i] = bwd
+		k, step, rows := uint32(back.k), back.step, back.rows
+		b := back.start
+		for j := n; ; j-- {
+			switch w {
+			case 1:
+				bwd[j] = rows[b.row]
+			case 2:
+				bwd[2*j], bwd[2*j+1] = rows[b.row], rows[b.row+1]
+			default:
+				copy(bwd[j*w:(j+1)*w], rows[b.row:])
+			}
+			if j == 0 {
+				break
+			}
+			if x := uint32(t[j-1]); b.next >= 0 && x < k {
+				b = step[uint32(b.next)+x]
 			} else {
-				b = -1
+				b = backStep{-1, back.empty}
 			}
 		}
 	}
-	return bwd
 }
 
 // allowed sets s.m to the states allowed at positions pos (masks on).

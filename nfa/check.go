@@ -162,13 +162,11 @@ type Checker struct {
 	opt   CheckerOptions
 	projs []*Proj
 	// Backward projections (see projectBack), for pruning: exact and any-end,
-	// with their tables as row offsets. The subsets of the forward and
-	// backward DFAs' states are flattened into rows of nwords(|Q|) words,
-	// followed by an empty row and a full one.
-	back, backAny       []*DFA
-	backOff, backAnyOff [][]int32
-	fwdRows             [][]uint64
-	bwdRows, bwdAnyRows [][]uint64
+	// as tables for bwdRows. The subsets of the forward DFAs' states are
+	// flattened into rows of nwords(|Q|) words, followed by an empty row and
+	// a full one.
+	back, backAny []*backTable
+	fwdRows       [][]uint64
 
 	// Central tables. Letters are numbered globally: letter x of location i
 	// is base[i]+x. The transitions of A whose symbol has exactly one part
@@ -231,9 +229,8 @@ func NewChecker(a *NFA, locs *Locations, opt CheckerOptions) (*Checker, error) {
 			if err != nil {
 				return nil, err
 			}
-			c.back, c.backOff, c.bwdRows = append(c.back, d), append(c.backOff, rowOffsets(d)), append(c.bwdRows, flatRows(sub, a.n))
-			c.backAny, c.backAnyOff = append(c.backAny, da), append(c.backAnyOff, rowOffsets(da))
-			c.bwdAnyRows = append(c.bwdAnyRows, flatRows(suba, a.n))
+			c.back = append(c.back, newBackTable(d, sub, a.n))
+			c.backAny = append(c.backAny, newBackTable(da, suba, a.n))
 			c.fwdRows = append(c.fwdRows, flatRows(p.subset, a.n))
 		}
 	}
