@@ -574,14 +574,23 @@ func (p *Proj) collect(area Bits, m *marks) {
 	m.used, m.used2 = m.used[:0], m.used2[:0]
 }
 
-// expected lists the letters DFA state q can read.
+// expected lists the letters DFA state q can read, in a slice of their
+// number (one allocation).
 func (p *Proj) expected(q State) []Letter {
-	var out []Letter
 	if q < 0 {
-		return out
+		return nil
 	}
-	for a := range p.dfa.k {
-		if p.dfa.next[int(q)*p.dfa.k+a] >= 0 {
+	k := p.dfa.k
+	row := p.dfa.next[int(q)*k : (int(q)+1)*k]
+	n := 0
+	for _, r := range row {
+		if r >= 0 {
+			n++
+		}
+	}
+	out := make([]Letter, 0, n)
+	for a, r := range row {
+		if r >= 0 {
 			out = append(out, Letter(a))
 		}
 	}
@@ -813,7 +822,8 @@ func (c *Checker) searched(srch *search, found, semi bool, res Result) Result {
 // expectedAt lists the symbols of the transitions in sub (all when nil)
 // leaving the states qs, sorted and distinct.
 func (c *Checker) expectedAt(qs []State, sub Bits) []Symbol {
-	var out []Symbol
+	var buf [16]Symbol // then one allocation, of the right size
+	out := buf[:0]
 	for _, q := range qs {
 		for t := c.a.out[q]; t < c.a.out[q+1]; t++ {
 			x := c.a.trans[t].Sym
@@ -822,8 +832,11 @@ func (c *Checker) expectedAt(qs []State, sub Bits) []Symbol {
 			}
 		}
 	}
+	if len(out) == 0 {
+		return nil
+	}
 	sortSymbols(out)
-	return out
+	return append(make([]Symbol, 0, len(out)), out...)
 }
 
 func sortSymbols(xs []Symbol) {
