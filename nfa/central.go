@@ -39,7 +39,7 @@ type search struct {
 	inter  Bits // nil: every transition of A
 	// While location i is at position p, the states of A allowed are those
 	// of its forward subset there (the projection DFA's state, a row of
-	// c.fwdRows[i]) and of bwd[i][p*w:(p+1)*w], its backward subset there (a
+	// c.fwd[i]) and of bwd[i][p*w:(p+1)*w], its backward subset there (a
 	// row of c.bwdRows[i] or c.bwdAnyRows[i], copied). prune is false when
 	// there is no pruning.
 	prune bool
@@ -152,38 +152,30 @@ func (s *search) ensureMasks() {
 // subset; a stuck walk allows nothing, and in prefix mode the position past
 // the end allows every state) with the backward row s.bwd[i] there.
 func (s *search) maskRows(m []uint64, i int, t []Letter) []uint64 {
-	c, w := s.c, s.w
-	d, frows, bwd := c.projs[i].dfa, c.fwdRows[i], s.bwd[i]
+	w, fwd, bwd := s.w, s.c.fwd[i], s.bwd[i]
 	n := len(t)
 	m = resize(m, (n+1)*w)
-	k := int32(d.k)
-	q := int32(d.start)
+	rows := fwd.rows
+	f := fwd.start
 	for j := 0; j <= n; j++ {
-		f := int32(d.n) // the empty row
-		if q >= 0 {
-			f = q
-		}
+		r := f.row
 		if j == n && s.prefix {
-			f = int32(d.n + 1) // the full row
+			r = fwd.full
 		}
 		switch w {
 		case 1:
-			m[j] = frows[f] & bwd[j]
+			m[j] = rows[r] & bwd[j]
 		case 2:
-			m[2*j] = frows[2*f] & bwd[2*j]
-			m[2*j+1] = frows[2*f+1] & bwd[2*j+1]
+			m[2*j] = rows[r] & bwd[2*j]
+			m[2*j+1] = rows[r+1] & bwd[2*j+1]
 		default:
-			fr, br, row := frows[int(f)*w:][:w], bwd[j*w:][:w], m[j*w:][:w]
+			fr, br, row := rows[r:][:w], bwd[j*w:][:w], m[j*w:][:w]
 			for x := range row {
 				row[x] = fr[x] & br[x]
 			}
 		}
-		if j < n && q >= 0 {
-			if x := int32(t[j]); x >= 0 && x < k {
-				q = int32(d.next[q*k+x])
-			} else {
-				q = -1
-			}
+		if j < n {
+			f = fwd.next(f, t[j])
 		}
 	}
 	return m
@@ -203,37 +195,48 @@ func resize(b []uint64, n int) []uint64 {
 	return b[:n]
 }
 
-// backTable is a backward projection DFA laid out for bwdRows: the
-// states are numbered by their row offsets o = q·k in step, whose entry
-// step[o+x] gives the successor by letter x (next, -1 when there is none)
-// and that successor's row of states of A (at rows[row:row+w]). One load
-// per letter then carries both, and the walk's chain of dependent loads has
-// no multiplication.
-type backTable struct {
-	k     int32
-	start backStep // the start state as a successor
-	step  []backStep
-	rows  []uint64 // nwords(|Q|) words per state, then an empty row
-	empty int32    // the empty row's offset in rows
+// rowTable is a projection DFA (forward or backward) laid out for the
+// walks that copy each state's row of states of A: the states are numbered
+// by their row offsets o = q·k in step, whose entry step[o+x] gives the
+// successor by letter x (next, -1 when there is none) and that successor's
+// row (at rows[row:row+w]). One load per letter then carries both, and the
+// walk's chain of dependent loads has no multiplication.
+type rowTable struct {
+	k           int32
+	start       rowStep // the start state as a successor
+	step        []rowStep
+	rows        []uint64 // nwords(|Q|) words per state, then an empty row and a full one
+	empty, full int32    // their offsets in rows
 }
 
-type backStep struct{ next, row int32 }
+type rowStep struct{ next, row int32 }
 
-func newBackTable(d *DFA, sets []Bits, n int) *backTable {
+// newRowTable lays out d, whose states stand for the sets of states of A
+// (of n states).
+func newRowTable(d *DFA, sets []Bits, n int) *rowTable {
 	w := int32(nwords(n))
-	rows := flatRows(sets, n)
-	b := &backTable{k: int32(d.k), step: make([]backStep, len(d.next)), rows: rows, empty: int32(d.n) * w}
-	at := func(q State) backStep {
+	b := &rowTable{k: int32(d.k), step: make([]rowStep, len(d.next)), rows: flatRows(sets, n),
+		empty: int32(d.n) * w, full: int32(d.n+1) * w}
+	at := func(q State) rowStep {
 		if q < 0 {
-			return backStep{-1, b.empty}
+			return rowStep{-1, b.empty}
 		}
-		return backStep{int32(q) * b.k, int32(q) * w}
+		return rowStep{int32(q) * b.k, int32(q) * w}
 	}
 	b.start = at(d.start)
 	for x, q := range d.next {
 		b.step[x] = at(q)
 	}
 	return b
+}
+
+// next returns the successor of f by letter a (the empty row's when there
+// is none).
+func (t *rowTable) next(f rowStep, a Letter) rowStep {
+	if x := uint32(a); f.next >= 0 && x < uint32(t.k) {
+		return t.step[uint32(f.next)+x]
+	}
+	return rowStep{-1, t.empty}
 }
 
 // bwdRows sets s.bwd[i], for each location i and each position p of its
@@ -250,7 +253,7 @@ func (s *search) bwdRows(prefix bool) {
 		n := len(t)
 		bwd := resize(s.bwd[i], (n+1)*w)
 		s.bwd[i] = bwd
-		k, step, rows := uint32(back.k), back.step, back.rows
+		rows := back.rows
 		b := back.start
 		for j := n; ; j-- {
 			switch w {
@@ -264,11 +267,7 @@ func (s *search) bwdRows(prefix bool) {
 			if j == 0 {
 				break
 			}
-			if x := uint32(t[j-1]); b.next >= 0 && x < k {
-				b = step[uint32(b.next)+x]
-			} else {
-				b = backStep{-1, back.empty}
-			}
+			b = back.next(b, t[j-1])
 		}
 	}
 }

@@ -161,12 +161,10 @@ type Checker struct {
 	locs  *Locations
 	opt   CheckerOptions
 	projs []*Proj
-	// Backward projections (see projectBack), for pruning: exact and any-end,
-	// as tables for bwdRows. The subsets of the forward DFAs' states are
-	// flattened into rows of nwords(|Q|) words, followed by an empty row and
-	// a full one.
-	back, backAny []*backTable
-	fwdRows       [][]uint64
+	// For pruning, as tables for the walks of maskRows and bwdRows: the
+	// projections, and the backward projections (see projectBack), exact and
+	// any-end.
+	fwd, back, backAny []*rowTable
 
 	// Central tables. Letters are numbered globally: letter x of location i
 	// is base[i]+x. The transitions of A whose symbol has exactly one part
@@ -229,9 +227,9 @@ func NewChecker(a *NFA, locs *Locations, opt CheckerOptions) (*Checker, error) {
 			if err != nil {
 				return nil, err
 			}
-			c.back = append(c.back, newBackTable(d, sub, a.n))
-			c.backAny = append(c.backAny, newBackTable(da, suba, a.n))
-			c.fwdRows = append(c.fwdRows, flatRows(p.subset, a.n))
+			c.back = append(c.back, newRowTable(d, sub, a.n))
+			c.backAny = append(c.backAny, newRowTable(da, suba, a.n))
+			c.fwd = append(c.fwd, newRowTable(p.dfa, p.subset, a.n))
 		}
 	}
 	c.tables()
