@@ -387,24 +387,21 @@ func TestZeroAllocs(t *testing.T) {
 
 // BenchmarkLocalStepAll measures the local checks: events per second.
 func BenchmarkLocalStepAll(b *testing.B) {
-	mt := long(b)
-	var vs [NumLocations]*LocalVerifier
-	for l := range vs {
-		vs[l] = NewLocalVerifier(Location(l))
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		for l, v := range vs {
-			v.Reset()
-			v.StepAll(mt[l])
-		}
-	}
-	b.ReportMetric(float64(mt.Len())*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+	benchmarkLocal(b, func(v *LocalVerifier, trace []Action) { v.StepAll(trace) })
 }
 
 // BenchmarkLocalStep is BenchmarkLocalStepAll calling Step per event.
 func BenchmarkLocalStep(b *testing.B) {
+	benchmarkLocal(b, func(v *LocalVerifier, trace []Action) {
+		for _, a := range trace {
+			v.Step(a)
+		}
+	})
+}
+
+// benchmarkLocal runs one local verifier per location over its trace of
+// the long multi-trace with step, and reports events per second.
+func benchmarkLocal(b *testing.B, step func(v *LocalVerifier, trace []Action)) {
 	mt := long(b)
 	var vs [NumLocations]*LocalVerifier
 	for l := range vs {
@@ -415,9 +412,7 @@ func BenchmarkLocalStep(b *testing.B) {
 	for b.Loop() {
 		for l, v := range vs {
 			v.Reset()
-			for _, a := range mt[l] {
-				v.Step(a)
-			}
+			step(v, mt[l])
 		}
 	}
 	b.ReportMetric(float64(mt.Len())*float64(b.N)/b.Elapsed().Seconds(), "events/s")
