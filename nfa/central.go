@@ -40,8 +40,8 @@ type search struct {
 	// While location i is at position p, the states of A allowed are those
 	// of its forward subset there (the projection DFA's state, a row of
 	// c.fwd[i]) and of bwd[i][p*w:(p+1)*w], its backward subset there (a
-	// row of c.bwdRows[i] or c.bwdAnyRows[i], copied). prune is false when
-	// there is no pruning.
+	// row of c.back[i] or c.backAny[i], copied). prune is false when there
+	// is no pruning.
 	prune bool
 	bwd   [][]uint64
 	// masks[i][p*w:(p+1)*w] is the and of the two rows, once ready (see
