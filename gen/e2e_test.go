@@ -203,8 +203,11 @@ func expected(r nfa.Result, m *compiled) string {
 		s += " " + r.Reason.String()
 	}
 	if r.Reason == nfa.LocalError {
-		f := r.Locals[0]
-		s += fmt.Sprintf("(%s@%d)", m.chk.Locations().Name(f.Loc), f.Pos)
+		var locals []string
+		for _, f := range r.Locals {
+			locals = append(locals, fmt.Sprintf("%s@%d", m.chk.Locations().Name(f.Loc), f.Pos))
+		}
+		s += "(" + strings.Join(locals, ",") + ")"
 	}
 	return s
 }
@@ -238,7 +241,7 @@ func traces(t *testing.T, m *compiled, n int) []multitrace.MultiTrace {
 // per event, areas through MarshalBinary, CheckCentral) agrees.
 func verdictsMain(pkgs []string) string {
 	var b strings.Builder
-	b.WriteString("package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\t\"path/filepath\"\n\n")
+	b.WriteString("package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\t\"path/filepath\"\n\t\"reflect\"\n\n")
 	for _, p := range pkgs {
 		fmt.Fprintf(&b, "\t%q\n", "example.com/e2e/"+p)
 	}
@@ -267,8 +270,9 @@ func verdictsMain(pkgs []string) string {
 			if m == %[1]s.Prefix {
 				want = pre
 			}
-			if got := %[1]s.CheckCentral(&areas, &mt, m); got != want {
-				return "", fmt.Errorf("%%s: streaming %%v, Check %%v", path, got, want)
+			got, err := %[1]s.CheckCentral(&areas, &mt, m)
+			if err != nil || !reflect.DeepEqual(got, want) {
+				return "", fmt.Errorf("%%s: streaming %%+v (%%v), Check %%+v", path, got, err, want)
 			}
 		}
 		acc.Nodes, pre.Nodes = 0, 0
@@ -373,12 +377,13 @@ func TestZeroAllocs(t *testing.T) {
 		}); n != 0 {
 			t.Errorf("StepAll: %v allocations", n)
 		}
+		var area Area
 		if n := testing.AllocsPerRun(10, func() {
 			v.Reset()
 			for _, a := range mt[l] {
 				v.Step(a)
 			}
-			_ = v.Area()
+			v.AreaInto(&area)
 		}); n != 0 {
 			t.Errorf("Step: %v allocations", n)
 		}

@@ -58,7 +58,7 @@ func compileModel(t testing.TB, name, partition, pkg string) *compiled {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := gen.Config{Package: pkg, Source: name, Tables: chk.Tables(), Lifelines: sp.Sig.Lifelines, Messages: sp.Sig.Messages}
+	cfg := gen.Config{Package: pkg, Source: name, Checker: chk, Lifelines: sp.Sig.Lifelines, Messages: sp.Sig.Messages}
 	for _, g := range part {
 		var ls []int
 		for l := range sp.Sig.Lifelines {
@@ -75,6 +75,9 @@ func compileModel(t testing.TB, name, partition, pkg string) *compiled {
 func archive(files []gen.Output) []byte {
 	var b bytes.Buffer
 	for _, f := range files {
+		if strings.HasPrefix(f.Name, "engine_") {
+			continue // the engine's files: see TestEngineCopy
+		}
 		b.WriteString("-- " + f.Name + " --\n")
 		b.Write(f.Data)
 	}
@@ -87,7 +90,11 @@ func archive(files []gen.Output) []byte {
 func checkFiles(t *testing.T, files []gen.Output, importPath string) {
 	t.Helper()
 	for _, f := range files {
-		if !bytes.HasPrefix(f.Data, []byte("// "+gen.Header+"\n")) {
+		header := gen.Header
+		if name, ok := strings.CutPrefix(f.Name, "engine_"); ok {
+			header = gen.EngineHeader(name)
+		}
+		if !bytes.HasPrefix(f.Data, []byte("// "+header+"\n")) {
 			t.Errorf("%s: no header line", f.Name)
 		}
 		formatted, err := format.Source(f.Data)
@@ -107,6 +114,48 @@ func checkFiles(t *testing.T, files []gen.Output, importPath string) {
 			if path != importPath && strings.Contains(strings.Split(path, "/")[0], ".") {
 				t.Errorf("%s imports %s, which is not in the standard library", f.Name, path)
 			}
+		}
+	}
+}
+
+// TestEngineCopy checks that the engine's files of a generated package are
+// those of package engine, byte for byte, but for the header line and the
+// package clause: there is one copy of the engine's algorithms.
+func TestEngineCopy(t *testing.T) {
+	files, err := gen.EngineFiles("verifier")
+	if err != nil {
+		t.Fatal(err)
+	}
+	onDisk, err := filepath.Glob(filepath.Join("..", "nfa", "engine", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{}
+	for _, path := range onDisk {
+		if name := filepath.Base(path); !strings.HasSuffix(name, "_test.go") && name != "source.go" {
+			want["engine_"+name] = true
+		}
+	}
+	if len(files) != len(want) {
+		t.Errorf("%d engine files copied, want %d (every file of nfa/engine but source.go and the tests): %v", len(files), len(want), want)
+	}
+	for _, f := range files {
+		if !want[f.Name] {
+			t.Errorf("%s copied: not a file of nfa/engine", f.Name)
+			continue
+		}
+		name := strings.TrimPrefix(f.Name, "engine_")
+		src, err := os.ReadFile(filepath.Join("..", "nfa", "engine", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		header := "// " + gen.EngineHeader(name) + "\n\npackage verifier\n"
+		if !bytes.HasPrefix(f.Data, []byte(header)) {
+			t.Errorf("%s: does not start with %q", f.Name, header)
+			continue
+		}
+		if got := append([]byte("package engine\n"), f.Data[len(header):]...); !bytes.Equal(got, src) {
+			t.Errorf("%s differs from nfa/engine/%s (at line %d)", f.Name, name, firstDiff(got, src))
 		}
 	}
 }
@@ -179,7 +228,7 @@ func TestErrors(t *testing.T) {
 		{"package", func(c *gen.Config) { c.Package = "no-dash" }, "not a Go identifier"},
 		{"main package", func(c *gen.Config) { c.Package = "main" }, "cannot name a library"},
 		{"groups", func(c *gen.Config) { c.Groups = c.Groups[:1] }, "groups of lifelines"},
-		{"no tables", func(c *gen.Config) { c.Tables = nil }, "no tables"},
+		{"no checker", func(c *gen.Config) { c.Checker = nil }, "no checker"},
 		{"command", func(c *gen.Config) { c.Main = true }, "import path"},
 	} {
 		cfg := m.cfg

@@ -5,12 +5,16 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+
+	"github.com/ivc-project/ivc/nfa/engine"
 )
 
 // Letter is a letter of one location's alphabet: an index in
 // Locations.Letters(loc). A value outside the alphabet stands for an event
 // that no symbol shows at that location (a local check gets stuck on it).
-type Letter int32
+// It is the engine's Action: the checker's locations have their letters
+// from action 0 on.
+type Letter = engine.Action
 
 // Part is what one location observes of a symbol: the letter it reads there.
 type Part struct {

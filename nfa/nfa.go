@@ -7,20 +7,18 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ivc-project/ivc/nfa/engine"
 )
 
 // State is a state of an automaton: an index in [0, NumStates).
-type State int32
+type State = engine.State
 
 // Symbol is a letter of an automaton: an index in its symbol table.
-type Symbol int32
+type Symbol = engine.Symbol
 
 // Transition is src –sym→ dst.
-type Transition struct {
-	Src State
-	Sym Symbol
-	Dst State
-}
+type Transition = engine.Transition
 
 func cmpTransition(a, b Transition) int {
 	if c := cmp.Compare(a.Src, b.Src); c != 0 {
@@ -256,7 +254,7 @@ func (b *Builder) Initial(q State) { b.initial = append(b.initial, q) }
 
 // Transition adds src –sym→ dst.
 func (b *Builder) Transition(src State, sym Symbol, dst State) {
-	b.trans = append(b.trans, Transition{src, sym, dst})
+	b.trans = append(b.trans, Transition{Src: src, Sym: sym, Dst: dst})
 }
 
 // Build returns the automaton. The builder must not be used afterwards.
@@ -526,7 +524,7 @@ func (a *NFA) renumber(class func(State) State) *NFA {
 		for _, q := range members(order[i]) {
 			for _, t := range a.Out(q) {
 				if r := rep[t.Dst]; r >= 0 {
-					out = append(out, Transition{State(i), t.Sym, r})
+					out = append(out, Transition{Src: State(i), Sym: t.Sym, Dst: r})
 				}
 			}
 		}
@@ -537,7 +535,7 @@ func (a *NFA) renumber(class func(State) State) *NFA {
 		}
 		out = slices.Compact(out)
 		for _, t := range out {
-			trans = append(trans, Transition{t.Src, t.Sym, visit(t.Dst)})
+			trans = append(trans, Transition{Src: t.Src, Sym: t.Sym, Dst: visit(t.Dst)})
 		}
 	}
 	b := NewBuilderSymbols(a.syms)

@@ -1,9 +1,7 @@
 package nfa
 
 import (
-	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -47,7 +45,7 @@ func parse(t testing.TB, dump string) *NFA {
 			if i < 0 || j <= i {
 				t.Fatalf("parse %q: bad transition %q", dump, f)
 			}
-			trans = append(trans, Transition{state(f[:i]), b.Symbol(f[i+1 : j]), state(f[j+2:])})
+			trans = append(trans, Transition{Src: state(f[:i]), Sym: b.Symbol(f[i+1 : j]), Dst: state(f[j+2:])})
 		}
 	}
 	for range n {
@@ -378,113 +376,6 @@ func TestEquivalent(t *testing.T) {
 		}
 		if !ok && n.AcceptsNames(w...) == m.AcceptsNames(w...) {
 			t.Fatalf("#%d: witness %q does not tell %s from %s", i, w, n, m)
-		}
-	}
-}
-
-// TestHasAcceptingPath64 compares the word-based accepting-path check of
-// automata of at most 64 states with the general one, on random automata
-// and random sub-automata.
-func TestHasAcceptingPath64(t *testing.T) {
-	rng := rand.New(rand.NewPCG(64, 64))
-	for range 2000 {
-		a := randomNFA(rng, 1+rng.IntN(64), rng.IntN(120))
-		sub := make(Bits, nwords(len(a.trans)))
-		for x := range a.trans {
-			if rng.IntN(3) > 0 {
-				sub.set(x)
-			}
-		}
-		seen := newStateSet(a.n)
-		want := false
-		for _, q := range a.initial {
-			seen.add(q)
-		}
-		for i := 0; i < len(seen.list) && !want; i++ {
-			q := seen.list[i]
-			want = a.IsFinal(q)
-			for x := a.out[q]; x < a.out[q+1]; x++ {
-				if sub.Has(int(x)) {
-					seen.add(a.trans[x].Dst)
-				}
-			}
-		}
-		if got := a.hasAcceptingPath64(sub); got != want {
-			t.Fatalf("hasAcceptingPath64 = %v, want %v on\n%s", got, want, a)
-		}
-	}
-}
-
-// TestWalkWords compares the local walk, which reads words of up to
-// maxWide letters per lookup, with a walk of one letter at a time on the
-// projection DFA and its area labels: same area, end state and stuck
-// position, on random automata, locations and traces (with letters out of
-// range, and traces that get stuck).
-func TestWalkWords(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 7))
-	widths := map[int]int{} // projections by word length
-	defer func() {
-		for w := range maxWide + 1 {
-			if w != 1 && widths[w] == 0 {
-				t.Errorf("no projection read words of %d letters: %v", w, widths)
-			}
-		}
-	}()
-	for it := range 300 {
-		b := NewBuilder()
-		nsym := 2 + rng.IntN(7)
-		var syms []Symbol
-		for x := range nsym {
-			syms = append(syms, b.Symbol(fmt.Sprintf("s%d", x)))
-		}
-		n := 1 + rng.IntN(12)
-		for range n {
-			b.State(rng.IntN(3) == 0)
-		}
-		b.Initial(0)
-		for range rng.IntN(4 * n * nsym / 2) {
-			b.Transition(State(rng.IntN(n)), syms[rng.IntN(nsym)], State(rng.IntN(n)))
-		}
-		a := b.Build().Trim()
-		if a.NumStates() == 0 {
-			continue
-		}
-		locs := RandomLocations(a.Symbols(), 1+rng.IntN(3), uint64(it))
-		for i := range locs.Num() {
-			p, err := Project(a, locs, i, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			k := p.dfa.k
-			widths[p.w]++
-			for range 20 {
-				trace := make([]Letter, rng.IntN(40))
-				for j := range trace {
-					trace[j] = Letter(rng.IntN(k + 1)) // k: out of range
-					if rng.IntN(20) > 0 && k > 0 {
-						trace[j] = Letter(rng.IntN(k))
-					}
-				}
-				area, end, stuck := p.Walk(trace)
-				// One letter at a time.
-				want := slices.Clone(p.init)
-				q, wantStuck := p.dfa.start, -1
-				for j, x := range trace {
-					if q < 0 || int(x) >= k || p.dfa.next[int(q)*k+int(x)] < 0 {
-						wantStuck = j
-						break
-					}
-					orInto(want, p.areas[p.areaOf[int(q)*k+int(x)]])
-					q = p.dfa.next[int(q)*k+int(x)]
-				}
-				if p.dfa.start < 0 {
-					wantStuck = 0 // an empty projection: nothing to read
-				}
-				if stuck != wantStuck || end != q || !equalBits(area, want) {
-					t.Fatalf("location %d (w=%d, k=%d), trace %v: walk gives end %d stuck %d area %v, want %d %d %v",
-						i, p.w, k, trace, end, stuck, area, q, wantStuck, want)
-				}
-			}
 		}
 	}
 }

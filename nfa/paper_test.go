@@ -118,7 +118,7 @@ func TestPaperAreas(t *testing.T) {
 		{0, "e", "0-b->1 0-c->2 1-d->4 2-e->3 4-b->1 4-c->2"},
 		{2, "bb", "0-a->3 0-b->1 0-c->2 1-d->4 2-e->3 4-b->1 4-c->2"},
 	} {
-		area, _, stuck := c.Proj(tc.loc).Walk(letters(t, locs, tc.loc, tc.trace))
+		area, _, stuck := c.Walk(tc.loc, letters(t, locs, tc.loc, tc.trace))
 		if stuck >= 0 {
 			t.Errorf("Area(%s) at %s: stuck at %d", tc.trace, locs.Name(tc.loc), stuck)
 		}
@@ -130,7 +130,7 @@ func TestPaperAreas(t *testing.T) {
 	mt := multi(t, locs, "e,dddc,bb")
 	var areas []Bits
 	for i, tr := range mt {
-		ar, _, _ := c.Proj(i).Walk(tr)
+		ar, _, _ := c.Walk(i, tr)
 		areas = append(areas, ar)
 	}
 	if got, want := a.FormatSub(Inter(areas...)), "0-b->1 1-d->4 2-e->3 4-b->1 4-c->2"; got != want {
@@ -139,7 +139,7 @@ func TestPaperAreas(t *testing.T) {
 	// Example 8: Inter(𝒜, (e, dddc, ε)) has no accepting path. (The paper
 	// says it is q0 alone; by Def. 9 it keeps 2-e->3, unreachable from q0.)
 	areas = areas[:2]
-	ar, _, _ := c.Proj(2).Walk(nil)
+	ar, _, _ := c.Walk(2, nil)
 	in := Inter(append(areas, ar)...)
 	if got, want := a.FormatSub(in), "2-e->3"; got != want {
 		t.Errorf("Inter(e,dddc,ε): got %s, want %s", got, want)

@@ -2,7 +2,6 @@ package nfa
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"unsafe"
 )
@@ -31,81 +30,6 @@ type Proj struct {
 	init   Bits
 	futOf  []int32 // per DFA state, index in futures
 	fut    []Bits
-	// off is the DFA's table with states as row offsets (q·k), for the
-	// walk: off[q·k+a] is the offset of q's successor by a, or -1.
-	off []int32
-	// wide is the table of words of w letters, w > 1 (nil when even pairs
-	// would make it large): wide[q·k^w + a1·k^(w-1) + … + aw] is the offset
-	// (q''·k^w) of the state reached from q by a1…aw, or -1. The walk reads
-	// w letters per lookup, which divides its chain of dependent loads by w.
-	wide []int32
-	w    int
-	// wideArea[i] is the label of wide[i]: the union of the areas of the
-	// w transitions it stands for, numbered after the areas (an index in
-	// areas, or len(areas)+x for the x-th union).
-	wideArea []int32
-	// labels holds the areas and then the unions, each in nwords(|Δ|)
-	// words, for collect.
-	labels []uint64
-}
-
-// maxWideTable bounds the entries of a projection's table of words.
-const maxWideTable = 1 << 13
-
-// maxWide bounds the length of the words of the table.
-const maxWide = 4
-
-// wideOffsets sets the table of words of p (see Proj.wide): of the longest
-// words, up to maxWide letters, that keep it within maxWideTable entries;
-// none when pairs are already too many.
-func (p *Proj) wideOffsets() {
-	d := p.dfa
-	k := d.k
-	if k < 2 || d.n*k*k > maxWideTable {
-		return
-	}
-	kw := k * k
-	w := 2
-	for w < maxWide && d.n*kw*k <= maxWideTable {
-		kw *= k
-		w++
-	}
-	p.wide, p.w = make([]int32, d.n*kw), w
-	p.wideArea = make([]int32, d.n*kw)
-	index := map[string]int32{}
-	for x, b := range p.areas {
-		index[bitsKey(b)] = int32(x)
-	}
-	var unions []Bits
-	union := make(Bits, len(p.init))
-	for i := range p.wide {
-		q, rest := i/kw, i%kw
-		p.wide[i], p.wideArea[i] = -1, -1
-		clear(union)
-		for div := kw / k; div > 0 && q >= 0; div /= k {
-			e := q*k + rest/div%k
-			if x := p.areaOf[e]; x >= 0 {
-				orInto(union, p.areas[x])
-			}
-			q = int(d.next[e])
-		}
-		if q < 0 {
-			continue
-		}
-		p.wide[i] = int32(q * kw)
-		x, ok := index[bitsKey(union)]
-		if !ok {
-			// bitsKey aliases its bits: the key must be the kept copy's.
-			b := slices.Clone(union)
-			x = int32(len(p.areas) + len(unions))
-			index[bitsKey(b)] = x
-			unions = append(unions, b)
-		}
-		p.wideArea[i] = x
-	}
-	for _, b := range append(slices.Clip(p.areas), unions...) {
-		p.labels = append(p.labels, b...)
-	}
 }
 
 // Loc returns the location of the projection.
@@ -398,8 +322,6 @@ func Project(a *NFA, locs *Locations, i int, maxStates int) (*Proj, error) {
 		}
 	}
 	p.futures(a, newReach(a))
-	p.off = rowOffsets(d)
-	p.wideOffsets()
 	return p, nil
 }
 
@@ -515,18 +437,6 @@ func newReach(a *NFA) *reach {
 		}
 	}
 	return r
-}
-
-// rowOffsets returns d's table with each successor as its row offset.
-func rowOffsets(d *DFA) []int32 {
-	off := make([]int32, len(d.next))
-	for i, r := range d.next {
-		off[i] = -1
-		if r >= 0 {
-			off[i] = int32(r) * int32(d.k)
-		}
-	}
-	return off
 }
 
 func (r *reach) of(q State) Bits { return r.sets[r.comp[q]] }

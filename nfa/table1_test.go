@@ -6,12 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/ivc-project/ivc/internal/testutil"
+	"github.com/ivc-project/ivc/nfa/engine"
 )
 
 // The experiment of the automata paper's §5 (Table 1): for each of four
@@ -19,13 +18,13 @@ import (
 // subsystem each) and check sets of multi-traces of length 200–250, one set
 // per verdict kind, by AC (Algorithm 1) and AS (Algorithms 2–3).
 //
-// Reproduce and print the table (our seconds per set beside the paper's):
-//
-//	IVC_TABLE1=1 go test ./nfa -run TestTable1Report -v
-//
-// or benchmark one set at a time:
+// Benchmark one set at a time:
 //
 //	go test ./nfa -run '^$' -bench 'Table1' -benchtime 3x
+//
+// or print the table, our seconds per set beside the paper's:
+//
+//	go run ./internal/benchtable -table1
 
 // paperTable1 are the paper's seconds per set (i7-13800H), AC and AS, with
 // the set sizes it used. The paper prints NFA2's size as 35 states and
@@ -453,52 +452,22 @@ func BenchmarkLocalCheck(b *testing.B) {
 	for _, d := range loadTable1(b, table1Full) {
 		set := d.sets[0]
 		b.Run(d.name, func(b *testing.B) {
-			s := d.c.getScratch()
+			tb := d.c.Tables()
+			vs := make([]*engine.LocalVerifier, tb.NumLocations())
+			areas := make([]engine.Area, len(vs))
+			for i := range vs {
+				vs[i] = tb.NewLocalVerifier(engine.Location(i))
+			}
 			for b.Loop() {
 				for _, mt := range set.mts {
-					d.c.collectAreas(s, d.c.localChecks(s, mt, Accept), true)
+					for i, v := range vs {
+						v.Reset()
+						v.StepAll(mt[i])
+						v.AreaInto(&areas[i])
+					}
 				}
 			}
 			b.ReportMetric(float64(set.events())*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 		})
 	}
-}
-
-// TestTable1Report prints Table 1 with our times beside the paper's. AS
-// stops at the first failing location, as Algorithm 2 does (and as
-// BenchmarkTable1). It runs with IVC_TABLE1=1 only (it takes a while).
-func TestTable1Report(t *testing.T) {
-	if os.Getenv("IVC_TABLE1") != "1" {
-		t.Skip("set IVC_TABLE1=1 to print the table")
-	}
-	var out strings.Builder
-	fmt.Fprintf(&out, "| NFA | states/trans | verdict | #MT | events | AC (s) | AS (s) | paper AC (s) | paper AS (s) | paper best / our AS | AS ≤ AC |\n")
-	fmt.Fprintf(&out, "|---|---|---|---|---|---|---|---|---|---|---|\n")
-	for _, d := range loadTable1(t, table1Full) {
-		for _, s := range d.sets {
-			// The best of 5 runs (of 1 when a run takes over a second).
-			timeIt := func(check func([][]Letter, Mode) Result) float64 {
-				best := 0.0
-				for rep := range 5 {
-					t0 := time.Now()
-					for _, mt := range s.mts {
-						check(mt, Accept)
-					}
-					if e := time.Since(t0).Seconds(); rep == 0 || e < best {
-						best = e
-					}
-					if best > 1 {
-						break
-					}
-				}
-				return best
-			}
-			ac, as := timeIt(d.c.CheckAC), timeIt(d.c.stopAtFirstLocalError(t).CheckAS)
-			p := paperTable1[d.name][s.kind]
-			fmt.Fprintf(&out, "| %s | %d/%d | %s | %d | %d | %.6f | %.6f | %.6f | %.6f | %.0f× | %v |\n", d.name,
-				d.c.a.NumStates(), d.c.a.NumTransitions(), s.kind, len(s.mts), s.events(), ac, as, p.ac, p.as,
-				min(p.ac, p.as)/as, as <= ac)
-		}
-	}
-	t.Log("\n" + out.String())
 }

@@ -104,18 +104,19 @@ func TestTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	tb := c.Tables()
-	if len(tb.Locations) != 3 || tb.NumStates != 5 || len(tb.Trans) != 7 {
-		t.Fatalf("tables: %d locations, %d states, %d transitions", len(tb.Locations), tb.NumStates, len(tb.Trans))
+	if len(tb.Projs) != 3 || tb.NumStates != 5 || len(tb.Trans) != 7 {
+		t.Fatalf("tables: %d locations, %d states, %d transitions", len(tb.Projs), tb.NumStates, len(tb.Trans))
 	}
-	l := tb.Locations[1]
+	l := &tb.Projs[1]
+	tw := nwords(len(tb.Trans))
 	area := append(Bits(nil), l.Init...)
 	q := l.Start
 	for _, x := range letters(t, locs, 1, "dddc") {
-		i := int(q)*len(l.Letters) + int(x)
-		orInto(area, l.Areas[l.AreaOf[i]])
+		i := int(q)*l.K + int(x)
+		orInto(area, l.Areas[int(l.AreaOf[i])*tw:][:tw])
 		q = l.Next[i]
 	}
-	if got, want := a.FormatSub(area), "0-a->3 0-b->1 1-d->4 2-e->3 4-b->1 4-c->2"; got != want || !l.Final.Has(int(q)) {
-		t.Errorf("Area(dddc) from the tables: %s (final %v), want %s", got, l.Final.Has(int(q)), want)
+	if got, want := a.FormatSub(area), "0-a->3 0-b->1 1-d->4 2-e->3 4-b->1 4-c->2"; got != want || !l.IsFinal(q) {
+		t.Errorf("Area(dddc) from the tables: %s (final %v), want %s", got, l.IsFinal(q), want)
 	}
 }

@@ -122,6 +122,9 @@ func (a *app) compile(fl *compileFlags, args []string) error {
 			return spec.FileError(err)
 		}
 	}
+	if err := removeStale(fl.out, files); err != nil {
+		return spec.FileError(err)
+	}
 	if a.json() {
 		var names []string
 		for _, f := range files {
@@ -130,6 +133,36 @@ func (a *app) compile(fl *compileFlags, args []string) error {
 		return json.NewEncoder(a.stdout).Encode(map[string]any{"package": pkg, "dir": fl.out, "locations": len(part), "files": names})
 	}
 	fmt.Fprintf(a.stdout, "wrote package %s (%d locations, %d files) to %s\n", pkg, len(part), len(files), fl.out)
+	return nil
+}
+
+// removeStale removes the Go files of dir that ivc generated and that files
+// no longer has (verifier_engine.go of older versions, say), which would
+// otherwise stay in the package.
+func removeStale(dir string, files []gen.Output) error {
+	keep := map[string]bool{}
+	for _, f := range files {
+		keep[f.Name] = true
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") || keep[e.Name()] {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if gen.IsGenerated(data) {
+			if err := os.Remove(path); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 
@@ -164,7 +197,7 @@ func compileConfig(sp *spec.Spec, part tracegen.Partition, opt automata.Options)
 	sig := sp.Sig
 	cfg := gen.Config{
 		Source:    filepath.Base(sp.SigPath),
-		Tables:    c.Tables(),
+		Checker:   c,
 		Lifelines: sig.Lifelines,
 		Messages:  sig.Messages,
 	}

@@ -1,0 +1,378 @@
+package engine
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+	"sync"
+)
+
+// A Checker decides multi-traces on prepared tables, by the
+// semi-centralized procedure (Check: Algorithms 2 and 3 of the automata
+// paper; CheckCentral when the local checks ran elsewhere) or the
+// centralized one (CheckAC: Algorithm 1), in accept or prefix mode. It is
+// safe for concurrent use.
+//
+// A multi-trace is one slice of actions per location, in location order.
+type Checker struct {
+	t     *Tables
+	opt   Options
+	prune bool
+	pool  sync.Pool
+}
+
+// NewChecker returns a checker on t, which it prepares.
+func NewChecker(t *Tables, opt Options) (*Checker, error) {
+	if err := t.Prepare(); err != nil {
+		return nil, err
+	}
+	if opt.MaxNodes <= 0 {
+		opt.MaxNodes = DefaultMaxNodes
+	}
+	prune := !opt.NoPruning
+	for i := range t.Projs {
+		prune = prune && t.Projs[i].Back != nil
+	}
+	return &Checker{t: t, opt: opt, prune: prune}, nil
+}
+
+// Tables returns the checker's tables.
+func (c *Checker) Tables() *Tables { return c.t }
+
+// scratch is the working memory of a check, pooled.
+type scratch struct {
+	lv    []*LocalVerifier
+	areas []Area
+	order []int
+	inter []uint64
+	seen  []uint64
+	stack []State
+	s     search
+}
+
+func (c *Checker) getScratch() *scratch {
+	if s, ok := c.pool.Get().(*scratch); ok {
+		return s
+	}
+	t := c.t
+	s := &scratch{inter: make([]uint64, t.tw), seen: make([]uint64, t.sw)}
+	for l := range t.Projs {
+		s.lv = append(s.lv, t.NewLocalVerifier(Location(l)))
+	}
+	s.areas = make([]Area, len(t.Projs))
+	return s
+}
+
+func (c *Checker) checkShape(n int) {
+	if n != len(c.t.Projs) {
+		panic(fmt.Sprintf("engine: multi-trace of %d local traces for %d locations", n, len(c.t.Projs)))
+	}
+}
+
+// Check decides mt by the semi-centralized procedure: a local check per
+// location on its projection DFA (Algorithm 2), each giving its area; the
+// intersection of the areas and its accepting-path check; then the central
+// search on it (Algorithm 3). In prefix mode the local checks accept any
+// prefix of a projected word (a walk that does not get stuck), the area of
+// a local trace also holds what its end state may still reach (its future),
+// and the central search lets a location whose trace is consumed stop
+// constraining the rest (its letters become ε).
+func (c *Checker) Check(mt [][]Action, mode Mode) Result {
+	c.checkShape(len(mt))
+	s := c.getScratch()
+	defer c.pool.Put(s)
+	var res Result
+	walked := c.localChecks(s, mt, mode)
+	for _, i := range walked {
+		v := s.lv[i]
+		switch {
+		case v.stuck >= 0:
+			res.Locals = append(res.Locals, LocalFailure{Loc: i, Pos: int(v.stuck), Expected: v.Expected()})
+		case mode == Accept && !v.Final():
+			res.Locals = append(res.Locals, LocalFailure{Loc: i, Pos: int(v.n), AtEnd: true, Expected: v.Expected()})
+		}
+	}
+	if len(res.Locals) > 0 {
+		slices.SortFunc(res.Locals, func(a, b LocalFailure) int { return a.Loc - b.Loc })
+		res.Verdict, res.Reason = Fail, LocalError
+		return res
+	}
+	if len(mt) == 1 {
+		// One location: its projection is the determinized (trimmed) NFA,
+		// so the local check decides alone. A walk that does not get stuck
+		// reads a prefix of a word, and a word when it ends final.
+		if s.lv[0].Final() {
+			return Result{Verdict: Pass}
+		}
+		return Result{Verdict: WeakPass}
+	}
+	for i, v := range s.lv {
+		v.AreaInto(&s.areas[i])
+	}
+	return c.central(s, s.areas, mt, mode)
+}
+
+// localChecks runs the walks of Algorithm 2 for every location, or, with
+// FirstLocalError, shortest trace first up to the first failing one, and
+// returns the locations walked.
+func (c *Checker) localChecks(s *scratch, mt [][]Action, mode Mode) []int {
+	order := s.order[:0]
+	for i := range mt {
+		order = append(order, i)
+	}
+	s.order = order
+	if !c.opt.FirstLocalError {
+		for i, v := range s.lv {
+			v.Reset()
+			v.StepAll(mt[i])
+		}
+		return order
+	}
+	for k := 1; k < len(order); k++ { // insertion sort: a few locations
+		for j := k; j > 0 && len(mt[order[j]]) < len(mt[order[j-1]]); j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	for k, i := range order {
+		v := s.lv[i]
+		v.Reset()
+		if !v.StepAll(mt[i]) || mode == Accept && !v.Final() {
+			return order[:k+1]
+		}
+	}
+	return order
+}
+
+// CheckCentral decides mt given the areas of its local traces, as the
+// LocalVerifier of each location computed them (possibly on other
+// machines): it reports their local errors, then intersects them and
+// searches the interleavings of the traces on the NFA restricted to that
+// intersection. It fails when the areas do not fit the tables or the traces.
+func (c *Checker) CheckCentral(areas []Area, mt [][]Action, mode Mode) (Result, error) {
+	c.checkShape(len(mt))
+	if len(areas) != len(mt) {
+		return Result{}, fmt.Errorf("engine: %d areas for %d locations", len(areas), len(mt))
+	}
+	t := c.t
+	var res Result
+	for i := range areas {
+		a := &areas[i]
+		if len(a.Exact) != t.tw || len(a.Future) != t.tw || int(a.Len) != len(mt[i]) ||
+			a.Stuck < -1 || a.Stuck > a.Len || a.End < -1 || int(a.End) >= t.Projs[i].NumStates {
+			return Result{}, fmt.Errorf("engine: the area of location %d does not fit its trace or the tables", i)
+		}
+		switch {
+		case a.Stuck >= 0:
+			res.Locals = append(res.Locals, LocalFailure{Loc: i, Pos: int(a.Stuck), Expected: t.Projs[i].expected(a.End)})
+		case mode == Accept && !a.Final:
+			res.Locals = append(res.Locals, LocalFailure{Loc: i, Pos: int(a.Len), AtEnd: true, Expected: t.Projs[i].expected(a.End)})
+		}
+	}
+	if len(res.Locals) > 0 {
+		res.Verdict, res.Reason = Fail, LocalError
+		return res, nil
+	}
+	if len(mt) == 1 {
+		if areas[0].Final {
+			return Result{Verdict: Pass}, nil
+		}
+		return Result{Verdict: WeakPass}, nil
+	}
+	s := c.getScratch()
+	defer c.pool.Put(s)
+	return c.central(s, areas, mt, mode), nil
+}
+
+// central is the central check on the areas of locally correct traces. In
+// prefix mode, when every local trace ends where accepted ones end, an exact
+// interleaving is searched first (it is a multi-prefix too, and Pass); else,
+// or when there is none, the multi-prefix search decides between WeakPass
+// and Fail.
+func (c *Checker) central(s *scratch, areas []Area, mt [][]Action, mode Mode) Result {
+	if mode == Accept {
+		return c.semi(s, areas, mt, false, 0)
+	}
+	exact := true
+	for i := range areas {
+		exact = exact && areas[i].Final
+	}
+	nodes := 0
+	undecided := NoReason
+	if exact {
+		r := c.semi(s, areas, mt, false, 0)
+		if r.Verdict == Pass {
+			return r
+		}
+		nodes = r.Nodes
+		if r.Verdict == Inconc {
+			undecided = r.Reason
+		}
+	}
+	r := c.semi(s, areas, mt, true, nodes)
+	if r.Verdict != Pass {
+		return r
+	}
+	return Result{Verdict: WeakPass, Reason: undecided, Nodes: r.Nodes}
+}
+
+// semi is Algorithm 3: the intersection of the exact (or, for a
+// multi-prefix, future) areas, its accepting-path check, then the search.
+// It adds nodes to the search's count.
+func (c *Checker) semi(s *scratch, areas []Area, mt [][]Action, prefix bool, nodes int) Result {
+	inter := s.inter
+	for k := range inter {
+		inter[k] = ^uint64(0)
+	}
+	for i := range areas {
+		if prefix {
+			andInto(inter, areas[i].Future)
+		} else {
+			andInto(inter, areas[i].Exact)
+		}
+	}
+	t := c.t
+	if !t.hasAcceptingPath(inter, s) {
+		return Result{Verdict: Fail, Reason: InterError, Nodes: nodes, Expected: t.expectedAt(t.Initial, inter)}
+	}
+	if c.prune {
+		inter = nil // the pruning masks are stronger, and the fast probes need no areas
+	}
+	return c.search(s, mt, prefix, inter, c.prune, true, nodes)
+}
+
+// CheckAC decides mt by the centralized procedure (Algorithm 1): the search
+// of Central(A, (μi)i) from its initial state, stopping at the first final
+// state. In prefix mode it searches for a multi-prefix (letters of consumed
+// locations become ε), then for an exact interleaving.
+func (c *Checker) CheckAC(mt [][]Action, mode Mode) Result {
+	c.checkShape(len(mt))
+	s := c.getScratch()
+	defer c.pool.Put(s)
+	if mode == Accept {
+		return c.search(s, mt, false, nil, false, false, 0)
+	}
+	r := c.search(s, mt, true, nil, false, false, 0)
+	if r.Verdict != Pass {
+		return r
+	}
+	e := c.search(s, mt, false, nil, false, false, r.Nodes)
+	switch e.Verdict {
+	case Fail:
+		return Result{Verdict: WeakPass, Nodes: e.Nodes}
+	case Inconc:
+		return Result{Verdict: WeakPass, Reason: e.Reason, Nodes: e.Nodes}
+	}
+	return e
+}
+
+// search runs the central search of mt (on the transitions of inter, all
+// when nil) and gives its verdict; semi says which procedure's reason a
+// failure gets.
+func (c *Checker) search(s *scratch, mt [][]Action, prefix bool, inter []uint64, prune, semi bool, nodes int) Result {
+	srch := &s.s
+	srch.init(c, mt, prefix, inter, prune)
+	found, stopped := srch.probe(), false
+	if !found {
+		found, stopped = srch.run()
+	}
+	res := Result{Nodes: nodes + srch.nodes}
+	switch {
+	case found:
+		res.Verdict = Pass
+	case stopped:
+		res.Verdict, res.Reason = Inconc, NodeLimit
+		if srch.timedOut {
+			res.Reason = Timeout
+		}
+	default:
+		res.Verdict, res.Reason = Fail, CentralError
+		if !semi {
+			res.Reason = Error
+		}
+		res.Progress, res.Expected = srch.explain()
+	}
+	srch.release()
+	return res
+}
+
+// hasAcceptingPath reports whether the transitions in sub make a path from
+// an initial state to a final one.
+func (t *Tables) hasAcceptingPath(sub []uint64, s *scratch) bool {
+	if t.NumStates <= 64 {
+		return t.hasAcceptingPath64(sub)
+	}
+	seen := s.seen
+	clear(seen)
+	stack := s.stack[:0]
+	defer func() { s.stack = stack[:0] }()
+	for _, q := range t.Initial {
+		if seen[q>>6]&(1<<(q&63)) == 0 {
+			seen[q>>6] |= 1 << (q & 63)
+			stack = append(stack, q)
+		}
+	}
+	for len(stack) > 0 {
+		q := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if t.Final[q>>6]&(1<<(q&63)) != 0 {
+			return true
+		}
+		for k := t.out[q]; k < t.out[q+1]; k++ {
+			if sub[k>>6]&(1<<(k&63)) == 0 {
+				continue
+			}
+			if r := t.Trans[k].Dst; seen[r>>6]&(1<<(r&63)) == 0 {
+				seen[r>>6] |= 1 << (r & 63)
+				stack = append(stack, r)
+			}
+		}
+	}
+	return false
+}
+
+// hasAcceptingPath64 is hasAcceptingPath for at most 64 states, on words.
+func (t *Tables) hasAcceptingPath64(sub []uint64) bool {
+	seen := uint64(0)
+	for _, q := range t.Initial {
+		seen |= 1 << q
+	}
+	final := uint64(0)
+	if len(t.Final) > 0 {
+		final = t.Final[0]
+	}
+	for todo := seen; todo != 0; {
+		if seen&final != 0 {
+			return true
+		}
+		q := bits.TrailingZeros64(todo)
+		todo &= todo - 1
+		for k := t.out[q]; k < t.out[q+1]; k++ {
+			if sub[k>>6]&(1<<(k&63)) != 0 {
+				d := uint64(1) << t.Trans[k].Dst
+				todo |= d &^ seen
+				seen |= d
+			}
+		}
+	}
+	return seen&final != 0
+}
+
+// expectedAt lists the symbols of the transitions in sub (all when nil)
+// leaving the states qs, sorted and distinct.
+func (t *Tables) expectedAt(qs []State, sub []uint64) []Symbol {
+	var buf [16]Symbol // then one allocation, of the right size
+	out := buf[:0]
+	for _, q := range qs {
+		for k := t.out[q]; k < t.out[q+1]; k++ {
+			x := t.Trans[k].Sym
+			if (sub == nil || has(sub, int(k))) && !slices.Contains(out, x) {
+				out = append(out, x)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	slices.Sort(out)
+	return slices.Clone(out)
+}
