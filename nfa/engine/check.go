@@ -107,7 +107,7 @@ func (c *Checker) Check(mt [][]Action, mode Mode) Result {
 		return Result{Verdict: WeakPass}
 	}
 	for i, v := range s.lv {
-		v.AreaInto(&s.areas[i])
+		v.areaInto(&s.areas[i], mode == Prefix, true)
 	}
 	return c.central(s, s.areas, mt, mode)
 }

@@ -169,11 +169,20 @@ func (v *LocalVerifier) Area() Area {
 
 // AreaInto sets a to the summary of the trace read so far, reusing its
 // sets: without allocation once a has held an area of these tables.
-func (v *LocalVerifier) AreaInto(a *Area) {
+func (v *LocalVerifier) AreaInto(a *Area) { v.areaInto(a, true, false) }
+
+// areaInto is AreaInto, without the future when future is false (the
+// accept mode of Check does not need it), and clearing the marks on the way
+// when done is true (Check is done with the walk: Reset then has nothing
+// left to clear).
+func (v *LocalVerifier) areaInto(a *Area, future, done bool) {
 	p := v.p
 	a.Exact, a.Future = resize(a.Exact, v.tw), resize(a.Future, v.tw)
 	a.Len, a.Stuck, a.End, a.Final = v.n, v.stuck, v.State(), v.Final()
-	p.collect(a.Exact, &v.m, v.tw)
+	p.collect(a.Exact, &v.m, v.tw, done)
+	if !future {
+		return
+	}
 	copy(a.Future, a.Exact)
 	if q := a.End; q >= 0 {
 		x := int(p.FutureOf[q]) * v.tw
@@ -183,17 +192,26 @@ func (v *LocalVerifier) AreaInto(a *Area) {
 
 // collect sets area to init or-ed with the labels of the entries m marked:
 // Area(trace) of Definition 8. An entry of the table of words has the label
-// of its whole word.
-func (p *Proj) collect(area []uint64, m *marks, tw int) {
+// of its whole word. With clear, it also clears the marks.
+func (p *Proj) collect(area []uint64, m *marks, tw int, clear bool) {
 	copy(area, p.Init)
 	labels := p.labels
 	for _, i := range m.used {
 		x := int(p.AreaOf[i]) * tw
 		orInto(area, labels[x:x+tw])
+		if clear {
+			m.vis[i>>6] = 0
+		}
 	}
 	for _, i := range m.used2 {
 		x := int(p.labelOf[i]) * tw
 		orInto(area, labels[x:x+tw])
+		if clear {
+			m.vis2[i>>6] = 0
+		}
+	}
+	if clear {
+		m.used, m.used2 = m.used[:0], m.used2[:0]
 	}
 }
 
@@ -218,22 +236,45 @@ func (p *Proj) walk(trace []Action, q int32, m *marks) (int32, int) {
 	base, off, vis := p.Base, p.off, m.vis
 	used := m.used[:cap(m.used)]
 	n := len(m.used)
-	for ; j < len(trace); j++ {
-		x := uint32(trace[j] - base)
-		if x >= k {
-			m.used = used[:n]
-			return q, j
+	if len(trace)-j > 4*len(off) {
+		// A trace much longer than the table takes the same entries
+		// over and over: a predictable branch beats mark's stores.
+		for ; j < len(trace); j++ {
+			x := uint32(trace[j] - base)
+			if x >= k {
+				break
+			}
+			i := uint32(q) + x
+			r := off[i]
+			if r < 0 {
+				break
+			}
+			if w, b := vis[i>>6], uint64(1)<<(i&63); w&b == 0 {
+				vis[i>>6] = w | b
+				used[n] = int32(i)
+				n++
+			}
+			q = r
 		}
-		i := uint32(q) + x
-		r := off[i]
-		if r < 0 {
-			m.used = used[:n]
-			return q, j
+	} else {
+		for ; j < len(trace); j++ {
+			x := uint32(trace[j] - base)
+			if x >= k {
+				break
+			}
+			i := uint32(q) + x
+			r := off[i]
+			if r < 0 {
+				break
+			}
+			n = mark(vis, used, n, i)
+			q = r
 		}
-		n = mark(vis, used, n, i)
-		q = r
 	}
 	m.used = used[:n]
+	if j < len(trace) {
+		return q, j
+	}
 	return q, -1
 }
 

@@ -68,8 +68,8 @@ type search struct {
 	lanes               []lane
 	qmask, qnext, qpre  []uint64
 	order               []int
-	prio                []float64
-	inv                 []float64 // 1/|μi|
+	prio                []uint64
+	scale               []uint64 // 2^40/|μi|: priorities are positions relative to the lengths, in fixed point
 
 	maxNodes int
 	deadline time.Time
@@ -109,11 +109,11 @@ func (s *search) init(c *Checker, mt [][]Action, prefix bool, inter []uint64, pr
 	}
 	s.w = t.sw
 	s.m, s.r, s.cur = resize(s.m, s.w), resize(s.r, s.w), resize(s.cur, s.w)
-	s.order, s.prio, s.inv = s.order[:0], s.prio[:0], s.inv[:0]
+	s.order, s.prio, s.scale = s.order[:0], s.prio[:0], s.scale[:0]
 	for _, tr := range mt {
 		s.order = append(s.order, 0)
 		s.prio = append(s.prio, 0)
-		s.inv = append(s.inv, 1/float64(max(len(tr), 1)))
+		s.scale = append(s.scale, (1<<40)/uint64(max(len(tr), 1)))
 	}
 	s.prune = prune && n > 0
 	s.ready = false
@@ -252,8 +252,14 @@ func (s *search) push(key uint64, sum int32, pos []int32) bool {
 	r := s.r
 	s.kstack = append(s.kstack, key)
 	s.pstack = append(s.pstack, sum, 0)
-	s.pstack = append(s.pstack, pos...)
-	s.rstack = append(s.rstack, r...)
+	// Loops, not copies: the slices are a few words, for which a call to
+	// memmove costs more than the copy.
+	for _, p := range pos {
+		s.pstack = append(s.pstack, p)
+	}
+	for _, x := range r {
+		s.rstack = append(s.rstack, x)
+	}
 	return false
 }
 
@@ -300,7 +306,10 @@ func (s *search) mark(key uint64, sum int32, pos []int32) int {
 	s.nodes += added
 	if int(sum) > s.best {
 		s.best = int(sum)
-		s.bestPos = append(s.bestPos[:0], pos...)
+		s.bestPos = s.bestPos[:0]
+		for _, p := range pos {
+			s.bestPos = append(s.bestPos, p)
+		}
 		s.bestQ = State(firstBit(r))
 	}
 	return added
@@ -334,12 +343,12 @@ func (s *search) visit(key uint64, pos []int32) int {
 // letter returns the global letter of event p of location i's trace, or
 // -1 when the location has no such letter.
 func (s *search) letter(i int, p int32) int {
-	pr := &s.t.Projs[i]
-	x := uint32(s.tr[i][p] - pr.Base)
-	if x >= uint32(pr.K) {
+	t := s.t
+	x := uint32(s.tr[i][p] - t.base[i])
+	if x >= uint32(t.lbase[i+1]-t.lbase[i]) {
 		return -1
 	}
-	return int(s.t.lbase[i]) + int(x)
+	return int(t.lbase[i]) + int(x)
 }
 
 // run searches; found is true when a final state was reached, stopped when
@@ -388,15 +397,19 @@ func (s *search) run() (found, stopped bool) {
 		top := len(s.pstack) - (n + 2)
 		sum, dir := s.pstack[top], s.pstack[top+1]
 		s.pstack[top+1]++
-		copy(pos, s.pstack[top+2:top+2+n])
+		for i, p := range s.pstack[top+2 : top+2+n] {
+			pos[i] = p
+		}
 		rtop := len(s.rstack) - w
-		copy(cur, s.rstack[rtop:])
+		for k, x := range s.rstack[rtop:] {
+			cur[k] = x
+		}
 		// The single-part directions, least advanced location first.
 		k := 0
 		for i := range n {
 			if pos[i] < s.L[i] {
 				s.order[k] = i
-				s.prio[k] = float64(pos[i]) * s.inv[i]
+				s.prio[k] = uint64(pos[i]) * s.scale[i]
 				k++
 			}
 		}
@@ -470,7 +483,9 @@ func (s *search) chain(i int, key uint64, sum int32, pos []int32, cur []uint64) 
 		if s.mark(key, sum, pos) == 0 {
 			return false
 		}
-		copy(cur, s.r)
+		for k, x := range s.r {
+			cur[k] = x
+		}
 	}
 	return s.final(sum)
 }
@@ -482,7 +497,9 @@ func (s *search) post(from []uint64, glo, ghi int) bool {
 	t := s.t
 	G := t.G
 	r := s.r
-	clear(r)
+	for k := range r {
+		r[k] = 0
+	}
 	any := false
 	for k, x := range from {
 		for x != 0 {

@@ -36,6 +36,7 @@ type Tables struct {
 	// byLetter[first[q*G+g] : first[q*G+g+1]], their targets in ldst; the
 	// others (several parts, or none) by source: others[ofirst[q]:ofirst[q+1]].
 	lbase          []int32
+	base           []Action // Projs[i].Base, at hand
 	G              int
 	first          []int32
 	byLetter, ldst []int32
@@ -161,8 +162,11 @@ func (t *Tables) validate() error {
 			return tablesErr("initial state %d out of range", q)
 		}
 	}
-	if len(t.Final) != sw {
-		return tablesErr("final states: %d words, want %d", len(t.Final), sw)
+	if len(t.Final) != sw || !within(t.Final, n) {
+		return tablesErr("final states: %d words for %d states", len(t.Final), n)
+	}
+	if len(t.Projs) == 0 {
+		return tablesErr("no location")
 	}
 	for k, tr := range t.Trans {
 		if tr.Src < 0 || int(tr.Src) >= n || tr.Dst < 0 || int(tr.Dst) >= n || tr.Sym < 0 || int(tr.Sym) >= len(t.Parts) {
@@ -196,13 +200,16 @@ func (t *Tables) validate() error {
 		if base >= 1<<24 {
 			return tablesErr("too many letters")
 		}
-		if err := p.DFA.validate(p.K, sw, true); err != nil {
+		if err := p.DFA.validate(p.K, n, true); err != nil {
 			return tablesErr("location %d: %v", i, err)
 		}
 		d := &p.DFA
 		if len(p.AreaOf) != len(d.Next) || len(p.Areas)%max(tw, 1) != 0 || len(p.Init) != tw ||
 			len(p.FutureOf) != d.NumStates || len(p.Futures)%max(tw, 1) != 0 {
 			return tablesErr("location %d: labels of the wrong size", i)
+		}
+		if !rowsWithin(p.Areas, tw, len(t.Trans)) || !within(p.Init, len(t.Trans)) || !rowsWithin(p.Futures, tw, len(t.Trans)) {
+			return tablesErr("location %d: labels with transitions out of range", i)
 		}
 		if tw == 0 && (len(p.Areas) > 0 || len(p.Futures) > 0) {
 			return tablesErr("location %d: labels without transitions", i)
@@ -225,10 +232,10 @@ func (t *Tables) validate() error {
 			return tablesErr("location %d: one backward projection of two", i)
 		}
 		if p.Back != nil {
-			if err := p.Back.validate(p.K, sw, false); err != nil {
+			if err := p.Back.validate(p.K, n, false); err != nil {
 				return tablesErr("location %d (backward): %v", i, err)
 			}
-			if err := p.BackAny.validate(p.K, sw, false); err != nil {
+			if err := p.BackAny.validate(p.K, n, false); err != nil {
 				return tablesErr("location %d (backward, any end): %v", i, err)
 			}
 		}
@@ -236,7 +243,8 @@ func (t *Tables) validate() error {
 	return nil
 }
 
-func (d *DFA) validate(k, sw int, final bool) error {
+func (d *DFA) validate(k, nfaStates int, final bool) error {
+	sw := nwords(nfaStates)
 	n := d.NumStates
 	if n < 0 || int64(n)*int64(max(k, 1)) >= 1<<31 {
 		return fmt.Errorf("%d states", n)
@@ -247,8 +255,11 @@ func (d *DFA) validate(k, sw int, final bool) error {
 	if len(d.Next) != n*k || len(d.Subsets) != n*sw {
 		return fmt.Errorf("tables of the wrong size")
 	}
-	if final && len(d.Final) != nwords(n) {
+	if final && (len(d.Final) != nwords(n) || !within(d.Final, n)) {
 		return fmt.Errorf("final states of the wrong size")
+	}
+	if !rowsWithin(d.Subsets, sw, nfaStates) {
+		return fmt.Errorf("subsets with states out of range")
 	}
 	for e, r := range d.Next {
 		if r < -1 || int(r) >= n {
@@ -256,6 +267,37 @@ func (d *DFA) validate(k, sw int, final bool) error {
 		}
 	}
 	return nil
+}
+
+// within reports whether the set s has no element past n.
+func within(s []uint64, n int) bool {
+	for k, w := range s {
+		switch lo := k << 6; {
+		case n <= lo:
+			if w != 0 {
+				return false
+			}
+		case n-lo < 64:
+			if w>>(n-lo) != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// rowsWithin reports whether the rows of w words of rows have no element
+// past n.
+func rowsWithin(rows []uint64, w, n int) bool {
+	if w == 0 {
+		return len(rows) == 0
+	}
+	for r := 0; r+w <= len(rows); r += w {
+		if !within(rows[r:r+w], n) {
+			return false
+		}
+	}
+	return true
 }
 
 // IsFinal reports whether q is final.
@@ -389,8 +431,10 @@ func (t *rowTable) next(f rowStep, x uint32) rowStep {
 func (t *Tables) central() {
 	n := len(t.Projs)
 	t.lbase = make([]int32, n+1)
+	t.base = make([]Action, n)
 	for i := range n {
 		t.lbase[i+1] = t.lbase[i] + int32(t.Projs[i].K)
+		t.base[i] = t.Projs[i].Base
 	}
 	G := int(t.lbase[n])
 	t.G = G

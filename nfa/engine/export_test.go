@@ -1,0 +1,18 @@
+package engine
+
+// WordLen returns the length of the words of the projection's table of
+// words (0 when it has none).
+func (p *Proj) WordLen() int { return p.w }
+
+// HasAcceptingPath is the accepting-path check of Inter: on words when
+// small is true (at most 64 states), else the general one.
+func (t *Tables) HasAcceptingPath(sub []uint64, small bool) bool {
+	if small {
+		return t.hasAcceptingPath64(sub)
+	}
+	s := &scratch{seen: make([]uint64, t.sw)}
+	n := t.NumStates
+	t.NumStates = 65 // past the small case
+	defer func() { t.NumStates = n }()
+	return t.hasAcceptingPath(sub, s)
+}
