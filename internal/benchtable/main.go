@@ -4,6 +4,7 @@
 //
 //	go run ./internal/benchtable            # every row (a few minutes)
 //	go run ./internal/benchtable -rows lfrem,sat
+//	go run ./internal/benchtable -table1    # the automata paper's Table 1, set by set
 //
 // It needs the shared corpus beside the module (../shared), as the
 // benchmarks do. Each row runs `go test -bench` on one package and reads the
@@ -248,6 +249,7 @@ var producers = []producer{
 					"target 200M events/s", rate(v) + " events/s", fmt.Sprintf("%.1f× the target", v/200e6)})
 			case strings.HasPrefix(r.name, "Check/"):
 				v := r.metrics["actions/s"]
+				// Mode names are the engine's: accept, prefix.
 				where := "on 4 locations (central search)"
 				if r.pkg == "abptrivial" {
 					where = "as one global trace"
@@ -262,8 +264,16 @@ var producers = []producer{
 
 func main() {
 	only := flag.String("rows", "", "comma-separated rows to run (default all): "+keys())
+	table1 := flag.Bool("table1", false, "print the automata paper's Table 1 with our seconds per set beside the paper's, instead of the rows")
 	flag.Parse()
 	fmt.Printf("Machine: %s/%s, %d CPUs, %s\n\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
+	if *table1 {
+		if err := printTable1(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
 	fmt.Println("| workload | peer | ivc | ratio |")
 	fmt.Println("|---|---|---|---|")
 	failed := false
@@ -292,4 +302,42 @@ func keys() string {
 		ks = append(ks, p.key)
 	}
 	return strings.Join(ks, ",")
+}
+
+// printTable1 prints Table 1 of the automata paper set by set: our seconds
+// per set by AC and by AS (BenchmarkTable1 of package nfa, AS stopping at
+// the first failing location as Algorithm 2 does) beside the paper's.
+func printTable1() error {
+	rs, err := bench("./nfa", `Table1`, "5x")
+	if err != nil {
+		return err
+	}
+	type set struct{ ac, as, paper, mts, events float64 }
+	sets := map[string]*set{}
+	var order []string
+	for _, r := range rs {
+		name := strings.TrimPrefix(r.name, "Table1/")
+		key, proc := name[:strings.LastIndex(name, "/")], name[strings.LastIndex(name, "/")+1:]
+		s, ok := sets[key]
+		if !ok {
+			s = &set{}
+			sets[key] = s
+			order = append(order, key)
+		}
+		m := r.metrics
+		s.mts, s.events = m["MTs"], m["events/s"]*m["s/set"]
+		if proc == "AC" {
+			s.ac = m["s/set"]
+		} else {
+			s.as = m["s/set"]
+			s.paper = m["×paper"] * m["s/set"] // the paper's better time
+		}
+	}
+	fmt.Println("| NFA / set | multi-traces | events | AC (s) | AS (s) | paper's better (s) | paper's / our AS | AS ≤ AC |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
+	for _, key := range order {
+		s := sets[key]
+		fmt.Printf("| %s | %.0f | %.0f | %.6f | %.6f | %.6f | %.1f× | %v |\n", key, s.mts, s.events, s.ac, s.as, s.paper, s.paper/s.as, s.as <= s.ac)
+	}
+	return nil
 }
