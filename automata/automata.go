@@ -3,17 +3,19 @@
 // the locations of each multi-trace's co-localizations, and decides
 // multi-traces with the semi-centralized procedure of package nfa (local
 // checks on projection DFAs, Inter of their areas, a central search), or the
-// centralized one. Verdicts and explanations come in the runtime engine's
-// types, so that both engines print alike and can be compared.
+// centralized one. Verdicts and explanations come in package verdict's
+// types, as the runtime engine's do, so that both engines print alike and
+// can be compared. Raw does the same for a raw NFA (a .timbuk automaton)
+// and traces of its letters.
 //
-//	e, err := automata.New(sp.Store, sp.Root, automata.Options{Mode: runtime.Prefix})
+//	e, err := automata.New(sp.Store, sp.Root, automata.Options{Mode: verdict.Prefix})
 //	var le *compile.LoopError
 //	if errors.As(err, &le) { ... }   // outside the compiled sublanguage: use the runtime engine
 //	res := e.Analyze(mt)             // Pass, WeakPass, Fail (Reason: LocalError(...), InterError, CentralError)
 //
 // It is a package of its own, not part of compile, because it joins three
 // worlds that compile does not need: multi-traces and their partitions, the
-// checker of nfa, and the runtime's verdicts; compile stays the translation
+// checker of nfa, and ivc's verdicts; compile stays the translation
 // from interaction terms to automata.
 //
 // # Locations of multi-actions
@@ -38,7 +40,7 @@ import (
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/nfa"
-	"github.com/ivc-project/ivc/runtime"
+	"github.com/ivc-project/ivc/verdict"
 )
 
 // Procedure chooses the decision procedure.
@@ -51,7 +53,7 @@ const (
 
 // Options configure an Engine. The zero value is prefix mode with AS.
 type Options struct {
-	Mode      runtime.Mode // runtime.Prefix or runtime.Accept
+	Mode      verdict.Mode // verdict.Prefix or verdict.Accept
 	Procedure Procedure
 	// MaxStates bounds the NFA synthesis (0: compile's default).
 	MaxStates int
@@ -86,7 +88,7 @@ type Engine struct {
 // errors of compile.Compile (a *compile.LoopError outside the sublanguage,
 // a *compile.StateLimitError past Options.MaxStates).
 func New(st *interaction.Store, root interaction.Term, opt Options) (*Engine, error) {
-	if opt.Mode != runtime.Prefix && opt.Mode != runtime.Accept {
+	if opt.Mode != verdict.Prefix && opt.Mode != verdict.Accept {
 		return nil, fmt.Errorf("the automata engine answers accept and prefix modes, not %s", opt.Mode)
 	}
 	a, err := compile.Compile(st, root, compile.Options{MaxStates: opt.MaxStates, File: opt.File, Syntax: opt.Syntax})
@@ -244,52 +246,131 @@ func (l *located) letters(sig *interaction.Signature, mt *multitrace.MultiTrace)
 	return out
 }
 
-// Analyze decides mt. A multi-trace whose partition makes a projection too
-// big answers Inconc with the reason.
-func (e *Engine) Analyze(mt *multitrace.MultiTrace) runtime.Result {
-	l := e.located(groups(mt))
-	if l.err != nil {
-		return runtime.Result{Verdict: runtime.Inconc, Mode: e.opt.Mode, Reason: l.err.Error()}
-	}
-	letters := l.letters(e.sig, mt)
-	mode := nfa.Prefix
-	if e.opt.Mode == runtime.Accept {
-		mode = nfa.Accept
-	}
-	var r nfa.Result
-	if e.opt.Procedure == AC {
-		r = l.c.CheckAC(letters, mode)
-	} else {
-		r = l.c.CheckAS(letters, mode)
-	}
-	return e.result(l, mt, r)
+// Prepare builds the checker of mt's partition of the lifelines, if it is
+// not built yet: the one-time work that Analyze would otherwise do for the
+// first multi-trace of each partition (so that a caller can time it apart).
+func (e *Engine) Prepare(mt *multitrace.MultiTrace) error {
+	return e.located(groups(mt)).err
 }
 
-// result converts a verdict of nfa into the runtime's terms: the paper's
-// reason (LocalError with every failing location, InterError, CentralError)
-// goes to Reason, and the explanation says how far each component got and
-// what was expected there.
-func (e *Engine) result(l *located, mt *multitrace.MultiTrace, r nfa.Result) runtime.Result {
-	res := runtime.Result{Mode: e.opt.Mode, Nodes: r.Nodes}
+// Analyze decides mt. A multi-trace whose partition makes a projection too
+// big answers Inconc with the reason.
+func (e *Engine) Analyze(mt *multitrace.MultiTrace) verdict.Result {
+	l := e.located(groups(mt))
+	if l.err != nil {
+		return verdict.Result{Verdict: verdict.Inconc, Mode: e.opt.Mode, Detail: l.err.Error()}
+	}
+	letters := l.letters(e.sig, mt)
+	r := check(l.c, letters, e.opt)
+	if r.Verdict != nfa.Fail {
+		return result(r, e.opt, nil)
+	}
+	sig := e.sig
+	return result(r, e.opt, &names{locs: l.c.Locations(), syms: e.a.Symbols(), letters: letters,
+		component: func(i int) string { return mt.Components[i].Lifelines.Format(sig) },
+		event:     func(i, pos int) string { return mt.Components[i].Trace[pos].Format(sig) },
+	})
+}
+
+// check runs the procedure of opt on letter traces.
+func check(c *nfa.Checker, letters [][]nfa.Letter, opt Options) nfa.Result {
+	mode := nfa.Prefix
+	if opt.Mode == verdict.Accept {
+		mode = nfa.Accept
+	}
+	if opt.Procedure == AC {
+		return c.CheckAC(letters, mode)
+	}
+	return c.CheckAS(letters, mode)
+}
+
+// Raw decides multi-traces of letters against a raw NFA (a .timbuk word
+// automaton) whose letters are split into locations: the automata paper's
+// benchmark setting, without an interaction.
+type Raw struct {
+	c   *nfa.Checker
+	opt Options
+}
+
+// NewRaw prepares the checker of a for the locations locs. Options.Mode is
+// verdict.Prefix or verdict.Accept; MaxStates, File and Syntax do not apply.
+func NewRaw(a *nfa.NFA, locs *nfa.Locations, opt Options) (*Raw, error) {
+	if opt.Mode != verdict.Prefix && opt.Mode != verdict.Accept {
+		return nil, fmt.Errorf("the automata engine answers accept and prefix modes, not %s", opt.Mode)
+	}
+	c, err := nfa.NewChecker(a, locs, nfa.CheckerOptions{MaxProjStates: opt.MaxProjStates,
+		MaxNodes: opt.MaxNodes, Timeout: opt.Timeout, NoPruning: opt.NoPruning})
+	if err != nil {
+		return nil, err
+	}
+	return &Raw{c: c, opt: opt}, nil
+}
+
+// Locations returns the locations of the letters.
+func (r *Raw) Locations() *nfa.Locations { return r.c.Locations() }
+
+// Analyze decides the letter traces mt, one per location (as
+// nfa.ParseLetterTraces reads them). The explanation of a Fail names the
+// locations as components.
+func (r *Raw) Analyze(mt [][]nfa.Letter) verdict.Result {
+	res := check(r.c, mt, r.opt)
+	if res.Verdict != nfa.Fail {
+		return result(res, r.opt, nil)
+	}
+	locs := r.c.Locations()
+	letter := func(i, pos int) string {
+		if x := mt[i][pos]; int(x) < len(locs.Letters(i)) {
+			return locs.Letters(i)[x]
+		}
+		return "?"
+	}
+	return result(res, r.opt, &names{locs: locs, syms: r.c.NFA().Symbols(), letters: mt,
+		component: locs.Name, event: letter})
+}
+
+// names are what a result of nfa refers to, in words: the locations (and
+// the components of the multi-trace they stand for), their events and
+// letters, and the symbols of the NFA.
+type names struct {
+	locs      *nfa.Locations
+	syms      *nfa.Symbols
+	letters   [][]nfa.Letter
+	component func(i int) string      // location i as the explanation names it
+	event     func(i, pos int) string // event pos of location i's trace
+}
+
+// result puts a result of nfa in verdict's terms; n is needed for a Fail
+// only. A Fail's Reason is the paper's (LocalError with every failing
+// location, InterError, CentralError, Error), and its explanation says how
+// far each component got and what was expected there.
+func result(r nfa.Result, opt Options, n *names) verdict.Result {
+	res := verdict.Result{Mode: opt.Mode, Nodes: r.Nodes}
 	switch r.Verdict {
 	case nfa.Pass:
-		res.Verdict = runtime.Pass
+		res.Verdict = verdict.Pass
 	case nfa.WeakPass:
-		res.Verdict = runtime.WeakPass
+		res.Verdict = verdict.WeakPass
 		if r.Reason == nfa.NodeLimit || r.Reason == nfa.Timeout {
-			res.Reason = "a multi-prefix; whether it is exactly accepted is undecided: " + limitReason(r.Reason, e.opt)
+			res.Reason = reasonOf[r.Reason]
+			res.Detail = "a multi-prefix; whether it is exactly accepted is undecided: " + limitText(r.Reason, opt)
 		}
 	case nfa.Inconc:
-		res.Verdict = runtime.Inconc
-		res.Reason = limitReason(r.Reason, e.opt)
+		res.Verdict = verdict.Inconc
+		res.Reason, res.Detail = reasonOf[r.Reason], limitText(r.Reason, opt)
 	case nfa.Fail:
-		res.Verdict = runtime.Fail
-		res.Explanation, res.Reason = e.explain(l, mt, r)
+		res.Verdict = verdict.Fail
+		res.Reason = reasonOf[r.Reason]
+		res.Explanation, res.Detail = n.explain(r)
 	}
 	return res
 }
 
-func limitReason(r nfa.Reason, opt Options) string {
+// reasonOf maps nfa's reasons to verdict's (same names, tested).
+var reasonOf = [...]verdict.Reason{nfa.NoReason: verdict.NoReason, nfa.LocalError: verdict.LocalError,
+	nfa.InterError: verdict.InterError, nfa.CentralError: verdict.CentralError, nfa.Error: verdict.Error,
+	nfa.NodeLimit: verdict.NodeLimit, nfa.Timeout: verdict.Timeout}
+
+func limitText(r nfa.Reason, opt Options) string {
 	if r == nfa.Timeout {
 		return fmt.Sprintf("timeout after %v", opt.Timeout)
 	}
@@ -300,13 +381,14 @@ func limitReason(r nfa.Reason, opt Options) string {
 	return fmt.Sprintf("node limit reached (%d states of the central search)", n)
 }
 
-func (e *Engine) explain(l *located, mt *multitrace.MultiTrace, r nfa.Result) (*runtime.Explanation, string) {
-	sig := e.sig
-	locs := l.c.Locations()
-	ex := &runtime.Explanation{}
-	consumed := make([]int, len(mt.Components))
-	for i, c := range mt.Components {
-		consumed[i] = len(c.Trace)
+// explain describes a Fail: the detail of its reason (for LocalError, where
+// each failing location got stuck and what it expected) and how far each
+// component was consumed.
+func (n *names) explain(r nfa.Result) (*verdict.Explanation, string) {
+	ex := &verdict.Explanation{}
+	consumed := make([]int, len(n.letters))
+	for i, tr := range n.letters {
+		consumed[i] = len(tr)
 		if r.Progress != nil {
 			consumed[i] = r.Progress[i]
 		}
@@ -314,44 +396,41 @@ func (e *Engine) explain(l *located, mt *multitrace.MultiTrace, r nfa.Result) (*
 	letterNames := func(i int, xs []nfa.Letter) []string {
 		var out []string
 		for _, x := range xs {
-			out = append(out, locs.Letters(i)[x])
+			out = append(out, n.locs.Letters(i)[x])
 		}
 		return out
 	}
-	var reason strings.Builder
-	reason.WriteString(r.Reason.String())
-	if r.Reason == nfa.LocalError {
-		reason.WriteString(":")
-		for k, f := range r.Locals {
-			consumed[f.Loc] = f.Pos
-			if k == 0 {
-				ex.LocalFailure = mt.Components[f.Loc].Lifelines.Format(sig)
-				ex.Expected = letterNames(f.Loc, f.Expected)
-			}
-			if k > 0 {
-				reason.WriteString(";")
-			}
-			fmt.Fprintf(&reason, " %s", locs.Name(f.Loc))
-			if f.AtEnd {
-				fmt.Fprintf(&reason, " ends after %d events, which no accepted trace does there", f.Pos)
-			} else {
-				fmt.Fprintf(&reason, " cannot read event %d (%s)", f.Pos+1, mt.Components[f.Loc].Trace[f.Pos].Format(sig))
-			}
-			if exp := letterNames(f.Loc, f.Expected); len(exp) > 0 {
-				fmt.Fprintf(&reason, ", expected %s", strings.Join(exp, " "))
-			}
+	var detail strings.Builder
+	for k, f := range r.Locals {
+		consumed[f.Loc] = f.Pos
+		if k == 0 {
+			ex.LocalFailure = n.component(f.Loc)
+			ex.Expected = letterNames(f.Loc, f.Expected)
+		} else {
+			detail.WriteString("; ")
 		}
-	} else {
-		for _, x := range r.Expected {
-			ex.Expected = append(ex.Expected, e.a.Symbols().Name(x))
+		detail.WriteString(n.locs.Name(f.Loc))
+		if f.AtEnd {
+			fmt.Fprintf(&detail, " ends after %d events, which no accepted trace does there", f.Pos)
+		} else {
+			fmt.Fprintf(&detail, " cannot read event %d (%s)", f.Pos+1, n.event(f.Loc, f.Pos))
+		}
+		if exp := letterNames(f.Loc, f.Expected); len(exp) > 0 {
+			fmt.Fprintf(&detail, ", expected %s", strings.Join(exp, " "))
 		}
 	}
-	for i, c := range mt.Components {
-		cp := runtime.ComponentProgress{Lifelines: c.Lifelines.Format(sig), Consumed: consumed[i], Length: len(c.Trace)}
-		if consumed[i] < len(c.Trace) {
-			cp.Head = c.Trace[consumed[i]].Format(sig)
+	if len(r.Locals) == 0 {
+		for _, x := range r.Expected {
+			ex.Expected = append(ex.Expected, n.syms.Name(x))
+		}
+	}
+	slices.Sort(ex.Expected)
+	for i, tr := range n.letters {
+		cp := verdict.ComponentProgress{Lifelines: n.component(i), Consumed: consumed[i], Length: len(tr)}
+		if consumed[i] < len(tr) {
+			cp.Head = n.event(i, consumed[i])
 		}
 		ex.Components = append(ex.Components, cp)
 	}
-	return ex, reason.String()
+	return ex, detail.String()
 }

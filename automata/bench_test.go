@@ -6,9 +6,9 @@ import (
 
 	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/multitrace"
-	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/tracegen"
+	"github.com/ivc-project/ivc/verdict"
 )
 
 // BenchmarkLongTraces reports the automata engine's throughput, in actions
@@ -24,7 +24,7 @@ func BenchmarkLongTraces(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		e, err := New(sp.Store, sp.Root, Options{Mode: runtime.Prefix})
+		e, err := New(sp.Store, sp.Root, Options{Mode: verdict.Prefix})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -47,7 +47,7 @@ func BenchmarkLongTraces(b *testing.B) {
 		}{{"global", global}, {"discrete", discrete}} {
 			b.Run(model+"/"+set.name, func(b *testing.B) {
 				for _, mt := range set.mts {
-					if v := e.Analyze(mt).Verdict; v != runtime.Pass && v != runtime.WeakPass {
+					if v := e.Analyze(mt).Verdict; v != verdict.Pass && v != verdict.WeakPass {
 						b.Fatalf("%s on an accepted prefix", v)
 					}
 				}

@@ -13,6 +13,7 @@ import (
 	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/tracegen"
+	"github.com/ivc-project/ivc/verdict"
 )
 
 // TestLfremCorpus checks the rows of corpus/lfrem/verdicts.tsv whose
@@ -42,7 +43,7 @@ func TestLfremCorpus(t *testing.T) {
 		if m.err != nil {
 			t.Fatal(m.err)
 		}
-		for _, mode := range []runtime.Mode{runtime.Accept, runtime.Prefix} {
+		for _, mode := range []verdict.Mode{verdict.Accept, verdict.Prefix} {
 			for _, p := range []Procedure{AS, AC} {
 				e, err := New(m.sp.Store, m.sp.Root, Options{Mode: mode, Procedure: p})
 				var le *compile.LoopError
@@ -56,8 +57,8 @@ func TestLfremCorpus(t *testing.T) {
 				m.engines[mode.String()+string(rune('0'+p))] = e
 			}
 		}
-		m.rt[0] = runtime.New(m.sp.Store, m.sp.Root, runtime.Options{Mode: runtime.Accept, POR: true, LOC: true})
-		m.rt[1] = runtime.New(m.sp.Store, m.sp.Root, runtime.Options{Mode: runtime.Prefix, POR: true, LOC: true})
+		m.rt[0] = runtime.New(m.sp.Store, m.sp.Root, runtime.Options{Mode: verdict.Accept, POR: true, LOC: true})
+		m.rt[1] = runtime.New(m.sp.Store, m.sp.Root, runtime.Options{Mode: verdict.Prefix, POR: true, LOC: true})
 		return m
 	}
 	checked, skipped := 0, 0
@@ -74,9 +75,9 @@ func TestLfremCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for mi, mode := range []runtime.Mode{runtime.Accept, runtime.Prefix} {
+		for mi, mode := range []verdict.Mode{verdict.Accept, verdict.Prefix} {
 			want := row.Accept
-			if mode == runtime.Prefix {
+			if mode == verdict.Prefix {
 				want = row.Prefix
 			}
 			rt := m.rt[mi].Analyze(mt).Verdict.String()
@@ -84,7 +85,7 @@ func TestLfremCorpus(t *testing.T) {
 				res := m.engines[mode.String()+string(rune('0'+p))].Analyze(mt)
 				got := res.Verdict.String()
 				if got != rt {
-					t.Errorf("%s (%s) %s %v: automata %s (%s), runtime %s", row.HTF, row.Kind, mode, p, got, res.Reason, rt)
+					t.Errorf("%s (%s) %s %v: automata %s (%s), runtime %s", row.HTF, row.Kind, mode, p, got, res.Text(), rt)
 				}
 				if want != "?" && got != want && !(want == "WeakPass|Pass" && res.Verdict.OK()) {
 					t.Errorf("%s (%s) %s %v: automata %s, corpus %s", row.HTF, row.Kind, mode, p, got, want)
@@ -108,23 +109,23 @@ func TestLongTraces(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e, err := New(sp.Store, sp.Root, Options{Mode: runtime.Prefix})
+		e, err := New(sp.Store, sp.Root, Options{Mode: verdict.Prefix})
 		if err != nil {
 			t.Fatal(err)
 		}
-		ea, err := New(sp.Store, sp.Root, Options{Mode: runtime.Accept})
+		ea, err := New(sp.Store, sp.Root, Options{Mode: verdict.Accept})
 		if err != nil {
 			t.Fatal(err)
 		}
 		rt := runtime.New(sp.Store, sp.Root, runtime.DefaultOptions())
-		rta := runtime.New(sp.Store, sp.Root, runtime.Options{Mode: runtime.Accept, POR: true, LOC: true})
+		rta := runtime.New(sp.Store, sp.Root, runtime.Options{Mode: verdict.Accept, POR: true, LOC: true})
 		for k, lt := range testutil.LongTraces(t, dir, model) {
 			mt, err := multitrace.Read(lt.HTF, sp.Sig)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if got := e.Analyze(mt); got.Verdict.String() != lt.Verdict {
-				t.Errorf("%s/%s (%d actions): %s (%s), want %s", model, lt.Name, mt.Len(), got.Verdict, got.Reason, lt.Verdict)
+				t.Errorf("%s/%s (%d actions): %s (%s), want %s", model, lt.Name, mt.Len(), got.Verdict, got.Text(), lt.Verdict)
 			}
 			checked++
 			// Projections: the global trace cut into the discrete partition
@@ -148,12 +149,12 @@ func TestLongTraces(t *testing.T) {
 					rt *runtime.Analyzer
 				}{{e, rt}, {ea, rta}} {
 					want := c.rt.Analyze(&pm)
-					if want.Verdict == runtime.Inconc {
+					if want.Verdict == verdict.Inconc {
 						continue
 					}
 					if got := c.e.Analyze(&pm); got.Verdict != want.Verdict {
 						t.Errorf("%s/%s projected on %d components (%d events) %s: automata %s (%s), runtime %s",
-							model, lt.Name, len(part), pm.Len(), want.Mode, got.Verdict, got.Reason, want.Verdict)
+							model, lt.Name, len(part), pm.Len(), want.Mode, got.Verdict, got.Text(), want.Verdict)
 					}
 					checked++
 				}

@@ -13,6 +13,7 @@ import (
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/tracegen"
+	"github.com/ivc-project/ivc/verdict"
 )
 
 var seeds = flag.Int("seeds", 0, "random interactions in TestDifferentialRuntime (default 300, 4000 with -tags sweep)")
@@ -59,7 +60,7 @@ func TestDifferentialRuntime(t *testing.T) {
 		}
 		term := random.Interaction(st, rng, random.Params{MaxDepth: 4, MinActions: 4, Weights: ww, Messages: msgs, Compilable: true})
 		var es [2][]*Engine
-		for mi, mode := range []runtime.Mode{runtime.Accept, runtime.Prefix} {
+		for mi, mode := range []verdict.Mode{verdict.Accept, verdict.Prefix} {
 			for _, eng := range engines {
 				opt := eng.opt
 				opt.Mode = mode
@@ -71,8 +72,8 @@ func TestDifferentialRuntime(t *testing.T) {
 			}
 		}
 		rt := [2]*runtime.Analyzer{
-			runtime.New(st, term, runtime.Options{Mode: runtime.Accept, POR: true, LOC: true}),
-			runtime.New(st, term, runtime.Options{Mode: runtime.Prefix, POR: true, LOC: true}),
+			runtime.New(st, term, runtime.Options{Mode: verdict.Accept, POR: true, LOC: true}),
+			runtime.New(st, term, runtime.Options{Mode: verdict.Prefix, POR: true, LOC: true}),
 		}
 		for k := range 8 {
 			mt, ok := draw(st, term, rng, k)
@@ -81,10 +82,10 @@ func TestDifferentialRuntime(t *testing.T) {
 			}
 			for mi := range 2 {
 				want := rt[mi].Analyze(&mt)
-				if want.Verdict == runtime.Inconc {
+				if want.Verdict == verdict.Inconc {
 					continue
 				}
-				oracle := runtime.Verdict(255)
+				oracle := verdict.Verdict(255)
 				for ei, e := range es[mi] {
 					got := e.Analyze(&mt)
 					if got.Verdict == want.Verdict {
@@ -96,7 +97,7 @@ func TestDifferentialRuntime(t *testing.T) {
 					}
 					if got.Verdict != oracle {
 						t.Errorf("seed %d: %s on %s %s: %s gives %s (%s), runtime %s, oracle %s", seed, st.Format(term),
-							mt.Format(sig), want.Mode, engines[ei].name, got.Verdict, got.Reason, want.Verdict, oracle)
+							mt.Format(sig), want.Mode, engines[ei].name, got.Verdict, got.Text(), want.Verdict, oracle)
 					}
 				}
 				if oracle != 255 && oracle != want.Verdict {
@@ -131,7 +132,7 @@ func FuzzDifferential(f *testing.F) {
 		msgs.Synch = int(knobs >> 2 & 3)
 		msgs.Broadcast = int(knobs >> 4 & 1)
 		term := random.Interaction(st, rng, random.Params{MaxDepth: 2 + int(depth%3), MinActions: 3, Weights: w, Messages: msgs, Compilable: true})
-		for _, mode := range []runtime.Mode{runtime.Accept, runtime.Prefix} {
+		for _, mode := range []verdict.Mode{verdict.Accept, verdict.Prefix} {
 			rts := []*runtime.Analyzer{
 				runtime.New(st, term, runtime.Options{Mode: mode, POR: true, LOC: true}),
 				runtime.New(st, term, runtime.Options{Mode: mode, MaxNodes: 1 << 18}),
@@ -154,7 +155,7 @@ func FuzzDifferential(f *testing.F) {
 				// Every engine and configuration must agree; on a
 				// disagreement the oracle names the wrong ones.
 				var names []string
-				var got []runtime.Verdict
+				var got []verdict.Verdict
 				for i, rt := range rts {
 					names = append(names, fmt.Sprintf("runtime(config %d)", i))
 					got = append(got, rt.Analyze(&mt).Verdict)
@@ -172,7 +173,7 @@ func FuzzDifferential(f *testing.F) {
 				}
 				want := oracleVerdict(st, term, mt, mode)
 				for i, v := range got {
-					if v != want && v != runtime.Inconc {
+					if v != want && v != verdict.Inconc {
 						t.Errorf("%s on %s %s: %s gives %s, oracle %s", st.Format(term), mt.Format(sig), mode, names[i], v, want)
 					}
 				}
@@ -184,14 +185,14 @@ func FuzzDifferential(f *testing.F) {
 // oracleVerdict is the reference oracle's verdict. Its traces are bounded
 // by the multi-trace's length plus 8 events, exact for the loop-free terms
 // and the short witnesses of these tests.
-func oracleVerdict(st *interaction.Store, term interaction.Term, mt multitrace.MultiTrace, mode runtime.Mode) runtime.Verdict {
+func oracleVerdict(st *interaction.Store, term interaction.Term, mt multitrace.MultiTrace, mode verdict.Mode) verdict.Verdict {
 	switch {
 	case reference.Accepts(st, term, mt):
-		return runtime.Pass
-	case mode == runtime.Prefix && reference.IsMultiPrefix(st, term, mt, mt.Len()+8):
-		return runtime.WeakPass
+		return verdict.Pass
+	case mode == verdict.Prefix && reference.IsMultiPrefix(st, term, mt, mt.Len()+8):
+		return verdict.WeakPass
 	}
-	return runtime.Fail
+	return verdict.Fail
 }
 
 // draw returns the k-th kind of random multi-trace of term.

@@ -8,6 +8,7 @@ import (
 	"github.com/ivc-project/ivc/internal/reference"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/runtime"
+	"github.com/ivc-project/ivc/verdict"
 )
 
 // TestPrefixExact pins multi-traces where the automata engine's prefix
@@ -46,7 +47,7 @@ func TestPrefixExact(t *testing.T) {
 				t.Fatal(err)
 			}
 			res := e.Analyze(mt)
-			got := res.Verdict.String() + " " + res.Reason
+			got := res.Verdict.String() + " " + res.Text()
 			if eng.opt.Procedure == AC {
 				got = res.Verdict.String()
 			}
@@ -58,7 +59,7 @@ func TestPrefixExact(t *testing.T) {
 				t.Errorf("%s on %s: %s gives %q, want %q", tc.term, tc.mt, eng.name, got, want)
 			}
 		}
-		if rt := runtime.New(st, term, runtime.DefaultOptions()).Analyze(mt); rt.Verdict != runtime.Fail {
+		if rt := runtime.New(st, term, runtime.DefaultOptions()).Analyze(mt); rt.Verdict != verdict.Fail {
 			t.Errorf("%s on %s: runtime engine %s, want Fail", tc.term, tc.mt, rt.Verdict)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/tracegen"
+	"github.com/ivc-project/ivc/verdict"
 )
 
 // TestSynchModels checks models whose <synch> messages are symbols that
@@ -33,7 +34,7 @@ func TestSynchModels(t *testing.T) {
 		t.Fatal(err)
 	}
 	checked := 0
-	for _, mode := range []runtime.Mode{runtime.Accept, runtime.Prefix} {
+	for _, mode := range []verdict.Mode{verdict.Accept, verdict.Prefix} {
 		e, err := New(sp.Store, sp.Root, Options{Mode: mode})
 		if err != nil {
 			t.Fatal(err)
@@ -63,7 +64,7 @@ func TestSynchModels(t *testing.T) {
 			}
 			want := rt.Analyze(&mt)
 			if got := e.Analyze(&mt); got.Verdict != want.Verdict {
-				t.Errorf("network %s on %s: automata %s (%s), runtime %s", mode, mt.Format(sig), got.Verdict, got.Reason, want.Verdict)
+				t.Errorf("network %s on %s: automata %s (%s), runtime %s", mode, mt.Format(sig), got.Verdict, got.Text(), want.Verdict)
 			}
 			checked++
 		}
@@ -79,7 +80,7 @@ func TestSynchModels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e, err := New(sp.Store, sp.Root, Options{Mode: runtime.Prefix, Timeout: time.Minute})
+		e, err := New(sp.Store, sp.Root, Options{Mode: verdict.Prefix, Timeout: time.Minute})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,8 +88,8 @@ func TestSynchModels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := e.Analyze(mt); got.Verdict != runtime.WeakPass {
-			t.Errorf("%s: %s (%s), want WeakPass", name, got.Verdict, got.Reason)
+		if got := e.Analyze(mt); got.Verdict != verdict.WeakPass {
+			t.Errorf("%s: %s (%s), want WeakPass", name, got.Verdict, got.Text())
 		}
 		checked++
 	}

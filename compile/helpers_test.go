@@ -9,6 +9,7 @@ import (
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/runtime"
+	"github.com/ivc-project/ivc/verdict"
 )
 
 // nfaWords returns the words of length at most k accepted by a, formatted
@@ -188,11 +189,11 @@ type acceptor struct {
 }
 
 func newAcceptor(st *interaction.Store, root interaction.Term) *acceptor {
-	return &acceptor{a: runtime.New(st, root, runtime.Options{Mode: runtime.Accept}), all: st.Signature().AllLifelines()}
+	return &acceptor{a: runtime.New(st, root, runtime.Options{Mode: verdict.Accept}), all: st.Signature().AllLifelines()}
 }
 
-func (ac *acceptor) accepts(tr []interaction.MultiAction) (bool, runtime.Result) {
+func (ac *acceptor) accepts(tr []interaction.MultiAction) (bool, verdict.Result) {
 	mt := multitrace.MultiTrace{Components: []multitrace.Component{{Lifelines: ac.all, Trace: tr}}}
 	r := ac.a.Analyze(&mt)
-	return r.Verdict == runtime.Pass, r
+	return r.Verdict == verdict.Pass, r
 }

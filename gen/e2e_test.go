@@ -18,6 +18,7 @@ import (
 	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/tracegen"
+	"github.com/ivc-project/ivc/verdict"
 )
 
 // e2eCase is a model compiled for a partition into package pkg.
@@ -91,8 +92,8 @@ func TestEndToEnd(t *testing.T) {
 			}
 			mts = append(mts, *mt)
 		}
-		rtAccept := runtime.New(m.sp.Store, m.sp.Root, runtime.Options{Mode: runtime.Accept})
-		rtPrefix := runtime.New(m.sp.Store, m.sp.Root, runtime.Options{Mode: runtime.Prefix})
+		rtAccept := runtime.New(m.sp.Store, m.sp.Root, runtime.Options{Mode: verdict.Accept})
+		rtPrefix := runtime.New(m.sp.Store, m.sp.Root, runtime.Options{Mode: verdict.Prefix})
 		for k := range mts {
 			mt := &mts[k]
 			name := fmt.Sprintf("%s/%03d.htf", c.pkg, k)
@@ -105,7 +106,7 @@ func TestEndToEnd(t *testing.T) {
 			for _, r := range []struct {
 				mode     string
 				as, ac   nfa.Result
-				rt       runtime.Result
+				rt       verdict.Result
 				rtMapped string
 			}{
 				{"accept", acc, m.chk.CheckAC(letters, nfa.Accept), rtAccept.Analyze(mt), ""},
@@ -114,7 +115,7 @@ func TestEndToEnd(t *testing.T) {
 				if r.as.Verdict != r.ac.Verdict {
 					t.Errorf("%s %s: AS %v, AC %v", name, r.mode, r.as, r.ac)
 				}
-				if r.rt.Verdict != runtime.Inconc && r.rt.Verdict.String() != r.as.Verdict.String() {
+				if r.rt.Verdict != verdict.Inconc && r.rt.Verdict.String() != r.as.Verdict.String() {
 					t.Errorf("%s %s: automata %v, runtime %v", name, r.mode, r.as, r.rt.Verdict)
 				}
 			}

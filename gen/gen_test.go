@@ -16,9 +16,9 @@ import (
 	"github.com/ivc-project/ivc/gen"
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/nfa"
-	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/tracegen"
+	"github.com/ivc-project/ivc/verdict"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/golden")
@@ -50,7 +50,7 @@ func compileModel(t testing.TB, name, partition, pkg string) *compiled {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, err := automata.New(sp.Store, sp.Root, automata.Options{Mode: runtime.Accept})
+	eng, err := automata.New(sp.Store, sp.Root, automata.Options{Mode: verdict.Accept})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/verdict"
 )
 
 // An Analyzer checks multi-traces against one interaction. It keeps memo
@@ -144,13 +145,14 @@ type problem struct {
 	nodes      int
 	localNodes int
 	deadline   time.Time
-	stopped    string // why the search stopped early, if it did
+	stopped    string         // why the search stopped early, if it did
+	stopReason verdict.Reason // NodeLimit or Timeout, when stopped
 
 	loc      map[locKey]bool
 	locStack []locFrame
 	ready    []int32 // scratch of localOK
 
-	graph *graphRec // the explored graph, when Options.RecordGraph
+	graph *graphRec // the explored graph, for Explore
 
 	// The furthest vertex reached, for explanations.
 	best     int
@@ -168,7 +170,18 @@ type locKey struct {
 
 // Analyze decides the verdict of mt, a multi-trace over the analyzer's
 // signature whose components partition its lifelines.
-func (a *Analyzer) Analyze(mt *multitrace.MultiTrace) Result {
+func (a *Analyzer) Analyze(mt *multitrace.MultiTrace) verdict.Result {
+	res, _ := a.analyze(mt, false)
+	return res
+}
+
+// Explore is Analyze that also records the part of the analysis graph the
+// search explored, for review (slow).
+func (a *Analyzer) Explore(mt *multitrace.MultiTrace) (verdict.Result, *Graph) {
+	return a.analyze(mt, true)
+}
+
+func (a *Analyzer) analyze(mt *multitrace.MultiTrace, record bool) (verdict.Result, *Graph) {
 	pb := &problem{a: a, p: a.partition(mt), loc: map[locKey]bool{}, locFail: -1}
 	for _, c := range mt.Components {
 		tr := make([]interaction.ActID, len(c.Trace))
@@ -180,57 +193,58 @@ func (a *Analyzer) Analyze(mt *multitrace.MultiTrace) Result {
 	if a.opts.Timeout > 0 {
 		pb.deadline = time.Now().Add(a.opts.Timeout)
 	}
-	if a.opts.RecordGraph {
+	if record {
 		pb.graph = &graphRec{pb: pb}
 	}
 	pb.sim = a.opts.Simulation
-	res := Result{Mode: a.opts.Mode}
+	res := verdict.Result{Mode: a.opts.Mode}
 	switch a.opts.Mode {
-	case Accept:
+	case verdict.Accept:
 		res.Verdict = pb.decide(exactSearch)
 	default:
 		kind := prefixSearch
 		res.Verdict = pb.decide(prefixSearch)
-		if a.opts.Mode == Slice && res.Verdict == Fail && !pb.foreignEvent() {
+		if a.opts.Mode == verdict.Slice && res.Verdict == verdict.Fail && !pb.foreignEvent() {
 			// Not a multi-prefix (which needs no simulation): a slice?
 			pb.resetExplanation()
 			kind = sliceSearch
 			res.Verdict = pb.decide(sliceSearch)
 		}
-		if res.Verdict == Pass && kind == sliceSearch {
+		if res.Verdict == verdict.Pass && kind == sliceSearch {
 			res.Simulated = pb.simulated()
 		}
-		if res.Verdict == Inconc && kind == sliceSearch && pb.stopped == "" {
-			res.Reason = "no explanation within the simulation budget"
+		if res.Verdict == verdict.Inconc && kind == sliceSearch && pb.stopped == "" {
+			res.Reason, res.Detail = verdict.Budget, "no explanation within the simulation budget"
 		}
-		if res.Verdict == Pass {
+		if res.Verdict == verdict.Pass {
 			// A multi-prefix or a slice: is it also exactly accepted?
 			pb.resetExplanation()
 			switch pb.decide(exactSearch) {
-			case Pass:
+			case verdict.Pass:
 				res.Simulated = nil
-			case Fail:
-				res.Verdict = WeakPass
-			case Inconc:
-				res.Verdict = WeakPass
-				res.Reason = "a multi-prefix; whether it is exactly accepted is undecided: " + pb.stopped
+			case verdict.Fail:
+				res.Verdict = verdict.WeakPass
+			case verdict.Inconc:
+				res.Verdict = verdict.WeakPass
+				res.Reason = pb.stopReason
+				res.Detail = "a multi-prefix; whether it is exactly accepted is undecided: " + pb.stopped
 				pb.stopped = ""
 			}
 		}
 	}
 	res.Nodes, res.LocalNodes = pb.nodes, pb.localNodes
 	if pb.stopped != "" {
-		res.Verdict = Inconc
-		res.Reason = pb.stopped
+		res.Verdict = verdict.Inconc
+		res.Reason, res.Detail = pb.stopReason, pb.stopped
 	}
-	if res.Verdict == Fail {
+	if res.Verdict == verdict.Fail {
 		res.Explanation = pb.explain()
 	}
-	if pb.graph != nil {
-		pb.graph.finish()
-		res.Graph = &pb.graph.g
+	if pb.graph == nil {
+		return res, nil
 	}
-	return res
+	pb.graph.finish()
+	return res, &pb.graph.g
 }
 
 func (pb *problem) resetExplanation() {

@@ -10,6 +10,7 @@ import (
 	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/verdict"
 )
 
 type lfremCase struct {
@@ -58,14 +59,14 @@ func BenchmarkLfrem(b *testing.B) {
 				for _, c := range cases {
 					a := analyzers[c.sp]
 					if a == nil {
-						a = New(c.sp.Store, c.sp.Root, Options{Mode: Prefix, POR: cfg.por, LOC: cfg.loc, Timeout: 3 * time.Second})
+						a = New(c.sp.Store, c.sp.Root, Options{Mode: verdict.Prefix, POR: cfg.por, LOC: cfg.loc, Timeout: 3 * time.Second})
 						analyzers[c.sp] = a
 					}
 					t0 := time.Now()
 					res := a.Analyze(c.mt)
 					times = append(times, time.Since(t0))
-					if res.Verdict == Inconc {
-						b.Errorf("%s: Inconc (%s)", c.row.HTF, res.Reason)
+					if res.Verdict == verdict.Inconc {
+						b.Errorf("%s: Inconc (%s)", c.row.HTF, res.Text())
 					}
 				}
 			}

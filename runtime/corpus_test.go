@@ -8,6 +8,7 @@ import (
 	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/verdict"
 )
 
 var configs = []struct {
@@ -54,9 +55,9 @@ func TestLfremCorpus(t *testing.T) {
 			if only := os.Getenv("IVC_CONFIG"); only != "" && only != cfg.name {
 				continue
 			}
-			for _, mode := range []Mode{Prefix, Accept} {
+			for _, mode := range []verdict.Mode{verdict.Prefix, verdict.Accept} {
 				want := row.Prefix
-				if mode == Accept {
+				if mode == verdict.Accept {
 					want = row.Accept
 				}
 				if want == "?" {
@@ -80,7 +81,7 @@ func TestLfremCorpus(t *testing.T) {
 		if row.Prefix != "Fail" {
 			a := analyzers[row.HIF+"slice"]
 			if a == nil {
-				a = New(sp.Store, sp.Root, Options{Mode: Slice, POR: true, LOC: true, Simulation: DefaultSimulation()})
+				a = New(sp.Store, sp.Root, Options{Mode: verdict.Slice, POR: true, LOC: true, Simulation: DefaultSimulation()})
 				analyzers[row.HIF+"slice"] = a
 			}
 			res := a.Analyze(mt)

@@ -1,11 +1,13 @@
 package runtime
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/verdict"
 )
 
 // mtOf builds a multi-trace from "[l1] l1!m.l1?n; [l2,l3] l2?m" (components
@@ -33,7 +35,7 @@ type example struct {
 	messages      string
 	term          string
 	mt            string
-	prefix, exact Verdict // prefix-mode and accept-mode verdicts
+	prefix, exact verdict.Verdict // prefix-mode and accept-mode verdicts
 }
 
 const (
@@ -51,49 +53,49 @@ const (
 // notes-partial-observation.md §6), with verdicts in both modes.
 var examples = []example{
 	{"T1 global trace", "lp,lb,ls", "pub,sub", iFig1,
-		"[lp,lb,ls] ls!sub.lp!pub.lb?sub.lb?pub.lb!pub.ls?pub", Pass, Pass},
+		"[lp,lb,ls] ls!sub.lp!pub.lb?sub.lb?pub.lb!pub.ls?pub", verdict.Pass, verdict.Pass},
 	{"T1 proper prefix", "lp,lb,ls", "pub,sub", iFig1,
-		"[lp,lb,ls] ls!sub.lp!pub.lb?sub.lb?pub.lb!pub", WeakPass, Fail},
-	{"T1 empty", "lp,lb,ls", "pub,sub", iFig1, "[lp,lb,ls] ", WeakPass, Fail},
+		"[lp,lb,ls] ls!sub.lp!pub.lb?sub.lb?pub.lb!pub", verdict.WeakPass, verdict.Fail},
+	{"T1 empty", "lp,lb,ls", "pub,sub", iFig1, "[lp,lb,ls] ", verdict.WeakPass, verdict.Fail},
 	{"T2", "lp,lb,ls", "pub,sub", iFig1,
-		"[lp] lp!pub; [lb] lb?sub.lb?pub.lb!pub; [ls] ls!sub.ls?pub", Pass, Pass},
-	{"T3 (Fig. 10)", "lp,lb,ls", "pub,sub", iFig1, "[lp] lp!pub; [lb] lb?sub", WeakPass, Fail},
-	{"T4", "l1,l2", "m", "seq(strict(l1!m,l2?m),alt(strict(l2!m,l1?m),∅))", "[l1] l1!m; [l2] l2?m", Pass, Pass},
-	{"T5 (Fig. 8)", "l1,l2", "m", "seq(strict(l1!m,l2?m),alt(strict(l2!m,l1?m),∅))", "[l2] l2?m", WeakPass, Fail},
+		"[lp] lp!pub; [lb] lb?sub.lb?pub.lb!pub; [ls] ls!sub.ls?pub", verdict.Pass, verdict.Pass},
+	{"T3 (Fig. 10)", "lp,lb,ls", "pub,sub", iFig1, "[lp] lp!pub; [lb] lb?sub", verdict.WeakPass, verdict.Fail},
+	{"T4", "l1,l2", "m", "seq(strict(l1!m,l2?m),alt(strict(l2!m,l1?m),∅))", "[l1] l1!m; [l2] l2?m", verdict.Pass, verdict.Pass},
+	{"T5 (Fig. 8)", "l1,l2", "m", "seq(strict(l1!m,l2?m),alt(strict(l2!m,l1?m),∅))", "[l2] l2?m", verdict.WeakPass, verdict.Fail},
 	{"T6 local analyses pass, global fails", "l1,l2,l3", "m", "alt(strict(l1!m,l2?m),strict(l1!m,l3?m))",
-		"[l1] l1!m; [l2] l2?m; [l3] l3?m", Fail, Fail},
+		"[l1] l1!m; [l2] l2?m; [l3] l3?m", verdict.Fail, verdict.Fail},
 	{"T7 n=4", "l1,l2", "m1,m2,m3,m4",
 		"seq(seq(loopW(strict(l1!m1,l2?m1)),alt(seq(l1!m1,l1!m2),∅)),seq(l2!m2,seq(l2!m3,l2!m4)))",
-		"[l1] l1!m1.l1!m2; [l2] l2?m1.l2!m2.l2!m3.l2!m4", Fail, Fail},
-	{"T9 (Prop. 8)", "l1,l2", "m", "strict(l1!m,l2?m)", "[l2] l2?m", WeakPass, Fail},
-	{"T10 local language of lb", "lp,lb,ls", "pub,sub", iFig1, "[lb] lb?pub.lb?sub.lb?pub", WeakPass, Fail},
-	{"T10 not in the local language", "lp,lb,ls", "pub,sub", iFig1, "[lb] lb!pub", Fail, Fail},
+		"[l1] l1!m1.l1!m2; [l2] l2?m1.l2!m2.l2!m3.l2!m4", verdict.Fail, verdict.Fail},
+	{"T9 (Prop. 8)", "l1,l2", "m", "strict(l1!m,l2?m)", "[l2] l2?m", verdict.WeakPass, verdict.Fail},
+	{"T10 local language of lb", "lp,lb,ls", "pub,sub", iFig1, "[lb] lb?pub.lb?sub.lb?pub", verdict.WeakPass, verdict.Fail},
+	{"T10 not in the local language", "lp,lb,ls", "pub,sub", iFig1, "[lb] lb!pub", verdict.Fail, verdict.Fail},
 	{"FSEN Fig. 1b", "pub,bro,sub", "publish,subscribe", pubsub,
-		"[pub] pub!publish; [bro] bro?subscribe.bro?publish.bro!publish; [sub] sub!subscribe.sub?publish", Pass, Pass},
+		"[pub] pub!publish; [bro] bro?subscribe.bro?publish.bro!publish; [sub] sub!subscribe.sub?publish", verdict.Pass, verdict.Pass},
 	{"FSEN Fig. 1d (T12)", "pub,bro,sub", "publish,subscribe", pubsub,
-		"[pub] pub!publish; [bro] bro?subscribe", WeakPass, Fail},
+		"[pub] pub!publish; [bro] bro?subscribe", verdict.WeakPass, verdict.Fail},
 	// JOT T2 with co-localizations: the loopP iteration started by l3!m4 also
 	// needs l2!m5 and l3?m5, so this is a multi-prefix only; completed, it is
 	// accepted. HIBOU answers Inconc with co-localizations in prefix mode.
 	{"JOT T2 co-localized", "l1,l2,l3", "m1,m2,m3,m4,m5", jotI0,
-		"[l1,l2] l1!m1.l2?m1.l2?m4; [l3] l3?m1.l3!m4", WeakPass, Fail},
+		"[l1,l2] l1!m1.l2?m1.l2?m4; [l3] l3?m1.l3!m4", verdict.WeakPass, verdict.Fail},
 	{"JOT T2 completed", "l1,l2,l3", "m1,m2,m3,m4,m5", jotI0,
-		"[l1,l2] l1!m1.l2?m1.l2?m4.l2!m5; [l3] l3?m1.l3!m4.l3?m5", Pass, Pass},
+		"[l1,l2] l1!m1.l2?m1.l2?m4.l2!m5; [l3] l3?m1.l3!m4.l3?m5", verdict.Pass, verdict.Pass},
 	{"JOT T3 slice is no prefix", "l1,l2,l3", "m1,m2,m3,m4,m5", jotI0,
-		"[l1,l2] l2?m4; [l3] l3?m1", Fail, Fail},
+		"[l1,l2] l2?m4; [l3] l3?m1", verdict.Fail, verdict.Fail},
 	// Partial order reduction must not select l2!y: executing it first
 	// discards l1!x (Def. 11 alone would call l2!y one-unambiguous).
 	{"POR and strict", "l1,l2", "x,y", "strict(alt(∅,alt(l1!x,strict(l1!x,l1!x))),l2!y)",
-		"[l1] l1!x; [l2] l2!y", Pass, Pass},
+		"[l1] l1!x; [l2] l2!y", verdict.Pass, verdict.Pass},
 	// <synch> multi-actions across components are consumed together.
 	{"synch across components", "a,b,c", "m,n", "seq({a!m,b?m},strict(b!n,c?n))",
-		"[a] a!m; [b] b?m.b!n; [c] c?n", Pass, Pass},
+		"[a] a!m; [b] b?m.b!n; [c] c?n", verdict.Pass, verdict.Pass},
 	{"synch part missing", "a,b,c", "m,n", "seq({a!m,b?m},strict(b!n,c?n))",
-		"[a] a!m; [b] b!n; [c] c?n", Fail, Fail},
+		"[a] a!m; [b] b!n; [c] c?n", verdict.Fail, verdict.Fail},
 	{"synch co-localized", "a,b,c", "m,n", "seq({a!m,b?m},strict(b!n,c?n))",
-		"[a,b] {a!m,b?m}.b!n; [c] c?n", Pass, Pass},
+		"[a,b] {a!m,b?m}.b!n; [c] c?n", verdict.Pass, verdict.Pass},
 	{"synch with its sender unobserved", "a,b,c", "m,n", "seq({a!m,b?m},strict(b!n,c?n))",
-		"[b] b?m.b!n; [c] c?n", WeakPass, Fail},
+		"[b] b?m.b!n; [c] c?n", verdict.WeakPass, verdict.Fail},
 }
 
 func TestPaperExamples(t *testing.T) {
@@ -103,9 +105,9 @@ func TestPaperExamples(t *testing.T) {
 		mt := mtOf(t, st.Signature(), ex.mt)
 		for _, cfg := range configs {
 			for _, strat := range []Strategy{DFS, BFS} {
-				for _, mode := range []Mode{Prefix, Accept} {
+				for _, mode := range []verdict.Mode{verdict.Prefix, verdict.Accept} {
 					want := ex.prefix
-					if mode == Accept {
+					if mode == verdict.Accept {
 						want = ex.exact
 					}
 					res := New(st, term, Options{Mode: mode, POR: cfg.por, LOC: cfg.loc, Strategy: strat}).Analyze(mt)
@@ -123,9 +125,9 @@ func TestLocalAnalysesPrune(t *testing.T) {
 	st := storeOf(t, "l1,l2", "m1,m2,m3,m4,m5,m6")
 	term := st.MustParseTerm("seq(seq(loopW(strict(l1!m1,l2?m1)),alt(seq(l1!m1,l1!m2),∅)),seq(l2!m2,seq(l2!m3,seq(l2!m4,seq(l2!m5,l2!m6)))))")
 	mt := mtOf(t, st.Signature(), "[l1] l1!m1.l1!m2; [l2] l2?m1.l2!m2.l2!m3.l2!m4.l2!m5.l2!m6")
-	without := New(st, term, Options{Mode: Prefix}).Analyze(mt)
-	with := New(st, term, Options{Mode: Prefix, LOC: true}).Analyze(mt)
-	if without.Verdict != Fail || with.Verdict != Fail {
+	without := New(st, term, Options{Mode: verdict.Prefix}).Analyze(mt)
+	with := New(st, term, Options{Mode: verdict.Prefix, LOC: true}).Analyze(mt)
+	if without.Verdict != verdict.Fail || with.Verdict != verdict.Fail {
 		t.Fatalf("verdicts %s / %s, want Fail", without.Verdict, with.Verdict)
 	}
 	if with.Nodes >= without.Nodes {
@@ -138,14 +140,14 @@ func TestExplanation(t *testing.T) {
 	term := st.MustParseTerm("seq(strict(l1!m,l2?m),strict(l2!n,l1?n))")
 	mt := mtOf(t, st.Signature(), "[l1] l1!m.l1?m; [l2] l2?m")
 	res := New(st, term, DefaultOptions()).Analyze(mt)
-	if res.Verdict != Fail || res.Explanation == nil {
+	if res.Verdict != verdict.Fail || res.Explanation == nil {
 		t.Fatalf("got %s, %+v", res.Verdict, res.Explanation)
 	}
 	e := res.Explanation
 	if e.LocalFailure != "l1" {
 		t.Errorf("local failure on %q, want l1", e.LocalFailure)
 	}
-	res = New(st, term, Options{Mode: Prefix}).Analyze(mt)
+	res = New(st, term, Options{Mode: verdict.Prefix}).Analyze(mt)
 	e = res.Explanation
 	if got := e.Components[0]; got.Consumed != 1 || got.Head != "l1?m" {
 		t.Errorf("component l1: %+v, want 1 consumed, head l1?m", got)
@@ -156,9 +158,9 @@ func TestLimits(t *testing.T) {
 	st := storeOf(t, "l1,l2", "m")
 	term := st.MustParseTerm("par(loopP(l1!m),loopP(l2!m))")
 	mt := mtOf(t, st.Signature(), "[l1,l2] l1!m.l2!m.l1!m.l2!m.l1!m.l2!m.l1!m.l2!m.l1!m.l2!m.l1!m.l1?m")
-	res := New(st, term, Options{Mode: Prefix, MaxNodes: 5}).Analyze(mt)
-	if res.Verdict != Inconc || !strings.Contains(res.Reason, "node limit") {
-		t.Errorf("got %s (%s), want Inconc for the node limit", res.Verdict, res.Reason)
+	res := New(st, term, Options{Mode: verdict.Prefix, MaxNodes: 5}).Analyze(mt)
+	if res.Verdict != verdict.Inconc || !strings.Contains(res.Text(), "node limit") {
+		t.Errorf("got %s (%s), want Inconc for the node limit", res.Verdict, res.Text())
 	}
 }
 
@@ -166,8 +168,10 @@ func TestGraph(t *testing.T) {
 	st := storeOf(t, "l1,l2", "m")
 	term := st.MustParseTerm("seq(strict(l1!m,l2?m),alt(strict(l2!m,l1?m),∅))")
 	mt := mtOf(t, st.Signature(), "[l2] l2?m")
-	res := New(st, term, Options{Mode: Prefix, RecordGraph: true}).Analyze(mt)
-	g := res.Graph
+	res, g := New(st, term, Options{Mode: verdict.Prefix}).Explore(mt)
+	if want := New(st, term, Options{Mode: verdict.Prefix}).Analyze(mt); !reflect.DeepEqual(res, want) {
+		t.Errorf("Explore gives %+v, Analyze %+v", res, want)
+	}
 	if g == nil || len(g.Vertices) < 2 || len(g.Edges) < 1 {
 		t.Fatalf("graph %+v", g)
 	}
@@ -193,9 +197,9 @@ func TestSyncCompletion(t *testing.T) {
 	term := st.MustParseTerm("seq(loopS(strict(l2!m2,l1?m2)),sync(l1!m2)(loopS(strict({l3!m2,l4?m2},{l1!m2,l3?m2})),seq(alt(strict(l2!m1,l3?m1),strict(l2!m1,l1?m1)),seq({l1!m2,l3?m2},{l1!m2,l3?m2}))))")
 	for _, src := range []string{"[l1,l2,l3,l4]", "[l1,l2,l3,l4] l2!m2.l1?m2.l2!m2.l1?m2.l2!m1.l1?m1"} {
 		mt := mtOf(t, st.Signature(), src)
-		for _, opt := range []Options{{Mode: Prefix}, DefaultOptions()} {
-			if res := New(st, term, opt).Analyze(mt); res.Verdict != WeakPass {
-				t.Errorf("%s: %s (%s), want WeakPass", src, res.Verdict, res.Reason)
+		for _, opt := range []Options{{Mode: verdict.Prefix}, DefaultOptions()} {
+			if res := New(st, term, opt).Analyze(mt); res.Verdict != verdict.WeakPass {
+				t.Errorf("%s: %s (%s), want WeakPass", src, res.Verdict, res.Text())
 			}
 		}
 	}

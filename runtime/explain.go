@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/verdict"
 )
 
 // count accounts for one explored vertex of the global search (or of a
@@ -18,10 +19,12 @@ func (pb *problem) count(local bool) bool {
 	}
 	if pb.nodes+pb.localNodes > pb.a.opts.MaxNodes {
 		pb.stopped = fmt.Sprintf("node limit reached (%d vertices)", pb.a.opts.MaxNodes)
+		pb.stopReason = verdict.NodeLimit
 		return false
 	}
 	if !pb.deadline.IsZero() && (pb.nodes+pb.localNodes)&1023 == 0 && time.Now().After(pb.deadline) {
 		pb.stopped = fmt.Sprintf("timeout after %v", pb.a.opts.Timeout)
+		pb.stopReason = verdict.Timeout
 		return false
 	}
 	return true
@@ -40,16 +43,16 @@ func (pb *problem) track(t interaction.Term, pos []int32) {
 	}
 }
 
-func (pb *problem) explain() *Explanation {
+func (pb *problem) explain() *verdict.Explanation {
 	st := pb.a.st
 	sig := st.Signature()
-	e := &Explanation{}
+	e := &verdict.Explanation{}
 	pos := pb.bestPos
 	if pos == nil {
 		pos = make([]int32, len(pb.traces))
 	}
 	for c, tr := range pb.traces {
-		cp := ComponentProgress{Lifelines: pb.p.lifelines[c].Format(sig), Consumed: int(pos[c]), Length: len(tr)}
+		cp := verdict.ComponentProgress{Lifelines: pb.p.lifelines[c].Format(sig), Consumed: int(pos[c]), Length: len(tr)}
 		if int(pos[c]) < len(tr) {
 			cp.Head = st.MultiAction(tr[pos[c]]).Format(sig)
 		}

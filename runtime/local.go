@@ -1,8 +1,9 @@
 package runtime
 
 import (
-	"github.com/ivc-project/ivc/interaction"
 	"slices"
+
+	"github.com/ivc-project/ivc/interaction"
 )
 
 // oneUnambiguous reports a ∈₁ i (Def. 11 of the lifeline-removal paper) for

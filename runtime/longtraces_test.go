@@ -8,6 +8,7 @@ import (
 	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/verdict"
 )
 
 type longTrace struct {
@@ -55,7 +56,7 @@ func TestLongTraces(t *testing.T) {
 			}
 			a := analyzers[lt.sp]
 			if a == nil {
-				a = New(lt.sp.Store, lt.sp.Root, Options{Mode: Prefix, POR: cfg.por, LOC: cfg.loc, Timeout: 20 * time.Second})
+				a = New(lt.sp.Store, lt.sp.Root, Options{Mode: verdict.Prefix, POR: cfg.por, LOC: cfg.loc, Timeout: 20 * time.Second})
 				analyzers[lt.sp] = a
 			}
 			res := a.Analyze(lt.mt)

@@ -11,6 +11,7 @@ import (
 	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/tracegen"
+	"github.com/ivc-project/ivc/verdict"
 )
 
 var seeds = flag.Int("seeds", 0, "number of random interactions in TestDifferential (default 200, 4000 with -tags sweep)")
@@ -57,25 +58,25 @@ func TestDifferential(t *testing.T) {
 			if !loopFree {
 				maxLen = min(maxLen, mt.Len()+3)
 			}
-			want := Fail
+			want := verdict.Fail
 			switch {
 			case reference.Accepts(st, term, mt):
-				want = Pass
+				want = verdict.Pass
 			case reference.IsMultiPrefix(st, term, mt, maxLen):
-				want = WeakPass
+				want = verdict.WeakPass
 			}
-			var first Verdict
+			var first verdict.Verdict
 			for i, cfg := range configs {
 				for _, strat := range []Strategy{DFS, BFS} {
-					got := New(st, term, Options{Mode: Prefix, POR: cfg.por, LOC: cfg.loc, Strategy: strat, MaxNodes: 200000}).Analyze(&mt)
-					acc := New(st, term, Options{Mode: Accept, POR: cfg.por, LOC: cfg.loc, Strategy: strat, MaxNodes: 200000}).Analyze(&mt)
+					got := New(st, term, Options{Mode: verdict.Prefix, POR: cfg.por, LOC: cfg.loc, Strategy: strat, MaxNodes: 200000}).Analyze(&mt)
+					acc := New(st, term, Options{Mode: verdict.Accept, POR: cfg.por, LOC: cfg.loc, Strategy: strat, MaxNodes: 200000}).Analyze(&mt)
 					if i == 0 && strat == DFS {
 						first = got.Verdict
 					}
 					if got.Verdict != first {
 						t.Errorf("seed %d: %s on %s: %s %s gives %s, por+loc dfs gives %s", seed, st.Format(term), mt.Format(sig), cfg.name, strat, got.Verdict, first)
 					}
-					if (acc.Verdict == Pass) != (got.Verdict == Pass) {
+					if (acc.Verdict == verdict.Pass) != (got.Verdict == verdict.Pass) {
 						t.Errorf("seed %d: %s on %s: accept mode %s but prefix mode %s (%s %s)", seed, st.Format(term), mt.Format(sig), acc.Verdict, got.Verdict, cfg.name, strat)
 					}
 				}
@@ -83,21 +84,21 @@ func TestDifferential(t *testing.T) {
 			// Slice mode: never contradicts prefix mode, and for loop-free terms
 			// agrees with the oracle (Inconc only when the budget refused).
 			for _, cfg := range configs {
-				sl := New(st, term, Options{Mode: Slice, POR: cfg.por, LOC: cfg.loc, Simulation: DefaultSimulation(), MaxNodes: 200000}).Analyze(&mt)
+				sl := New(st, term, Options{Mode: verdict.Slice, POR: cfg.por, LOC: cfg.loc, Simulation: DefaultSimulation(), MaxNodes: 200000}).Analyze(&mt)
 				isSlice := reference.IsSlice(st, term, mt, maxLen)
 				switch {
 				case first.OK() && !sl.Verdict.OK():
 					t.Errorf("seed %d: %s on %s: prefix mode %s but slice mode %s (%s)", seed, st.Format(term), mt.Format(sig), first, sl.Verdict, cfg.name)
-				case (sl.Verdict == Pass) != (first == Pass):
+				case (sl.Verdict == verdict.Pass) != (first == verdict.Pass):
 					t.Errorf("seed %d: %s on %s: slice mode %s, prefix mode %s (%s)", seed, st.Format(term), mt.Format(sig), sl.Verdict, first, cfg.name)
-				case loopFree && sl.Verdict.OK() && !isSlice, loopFree && sl.Verdict == Fail && isSlice:
+				case loopFree && sl.Verdict.OK() && !isSlice, loopFree && sl.Verdict == verdict.Fail && isSlice:
 					t.Errorf("seed %d: %s on %s: slice mode %s, reference slice=%v (%s)", seed, st.Format(term), mt.Format(sig), sl.Verdict, isSlice, cfg.name)
 				}
 			}
 			// The oracle's multi-prefix check is exact for loop-free terms; with
 			// loops it may miss long witnesses, so only Pass/Fail against
 			// accepted are compared there.
-			if loopFree && first != want || !loopFree && (first == Pass) != (want == Pass) || want == WeakPass && first == Fail {
+			if loopFree && first != want || !loopFree && (first == verdict.Pass) != (want == verdict.Pass) || want == verdict.WeakPass && first == verdict.Fail {
 				t.Errorf("seed %d: %s on %s: engine %s, reference %s", seed, st.Format(term), mt.Format(sig), first, want)
 			}
 			checked++

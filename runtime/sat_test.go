@@ -10,6 +10,7 @@ import (
 	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/verdict"
 )
 
 type satCase struct {
@@ -53,9 +54,9 @@ func TestSAT(t *testing.T) {
 		if !testutil.Sweep() && i%10 != 0 {
 			continue
 		}
-		res := New(c.sp.Store, c.sp.Root, Options{Mode: Prefix, POR: true, LOC: true, Timeout: 10 * time.Second}).Analyze(c.mt)
+		res := New(c.sp.Store, c.sp.Root, Options{Mode: verdict.Prefix, POR: true, LOC: true, Timeout: 10 * time.Second}).Analyze(c.mt)
 		if !res.Verdict.OK() {
-			t.Errorf("%s: %s (%s), want WeakPass", c.name, res.Verdict, res.Reason)
+			t.Errorf("%s: %s (%s), want WeakPass", c.name, res.Verdict, res.Text())
 		}
 	}
 }

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/verdict"
 )
 
 // searchKind is the question a search answers.
@@ -37,7 +38,7 @@ const (
 // when it is not (for a slice search: and no simulation was refused for lack
 // of budget), and Inconc when a limit stopped it or the budget may have hidden
 // a slice.
-func (pb *problem) decide(kind searchKind) Verdict {
+func (pb *problem) decide(kind searchKind) verdict.Verdict {
 	pb.exact = kind == exactSearch
 	pb.kind = kind
 	pb.refused = false
@@ -91,7 +92,7 @@ func (pb *problem) decide(kind searchKind) Verdict {
 			if g != nil {
 				g.status(v, "limit")
 			}
-			return Inconc
+			return verdict.Inconc
 		}
 		t := vs.term(v)
 		pos := vs.pos(v)[:n]
@@ -110,7 +111,7 @@ func (pb *problem) decide(kind searchKind) Verdict {
 					g.status(v, "ok")
 				}
 				pb.goal = v
-				return Pass
+				return verdict.Pass
 			}
 			if g != nil {
 				g.status(v, "dead")
@@ -131,7 +132,7 @@ func (pb *problem) decide(kind searchKind) Verdict {
 		}
 		if a.opts.LOC && !pb.localOK(t, pos) {
 			if pb.stopped != "" {
-				return Inconc
+				return verdict.Inconc
 			}
 			if g != nil {
 				g.status(v, "local-fail")
@@ -157,9 +158,9 @@ func (pb *problem) decide(kind searchKind) Verdict {
 		}
 	}
 	if kind == sliceSearch && pb.refused {
-		return Inconc
+		return verdict.Inconc
 	}
-	return Fail
+	return verdict.Fail
 }
 
 // move is a successor of a vertex: the k-th frontier element, consumed or

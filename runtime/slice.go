@@ -1,6 +1,9 @@
 package runtime
 
-import "github.com/ivc-project/ivc/interaction"
+import (
+	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/verdict"
+)
 
 // Simulation configures slice mode: which actions may be simulated (executed
 // without being observed) and with what budget. The zero value is not the
@@ -75,14 +78,6 @@ func DefaultSimulation() Simulation { return Simulation{Multiply: true} }
 // multiply=false, loop max_depth] is this criterion.
 func PaperSimulation() Simulation { return Simulation{Reset: true} }
 
-// SimulatedAction is an action a slice explanation assumed unobserved.
-type SimulatedAction struct {
-	Action    string `json:"action"`
-	Component string `json:"component"`
-	// When is "before": the component's observation had not started yet.
-	When string `json:"when"`
-}
-
 func (pb *problem) budgetOf(b Budget, t interaction.Term, loops bool) int32 {
 	st := pb.a.st
 	switch {
@@ -146,11 +141,11 @@ func (pb *problem) simBudget(v int32, k int) (int32, int32, bool) {
 }
 
 // simulated lists the simulated actions on the path to the goal.
-func (pb *problem) simulated() []SimulatedAction {
+func (pb *problem) simulated() []verdict.SimulatedAction {
 	a := pb.a
 	st := a.st
 	sig := st.Signature()
-	var out []SimulatedAction
+	var out []verdict.SimulatedAction
 	for v := pb.goal; v > 0 && int(v) < len(a.via); v = a.via[v].parent {
 		s := a.via[v]
 		if s.how != viaSimulate {
@@ -158,7 +153,7 @@ func (pb *problem) simulated() []SimulatedAction {
 		}
 		m := st.MultiAction(s.act)
 		comp := pb.p.comp[m[0].Lifeline()]
-		out = append(out, SimulatedAction{Action: m.Format(sig), Component: pb.p.lifelines[comp].Format(sig), When: "before"})
+		out = append(out, verdict.SimulatedAction{Action: m.Format(sig), Component: pb.p.lifelines[comp].Format(sig), When: "before"})
 	}
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 		out[i], out[j] = out[j], out[i]

@@ -12,6 +12,7 @@ import (
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/tracegen"
+	"github.com/ivc-project/ivc/verdict"
 )
 
 // sliceCases generates slices of accepted multi-traces of the slice paper's
@@ -55,14 +56,14 @@ func TestSliceUseCases(t *testing.T) {
 		{"slice-i2", "trivial", 0.99},
 	} {
 		sp, cases := sliceCases(t, uc.model, uc.partition, n, 60)
-		a := New(sp.Store, sp.Root, Options{Mode: Slice, POR: true, LOC: true, Simulation: DefaultSimulation(), Timeout: 5 * time.Second})
+		a := New(sp.Store, sp.Root, Options{Mode: verdict.Slice, POR: true, LOC: true, Simulation: DefaultSimulation(), Timeout: 5 * time.Second})
 		ok := 0
 		for _, mt := range cases {
 			res := a.Analyze(&mt)
 			switch {
 			case res.Verdict.OK():
 				ok++
-			case res.Verdict == Fail:
+			case res.Verdict == verdict.Fail:
 				t.Errorf("%s: slice %s: Fail", uc.model, mt.Format(sp.Sig))
 			}
 		}
@@ -93,7 +94,7 @@ func BenchmarkSlices(b *testing.B) {
 				var times []time.Duration
 				for b.Loop() {
 					times = times[:0]
-					a := New(sp.Store, sp.Root, Options{Mode: Slice, POR: true, LOC: true, Simulation: DefaultSimulation()})
+					a := New(sp.Store, sp.Root, Options{Mode: verdict.Slice, POR: true, LOC: true, Simulation: DefaultSimulation()})
 					for i := range sel {
 						t0 := time.Now()
 						a.Analyze(&sel[i])

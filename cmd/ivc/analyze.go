@@ -2,20 +2,16 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	goruntime "runtime"
-	"slices"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/ivc-project/ivc/automata"
-	"github.com/ivc-project/ivc/interaction"
-	"github.com/ivc-project/ivc/multitrace"
-	"github.com/ivc-project/ivc/nfa"
+	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/runtime"
-	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/verdict"
 	"github.com/spf13/cobra"
 )
 
@@ -29,7 +25,6 @@ type analyzeFlags struct {
 	options, graph         string
 	locations              string
 	budget                 string
-	simulation             *runtime.Simulation // set by a simulate[...] option section
 }
 
 func newAnalyzeCmd(a *app) *cobra.Command {
@@ -122,38 +117,7 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
   ivc analyze --locations "a0,a3;a1,a2" nfa1.timbuk traces/`,
 		Args: a.args(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 && hasExt(args[0], ".timbuk") {
-				return a.analyzeTimbuk(cmd, &fl, args[0], args[1:])
-			}
-			if fl.locations != "" {
-				return a.usagef("--locations splits the letters of a .timbuk NFA; the components of a .htf multi-trace are its co-localizations")
-			}
-			if _, _, paths, err := a.specArgs(args); err != nil {
-				return err
-			} else if len(paths) == 0 {
-				return a.usagef("no MULTITRACE given (want SPEC [HIF] MULTITRACE...)")
-			}
-			sp, paths, err := a.loadSpec(args)
-			if err != nil {
-				return err
-			}
-			opts, err := a.analysisOptions(cmd, &fl, sp)
-			if err != nil {
-				return err
-			}
-			files := a.expand(paths, ".htf")
-			if fl.graph != "" {
-				if len(files) != 1 || len(paths) != 1 {
-					return a.usagef("--graph draws the search of one multi-trace: give exactly one .htf file")
-				}
-				opts.RecordGraph = true
-			}
-			b := &batch{a: a, sp: sp, opts: opts, files: files, jobs: fl.jobs, graph: fl.graph}
-			if b.auto, err = a.automataEngine(sp, fl.engine, opts, fl.graph != ""); err != nil {
-				return err
-			}
-			b.run()
-			return nil
+			return a.analyze(cmd, &fl, args)
 		},
 	}
 	f := cmd.Flags()
@@ -172,134 +136,142 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 	return cmd, &fl
 }
 
-// batch analyzes multi-traces with a pool of workers, each with its own
-// Store and Analyzer, and prints the results in input order.
+// analyze runs ivc analyze SPEC [HIF] MULTITRACE...
+func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error {
+	path, hif, paths := args[0], "", args[1:]
+	timbuk := check.IsTimbuk(path)
+	if timbuk {
+		if fl.graph != "" || fl.options != "" {
+			return a.usagef("--graph and --options apply to interactions, not to a .timbuk NFA")
+		}
+	} else {
+		if fl.locations != "" {
+			return a.usagef("--locations splits the letters of a .timbuk NFA; the components of a .htf multi-trace are its locations")
+		}
+		var err error
+		if _, hif, paths, err = a.specArgs(args); err != nil {
+			return err
+		}
+	}
+	if len(paths) == 0 {
+		return a.usagef("no MULTITRACE given (want SPEC [HIF] MULTITRACE...)")
+	}
+	opts, err := a.checkOptions(cmd, fl)
+	if err != nil {
+		return err
+	}
+	if timbuk {
+		if opts.Engine == check.EngineRuntime {
+			return a.usagef("a .timbuk NFA has no interaction: only --engine automata (or auto) applies")
+		}
+		if m := opts.Analysis.Mode; m != verdict.Prefix && m != verdict.Accept {
+			return a.usagef("invalid --mode %q for a .timbuk NFA: want accept or prefix", m)
+		}
+	}
+	sp, err := check.LoadSpec(path, hif, fl.locations)
+	var le *check.LocationsError
+	if errors.As(err, &le) {
+		return a.usagef("--locations: %v", le.Err)
+	} else if err != nil {
+		return err
+	}
+	var hcfFiles []string
+	if fl.options != "" {
+		hcfFiles = []string{fl.options}
+	}
+	warnings, err := opts.Layer(sp, hcfFiles, cmd.Flags().Changed)
+	for _, w := range warnings {
+		a.warnf("%s", w)
+	}
+	if err != nil {
+		return err
+	}
+	if fl.graph != "" {
+		switch opts.Engine {
+		case check.EngineAutomata:
+			return a.usagef("--graph draws the runtime engine's search: use --engine runtime")
+		case check.EngineAuto:
+			opts.Engine = check.EngineRuntime
+		}
+	}
+	if opts.Engine == check.EngineAutomata && opts.Analysis.Mode == verdict.Slice {
+		return a.usagef("--engine automata answers --mode accept and prefix")
+	}
+	c, err := check.New(sp, opts)
+	if err != nil {
+		return err
+	}
+	ext := ".htf"
+	if timbuk {
+		ext = ".txt"
+	}
+	files := a.expand(paths, ext)
+	inputs := check.Files(c, files)
+	if fl.graph != "" {
+		if len(files) != 1 || len(paths) != 1 {
+			return a.usagef("--graph draws the search of one multi-trace: give exactly one .htf file")
+		}
+		inputs = func(yield func(check.Input) bool) {
+			for in := range check.Files(c, files) {
+				in.Explore = true
+				if !yield(in) {
+					return
+				}
+			}
+		}
+	}
+	b := &batch{a: a, c: c, graph: fl.graph, prog: newProgress(a.stderr, len(files))}
+	start := time.Now()
+	c.Run(inputs, fl.jobs, b.print)
+	b.prog.clear()
+	if len(files) > 1 {
+		b.summary(len(files), time.Since(start))
+	}
+	return nil
+}
+
+// batch prints the outcomes of ivc analyze and counts them.
 type batch struct {
 	a     *app
-	sp    *spec.Spec
-	opts  runtime.Options
-	files []string
-	jobs  int
+	c     *check.Checker
 	graph string
+	prog  *progress
 
-	// auto is the automata engine, or nil for the runtime engine.
-	auto *automata.Engine
-
-	counts [runtime.Inconc + 1]int
+	counts [verdict.Inconc + 1]int
 	errors int
+	setup  time.Duration
+	done   int
 }
 
-type outcome struct {
-	i       int
-	res     runtime.Result
-	elapsed time.Duration
-	err     error
-}
-
-func (b *batch) run() {
-	start := time.Now()
-	n := len(b.files)
-	workers := max(1, min(b.jobs, n))
-	analyzers := make([]func(*multitrace.MultiTrace) runtime.Result, workers)
-	for w := range analyzers {
-		if b.auto != nil {
-			analyzers[w] = b.auto.Analyze // safe for concurrent use
-			continue
-		}
-		// Import reads the spec's store: done here, before any worker runs.
-		st := interaction.NewStore(b.sp.Sig)
-		analyzers[w] = runtime.New(st, st.Import(b.sp.Store, b.sp.Root), b.opts).Analyze
-	}
-	jobs := make(chan int)
-	results := make(chan outcome, workers)
-	go func() {
-		for i := range b.files {
-			jobs <- i
-		}
-		close(jobs)
-	}()
-	var wg sync.WaitGroup
-	for _, an := range analyzers {
-		wg.Go(func() {
-			for i := range jobs {
-				results <- b.analyze(an, i)
-			}
-		})
-	}
-	go func() {
-		wg.Wait()
-		close(results)
-	}()
-
-	prog := newProgress(b.a.stderr, n)
-	pending := map[int]outcome{}
-	next := 0
-	for o := range results {
-		pending[o.i] = o
-		for {
-			o, ok := pending[next]
-			if !ok {
-				break
-			}
-			delete(pending, next)
-			prog.clear()
-			b.print(o)
-			next++
-			prog.show(next)
-		}
-	}
-	prog.clear()
-	if n > 1 {
-		b.summary(time.Since(start))
-	}
-}
-
-func (b *batch) analyze(an func(*multitrace.MultiTrace) runtime.Result, i int) (o outcome) {
-	defer func() {
-		if err := internalError(recover()); err != nil {
-			o = outcome{i: i, err: fmt.Errorf("%s: %w", b.files[i], err)}
-		}
-	}()
-	mt, err := multitrace.Read(b.files[i], b.sp.Sig)
-	if err != nil {
-		return outcome{i: i, err: spec.FileError(err)}
-	}
-	t0 := time.Now()
-	res := an(mt)
-	return outcome{i: i, res: res, elapsed: time.Since(t0)}
-}
-
-func (b *batch) print(o outcome) {
-	a, file := b.a, b.files[o.i]
-	if o.err != nil {
+func (b *batch) print(o check.Outcome) {
+	a := b.a
+	b.done++
+	b.setup += o.Setup
+	b.prog.clear()
+	defer b.prog.show(b.done)
+	if o.Err != nil {
 		b.errors++
-		a.report(o.err)
+		a.report(describe(o.Err))
 		return
 	}
-	r := o.res
-	if e := r.Explanation; e != nil {
-		// The expected actions form a set: print them in a stable order.
-		sorted := *e
-		sorted.Expected = slices.Sorted(slices.Values(e.Expected))
-		r.Explanation = &sorted
-	}
+	r := o.Result
 	b.counts[r.Verdict]++
 	if !r.Verdict.OK() {
 		a.fail()
 	}
-	us := o.elapsed.Microseconds()
+	us := o.Elapsed.Microseconds()
 	if a.json() {
 		line, _ := json.Marshal(jsonResult{
-			File: file, Verdict: r.Verdict.String(), Mode: r.Mode.String(), Engine: b.engineName(),
-			Nodes: r.Nodes, ElapsedUS: us, Reason: r.Reason, Explanation: r.Explanation,
-			Simulated: r.Simulated,
+			File: o.Name, Verdict: r.Verdict.String(), Mode: r.Mode.String(), Engine: b.c.Engine().String(),
+			Nodes: r.Nodes, ElapsedUS: us, SetupUS: o.Setup.Microseconds(), Reason: r.Text(),
+			Explanation: r.Explanation, Simulated: r.Simulated,
 		})
 		fmt.Fprintf(a.stdout, "%s\n", line)
 	} else {
-		printResult(a.stdout, file, r, us)
+		printResult(a.stdout, o.Name, r, us)
 	}
-	if b.graph != "" && r.Graph != nil {
-		if err := writeGraph(b.graph, file, r); err != nil {
+	if b.graph != "" && o.Graph != nil {
+		if err := writeGraph(b.graph, o.Name, r, o.Graph); err != nil {
 			a.report(err)
 		}
 	}
@@ -307,26 +279,29 @@ func (b *batch) print(o outcome) {
 
 // jsonResult is the line --format json prints for a multi-trace.
 type jsonResult struct {
-	File        string               `json:"file"`
-	Verdict     string               `json:"verdict"`
-	Mode        string               `json:"mode"`
-	Engine      string               `json:"engine"`
-	Nodes       int                  `json:"nodes"`
-	ElapsedUS   int64                `json:"elapsed_us"`
+	File      string `json:"file"`
+	Verdict   string `json:"verdict"`
+	Mode      string `json:"mode"`
+	Engine    string `json:"engine"`
+	Nodes     int    `json:"nodes"`
+	ElapsedUS int64  `json:"elapsed_us"`
+	// SetupUS is the one-time work this multi-trace caused (see
+	// check.Outcome.Setup), apart from its own check's time ElapsedUS.
+	SetupUS     int64                `json:"setup_us,omitempty"`
 	Reason      string               `json:"reason,omitempty"`
-	Explanation *runtime.Explanation `json:"explanation,omitempty"`
+	Explanation *verdict.Explanation `json:"explanation,omitempty"`
 	// Simulated lists, for a slice, the actions assumed unobserved.
-	Simulated []runtime.SimulatedAction `json:"simulated,omitempty"`
+	Simulated []verdict.SimulatedAction `json:"simulated,omitempty"`
 }
 
-func printResult(w io.Writer, file string, r runtime.Result, us int64) {
+func printResult(w io.Writer, file string, r verdict.Result, us int64) {
 	fmt.Fprintf(w, "%s: %s (%d nodes, %d µs)", file, r.Verdict, r.Nodes, us)
-	if r.Reason != "" {
-		fmt.Fprintf(w, ": %s", r.Reason)
+	if why := r.Text(); why != "" {
+		fmt.Fprintf(w, ": %s", why)
 	}
 	fmt.Fprintln(w)
 	printSimulated(w, r.Simulated)
-	if r.Verdict != runtime.Fail || r.Explanation == nil {
+	if r.Verdict != verdict.Fail || r.Explanation == nil {
 		return
 	}
 	e := r.Explanation
@@ -349,7 +324,7 @@ func printResult(w io.Writer, file string, r runtime.Result, us int64) {
 
 // printSimulated prints, per component, the actions a slice explanation
 // assumed unobserved before the component's log starts.
-func printSimulated(w io.Writer, sim []runtime.SimulatedAction) {
+func printSimulated(w io.Writer, sim []verdict.SimulatedAction) {
 	var comps []string
 	byComp := map[string][]string{}
 	for _, s := range sim {
@@ -359,22 +334,27 @@ func printSimulated(w io.Writer, sim []runtime.SimulatedAction) {
 		byComp[s.Component] = append(byComp[s.Component], s.Action)
 	}
 	for _, c := range comps {
-		fmt.Fprintf(w, "	before the log of [%s] starts: %s\n", c, strings.Join(byComp[c], " "))
+		fmt.Fprintf(w, "\tbefore the log of [%s] starts: %s\n", c, strings.Join(byComp[c], " "))
 	}
 }
 
-// summary prints the counts of a batch on stderr.
-func (b *batch) summary(d time.Duration) {
+// summary prints the counts of a batch on stderr, and the setup time when
+// there was any worth a mention.
+func (b *batch) summary(n int, d time.Duration) {
 	var parts []string
 	for v, c := range b.counts {
 		if c > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", c, runtime.Verdict(v)))
+			parts = append(parts, fmt.Sprintf("%d %s", c, verdict.Verdict(v)))
 		}
 	}
 	if b.errors > 0 {
 		parts = append(parts, fmt.Sprintf("%d unreadable", b.errors))
 	}
-	fmt.Fprintf(b.a.stderr, "%d multi-traces: %s in %s\n", len(b.files), strings.Join(parts, ", "), roundDuration(d))
+	setup := ""
+	if b.setup >= time.Millisecond {
+		setup = fmt.Sprintf(" (setup %s)", roundDuration(b.setup))
+	}
+	fmt.Fprintf(b.a.stderr, "%d multi-traces: %s in %s%s\n", n, strings.Join(parts, ", "), roundDuration(d), setup)
 }
 
 // roundDuration keeps about three significant digits: 1.23s, 45.67ms, 789µs.
@@ -387,182 +367,4 @@ func roundDuration(d time.Duration) time.Duration {
 	default:
 		return d.Round(time.Microsecond)
 	}
-}
-
-func (b *batch) engineName() string {
-	if b.auto != nil {
-		return "automata"
-	}
-	return "runtime"
-}
-
-// autoMaxStates bounds the NFA synthesis of --engine auto, so that an
-// interaction whose automaton is huge falls back to the runtime engine
-// quickly.
-const autoMaxStates = 1 << 16
-
-// automataEngine compiles the spec for --engine automata or auto: it returns
-// nil for the runtime engine (asked, or chosen by auto because the
-// interaction does not compile or the run needs the runtime engine).
-func (a *app) automataEngine(sp *spec.Spec, engine string, opts runtime.Options, graph bool) (*automata.Engine, error) {
-	ao := automata.Options{Mode: opts.Mode, MaxNodes: opts.MaxNodes, Timeout: opts.Timeout, File: sp.HIFPath, Syntax: sp.Syntax}
-	switch engine {
-	case "runtime":
-		return nil, nil
-	case "automata":
-		if graph {
-			return nil, a.usagef("--graph draws the runtime engine's search: use --engine runtime")
-		}
-		if opts.Mode != runtime.Prefix && opts.Mode != runtime.Accept {
-			return nil, a.usagef("--engine automata answers --mode accept and prefix")
-		}
-		return automata.New(sp.Store, sp.Root, ao)
-	}
-	if graph || opts.Mode != runtime.Prefix && opts.Mode != runtime.Accept {
-		return nil, nil
-	}
-	ao.MaxStates = autoMaxStates
-	e, err := automata.New(sp.Store, sp.Root, ao)
-	if err != nil {
-		return nil, nil // not compilable: the runtime engine answers
-	}
-	return e, nil
-}
-
-// analyzeTimbuk checks letter multi-traces against a raw NFA.
-func (a *app) analyzeTimbuk(cmd *cobra.Command, fl *analyzeFlags, file string, paths []string) error {
-	if len(paths) == 0 {
-		return a.usagef("no MULTITRACE given (want NFA.timbuk MULTITRACE...)")
-	}
-	if fl.engine == "runtime" {
-		return a.usagef("a .timbuk NFA has no interaction: only --engine automata (or auto) applies")
-	}
-	if fl.graph != "" || fl.options != "" {
-		return a.usagef("--graph and --options apply to interactions, not to a .timbuk NFA")
-	}
-	var mode nfa.Mode
-	switch fl.mode {
-	case "accept":
-		mode = nfa.Accept
-	case "prefix":
-		mode = nfa.Prefix
-	default:
-		return a.usagef("invalid --mode %q for a .timbuk NFA: want accept or prefix", fl.mode)
-	}
-	src, err := spec.ReadFile(file)
-	if err != nil {
-		return err
-	}
-	aut, err := nfa.ParseTimbuk(file, src)
-	if err != nil {
-		return err
-	}
-	var locs *nfa.Locations
-	if fl.locations != "" {
-		locs, err = nfa.ParseLocations(aut.Symbols(), fl.locations)
-	} else {
-		var groups [][]string
-		for _, x := range aut.Symbols().Names() {
-			groups = append(groups, []string{x})
-		}
-		locs, err = nfa.PartitionSymbols(aut.Symbols(), groups, aut.Symbols().Names())
-	}
-	if err != nil {
-		return a.usagef("--locations: %v", err)
-	}
-	c, err := nfa.NewChecker(aut, locs, nfa.CheckerOptions{MaxNodes: fl.maxNodes, Timeout: fl.timeout})
-	if err != nil {
-		return err
-	}
-	files := a.expand(paths, ".txt")
-	counts := map[nfa.Verdict]int{}
-	for _, f := range files {
-		src, err := spec.ReadFile(f)
-		if err != nil {
-			a.report(err)
-			continue
-		}
-		mt, err := nfa.ParseLetterTraces(f, src, locs)
-		if err != nil {
-			a.report(err)
-			continue
-		}
-		t0 := time.Now()
-		r := c.CheckAS(mt, mode)
-		us := time.Since(t0).Microseconds()
-		counts[r.Verdict]++
-		if r.Verdict == nfa.Fail || r.Verdict == nfa.Inconc {
-			a.fail()
-		}
-		res := letterResult(c, mt, r, fl.mode)
-		if a.json() {
-			line, _ := json.Marshal(jsonResult{File: f, Verdict: r.Verdict.String(), Mode: fl.mode, Engine: "automata",
-				Nodes: r.Nodes, ElapsedUS: us, Reason: res.Reason, Explanation: res.Explanation})
-			fmt.Fprintf(a.stdout, "%s\n", line)
-		} else {
-			printResult(a.stdout, f, res, us)
-		}
-	}
-	if len(files) > 1 {
-		var parts []string
-		for _, v := range []nfa.Verdict{nfa.Pass, nfa.WeakPass, nfa.Fail, nfa.Inconc} {
-			if counts[v] > 0 {
-				parts = append(parts, fmt.Sprintf("%d %s", counts[v], v))
-			}
-		}
-		fmt.Fprintf(a.stderr, "%d multi-traces: %s\n", len(files), strings.Join(parts, ", "))
-	}
-	return nil
-}
-
-// letterResult puts a verdict on letters in the runtime's terms, for
-// printing: the locations stand for components.
-func letterResult(c *nfa.Checker, mt [][]nfa.Letter, r nfa.Result, mode string) runtime.Result {
-	locs := c.Locations()
-	res := runtime.Result{Nodes: r.Nodes}
-	res.Mode, _ = runtime.ParseMode(mode)
-	res.Verdict = [...]runtime.Verdict{nfa.Pass: runtime.Pass, nfa.WeakPass: runtime.WeakPass, nfa.Fail: runtime.Fail, nfa.Inconc: runtime.Inconc}[r.Verdict]
-	if r.Verdict == nfa.Inconc {
-		res.Reason = r.Reason.String()
-	}
-	if r.Verdict != nfa.Fail {
-		return res
-	}
-	consumed := make([]int, len(mt))
-	for i := range mt {
-		consumed[i] = len(mt[i])
-		if r.Progress != nil {
-			consumed[i] = r.Progress[i]
-		}
-	}
-	ex := &runtime.Explanation{}
-	reason := r.Reason.String()
-	for k, f := range r.Locals {
-		consumed[f.Loc] = f.Pos
-		if k == 0 {
-			ex.LocalFailure = locs.Name(f.Loc)
-			for _, x := range f.Expected {
-				ex.Expected = append(ex.Expected, locs.Letters(f.Loc)[x])
-			}
-			reason += ":"
-		} else {
-			reason += ";"
-		}
-		reason += fmt.Sprintf(" %s at event %d", locs.Name(f.Loc), f.Pos+1)
-		if f.AtEnd {
-			reason = strings.TrimSuffix(reason, fmt.Sprintf(" at event %d", f.Pos+1)) + " ends too early"
-		}
-	}
-	for _, x := range r.Expected {
-		ex.Expected = append(ex.Expected, c.NFA().Symbols().Name(x))
-	}
-	for i, tr := range mt {
-		cp := runtime.ComponentProgress{Lifelines: locs.Name(i), Consumed: consumed[i], Length: len(tr)}
-		if consumed[i] < len(tr) && int(tr[consumed[i]]) < len(locs.Letters(i)) {
-			cp.Head = locs.Letters(i)[tr[consumed[i]]]
-		}
-		ex.Components = append(ex.Components, cp)
-	}
-	res.Explanation, res.Reason = ex, reason
-	return res
 }

@@ -12,9 +12,9 @@ import (
 	"github.com/ivc-project/ivc/automata"
 	"github.com/ivc-project/ivc/gen"
 	"github.com/ivc-project/ivc/interaction"
-	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/tracegen"
+	"github.com/ivc-project/ivc/verdict"
 )
 
 type compileFlags struct {
@@ -185,7 +185,7 @@ func commandArgs(sp *spec.Spec, fl *compileFlags, pkg string) []string {
 // partition part and returns the generator's configuration (without the
 // package's name).
 func compileConfig(sp *spec.Spec, part tracegen.Partition, opt automata.Options) (gen.Config, error) {
-	opt.Mode, opt.File, opt.Syntax = runtime.Accept, sp.HIFPath, sp.Syntax
+	opt.Mode, opt.File, opt.Syntax = verdict.Accept, sp.HIFPath, sp.Syntax
 	e, err := automata.New(sp.Store, sp.Root, opt)
 	if err != nil {
 		return gen.Config{}, err

@@ -9,6 +9,7 @@ import (
 	"github.com/emicklei/dot"
 	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/verdict"
 )
 
 // statusColors fill the vertices of an explored graph by their status.
@@ -21,22 +22,22 @@ var statusColors = map[string]string{
 }
 
 // writeGraph draws the graph the runtime engine explored for the
-// multi-trace file (with Options.RecordGraph) as a Graphviz file at path.
-func writeGraph(path, file string, r runtime.Result) error {
-	if err := os.WriteFile(path, []byte(drawGraph(file, r)), 0o666); err != nil {
+// multi-trace file (Analyzer.Explore) as a Graphviz file at path.
+func writeGraph(path, file string, r verdict.Result, g *runtime.Graph) error {
+	if err := os.WriteFile(path, []byte(drawGraph(file, r, g)), 0o666); err != nil {
 		return spec.FileError(err)
 	}
 	return nil
 }
 
-func drawGraph(file string, r runtime.Result) string {
+func drawGraph(file string, r verdict.Result, eg *runtime.Graph) string {
 	g := dot.NewGraph(dot.Directed)
 	g.Attr("label", fmt.Sprintf("%s: %s (%s mode, %d nodes)", file, r.Verdict, r.Mode, r.Nodes))
 	g.Attr("labelloc", "t")
 	g.Attr("fontname", "monospace")
 	phases := map[string]*dot.Graph{}
-	nodes := make([]dot.Node, len(r.Graph.Vertices))
-	for i, v := range r.Graph.Vertices {
+	nodes := make([]dot.Node, len(eg.Vertices))
+	for i, v := range eg.Vertices {
 		sub := g
 		if v.Phase != "" {
 			if phases[v.Phase] == nil {
@@ -60,7 +61,7 @@ func drawGraph(file string, r runtime.Result) string {
 		}
 		nodes[i] = n
 	}
-	for _, e := range r.Graph.Edges {
+	for _, e := range eg.Edges {
 		if e.From < 0 || e.From >= len(nodes) || e.To < 0 || e.To >= len(nodes) {
 			continue
 		}

@@ -7,9 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/hcf"
 	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/verdict"
 )
 
 // TestAnalysisOptions checks how settings are layered: the command line over
@@ -29,7 +31,7 @@ func TestAnalysisOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	def := runtime.Options{Mode: runtime.Prefix, POR: true, LOC: true, Strategy: runtime.DFS, Simulation: runtime.DefaultSimulation()}
+	def := runtime.Options{Mode: verdict.Prefix, POR: true, LOC: true, Strategy: runtime.DFS, Simulation: runtime.DefaultSimulation()}
 	with := func(f func(o *runtime.Options)) runtime.Options { o := def; f(&o); return o }
 	for _, tc := range []struct {
 		name   string
@@ -40,14 +42,14 @@ func TestAnalysisOptions(t *testing.T) {
 		{"defaults", nil, nil, def},
 		{"flags", []string{"--mode", "accept", "--por=false", "--loc=false", "--strategy", "bfs", "--max-nodes", "7", "--timeout", "2s"}, nil,
 			with(func(o *runtime.Options) {
-				*o = runtime.Options{Mode: runtime.Accept, Strategy: runtime.BFS, MaxNodes: 7, Timeout: 2e9, Simulation: runtime.DefaultSimulation()}
+				*o = runtime.Options{Mode: verdict.Accept, Strategy: runtime.BFS, MaxNodes: 7, Timeout: 2e9, Simulation: runtime.DefaultSimulation()}
 			})},
 		{"file", []string{"--options", off}, nil,
 			with(func(o *runtime.Options) { o.POR, o.LOC, o.Strategy, o.MaxNodes = false, false, runtime.BFS, 5 })},
 		{"flags over file", []string{"--options", off, "--por", "--loc=true", "--strategy=dfs", "--max-nodes=0"}, nil, def},
-		{"HCS is dfs", []string{"--options", hcs}, nil, with(func(o *runtime.Options) { o.Mode = runtime.Accept })},
-		{"legacy", nil, legacy, with(func(o *runtime.Options) { o.Mode, o.LOC, o.Strategy = runtime.Accept, false, runtime.BFS })},
-		{"file over legacy", []string{"--options", hcs}, legacy, with(func(o *runtime.Options) { o.Mode, o.LOC = runtime.Accept, true })},
+		{"HCS is dfs", []string{"--options", hcs}, nil, with(func(o *runtime.Options) { o.Mode = verdict.Accept })},
+		{"legacy", nil, legacy, with(func(o *runtime.Options) { o.Mode, o.LOC, o.Strategy = verdict.Accept, false, runtime.BFS })},
+		{"file over legacy", []string{"--options", hcs}, legacy, with(func(o *runtime.Options) { o.Mode, o.LOC = verdict.Accept, true })},
 		{"flags over legacy", []string{"--mode=prefix", "--loc"}, legacy, with(func(o *runtime.Options) { o.Strategy = runtime.BFS })},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -56,10 +58,19 @@ func TestAnalysisOptions(t *testing.T) {
 			if err := cmd.ParseFlags(tc.args); err != nil {
 				t.Fatal(err)
 			}
-			got, err := a.analysisOptions(cmd, fl, &spec.Spec{SigPath: "legacy.hsf", Options: tc.legacy})
+			opts, err := a.checkOptions(cmd, fl)
 			if err != nil {
 				t.Fatal(err)
 			}
+			var files []string
+			if fl.options != "" {
+				files = []string{fl.options}
+			}
+			sp := &check.Spec{Interaction: &spec.Spec{SigPath: "legacy.hsf", Options: tc.legacy}}
+			if _, err := opts.Layer(sp, files, cmd.Flags().Changed); err != nil {
+				t.Fatal(err)
+			}
+			got := opts.Analysis
 			if got != tc.want {
 				t.Errorf("analyze %s:\n got %+v\nwant %+v", strings.Join(tc.args, " "), got, tc.want)
 			}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime/debug"
 
+	"github.com/ivc-project/ivc/check"
 	"github.com/spf13/cobra"
 )
 
@@ -145,9 +146,14 @@ func internalError(v any) error {
 	if v == nil {
 		return nil
 	}
-	err := fmt.Errorf("internal error: %v (please report this bug, with the input files)", v)
-	if os.Getenv("IVC_DEBUG") == "1" {
-		err = fmt.Errorf("%w\n%s", err, debug.Stack())
+	return describe(&check.PanicError{Value: v, Stack: debug.Stack()})
+}
+
+// describe adds its stack trace to an internal error when IVC_DEBUG=1.
+func describe(err error) error {
+	var pe *check.PanicError
+	if errors.As(err, &pe) && os.Getenv("IVC_DEBUG") == "1" {
+		return fmt.Errorf("%w\n%s", err, pe.Stack)
 	}
 	return err
 }

@@ -1,0 +1,184 @@
+package check
+
+import (
+	"errors"
+	"fmt"
+	"iter"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/nfa"
+	"github.com/ivc-project/ivc/runtime"
+	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/verdict"
+)
+
+// Input is one multi-trace to judge. Read runs on a worker, so that reading
+// and parsing run in parallel too; a reader of logs that holds many
+// sessions per file makes one Input per session, with Read returning the
+// session it has already parsed.
+type Input struct {
+	Name string // what the outcome is reported as: a file, or file#session
+	// Read returns the multi-trace (against an interaction); ReadLetters
+	// the traces of letters, one per location (against a .timbuk NFA).
+	Read        func() (*multitrace.MultiTrace, error)
+	ReadLetters func() ([][]nfa.Letter, error)
+	// Explore asks for the runtime engine's explored graph (Outcome.Graph).
+	Explore bool
+}
+
+// Outcome is the judgment of one Input.
+type Outcome struct {
+	Index  int // of the input, from 0
+	Name   string
+	Result verdict.Result
+	Graph  *runtime.Graph // with Input.Explore
+	// Elapsed is the time of the check alone: reading excluded, setup too.
+	Elapsed time.Duration
+	// Setup is the one-time work this input caused: for the first input,
+	// Checker.Setup (the compilation), and for any input, building the
+	// checker of a partition of the lifelines not seen before, or a
+	// worker's analyzer.
+	Setup time.Duration
+	// Err is why the input could not be judged (unreadable, or an
+	// internal error, a *PanicError); Result is then the zero value.
+	Err error
+}
+
+// PanicError is a panic recovered while judging an input: a bug of ivc,
+// never the user's. The other inputs are still judged.
+type PanicError struct {
+	Value any
+	Stack []byte
+}
+
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("internal error: %v (please report this bug, with the input files)", e.Value)
+}
+
+// Files returns the inputs of the named files, in order: .htf multi-traces
+// for an interaction, letter-trace files for a .timbuk NFA.
+func Files(c *Checker, files []string) iter.Seq[Input] {
+	return func(yield func(Input) bool) {
+		for _, f := range files {
+			in := Input{Name: f}
+			if sp := c.sp; sp.NFA != nil {
+				in.ReadLetters = func() ([][]nfa.Letter, error) {
+					src, err := spec.ReadFile(f)
+					if err != nil {
+						return nil, err
+					}
+					return nfa.ParseLetterTraces(f, src, sp.Locations)
+				}
+			} else {
+				in.Read = func() (*multitrace.MultiTrace, error) {
+					mt, err := multitrace.Read(f, sp.Interaction.Sig)
+					return mt, spec.FileError(err)
+				}
+			}
+			if !yield(in) {
+				return
+			}
+		}
+	}
+}
+
+// Run judges the inputs with jobs workers (at least 1) and calls emit with
+// each outcome, in input order, from the calling goroutine. At most a few
+// outcomes per worker wait for a slower earlier one, so memory stays bounded
+// however many inputs there are. A panic while judging an input is its
+// outcome's *PanicError.
+func (c *Checker) Run(inputs iter.Seq[Input], jobs int, emit func(Outcome)) {
+	jobs = max(1, jobs)
+	type job struct {
+		i  int
+		in Input
+	}
+	todo := make(chan job)
+	done := make(chan Outcome, jobs)
+	window := make(chan struct{}, 4*jobs) // inputs taken and not yet emitted
+	stop := make(chan struct{})
+	go func() {
+		defer close(todo)
+		i := 0
+		for in := range inputs {
+			select {
+			case window <- struct{}{}:
+			case <-stop:
+				return
+			}
+			todo <- job{i, in}
+			i++
+		}
+	}()
+	var wg sync.WaitGroup
+	for range jobs {
+		wg.Go(func() {
+			for j := range todo {
+				done <- c.judge(j.i, j.in)
+			}
+		})
+	}
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	defer close(stop)
+	pending := map[int]Outcome{}
+	next := 0
+	for o := range done {
+		pending[o.Index] = o
+		for {
+			o, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			if next == 0 {
+				o.Setup += c.setup
+			}
+			emit(o)
+			<-window
+			next++
+		}
+	}
+}
+
+// judge reads and checks one input.
+func (c *Checker) judge(i int, in Input) (o Outcome) {
+	o = Outcome{Index: i, Name: in.Name}
+	defer func() {
+		if v := recover(); v != nil {
+			o = Outcome{Index: i, Name: in.Name, Err: &PanicError{Value: v, Stack: debug.Stack()}}
+		}
+	}()
+	switch {
+	case in.ReadLetters != nil:
+		mt, err := in.ReadLetters()
+		if err != nil {
+			o.Err = err
+			return o
+		}
+		t0 := time.Now()
+		o.Result, o.Err = c.CheckLetters(mt)
+		o.Elapsed = time.Since(t0)
+	case in.Read != nil:
+		mt, err := in.Read()
+		if err != nil {
+			o.Err = err
+			return o
+		}
+		t0 := time.Now()
+		if in.Explore && c.engine != EngineRuntime {
+			o.Err = errors.New("the explored graph is the runtime engine's: use the runtime engine")
+			return o
+		}
+		o.Result, o.Graph, o.Setup = c.check(mt, in.Explore)
+		o.Elapsed = time.Since(t0) - o.Setup
+	default:
+		o.Err = errors.New("nothing to read")
+	}
+	return o
+}

@@ -1,0 +1,244 @@
+// Package check is ivc's front door: it loads what multi-traces are checked
+// against (an interaction from HIBOU files, or a raw .timbuk NFA), layers
+// the settings (defaults, a legacy .hsf's option sections, an .hcf file, the
+// caller's own), chooses the engine, and judges one multi-trace or a stream
+// of them in parallel, with the results in input order.
+//
+//	sp, err := check.LoadSpec("abp.hsf", "", "")
+//	c, err := check.New(sp, check.DefaultOptions())
+//	res := c.Check(mt)                        // one multi-trace, safe for concurrent use
+//	c.Run(check.Files(c, paths), 4, func(o check.Outcome) { ... }) // a batch, in input order
+//
+// The engines are the runtime engine (package runtime: term rewriting, the
+// full language) and the automata engine (package automata: the compiled
+// path). With EngineAuto the automata engine answers when the interaction
+// compiles within Options.MaxStates; only an interaction outside the
+// compiled sublanguage (compile.LoopError) or one whose automaton is too
+// big (compile.StateLimitError) falls back to the runtime engine, and any
+// other error is returned.
+//
+// Setup (compiling the interaction, building the checker of a partition of
+// the lifelines, preparing a worker's analyzer) is timed apart from the
+// check of each multi-trace: Checker.Setup and Outcome.Setup.
+package check
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/ivc-project/ivc/automata"
+	"github.com/ivc-project/ivc/compile"
+	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/nfa"
+	"github.com/ivc-project/ivc/runtime"
+	"github.com/ivc-project/ivc/verdict"
+)
+
+// Engine names a decision engine.
+type Engine uint8
+
+const (
+	EngineAuto     Engine = iota // automata when the interaction compiles, else runtime
+	EngineRuntime                // term rewriting over the interaction (package runtime)
+	EngineAutomata               // the compiled path (package automata)
+)
+
+var engineNames = [...]string{EngineAuto: "auto", EngineRuntime: "runtime", EngineAutomata: "automata"}
+
+func (e Engine) String() string {
+	if int(e) < len(engineNames) {
+		return engineNames[e]
+	}
+	return fmt.Sprintf("Engine(%d)", e)
+}
+
+// ParseEngine reads "auto", "runtime" or "automata".
+func ParseEngine(s string) (Engine, error) {
+	for e, n := range engineNames {
+		if n == s {
+			return Engine(e), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown engine %q (expected auto, runtime or automata)", s)
+}
+
+// DefaultAutoMaxStates bounds the NFA synthesis of EngineAuto when
+// Options.MaxStates is 0, so that an interaction whose automaton is huge
+// falls back to the runtime engine quickly.
+const DefaultAutoMaxStates = 1 << 16
+
+// Options configure a Checker.
+type Options struct {
+	Engine Engine
+	// Analysis holds the question (Analysis.Mode) and the runtime engine's
+	// settings; the automata engine takes its Mode, MaxNodes and Timeout.
+	Analysis runtime.Options
+	// MaxStates bounds the NFA synthesis (0: DefaultAutoMaxStates for
+	// EngineAuto, compile's default for EngineAutomata).
+	MaxStates int
+	// Procedure is the automata engine's procedure (AS by default).
+	Procedure automata.Procedure
+}
+
+// DefaultOptions are EngineAuto and runtime.DefaultOptions: prefix mode.
+func DefaultOptions() Options {
+	return Options{Analysis: runtime.DefaultOptions()}
+}
+
+// Checker judges multi-traces against one Spec. It is safe for concurrent
+// use.
+type Checker struct {
+	sp     *Spec
+	opt    Options
+	engine Engine // EngineRuntime or EngineAutomata: the one that answers
+	setup  time.Duration
+
+	auto *automata.Engine // the automata engine, for an interaction
+	raw  *automata.Raw    // the automata engine, for a raw NFA
+
+	mu   sync.Mutex
+	free []*runtime.Analyzer // idle runtime analyzers (one per concurrent check)
+}
+
+// New prepares a checker of sp: for the automata engine it compiles the
+// interaction (timed as Setup). The errors are those of the settings (a
+// mode the engine does not answer), of the compilation when EngineAutomata
+// was asked, or any compilation error but LoopError and StateLimitError
+// with EngineAuto.
+func New(sp *Spec, opt Options) (*Checker, error) {
+	mode := opt.Analysis.Mode
+	c := &Checker{sp: sp, opt: opt, engine: opt.Engine}
+	t0 := time.Now()
+	defer func() { c.setup = time.Since(t0) }()
+	ao := automata.Options{Mode: mode, Procedure: opt.Procedure, MaxStates: opt.MaxStates,
+		MaxNodes: opt.Analysis.MaxNodes, Timeout: opt.Analysis.Timeout}
+	automatable := mode == verdict.Prefix || mode == verdict.Accept
+	if sp.NFA != nil {
+		switch {
+		case opt.Engine == EngineRuntime:
+			return nil, errors.New("a .timbuk NFA has no interaction: only the automata engine (or auto) applies")
+		case !automatable:
+			return nil, fmt.Errorf("a .timbuk NFA is checked in accept or prefix mode, not %s", mode)
+		}
+		r, err := automata.NewRaw(sp.NFA, sp.Locations, ao)
+		if err != nil {
+			return nil, err
+		}
+		c.raw, c.engine = r, EngineAutomata
+		return c, nil
+	}
+	in := sp.Interaction
+	ao.File, ao.Syntax = in.HIFPath, in.Syntax
+	switch opt.Engine {
+	case EngineRuntime:
+		return c, nil
+	case EngineAutomata:
+		if !automatable {
+			return nil, fmt.Errorf("the automata engine answers accept and prefix modes, not %s", mode)
+		}
+	default:
+		c.engine = EngineRuntime
+		if !automatable {
+			return c, nil
+		}
+		if ao.MaxStates == 0 {
+			ao.MaxStates = DefaultAutoMaxStates
+		}
+	}
+	e, err := automata.New(in.Store, in.Root, ao)
+	var loop *compile.LoopError
+	var big *compile.StateLimitError
+	switch {
+	case err == nil:
+		c.auto, c.engine = e, EngineAutomata
+	case opt.Engine == EngineAuto && (errors.As(err, &loop) || errors.As(err, &big)):
+		// Not compilable, or too big: the runtime engine answers.
+	default:
+		return nil, err
+	}
+	return c, nil
+}
+
+// Engine returns the engine that answers: EngineRuntime or EngineAutomata.
+func (c *Checker) Engine() Engine { return c.engine }
+
+// Spec returns what the checker checks against.
+func (c *Checker) Spec() *Spec { return c.sp }
+
+// Mode returns the question the checker answers.
+func (c *Checker) Mode() verdict.Mode { return c.opt.Analysis.Mode }
+
+// Setup returns the time New took (compiling the interaction for the
+// automata engine).
+func (c *Checker) Setup() time.Duration { return c.setup }
+
+// Check judges mt, a multi-trace over the spec's signature.
+func (c *Checker) Check(mt *multitrace.MultiTrace) verdict.Result {
+	res, _, _ := c.check(mt, false)
+	return res
+}
+
+// Explore judges mt with the runtime engine and returns the part of its
+// analysis graph the search explored (for review: slow).
+func (c *Checker) Explore(mt *multitrace.MultiTrace) (verdict.Result, *runtime.Graph, error) {
+	if c.engine != EngineRuntime {
+		return verdict.Result{}, nil, errors.New("the explored graph is the runtime engine's: use the runtime engine")
+	}
+	res, g, _ := c.check(mt, true)
+	return res, g, nil
+}
+
+// check judges mt and returns the setup it did first: building the checker
+// of mt's partition (automata), or a worker's analyzer (runtime).
+func (c *Checker) check(mt *multitrace.MultiTrace, record bool) (verdict.Result, *runtime.Graph, time.Duration) {
+	t0 := time.Now()
+	if c.auto != nil {
+		c.auto.Prepare(mt) // its error is Analyze's Inconc
+		setup := time.Since(t0)
+		return c.auto.Analyze(mt), nil, setup
+	}
+	a := c.analyzer()
+	defer c.release(a)
+	setup := time.Since(t0)
+	if record {
+		res, g := a.Explore(mt)
+		return res, g, setup
+	}
+	return a.Analyze(mt), nil, setup
+}
+
+// analyzer takes an idle runtime analyzer, or makes one: each has its own
+// Store, so that concurrent checks do not share one.
+func (c *Checker) analyzer() *runtime.Analyzer {
+	c.mu.Lock()
+	if n := len(c.free); n > 0 {
+		a := c.free[n-1]
+		c.free = c.free[:n-1]
+		c.mu.Unlock()
+		return a
+	}
+	// Import reads the spec's store: under the lock, as no check writes it.
+	in := c.sp.Interaction
+	st := interaction.NewStore(in.Sig)
+	root := st.Import(in.Store, in.Root)
+	c.mu.Unlock()
+	return runtime.New(st, root, c.opt.Analysis)
+}
+
+func (c *Checker) release(a *runtime.Analyzer) {
+	c.mu.Lock()
+	c.free = append(c.free, a)
+	c.mu.Unlock()
+}
+
+// CheckLetters judges letter traces, one per location, against a raw NFA
+// (as nfa.ParseLetterTraces reads them).
+func (c *Checker) CheckLetters(mt [][]nfa.Letter) (verdict.Result, error) {
+	if c.raw == nil {
+		return verdict.Result{}, errors.New("letter traces are checked against a .timbuk NFA, not an interaction")
+	}
+	return c.raw.Analyze(mt), nil
+}

@@ -1,0 +1,122 @@
+package check
+
+import (
+	"fmt"
+
+	"github.com/ivc-project/ivc/hcf"
+	"github.com/ivc-project/ivc/runtime"
+	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/verdict"
+)
+
+// Settings that option files may give, named as ivc analyze's flags.
+const (
+	SettingMode     = "mode"      // analysis_kind
+	SettingBudget   = "budget"    // the budget of analysis_kind = simulate[slice=true,...]
+	SettingLOC      = "loc"       // local_analysis
+	SettingPOR      = "por"       // partial_order_reduction
+	SettingStrategy = "strategy"  // strategy
+	SettingMaxNodes = "max-nodes" // filters = [max_node_number = N]
+)
+
+// Layer applies the HIBOU options of the @analyze_option sections of a
+// legacy single-file .hsf, then of the .hcf files, in order, so that a later
+// one wins; a setting for which fixed returns true (the caller's own, say
+// given on the command line) is left as it is. Options that do not change
+// verdicts (goal, memoize, loggers, priorities) are ignored; the filters
+// ivc does not have give warnings, which Layer returns.
+//
+// The mapping: analysis_kind accept → verdict.Accept; prefix, eliminate,
+// hide → verdict.Prefix (which decides exactly what HIBOU leaves Inconc);
+// simulate[slice=true,...] → verdict.Slice with its budget; simulate
+// without slice → verdict.Prefix. local_analysis → LOC,
+// partial_order_reduction → POR, strategy BFS → runtime.BFS (DFS, HCS and
+// HIBOU ≤ 0.7's greedy → runtime.DFS), max_node_number → MaxNodes.
+func (o *Options) Layer(sp *Spec, hcfFiles []string, fixed func(setting string) bool) (warnings []string, err error) {
+	apply := func(file string, f *hcf.File) {
+		if sec := f.Section(hcf.Analyze); sec != nil {
+			warnings = append(warnings, o.apply(file, sec, fixed)...)
+		}
+	}
+	if in := sp.Interaction; in != nil && in.Options != nil {
+		apply(in.SigPath, in.Options)
+	}
+	for _, file := range hcfFiles {
+		src, err := spec.ReadFile(file)
+		if err != nil {
+			return warnings, err
+		}
+		f, err := hcf.Parse(file, src)
+		if err != nil {
+			return warnings, err
+		}
+		apply(file, f)
+	}
+	return warnings, nil
+}
+
+// apply sets what an @analyze_option section gives and fixed does not pin.
+func (o *Options) apply(file string, sec *hcf.Section, fixed func(string) bool) (warnings []string) {
+	h := &sec.Options
+	a := &o.Analysis
+	given := func(k hcf.Key, setting string) bool { return h.Has(k) && !fixed(setting) }
+	if given(hcf.KeyAnalysisKind, SettingMode) {
+		switch h.Analysis.Kind {
+		case hcf.Accept:
+			a.Mode = verdict.Accept
+		case hcf.Prefix, hcf.Eliminate:
+			a.Mode = verdict.Prefix
+		case hcf.Simulate:
+			sim := h.Analysis.Simulate
+			if !sim.Slice {
+				// Simulation after the end only: multi-prefixes, which prefix
+				// mode decides exactly by lifeline removal.
+				a.Mode = verdict.Prefix
+				break
+			}
+			a.Mode = verdict.Slice
+			if !fixed(SettingBudget) {
+				a.Simulation = runtime.Simulation{Reset: sim.Reset, Multiply: sim.Multiply,
+					Loops: budgetOf(sim.Loop), Actions: budgetOf(sim.Act)}
+			}
+		}
+	}
+	if given(hcf.KeyLocalAnalysis, SettingLOC) {
+		a.LOC = h.LocalAnalysis.Enabled
+	}
+	if given(hcf.KeyPartialOrderReduction, SettingPOR) {
+		a.POR = h.PartialOrderReduction
+	}
+	if given(hcf.KeyStrategy, SettingStrategy) {
+		// HCS is depth first with a different order of siblings, and the
+		// greedy strategy of HIBOU ≤ 0.7 has no equivalent: depth first.
+		a.Strategy = runtime.DFS
+		if h.Strategy == hcf.BFS {
+			a.Strategy = runtime.BFS
+		}
+	}
+	if given(hcf.KeyMaxNodeNumber, SettingMaxNodes) {
+		a.MaxNodes = h.Filters.MaxNodeNumber
+	}
+	for _, k := range []hcf.Key{hcf.KeyMaxDepth, hcf.KeyMaxLoopDepth} {
+		if h.Has(k) {
+			warnings = append(warnings, fmt.Sprintf("%s:%s: warning: filter %s is ignored (ivc bounds searches by node and time budgets only)", file, sec.Pos, k))
+		}
+	}
+	return warnings
+}
+
+// budgetOf maps a budget of HIBOU's simulate[...] onto ivc's: max_depth (for
+// loops) and the count of actions outside loops are structural.
+func budgetOf(b hcf.Budget) runtime.Budget {
+	switch b.Kind {
+	case hcf.BudgetNone:
+		return runtime.Budget{Kind: runtime.Fixed, N: 0}
+	case hcf.BudgetNum:
+		return runtime.Budget{Kind: runtime.Fixed, N: b.N}
+	case hcf.BudgetMaxNum:
+		return runtime.Budget{Kind: runtime.Count}
+	default:
+		return runtime.Budget{Kind: runtime.Structural}
+	}
+}

@@ -1,0 +1,164 @@
+// Package verdict holds the answers of ivc: the question asked of a
+// multi-trace (Mode), the answer (Verdict), why it was given (Reason), and
+// how a Fail is explained (Explanation). Both engines, the front door
+// (package check) and the CLI's text and JSON output speak these types, so
+// that every path prints alike and differential tests compare like with
+// like.
+//
+// Generated verifiers carry a standard-library copy of the automata engine
+// (package nfa/engine) whose Mode, Verdict and Reason have the same names
+// and strings as these (a test of this package checks it).
+package verdict
+
+import "fmt"
+
+// Mode is the question asked about a multi-trace.
+type Mode uint8
+
+const (
+	// Prefix asks whether the multi-trace is a multi-prefix of an accepted one
+	// (logs may stop early, lifelines may be unobserved): Pass, WeakPass or Fail.
+	Prefix Mode = iota
+	// Accept asks whether the multi-trace is exactly accepted: Pass or Fail.
+	Accept
+	// Slice asks whether the multi-trace is a slice of an accepted one (logs
+	// may also start late): Pass, WeakPass, Fail or Inconc.
+	Slice
+)
+
+var modeNames = [...]string{Prefix: "prefix", Accept: "accept", Slice: "slice"}
+
+func (m Mode) String() string {
+	if int(m) < len(modeNames) {
+		return modeNames[m]
+	}
+	return fmt.Sprintf("Mode(%d)", m)
+}
+
+// ParseMode reads "prefix", "accept" or "slice".
+func ParseMode(s string) (Mode, error) {
+	for m, n := range modeNames {
+		if n == s {
+			return Mode(m), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown mode %q (expected accept, prefix or slice)", s)
+}
+
+// Verdict is the answer about one multi-trace.
+type Verdict uint8
+
+const (
+	Pass     Verdict = iota // exactly accepted
+	WeakPass                // a multi-prefix (or slice) of an accepted multi-trace, not accepted itself
+	Fail                    // neither
+	Inconc                  // a limit stopped the search before it could decide
+)
+
+var verdictNames = [...]string{Pass: "Pass", WeakPass: "WeakPass", Fail: "Fail", Inconc: "Inconc"}
+
+func (v Verdict) String() string {
+	if int(v) < len(verdictNames) {
+		return verdictNames[v]
+	}
+	return fmt.Sprintf("Verdict(%d)", v)
+}
+
+// OK reports whether v is Pass or WeakPass.
+func (v Verdict) OK() bool { return v == Pass || v == WeakPass }
+
+// Reason is why a verdict was given: for a Fail of the automata engine, the
+// diagnosis of the automata paper; for an Inconc (or a WeakPass that could
+// not be told from a Pass), the limit that stopped the search.
+type Reason uint8
+
+const (
+	NoReason     Reason = iota
+	LocalError          // a local trace is impossible on its own (its projection DFA rejects it)
+	InterError          // the areas of the local traces share no accepting path
+	CentralError        // no interleaving of the local traces is accepted
+	Error               // the centralized procedure found no accepted interleaving
+	NodeLimit           // the search stopped at its node budget
+	Timeout             // the search stopped at its time budget
+	Budget              // slice mode: no explanation within the simulation budget
+)
+
+var reasonNames = [...]string{NoReason: "", LocalError: "LocalError", InterError: "InterError",
+	CentralError: "CentralError", Error: "Error", NodeLimit: "NodeLimit", Timeout: "Timeout", Budget: "Budget"}
+
+func (r Reason) String() string {
+	if int(r) < len(reasonNames) {
+		return reasonNames[r]
+	}
+	return fmt.Sprintf("Reason(%d)", r)
+}
+
+// Limit reports whether r is a limit of the search (NodeLimit, Timeout,
+// Budget) rather than a diagnosis.
+func (r Reason) Limit() bool { return r == NodeLimit || r == Timeout || r == Budget }
+
+// Result is the outcome of checking one multi-trace.
+type Result struct {
+	Verdict Verdict
+	Mode    Mode
+	// Reason says why: the diagnosis of a Fail (automata engine), the limit
+	// behind an Inconc, or the limit that left a WeakPass undecided between
+	// Pass and WeakPass. Detail says it in words (Text joins both).
+	Reason Reason
+	Detail string
+	// Nodes counts the vertices of the global or central search; LocalNodes
+	// those of the runtime engine's local analyses.
+	Nodes      int
+	LocalNodes int
+	// Explanation describes a Fail.
+	Explanation *Explanation
+	// Simulated lists, for a slice (WeakPass in slice mode), the actions the
+	// explanation assumed unobserved.
+	Simulated []SimulatedAction
+}
+
+// Text is the reason as ivc prints it: "LocalError: [a] cannot read event
+// 3 (a!m), expected a?n", "InterError", "node limit reached (10 vertices)".
+// It is empty when there is no reason.
+func (r Result) Text() string {
+	switch {
+	case r.Detail == "":
+		return r.Reason.String()
+	case r.Reason == NoReason || r.Reason.Limit():
+		return r.Detail
+	default:
+		return r.Reason.String() + ": " + r.Detail
+	}
+}
+
+// Explanation describes why a multi-trace fails: the furthest point a search
+// reached, and what blocked it there.
+type Explanation struct {
+	// Components gives, per component, how far the furthest path consumed it.
+	Components []ComponentProgress `json:"components"`
+	// Expected lists the actions the interaction could execute at that point
+	// (sorted).
+	Expected []string `json:"expected"`
+	// LocalFailure names the lifelines of a component whose trace the
+	// interaction rejects on its own, or is empty.
+	LocalFailure string `json:"local_failure,omitempty"`
+}
+
+// ComponentProgress is how far a component (the log of one location) was
+// consumed.
+type ComponentProgress struct {
+	Lifelines string `json:"lifelines"`
+	Consumed  int    `json:"consumed"`
+	Length    int    `json:"length"`
+	// Head is the first action not consumed, if any.
+	Head string `json:"head,omitempty"`
+}
+
+// SimulatedAction is an action a slice explanation assumed unobserved,
+// before the log of its component starts.
+type SimulatedAction struct {
+	Action    string `json:"action"`
+	Component string `json:"component"`
+	// When is "before": the component's observation had not started yet.
+	When string `json:"when"`
+}
