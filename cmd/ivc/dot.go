@@ -40,9 +40,10 @@ of -o), for review:
                        labels that hold it (init, or q-action->r); grey when
                        none does
 
-The locations of proj and area are the co-localizations of --locations
-("a,b;c", as in the .htf components; default: one per lifeline), and
---location names one of them by its lifelines ("a" or "a,b").
+The locations of proj and area (groups of lifelines that share a clock)
+are those of --locations ("a,b;c", as in the .htf components; default: one
+per lifeline), and --location names one of them by its lifelines ("a" or
+"a,b").
 
 Render it with Graphviz: dot -Tsvg FILE.dot -o FILE.svg. The output is
 deterministic. SPEC is a .hsf signature (the .hif of the same name beside
@@ -124,6 +125,6 @@ it is used when HIF is omitted) or a legacy single-file .hsf.`,
 	f.StringVarP(&out, "output", "o", "", "write to `FILE.dot` instead of stdout")
 	f.BoolVar(&labels, "labels", false, "with --what nfa, label each state with its interaction term")
 	f.StringVar(&location, "location", "", "with --what proj or area, the location drawn, by its lifelines `a,b`")
-	f.StringVar(&locations, "locations", "", "the co-localizations, `\"a,b;c\"` (default: one per lifeline)")
+	f.StringVar(&locations, "locations", "", "the locations, the lifelines of each `\"a,b;c\"` (default: one per lifeline)")
 	return cmd
 }

@@ -104,7 +104,12 @@ Inconc, 2 on a usage or input error (reported on stderr as file:line:col).`,
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return &usageError{err} })
 	root.CompletionOptions.DisableDefaultCmd = true
 	for _, newCmd := range commands {
-		root.AddCommand(newCmd(a))
+		cmd := newCmd(a)
+		// pflag prints the notice of a deprecated flag (gen --partition) to
+		// its flag set's output, which cobra would copy to stdout, into
+		// --format json output: it is a warning, for stderr.
+		cmd.Flags().SetOutput(a.stderr)
+		root.AddCommand(cmd)
 	}
 	return root
 }
