@@ -121,7 +121,7 @@ it is used when HIF is omitted) or a legacy single-file .hsf.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&what, "what", "interaction", "what to draw, `interaction|nfa`")
+	f.StringVar(&what, "what", "interaction", "what to draw, `interaction|nfa|proj|area`")
 	f.StringVarP(&out, "output", "o", "", "write to `FILE.dot` instead of stdout")
 	f.BoolVar(&labels, "labels", false, "with --what nfa, label each state with its interaction term")
 	f.StringVar(&location, "location", "", "with --what proj or area, the location drawn, by its lifelines `a,b`")
