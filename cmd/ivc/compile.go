@@ -12,6 +12,7 @@ import (
 	"github.com/ivc-project/ivc/automata"
 	"github.com/ivc-project/ivc/gen"
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/atomicfile"
 	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/tracegen"
@@ -118,7 +119,7 @@ func (a *app) compile(fl *compileFlags, args []string) error {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return spec.FileError(err)
 		}
-		if err := os.WriteFile(path, f.Data, 0o644); err != nil {
+		if err := atomicfile.WriteFile(path, f.Data, 0o644); err != nil {
 			return spec.FileError(err)
 		}
 	}

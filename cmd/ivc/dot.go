@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/ivc-project/ivc/automata"
 	"github.com/ivc-project/ivc/compile"
+	"github.com/ivc-project/ivc/internal/atomicfile"
 	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/tracegen"
@@ -114,7 +114,7 @@ it is used when HIF is omitted) or a legacy single-file .hsf.`,
 				fmt.Fprint(a.stdout, g)
 				return nil
 			}
-			if err := os.WriteFile(out, []byte(g), 0o666); err != nil {
+			if err := atomicfile.WriteFile(out, []byte(g), 0o644); err != nil {
 				return spec.FileError(err)
 			}
 			return nil

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/atomicfile"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/spf13/cobra"
 )
@@ -90,11 +91,9 @@ func (f *formatter) file(path string) error {
 	}
 	changed := !bytes.Equal(src, out)
 	if f.write && changed {
-		fi, err := os.Stat(path)
-		if err != nil {
-			return spec.FileError(err)
-		}
-		if err := os.WriteFile(path, out, fi.Mode().Perm()); err != nil {
+		// Atomically, keeping the file's mode and following a symbolic
+		// link: an interrupted ivc fmt -w never leaves a truncated model.
+		if err := atomicfile.WriteFile(path, out, 0o644); err != nil {
 			return spec.FileError(err)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ivc-project/ivc/internal/atomicfile"
+	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/tracegen"
 )
 
@@ -106,13 +108,13 @@ func (a *app) gen(fl *genFlags, args []string) error {
 		return fmt.Errorf("%s: %v", sp.HIFPath, err)
 	}
 	if err := os.MkdirAll(fl.out, 0o755); err != nil {
-		return err
+		return spec.FileError(err)
 	}
 	var files []string
 	for i, mt := range mts {
 		name := filepath.Join(fl.out, fmt.Sprintf("%s%d.htf", kind, i+1))
-		if err := os.WriteFile(name, mt.Format(sp.Sig), 0o644); err != nil {
-			return err
+		if err := atomicfile.WriteFile(name, mt.Format(sp.Sig), 0o644); err != nil {
+			return spec.FileError(err)
 		}
 		files = append(files, name)
 	}

@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/emicklei/dot"
+	"github.com/ivc-project/ivc/internal/atomicfile"
 	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
 )
@@ -23,7 +23,7 @@ var statusColors = map[string]string{
 // writeGraph draws the graph the runtime engine explored for the
 // multi-trace file (with Options.RecordGraph) as a Graphviz file at path.
 func writeGraph(path, file string, r runtime.Result) error {
-	if err := os.WriteFile(path, []byte(drawGraph(file, r)), 0o666); err != nil {
+	if err := atomicfile.WriteFile(path, []byte(drawGraph(file, r)), 0o644); err != nil {
 		return spec.FileError(err)
 	}
 	return nil
