@@ -2,12 +2,16 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/mod/modfile"
 
 	"github.com/ivc-project/ivc/automata"
 	"github.com/ivc-project/ivc/gen"
@@ -218,31 +222,29 @@ func compileConfig(sp *spec.Spec, part tracegen.Partition, opt automata.Options)
 }
 
 // importPathOf finds the import path of directory dir from the go.mod of
-// its module.
+// its module, the nearest one above it.
 func importPathOf(dir string) (string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return "", err
 	}
 	for d := abs; ; d = filepath.Dir(d) {
-		data, err := os.ReadFile(filepath.Join(d, "go.mod"))
-		if err == nil {
-			for _, line := range strings.Split(string(data), "\n") {
-				if f := strings.Fields(line); len(f) >= 2 && f[0] == "module" {
-					rel, err := filepath.Rel(d, abs)
-					if err != nil {
-						return "", err
-					}
-					mod := strings.Trim(f[1], `"`)
-					if rel == "." {
-						return mod, nil
-					}
-					return mod + "/" + filepath.ToSlash(rel), nil
-				}
+		gomod := filepath.Join(d, "go.mod")
+		data, err := os.ReadFile(gomod)
+		switch {
+		case err == nil:
+			mod := modfile.ModulePath(data)
+			if mod == "" {
+				return "", fmt.Errorf("%s has no module line", gomod)
 			}
-			return "", fmt.Errorf("%s has no module line", filepath.Join(d, "go.mod"))
-		}
-		if filepath.Dir(d) == d {
+			rel, err := filepath.Rel(d, abs)
+			if err != nil {
+				return "", err
+			}
+			return path.Join(mod, filepath.ToSlash(rel)), nil
+		case !errors.Is(err, fs.ErrNotExist):
+			return "", spec.FileError(err)
+		case filepath.Dir(d) == d:
 			return "", fmt.Errorf("no go.mod above %s", dir)
 		}
 	}
