@@ -15,7 +15,6 @@ import (
 
 	"github.com/ivc-project/ivc/automata"
 	"github.com/ivc-project/ivc/gen"
-	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/atomicfile"
 	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
@@ -108,7 +107,12 @@ func (a *app) compile(fl *compileFlags, args []string) error {
 			return a.usagef("--main: %v; give it with --import-path", err)
 		}
 	}
-	cfg, err := compileConfig(sp, part, automata.Options{MaxStates: fl.maxStates, MaxProjStates: fl.maxProjStates})
+	e, err := automata.New(sp.Store, sp.Root, automata.Options{Mode: runtime.Accept, File: sp.HIFPath, Syntax: sp.Syntax,
+		MaxStates: fl.maxStates, MaxProjStates: fl.maxProjStates})
+	if err != nil {
+		return err
+	}
+	cfg, err := gen.NewConfig(sp, e, part)
 	if err != nil {
 		return err
 	}
@@ -184,41 +188,6 @@ func commandArgs(sp *spec.Spec, fl *compileFlags, pkg string) []string {
 		args = append(args, "--locations", fmt.Sprintf("%q", fl.locations))
 	}
 	return args
-}
-
-// compileConfig compiles the interaction of sp into the checker of the
-// locations part and returns the generator's configuration (without the
-// package's name).
-func compileConfig(sp *spec.Spec, part tracegen.Partition, opt automata.Options) (gen.Config, error) {
-	opt.Mode, opt.File, opt.Syntax = runtime.Accept, sp.HIFPath, sp.Syntax
-	e, err := automata.New(sp.Store, sp.Root, opt)
-	if err != nil {
-		return gen.Config{}, err
-	}
-	c, err := e.Checker(part)
-	if err != nil {
-		return gen.Config{}, fmt.Errorf("%s: %v", sp.HIFPath, err)
-	}
-	sig := sp.Sig
-	cfg := gen.Config{
-		Source:    filepath.Base(sp.SigPath),
-		Checker:   c,
-		Lifelines: sig.Lifelines,
-		Messages:  sig.Messages,
-	}
-	if sp.HIFPath != sp.SigPath {
-		cfg.Source += " + " + filepath.Base(sp.HIFPath)
-	}
-	for _, g := range part {
-		var ls []int
-		for l := range sig.Lifelines {
-			if g.Has(interaction.LifelineID(l)) {
-				ls = append(ls, l)
-			}
-		}
-		cfg.Groups = append(cfg.Groups, ls)
-	}
-	return cfg, nil
 }
 
 // importPathOf finds the import path of directory dir from the go.mod of
