@@ -30,7 +30,7 @@
 //
 //	sf, err := interaction.ParseHSF("spec.hsf", hsfSrc)
 //	if err != nil { ... }
-//	sig, err := sf.Signature("spec.hsf")
+//	sig, warnings, err := sf.Signature("spec.hsf") // warnings: names declared twice
 //	if err != nil { ... }
 //	mt, err := multitrace.Read("run1.htf", sig)
 //	if err != nil {

@@ -44,7 +44,7 @@ printing).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f := &formatter{a: a, write: write, list: list, sigs: map[string]*interaction.Signature{}}
 			if sigPath != "" {
-				sig, err := loadSignature(sigPath)
+				sig, err := a.loadSignature(sigPath)
 				if err != nil {
 					return err
 				}
@@ -141,7 +141,7 @@ func (f *formatter) signatureFor(path string) *interaction.Signature {
 	if len(hsfs) != 1 {
 		return nil
 	}
-	sig, err := loadSignature(hsfs[0])
+	sig, err := f.a.loadSignature(hsfs[0])
 	if err != nil {
 		f.a.report(err)
 		return nil
@@ -150,8 +150,9 @@ func (f *formatter) signatureFor(path string) *interaction.Signature {
 	return sig
 }
 
-// loadSignature reads the signature of a .hsf file (modern or legacy).
-func loadSignature(path string) (*interaction.Signature, error) {
+// loadSignature reads the signature of a .hsf file (modern or legacy),
+// printing its warnings.
+func (a *app) loadSignature(path string) (*interaction.Signature, error) {
 	src, err := spec.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -160,5 +161,7 @@ func loadSignature(path string) (*interaction.Signature, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sf.Signature(path)
+	sig, warnings, err := sf.Signature(path)
+	a.warn(warnings)
+	return sig, err
 }

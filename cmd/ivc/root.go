@@ -52,6 +52,14 @@ func (a *app) warnf(format string, args ...any) {
 	fmt.Fprintf(a.stderr, format+"\n", args...)
 }
 
+// warn prints warnings about the input files (file:line:col: warning:
+// ...), which do not change the exit status.
+func (a *app) warn(warnings []error) {
+	for _, w := range warnings {
+		fmt.Fprintln(a.stderr, w)
+	}
+}
+
 // fail records a Fail or Inconc verdict: exit status 1 unless worse.
 func (a *app) fail() { a.raise(exitFail) }
 
