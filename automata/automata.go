@@ -1,7 +1,7 @@
 // Package automata is ivc's compiled path for interactions: it compiles an
 // interaction into an NFA (package compile) once, splits its symbols into
-// the locations of each multi-trace's co-localizations, and decides
-// multi-traces with the semi-centralized procedure of package nfa (local
+// the locations of each multi-trace (groups of lifelines that share a
+// clock), and decides multi-traces with the semi-centralized procedure of package nfa (local
 // checks on projection DFAs, Inter of their areas, a central search), or the
 // centralized one. Verdicts and explanations come in package verdict's
 // types, as the runtime engine's do, so that both engines print alike and
@@ -137,8 +137,8 @@ type located struct {
 }
 
 // Locations returns the locations of the NFA's symbols for a partition of
-// the lifelines into groups (co-localizations): a symbol's part at a group
-// is its restriction to the group's lifelines, named by MultiAction.Format.
+// the lifelines into groups (locations): a symbol's part at a group is its
+// restriction to the group's lifelines, named by MultiAction.Format.
 func Locations(a *nfa.NFA, sig *interaction.Signature, acts []interaction.MultiAction, groups []interaction.Lifelines) *nfa.Locations {
 	names := make([]string, len(groups))
 	for i, g := range groups {

@@ -99,7 +99,8 @@ func TestLfremCorpus(t *testing.T) {
 
 // TestLongTraces checks the long ABP and rover traces against HIBOU's
 // prefix verdicts (one global component), and their projections on the
-// discrete partition, and on a co-localization, against the runtime engine.
+// discrete partition, and on locations of several lifelines, against the
+// runtime engine.
 func TestLongTraces(t *testing.T) {
 	dir := filepath.Join(testutil.Shared(t), "corpus", "long-traces")
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -129,7 +130,7 @@ func TestLongTraces(t *testing.T) {
 			}
 			checked++
 			// Projections: the global trace cut into the discrete partition
-			// and into two co-localizations, compared with the runtime.
+			// and into two locations, compared with the runtime.
 			if !testutil.Sweep() && (k%4 != 0 || mt.Len() > 2500) {
 				continue
 			}

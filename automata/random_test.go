@@ -32,9 +32,9 @@ var engines = []struct {
 // sublanguage (loopS, <synch> messages, broadcasts, coregions, sometimes
 // sync) and random multi-traces derived from accepted ones (the traces
 // themselves, prefixes, noise, swaps, slices, mixed components) on the
-// discrete partition and on co-localizations, and requires the automata
-// engine (AS with and without pruning, AC) to give the runtime engine's
-// verdict in accept and prefix modes.
+// discrete partition and on locations of several lifelines, and requires
+// the automata engine (AS with and without pruning, AC) to give the runtime
+// engine's verdict in accept and prefix modes.
 func TestDifferentialRuntime(t *testing.T) {
 	n := *seeds
 	if n == 0 {

@@ -17,10 +17,11 @@ import (
 
 // TestSynchModels checks models whose <synch> messages are symbols that
 // touch several locations: network-synch on random multi-traces (accepted
-// ones, prefixes, noise, swaps) over the discrete partition and a
-// co-localization, against the runtime engine; and the 3-SAT reductions,
-// where every symbol is a broadcast to the lifelines of the clauses a
-// literal satisfies (91 locations), which are WeakPass in prefix mode.
+// ones, prefixes, noise, swaps) with one location per lifeline and with a
+// location of several lifelines, against the runtime engine; and the 3-SAT
+// reductions, where every symbol is a broadcast to the lifelines of the
+// clauses a literal satisfies (91 locations), which are WeakPass in prefix
+// mode.
 func TestSynchModels(t *testing.T) {
 	shared := testutil.Shared(t)
 	sp, err := spec.Load(filepath.Join(shared, "corpus", "models", "network-synch", "network.hsf"), "")

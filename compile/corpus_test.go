@@ -186,26 +186,6 @@ func formatWord(syms *nfa.Symbols, w []nfa.Symbol) string {
 	return strings.Join(names, ".")
 }
 
-// splitEvents splits "a!m.{b?m,c?m}" at the dots outside braces.
-func splitEvents(w string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i, r := range w {
-		switch r {
-		case '{':
-			depth++
-		case '}':
-			depth--
-		case '.':
-			if depth == 0 {
-				out = append(out, w[start:i])
-				start = i + 1
-			}
-		}
-	}
-	return append(out, w[start:])
-}
-
 // checkLongTraces draws n random words of a (up to maxLen events) and
 // checks that the runtime engine accepts them, and that on a mutant of each
 // (an event dropped, duplicated, or swapped with the next) the NFA and the

@@ -7,12 +7,16 @@ import (
 	"go/format"
 	"go/token"
 	"io/fs"
+	"path/filepath"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/ivc-project/ivc/automata"
+	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/nfa/engine"
+	"github.com/ivc-project/ivc/spec"
 )
 
 // Config is what Generate needs: a checker and the names of the signature
@@ -32,10 +36,10 @@ type Config struct {
 	Checker *nfa.Checker
 	// Lifelines and Messages are the signature's names, in its order.
 	Lifelines, Messages []string
-	// Groups[i] lists the lifelines of location i (indices into Lifelines):
-	// the partition the checker was built for, in the order of its
-	// locations. Every lifeline is in exactly one group.
-	Groups [][]int
+	// Locations[i] lists the lifelines of location i (indices into
+	// Lifelines): the partition the checker was built for, in the order of
+	// its locations. Every lifeline is in exactly one location.
+	Locations [][]int
 	// Command is the command line that generated the package, quoted in
 	// its documentation (optional).
 	Command string
@@ -44,6 +48,40 @@ type Config struct {
 	// the package as ImportPath.
 	Main       bool
 	ImportPath string
+}
+
+// NewConfig returns the configuration of the verifier of the interaction
+// of sp, compiled by e (an engine of sp's store and root), for the
+// locations given, each a set of lifelines and together a partition of
+// sp's lifelines: e's checker for them, the signature's names, each
+// location's lifelines, and the names of sp's files as Source. The
+// package's name and the fields of the command (Command, Main, ImportPath)
+// are the caller's to set.
+func NewConfig(sp *spec.Spec, e *automata.Engine, locations []interaction.Lifelines) (Config, error) {
+	c, err := e.Checker(locations)
+	if err != nil {
+		return Config{}, fmt.Errorf("%s: %v", sp.HIFPath, err)
+	}
+	sig := sp.Sig
+	cfg := Config{
+		Source:    filepath.Base(sp.SigPath),
+		Checker:   c,
+		Lifelines: sig.Lifelines,
+		Messages:  sig.Messages,
+	}
+	if sp.HIFPath != sp.SigPath {
+		cfg.Source += " + " + filepath.Base(sp.HIFPath)
+	}
+	for _, loc := range locations {
+		var ls []int
+		for l := range sig.Lifelines {
+			if loc.Has(interaction.LifelineID(l)) {
+				ls = append(ls, l)
+			}
+		}
+		cfg.Locations = append(cfg.Locations, ls)
+	}
+	return cfg, nil
 }
 
 // Output is a generated file: its name relative to the package's directory

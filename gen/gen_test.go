@@ -14,7 +14,6 @@ import (
 
 	"github.com/ivc-project/ivc/automata"
 	"github.com/ivc-project/ivc/gen"
-	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/tracegen"
@@ -54,21 +53,12 @@ func compileModel(t testing.TB, name, partition, pkg string) *compiled {
 	if err != nil {
 		t.Fatal(err)
 	}
-	chk, err := eng.Checker(part)
+	cfg, err := gen.NewConfig(sp, eng, part)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := gen.Config{Package: pkg, Source: name, Checker: chk, Lifelines: sp.Sig.Lifelines, Messages: sp.Sig.Messages}
-	for _, g := range part {
-		var ls []int
-		for l := range sp.Sig.Lifelines {
-			if g.Has(interaction.LifelineID(l)) {
-				ls = append(ls, l)
-			}
-		}
-		cfg.Groups = append(cfg.Groups, ls)
-	}
-	return &compiled{sp: sp, part: part, eng: eng, chk: chk, cfg: cfg}
+	cfg.Package = pkg
+	return &compiled{sp: sp, part: part, eng: eng, chk: cfg.Checker, cfg: cfg}
 }
 
 // archive joins generated files in the txtar format.
@@ -227,7 +217,7 @@ func TestErrors(t *testing.T) {
 	}{
 		{"package", func(c *gen.Config) { c.Package = "no-dash" }, "not a Go identifier"},
 		{"main package", func(c *gen.Config) { c.Package = "main" }, "cannot name a library"},
-		{"groups", func(c *gen.Config) { c.Groups = c.Groups[:1] }, "groups of lifelines"},
+		{"locations", func(c *gen.Config) { c.Locations = c.Locations[:1] }, "1 entries in Locations for a checker of"},
 		{"no checker", func(c *gen.Config) { c.Checker = nil }, "no checker"},
 		{"command", func(c *gen.Config) { c.Main = true }, "import path"},
 	} {

@@ -74,14 +74,14 @@ func newModel(cfg Config) (*model, error) {
 	if len(cfg.Lifelines) == 0 {
 		return nil, fmt.Errorf("gen: no lifelines: the generated verifier reads .htf multi-traces, which need a signature")
 	}
-	if len(cfg.Groups) != m.nloc || m.nloc == 0 {
-		return nil, fmt.Errorf("gen: %d groups of lifelines for %d locations", len(cfg.Groups), m.nloc)
+	if len(cfg.Locations) != m.nloc || m.nloc == 0 {
+		return nil, fmt.Errorf("gen: %d entries in Locations for a checker of %d locations", len(cfg.Locations), m.nloc)
 	}
 	owner := make([]int, len(cfg.Lifelines))
 	for i := range owner {
 		owner[i] = -1
 	}
-	for i, g := range cfg.Groups {
+	for i, g := range cfg.Locations {
 		if len(g) == 0 {
 			return nil, fmt.Errorf("gen: location %d has no lifeline", i)
 		}
@@ -171,7 +171,7 @@ func (m *model) layActions(owner []int) error {
 	var pending []pendingMulti
 	for i := range m.nloc {
 		name := m.t.Projs[i].Name
-		lm := &locModel{name: name, lifelines: slices.Clone(cfg.Groups[i]), base: len(m.actions), k: len(m.letters[i])}
+		lm := &locModel{name: name, lifelines: slices.Clone(cfg.Locations[i]), base: len(m.actions), k: len(m.letters[i])}
 		slices.Sort(lm.lifelines)
 		for _, letter := range m.letters[i] {
 			id := len(m.actions)

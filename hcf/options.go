@@ -362,18 +362,20 @@ var generationNames = [...]string{"", "terminal", "accepted", "prefix", "exact d
 
 func (k GenerationKind) String() string { return enumName(generationNames[:], k) }
 
-// Partition groups lifelines into the components of generated multi-traces.
+// Partition is HIBOU's partition=... of tracegen: the locations of the
+// generated multi-traces (groups of lifelines that share a clock), one
+// component each.
 type Partition struct {
 	Kind   PartitionKind
-	Groups [][]string // for PartitionSpecific: lifeline names, each group non-empty, disjoint
+	Groups [][]string // for PartitionSpecific: the lifeline names of each location, non-empty, disjoint
 }
 
 // PartitionKind is the kind of a tracegen partition.
 type PartitionKind uint8
 
 const (
-	PartitionDiscrete PartitionKind = iota + 1 // one component per lifeline
-	PartitionTrivial                           // one component for all lifelines
+	PartitionDiscrete PartitionKind = iota + 1 // one location per lifeline
+	PartitionTrivial                           // one location for all lifelines
 	PartitionSpecific                          // {(l1),(l2,l3)}
 )
 

@@ -210,7 +210,7 @@ func (p *parser) partition(pt *Partition) error {
 	*pt = Partition{Kind: PartitionSpecific}
 	seen := map[string]scan.Token{}
 	for {
-		if _, err := p.s.Expect("(", "to open a group of lifelines in the partition"); err != nil {
+		if _, err := p.s.Expect("(", "to open the lifelines of a location in the partition"); err != nil {
 			return err
 		}
 		var group []string
@@ -220,14 +220,14 @@ func (p *parser) partition(pt *Partition) error {
 				return err
 			}
 			if first, dup := seen[l.Text]; dup {
-				return p.s.Errorf(l.Pos, "lifeline %s is in two groups of the partition (first at %s)", l.Text, first.Pos)
+				return p.s.Errorf(l.Pos, "lifeline %s is in two locations of the partition (first at %s)", l.Text, first.Pos)
 			}
 			seen[l.Text] = l
 			group = append(group, l.Text)
 			if u := p.s.Next(); u.Is(")") {
 				break
 			} else if !u.Is(",") {
-				return p.s.Unexpected(u, "',' or ')' in a group of lifelines")
+				return p.s.Unexpected(u, "',' or ')' in the lifelines of a location")
 			}
 		}
 		pt.Groups = append(pt.Groups, group)

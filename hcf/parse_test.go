@@ -230,7 +230,7 @@ func TestErrors(t *testing.T) {
 		{"@explore_option{ loggers = [tracegen[terminal, generation = accepted]] }",
 			`1:48: generation given twice (first at 1:38)`},
 		{"@explore_option{ loggers = [tracegen[partition = {(a,b),(b)}]] }",
-			`1:58: lifeline b is in two groups of the partition (first at 1:54)`},
+			`1:58: lifeline b is in two locations of the partition (first at 1:54)`},
 		{"@explore_option{ loggers = [tracegen[partition = {()}]] }",
 			`1:52: expected a lifeline name in the partition, found ')'`},
 		{"@explore_option{ loggers = [tracegen[folder = 3]] }",

@@ -97,7 +97,13 @@ func FuzzParseHSF(f *testing.F) {
 			}
 			return
 		}
-		if _, err := file.Signature("fuzz.hsf"); err != nil {
+		_, warnings, err := file.Signature("fuzz.hsf")
+		for _, w := range warnings {
+			if !strings.HasPrefix(w.Error(), "fuzz.hsf:") || !strings.Contains(w.Error(), ": warning: ") {
+				t.Fatalf("warning without a position: %v", w)
+			}
+		}
+		if err != nil {
 			if !strings.HasPrefix(err.Error(), "fuzz.hsf:") {
 				t.Fatalf("error without a position: %v", err)
 			}

@@ -19,9 +19,9 @@ func testSignature(t testing.TB) *Signature {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sig, err := f.Signature("sig.hsf")
-	if err != nil {
-		t.Fatal(err)
+	sig, warnings, err := f.Signature("sig.hsf")
+	if err != nil || warnings != nil {
+		t.Fatal(err, warnings)
 	}
 	return sig
 }
@@ -211,9 +211,9 @@ func TestParseHSF(t *testing.T) {
 			t.Errorf("%q: %v", src, err)
 			continue
 		}
-		sig, err := f.Signature("t.hsf")
-		if err != nil {
-			t.Errorf("%q: %v", src, err)
+		sig, warnings, err := f.Signature("t.hsf")
+		if err != nil || warnings != nil {
+			t.Errorf("%q: %v %v", src, err, warnings)
 			continue
 		}
 		split := func(s string) []string {
@@ -409,10 +409,9 @@ func TestHSFErrors(t *testing.T) {
 		{"number as a name", "@lifeline{a;1}", "x.hsf:1:13: expected a lifeline name, found number 1"},
 		{"unclosed option section", "@analyze_option{ strategy = DFS;\n@lifeline{a}", "x.hsf:1:16: unbalanced '{': @analyze_option is not closed"},
 		{"nested unclosed option section", "@explore_option{ x = { y }", "x.hsf:1:16: unbalanced '{': @explore_option is not closed"},
-		// Duplicates, at their second declaration.
-		{"duplicate lifeline", "@lifeline{a;b;a}", "x.hsf:1:15: lifeline \"a\" is declared twice (first at 1:11)"},
-		{"duplicate message across sections", "@message{m}\n@lifeline{a}\n@message{n;m}", "x.hsf:3:12: message \"m\" is declared twice (first at 1:10)"},
-		{"duplicate gate", "@lifeline{a}@gate{g;g}", "x.hsf:1:21: gate \"g\" is declared twice (first at 1:19)"},
+		// A name both a lifeline and a gate, at its second declaration (a
+		// name declared twice as the same kind is a warning: see
+		// TestSignatureDuplicates).
 		{"lifeline and gate", "@lifeline{a;b}\n@gate{b}", "x.hsf:2:7: \"b\" is declared as a lifeline and as a gate (first at 1:13)"},
 		{"gate and lifeline", "@gate{a}\n@lifeline{a}", "x.hsf:2:11: \"a\" is declared as a gate and as a lifeline (first at 1:7)"},
 		// Legacy interactions.
@@ -429,7 +428,7 @@ func TestHSFErrors(t *testing.T) {
 			f, err := ParseHSF("x.hsf", []byte(tc.src))
 			if err == nil {
 				var sig *Signature
-				sig, err = f.Signature("x.hsf")
+				sig, _, err = f.Signature("x.hsf")
 				if err == nil && f.Interaction != nil {
 					_, err = NewStore(sig).Resolve("x.hsf", f.Interaction)
 				}
@@ -489,4 +488,53 @@ func sigFileEqual(a, b *SigFile) bool {
 	return slices.EqualFunc(a.Sections, b.Sections, func(x, y SigSection) bool {
 		return x.Kind == y.Kind && namesEqual(x.Names, y.Names)
 	}) && nodeEqual(a.Interaction, b.Interaction)
+}
+
+// TestSignatureDuplicates checks that a name declared twice as the same
+// kind is accepted, as HIBOU accepts it: the first declaration counts and
+// each repeat is a warning at its position. Legacy single-file .hsf too.
+func TestSignatureDuplicates(t *testing.T) {
+	for _, tc := range []struct {
+		name, src           string
+		lifelines, messages string
+		warnings            []string
+	}{
+		{"message", "@message{SendComplete;Ack;SendComplete}\n@lifeline{tpm;host}", "tpm,host", "SendComplete,Ack",
+			[]string{"x.hsf:1:27: warning: message SendComplete declared twice (first at 1:10)"}},
+		{"message across sections", "@message{m}\n@lifeline{a}\n@message{n;m}", "a", "m,n",
+			[]string{"x.hsf:3:12: warning: message m declared twice (first at 1:10)"}},
+		{"lifeline, twice", "@lifeline{a;b;a;a}\n@message{m}", "a,b", "m",
+			[]string{"x.hsf:1:15: warning: lifeline a declared twice (first at 1:11)",
+				"x.hsf:1:17: warning: lifeline a declared twice (first at 1:11)"}},
+		{"gate", "@lifeline{a}@gate{g;g}", "a", "",
+			[]string{"x.hsf:1:21: warning: gate g declared twice (first at 1:19)"}},
+		{"legacy", "@analyze_option{ strategy = DFS }\n@message{m;m}\n@lifeline{a;b}\na -- m -> b", "a,b", "m",
+			[]string{"x.hsf:2:12: warning: message m declared twice (first at 2:10)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := ParseHSF("x.hsf", []byte(tc.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sig, warnings, err := f.Signature("x.hsf")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, w := range warnings {
+				got = append(got, w.Error())
+			}
+			if !slices.Equal(got, tc.warnings) {
+				t.Errorf("warnings\n%q\nwant\n%q", got, tc.warnings)
+			}
+			if strings.Join(sig.Lifelines, ",") != tc.lifelines || strings.Join(sig.Messages, ",") != tc.messages {
+				t.Errorf("lifelines %v, messages %v; want %s and %s", sig.Lifelines, sig.Messages, tc.lifelines, tc.messages)
+			}
+			if f.Interaction != nil {
+				if _, err := NewStore(sig).Resolve("x.hsf", f.Interaction); err != nil {
+					t.Errorf("the legacy interaction does not resolve: %v", err)
+				}
+			}
+		})
+	}
 }

@@ -6,22 +6,26 @@ import (
 	"github.com/ivc-project/ivc/internal/scan"
 )
 
-// Signature builds the signature declared by f, reporting duplicates at the
-// position of their second declaration.
-func (f *SigFile) Signature(file string) (*Signature, error) {
-	sig := &Signature{}
+// Signature builds the signature declared by f. A name declared twice in
+// sections of the same kind is accepted, as HIBOU accepts it: the first
+// declaration counts (one id), and each repeat is returned as a warning
+// naming file:line:col, "warning: message m declared twice (first at
+// 1:10)". A name declared both as a lifeline and as a gate is an error.
+func (f *SigFile) Signature(file string) (sig *Signature, warnings []error, err error) {
+	sig = &Signature{}
 	seen := map[string]scan.Pos{}
 	for _, sec := range f.Sections {
 		for _, n := range sec.Names {
 			key := sec.Kind + ":" + n.Text
 			if first, dup := seen[key]; dup {
-				return nil, &scan.Error{File: file, Pos: n.Pos,
-					Msg: fmt.Sprintf("%s %q is declared twice (first at %s)", sec.Kind, n.Text, first)}
+				warnings = append(warnings, &scan.Error{File: file, Pos: n.Pos,
+					Msg: fmt.Sprintf("warning: %s %s declared twice (first at %s)", sec.Kind, n.Text, first)})
+				continue
 			}
 			// Lifelines and gates share one name space.
 			other := map[string]string{"lifeline": "gate", "gate": "lifeline"}[sec.Kind]
 			if first, dup := seen[other+":"+n.Text]; dup {
-				return nil, &scan.Error{File: file, Pos: n.Pos,
+				return nil, nil, &scan.Error{File: file, Pos: n.Pos,
 					Msg: fmt.Sprintf("%q is declared as a %s and as a %s (first at %s)", n.Text, other, sec.Kind, first)}
 			}
 			seen[key] = n.Pos
@@ -35,14 +39,14 @@ func (f *SigFile) Signature(file string) (*Signature, error) {
 				err = sig.AddGate(n.Text)
 			}
 			if err != nil {
-				return nil, &scan.Error{File: file, Pos: n.Pos, Msg: err.Error()}
+				return nil, nil, &scan.Error{File: file, Pos: n.Pos, Msg: err.Error()}
 			}
 		}
 	}
 	if len(sig.Lifelines) == 0 {
-		return nil, &scan.Error{File: file, Pos: scan.Pos{Line: 1, Col: 1}, Msg: "no lifeline declared: add a @lifeline{...} section"}
+		return nil, nil, &scan.Error{File: file, Pos: scan.Pos{Line: 1, Col: 1}, Msg: "no lifeline declared: add a @lifeline{...} section"}
 	}
-	return sig, nil
+	return sig, warnings, nil
 }
 
 // Resolve checks the names of the interaction n against the store's

@@ -762,12 +762,12 @@ type instKey struct {
 // whose synchronized actions are on ls needs ghosts too, to keep joining
 // the events it joins.
 //
-// Co-localizations need ghosts too: the order of two actions on different
-// lifelines is observed when they share a component, and actions on ls may
-// order them: in seq(strict(a!m,c?m),strict(c!n,b?n)), a!m comes before b?n
-// through c. The papers' Th. 1 holds on multi-traces with one component per
-// lifeline, where such an order is invisible. Pass together=true when some
-// component still observed has several lifelines.
+// Locations of several lifelines need ghosts too: the order of two actions
+// on different lifelines is observed when they share a component, and
+// actions on ls may order them: in seq(strict(a!m,c?m),strict(c!n,b?n)),
+// a!m comes before b?n through c. The papers' Th. 1 holds on multi-traces
+// with one component per lifeline, where such an order is invisible. Pass
+// together=true when some component still observed has several lifelines.
 func (s *Store) RemoveObserved(t Term, ls Lifelines, together bool) Term {
 	if !s.props[t].occ.Meets(ls) {
 		return t

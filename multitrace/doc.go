@@ -1,8 +1,8 @@
 // Package multitrace reads, checks and prints multi-traces: HIBOU .htf files.
 //
-// A distributed system is observed as a multi-trace: one local trace per
-// component, where a component (a co-localization) is a group of lifelines
-// that share a clock. Each event of a local trace is an action l!m
+// A distributed system is observed as a multi-trace: one local trace, or
+// component, per location, where a location is a group of lifelines that
+// share a clock. Each event of a local trace is an action l!m
 // (emission) or l?m (reception), or a multi-action {a!m,b?m} of actions that
 // occur together (the actions of a <synch> message).
 //
@@ -30,7 +30,7 @@
 //
 //	sf, err := interaction.ParseHSF("spec.hsf", hsfSrc)
 //	if err != nil { ... }
-//	sig, err := sf.Signature("spec.hsf")
+//	sig, warnings, err := sf.Signature("spec.hsf") // warnings: names declared twice
 //	if err != nil { ... }
 //	mt, err := multitrace.Read("run1.htf", sig)
 //	if err != nil {

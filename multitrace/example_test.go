@@ -12,7 +12,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	sig, err := sf.Signature("spec.hsf")
+	sig, _, err := sf.Signature("spec.hsf") // no warnings: no name declared twice
 	if err != nil {
 		panic(err)
 	}

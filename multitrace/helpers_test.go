@@ -30,7 +30,7 @@ func readSig(tb testing.TB, path string) *interaction.Signature {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	sig, err := f.Signature(path)
+	sig, _, err := f.Signature(path)
 	if err != nil {
 		tb.Fatal(err)
 	}

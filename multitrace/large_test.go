@@ -37,7 +37,7 @@ func TestLargeInputs(t *testing.T) {
 		{"unterminated comment", rep("{ [a] /*", "*", "", big), "comment not terminated: missing '*/'", true},
 		{"long comment", rep("{ [a] /*", "* /", "*/ a!m }", big), "", false},
 		{"whitespace", rep("{", " \n\t\r", "}", big), "", false},
-		{"many components", rep("{", "[a] ;", "}", big), "in two components: here and at 1:3 (a lifeline belongs to one co-localization)", false},
+		{"many components", rep("{", "[a] ;", "}", big), "in two components: here and at 1:3 (a lifeline belongs to one location)", false},
 		{"unclosed multi-action", rep("{ [a,b] {", "a!m,", "", valid), "found end of file", true},
 		{"long trace", rep("{ [a,b] a!m", ".b?n", " }", valid), "", false},
 		{"long trace, error at the end", rep("{ [a,b] a!m", ".b?n", ".c!m }", valid), "c!m is on c, outside component [a,b]", false},

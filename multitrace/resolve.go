@@ -12,15 +12,15 @@ import (
 )
 
 // MultiTrace is a multi-trace resolved against a signature: one local trace
-// per component (co-localization). The components' lifeline sets partition
-// the lifelines of the signature.
+// per location, its component. The components' lifeline sets partition the
+// lifelines of the signature.
 type MultiTrace struct {
 	Components []Component
 }
 
-// Component is a co-localization (a set of lifelines that share a clock)
-// and its local trace. Each event is a sorted multi-action, usually of
-// length 1.
+// Component is the local trace of a location (a set of lifelines that
+// share a clock), with that location. Each event is a sorted multi-action,
+// usually of length 1.
 type Component struct {
 	Lifelines interaction.Lifelines
 	Trace     []interaction.MultiAction
@@ -333,7 +333,7 @@ func (r *resolver) claim(l interaction.LifelineID, s sym, pos scan.Pos) error {
 	case int(o) == r.cur+1:
 		return r.errorf(pos, "lifeline %s is listed twice in this component (first at %s)", quote(r.name(s)), r.ownerPos[l])
 	default:
-		return r.errorf(pos, "lifeline %s is in two components: here and at %s (a lifeline belongs to one co-localization)", quote(r.name(s)), r.ownerPos[l])
+		return r.errorf(pos, "lifeline %s is in two components: here and at %s (a lifeline belongs to one location)", quote(r.name(s)), r.ownerPos[l])
 	}
 }
 

@@ -39,8 +39,8 @@ type File struct {
 }
 
 // ComponentSyntax is one component of a multi-trace as written: a
-// co-localization (a list of lifelines, [#any] or [#all]) and its local
-// trace. A bare global trace is one component of kind All.
+// location (a list of lifelines, [#any] or [#all]) and its local trace. A
+// bare global trace is one component of kind All.
 type ComponentSyntax struct {
 	Pos       scan.Pos // the '[' (for a bare trace, its first event)
 	Kind      Kind

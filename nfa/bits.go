@@ -76,15 +76,6 @@ func andInto(dst, src Bits) {
 	}
 }
 
-func equalBits(a, b Bits) bool {
-	for i, w := range a {
-		if b[i] != w {
-			return false
-		}
-	}
-	return true
-}
-
 // FormatSub returns the transitions of a in sub (a sub-automaton, such as
 // an area), in the dump form of NFA.String: "0-b->1 1-d->4".
 func (a *NFA) FormatSub(sub Bits) string {

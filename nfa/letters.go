@@ -23,14 +23,14 @@ type Part struct {
 }
 
 // Locations says how the symbols of an automaton are observed in a
-// multi-trace: there are n locations (co-localizations), each with its own
-// alphabet of local letters, and a symbol shows one letter at each location
-// it touches. For the paper's setting (Σ = Σ1 ⊎ … ⊎ Σn) every symbol has
-// exactly one part, its own name at its location (see PartitionSymbols).
-// For automata compiled from interactions a symbol is a multi-action: a
-// <synch> message {a!m,b?m} touches the locations of a and of b and shows
-// a!m at the first and b?m at the second, or {a!m,b?m} at one location
-// holding both.
+// multi-trace: there are n locations (groups of lifelines that share a
+// clock), each with its own alphabet of local letters, and a symbol shows
+// one letter at each location it touches. For the paper's setting (Σ = Σ1 ⊎
+// … ⊎ Σn) every symbol has exactly one part, its own name at its location
+// (see PartitionSymbols). For automata compiled from interactions a symbol
+// is a multi-action: a <synch> message {a!m,b?m} touches the locations of a
+// and of b and shows a!m at the first and b?m at the second, or {a!m,b?m}
+// at one location holding both.
 //
 // Projection (Def. 5) treats a symbol as a letter of location i iff it has
 // a part on i, and then as that part's letter; as ε otherwise. Definitions 5

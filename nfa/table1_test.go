@@ -55,8 +55,6 @@ var paperTable1 = map[string]map[string]struct {
 	},
 }
 
-var table1Kinds = []string{"Pass", "LocalError", "InterError", "CentralError", "AllTypes"}
-
 // table1Seed fixes the letter partitions and the multi-traces.
 const table1Seed = 2025
 

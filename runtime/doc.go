@@ -17,16 +17,16 @@
 // Removal is exact (Th. 1 of the lifeline-removal paper) for single actions
 // outside coregions and syncs. Elsewhere it is not: a <synch> multi-action
 // or a sync with parts on observed and removed lifelines, a coregion that
-// orders observed actions through removed lifelines, or a co-localized
-// component still observed, can all need the removed actions. There,
-// interaction.RemoveObserved keeps "ghosts" instead of erasing: actions
-// that may still occur unobserved, executed silently by the search within a
-// budget of β × (events left) loop iterations (β the loop depth). A
-// multi-prefix must also still complete. Only a sync can deadlock, waiting
-// for a partner that never comes, so with a sync the term left when every
-// component is consumed is searched for a terminating run, allowing
-// β·(|t|+1) loop iteration starts (one iteration per synchronized partner
-// at most).
+// orders observed actions through removed lifelines, or the component of a
+// location of several lifelines still observed, can all need the removed
+// actions. There, interaction.RemoveObserved keeps "ghosts" instead of
+// erasing: actions that may still occur unobserved, executed silently by
+// the search within a budget of β × (events left) loop iterations (β the
+// loop depth). A multi-prefix must also still complete. Only a sync can
+// deadlock, waiting for a partner that never comes, so with a sync the term
+// left when every component is consumed is searched for a terminating run,
+// allowing β·(|t|+1) loop iteration starts (one iteration per synchronized
+// partner at most).
 //
 // Vertices are memoized by term and positions. The budgets (silent
 // iterations; slice mode's λ and α) are not part of the key: a vertex is

@@ -74,10 +74,11 @@ var examples = []example{
 		"[pub] pub!publish; [bro] bro?subscribe.bro?publish.bro!publish; [sub] sub!subscribe.sub?publish", verdict.Pass, verdict.Pass},
 	{"FSEN Fig. 1d (T12)", "pub,bro,sub", "publish,subscribe", pubsub,
 		"[pub] pub!publish; [bro] bro?subscribe", verdict.WeakPass, verdict.Fail},
-	// JOT T2 with co-localizations: the loopP iteration started by l3!m4 also
-	// needs l2!m5 and l3?m5, so this is a multi-prefix only; completed, it is
-	// accepted. HIBOU answers Inconc with co-localizations in prefix mode.
-	{"JOT T2 co-localized", "l1,l2,l3", "m1,m2,m3,m4,m5", jotI0,
+	// JOT T2 with l1 and l2 at one location: the loopP iteration started by
+	// l3!m4 also needs l2!m5 and l3?m5, so this is a multi-prefix only;
+	// completed, it is accepted. HIBOU answers Inconc in prefix mode when a
+	// location has several lifelines.
+	{"JOT T2 shared location", "l1,l2,l3", "m1,m2,m3,m4,m5", jotI0,
 		"[l1,l2] l1!m1.l2?m1.l2?m4; [l3] l3?m1.l3!m4", verdict.WeakPass, verdict.Fail},
 	{"JOT T2 completed", "l1,l2,l3", "m1,m2,m3,m4,m5", jotI0,
 		"[l1,l2] l1!m1.l2?m1.l2?m4.l2!m5; [l3] l3?m1.l3!m4.l3?m5", verdict.Pass, verdict.Pass},
@@ -92,7 +93,7 @@ var examples = []example{
 		"[a] a!m; [b] b?m.b!n; [c] c?n", verdict.Pass, verdict.Pass},
 	{"synch part missing", "a,b,c", "m,n", "seq({a!m,b?m},strict(b!n,c?n))",
 		"[a] a!m; [b] b!n; [c] c?n", verdict.Fail, verdict.Fail},
-	{"synch co-localized", "a,b,c", "m,n", "seq({a!m,b?m},strict(b!n,c?n))",
+	{"synch shared location", "a,b,c", "m,n", "seq({a!m,b?m},strict(b!n,c?n))",
 		"[a,b] {a!m,b?m}.b!n; [c] c?n", verdict.Pass, verdict.Pass},
 	{"synch with its sender unobserved", "a,b,c", "m,n", "seq({a!m,b?m},strict(b!n,c?n))",
 		"[b] b?m.b!n; [c] c?n", verdict.WeakPass, verdict.Fail},

@@ -20,7 +20,7 @@ const (
 
 // Extra slots of a vertex after its positions.
 const (
-	slotSilent = iota // silent loop iterations left (see silentLoopStart)
+	slotSilent = iota // silent loop iterations left (see silentBudget)
 	slotLambda        // slice budget: loop instances left
 	slotAlpha         // slice budget: actions outside loops left
 	extraSlots
@@ -414,22 +414,15 @@ func (pb *problem) completable(t interaction.Term) bool {
 	return rec(t, st.LoopDepth(t)*min(st.NumActions(t)+1, 1<<10))
 }
 
-// silentLoopStart reports whether the k-th frontier element of t is silent
-// (a ghost-only event, see interaction.RemoveObserved) and starts a loop
-// iteration. Executing silent events consumes nothing, so unbounded loop
-// iterations of them would make the search infinite; silentBudget bounds
-// them.
-func (pb *problem) silentLoopStart(t interaction.Term, k int) bool {
-	st := pb.a.st
-	return len(pb.a.parts(pb.p, st.FrontierAct(t, k))) == 0 && st.EntersLoop(t, k)
-}
-
-// silentBudget is how many loop iterations silent events may start before
-// the next observed event, at the vertex (t, pos): β(t) times the events left
-// to observe. An iteration made of ghosts only is never needed (a loop never
-// blocks anything: it can be pruned); one with observed actions is needed
-// only if one of the events left reads it, with at most β iterations nested
-// around that event. So the bound loses nothing, and keeps the search finite.
+// silentBudget is how many loop iterations silent events (ghost-only
+// events, see interaction.RemoveObserved) may start before the next
+// observed event, at the vertex (t, pos): β(t) times the events left to
+// observe. Executing silent events consumes nothing, so unbounded loop
+// iterations of them would make the search infinite. An iteration made of
+// ghosts only is never needed (a loop never blocks anything: it can be
+// pruned); one with observed actions is needed only if one of the events
+// left reads it, with at most β iterations nested around that event. So the
+// bound loses nothing, and keeps the search finite.
 func (pb *problem) silentBudget(t interaction.Term, pos []int32) int32 {
 	left := 0
 	for c, tr := range pb.traces {

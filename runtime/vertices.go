@@ -40,9 +40,6 @@ func (vs *vertices) add(t interaction.Term) int32 {
 	return i
 }
 
-// drop removes the last added vertex.
-func (vs *vertices) drop() { vs.arena = vs.arena[:len(vs.arena)-vs.n-1] }
-
 func (vs *vertices) term(i int32) interaction.Term {
 	return interaction.Term(vs.arena[int(i)*(vs.n+1)])
 }

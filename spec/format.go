@@ -65,7 +65,9 @@ func formatHSF(path string, src []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	sig, err := sf.Signature(path)
+	// A name declared twice is kept as written (the first declaration
+	// counts); the commands that load the signature warn about it.
+	sig, _, err := sf.Signature(path)
 	if err != nil {
 		return nil, err
 	}

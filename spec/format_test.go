@@ -85,7 +85,7 @@ func TestFormatErrors(t *testing.T) {
 	for _, tc := range []struct{ path, src, want string }{
 		{"x.txt", "", `x.txt: unknown kind of file ".txt" (want .hsf, .hif, .htf, .hcf)`},
 		{"x.hif", "seq(o", "x.hif:1:6: "},
-		{"x.hsf", "@lifeline{a;a}", "x.hsf:1:13: "},
+		{"x.hsf", "@lifeline{a}@gate{a}", "x.hsf:1:19: "},
 		{"x.hsf", "@lifeline{a}\n@message{m}\na -- m -> b", "x.hsf:3:11: "},
 		{"x.htf", "{[a] a!m b?m}", "x.htf:1:10: "},
 		{"x.hcf", "@analyze_option{ goal = Never }", "x.hcf:1:25: "},

@@ -37,6 +37,12 @@ type Spec struct {
 	// Options holds the option sections of a legacy single-file .hsf
 	// (@analyze_option{...} and so on), nil when the .hsf has none.
 	Options *hcf.File
+
+	// Warnings lists what is wrong with the files but accepted, as HIBOU
+	// accepts it: a message, lifeline or gate declared twice in the
+	// signature (the first declaration counts). Each names file:line:col:
+	// "abp.hsf:3:9: warning: message d declared twice (first at 2:5)".
+	Warnings []error
 }
 
 // Load reads the signature at hsf and the interaction at hif. When hif is
@@ -51,7 +57,7 @@ func Load(hsf, hif string) (*Spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	sig, err := sf.Signature(hsf)
+	sig, warnings, err := sf.Signature(hsf)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +65,7 @@ func Load(hsf, hif string) (*Spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp := &Spec{SigPath: hsf, Sig: sig, SigFile: sf, Store: interaction.NewStore(sig), Options: opts}
+	sp := &Spec{SigPath: hsf, Sig: sig, SigFile: sf, Store: interaction.NewStore(sig), Options: opts, Warnings: warnings}
 	node := sf.Interaction
 	switch {
 	case hif != "":

@@ -85,3 +85,47 @@ func TestLoadErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadDuplicates: a name declared twice in the signature is accepted
+// with a warning, as HIBOU accepts it, and means its first declaration;
+// Format keeps the file as written.
+func TestLoadDuplicates(t *testing.T) {
+	dir := t.TempDir()
+	hsf := filepath.Join(dir, "tpm.hsf")
+	src := "@message{\n  SendCommand;\n  SendComplete;\n  SendComplete\n}\n@lifeline{host;tpm;host}\n"
+	if err := os.WriteFile(hsf, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hif := filepath.Join(dir, "tpm.hif")
+	if err := os.WriteFile(hif, []byte("seq(host -- SendCommand -> tpm, tpm -- SendComplete -> host)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sp, err := Load(hsf, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range sp.Warnings {
+		got = append(got, w.Error())
+	}
+	want := []string{
+		hsf + ":4:3: warning: message SendComplete declared twice (first at 3:3)",
+		hsf + ":6:20: warning: lifeline host declared twice (first at 6:11)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if m, _ := sp.Sig.Message("SendComplete"); len(sp.Sig.Messages) != 2 || m != 1 {
+		t.Errorf("messages %v, SendComplete is %d", sp.Sig.Messages, m)
+	}
+	if len(sp.Sig.Lifelines) != 2 || sp.Store.NumActions(sp.Root) != 4 {
+		t.Errorf("lifelines %v, %d actions", sp.Sig.Lifelines, sp.Store.NumActions(sp.Root))
+	}
+	out, err := Format(hsf, []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(string(out), "SendComplete") != 2 || strings.Count(string(out), "host") != 2 {
+		t.Errorf("Format dropped a declaration:\n%s", out)
+	}
+}

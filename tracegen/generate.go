@@ -58,7 +58,8 @@ type Config struct {
 	Kind Kind
 	N    int    // number of multi-traces
 	Seed uint64 // the batch is a function of the seed and the other fields
-	// Partition is the co-localizations of the multi-traces (default: discrete).
+	// Partition is the locations of the multi-traces, one component each
+	// (default: discrete, one location per lifeline).
 	Partition Partition
 	From      Base    // what the mutants are made from (default: prefixes)
 	Options   Options // bounds of the random walks

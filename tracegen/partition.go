@@ -8,11 +8,12 @@ import (
 	"github.com/ivc-project/ivc/multitrace"
 )
 
-// Partition is a partition of the lifelines into co-localizations: one
-// component of the projected multi-traces per group, in order.
+// Partition is a partition of the lifelines into locations (groups of
+// lifelines that share a clock): one component of the projected
+// multi-traces per location, in order.
 type Partition []interaction.Lifelines
 
-// Discrete returns one co-localization per lifeline of sig, in order.
+// Discrete returns one location per lifeline of sig, in order.
 func Discrete(sig *interaction.Signature) Partition {
 	p := make(Partition, len(sig.Lifelines))
 	for l := range p {
@@ -21,16 +22,17 @@ func Discrete(sig *interaction.Signature) Partition {
 	return p
 }
 
-// Trivial returns one co-localization with every lifeline of sig: projected
+// Trivial returns one location with every lifeline of sig: projected
 // multi-traces are global traces.
 func Trivial(sig *interaction.Signature) Partition {
 	return Partition{sig.AllLifelines()}
 }
 
-// ParsePartition reads a partition of sig's lifelines: "discrete",
-// "trivial", groups of lifeline names "a,b;c" (';' between groups, ','
-// within), or HIBOU's "{(a,b),(c)}". Lifelines that no group names get a
-// co-localization of their own, after the groups, in signature order.
+// ParsePartition reads a partition of sig's lifelines into locations, as
+// the --locations flags take it: "discrete", "trivial", the lifeline names
+// of each location "a,b;c" (';' between locations, ',' within), or HIBOU's
+// "{(a,b),(c)}". Lifelines that no location names get a location of their
+// own, after the others, in signature order.
 func ParsePartition(sig *interaction.Signature, spec string) (Partition, error) {
 	spec = strings.TrimSpace(spec)
 	switch spec {
@@ -42,26 +44,26 @@ func ParsePartition(sig *interaction.Signature, spec string) (Partition, error) 
 	var groups []string
 	if strings.HasPrefix(spec, "{") {
 		if !strings.HasSuffix(spec, "}") {
-			return nil, fmt.Errorf("partition %q: missing '}'", spec)
+			return nil, fmt.Errorf("locations %q: missing '}'", spec)
 		}
 		rest := strings.TrimSpace(spec[1 : len(spec)-1])
 		for rest != "" {
 			if rest[0] != '(' {
-				return nil, fmt.Errorf("partition %q: expected '(' at %q", spec, rest)
+				return nil, fmt.Errorf("locations %q: expected '(' at %q", spec, rest)
 			}
 			end := strings.IndexByte(rest, ')')
 			if end < 0 {
-				return nil, fmt.Errorf("partition %q: missing ')'", spec)
+				return nil, fmt.Errorf("locations %q: missing ')'", spec)
 			}
 			groups = append(groups, rest[1:end])
 			rest = strings.TrimSpace(rest[end+1:])
 			if strings.HasPrefix(rest, ",") {
 				rest = strings.TrimSpace(rest[1:])
 				if rest == "" {
-					return nil, fmt.Errorf("partition %q: expected a group after ','", spec)
+					return nil, fmt.Errorf("locations %q: expected a location after ','", spec)
 				}
 			} else if rest != "" {
-				return nil, fmt.Errorf("partition %q: expected ',' between groups at %q", spec, rest)
+				return nil, fmt.Errorf("locations %q: expected ',' between locations at %q", spec, rest)
 			}
 		}
 	} else if spec != "" {
@@ -74,14 +76,14 @@ func ParsePartition(sig *interaction.Signature, spec string) (Partition, error) 
 		for _, name := range strings.Split(g, ",") {
 			name = strings.TrimSpace(name)
 			if name == "" {
-				return nil, fmt.Errorf("partition %q: empty lifeline name or group", spec)
+				return nil, fmt.Errorf("locations %q: empty lifeline name or location", spec)
 			}
 			l, ok := sig.Lifeline(name)
 			if !ok {
-				return nil, fmt.Errorf("partition %q: undeclared lifeline %q", spec, name)
+				return nil, fmt.Errorf("locations %q: undeclared lifeline %q", spec, name)
 			}
 			if used.Has(l) {
-				return nil, fmt.Errorf("partition %q: lifeline %q is in two co-localizations", spec, name)
+				return nil, fmt.Errorf("locations %q: lifeline %q is in two locations", spec, name)
 			}
 			used = used.Add(l)
 			ls = ls.Add(l)
@@ -105,10 +107,10 @@ func (p Partition) Format(sig *interaction.Signature) string {
 	return strings.Join(parts, ";")
 }
 
-// Project returns the multi-trace that the co-localizations of p observe
-// of the global trace tr: each event is split per co-localization, the
-// actions on its lifelines forming one event of its component. Actions on
-// lifelines outside p are dropped.
+// Project returns the multi-trace that the locations of p observe of the
+// global trace tr: each event is split per location, the actions on its
+// lifelines forming one event of its component. Actions on lifelines
+// outside p are dropped.
 func Project(tr []interaction.MultiAction, p Partition) multitrace.MultiTrace {
 	mt := multitrace.MultiTrace{Components: make([]multitrace.Component, len(p))}
 	for k, g := range p {

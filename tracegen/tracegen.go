@@ -170,9 +170,9 @@ func hasTwoDifferent(tr []interaction.MultiAction) bool {
 	return false
 }
 
-// SwapComponents returns a with the component of one co-localization taken
-// from b: a random co-localization, among those that both have and on which
-// their traces differ; false if there is none.
+// SwapComponents returns a with the component of one location taken from
+// b: a random location, among those that both have and on which their
+// traces differ; false if there is none.
 func SwapComponents(a, b multitrace.MultiTrace, rng *rand.Rand) (multitrace.MultiTrace, bool) {
 	out := clone(a)
 	type pair struct{ i, j int }

@@ -175,6 +175,9 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 	} else if err != nil {
 		return err
 	}
+	if sp.Interaction != nil {
+		a.warn(sp.Interaction.Warnings)
+	}
 	var hcfFiles []string
 	if fl.options != "" {
 		hcfFiles = []string{fl.options}

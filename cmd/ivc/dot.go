@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/ivc-project/ivc/automata"
 	"github.com/ivc-project/ivc/compile"
+	"github.com/ivc-project/ivc/internal/atomicfile"
 	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/tracegen"
@@ -40,9 +40,10 @@ of -o), for review:
                        labels that hold it (init, or q-action->r); grey when
                        none does
 
-The locations of proj and area are the co-localizations of --locations
-("a,b;c", as in the .htf components; default: one per lifeline), and
---location names one of them by its lifelines ("a" or "a,b").
+The locations of proj and area (groups of lifelines that share a clock)
+are those of --locations ("a,b;c", as in the .htf components; default: one
+per lifeline), and --location names one of them by its lifelines ("a" or
+"a,b").
 
 Render it with Graphviz: dot -Tsvg FILE.dot -o FILE.svg. The output is
 deterministic. SPEC is a .hsf signature (the .hif of the same name beside
@@ -113,17 +114,17 @@ it is used when HIF is omitted) or a legacy single-file .hsf.`,
 				fmt.Fprint(a.stdout, g)
 				return nil
 			}
-			if err := os.WriteFile(out, []byte(g), 0o666); err != nil {
+			if err := atomicfile.WriteFile(out, []byte(g), 0o644); err != nil {
 				return spec.FileError(err)
 			}
 			return nil
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&what, "what", "interaction", "what to draw, `interaction|nfa`")
+	f.StringVar(&what, "what", "interaction", "what to draw, `interaction|nfa|proj|area`")
 	f.StringVarP(&out, "output", "o", "", "write to `FILE.dot` instead of stdout")
 	f.BoolVar(&labels, "labels", false, "with --what nfa, label each state with its interaction term")
 	f.StringVar(&location, "location", "", "with --what proj or area, the location drawn, by its lifelines `a,b`")
-	f.StringVar(&locations, "locations", "", "the co-localizations, `\"a,b;c\"` (default: one per lifeline)")
+	f.StringVar(&locations, "locations", "", "the locations, the lifelines of each `\"a,b;c\"` (default: one per lifeline)")
 	return cmd
 }

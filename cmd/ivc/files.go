@@ -37,6 +37,7 @@ func (a *app) loadSpec(args []string) (*spec.Spec, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	a.warn(sp.Warnings)
 	return sp, rest, nil
 }
 

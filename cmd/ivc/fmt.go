@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/atomicfile"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/spf13/cobra"
 )
@@ -43,7 +44,7 @@ printing).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f := &formatter{a: a, write: write, list: list, sigs: map[string]*interaction.Signature{}}
 			if sigPath != "" {
-				sig, err := loadSignature(sigPath)
+				sig, err := a.loadSignature(sigPath)
 				if err != nil {
 					return err
 				}
@@ -90,11 +91,9 @@ func (f *formatter) file(path string) error {
 	}
 	changed := !bytes.Equal(src, out)
 	if f.write && changed {
-		fi, err := os.Stat(path)
-		if err != nil {
-			return spec.FileError(err)
-		}
-		if err := os.WriteFile(path, out, fi.Mode().Perm()); err != nil {
+		// Atomically, keeping the file's mode and following a symbolic
+		// link: an interrupted ivc fmt -w never leaves a truncated model.
+		if err := atomicfile.WriteFile(path, out, 0o644); err != nil {
 			return spec.FileError(err)
 		}
 	}
@@ -142,7 +141,7 @@ func (f *formatter) signatureFor(path string) *interaction.Signature {
 	if len(hsfs) != 1 {
 		return nil
 	}
-	sig, err := loadSignature(hsfs[0])
+	sig, err := f.a.loadSignature(hsfs[0])
 	if err != nil {
 		f.a.report(err)
 		return nil
@@ -151,8 +150,9 @@ func (f *formatter) signatureFor(path string) *interaction.Signature {
 	return sig
 }
 
-// loadSignature reads the signature of a .hsf file (modern or legacy).
-func loadSignature(path string) (*interaction.Signature, error) {
+// loadSignature reads the signature of a .hsf file (modern or legacy),
+// printing its warnings.
+func (a *app) loadSignature(path string) (*interaction.Signature, error) {
 	src, err := spec.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -161,5 +161,7 @@ func loadSignature(path string) (*interaction.Signature, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sf.Signature(path)
+	sig, warnings, err := sf.Signature(path)
+	a.warn(warnings)
+	return sig, err
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ivc-project/ivc/internal/atomicfile"
+	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/tracegen"
 )
 
@@ -15,7 +17,7 @@ type genFlags struct {
 	kind      string
 	n         int
 	seed      uint64
-	partition string
+	locations string
 	maxLength int
 	from      string
 	out       string
@@ -38,11 +40,13 @@ loops bounded by --max-length), deterministically for --seed:
   swap-comp   a prefix with one component taken from another prefix
 
 Mutants are made from prefixes (--from prefix, the lifeline-removal benchmark's
-method), from accepted multi-traces or from slices. --partition chooses the
-co-localizations: discrete (one component per lifeline, the default), trivial
-(one component: global traces) or explicit groups "a,b;c".`,
+method), from accepted multi-traces or from slices. --locations chooses the
+locations (groups of lifelines that share a clock), one component of each
+multi-trace per location: discrete (one location per lifeline, the default),
+trivial (one location for all: global traces) or the lifelines of each
+location "a,b;c".`,
 		Example: `  ivc gen abp.hsf --kind accepted -n 100 --seed 1 -o traces/acc
-  ivc gen abp.hsf --kind noise -n 100 --partition "S,K;L,R" -o traces/noise`,
+  ivc gen abp.hsf --kind noise -n 100 --locations "S,K;L,R" -o traces/noise`,
 		Args: a.args(cobra.RangeArgs(1, 2)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.gen(fl, args)
@@ -52,7 +56,11 @@ co-localizations: discrete (one component per lifeline, the default), trivial
 	f.StringVar(&fl.kind, "kind", "accepted", "accepted, prefix, slice, noise, swap-act or swap-comp")
 	f.IntVarP(&fl.n, "n", "n", 10, "number of multi-traces")
 	f.Uint64Var(&fl.seed, "seed", 1, "random seed (the output is a function of it)")
-	f.StringVar(&fl.partition, "partition", "discrete", `co-localizations: discrete, trivial or "a,b;c"`)
+	f.StringVar(&fl.locations, "locations", "discrete", `the locations: discrete, trivial or the lifelines of each "a,b;c"`)
+	// --partition was the flag's name before ivc settled on the automata
+	// paper's word, "location", for every command.
+	f.StringVar(&fl.locations, "partition", "discrete", "the locations (old name of --locations)")
+	f.MarkDeprecated("partition", "use --locations")
 	f.IntVar(&fl.maxLength, "max-length", 30, "maximum number of events of an accepted trace")
 	f.StringVar(&fl.from, "from", "prefix", "what mutants are made from: prefix, accepted or slice")
 	f.StringVarP(&fl.out, "output", "o", "", "directory to write the .htf files into (created if needed)")
@@ -88,9 +96,9 @@ func (a *app) gen(fl *genFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	part, err := tracegen.ParsePartition(sp.Sig, fl.partition)
+	part, err := tracegen.ParsePartition(sp.Sig, fl.locations)
 	if err != nil {
-		return a.usagef("--partition: %v", err)
+		return a.usagef("--locations: %v", err)
 	}
 	mts, err := tracegen.Generate(sp.Store, sp.Root, tracegen.Config{
 		Kind: kind, N: fl.n, Seed: fl.seed, Partition: part, From: from,
@@ -100,13 +108,13 @@ func (a *app) gen(fl *genFlags, args []string) error {
 		return fmt.Errorf("%s: %v", sp.HIFPath, err)
 	}
 	if err := os.MkdirAll(fl.out, 0o755); err != nil {
-		return err
+		return spec.FileError(err)
 	}
 	var files []string
 	for i, mt := range mts {
 		name := filepath.Join(fl.out, fmt.Sprintf("%s%d.htf", kind, i+1))
-		if err := os.WriteFile(name, mt.Format(sp.Sig), 0o644); err != nil {
-			return err
+		if err := atomicfile.WriteFile(name, mt.Format(sp.Sig), 0o644); err != nil {
+			return spec.FileError(err)
 		}
 		files = append(files, name)
 	}

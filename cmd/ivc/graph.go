@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/emicklei/dot"
+	"github.com/ivc-project/ivc/internal/atomicfile"
 	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/verdict"
@@ -24,7 +24,7 @@ var statusColors = map[string]string{
 // writeGraph draws the graph the runtime engine explored for the
 // multi-trace file (Analyzer.Explore) as a Graphviz file at path.
 func writeGraph(path, file string, r verdict.Result, g *runtime.Graph) error {
-	if err := os.WriteFile(path, []byte(drawGraph(file, r, g)), 0o666); err != nil {
+	if err := atomicfile.WriteFile(path, []byte(drawGraph(file, r, g)), 0o644); err != nil {
 		return spec.FileError(err)
 	}
 	return nil

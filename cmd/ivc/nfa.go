@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/ivc-project/ivc/compile"
+	"github.com/ivc-project/ivc/internal/atomicfile"
 	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/spf13/cobra"
@@ -87,7 +87,7 @@ HIF is omitted) or a legacy single-file .hsf.`,
 			}
 			if dotFile != "" {
 				g := red.DOT(nfa.DOTOptions{Name: sp.HIFPath, Labels: labels})
-				if err := os.WriteFile(dotFile, []byte(g), 0o666); err != nil {
+				if err := atomicfile.WriteFile(dotFile, []byte(g), 0o644); err != nil {
 					return spec.FileError(err)
 				}
 			}

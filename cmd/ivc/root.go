@@ -53,6 +53,14 @@ func (a *app) warnf(format string, args ...any) {
 	fmt.Fprintf(a.stderr, format+"\n", args...)
 }
 
+// warn prints warnings about the input files (file:line:col: warning:
+// ...), which do not change the exit status.
+func (a *app) warn(warnings []error) {
+	for _, w := range warnings {
+		fmt.Fprintln(a.stderr, w)
+	}
+}
+
 // fail records a Fail or Inconc verdict: exit status 1 unless worse.
 func (a *app) fail() { a.raise(exitFail) }
 
@@ -105,7 +113,12 @@ Inconc, 2 on a usage or input error (reported on stderr as file:line:col).`,
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return &usageError{err} })
 	root.CompletionOptions.DisableDefaultCmd = true
 	for _, newCmd := range commands {
-		root.AddCommand(newCmd(a))
+		cmd := newCmd(a)
+		// pflag prints the notice of a deprecated flag (gen --partition) to
+		// its flag set's output, which cobra would copy to stdout, into
+		// --format json output: it is a warning, for stderr.
+		cmd.Flags().SetOutput(a.stderr)
+		root.AddCommand(cmd)
 	}
 	return root
 }

@@ -30,7 +30,7 @@
 // each operator builds traces at least as long as its operands' traces.
 //
 // Multi-traces are projections of global traces onto a partition of the
-// lifelines into co-localizations (Project). Accepts decides exact
+// lifelines into locations (Project). Accepts decides exact
 // membership; IsMultiPrefix and IsSlice decide whether every component of a
 // multi-trace is a prefix (a factor) of the corresponding component of the
 // projection of some trace of length ≤ maxLen:

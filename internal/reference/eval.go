@@ -28,9 +28,9 @@ type evaluator struct {
 type event struct {
 	acts interaction.MultiAction
 	lls  interaction.Lifelines
-	// parts[c] is the part of the event observed by co-localization c of
+	// parts[c] is the part of the event observed by location c of
 	// the evaluator's observation (nil if none); outside reports actions
-	// that no co-localization observes.
+	// that no location observes.
 	parts   []interaction.MultiAction
 	outside bool
 }
@@ -40,7 +40,7 @@ type event struct {
 // Every operator builds its traces by interleaving its operands' traces,
 // keeping the order of each and merging events only in sync (e ⊆ e∪e′). So
 // the events of a subterm's trace map, in order and injectively, to events
-// of the final trace that contain them; projected on a co-localization c,
+// of the final trace that contain them; projected on a location c,
 // the subterm's c-events embed in order into the final c-events, each in a
 // superset. A trace that does not embed into mt component by component can
 // therefore not be part of a global trace whose projection is mt, nor can
@@ -118,7 +118,7 @@ func (e *evaluator) admit(s string) bool {
 }
 
 // embeds reports whether the trace s embeds into the observed multi-trace:
-// on each co-localization c, the c-parts of its events map in order to
+// on each location c, the c-parts of its events map in order to
 // events of the c-component that contain them. Matching each part to the
 // earliest possible event is enough: it leaves the most room to the rest.
 func (e *evaluator) embeds(s string) bool {

@@ -6,11 +6,11 @@ import (
 	"slices"
 )
 
-// Project returns the projection of the global trace tr onto the
-// co-localizations groups (a partition of the lifelines, one component per
-// group, in order): each event is split per group, the actions of the event
-// on the lifelines of a group forming one event of that group's component.
-// Actions on lifelines of no group are dropped.
+// Project returns the projection of the global trace tr onto the locations
+// groups (a partition of the lifelines, one component per location, in
+// order): each event is split per location, the actions of the event on the
+// lifelines of a location forming one event of that location's component.
+// Actions on lifelines of no location are dropped.
 func Project(tr Trace, groups []interaction.Lifelines) multitrace.MultiTrace {
 	mt := multitrace.MultiTrace{Components: make([]multitrace.Component, len(groups))}
 	for k, g := range groups {
@@ -41,16 +41,16 @@ func groupsOf(mt multitrace.MultiTrace) []interaction.Lifelines {
 }
 
 // Accepts reports whether mt is exactly the projection of a global trace of
-// t onto mt's co-localizations (μ ∈ σ_C(t)). Lifelines in no component of mt
+// t onto mt's locations (μ ∈ σ_C(t)). Lifelines in no component of mt
 // count as observed with an empty trace, as in a .htf file.
 //
-// A global event splits into one event per co-localization it touches, so a
+// A global event splits into one event per location it touches, so a
 // witness has at most as many events as mt has component events. The trace
 // sets are moreover restricted, at every subterm, to the traces that embed
 // into mt (see observation), which cannot lose a witness. The cost still
 // grows with the number of global traces whose projection fits mt, up to
-// every interleaving of the components on the discrete partition: keep mt
-// to about ten events.
+// every interleaving of the components with one location per lifeline: keep
+// mt to about ten events.
 func Accepts(st *interaction.Store, t interaction.Term, mt multitrace.MultiTrace) bool {
 	obs := &observation{groups: groupsOf(mt)}
 	n := 0

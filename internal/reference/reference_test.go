@@ -144,7 +144,7 @@ func TestProject(t *testing.T) {
 			t.Errorf("got\n%s\nwant\n%s", got, tc.want)
 		}
 	}
-	// A multi-action is split between co-localizations.
+	// A multi-action is split between locations.
 	mt := Project(MustParseTrace(sig, "{l1!m1,l2?m1,l3?m1}"),
 		[]interaction.Lifelines{interaction.LifelinesOf(l1, l2), interaction.LifelinesOf(l3)})
 	if got, want := string(mt.Format(sig)), "{\n\t[l1,l2] {l1!m1,l2?m1};\n\t[l3] l3?m1\n}\n"; got != want {
@@ -271,7 +271,7 @@ const jotI0 = `seq(coreg(l2)(alt(strict(l1!m1,seq(l2?m1,l3?m1)),∅),
 func TestPartialObservationExamples(t *testing.T) {
 	st := newStore(t, "l1,l2,l3", "m1,m2,m3,m4,m5")
 	checkVerdicts(t, st, jotI0, []verdicts{
-		// T2, co-localizations {{l1,l2},{l3}}. The notes expect exact
+		// T2, locations {{l1,l2},{l3}}. The notes expect exact
 		// acceptance, but the loopP iteration started by l3!m4 also needs
 		// l2!m5 and l3?m5: μ is the projection of the global prefix
 		// l1!m1.l3?m1.l2?m1.l3!m4.l2?m4 (the paper's Fig. 5 reaches Ok
@@ -370,7 +370,7 @@ func TestLoopHVersusLoopW(t *testing.T) {
 	if Traces(st, h, 3).Has(tr) {
 		t.Errorf("loopH accepts %s", tr.Format(st.Signature()))
 	}
-	// On one co-localization the order is observed; on the discrete
+	// On one location the order is observed; on the discrete
 	// partition, loopH's l2?m2.l1!m1.l2?m1 has the same projection.
 	global := Project(tr, []interaction.Lifelines{interaction.LifelinesOf(0, 1)})
 	if !Accepts(st, w, global) || Accepts(st, h, global) {
@@ -383,13 +383,13 @@ func TestLoopHVersusLoopW(t *testing.T) {
 }
 
 // TestAcceptsSynch: a <synch> message is one event, split between
-// co-localizations, and Accepts bounds the length by the component events.
+// locations, and Accepts bounds the length by the component events.
 func TestAcceptsSynch(t *testing.T) {
 	st := newStore(t, "a,b,c", "m,n")
 	term := "seq({a!m,b?m},strict(b!n,c?n))"
 	checkVerdicts(t, st, term, []verdicts{
 		{"{[a] a!m; [b] b?m.b!n; [c] c?n}", "yes", "yes", "yes", 3},
-		// Within one co-localization the synch message is one event.
+		// Within one location the synch message is one event.
 		{"{[a,b] a!m.b?m.b!n; [c] c?n}", "no", "no", "no", 3},
 		{"{[a,b] {a!m,b?m}.b!n; [c] c?n}", "yes", "yes", "yes", 3},
 		{"{[a] a!m; [b,c] b?m.b!n.c?n}", "yes", "yes", "yes", 3},

@@ -66,7 +66,7 @@ type search struct {
 	qprio, qscale, qkey []uint64
 	qhead               []int32
 	lanes               []lane
-	qmask, qnext, qpre  []uint64
+	qmask, qnext        []uint64
 	order               []int
 	prio                []uint64
 	scale               []uint64 // 2^40/|μi|: priorities are positions relative to the lengths, in fixed point
@@ -254,9 +254,11 @@ func (s *search) push(key uint64, sum int32, pos []int32) bool {
 	s.pstack = append(s.pstack, sum, 0)
 	// Loops, not copies: the slices are a few words, for which a call to
 	// memmove costs more than the copy.
+	//lint:ignore S1011 a few words: see above
 	for _, p := range pos {
 		s.pstack = append(s.pstack, p)
 	}
+	//lint:ignore S1011 a few words: see above
 	for _, x := range r {
 		s.rstack = append(s.rstack, x)
 	}
@@ -307,6 +309,7 @@ func (s *search) mark(key uint64, sum int32, pos []int32) int {
 	if int(sum) > s.best {
 		s.best = int(sum)
 		s.bestPos = s.bestPos[:0]
+		//lint:ignore S1011 a few words, for which memmove costs more (see push)
 		for _, p := range pos {
 			s.bestPos = append(s.bestPos, p)
 		}
@@ -397,10 +400,12 @@ func (s *search) run() (found, stopped bool) {
 		top := len(s.pstack) - (n + 2)
 		sum, dir := s.pstack[top], s.pstack[top+1]
 		s.pstack[top+1]++
+		//lint:ignore S1001 a few words, for which memmove costs more (see push)
 		for i, p := range s.pstack[top+2 : top+2+n] {
 			pos[i] = p
 		}
 		rtop := len(s.rstack) - w
+		//lint:ignore S1001 a few words, for which memmove costs more (see push)
 		for k, x := range s.rstack[rtop:] {
 			cur[k] = x
 		}
@@ -483,6 +488,7 @@ func (s *search) chain(i int, key uint64, sum int32, pos []int32, cur []uint64) 
 		if s.mark(key, sum, pos) == 0 {
 			return false
 		}
+		//lint:ignore S1001 a few words, for which memmove costs more (see push)
 		for k, x := range s.r {
 			cur[k] = x
 		}
