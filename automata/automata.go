@@ -173,6 +173,13 @@ func (e *Engine) Checker(groups []interaction.Lifelines) (*nfa.Checker, error) {
 }
 
 func (e *Engine) located(groups []interaction.Lifelines) *located {
+	l, _ := e.locate(groups)
+	return l
+}
+
+// locate returns the checker of the partition groups and the time it took
+// to build it when this call built it (0 when it was built before).
+func (e *Engine) locate(groups []interaction.Lifelines) (*located, time.Duration) {
 	var key strings.Builder
 	for _, g := range groups {
 		key.WriteString(string(g))
@@ -181,8 +188,9 @@ func (e *Engine) located(groups []interaction.Lifelines) *located {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if l, ok := e.checkers[key.String()]; ok {
-		return l
+		return l, 0
 	}
+	t0 := time.Now()
 	locs := Locations(e.a, e.sig, e.acts, groups)
 	c, err := nfa.NewChecker(e.a, locs, nfa.CheckerOptions{MaxProjStates: e.opt.MaxProjStates,
 		MaxNodes: e.opt.MaxNodes, Timeout: e.opt.Timeout, NoPruning: e.opt.NoPruning})
@@ -202,7 +210,7 @@ func (e *Engine) located(groups []interaction.Lifelines) *located {
 		}
 	}
 	e.checkers[key.String()] = l
-	return l
+	return l, time.Since(t0)
 }
 
 // Letters maps the logs of mt to the letters of its locations (the
@@ -248,9 +256,12 @@ func (l *located) letters(sig *interaction.Signature, mt *multitrace.MultiTrace)
 
 // Prepare builds the checker of mt's partition of the lifelines, if it is
 // not built yet: the one-time work that Analyze would otherwise do for the
-// first multi-trace of each partition (so that a caller can time it apart).
-func (e *Engine) Prepare(mt *multitrace.MultiTrace) error {
-	return e.located(groups(mt)).err
+// first multi-trace of each partition. It returns the time the building
+// took, 0 when the checker was built before, so that a caller can report
+// it apart from the check.
+func (e *Engine) Prepare(mt *multitrace.MultiTrace) (time.Duration, error) {
+	l, d := e.locate(groups(mt))
+	return d, l.err
 }
 
 // Analyze decides mt. A multi-trace whose partition makes a projection too

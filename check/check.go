@@ -194,12 +194,11 @@ func (c *Checker) Explore(mt *multitrace.MultiTrace) (verdict.Result, *runtime.G
 // check judges mt and returns the setup it did first: building the checker
 // of mt's partition (automata), or a worker's analyzer (runtime).
 func (c *Checker) check(mt *multitrace.MultiTrace, record bool) (verdict.Result, *runtime.Graph, time.Duration) {
-	t0 := time.Now()
 	if c.auto != nil {
-		c.auto.Prepare(mt) // its error is Analyze's Inconc
-		setup := time.Since(t0)
+		setup, _ := c.auto.Prepare(mt) // its error is Analyze's Inconc
 		return c.auto.Analyze(mt), nil, setup
 	}
+	t0 := time.Now()
 	a := c.analyzer()
 	defer c.release(a)
 	setup := time.Since(t0)

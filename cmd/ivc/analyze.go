@@ -200,6 +200,7 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 	if opts.Engine == check.EngineAutomata && opts.Analysis.Mode == verdict.Slice {
 		return a.usagef("--engine automata answers --mode accept and prefix")
 	}
+	start := time.Now() // the batch's time includes the setup
 	c, err := check.New(sp, opts)
 	if err != nil {
 		return err
@@ -224,7 +225,6 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 		}
 	}
 	b := &batch{a: a, c: c, graph: fl.graph, prog: newProgress(a.stderr, len(files))}
-	start := time.Now()
 	c.Run(inputs, fl.jobs, b.print)
 	b.prog.clear()
 	if len(files) > 1 {
