@@ -129,7 +129,7 @@ func (s *synth) precheck(root interaction.Term) error {
 		if l.underSync || l.t == root {
 			continue
 		}
-		p := &synth{st: s.st, opt: Options{MaxStates: precheckStates}, c: s.c,
+		p := &synth{st: s.st, opt: Options{MaxStates: precheckStates},
 			bound: s.bound, maxPile: s.maxPile, pileMemo: s.pileMemo}
 		if _, err := p.run(l.t); err != nil {
 			if _, grow := err.(*growthError); grow {
@@ -167,7 +167,7 @@ func (s *synth) pile(t interaction.Term) pile {
 			break
 		}
 		var buf [16]interaction.Term
-		xs := s.c.flatten(op, t, buf[:0])
+		xs := operands(st, op, t, buf[:0])
 		m.width = int32(len(xs))
 		for i, x := range xs {
 			n := int32(0)
@@ -188,6 +188,16 @@ func (s *synth) pile(t interaction.Term) pile {
 	}
 	s.pileMemo[t] = m
 	return m
+}
+
+// operands appends to dst the operands of the tree of op at t (nested either
+// way), t itself when its root is another operator.
+func operands(st *interaction.Store, op interaction.Op, t interaction.Term, dst []interaction.Term) []interaction.Term {
+	if st.Op(t) != op {
+		return append(dst, t)
+	}
+	dst = operands(st, op, st.Left(t), dst)
+	return operands(st, op, st.Right(t), dst)
 }
 
 // chainPile is the pile of a chain t of op (strict, seq or par) nested to

@@ -55,9 +55,9 @@ type Automaton struct {
 // root (a term of st), by derivatives: the canonical form of root is the
 // initial state; for every state t and every frontier element of t,
 // executing the element gives a transition labelled by its (multi-)action
-// to the canonical form of the result. Canonical rewriting (see canonizer)
-// merges derivatives that differ only in shape, so the NFA is small without
-// a minimization.
+// to the canonical form of the result. Canonical rewriting (see
+// interaction.Store.Canonical) merges derivatives that differ only in shape,
+// so the NFA is small without a minimization.
 //
 // Synthesize checks the sublanguage of the compiled path on the way (see
 // LoopError): the derivatives of loopS are always finitely many, those of
@@ -128,8 +128,6 @@ func (e *growthError) Error() string { return "derivative terms grow without bou
 type synth struct {
 	st  *interaction.Store
 	opt Options
-	c   *canonizer // own, or shared with the synthesis that started this one
-	own canonizer
 
 	// bound is the size (in action leaves) past which a derivative is taken
 	// as the sign of an unbounded loop, and maxPile the most pending
@@ -158,11 +156,9 @@ type synth struct {
 // bounds come from root.
 func newSynth(st *interaction.Store, opt Options, root interaction.Term) *synth {
 	s := &synth{st: st, opt: opt}
-	s.own.init(st)
-	s.c = &s.own
 	if st.HasWeakLoop(root) {
 		s.bound = growthBound(st, root)
-		p := s.pile(s.c.canon(root))
+		p := s.pile(st.Canonical(root))
 		s.maxPile = pile{2*p.copies + 6, 2*p.width + 8}
 		s.precheckAt = precheckStates
 	}
@@ -214,7 +210,7 @@ func (s *synth) canon(t interaction.Term) interaction.Term {
 	if s.opt.raw {
 		return t
 	}
-	return s.c.canon(t)
+	return s.st.Canonical(t)
 }
 
 // termRoom is the initial size of a table indexed by the terms of a store

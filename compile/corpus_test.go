@@ -98,7 +98,7 @@ func TestCorpusModels(t *testing.T) {
 }
 
 // checkRaw compares a with the derivative NFA synthesized without any
-// canonical rewriting (neither the Store's nor the canonizer's), when that
+// canonical rewriting (a Store with it turned off), when that
 // one is finite: the languages must be equal.
 func checkRaw(t *testing.T, sp *spec.Spec, a *nfa.NFA) {
 	t.Helper()

@@ -6,13 +6,14 @@
 // et al., FormaliSE 2024): the initial term is the initial state, executing
 // a frontier element of a state's term (interaction.Store.Step) gives a
 // transition labelled by its (multi-)action, and a state is final when its
-// term accepts the empty trace. Each derivative is rewritten into a
-// canonical form with the same traces (∅-simplification, flattening and
-// ordering of associative and commutative operators, alt idempotence,
-// independence of operands on disjoint lifelines, absorption of the loops an
-// unfolding leaves behind), so equivalent derivatives are one state and the
-// NFA is small without a costly minimization. Compile adds the
-// bisimulation quotients of nfa.Reduce.
+// term accepts the empty trace. Each derivative is in the canonical form of
+// interaction.Store.Canonical, which has the same traces (∅-simplification,
+// flattening and ordering of associative and commutative operators, alt
+// idempotence and unit, independence of operands on disjoint lifelines,
+// nested loops, absorption of the loops an unfolding leaves behind), so
+// equivalent derivatives are one state and the NFA is small without a
+// costly minimization. Compile adds the bisimulation quotients of
+// nfa.Reduce.
 //
 //	sp, err := spec.Load("abp.hsf", "")
 //	a, err := compile.Compile(sp.Store, sp.Root, compile.Options{File: sp.HIFPath, Syntax: sp.Syntax})

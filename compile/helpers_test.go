@@ -197,3 +197,14 @@ func (ac *acceptor) accepts(tr []interaction.MultiAction) (bool, verdict.Result)
 	r := ac.a.Analyze(&mt)
 	return r.Verdict == verdict.Pass, r
 }
+
+// diff returns the elements of a missing from b (both sorted), marked.
+func diff(a, b []string) []string {
+	var out []string
+	for _, x := range a {
+		if _, ok := slices.BinarySearch(b, x); !ok {
+			out = append(out, "only in first: "+x)
+		}
+	}
+	return out
+}

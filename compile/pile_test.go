@@ -8,15 +8,14 @@ import (
 )
 
 // refPile is pile without chainPile: every chain flattened.
-func refPile(c *canonizer, t interaction.Term) pile {
-	st := c.st
+func refPile(st *interaction.Store, t interaction.Term) pile {
 	op := st.Op(t)
 	m := pile{1, 1}
 	switch {
 	case op.IsLoop():
-		m = refPile(c, st.Left(t))
+		m = refPile(st, st.Left(t))
 	case op == interaction.OpStrict || op == interaction.OpSeq || op == interaction.OpPar:
-		xs := c.flatten(op, t, nil)
+		xs := operands(st, op, t, nil)
 		m.width = int32(len(xs))
 		for i, x := range xs {
 			n := int32(0)
@@ -25,11 +24,11 @@ func refPile(c *canonizer, t interaction.Term) pile {
 					n++
 				}
 			}
-			sub := refPile(c, x)
+			sub := refPile(st, x)
 			m = pile{max(m.copies, n, sub.copies), max(m.width, sub.width)}
 		}
 	case op.IsBinary():
-		l, r := refPile(c, st.Left(t)), refPile(c, st.Right(t))
+		l, r := refPile(st, st.Left(t)), refPile(st, st.Right(t))
 		m = pile{max(l.copies, r.copies), max(l.width, r.width)}
 	}
 	return m
@@ -47,7 +46,7 @@ func TestChainPile(t *testing.T) {
 		Synthesize(st, root, Options{MaxStates: 200}) // more terms, canonical ones among them
 		s := newSynth(st, Options{}, root)
 		for u := range interaction.Term(st.Len()) {
-			if got, want := s.pile(u), refPile(s.c, u); got != want {
+			if got, want := s.pile(u), refPile(st, u); got != want {
 				t.Fatalf("pile(%s) = %v, want %v", st.Format(u), got, want)
 			}
 		}

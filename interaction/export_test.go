@@ -22,3 +22,24 @@ func (s *Store) PrunedOrigins(r Term) []Term {
 	})
 	return out
 }
+
+// Rebuild rebuilds t bottom-up with the rules of canonical rewriting, node
+// by node and without the memo of Canonical: a canonical term rebuilds to
+// itself.
+func (s *Store) Rebuild(t Term) Term {
+	raw := s.raw
+	s.raw = false
+	defer func() { s.raw = raw }()
+	var rec func(t Term) Term
+	rec = func(t Term) Term {
+		n := s.nodes[t]
+		switch {
+		case n.op == OpEmpty || n.op == OpAct:
+			return t
+		case n.op.IsLoop():
+			return s.with(t, rec(n.left), Empty)
+		}
+		return s.with(t, rec(n.left), rec(n.right))
+	}
+	return rec(t)
+}

@@ -63,6 +63,8 @@ type termMemo struct {
 	// prunedFrom-1 is the first link of the list of the terms whose
 	// pruning gave it, in semCaches.prunedFrom (0 for none).
 	prunedFrom uint32
+	// canon-1 is its canonical form (see Canonical), 0 until computed.
+	canon uint32
 }
 
 // prunedLink is a link of a list of terms whose pruning gave a term:

@@ -68,6 +68,9 @@ type props struct {
 	sorted bool
 	// weakLoop: the term has a loopW, loopH or loopP.
 	weakLoop bool
+	// canon: the term is known to be canonical (see Canonical): it is ∅,
+	// an action, or canonical rewriting built it from canonical operands.
+	canon bool
 }
 
 // A Store interns terms (hash-consing): each distinct term is built once and
@@ -99,7 +102,7 @@ type Store struct {
 func NewStore(sig *Signature) *Store {
 	s := &Store{sig: sig, index: make([]Term, 64), actIndex: map[string]uint32{}, setIndex: map[Lifelines]uint32{}}
 	s.nodes = append(s.nodes, node{op: OpEmpty})
-	s.props = append(s.props, props{nullable: true})
+	s.props = append(s.props, props{nullable: true, canon: true})
 	return s
 }
 
@@ -231,11 +234,11 @@ func satAdd(a, b int32) int32 {
 func (s *Store) setProps(p *props, n node) {
 	switch {
 	case n.op == OpEmpty:
-		*p = props{nullable: true}
+		*p = props{nullable: true, canon: true}
 		return
 	case n.op == OpAct:
 		ls := s.actLls[n.aux]
-		*p = props{occ: ls, must: ls, actions: 1}
+		*p = props{occ: ls, must: ls, actions: 1, canon: true}
 		return
 	case n.op.IsLoop():
 		b := &s.props[n.left]
@@ -404,7 +407,8 @@ func (s *Store) mentions(t Term, acts uint32) bool {
 // f(∅,i) → i and f(i,∅) → i for f ∈ {strict, seq, par, coreg},
 // alt(∅,∅) → ∅ and loop(∅) → ∅; a sync operand stands alone beside ∅ only
 // if it has no synchronized action, and a sync with no synchronized action
-// left is a par. They preserve the semantics.
+// left is a par. They preserve the semantics. Unless canonical rewriting is
+// off, it returns the canonical form of t (see Canonical).
 //
 // Its cost is linear in the size of t (as a tree): a chain of one operator,
 // however it is nested, is simplified as a list of operands and rebuilt once,
@@ -412,6 +416,9 @@ func (s *Store) mentions(t Term, acts uint32) bool {
 // operands of a long par or alt into canonical order one by one (both
 // quadratic) takes place.
 func (s *Store) Simplify(t Term) Term {
+	if !s.raw {
+		return s.canonical(t)
+	}
 	memo := map[Term]Term{}
 	var rec func(Term) Term
 	rec = func(t Term) Term {
@@ -423,13 +430,10 @@ func (s *Store) Simplify(t Term) Term {
 			return r
 		}
 		var res Term
-		switch {
-		case n.op.IsLoop():
+		if n.op.IsLoop() {
 			res = s.with(t, rec(n.left), Empty)
-		case s.raw:
+		} else {
 			res = s.with(t, rec(n.left), rec(n.right))
-		default:
-			res = s.simplifyChain(t, rec)
 		}
 		memo[t] = res
 		return res
@@ -502,7 +506,7 @@ func (s *Store) acChain(op Op, ops []Term) Term {
 	slices.Sort(flat)
 	acc := flat[0]
 	for _, x := range flat[1:] {
-		acc = s.insertACIdem(op, x, acc, op == OpAlt)
+		acc = s.insertAC(op, x, acc)
 	}
 	return acc
 }
