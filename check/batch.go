@@ -20,7 +20,13 @@ import (
 // sessions per file makes one Input per session, with Read returning the
 // session it has already parsed.
 type Input struct {
-	Name string // what the outcome is reported as: a file, or file#session
+	Name string // the file the multi-trace comes from
+	// Session is the session's id in a log that holds several (as
+	// written), "" for a file that is one multi-trace.
+	Session string
+	// Ignored counts the events of the session that the reader left out
+	// (outside the signature): reported with the outcome.
+	Ignored int
 	// Read returns the multi-trace (against an interaction); ReadLetters
 	// the traces of letters, one per location (against a .timbuk NFA).
 	Read        func() (*multitrace.MultiTrace, error)
@@ -31,10 +37,12 @@ type Input struct {
 
 // Outcome is the judgment of one Input.
 type Outcome struct {
-	Index  int // of the input, from 0
-	Name   string
-	Result verdict.Result
-	Graph  *runtime.Graph // with Input.Explore
+	Index   int // of the input, from 0
+	Name    string
+	Session string // Input.Session
+	Ignored int    // Input.Ignored
+	Result  verdict.Result
+	Graph   *runtime.Graph // with Input.Explore
 	// Elapsed is the time of the check alone: reading excluded, setup too.
 	Elapsed time.Duration
 	// Setup is the one-time work this input caused: for the first input,
@@ -148,10 +156,11 @@ func (c *Checker) Run(inputs iter.Seq[Input], jobs int, emit func(Outcome)) {
 
 // judge reads and checks one input.
 func (c *Checker) judge(i int, in Input) (o Outcome) {
-	o = Outcome{Index: i, Name: in.Name}
+	o = Outcome{Index: i, Name: in.Name, Session: in.Session, Ignored: in.Ignored}
 	defer func() {
 		if v := recover(); v != nil {
-			o = Outcome{Index: i, Name: in.Name, Err: &PanicError{Value: v, Stack: debug.Stack()}}
+			o = Outcome{Index: i, Name: in.Name, Session: in.Session, Ignored: in.Ignored,
+				Err: &PanicError{Value: v, Stack: debug.Stack()}}
 		}
 	}()
 	switch {
