@@ -1,0 +1,331 @@
+package logs
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ivc-project/ivc/interaction"
+)
+
+// role is what a field of an event log gives.
+type role uint8
+
+const (
+	roleSession role = iota
+	roleAction
+	roleLifeline
+	roleKind
+	roleMessage
+	roleSeq
+	roleTime
+	numRoles
+)
+
+var roleNames = [numRoles]string{"session", "action", "lifeline", "kind", "message", "seq", "time"}
+
+// fieldNames returns the field name of each role: the role's own name,
+// unless Options.Fields renames it.
+func fieldNames(fields map[string]string) ([numRoles]string, error) {
+	names := roleNames
+	for r, name := range fields {
+		i := indexOf(roleNames[:], r)
+		if i < 0 {
+			return names, fmt.Errorf("unknown role %q in a field renaming (expected %s)", r, strings.Join(roleNames[:], ", "))
+		}
+		if name == "" {
+			return names, fmt.Errorf("role %s: empty field name", r)
+		}
+		names[i] = name
+	}
+	for i := range names {
+		for j := range i {
+			if names[i] == names[j] {
+				return names, fmt.Errorf("field %q is given two roles, %s and %s", names[i], roleNames[j], roleNames[i])
+			}
+		}
+	}
+	return names, nil
+}
+
+func indexOf(names []string, s string) int {
+	for i, n := range names {
+		if n == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// valueType is the JSON type of a field's value (CSV: text, or absent).
+type valueType uint8
+
+const (
+	absent valueType = iota // no field, null, or an empty string
+	text
+	number
+	other // true, false, an object or an array
+)
+
+// value is a field's value as read: the text of a string (unescaped) or
+// of a number.
+type value struct {
+	typ  valueType
+	text []byte
+}
+
+// event is the fields of one line of an event log, by role.
+type event [numRoles]value
+
+// badField is a malformed event: the role whose field is wrong, and why.
+type badField struct {
+	role role
+	msg  string
+}
+
+// interpret turns the fields of one line into an event of the builder: in
+// its session, ignored (outside the signature), or a malformed field
+// returned (the caller reports it with the field's column).
+func (b *builder) interpret(ev *event, names *[numRoles]string, line int) (*badField, error) {
+	sess := ev[roleSession]
+	if sess.typ == other {
+		return &badField{roleSession, fmt.Sprintf("field %q (session): expected a string or a number", names[roleSession])}, nil
+	}
+	var l, m []byte
+	var k interaction.Kind
+	if a := ev[roleAction]; a.typ != absent {
+		i := bytes.IndexAny(a.text, "!?")
+		if a.typ != text || i <= 0 || i == len(a.text)-1 {
+			return &badField{roleAction, fmt.Sprintf("field %q (action): %s is not an action l!m or l?m", names[roleAction], show(a))}, nil
+		}
+		l, m = a.text[:i], a.text[i+1:]
+		if a.text[i] == '?' {
+			k = interaction.Reception
+		}
+		if ll := ev[roleLifeline]; ll.typ != absent && !bytes.Equal(ll.text, l) {
+			return &badField{roleLifeline, fmt.Sprintf("field %q (lifeline): %s disagrees with the action %q", names[roleLifeline], show(ll), a.text)}, nil
+		}
+	} else {
+		for _, r := range []role{roleLifeline, roleKind, roleMessage} {
+			if ev[r].typ == absent {
+				return &badField{r, fmt.Sprintf("no action: expected field %q (l!m or l?m), or fields %q, %q and %q, but %q is missing",
+					names[roleAction], names[roleLifeline], names[roleKind], names[roleMessage], names[r])}, nil
+			}
+			if ev[r].typ != text {
+				return &badField{r, fmt.Sprintf("field %q (%s): expected a string, found %s", names[r], roleNames[r], show(ev[r]))}, nil
+			}
+		}
+		l, m = ev[roleLifeline].text, ev[roleMessage].text
+		switch kind := ev[roleKind].text; {
+		case string(kind) == "!" || bytes.EqualFold(kind, []byte("send")):
+			k = interaction.Emission
+		case string(kind) == "?" || bytes.EqualFold(kind, []byte("receive")):
+			k = interaction.Reception
+		default:
+			return &badField{roleKind, fmt.Sprintf("field %q (kind): %q is not send, receive, ! or ?", names[roleKind], kind)}, nil
+		}
+	}
+	act, ok, undeclared := b.action(sess.text, line, l, k, m)
+	if undeclared != "" {
+		r := roleAction
+		if ev[r].typ == absent {
+			r = roleLifeline
+		}
+		return &badField{r, undeclared}, nil
+	}
+	if !ok {
+		return nil, nil
+	}
+	var key orderKey
+	if s := ev[roleSeq]; s.typ != absent {
+		n, ok := parseInt(s.text)
+		if !ok || s.typ == other {
+			return &badField{roleSeq, fmt.Sprintf("field %q (seq): %s is not an integer", names[roleSeq], show(s))}, nil
+		}
+		key = orderKey{kind: keySeq, hi: n}
+	} else if t := ev[roleTime]; t.typ != absent {
+		var ok bool
+		if t.typ != other {
+			key, ok = parseTime(t.text)
+		}
+		if !ok {
+			return &badField{roleTime, fmt.Sprintf("field %q (time): %s is neither an RFC 3339 time nor a number", names[roleTime], show(t))}, nil
+		}
+	}
+	return nil, b.add(sess.text, line, act, key)
+}
+
+// show quotes a value for an error message.
+func show(v value) string {
+	switch v.typ {
+	case text:
+		return fmt.Sprintf("%q", v.text)
+	case number:
+		return string(v.text)
+	}
+	return "a value of another type"
+}
+
+// parseInt reads a decimal integer, optionally signed.
+func parseInt(s []byte) (int64, bool) {
+	neg := false
+	if len(s) > 0 && (s[0] == '-' || s[0] == '+') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	if len(s) == 0 || len(s) > 19 {
+		return 0, false
+	}
+	var n uint64
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	if neg {
+		if n > 1<<63 {
+			return 0, false
+		}
+		return -int64(n), true
+	}
+	if n > 1<<63-1 {
+		return 0, false
+	}
+	return int64(n), true
+}
+
+// parseTime reads a time: a number (keyNumber) or an RFC 3339 time with up
+// to nanoseconds (keyTime).
+func parseTime(s []byte) (orderKey, bool) {
+	if len(s) > 0 && (s[0] == '-' || s[0] >= '0' && s[0] <= '9') {
+		if hi, lo, ok := parseNumber(s); ok {
+			return orderKey{kind: keyNumber, hi: hi, lo: lo}, true
+		}
+	}
+	t, ok := parseRFC3339(s)
+	if !ok {
+		var err error
+		t, err = time.Parse(time.RFC3339Nano, string(s))
+		if err != nil {
+			return orderKey{}, false
+		}
+	}
+	return orderKey{kind: keyTime, hi: t.Unix(), lo: uint32(t.Nanosecond())}, true
+}
+
+// parseNumber reads a decimal number [-]int[.frac][e±exp] as the floor of
+// its value and its fractional part in billionths (digits past the ninth
+// are dropped), so that any two compare as their values do.
+func parseNumber(s []byte) (hi int64, lo uint32, ok bool) {
+	mant := s
+	if bytes.IndexAny(s, "eE") >= 0 {
+		return parseFloat(s)
+	}
+	neg := len(mant) > 0 && mant[0] == '-'
+	if neg {
+		mant = mant[1:]
+	}
+	intPart, frac, hasFrac := bytes.Cut(mant, []byte{'.'})
+	n, ok := parseInt(intPart)
+	if !ok || intPart[0] == '+' || hasFrac && len(frac) == 0 {
+		return 0, 0, false
+	}
+	var f uint32
+	for i, c := range frac {
+		if c < '0' || c > '9' {
+			return 0, 0, false
+		}
+		if i < 9 {
+			f = f*10 + uint32(c-'0')
+		}
+	}
+	for i := len(frac); i < 9; i++ {
+		f *= 10
+	}
+	if neg {
+		n = -n
+		if f > 0 {
+			n--
+			f = 1e9 - f
+		}
+	}
+	return n, f, true
+}
+
+// parseFloat reads a number with an exponent, as a float64.
+func parseFloat(s []byte) (int64, uint32, bool) {
+	v, err := strconv.ParseFloat(string(s), 64)
+	if err != nil || v != v || v >= 1<<63 || v < -(1<<63) {
+		return 0, 0, false
+	}
+	hi := int64(v)
+	if float64(hi) > v {
+		hi--
+	}
+	lo := uint32((v - float64(hi)) * 1e9)
+	return hi, min(lo, 1e9-1), true
+}
+
+// parseRFC3339 reads the common form of RFC 3339 times,
+// 2006-01-02T15:04:05[.999999999](Z|±07:00), faster than time.Parse;
+// false for anything else, which time.Parse then reads.
+func parseRFC3339(s []byte) (time.Time, bool) {
+	if len(s) < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
+		return time.Time{}, false
+	}
+	num := func(i, n int) int {
+		v := 0
+		for _, c := range s[i : i+n] {
+			if c < '0' || c > '9' {
+				return -1
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v
+	}
+	year, month, day, hour, minute, sec := num(0, 4), num(5, 2), num(8, 2), num(11, 2), num(14, 2), num(17, 2)
+	if year < 0 || month < 1 || month > 12 || day < 1 || day > 31 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || sec < 0 || sec > 59 {
+		return time.Time{}, false
+	}
+	rest := s[19:]
+	nsec := 0
+	if rest[0] == '.' {
+		i := 1
+		for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+			if i <= 9 {
+				nsec = nsec*10 + int(rest[i]-'0')
+			}
+			i++
+		}
+		if i == 1 || i > 10 {
+			return time.Time{}, false
+		}
+		for j := i; j <= 9; j++ {
+			nsec *= 10
+		}
+		rest = rest[i:]
+	}
+	offset := 0
+	switch {
+	case len(rest) == 1 && rest[0] == 'Z':
+	case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
+		h, m := num(len(s)-5, 2), num(len(s)-2, 2)
+		if h < 0 || h > 23 || m < 0 || m > 59 {
+			return time.Time{}, false
+		}
+		offset = (h*60 + m) * 60
+		if rest[0] == '-' {
+			offset = -offset
+		}
+	default:
+		return time.Time{}, false
+	}
+	t := time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC)
+	if t.Day() != day { // February 30th and the like
+		return time.Time{}, false
+	}
+	return t.Add(-time.Duration(offset) * time.Second), true
+}

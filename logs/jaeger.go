@@ -1,0 +1,240 @@
+package logs
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ivc-project/ivc/interaction"
+)
+
+// Jaeger's JSON model, as its UI downloads and its query API returns it
+// ({"data": [trace, ...]}): only the fields ivc reads. Jaeger keeps these
+// types internal, so no maintained package exports them.
+type (
+	jaegerSpan struct {
+		TraceID       string         `json:"traceID"`
+		SpanID        string         `json:"spanID"`
+		OperationName string         `json:"operationName"`
+		StartTime     json.Number    `json:"startTime"` // µs since the epoch
+		Tags          []jaegerTag    `json:"tags"`
+		ProcessID     string         `json:"processID"`
+		Process       *jaegerProcess `json:"process"` // older exports embed the process
+	}
+	jaegerProcess struct {
+		ServiceName string      `json:"serviceName"`
+		Tags        []jaegerTag `json:"tags"`
+	}
+	jaegerTag struct {
+		Key   string `json:"key"`
+		Type  string `json:"type"`
+		Value any    `json:"value"` // a string, a json.Number or a bool
+	}
+)
+
+// tag returns the value of the tag key as a string.
+func tag(tags []jaegerTag, key string) (string, bool) {
+	for _, t := range tags {
+		if t.Key == key {
+			return fmt.Sprint(t.Value), true
+		}
+	}
+	return "", false
+}
+
+// pendingSpan is a span read before its trace's processes.
+type pendingSpan struct {
+	span      jaegerSpan
+	line, col int
+}
+
+// readJaeger reads Jaeger's JSON ({"data": [{"traceID", "spans",
+// "processes"}, ...]}, or several such documents one after the other) one
+// trace at a time. A span's lifeline is its process's serviceName, its
+// kind the tag span.kind (client and producer: emission; server and
+// consumer: reception; others carry no action), its message the tag
+// messaging.destination.name, else rpc.method, else its operationName, and
+// its start time (µs) orders its location. A syntax error ends the reading
+// of the file: it is reported, and the events read before it are kept.
+func readJaeger(b *builder, in io.Reader, line int, opt *Options) error {
+	r := newSpanReader(b, opt)
+	s := newJSONStream(b.file, in, line)
+	var raw json.RawMessage
+	for {
+		t, err := s.token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return b.stop(err)
+		}
+		if t != json.Delim('{') {
+			return b.stop(s.errorAt(s.d.InputOffset()-1, "expected a Jaeger object {\"data\": [...]}, found %v", t))
+		}
+		for s.d.More() {
+			t, err := s.token()
+			if err != nil {
+				return b.stop(err)
+			}
+			if t != "data" {
+				if _, _, err := s.value(&raw); err != nil {
+					return b.stop(err)
+				}
+				continue
+			}
+			if _, _, err := s.expect('[', "an array of traces"); err != nil {
+				return b.stop(err)
+			}
+			for s.d.More() {
+				if err := r.jaegerTrace(s); err != nil {
+					return b.stop(err)
+				}
+			}
+			if _, _, err := s.expect(']', "']'"); err != nil {
+				return b.stop(err)
+			}
+		}
+		if _, _, err := s.expect('}', "'}'"); err != nil {
+			return b.stop(err)
+		}
+	}
+}
+
+// jaegerTrace reads one trace: its spans are kept until its processes are
+// read (they may come after them).
+func (r *spanReader) jaegerTrace(s *jsonStream) error {
+	line, col, err := s.expect('{', "a trace object")
+	if err != nil {
+		return err
+	}
+	var (
+		raw       json.RawMessage
+		traceID   string
+		pending   []pendingSpan
+		processes map[string]jaegerProcess
+	)
+	for s.d.More() {
+		t, err := s.token()
+		if err != nil {
+			return err
+		}
+		switch t {
+		case "spans":
+			if _, _, err := s.expect('[', "an array of spans"); err != nil {
+				return err
+			}
+			for s.d.More() {
+				sl, sc, err := s.value(&raw)
+				if err != nil {
+					return err
+				}
+				var sp jaegerSpan
+				if err := decodeNumbers(raw, &sp); err != nil {
+					r.b.malformed(sl, sc, "invalid Jaeger span: %s", err)
+					continue
+				}
+				pending = append(pending, pendingSpan{sp, sl, sc})
+			}
+			if _, _, err := s.expect(']', "']'"); err != nil {
+				return err
+			}
+		case "processes":
+			pl, pc, err := s.value(&raw)
+			if err != nil {
+				return err
+			}
+			if err := decodeNumbers(raw, &processes); err != nil {
+				r.b.malformed(pl, pc, "invalid Jaeger processes: %s", err)
+			}
+		case "traceID":
+			tl, tc, err := s.value(&raw)
+			if err != nil {
+				return err
+			}
+			if err := json.Unmarshal(raw, &traceID); err != nil {
+				r.b.malformed(tl, tc, "invalid Jaeger trace id: %s", err)
+			}
+		default:
+			if _, _, err := s.value(&raw); err != nil {
+				return err
+			}
+		}
+	}
+	if _, _, err := s.expect('}', "'}'"); err != nil {
+		return err
+	}
+	for _, p := range pending {
+		if err := r.jaegerSpan(&p, traceID, processes, line, col); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// jaegerSpan adds one span of a trace read at line:col.
+func (r *spanReader) jaegerSpan(p *pendingSpan, traceID string, processes map[string]jaegerProcess, line, col int) error {
+	sp := &p.span
+	kindTag, _ := tag(sp.Tags, defaultSpanKindTag)
+	var kind interaction.Kind
+	switch strings.ToLower(kindTag) {
+	case "client", "producer":
+		kind = interaction.Emission
+	case "server", "consumer":
+		kind = interaction.Reception
+	default:
+		return nil
+	}
+	proc := sp.Process
+	if proc == nil {
+		pr, ok := processes[sp.ProcessID]
+		if !ok {
+			r.b.malformed(p.line, p.col, "span %s: process %q is not in the trace's processes (at %d:%d)", sp.SpanID, sp.ProcessID, line, col)
+			return nil
+		}
+		proc = &pr
+	}
+	l := proc.ServiceName
+	if r.lifelineAttr != "" {
+		var ok bool
+		if l, ok = tag(proc.Tags, r.lifelineAttr); !ok {
+			l, _ = tag(sp.Tags, r.lifelineAttr)
+		}
+	}
+	m := r.messageOf(sp.Tags, sp.OperationName)
+	start, err := sp.StartTime.Int64()
+	if err != nil {
+		r.b.malformed(p.line, p.col, "span %s: startTime %q is not an integer (µs)", sp.SpanID, sp.StartTime)
+		return nil
+	}
+	id := sp.TraceID
+	if id == "" {
+		id = traceID
+	}
+	return r.span([]byte(id), p.line, p.col, sp.SpanID, l, kind, m, start)
+}
+
+// messageOf is message for Jaeger's tags.
+func (r *spanReader) messageOf(tags []jaegerTag, name string) string {
+	if r.messageAttr != "" {
+		if m, ok := tag(tags, r.messageAttr); ok {
+			return m
+		}
+		return name
+	}
+	if m, ok := tag(tags, MessagingDestination); ok {
+		return m
+	}
+	if m, ok := tag(tags, RPCMethod); ok {
+		return m
+	}
+	return name
+}
+
+// decodeNumbers decodes raw into v, keeping numbers exact (json.Number).
+func decodeNumbers(raw []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	return d.Decode(v)
+}

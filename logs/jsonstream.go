@@ -1,0 +1,156 @@
+package logs
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// jsonStream reads a stream of JSON values one token or one value at a
+// time (encoding/json's Decoder), and knows the line and column of what it
+// reads: the Decoder's own offsets in syntax errors are not reliable, so
+// the stream keeps the bytes from the last token read on, to find the
+// position of an error itself.
+type jsonStream struct {
+	file string
+	d    *json.Decoder
+	lc   *lineCounter
+}
+
+func newJSONStream(file string, r io.Reader, line int) *jsonStream {
+	lc := &lineCounter{r: r, line: line, lastNL: -1}
+	d := json.NewDecoder(lc)
+	d.UseNumber()
+	return &jsonStream{file: file, d: d, lc: lc}
+}
+
+// token reads the next token (io.EOF at the end of the input).
+func (s *jsonStream) token() (json.Token, error) {
+	off := s.d.InputOffset()
+	s.lc.mark(off)
+	t, err := s.d.Token()
+	if err != nil && err != io.EOF {
+		return nil, s.syntaxError(off, err)
+	}
+	return t, err
+}
+
+// value reads the next value into v (a *json.RawMessage to keep its
+// text) and returns the line and column where it starts.
+func (s *jsonStream) value(v *json.RawMessage) (line, col int, err error) {
+	off := s.d.InputOffset()
+	s.lc.mark(off)
+	if err := s.d.Decode(v); err != nil {
+		return 0, 0, s.syntaxError(off, err)
+	}
+	line, col = s.lc.pos(s.d.InputOffset() - int64(len(*v)))
+	return line, col, nil
+}
+
+// expect reads a token that must be delim.
+func (s *jsonStream) expect(delim json.Delim, what string) (line, col int, err error) {
+	off := s.d.InputOffset()
+	t, err := s.token()
+	if err == io.EOF {
+		return 0, 0, s.errorAt(off, "unexpected end of input, expected %s", what)
+	}
+	if err != nil {
+		return 0, 0, err
+	}
+	if t != delim {
+		return 0, 0, s.errorAt(s.d.InputOffset()-1, "expected %s, found %v", what, t)
+	}
+	line, col = s.lc.pos(s.d.InputOffset() - 1)
+	return line, col, nil
+}
+
+// errorAt returns an *Error at offset off (or the first byte after it that
+// is not blank, a ',' or a ':').
+func (s *jsonStream) errorAt(off int64, format string, args ...any) *Error {
+	off = s.lc.skipSeparators(off)
+	line, col := s.lc.pos(off)
+	return &Error{File: s.file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+// syntaxError returns the error of a value starting after offset off, with
+// its position as encoding/json finds it on the bytes kept.
+func (s *jsonStream) syntaxError(off int64, err error) error {
+	var se *json.SyntaxError
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return s.errorAt(off, "invalid JSON: unexpected end of input")
+	}
+	if !errors.As(err, &se) {
+		return err
+	}
+	start := s.lc.skipSeparators(off)
+	if col, _ := jsonSyntaxError(s.lc.from(start)); col > 0 {
+		line, c := s.lc.pos(start + int64(col) - 1)
+		return &Error{File: s.file, Line: line, Col: c, Msg: "invalid JSON: " + se.Error()}
+	}
+	return s.errorAt(start, "invalid JSON: %s", se.Error())
+}
+
+// lineCounter is the reader under a jsonStream: it keeps the bytes read
+// from the last mark on, and counts the lines before it.
+type lineCounter struct {
+	r      io.Reader
+	keep   []byte // the bytes read from offset kept on
+	kept   int64
+	line   int   // lines ended before kept
+	lastNL int64 // offset of the last '\n' before kept, or -1
+}
+
+func (c *lineCounter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.keep = append(c.keep, p[:n]...)
+	return n, err
+}
+
+// mark drops the bytes before offset off (which must not decrease).
+func (c *lineCounter) mark(off int64) {
+	n := int(min(max(off-c.kept, 0), int64(len(c.keep))))
+	dropped := c.keep[:n]
+	if k := bytes.Count(dropped, []byte{'\n'}); k > 0 {
+		c.line += k
+		c.lastNL = c.kept + int64(bytes.LastIndexByte(dropped, '\n'))
+	}
+	c.kept += int64(n)
+	rest := len(c.keep) - n
+	if n >= rest { // move the rest down: keep's size stays that of one value
+		copy(c.keep, c.keep[n:])
+		c.keep = c.keep[:rest]
+	} else {
+		c.keep = c.keep[n:]
+	}
+}
+
+// pos returns the line and column (from 1) of offset off, at or after the
+// last mark.
+func (c *lineCounter) pos(off int64) (line, col int) {
+	n := int(min(max(off-c.kept, 0), int64(len(c.keep))))
+	before := c.keep[:n]
+	line, lastNL := c.line, c.lastNL
+	if k := bytes.Count(before, []byte{'\n'}); k > 0 {
+		line += k
+		lastNL = c.kept + int64(bytes.LastIndexByte(before, '\n'))
+	}
+	return line + 1, int(off - lastNL)
+}
+
+// from returns the bytes kept from offset off on.
+func (c *lineCounter) from(off int64) []byte {
+	return c.keep[min(max(off-c.kept, 0), int64(len(c.keep))):]
+}
+
+// skipSeparators returns the offset of the first byte at or after off that
+// is not blank, ',' or ':'.
+func (c *lineCounter) skipSeparators(off int64) int64 {
+	b := c.from(off)
+	i := 0
+	for i < len(b) && bytes.IndexByte([]byte(" \t\r\n,:"), b[i]) >= 0 {
+		i++
+	}
+	return off + int64(i)
+}

@@ -1,0 +1,153 @@
+package logs
+
+import (
+	"bytes"
+	"errors"
+	"io"
+)
+
+// MaxLine is the longest line the readers accept: a longer one is reported
+// as malformed and skipped.
+const MaxLine = 64 << 20
+
+// errLineTooLong is reported for a line longer than the reader's maximum.
+var errLineTooLong = errors.New("line too long")
+
+// lineReader reads lines without copying them: each line is a slice of its
+// buffer, valid until the next call. The buffer grows with the longest line
+// read, up to max (plus a chunk): memory never follows the file's size.
+type lineReader struct {
+	r     io.Reader
+	buf   []byte
+	start int // first unread byte of buf
+	end   int // end of the data in buf
+	err   error
+	line  int // number of the last line returned, from 1
+	max   int
+}
+
+const chunk = 64 << 10
+
+func newLineReader(r io.Reader, max int) *lineReader {
+	return &lineReader{r: r, buf: make([]byte, chunk), max: max}
+}
+
+// fill reads more data, keeping buf[start:end]; false at the end of the
+// input or on an error (lr.err).
+func (lr *lineReader) fill() bool {
+	if lr.err != nil {
+		return false
+	}
+	if lr.start > 0 {
+		lr.end = copy(lr.buf, lr.buf[lr.start:lr.end])
+		lr.start = 0
+	}
+	if lr.end == len(lr.buf) {
+		lr.buf = append(lr.buf, make([]byte, len(lr.buf))...)
+	}
+	n, err := lr.r.Read(lr.buf[lr.end:])
+	lr.end += n
+	if err != nil {
+		lr.err = err
+	}
+	return n > 0 || err == nil
+}
+
+// next returns the next line, without its "\n" or "\r\n", and its number
+// (lr.line). At the end of the input it returns io.EOF; a read error is
+// returned as it is. A line longer than max is skipped and errLineTooLong
+// returned: the next call goes on with the following line.
+func (lr *lineReader) next() ([]byte, error) {
+	scanned := 0 // bytes of buf[start:end] known to hold no '\n'
+	for {
+		if i := bytes.IndexByte(lr.buf[lr.start+scanned:lr.end], '\n'); i >= 0 {
+			end := lr.start + scanned + i
+			line := lr.buf[lr.start:end]
+			lr.start = end + 1
+			lr.line++
+			if len(line) > lr.max {
+				return nil, errLineTooLong
+			}
+			return bytes.TrimSuffix(line, []byte{'\r'}), nil
+		}
+		scanned = lr.end - lr.start
+		if scanned > lr.max {
+			return nil, lr.skipLong()
+		}
+		if !lr.fill() {
+			if lr.end > lr.start { // a last line without '\n'
+				line := lr.buf[lr.start:lr.end]
+				lr.start = lr.end
+				lr.line++
+				return bytes.TrimSuffix(line, []byte{'\r'}), nil
+			}
+			if lr.err == io.EOF || lr.err == nil {
+				return nil, io.EOF
+			}
+			return nil, lr.err
+		}
+	}
+}
+
+// skipLong drops the rest of a line longer than max.
+func (lr *lineReader) skipLong() error {
+	lr.line++
+	for {
+		lr.start = lr.end
+		if !lr.fill() {
+			if lr.err == io.EOF {
+				return errLineTooLong
+			}
+			return lr.err
+		}
+		if i := bytes.IndexByte(lr.buf[lr.start:lr.end], '\n'); i >= 0 {
+			lr.start += i + 1
+			return errLineTooLong
+		}
+	}
+}
+
+// peekLine returns the first line not yet read, without reading it, and
+// false when it is longer than max or the input ends in an error before it.
+func (lr *lineReader) peekLine() ([]byte, bool) {
+	scanned := 0
+	for {
+		if i := bytes.IndexByte(lr.buf[lr.start+scanned:lr.end], '\n'); i >= 0 {
+			return lr.buf[lr.start : lr.start+scanned+i], true
+		}
+		scanned = lr.end - lr.start
+		if scanned > lr.max {
+			return nil, false
+		}
+		if !lr.fill() {
+			return lr.buf[lr.start:lr.end], lr.err == io.EOF
+		}
+	}
+}
+
+// peek returns up to the next n bytes not yet read, without reading them.
+func (lr *lineReader) peek(n int) ([]byte, error) {
+	for lr.end-lr.start < n && lr.fill() {
+	}
+	if lr.err != nil && lr.err != io.EOF {
+		return lr.buf[lr.start:lr.end], lr.err
+	}
+	return lr.buf[lr.start:min(lr.end, lr.start+n)], nil
+}
+
+// rest returns the input not yet read, as a reader.
+func (lr *lineReader) rest() io.Reader {
+	buffered := bytes.NewReader(lr.buf[lr.start:lr.end])
+	switch lr.err {
+	case nil:
+		return io.MultiReader(buffered, lr.r)
+	case io.EOF:
+		return buffered
+	}
+	return io.MultiReader(buffered, errReader{lr.err})
+}
+
+// errReader is a reader that fails with err.
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
