@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	goruntime "runtime"
 	"strings"
 	"time"
@@ -25,6 +26,7 @@ type analyzeFlags struct {
 	options, graph         string
 	locations              string
 	budget                 string
+	logs                   logFlags
 }
 
 func newAnalyzeCmd(a *app) *cobra.Command {
@@ -36,7 +38,7 @@ func newAnalyzeCmd(a *app) *cobra.Command {
 func analyzeCommand(a *app) (*cobra.Command, *analyzeFlags) {
 	var fl analyzeFlags
 	cmd := &cobra.Command{
-		Use: "analyze SPEC [HIF] MULTITRACE...",
+		Use: "analyze SPEC [HIF] MULTITRACE|LOG...",
 		// The engines and raw NFAs are described in the Long help.
 		Short: "Give a verdict for each multi-trace against an interaction",
 		Long: `Analyze decides, for each multi-trace, whether it is consistent with the
@@ -47,9 +49,11 @@ interaction, and prints one line per multi-trace in input order:
 followed, on Fail, by indented lines that explain it: how far each component
 was consumed and its next action, and the actions the interaction expected
 there. N counts the vertices of the search, T its time (reading the file
-excluded). With --format json, one JSON object per multi-trace and line, with
-the fields file, verdict, mode, engine, nodes, elapsed_us, reason (when any)
-and explanation (on Fail).
+and the one-time setup excluded). With --format json, one JSON object per
+multi-trace and line, with the fields file, session (for a log), verdict,
+mode, engine, nodes, elapsed_us, setup_us (the one-time work this
+multi-trace caused, when any), reason (when any), explanation (on Fail),
+simulated (slice mode) and ignored_events (for a log).
 
 Engines (--engine):
   runtime           term rewriting over the interaction, the full language
@@ -92,8 +96,28 @@ Verdicts, by --mode:
   Inconc            a limit (--timeout, --max-nodes) stopped the search first
 
 SPEC is a .hsf signature (the .hif of the same name beside it is used when
-HIF is omitted) or a legacy single-file .hsf. A MULTITRACE is a .htf file or a
-directory, which stands for the .htf files below it, sorted.
+HIF is omitted) or a legacy single-file .hsf. A MULTITRACE is a .htf file; a
+LOG is an event log or a trace file holding many sessions, each one
+multi-trace judged apart (printed as FILE (session ID)); a directory stands
+for the .htf files and JSON Lines logs below it (with --log-format, for the
+files of that format), sorted; "-" is standard input, and a .gz file is read
+compressed. --log-format (default auto: by extension, then
+content) says which:
+  jsonl, csv        event logs (.jsonl/.ndjson; .csv/.tsv with a header row),
+                    one event a line with the fields session, action (l!m,
+                    l?m) or lifeline + kind (send|receive) + message, and
+                    seq or time for the order within a location (else the
+                    line order); --field ROLE=NAME renames a field
+  otlp              OpenTelemetry OTLP/JSON (the Collector's file exporter):
+                    a trace is a session, service.name the lifeline, a
+                    PRODUCER/CLIENT span an emission, CONSUMER/SERVER a
+                    reception of the message messaging.destination.name, else
+                    rpc.method, else the span's name, in start-time order
+  jaeger            Jaeger's JSON traces, mapped alike (span.kind tag)
+--locations "a,b;c" groups the lifelines of logs that share a clock (default:
+one location per lifeline). An event whose lifeline or message the signature
+does not declare is ignored and counted (--strict: an error); a malformed line
+is reported as FILE:LINE and the rest of the log is still judged.
 
 Settings are layered: the command line wins over --options FILE.hcf, which
 wins over the option sections of a legacy single-file .hsf, which win over the
@@ -124,7 +148,7 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 	f.StringVar(&fl.mode, "mode", "prefix", "the question asked, `accept|prefix|slice`")
 	f.StringVar(&fl.budget, "budget", "liberal", "slice mode's simulation budget, `liberal|paper` (see --help)")
 	f.StringVar(&fl.engine, "engine", "auto", "the analysis engine, `auto|runtime|automata`")
-	f.StringVar(&fl.locations, "locations", "", "with a .timbuk SPEC, the letters of each location, `\"a,b;c\"` (default: one per letter)")
+	f.StringVar(&fl.locations, "locations", "", "the locations of logs, `\"a,b;c\"` (default: one per lifeline); with a .timbuk SPEC, the letters of each location (default: one per letter)")
 	f.BoolVar(&fl.por, "por", true, "partial order reduction (--por=false to switch it off)")
 	f.BoolVar(&fl.loc, "loc", true, "local analyses (--loc=false to switch them off)")
 	f.StringVar(&fl.strategy, "strategy", "dfs", "the search order, `dfs|bfs`")
@@ -132,6 +156,11 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 	f.IntVar(&fl.maxNodes, "max-nodes", 0, fmt.Sprintf("vertex budget per multi-trace (0: %d); Inconc when hit", runtime.DefaultMaxNodes))
 	f.IntVar(&fl.jobs, "jobs", goruntime.NumCPU(), "multi-traces analyzed in parallel")
 	f.StringVar(&fl.options, "options", "", "take defaults from the @analyze_option of `FILE.hcf` (HIBOU options)")
+	f.StringVar(&fl.logs.format, "log-format", "auto", "the format of the logs, `auto|htf|jsonl|csv|otlp|jaeger` (auto: by extension and content)")
+	f.StringArrayVar(&fl.logs.fields, "field", nil, "an event log's field for a role, `ROLE=NAME` (roles: session, action, lifeline, kind, message, seq, time; repeatable)")
+	f.StringVar(&fl.logs.lifelineAttr, "lifeline-attr", "", "OTLP/Jaeger: the attribute naming a span's lifeline (default service.name)")
+	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "OTLP/Jaeger: the attribute naming a span's message (default messaging.destination.name, then rpc.method, then the span name)")
+	f.BoolVar(&fl.logs.strict, "strict", false, "an event outside the signature is an error (default: ignored and counted)")
 	f.StringVar(&fl.graph, "graph", "", "write the graph explored for the one multi-trace to `FILE.dot` (Graphviz)")
 	return cmd, &fl
 }
@@ -145,9 +174,6 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 			return a.usagef("--graph and --options apply to interactions, not to a .timbuk NFA")
 		}
 	} else {
-		if fl.locations != "" {
-			return a.usagef("--locations splits the letters of a .timbuk NFA; the components of a .htf multi-trace are its locations")
-		}
 		var err error
 		if _, hif, paths, err = a.specArgs(args); err != nil {
 			return err
@@ -168,7 +194,11 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 			return a.usagef("invalid --mode %q for a .timbuk NFA: want accept or prefix", m)
 		}
 	}
-	sp, err := check.LoadSpec(path, hif, fl.locations)
+	letters := "" // the split of a .timbuk NFA's letters; for logs, logOptions reads it
+	if timbuk {
+		letters = fl.locations
+	}
+	sp, err := check.LoadSpec(path, hif, letters)
 	var le *check.LocationsError
 	if errors.As(err, &le) {
 		return a.usagef("--locations: %v", le.Err)
@@ -205,18 +235,29 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 	if err != nil {
 		return err
 	}
-	ext := ".htf"
+	var (
+		files  []string
+		inputs iter.Seq[check.Input]
+		counts logCounts
+	)
 	if timbuk {
-		ext = ".txt"
+		files = a.expand(paths, ".txt")
+		inputs = check.Files(c, files)
+	} else {
+		format, lopt, err := a.logOptions(fl, sp)
+		if err != nil {
+			return err
+		}
+		files = a.expand(paths, inputExts(format)...)
+		inputs = logInputs(c, files, format, lopt, &counts)
 	}
-	files := a.expand(paths, ext)
-	inputs := check.Files(c, files)
 	if fl.graph != "" {
 		if len(files) != 1 || len(paths) != 1 {
 			return a.usagef("--graph draws the search of one multi-trace: give exactly one .htf file")
 		}
+		all := inputs
 		inputs = func(yield func(check.Input) bool) {
-			for in := range check.Files(c, files) {
+			for in := range all {
 				in.Explore = true
 				if !yield(in) {
 					return
@@ -227,8 +268,8 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 	b := &batch{a: a, c: c, graph: fl.graph, prog: newProgress(a.stderr, len(files))}
 	c.Run(inputs, fl.jobs, b.print)
 	b.prog.clear()
-	if len(files) > 1 {
-		b.summary(len(files), time.Since(start))
+	if b.judged+b.errors > 1 || counts.ignored > 0 || counts.malformed > 0 {
+		b.summary(time.Since(start), counts)
 	}
 	return nil
 }
@@ -241,7 +282,8 @@ type batch struct {
 	prog  *progress
 
 	counts [verdict.Inconc + 1]int
-	errors int
+	judged int // multi-traces judged
+	errors int // multi-traces (files, sessions) that could not be
 	setup  time.Duration
 	done   int
 }
@@ -253,10 +295,13 @@ func (b *batch) print(o check.Outcome) {
 	b.prog.clear()
 	defer b.prog.show(b.done)
 	if o.Err != nil {
-		b.errors++
+		if !errors.As(o.Err, new(malformed)) {
+			b.errors++
+		}
 		a.report(describe(o.Err))
 		return
 	}
+	b.judged++
 	r := o.Result
 	b.counts[r.Verdict]++
 	if !r.Verdict.OK() {
@@ -265,13 +310,17 @@ func (b *batch) print(o check.Outcome) {
 	us := o.Elapsed.Microseconds()
 	if a.json() {
 		line, _ := json.Marshal(jsonResult{
-			File: o.Name, Verdict: r.Verdict.String(), Mode: r.Mode.String(), Engine: b.c.Engine().String(),
+			File: o.Name, Session: o.Session, IgnoredEvents: o.Ignored, Verdict: r.Verdict.String(), Mode: r.Mode.String(), Engine: b.c.Engine().String(),
 			Nodes: r.Nodes, ElapsedUS: us, SetupUS: o.Setup.Microseconds(), Reason: r.Text(),
 			Explanation: r.Explanation, Simulated: r.Simulated,
 		})
 		fmt.Fprintf(a.stdout, "%s\n", line)
 	} else {
-		printResult(a.stdout, o.Name, r, us)
+		name := o.Name
+		if o.Session != "" {
+			name += " (session " + o.Session + ")"
+		}
+		printResult(a.stdout, name, r, us, o.Ignored)
 	}
 	if b.graph != "" && o.Graph != nil {
 		if err := writeGraph(b.graph, o.Name, r, o.Graph); err != nil {
@@ -282,7 +331,9 @@ func (b *batch) print(o check.Outcome) {
 
 // jsonResult is the line --format json prints for a multi-trace.
 type jsonResult struct {
-	File      string `json:"file"`
+	File string `json:"file"`
+	// Session is the session's id in a log of several, as written.
+	Session   string `json:"session,omitempty"`
 	Verdict   string `json:"verdict"`
 	Mode      string `json:"mode"`
 	Engine    string `json:"engine"`
@@ -295,10 +346,16 @@ type jsonResult struct {
 	Explanation *verdict.Explanation `json:"explanation,omitempty"`
 	// Simulated lists, for a slice, the actions assumed unobserved.
 	Simulated []verdict.SimulatedAction `json:"simulated,omitempty"`
+	// IgnoredEvents counts the session's events outside the signature.
+	IgnoredEvents int `json:"ignored_events,omitempty"`
 }
 
-func printResult(w io.Writer, file string, r verdict.Result, us int64) {
-	fmt.Fprintf(w, "%s: %s (%d nodes, %d µs)", file, r.Verdict, r.Nodes, us)
+func printResult(w io.Writer, file string, r verdict.Result, us int64, ignored int) {
+	fmt.Fprintf(w, "%s: %s (%d nodes, %d µs", file, r.Verdict, r.Nodes, us)
+	if ignored > 0 {
+		fmt.Fprintf(w, ", %d events ignored", ignored)
+	}
+	fmt.Fprint(w, ")")
 	if why := r.Text(); why != "" {
 		fmt.Fprintf(w, ": %s", why)
 	}
@@ -343,7 +400,7 @@ func printSimulated(w io.Writer, sim []verdict.SimulatedAction) {
 
 // summary prints the counts of a batch on stderr, and the setup time when
 // there was any worth a mention.
-func (b *batch) summary(n int, d time.Duration) {
+func (b *batch) summary(d time.Duration, counts logCounts) {
 	var parts []string
 	for v, c := range b.counts {
 		if c > 0 {
@@ -353,11 +410,17 @@ func (b *batch) summary(n int, d time.Duration) {
 	if b.errors > 0 {
 		parts = append(parts, fmt.Sprintf("%d unreadable", b.errors))
 	}
+	if counts.malformed > 0 {
+		parts = append(parts, fmt.Sprintf("%d malformed log lines", counts.malformed))
+	}
+	if counts.ignored > 0 {
+		parts = append(parts, fmt.Sprintf("%d events outside the signature ignored", counts.ignored))
+	}
 	setup := ""
 	if b.setup >= time.Millisecond {
 		setup = fmt.Sprintf(" (setup %s)", roundDuration(b.setup))
 	}
-	fmt.Fprintf(b.a.stderr, "%d multi-traces: %s in %s%s\n", n, strings.Join(parts, ", "), roundDuration(d), setup)
+	fmt.Fprintf(b.a.stderr, "%d multi-traces: %s in %s%s\n", b.judged+b.errors, strings.Join(parts, ", "), roundDuration(d), setup)
 }
 
 // roundDuration keeps about three significant digits: 1.23s, 45.67ms, 789µs.

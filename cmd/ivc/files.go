@@ -89,8 +89,16 @@ func (a *app) expand(paths []string, exts ...string) []string {
 		case err != nil:
 			a.report(spec.FileError(err))
 		case len(files) == n:
-			a.report(fmt.Errorf("%s: no %s file in this directory", p, strings.Join(exts, " or ")))
+			a.report(fmt.Errorf("%s: no %s file in this directory", p, orList(exts)))
 		}
 	}
 	return files
+}
+
+// orList joins words as "a", "a or b", "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }

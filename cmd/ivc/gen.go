@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -8,7 +9,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/atomicfile"
+	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/tracegen"
 )
@@ -21,6 +25,7 @@ type genFlags struct {
 	maxLength int
 	from      string
 	out       string
+	logFormat string
 }
 
 func newGenCmd(a *app) *cobra.Command {
@@ -44,9 +49,15 @@ method), from accepted multi-traces or from slices. --locations chooses the
 locations (groups of lifelines that share a clock), one component of each
 multi-trace per location: discrete (one location per lifeline, the default),
 trivial (one location for all: global traces) or the lifelines of each
-location "a,b;c".`,
+location "a,b;c".
+
+--log-format writes the multi-traces as one log instead, DIR/KIND.EXT, one
+session each: a JSON Lines or CSV event log (sessions interleaved, each
+location with its own clock), OpenTelemetry OTLP/JSON or Jaeger JSON traces.
+ivc analyze reads it back (with the same --locations) to the same verdicts.`,
 		Example: `  ivc gen abp.hsf --kind accepted -n 100 --seed 1 -o traces/acc
-  ivc gen abp.hsf --kind noise -n 100 --locations "S,K;L,R" -o traces/noise`,
+  ivc gen abp.hsf --kind noise -n 100 --locations "S,K;L,R" -o traces/noise
+  ivc gen abp.hsf --kind prefix -n 1000 --log-format otlp -o logs`,
 		Args: a.args(cobra.RangeArgs(1, 2)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.gen(fl, args)
@@ -64,6 +75,7 @@ location "a,b;c".`,
 	f.IntVar(&fl.maxLength, "max-length", 30, "maximum number of events of an accepted trace")
 	f.StringVar(&fl.from, "from", "prefix", "what mutants are made from: prefix, accepted or slice")
 	f.StringVarP(&fl.out, "output", "o", "", "directory to write the .htf files into (created if needed)")
+	f.StringVar(&fl.logFormat, "log-format", "htf", "write `htf` files, or one log: jsonl, csv, otlp or jaeger")
 	return cmd
 }
 
@@ -76,6 +88,10 @@ func (a *app) gen(fl *genFlags, args []string) error {
 	}
 	if fl.maxLength < 1 {
 		return a.usagef("--max-length must be at least 1")
+	}
+	logFormat, err := logs.ParseFormat(fl.logFormat)
+	if err != nil || logFormat == logs.Auto {
+		return a.usagef("invalid --log-format %q: want htf, jsonl, csv, otlp or jaeger", fl.logFormat)
 	}
 	kind, err := tracegen.ParseKind(fl.kind)
 	if err != nil {
@@ -110,6 +126,9 @@ func (a *app) gen(fl *genFlags, args []string) error {
 	if err := os.MkdirAll(fl.out, 0o755); err != nil {
 		return spec.FileError(err)
 	}
+	if logFormat != logs.HTF {
+		return a.writeLog(fl, logFormat, kind, sp.Sig, mts)
+	}
 	var files []string
 	for i, mt := range mts {
 		name := filepath.Join(fl.out, fmt.Sprintf("%s%d.htf", kind, i+1))
@@ -122,5 +141,30 @@ func (a *app) gen(fl *genFlags, args []string) error {
 		return json.NewEncoder(a.stdout).Encode(map[string]any{"kind": kind.String(), "n": len(files), "seed": fl.seed, "files": files})
 	}
 	fmt.Fprintf(a.stdout, "wrote %d %s multi-traces to %s\n", len(files), kind, fl.out)
+	return nil
+}
+
+// logFileExt is the extension of the log gen writes, by format.
+var logFileExt = map[logs.Format]string{logs.JSONL: ".jsonl", logs.CSV: ".csv", logs.OTLP: ".json", logs.Jaeger: ".json"}
+
+// writeLog writes the multi-traces as one log of format f in fl.out.
+func (a *app) writeLog(fl *genFlags, f logs.Format, kind tracegen.Kind, sig *interaction.Signature, mts []multitrace.MultiTrace) error {
+	ptrs := make([]*multitrace.MultiTrace, len(mts))
+	for i := range mts {
+		ptrs[i] = &mts[i]
+	}
+	var buf bytes.Buffer
+	if err := logs.Write(&buf, f, sig, nil, ptrs, int64(fl.seed)); err != nil {
+		return err
+	}
+	name := filepath.Join(fl.out, kind.String()+logFileExt[f])
+	if err := atomicfile.WriteFile(name, buf.Bytes(), 0o644); err != nil {
+		return spec.FileError(err)
+	}
+	if a.json() {
+		return json.NewEncoder(a.stdout).Encode(map[string]any{"kind": kind.String(), "n": len(mts), "seed": fl.seed,
+			"files": []string{name}, "log_format": f.String()})
+	}
+	fmt.Fprintf(a.stdout, "wrote %d %s multi-traces as sessions of %s\n", len(mts), kind, name)
 	return nil
 }
