@@ -129,6 +129,7 @@ func (e *Engine) NFA() *nfa.NFA { return e.a }
 // located is the checker of one partition of the lifelines into
 // locations, with the maps from log events to letters.
 type located struct {
+	ready  chan struct{} // closed once the fields below are set
 	c      *nfa.Checker
 	groups []interaction.Lifelines
 	single []map[interaction.Action]nfa.Letter // per location: one-action events
@@ -177,24 +178,34 @@ func (e *Engine) located(groups []interaction.Lifelines) *located {
 	return l
 }
 
-// locate returns the checker of the partition groups and the time it took
-// to build it when this call built it (0 when it was built before).
+// locate returns the checker of the partition groups and the time this
+// call spent building it, or waiting while another call built it (0 when it
+// was ready). Checkers of different partitions are built concurrently.
 func (e *Engine) locate(groups []interaction.Lifelines) (*located, time.Duration) {
 	var key strings.Builder
 	for _, g := range groups {
 		key.WriteString(string(g))
 		key.WriteByte(0xff)
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if l, ok := e.checkers[key.String()]; ok {
-		return l, 0
-	}
 	t0 := time.Now()
+	e.mu.Lock()
+	if l, ok := e.checkers[key.String()]; ok {
+		e.mu.Unlock()
+		select {
+		case <-l.ready:
+			return l, 0
+		default:
+			<-l.ready
+			return l, time.Since(t0)
+		}
+	}
+	l := &located{ready: make(chan struct{}), groups: slices.Clone(groups)}
+	e.checkers[key.String()] = l
+	e.mu.Unlock()
+	defer close(l.ready)
 	locs := Locations(e.a, e.sig, e.acts, groups)
-	c, err := nfa.NewChecker(e.a, locs, nfa.CheckerOptions{MaxProjStates: e.opt.MaxProjStates,
+	l.c, l.err = nfa.NewChecker(e.a, locs, nfa.CheckerOptions{MaxProjStates: e.opt.MaxProjStates,
 		MaxNodes: e.opt.MaxNodes, Timeout: e.opt.Timeout, NoPruning: e.opt.NoPruning})
-	l := &located{c: c, groups: slices.Clone(groups), err: err}
 	for range groups {
 		l.single = append(l.single, map[interaction.Action]nfa.Letter{})
 		l.multi = append(l.multi, map[string]nfa.Letter{})
@@ -209,7 +220,6 @@ func (e *Engine) locate(groups []interaction.Lifelines) (*located, time.Duration
 			}
 		}
 	}
-	e.checkers[key.String()] = l
 	return l, time.Since(t0)
 }
 
