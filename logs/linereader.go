@@ -68,7 +68,10 @@ func (lr *lineReader) next() ([]byte, error) {
 			if len(line) > lr.max {
 				return nil, errLineTooLong
 			}
-			return bytes.TrimSuffix(line, []byte{'\r'}), nil
+			if n := len(line); n > 0 && line[n-1] == '\r' {
+				line = line[:n-1]
+			}
+			return line, nil
 		}
 		scanned = lr.end - lr.start
 		if scanned > lr.max {
