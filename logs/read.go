@@ -105,9 +105,14 @@ func ReadFrom(name string, r io.Reader, f Format, opt Options, report func(error
 	}
 	in = &limitReader{r: in, left: maxBytes(opt), err: tooBig(name, opt)}
 	lr := newLineReader(in, MaxLine)
-	if f == Auto {
-		head, _ := lr.peek(headSize)
+	head, _ := lr.peek(headSize)
+	switch {
+	case f == Auto:
 		if f, err = Detect(name, head); err != nil {
+			return nil, Stats{}, err
+		}
+	case f == OTLP || f == Jaeger || bytes.HasPrefix(head, zstdMagic):
+		if err := binaryHead(name, head); err != nil {
 			return nil, Stats{}, err
 		}
 	}
