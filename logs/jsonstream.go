@@ -117,12 +117,8 @@ func (c *lineCounter) mark(off int64) {
 		c.lastNL = c.kept + int64(bytes.LastIndexByte(dropped, '\n'))
 	}
 	c.kept += int64(n)
-	rest := len(c.keep) - n
-	if n >= rest { // move the rest down: keep's size stays that of one value
-		copy(c.keep, c.keep[n:])
-		c.keep = c.keep[:rest]
-	} else {
-		c.keep = c.keep[n:]
+	if n > 0 { // move the rest down: keep's size stays that of one value
+		c.keep = c.keep[:copy(c.keep, c.keep[n:])]
 	}
 }
 

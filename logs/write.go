@@ -370,8 +370,8 @@ func writeJaeger(w *bufio.Writer, sig *interaction.Signature, ids []string, even
 		}
 		tr.Spans = append(tr.Spans, jaegerSpanOut{TraceID: ids[e.session], SpanID: hex.EncodeToString(sid[:]),
 			OperationName: kindWord(e.act) + " " + msg, References: []any{}, StartTime: e.time.UnixMicro(), Duration: 100,
-			Tags: []jaegerTag{{Key: defaultSpanKindTag, Type: "string", Value: kind},
-				{Key: MessagingDestination, Type: "string", Value: msg}},
+			Tags: []jaegerTag{{Key: defaultSpanKindTag, Type: "string", Value: tagValue(kind)},
+				{Key: MessagingDestination, Type: "string", Value: tagValue(msg)}},
 			Logs: []any{}, ProcessID: pid})
 	}
 	w.WriteString("{\"data\": [")
