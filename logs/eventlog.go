@@ -220,7 +220,7 @@ func parseTime(s []byte) (orderKey, bool) {
 // are dropped), so that any two compare as their values do.
 func parseNumber(s []byte) (hi int64, lo uint32, ok bool) {
 	mant := s
-	if bytes.IndexAny(s, "eE") >= 0 {
+	if bytes.ContainsAny(s, "eE") {
 		return parseFloat(s)
 	}
 	neg := len(mant) > 0 && mant[0] == '-'

@@ -236,7 +236,7 @@ func (b *builder) action(id []byte, line int, l []byte, k interaction.Kind, m []
 // key. A session whose events do not all have the same kind of key gets an
 // error, and keeps its count of events.
 func (b *builder) add(id []byte, line int, act interaction.Action, key orderKey) error {
-	if b.recs.n >= math.MaxInt32 {
+	if b.recs.n == math.MaxInt32 {
 		return fmt.Errorf("%s:%d: too many events (at most %d per log)", b.file, line, math.MaxInt32)
 	}
 	si := b.session(id, line)
