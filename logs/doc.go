@@ -35,7 +35,8 @@
 //     gets Session.Err, and the other sessions are judged.
 //
 // Other fields are ignored; Options.Fields renames the roles' fields. Empty
-// strings and null count as absent.
+// strings and null count as absent. A session starts with its first event,
+// judged or ignored; the sessions come in that order.
 //
 // Traces, OTLP/JSON (as the OpenTelemetry Collector's file exporter writes
 // them, one TracesData object a line, or one object over many lines) and

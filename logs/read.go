@@ -46,6 +46,8 @@ type Options struct {
 // is 0.
 const DefaultMaxBytes = 4 << 30
 
+var utf8BOM = []byte("\ufeff")
+
 // headSize is how much of a file Read shows Detect.
 const headSize = 64 << 10
 
@@ -106,6 +108,10 @@ func ReadFrom(name string, r io.Reader, f Format, opt Options, report func(error
 	in = &limitReader{r: in, left: maxBytes(opt), err: tooBig(name, opt)}
 	lr := newLineReader(in, MaxLine)
 	head, _ := lr.peek(headSize)
+	if bytes.HasPrefix(head, utf8BOM) { // as some Windows tools write
+		lr.start += len(utf8BOM)
+		head = head[len(utf8BOM):]
+	}
 	switch {
 	case f == Auto:
 		if f, err = Detect(name, head); err != nil {

@@ -235,6 +235,11 @@ func TestReadCSV(t *testing.T) {
 		in:   "lifeline\tkind\tmessage\na\tsend\tm\n",
 		want: "@2 1/0: a!m |  | \n", stats: logs.Stats{Sessions: 1, Events: 1},
 	}, {
+		name: "a byte order mark, spaces around fields",
+		file: "x.csv",
+		in:   "\ufeffsession, lifeline , kind,message\n s1 , a , send, m\ns1,\" b\",receive,m\n",
+		want: "s1@2 1/1: a!m |  | \n", stats: logs.Stats{Sessions: 1, Events: 1, Ignored: 1},
+	}, {
 		name: "malformed rows",
 		file: "x.csv",
 		in: `session,action,seq

@@ -69,7 +69,8 @@ type logEvent struct {
 // log holds one action an event).
 //
 // Reading the log back with Read, with the components' lifelines as
-// Options.Locations, gives the same multi-traces.
+// Options.Locations, gives the same multi-traces (but for those without
+// any event: a log has no trace of them).
 func Write(w io.Writer, f Format, sig *interaction.Signature, ids []string, mts []*multitrace.MultiTrace, seed int64) error {
 	if ids == nil {
 		ids = IDs(f, len(mts), seed)
