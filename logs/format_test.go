@@ -100,6 +100,7 @@ func TestReadFiles(t *testing.T) {
 		err  string
 	}{
 		{"missing.jsonl", nil, logs.Auto, logs.Options{Sig: sig}, "missing.jsonl: no such file or directory"},
+		{".", nil, logs.JSONL, logs.Options{Sig: sig}, ": is a directory"},
 		{"x.htf", []byte("{[a] a!m}"), logs.Auto, logs.Options{Sig: sig}, "x.htf: a .htf multi-trace is not a log: read it with multitrace.Read"},
 		{"big.jsonl", []byte(log), logs.Auto, logs.Options{Sig: sig, MaxBytes: 10}, "big.jsonl: larger than 10 bytes"},
 		{"bomb.jsonl.gz", gz(t, strings.Repeat(log, 100)), logs.JSONL, logs.Options{Sig: sig, MaxBytes: 1000}, "bomb.jsonl.gz: larger than 1000 bytes"},

@@ -95,13 +95,13 @@ func ReadFrom(name string, r io.Reader, f Format, opt Options, report func(error
 	br := bufio.NewReader(r)
 	raw, err := br.Peek(len(gzipMagic))
 	if err != nil && err != io.EOF {
-		return nil, Stats{}, fmt.Errorf("%s: %w", name, err)
+		return nil, Stats{}, fileError(name, err)
 	}
 	var in io.Reader = br
 	if bytes.HasPrefix(raw, gzipMagic) {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, Stats{}, fmt.Errorf("%s: %w", name, err)
+			return nil, Stats{}, fileError(name, err)
 		}
 		in = zr
 	}
@@ -145,6 +145,10 @@ func ReadFrom(name string, r io.Reader, f Format, opt Options, report func(error
 
 // fileError names the file in an error that does not already.
 func fileError(name string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
 	if strings.HasPrefix(err.Error(), name+":") {
 		return err
 	}
