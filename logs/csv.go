@@ -10,7 +10,9 @@ import (
 // readCSV reads a CSV event log (RFC 4180: a header row naming the fields,
 // then one event a row; quoted fields may hold the separator, "" and line
 // breaks), or a TSV one, separated by tabs: when tsv (a .tsv file), or
-// when the header holds a tab and no comma. Blank lines are skipped.
+// when the header holds a tab and no comma. Blank lines are skipped, and so
+// are the spaces around an unquoted field ("s1, a, send" reads as
+// "s1,a,send").
 func readCSV(b *builder, lr *lineReader, opt *Options, tsv bool) error {
 	names, err := fieldNames(opt.Fields)
 	if err != nil {
@@ -42,7 +44,7 @@ func readCSV(b *builder, lr *lineReader, opt *Options, tsv bool) error {
 	for r := range column {
 		column[r] = -1
 		for i, h := range header {
-			if string(bytes.TrimSpace(h)) != names[r] {
+			if string(h) != names[r] {
 				continue
 			}
 			if column[r] >= 0 {
@@ -163,7 +165,7 @@ func (c *csvReader) parse(line []byte) *csvError {
 			if j < 0 {
 				j = len(line) - i
 			}
-			c.buf = append(c.buf, line[i:i+j]...)
+			c.buf = append(c.buf, bytes.Trim(line[i:i+j], " \t")...)
 			c.ends = append(c.ends, len(c.buf))
 			i += j
 		}

@@ -200,18 +200,17 @@ func parseInt(s []byte) (int64, bool) {
 // parseTime reads a time: a number (keyNumber) or an RFC 3339 time with up
 // to nanoseconds (keyTime).
 func parseTime(s []byte) (orderKey, bool) {
+	if sec, nsec, ok := parseRFC3339(s); ok {
+		return orderKey{kind: keyTime, hi: sec, lo: uint32(nsec)}, true
+	}
 	if len(s) > 0 && (s[0] == '-' || s[0] >= '0' && s[0] <= '9') {
 		if hi, lo, ok := parseNumber(s); ok {
 			return orderKey{kind: keyNumber, hi: hi, lo: lo}, true
 		}
 	}
-	t, ok := parseRFC3339(s)
-	if !ok {
-		var err error
-		t, err = time.Parse(time.RFC3339Nano, string(s))
-		if err != nil {
-			return orderKey{}, false
-		}
+	t, err := time.Parse(time.RFC3339Nano, string(s))
+	if err != nil {
+		return orderKey{}, false
 	}
 	return orderKey{kind: keyTime, hi: t.Unix(), lo: uint32(t.Nanosecond())}, true
 }
@@ -221,7 +220,7 @@ func parseTime(s []byte) (orderKey, bool) {
 // are dropped), so that any two compare as their values do.
 func parseNumber(s []byte) (hi int64, lo uint32, ok bool) {
 	mant := s
-	if bytes.IndexAny(s, "eE") >= 0 {
+	if bytes.ContainsAny(s, "eE") {
 		return parseFloat(s)
 	}
 	neg := len(mant) > 0 && mant[0] == '-'
@@ -270,11 +269,12 @@ func parseFloat(s []byte) (int64, uint32, bool) {
 }
 
 // parseRFC3339 reads the common form of RFC 3339 times,
-// 2006-01-02T15:04:05[.999999999](Z|±07:00), faster than time.Parse;
-// false for anything else, which time.Parse then reads.
-func parseRFC3339(s []byte) (time.Time, bool) {
+// 2006-01-02T15:04:05[.999999999](Z|±07:00), faster than time.Parse, as
+// seconds since the Unix epoch and nanoseconds; false for anything else,
+// which time.Parse then reads.
+func parseRFC3339(s []byte) (sec int64, nsec int, ok bool) {
 	if len(s) < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
-		return time.Time{}, false
+		return 0, 0, false
 	}
 	num := func(i, n int) int {
 		v := 0
@@ -286,12 +286,12 @@ func parseRFC3339(s []byte) (time.Time, bool) {
 		}
 		return v
 	}
-	year, month, day, hour, minute, sec := num(0, 4), num(5, 2), num(8, 2), num(11, 2), num(14, 2), num(17, 2)
-	if year < 0 || month < 1 || month > 12 || day < 1 || day > 31 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || sec < 0 || sec > 59 {
-		return time.Time{}, false
+	year, month, day, hour, minute, second := num(0, 4), num(5, 2), num(8, 2), num(11, 2), num(14, 2), num(17, 2)
+	if year < 1 || month < 1 || month > 12 || day < 1 || day > daysIn(month, year) ||
+		hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 {
+		return 0, 0, false
 	}
 	rest := s[19:]
-	nsec := 0
 	if rest[0] == '.' {
 		i := 1
 		for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
@@ -301,7 +301,7 @@ func parseRFC3339(s []byte) (time.Time, bool) {
 			i++
 		}
 		if i == 1 || i > 10 {
-			return time.Time{}, false
+			return 0, 0, false
 		}
 		for j := i; j <= 9; j++ {
 			nsec *= 10
@@ -314,18 +314,42 @@ func parseRFC3339(s []byte) (time.Time, bool) {
 	case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
 		h, m := num(len(s)-5, 2), num(len(s)-2, 2)
 		if h < 0 || h > 23 || m < 0 || m > 59 {
-			return time.Time{}, false
+			return 0, 0, false
 		}
 		offset = (h*60 + m) * 60
 		if rest[0] == '-' {
 			offset = -offset
 		}
 	default:
-		return time.Time{}, false
+		return 0, 0, false
 	}
-	t := time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC)
-	if t.Day() != day { // February 30th and the like
-		return time.Time{}, false
+	days := daysFromCivil(year, month, day)
+	return days*86400 + int64(hour*3600+minute*60+second-offset), nsec, true
+}
+
+func daysIn(month, year int) int {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
 	}
-	return t.Add(-time.Duration(offset) * time.Second), true
+	return 31
+}
+
+// daysFromCivil returns the number of days from 1970-01-01 to a date of
+// the proleptic Gregorian calendar (H. Hinnant's algorithm).
+func daysFromCivil(y, m, d int) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := y / 400 // y ≥ 0 here: no negative division to correct
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return int64(era)*146097 + int64(doe) - 719468
 }

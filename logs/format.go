@@ -61,10 +61,7 @@ var (
 // A zstd-compressed or binary (protobuf) head gets an error saying so:
 // ivc reads OTLP/JSON, not OTLP/protobuf.
 func Detect(name string, head []byte) (Format, error) {
-	base := strings.ToLower(filepath.Base(name))
-	if strings.HasSuffix(base, ".gz") {
-		base = strings.TrimSuffix(base, ".gz")
-	}
+	base := strings.TrimSuffix(strings.ToLower(filepath.Base(name)), ".gz")
 	if bytes.HasPrefix(head, gzipMagic) {
 		head = gunzipHead(head)
 	}

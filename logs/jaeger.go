@@ -1,9 +1,7 @@
 package logs
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"strings"
 
@@ -28,17 +26,34 @@ type (
 		Tags        []jaegerTag `json:"tags"`
 	}
 	jaegerTag struct {
-		Key   string `json:"key"`
-		Type  string `json:"type"`
-		Value any    `json:"value"` // a string, a json.Number or a bool
+		Key   string   `json:"key"`
+		Type  string   `json:"type"`
+		Value tagValue `json:"value"`
 	}
 )
+
+// tagValue is a tag's value as text: a string's, or a number's or a
+// boolean's JSON text (exact, for int64 values).
+type tagValue string
+
+func (v *tagValue) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*v = tagValue(s)
+		return nil
+	}
+	*v = tagValue(b)
+	return nil
+}
 
 // tag returns the value of the tag key as a string.
 func tag(tags []jaegerTag, key string) (string, bool) {
 	for _, t := range tags {
 		if t.Key == key {
-			return fmt.Sprint(t.Value), true
+			return string(t.Value), true
 		}
 	}
 	return "", false
@@ -131,7 +146,7 @@ func (r *spanReader) jaegerTrace(s *jsonStream) error {
 					return err
 				}
 				var sp jaegerSpan
-				if err := decodeNumbers(raw, &sp); err != nil {
+				if err := json.Unmarshal(raw, &sp); err != nil {
 					r.b.malformed(sl, sc, "invalid Jaeger span: %s", err)
 					continue
 				}
@@ -145,7 +160,7 @@ func (r *spanReader) jaegerTrace(s *jsonStream) error {
 			if err != nil {
 				return err
 			}
-			if err := decodeNumbers(raw, &processes); err != nil {
+			if err := json.Unmarshal(raw, &processes); err != nil {
 				r.b.malformed(pl, pc, "invalid Jaeger processes: %s", err)
 			}
 		case "traceID":
@@ -230,11 +245,4 @@ func (r *spanReader) messageOf(tags []jaegerTag, name string) string {
 		return m
 	}
 	return name
-}
-
-// decodeNumbers decodes raw into v, keeping numbers exact (json.Number).
-func decodeNumbers(raw []byte, v any) error {
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	return d.Decode(v)
 }

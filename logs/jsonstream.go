@@ -66,8 +66,8 @@ func (s *jsonStream) expect(delim json.Delim, what string) (line, col int, err e
 	return line, col, nil
 }
 
-// errorAt returns an *Error at offset off (or the first byte after it that
-// is not blank, a ',' or a ':').
+// errorAt returns an *Error at offset off (or at the first byte after it
+// that is not blank, past one ',' or ':').
 func (s *jsonStream) errorAt(off int64, format string, args ...any) *Error {
 	off = s.lc.skipSeparators(off)
 	line, col := s.lc.pos(off)
@@ -117,12 +117,8 @@ func (c *lineCounter) mark(off int64) {
 		c.lastNL = c.kept + int64(bytes.LastIndexByte(dropped, '\n'))
 	}
 	c.kept += int64(n)
-	rest := len(c.keep) - n
-	if n >= rest { // move the rest down: keep's size stays that of one value
-		copy(c.keep, c.keep[n:])
-		c.keep = c.keep[:rest]
-	} else {
-		c.keep = c.keep[n:]
+	if n > 0 { // move the rest down: keep's size stays that of one value
+		c.keep = c.keep[:copy(c.keep, c.keep[n:])]
 	}
 }
 
@@ -144,12 +140,22 @@ func (c *lineCounter) from(off int64) []byte {
 	return c.keep[min(max(off-c.kept, 0), int64(len(c.keep))):]
 }
 
-// skipSeparators returns the offset of the first byte at or after off that
-// is not blank, ',' or ':'.
+// skipSeparators returns the offset of the first byte at or after off
+// that is not blank, skipping at most one ',' or ':'.
 func (c *lineCounter) skipSeparators(off int64) int64 {
 	b := c.from(off)
-	i := 0
-	for i < len(b) && bytes.IndexByte([]byte(" \t\r\n,:"), b[i]) >= 0 {
+	i, sep := 0, false
+	for i < len(b) {
+		switch b[i] {
+		case ' ', '\t', '\r', '\n':
+		case ',', ':':
+			if sep {
+				return off + int64(i)
+			}
+			sep = true
+		default:
+			return off + int64(i)
+		}
 		i++
 	}
 	return off + int64(i)

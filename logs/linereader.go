@@ -55,7 +55,7 @@ func (lr *lineReader) fill() bool {
 
 // next returns the next line, without its "\n" or "\r\n", and its number
 // (lr.line). At the end of the input it returns io.EOF; a read error is
-// returned as it is. A line longer than max is skipped and errLineTooLong
+// returned as it is (and the line it cut is not returned). A line longer than max is skipped and errLineTooLong
 // returned: the next call goes on with the following line.
 func (lr *lineReader) next() ([]byte, error) {
 	scanned := 0 // bytes of buf[start:end] known to hold no '\n'
@@ -68,23 +68,26 @@ func (lr *lineReader) next() ([]byte, error) {
 			if len(line) > lr.max {
 				return nil, errLineTooLong
 			}
-			return bytes.TrimSuffix(line, []byte{'\r'}), nil
+			if n := len(line); n > 0 && line[n-1] == '\r' {
+				line = line[:n-1]
+			}
+			return line, nil
 		}
 		scanned = lr.end - lr.start
 		if scanned > lr.max {
 			return nil, lr.skipLong()
 		}
 		if !lr.fill() {
+			if lr.err != nil && lr.err != io.EOF {
+				return nil, lr.err
+			}
 			if lr.end > lr.start { // a last line without '\n'
 				line := lr.buf[lr.start:lr.end]
 				lr.start = lr.end
 				lr.line++
 				return bytes.TrimSuffix(line, []byte{'\r'}), nil
 			}
-			if lr.err == io.EOF || lr.err == nil {
-				return nil, io.EOF
-			}
-			return nil, lr.err
+			return nil, io.EOF
 		}
 	}
 }

@@ -46,6 +46,8 @@ type Options struct {
 // is 0.
 const DefaultMaxBytes = 4 << 30
 
+var utf8BOM = []byte("\ufeff")
+
 // headSize is how much of a file Read shows Detect.
 const headSize = 64 << 10
 
@@ -93,21 +95,30 @@ func ReadFrom(name string, r io.Reader, f Format, opt Options, report func(error
 	br := bufio.NewReader(r)
 	raw, err := br.Peek(len(gzipMagic))
 	if err != nil && err != io.EOF {
-		return nil, Stats{}, fmt.Errorf("%s: %w", name, err)
+		return nil, Stats{}, fileError(name, err)
 	}
 	var in io.Reader = br
 	if bytes.HasPrefix(raw, gzipMagic) {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, Stats{}, fmt.Errorf("%s: %w", name, err)
+			return nil, Stats{}, fileError(name, err)
 		}
 		in = zr
 	}
 	in = &limitReader{r: in, left: maxBytes(opt), err: tooBig(name, opt)}
 	lr := newLineReader(in, MaxLine)
-	if f == Auto {
-		head, _ := lr.peek(headSize)
+	head, _ := lr.peek(headSize)
+	if bytes.HasPrefix(head, utf8BOM) { // as some Windows tools write
+		lr.start += len(utf8BOM)
+		head = head[len(utf8BOM):]
+	}
+	switch {
+	case f == Auto:
 		if f, err = Detect(name, head); err != nil {
+			return nil, Stats{}, err
+		}
+	case f == OTLP || f == Jaeger || bytes.HasPrefix(head, zstdMagic):
+		if err := binaryHead(name, head); err != nil {
 			return nil, Stats{}, err
 		}
 	}
@@ -134,6 +145,10 @@ func ReadFrom(name string, r io.Reader, f Format, opt Options, report func(error
 
 // fileError names the file in an error that does not already.
 func fileError(name string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
 	if strings.HasPrefix(err.Error(), name+":") {
 		return err
 	}

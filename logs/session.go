@@ -85,6 +85,27 @@ type record struct {
 	next int32 // the session's next record, -1 at the end
 }
 
+// records holds the records of a log in chunks: growing never copies them,
+// and never holds twice their size.
+type records struct {
+	chunks [][]record
+	n      int32
+}
+
+const recordChunk = 1 << 14
+
+func (rs *records) add(r record) int32 {
+	if int(rs.n)%recordChunk == 0 {
+		rs.chunks = append(rs.chunks, make([]record, 0, recordChunk))
+	}
+	c := &rs.chunks[len(rs.chunks)-1]
+	*c = append(*c, r)
+	rs.n++
+	return rs.n - 1
+}
+
+func (rs *records) at(i int32) *record { return &rs.chunks[i/recordChunk][i%recordChunk] }
+
 // sessionState is a session being read.
 type sessionState struct {
 	id              string
@@ -111,7 +132,7 @@ type builder struct {
 
 	ids   map[string]int32
 	sess  []sessionState
-	recs  []record
+	recs  records
 	stats Stats
 }
 
@@ -215,7 +236,7 @@ func (b *builder) action(id []byte, line int, l []byte, k interaction.Kind, m []
 // key. A session whose events do not all have the same kind of key gets an
 // error, and keeps its count of events.
 func (b *builder) add(id []byte, line int, act interaction.Action, key orderKey) error {
-	if len(b.recs) >= math.MaxInt32 {
+	if b.recs.n == math.MaxInt32 {
 		return fmt.Errorf("%s:%d: too many events (at most %d per log)", b.file, line, math.MaxInt32)
 	}
 	si := b.session(id, line)
@@ -232,10 +253,9 @@ func (b *builder) add(id []byte, line int, act interaction.Action, key orderKey)
 	if s.err != nil {
 		return nil
 	}
-	r := int32(len(b.recs))
-	b.recs = append(b.recs, record{hi: key.hi, act: act, lo: key.lo, next: -1})
+	r := b.recs.add(record{hi: key.hi, act: act, lo: key.lo, next: -1})
 	if s.tail >= 0 {
-		b.recs[s.tail].next = r
+		b.recs.at(s.tail).next = r
 	} else {
 		s.head = r
 	}
@@ -244,20 +264,47 @@ func (b *builder) add(id []byte, line int, act interaction.Action, key orderKey)
 }
 
 // finish returns the sessions, in order of first appearance, with their
-// multi-traces.
+// multi-traces. The multi-traces share a few large arrays (their actions,
+// events and components), so that building them costs a few allocations,
+// not several a session.
 func (b *builder) finish() ([]Session, Stats) {
 	out := make([]Session, len(b.sess))
-	var tmp []keyed
-	count := make([]int, len(b.locs))
+	a := &arena{
+		acts:  make([]interaction.Action, b.stats.Events),
+		trace: make([]interaction.MultiAction, b.stats.Events),
+		count: make([]int, len(b.locs)+1),
+	}
+	judged := 0
+	for i := range b.sess {
+		if b.sess[i].err == nil {
+			judged++
+		}
+	}
+	mts := make([]multitrace.MultiTrace, judged)
+	comps := make([]multitrace.Component, judged*len(b.locs))
 	for i := range b.sess {
 		s := &b.sess[i]
 		out[i] = Session{File: b.file, ID: s.id, Line: s.line, Events: s.events, Ignored: s.ignored, Err: s.err}
 		if s.err == nil {
-			out[i].MT, tmp = b.multiTrace(s, count, tmp)
+			mt := &mts[0]
+			mts = mts[1:]
+			mt.Components = comps[:len(b.locs):len(b.locs)]
+			comps = comps[len(b.locs):]
+			b.multiTrace(s, mt, a)
+			out[i].MT = mt
 		}
 	}
 	b.stats.Sessions = len(out)
 	return out, b.stats
+}
+
+// arena is the storage finish shares between multi-traces, and the
+// buffers it reuses.
+type arena struct {
+	acts  []interaction.Action
+	trace []interaction.MultiAction
+	count []int   // events of each location, then their start
+	tmp   []keyed // the events of a session, by location
 }
 
 // keyed is an event with its order key, while its location is sorted.
@@ -267,47 +314,52 @@ type keyed struct {
 	act interaction.Action
 }
 
-// multiTrace builds the multi-trace of s: its events split by location,
-// each location sorted by its order key (stably: ties keep line order).
-// The actions share one backing array, the events another.
-func (b *builder) multiTrace(s *sessionState, count []int, tmp []keyed) (*multitrace.MultiTrace, []keyed) {
+func (x keyed) compare(y keyed) int {
+	if c := cmp.Compare(x.hi, y.hi); c != 0 {
+		return c
+	}
+	return cmp.Compare(x.lo, y.lo)
+}
+
+// multiTrace builds the multi-trace of s into mt: its events split by
+// location, each location sorted by its order key (stably: ties keep line
+// order).
+func (b *builder) multiTrace(s *sessionState, mt *multitrace.MultiTrace, a *arena) {
+	count := a.count
 	clear(count)
-	n := 0
-	for r := s.head; r >= 0; r = b.recs[r].next {
-		count[b.locOf[b.recs[r].act.Lifeline()]]++
-		n++
+	for r := s.head; r >= 0; {
+		rec := b.recs.at(r)
+		count[b.locOf[rec.act.Lifeline()]+1]++
+		r = rec.next
 	}
-	pos := make([]int, len(count)+1)
-	for k, c := range count {
-		pos[k+1] = pos[k] + c
+	for k := 1; k < len(count); k++ { // count[k]: where location k starts
+		count[k] += count[k-1]
 	}
-	tmp = slices.Grow(tmp[:0], n)[:n]
-	next := slices.Clone(pos[:len(count)])
-	for r := s.head; r >= 0; r = b.recs[r].next {
-		rec := &b.recs[r]
+	n := count[len(count)-1]
+	tmp := slices.Grow(a.tmp[:0], n)[:n]
+	a.tmp = tmp
+	for r := s.head; r >= 0; r = b.recs.at(r).next {
+		rec := b.recs.at(r)
 		k := b.locOf[rec.act.Lifeline()]
-		tmp[next[k]] = keyed{hi: rec.hi, lo: rec.lo, act: rec.act}
-		next[k]++
+		tmp[count[k]] = keyed{hi: rec.hi, lo: rec.lo, act: rec.act}
+		count[k]++
 	}
-	acts := make([]interaction.Action, n)
-	trace := make([]interaction.MultiAction, n)
-	mt := &multitrace.MultiTrace{Components: make([]multitrace.Component, len(b.locs))}
+	// count[k] is now where location k ends.
+	acts, trace := a.acts[:n:n], a.trace[:n:n]
+	a.acts, a.trace = a.acts[n:], a.trace[n:]
+	start := 0
 	for k, g := range b.locs {
-		loc := tmp[pos[k]:pos[k+1]]
-		if s.kind != keyLine {
-			slices.SortStableFunc(loc, func(x, y keyed) int {
-				if c := cmp.Compare(x.hi, y.hi); c != 0 {
-					return c
-				}
-				return cmp.Compare(x.lo, y.lo)
-			})
+		end := count[k]
+		loc := tmp[start:end]
+		if s.kind != keyLine && !slices.IsSortedFunc(loc, keyed.compare) {
+			slices.SortStableFunc(loc, keyed.compare)
 		}
 		for i, e := range loc {
-			j := pos[k] + i
+			j := start + i
 			acts[j] = e.act
 			trace[j] = acts[j : j+1 : j+1]
 		}
-		mt.Components[k] = multitrace.Component{Lifelines: g, Trace: trace[pos[k]:pos[k+1]:pos[k+1]]}
+		mt.Components[k] = multitrace.Component{Lifelines: g, Trace: trace[start:end:end]}
+		start = end
 	}
-	return mt, tmp
 }

@@ -69,7 +69,8 @@ type logEvent struct {
 // log holds one action an event).
 //
 // Reading the log back with Read, with the components' lifelines as
-// Options.Locations, gives the same multi-traces.
+// Options.Locations, gives the same multi-traces (but for those without
+// any event: a log has no trace of them).
 func Write(w io.Writer, f Format, sig *interaction.Signature, ids []string, mts []*multitrace.MultiTrace, seed int64) error {
 	if ids == nil {
 		ids = IDs(f, len(mts), seed)
@@ -125,20 +126,23 @@ func checkIDs(f Format, ids []string) error {
 // epoch is the time the generated clocks start from.
 var epoch = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 
+// Concurrent is how many sessions Write interleaves at a time: a session
+// starts when one of the sessions under way ends, as on a server that
+// serves a few clients at once.
+const Concurrent = 32
+
 // interleave returns the events of the multi-traces, timed by the clocks
-// of their locations, in a random interleaving that keeps each location's
-// order.
+// of their locations, in a random interleaving of Concurrent sessions at a
+// time that keeps each location's order.
 func interleave(mts []*multitrace.MultiTrace, rng *rand.Rand) ([]logEvent, error) {
 	type queue struct {
-		session, loc int
-		next         int
+		session, loc, next int
 	}
 	type clock struct {
 		start time.Time
 		tick  time.Duration
 	}
 	var clocks []clock
-	var queues []queue
 	total := 0
 	for i, mt := range mts {
 		for k, c := range mt.Components {
@@ -152,29 +156,50 @@ func interleave(mts []*multitrace.MultiTrace, rng *rand.Rand) ([]logEvent, error
 					return nil, fmt.Errorf("multi-trace %d, location %d, event %d: a multi-action of %d actions (a log has one action an event)", i+1, k+1, j+1, len(e))
 				}
 			}
-			if len(c.Trace) > 0 {
-				queues = append(queues, queue{session: i, loc: k})
-				total += len(c.Trace)
-			}
+			total += len(c.Trace)
 		}
 	}
 	events := make([]logEvent, 0, total)
-	sessionStart := make([]time.Duration, len(mts))
-	for i := range sessionStart {
-		sessionStart[i] = time.Duration(i)*time.Minute + time.Duration(rng.Int64N(int64(time.Minute)))
+	var (
+		queues  []queue         // of the sessions under way
+		left    = map[int]int{} // queues left of each session under way
+		started = make([]time.Duration, len(mts))
+		next    = 0 // the next session to start
+		now     time.Duration
+	)
+	start := func() {
+		for ; next < len(mts) && len(left) < Concurrent; next++ {
+			now += time.Duration(rng.Int64N(int64(time.Second)))
+			started[next] = now
+			for k, c := range mts[next].Components {
+				if len(c.Trace) > 0 {
+					queues = append(queues, queue{session: next, loc: k})
+					left[next]++
+				}
+			}
+		}
 	}
+	start()
 	for len(queues) > 0 {
 		q := rng.IntN(len(queues))
 		qu := &queues[q]
 		c := mts[qu.session].Components[qu.loc]
 		ck := clocks[qu.loc]
-		t := ck.start.Add(sessionStart[qu.session] + time.Duration(qu.next+1)*ck.tick +
+		t := ck.start.Add(started[qu.session] + time.Duration(qu.next+1)*ck.tick +
 			time.Duration(rng.Int64N(int64(ck.tick/2))))
 		events = append(events, logEvent{session: qu.session, act: c.Trace[qu.next][0], time: t})
 		qu.next++
 		if qu.next == len(c.Trace) {
+			s := qu.session
 			queues[q] = queues[len(queues)-1]
 			queues = queues[:len(queues)-1]
+			if left[s]--; left[s] == 0 {
+				delete(left, s)
+				start()
+			}
+		}
+		if len(queues) == 0 {
+			start() // sessions without events
 		}
 	}
 	return events, nil
@@ -346,8 +371,8 @@ func writeJaeger(w *bufio.Writer, sig *interaction.Signature, ids []string, even
 		}
 		tr.Spans = append(tr.Spans, jaegerSpanOut{TraceID: ids[e.session], SpanID: hex.EncodeToString(sid[:]),
 			OperationName: kindWord(e.act) + " " + msg, References: []any{}, StartTime: e.time.UnixMicro(), Duration: 100,
-			Tags: []jaegerTag{{Key: defaultSpanKindTag, Type: "string", Value: kind},
-				{Key: MessagingDestination, Type: "string", Value: msg}},
+			Tags: []jaegerTag{{Key: defaultSpanKindTag, Type: "string", Value: tagValue(kind)},
+				{Key: MessagingDestination, Type: "string", Value: tagValue(msg)}},
 			Logs: []any{}, ProcessID: pid})
 	}
 	w.WriteString("{\"data\": [")

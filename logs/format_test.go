@@ -1,0 +1,145 @@
+package logs_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ivc-project/ivc/logs"
+)
+
+func gz(t testing.TB, s string) []byte {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write([]byte(s))
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestParseFormat(t *testing.T) {
+	for f := logs.Auto; f <= logs.Jaeger; f++ {
+		g, err := logs.ParseFormat(f.String())
+		if err != nil || g != f {
+			t.Errorf("ParseFormat(%q) = %v, %v", f, g, err)
+		}
+	}
+	if _, err := logs.ParseFormat("xml"); err == nil || !strings.Contains(err.Error(), "jsonl") {
+		t.Errorf("ParseFormat(xml): %v", err)
+	}
+}
+
+func TestDetect(t *testing.T) {
+	otlp := `{"resourceSpans":[{"resource":{}}]}`
+	jaeger := "{\n  \"data\": [\n    {\n      \"traceID\": \"abc\", \"spans\": []}]}"
+	for _, c := range []struct {
+		name, head string
+		want       logs.Format
+		err        string
+	}{
+		{"x.htf", "", logs.HTF, ""},
+		{"x.JSONL", "", logs.JSONL, ""},
+		{"x.ndjson.gz", "", logs.JSONL, ""},
+		{"x.csv", "", logs.CSV, ""},
+		{"x.tsv", "", logs.CSV, ""},
+		{"x.json", otlp, logs.OTLP, ""},
+		{"x.json.gz", string(gz(t, otlp)), logs.OTLP, ""},
+		{"x.json", `{"resource_spans":[]}`, logs.OTLP, ""},
+		{"x.json", `{"total":3,"data":[{"traceID":"abc"}]}`, logs.Jaeger, ""},
+		{"x.json", jaeger, logs.Jaeger, ""},
+		{"x.json", `{"data":[{"spanID":"abc"}]}`, logs.Auto, "cannot tell the log format"},
+		{"x.json", `{"session":"s1","action":"a!m"}`, logs.Auto, "rename a JSON Lines event log .jsonl"},
+		{"-", `{"session":"s1","action":"a!m"}` + "\n", logs.JSONL, ""},
+		{"-", otlp, logs.OTLP, ""},
+		{"x.log", "{\n\t[a] a!m;\n}", logs.HTF, ""},
+		{"x.txt", "session,lifeline,kind,message\ns1,a,send,m\n", logs.CSV, ""},
+		{"x.txt", "a!m.b?m\n", logs.Auto, "cannot tell the log format"},
+		{"x.json", "\x28\xb5\x2f\xfd\x00\x01", logs.Auto, "zstd-compressed"},
+		{"x.bin", "\x0a\x85\x01\x0a\x10", logs.Auto, "OTLP/protobuf"},
+		{"x.json", "\x00\x00\x01\x05\x0a\x85", logs.Auto, "OTLP/protobuf"},
+	} {
+		got, err := logs.Detect(c.name, []byte(c.head))
+		if got != c.want || (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {
+			t.Errorf("Detect(%q, %q) = %v, %v; want %v, %q", c.name, c.head, got, err, c.want, c.err)
+		}
+	}
+}
+
+// TestReadFiles reads files: by name, compressed, and the errors of a
+// file as a whole.
+func TestReadFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	sig := testSig(t)
+	log := `{"session":"s1","action":"a!m"}` + "\n" + `{"session":"s1","action":"b?m"}` + "\n"
+	for _, name := range []string{"x.jsonl", "x.jsonl.gz"} {
+		data := []byte(log)
+		if strings.HasSuffix(name, ".gz") {
+			data = gz(t, log)
+		}
+		sessions, st, err := logs.Read(write(name, data), logs.Auto, logs.Options{Sig: sig}, nil)
+		if err != nil || len(sessions) != 1 || st.Events != 2 || sessions[0].File != filepath.Join(dir, name) {
+			t.Errorf("%s: %v %+v %v", name, sessions, st, err)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		data []byte
+		f    logs.Format
+		opt  logs.Options
+		err  string
+	}{
+		{"missing.jsonl", nil, logs.Auto, logs.Options{Sig: sig}, "missing.jsonl: no such file or directory"},
+		{".", nil, logs.JSONL, logs.Options{Sig: sig}, ": is a directory"},
+		{"x.htf", []byte("{[a] a!m}"), logs.Auto, logs.Options{Sig: sig}, "x.htf: a .htf multi-trace is not a log: read it with multitrace.Read"},
+		{"big.jsonl", []byte(log), logs.Auto, logs.Options{Sig: sig, MaxBytes: 10}, "big.jsonl: larger than 10 bytes"},
+		{"bomb.jsonl.gz", gz(t, strings.Repeat(log, 100)), logs.JSONL, logs.Options{Sig: sig, MaxBytes: 1000}, "bomb.jsonl.gz: larger than 1000 bytes"},
+		{"cut.jsonl.gz", gz(t, log)[:30], logs.JSONL, logs.Options{Sig: sig}, "cut.jsonl.gz: unexpected EOF"},
+		{"x.json", []byte("[1]"), logs.Auto, logs.Options{Sig: sig}, "x.json: cannot tell the log format"},
+		{"x.jsonl", []byte(log), logs.Auto, logs.Options{}, "x.jsonl: no signature"},
+		{"x.jsonl", []byte(log), logs.Auto, logs.Options{Sig: sig, Fields: map[string]string{"sesion": "id"}}, `x.jsonl: unknown role "sesion"`},
+		{"x.jsonl", []byte(log), logs.Auto, logs.Options{Sig: sig, Fields: map[string]string{"session": "action"}}, `x.jsonl: field "action" is given two roles, session and action`},
+		{"x.csv", []byte("session,action,action\n"), logs.Auto, logs.Options{Sig: sig}, `x.csv:1:16: header row: field "action" appears twice`},
+		{"x.csv", []byte("session,\"action\n"), logs.Auto, logs.Options{Sig: sig}, `x.csv:1:9: header row: quoted field not closed`},
+		{"x.pb", []byte("\x0a\x85\x01\x0a"), logs.OTLP, logs.Options{Sig: sig}, `x.pb: binary content (OTLP/protobuf?)`},
+		{"x.zst", []byte("\x28\xb5\x2f\xfd\x00"), logs.JSONL, logs.Options{Sig: sig}, `x.zst: zstd-compressed`},
+	} {
+		path := filepath.Join(dir, c.name)
+		if c.data != nil {
+			write(c.name, c.data)
+		}
+		sessions, _, err := logs.Read(path, c.f, c.opt, nil)
+		if err == nil || !strings.Contains(err.Error(), c.err) || sessions != nil {
+			t.Errorf("%s: %v, %v; want an error %q", c.name, sessions, err, c.err)
+		}
+	}
+}
+
+// TestLongLine checks that a line longer than MaxLine is reported and
+// skipped, and the next lines read.
+func TestLongLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 64 MiB")
+	}
+	var b bytes.Buffer
+	b.WriteString(`{"action":"a!m","pad":"`)
+	b.Write(bytes.Repeat([]byte("x"), logs.MaxLine))
+	b.WriteString("\"}\n{\"action\":\"b?m\"}\n")
+	var reports []string
+	sessions, st, err := logs.ReadFrom("long.jsonl", &b, logs.JSONL, logs.Options{Sig: testSig(t)},
+		func(err error) { reports = append(reports, err.Error()) })
+	if err != nil || len(sessions) != 1 || st.Events != 1 || st.Malformed != 1 ||
+		len(reports) != 1 || reports[0] != "long.jsonl:1: line longer than 67108864 bytes" {
+		t.Errorf("%+v %v %q", st, err, reports)
+	}
+}

@@ -1,0 +1,181 @@
+package logs_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/logs"
+)
+
+// The fuzz targets read any input in one format, with the test signature
+// (lifelines a, b, c; messages m, n), and check that reading never panics,
+// that every event is accounted for, and that the sessions are valid. Their
+// seed corpora are in testdata/fuzz: small logs written by Write, and
+// malformed ones.
+
+// fuzzRead reads in with f, and checks the sessions and the stats.
+func fuzzRead(t *testing.T, name string, in []byte, f logs.Format, strict bool) ([]logs.Session, logs.Stats) {
+	sig := testSig(t)
+	locs := []interaction.Lifelines{interaction.LifelinesOf(0, 2)} // [a,c] [b]
+	reported := 0
+	sessions, st, err := logs.ReadFrom(name, bytes.NewReader(in), f, logs.Options{Sig: sig, Locations: locs, Strict: strict},
+		func(err error) {
+			reported++
+			if e, ok := err.(*logs.Error); !ok || e.Line < 1 || !strings.HasPrefix(err.Error(), name+":") {
+				t.Errorf("reported %T %v: not a positioned *logs.Error", err, err)
+			}
+		})
+	if err != nil {
+		if sessions != nil {
+			t.Errorf("sessions and an error %v", err)
+		}
+		return nil, st
+	}
+	if reported != st.Malformed {
+		t.Errorf("%d errors reported, %d malformed", reported, st.Malformed)
+	}
+	checkSessions(t, sig, sessions, st, 2)
+	return sessions, st
+}
+
+// checkSessions checks that sessions are valid multi-traces over nlocs
+// locations that add up to st.
+func checkSessions(t *testing.T, sig *interaction.Signature, sessions []logs.Session, st logs.Stats, nlocs int) {
+	t.Helper()
+	var sum logs.Stats
+	sum.Sessions, sum.Malformed = len(sessions), st.Malformed
+	ids := map[string]bool{}
+	for _, s := range sessions {
+		sum.Events += s.Events
+		sum.Ignored += s.Ignored
+		if ids[s.ID] {
+			t.Errorf("session %q twice", s.ID)
+		}
+		ids[s.ID] = true
+		if s.Line < 1 {
+			t.Errorf("session %q at line %d", s.ID, s.Line)
+		}
+		if (s.MT == nil) == (s.Err == nil) {
+			t.Errorf("session %q: MT %v, Err %v", s.ID, s.MT, s.Err)
+		}
+		if s.MT == nil {
+			continue
+		}
+		if len(s.MT.Components) != nlocs || s.MT.Len() != s.Events {
+			t.Errorf("session %q: %d components, %d events, want %d and %d", s.ID, len(s.MT.Components), s.MT.Len(), nlocs, s.Events)
+		}
+		var all interaction.Lifelines
+		for _, c := range s.MT.Components {
+			if c.Lifelines.Meets(all) {
+				t.Errorf("session %q: locations overlap", s.ID)
+			}
+			all = all.Union(c.Lifelines)
+			for _, e := range c.Trace {
+				if len(e) != 1 || !c.Lifelines.Has(e[0].Lifeline()) || int(e[0].Message()) >= len(sig.Messages) {
+					t.Errorf("session %q: event %v outside its location %s", s.ID, e, c.Lifelines.Format(sig))
+				}
+			}
+		}
+		if all != sig.AllLifelines() {
+			t.Errorf("session %q: locations %s do not cover the signature", s.ID, all.Format(sig))
+		}
+	}
+	if sum != st {
+		t.Errorf("stats %+v, the sessions add up to %+v", st, sum)
+	}
+}
+
+// nonBlankLines counts the lines of in that hold more than blanks.
+func nonBlankLines(in []byte) int {
+	n := 0
+	for _, line := range bytes.Split(in, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+func FuzzJSONL(f *testing.F) {
+	f.Fuzz(func(t *testing.T, in []byte, strict bool) {
+		_, st := fuzzRead(t, "f.jsonl", in, logs.JSONL, strict)
+		// Every line that is not blank is one event: judged, ignored or malformed.
+		if n := nonBlankLines(in); st.Events+st.Ignored+st.Malformed != n {
+			t.Errorf("%+v for %d lines", st, n)
+		}
+	})
+}
+
+func FuzzCSV(f *testing.F) {
+	f.Fuzz(func(t *testing.T, in []byte, strict bool) {
+		sessions, st := fuzzRead(t, "f.csv", in, logs.CSV, strict)
+		if sessions == nil {
+			return // a bad header
+		}
+		// Every row after the header is one event; without quotes, a row is a line.
+		n := max(nonBlankLines(in)-1, 0)
+		got := st.Events + st.Ignored + st.Malformed
+		if got > n || !bytes.Contains(in, []byte(`"`)) && got != n {
+			t.Errorf("%+v for %d rows", st, n)
+		}
+	})
+}
+
+func FuzzOTLP(f *testing.F) {
+	f.Fuzz(func(t *testing.T, in []byte, strict bool) {
+		_, st := fuzzRead(t, "f.json", in, logs.OTLP, strict)
+		lines := bytes.Split(in, []byte("\n"))
+		first := 0
+		for first < len(lines) && len(bytes.TrimSpace(lines[first])) == 0 {
+			first++
+		}
+		if first == len(lines) || !json.Valid(bytes.TrimSuffix(lines[first], []byte("\r"))) {
+			return // one object over many lines: checked by fuzzRead only
+		}
+		// One object a line: each line is malformed, or each of its spans
+		// with an action kind is an event, judged or ignored.
+		var u ptrace.JSONUnmarshaler
+		spans, malformed := 0, 0
+		for _, line := range lines {
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
+			td, err := u.UnmarshalTraces(bytes.TrimSuffix(line, []byte("\r")))
+			if err != nil {
+				malformed++
+				continue
+			}
+			rss := td.ResourceSpans()
+			for i := range rss.Len() {
+				sss := rss.At(i).ScopeSpans()
+				for j := range sss.Len() {
+					ss := sss.At(j).Spans()
+					for k := range ss.Len() {
+						if kind := ss.At(k).Kind(); kind >= ptrace.SpanKindServer && kind <= ptrace.SpanKindConsumer {
+							spans++
+						}
+					}
+				}
+			}
+		}
+		// With strict, spans outside the signature are reported instead.
+		if st.Events+st.Ignored+st.Malformed != spans+malformed || !strict && st.Malformed != malformed {
+			t.Errorf("%+v for %d spans and %d malformed lines", st, spans, malformed)
+		}
+	})
+}
+
+func FuzzJaeger(f *testing.F) {
+	f.Fuzz(func(t *testing.T, in []byte, strict bool) {
+		_, st := fuzzRead(t, "f.json", in, logs.Jaeger, strict)
+		// A span is at most one event; each object holds at most one span.
+		if n := bytes.Count(in, []byte("{")); st.Events+st.Ignored > n {
+			t.Errorf("%+v for %d objects", st, n)
+		}
+	})
+}

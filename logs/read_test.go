@@ -1,0 +1,261 @@
+package logs_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/logs"
+)
+
+func testSig(t testing.TB) *interaction.Signature {
+	sig, err := interaction.NewSignature([]string{"a", "b", "c"}, []string{"m", "n"}, []string{"g"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sig
+}
+
+// dump prints sessions one a line: "id@line events/ignored: a!m.a?n | b?m | "
+// (one part per location), or the session's error.
+func dump(sig *interaction.Signature, sessions []logs.Session) string {
+	var b strings.Builder
+	for _, s := range sessions {
+		fmt.Fprintf(&b, "%s@%d %d/%d: ", s.ID, s.Line, s.Events, s.Ignored)
+		if s.Err != nil {
+			fmt.Fprintf(&b, "error: %v\n", s.Err)
+			continue
+		}
+		for k, c := range s.MT.Components {
+			if k > 0 {
+				b.WriteString(" | ")
+			}
+			for i, e := range c.Trace {
+				if i > 0 {
+					b.WriteByte('.')
+				}
+				b.WriteString(e.Format(sig))
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+type readCase struct {
+	name    string
+	file    string // its extension decides the format
+	opt     logs.Options
+	in      string
+	want    string // dump of the sessions
+	reports string // the errors reported, one a line
+	stats   logs.Stats
+}
+
+func runReadCases(t *testing.T, cases []readCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			opt := c.opt
+			if opt.Sig == nil {
+				opt.Sig = testSig(t)
+			}
+			var reports strings.Builder
+			sessions, st, err := logs.ReadFrom(c.file, strings.NewReader(c.in), logs.Auto, opt,
+				func(err error) { fmt.Fprintln(&reports, err) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := dump(opt.Sig, sessions); got != c.want {
+				t.Errorf("sessions:\n%s\nwant:\n%s", got, c.want)
+			}
+			if got := reports.String(); got != c.reports {
+				t.Errorf("reports:\n%s\nwant:\n%s", got, c.reports)
+			}
+			if st != c.stats {
+				t.Errorf("stats %+v, want %+v", st, c.stats)
+			}
+		})
+	}
+}
+
+func TestReadJSONL(t *testing.T) {
+	runReadCases(t, []readCase{{
+		name: "two sessions, three forms of action",
+		file: "x.jsonl",
+		in: `{"session":"s1","lifeline":"a","kind":"send","message":"m"}
+{"session":"s2","action":"a!m","other":{"x":[1,2]}}
+
+{"session":"s1","lifeline":"b","kind":"?","message":"m"}
+{"session":"s1","action":"c?m","lifeline":"c","message":"free text: ignored"}
+{"session":7,"lifeline":"a","kind":"Receive","message":"n"}
+`,
+		want:  "s1@1 3/0: a!m | b?m | c?m\ns2@2 1/0: a!m |  | \n7@6 1/0: a?n |  | \n",
+		stats: logs.Stats{Sessions: 3, Events: 5},
+	}, {
+		name: "no session field: one multi-trace, in line order",
+		file: "x.ndjson",
+		in:   "{\"action\":\"a!m\"}\r\n{\"action\":\"a!n\"}\n{\"action\":\"b?m\"}",
+		want: "@1 3/0: a!m.a!n | b?m | \n", stats: logs.Stats{Sessions: 1, Events: 3},
+	}, {
+		name: "seq orders each location; ties keep line order",
+		file: "x.jsonl",
+		in: `{"action":"a!m","seq":3}
+{"action":"b?m","seq":1}
+{"action":"a!n","seq":"1"}
+{"action":"a?m","seq":3}
+{"action":"a?n","seq":-2,"time":"ignored when there is a seq"}
+`,
+		want: "@1 5/0: a?n.a!n.a!m.a?m | b?m | \n", stats: logs.Stats{Sessions: 1, Events: 5},
+	}, {
+		name: "RFC 3339 times, across time zones and precisions",
+		file: "x.jsonl",
+		in: `{"action":"a!m","time":"2025-01-01T10:00:00.5Z"}
+{"action":"a!n","time":"2025-01-01T11:00:00.000000001+01:00"}
+{"action":"a?m","time":"2025-01-01T09:59:59.999999999Z"}
+{"action":"a?n","time":"2025-01-01 09:00:00Z"}
+`,
+		want:    "@1 3/0: a?m.a!n.a!m |  | \n",
+		reports: "x.jsonl:4:24: field \"time\" (time): \"2025-01-01 09:00:00Z\" is neither an RFC 3339 time nor a number\n",
+		stats:   logs.Stats{Sessions: 1, Events: 3, Malformed: 1},
+	}, {
+		name: "numeric times, negative and fractional",
+		file: "x.jsonl",
+		in: `{"action":"a!m","time":1.5}
+{"action":"a!n","time":-1.5}
+{"action":"a?m","time":"-1.25"}
+{"action":"a?n","time":1e0}
+{"action":"b?n","time":12345678901234567}
+`,
+		want: "@1 5/0: a!n.a?m.a?n.a!m | b?n | \n", stats: logs.Stats{Sessions: 1, Events: 5},
+	}, {
+		name: "mixed order keys: that session alone is an error",
+		file: "x.jsonl",
+		in: `{"session":"s1","action":"a!m","seq":1}
+{"session":"s2","action":"a!m","seq":1}
+{"session":"s1","action":"b?m"}
+{"session":"s2","action":"b?m","seq":2}
+{"session":"s1","action":"c?m","seq":2}
+{"session":"s3","action":"a!m","time":5}
+{"session":"s3","action":"a!n","time":"2025-01-01T00:00:00Z"}
+`,
+		want: `s1@1 3/0: error: x.jsonl:3: session "s1" mixes order keys: this event has neither seq nor time, the one at line 1 has a seq (a session's events are ordered by seq, by time, or by line)
+s2@2 2/0: a!m | b?m | 
+s3@6 2/0: error: x.jsonl:7: session "s3" mixes order keys: this event has an RFC 3339 time, the one at line 6 has a numeric time (a session's events are ordered by seq, by time, or by line)
+`,
+		stats: logs.Stats{Sessions: 3, Events: 7},
+	}, {
+		name: "events outside the signature are ignored and counted",
+		file: "x.jsonl",
+		in: `{"session":"s1","action":"a!m"}
+{"session":"s1","action":"db!query"}
+{"session":"s2","lifeline":"a","kind":"send","message":"heartbeat"}
+{"session":"s1","action":"g!m"}
+`,
+		want:  "s1@1 1/2: a!m |  | \ns2@3 0/1:  |  | \n",
+		stats: logs.Stats{Sessions: 2, Events: 1, Ignored: 3},
+	}, {
+		name: "strict: events outside the signature are reported",
+		file: "x.jsonl",
+		opt:  logs.Options{Strict: true},
+		in: `{"session":"s1","action":"a!m"}
+{"session":"s1","action":"db!query"}
+{"session":"s2","lifeline":"a","kind":"send","message":"heartbeat"}
+`,
+		want: "s1@1 1/0: a!m |  | \n",
+		reports: `x.jsonl:2:26: lifeline "db" is not declared in the signature
+x.jsonl:3:28: message "heartbeat" is not declared in the signature
+`,
+		stats: logs.Stats{Sessions: 1, Events: 1, Malformed: 2},
+	}, {
+		name: "malformed lines are reported, the others read",
+		file: "x.jsonl",
+		in: `{"session":"s1","action":"a!m"}
+{"session":"s1","action":"a!m"
+[1,2]
+{"session":"s1","action":"a-m"}
+{"session":"s1","action":"!m"}
+{"session":"s1","lifeline":"a","kind":"send"}
+{"session":"s1","lifeline":"a","kind":"sent","message":"m"}
+{"session":true,"action":"a!m"}
+{"session":"s1","action":"a!m","lifeline":"b"}
+{"session":"s1","action":"a!m","seq":1.5}
+{"session":"s1","lifeline":1,"kind":"send","message":"m"}
+{"session":"s1","action":"b?m"} x
+{"session":"s1","action":"c?m"}
+`,
+		want: "s1@1 2/0: a!m |  | c?m\n",
+		reports: `x.jsonl:2:30: invalid JSON: unexpected end of JSON input
+x.jsonl:3:1: expected a JSON object (one event a line), found array
+x.jsonl:4:26: field "action" (action): "a-m" is not an action l!m or l?m
+x.jsonl:5:26: field "action" (action): "!m" is not an action l!m or l?m
+x.jsonl:6: no action: expected field "action" (l!m or l?m), or fields "lifeline", "kind" and "message", but "message" is missing
+x.jsonl:7:39: field "kind" (kind): "sent" is not send, receive, ! or ?
+x.jsonl:8:12: field "session" (session): expected a string or a number
+x.jsonl:9:43: field "lifeline" (lifeline): "b" disagrees with the action "a!m"
+x.jsonl:10:38: field "seq" (seq): 1.5 is not an integer
+x.jsonl:11:28: field "lifeline" (lifeline): expected a string, found 1
+x.jsonl:12:33: invalid JSON: invalid character 'x' after top-level value
+`,
+		stats: logs.Stats{Sessions: 1, Events: 2, Malformed: 11},
+	}, {
+		name: "renamed fields, locations",
+		file: "x.jsonl",
+		opt: logs.Options{Fields: map[string]string{"session": "trace_id", "time": "@timestamp", "action": "act"},
+			Locations: []interaction.Lifelines{interaction.LifelinesOf(2, 0)}},
+		in: `{"trace_id":"t","@timestamp":"2025-01-01T00:00:02Z","act":"a!m","session":"not this one"}
+{"trace_id":"t","@timestamp":"2025-01-01T00:00:01Z","act":"c?n"}
+{"trace_id":"t","@timestamp":"2025-01-01T00:00:00Z","act":"b?n"}
+`,
+		want: "t@1 3/0: c?n.a!m | b?n\n", stats: logs.Stats{Sessions: 1, Events: 3},
+	}})
+}
+
+func TestReadCSV(t *testing.T) {
+	runReadCases(t, []readCase{{
+		name: "CSV with quotes",
+		file: "x.csv",
+		in: "session,time,lifeline,kind,message,note\r\n" +
+			"s1,2,a,send,m,\"a note, with a comma\"\r\n" +
+			"s1,1,a,receive,n,\"a note\non two lines\"\n" +
+			"\n" +
+			"\"s 2\",1,b,!,\"m\",\"\"\"quoted\"\"\"\n" +
+			"s1,3,c,?,m,\n",
+		want:  "s1@2 3/0: a?n.a!m |  | c?m\ns 2@6 1/0:  | b!m | \n",
+		stats: logs.Stats{Sessions: 2, Events: 4},
+	}, {
+		name: "TSV by its name, action form, no session",
+		file: "x.tsv.gz",
+		in:   "action\tseq\nb?m\t2\nb!n\t1\n",
+		want: "@2 2/0:  | b!n.b?m | \n", stats: logs.Stats{Sessions: 1, Events: 2},
+	}, {
+		name: "TSV by its header",
+		file: "x.log",
+		in:   "lifeline\tkind\tmessage\na\tsend\tm\n",
+		want: "@2 1/0: a!m |  | \n", stats: logs.Stats{Sessions: 1, Events: 1},
+	}, {
+		name: "a byte order mark, spaces around fields",
+		file: "x.csv",
+		in:   "\ufeffsession, lifeline , kind,message\n s1 , a , send, m\ns1,\" b\",receive,m\n",
+		want: "s1@2 1/1: a!m |  | \n", stats: logs.Stats{Sessions: 1, Events: 1, Ignored: 1},
+	}, {
+		name: "malformed rows",
+		file: "x.csv",
+		in: `session,action,seq
+s1,a!m,1
+s1,a!n
+s1,"a!n"x,2
+s1,a!n,two
+s1,"a?m,3
+s2,b!m,1
+`,
+		want: "s1@2 1/0: a!m |  | \n",
+		reports: `x.csv:3: the row has 2 fields, the header 3
+x.csv:4:9: unexpected 'x' after a quoted field
+x.csv:5:8: field "seq" (seq): "two" is not an integer
+x.csv:6:4: quoted field not closed
+`,
+		stats: logs.Stats{Sessions: 1, Events: 1, Malformed: 4},
+	}})
+}

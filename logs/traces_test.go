@@ -1,0 +1,145 @@
+package logs_test
+
+import (
+	"testing"
+
+	"github.com/ivc-project/ivc/logs"
+)
+
+// otlpSpan returns a span of OTLP/JSON.
+func otlpSpan(trace, kind, name string, start int, attrs string) string {
+	return `{"traceId":"` + trace + `","spanId":"0102030405060708","name":"` + name + `","kind":` + kind +
+		`,"startTimeUnixNano":"` + itoa(start) + `","attributes":[` + attrs + `]}`
+}
+
+func itoa(n int) string {
+	s := ""
+	for {
+		s = string(rune('0'+n%10)) + s
+		n /= 10
+		if n == 0 {
+			return s
+		}
+	}
+}
+
+// otlpLine returns a TracesData object of one resource (service) and spans.
+func otlpLine(service string, spans ...string) string {
+	out := `{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"` + service +
+		`"}}]},"scopeSpans":[{"spans":[`
+	for i, s := range spans {
+		if i > 0 {
+			out += ","
+		}
+		out += s
+	}
+	return out + `]}]}]}`
+}
+
+const (
+	t1 = "0af7651916cd43dd8448eb211c80319c"
+	t2 = "4bf92f3577b34da6a3ce929d0e0e4736"
+)
+
+func dest(m string) string {
+	return `{"key":"messaging.destination.name","value":{"stringValue":"` + m + `"}}`
+}
+
+func TestReadOTLP(t *testing.T) {
+	runReadCases(t, []readCase{{
+		name: "one object a line, spans out of time order",
+		file: "traces.json",
+		in: otlpLine("b",
+			otlpSpan(t1, "5", "recv", 20, dest("m")),
+			otlpSpan(t1, "\"SPAN_KIND_SERVER\"", "n", 10, ""),
+			otlpSpan(t1, "1", "internal work", 5, ""),
+			otlpSpan(t2, "2", "x", 5, `{"key":"rpc.method","value":{"stringValue":"n"}}`)) + "\n" +
+			otlpLine("a",
+				otlpSpan(t1, "4", "publish", 15, dest("m")),
+				otlpSpan(t1, "3", "call", 3, dest("n")+`,{"key":"rpc.method","value":{"stringValue":"m"}}`),
+				otlpSpan(t1, "0", "unspecified", 5, "")) + "\n\n" +
+			otlpLine("db", otlpSpan(t2, "3", "query", 1, "")) + "\n" +
+			`{"resourceSpans":[{"resource":{}, "scopeSpans":[{"spans":[{"traceId":"xyz"}]}]}]}` + "\n" +
+			`{"resourceSpans":[` + "\n",
+		want: t1 + "@1 4/0: a!n.a!m | b?n.b?m | \n" +
+			t2 + "@1 1/1:  | b?n | \n",
+		reports: "traces.json:5: invalid OTLP/JSON: ID.UnmarshalJSONIter: length mismatch, error found in #10 byte of ...|eId\":\"xyz\"}]}]}]}|..., bigger context ...|urce\":{}, \"scopeSpans\":[{\"spans\":[{\"traceId\":\"xyz\"}]}]}]}|...\n" +
+			"traces.json:6:18: invalid OTLP/JSON: unexpected end of JSON input\n",
+		stats: logs.Stats{Sessions: 2, Events: 5, Ignored: 1, Malformed: 2},
+	}, {
+		name: "snake_case keys, one object over many lines, attribute overrides",
+		file: "traces.json",
+		opt:  logs.Options{LifelineAttr: "peer", MessageAttr: "msg"},
+		in: `{
+  "resource_spans": [
+    {"resource": {"attributes": [{"key": "peer", "value": {"stringValue": "c"}}]},
+     "scope_spans": [{"spans": [
+        {"trace_id": "` + t1 + `", "kind": 4, "name": "m", "start_time_unix_nano": 2},
+        {"trace_id": "` + t1 + `", "kind": 5, "name": "x", "start_time_unix_nano": 1,
+         "attributes": [{"key": "msg", "value": {"stringValue": "n"}}]}]}]},
+    {"resource": {"attributes": [{"key": "service.name", "value": {"stringValue": "c"}}]},
+     "scope_spans": [{"spans": [
+        {"trace_id": "` + t2 + `", "kind": 4, "name": "m", "start_time_unix_nano": 2,
+         "attributes": [{"key": "peer", "value": {"stringValue": "a"}}]}]}]},
+    {"resource": {}, "scope_spans": [{"spans": [{"trace_id": 12}]}]}
+  ],
+  "extra": {"ignored": [1, 2]}
+}
+{"resourceSpans": [{"resource": {}, "scopeSpans": [{"spans": [{"traceId": "` + t2 + `", "kind": 3, "name": "n",
+  "attributes": [{"key": "peer", "value": {"stringValue": "b"}}]}]}]}]}
+{"resourceSpans": [
+  {"resource": {}} x
+]}
+`,
+		want: t1 + "@3 2/0:  |  | c?n.c!m\n" + t2 + "@8 2/0: a!m | b!n | \n",
+		reports: "traces.json:12:5: invalid OTLP/JSON resource spans: ReadStringAsSlice: expects \" or n, but found 1, error found in #10 byte of ...|ace_id\": 12}]}]}]}|..., bigger context ...|ce\": {}, \"scope_spans\": [{\"spans\": [{\"trace_id\": 12}]}]}]}|...\n" +
+			"traces.json:19:20: invalid JSON: expected comma after array element\n",
+		stats: logs.Stats{Sessions: 2, Events: 4, Malformed: 2},
+	}})
+}
+
+func TestReadJaeger(t *testing.T) {
+	span := func(trace, id, op, kind string, start int, proc, extra string) string {
+		tags := `[{"key":"span.kind","type":"string","value":"` + kind + `"}` + extra + `]`
+		if kind == "" {
+			tags = `[]`
+		}
+		return `{"traceID":"` + trace + `","spanID":"` + id + `","operationName":"` + op + `","references":[],"startTime":` +
+			itoa(start) + `,"duration":5,"tags":` + tags + `,"logs":[],"processID":"` + proc + `"}`
+	}
+	runReadCases(t, []readCase{{
+		name: "traces, spans out of order, processes last",
+		file: "jaeger.json",
+		in: `{"data":[{"traceID":"abc1","spans":[
+` + span("abc1", "s1", "m", "consumer", 30, "p2", "") + `,
+` + span("abc1", "s2", "op", "producer", 10, "p1", `,{"key":"messaging.destination.name","type":"string","value":"m"}`) + `,
+` + span("abc1", "s3", "n", "server", 20, "p2", "") + `,
+` + span("abc1", "s4", "work", "", 20, "p2", "") + `,
+` + span("abc1", "s5", "call", "client", 40, "p1", `,{"key":"rpc.method","type":"string","value":"n"},{"key":"big","type":"int64","value":12345678901234567890}`) + `,
+` + span("abc1", "s6", "n", "client", 50, "p9", "") + `,
+` + `{"spanID":"s7","startTime":"x","tags":[{"key":"span.kind","value":"client"}],"processID":"p1"}` + `,
+` + `{"spanID":"s8","startTime":true}` + `
+],
+"processes":{"p1":{"serviceName":"a","tags":[]},"p2":{"serviceName":"b","tags":[]}},"warnings":null},
+{"traceID":"abc2","processes":{"p1":{"serviceName":"frontend"}},"spans":[` + span("abc2", "t1", "m", "producer", 1, "p1", "") + `]}
+],"total":0,"limit":0,"offset":0,"errors":null}
+`,
+		want: "abc1@2 4/0: a!m.a!n | b?n.b?m | \nabc2@12 0/1:  |  | \n",
+		reports: `jaeger.json:8:1: invalid Jaeger span: json: invalid number literal, trying to unmarshal "\"x\"" into Number
+jaeger.json:9:1: invalid Jaeger span: json: cannot unmarshal bool into Go struct field jaegerSpan.startTime of type json.Number
+jaeger.json:7:1: span s6: process "p9" is not in the trace's processes (at 1:10)
+`,
+		stats: logs.Stats{Sessions: 2, Events: 4, Ignored: 1, Malformed: 3},
+	}, {
+		name: "a syntax error ends the file; what was read is kept",
+		file: "jaeger.json",
+		in: `{"data":[{"traceID":"abc1","spans":[
+` + span("abc1", "s2", "m", "producer", 10, "p1", "") + `],"processes":{"p1":{"serviceName":"a"}}},
+  {"traceID":"abc2","spans":[
+` + span("abc2", "s2", "m", "producer", 10, "p1", "") + `,,
+]}]}`,
+		want:    "abc1@2 1/0: a!m |  | \n",
+		reports: "jaeger.json:4:189: invalid JSON: invalid character ',' looking for beginning of value\n",
+		stats:   logs.Stats{Sessions: 1, Events: 1, Malformed: 1},
+	}})
+}
