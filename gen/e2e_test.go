@@ -14,6 +14,7 @@ import (
 
 	"github.com/ivc-project/ivc/gen"
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/runtime"
@@ -23,7 +24,7 @@ import (
 // e2eCase is a model compiled for a partition into package pkg.
 type e2eCase struct {
 	model, partition, pkg string
-	heavy                 bool     // skipped under -short
+	heavy                 bool     // only with -tags sweep (testutil.Sweep)
 	htf                   []string // .htf files to check besides the generated ones
 }
 
@@ -52,8 +53,11 @@ var e2eCases = []e2eCase{
 // and centralized) and of the runtime engine (accept mode with accept,
 // prefix mode with prefix). With IVC_GEN_BENCH=1 it also runs the
 // benchmarks of the generated code and logs them; with IVC_GEN_DIR=DIR it
-// writes the module into DIR rather than a temporary directory.
+// writes the module into DIR rather than a temporary directory. Every
+// generated package costs its build, vet and test binary: the heavy models
+// are generated only with -tags sweep.
 func TestEndToEnd(t *testing.T) {
+	t.Parallel() // it mostly waits for the go command, as TestGoGenerate
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command to build the generated code")
@@ -70,7 +74,7 @@ func TestEndToEnd(t *testing.T) {
 	want := map[string]string{} // by file: "accept | prefix"
 	var mainCases []string
 	for _, c := range e2eCases {
-		if c.heavy && testing.Short() {
+		if c.heavy && !testutil.Sweep() {
 			continue
 		}
 		m := compileModel(t, c.model, c.partition, c.pkg)
@@ -445,6 +449,7 @@ func BenchmarkCheck(b *testing.B) {
 // module (which requires ivc, replaced by this checkout: no network), then
 // builds, vets and tests what it generated, and runs its command.
 func TestGoGenerate(t *testing.T) {
+	t.Parallel()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command")
