@@ -134,7 +134,10 @@ func TestEndToEnd(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(mod, "cmd", "verdicts", "main.go"), verdictsMain(mainCases))
 
-	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=", "GOPROXY=off", "GOTOOLCHAIN=local")
+	// With -trimpath, what the packages compile to does not depend on the
+	// temporary directory: the build cache serves the generated code from
+	// one run to the next while it is unchanged. -count=1 runs its tests.
+	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=-trimpath", "GOPROXY=off", "GOTOOLCHAIN=local")
 	run := func(args ...string) string {
 		t.Helper()
 		cmd := exec.Command(goTool, args...)
@@ -146,7 +149,7 @@ func TestEndToEnd(t *testing.T) {
 		return string(out)
 	}
 	run("vet", "./...")
-	run("test", "./...")
+	run("test", "-count=1", "./...")
 	out := run("run", "./cmd/verdicts", filepath.Join(mod, "data"))
 	got := map[string]string{}
 	sc := bufio.NewScanner(strings.NewReader(out))
@@ -475,7 +478,8 @@ func TestGoGenerate(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(mod, "down.go"), "// Package down checks ABP logs.\npackage down\n\n"+
 		"//go:generate go run github.com/ivc-project/ivc/cmd/ivc compile spec/abp.hsf -o abpcheck --main --locations trivial\n")
-	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off", "GOTOOLCHAIN=local")
+	// -trimpath and -count=1: see TestEndToEnd.
+	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod -trimpath", "GOPROXY=off", "GOTOOLCHAIN=local")
 	run := func(args ...string) string {
 		t.Helper()
 		cmd := exec.Command(goTool, args...)
@@ -490,7 +494,7 @@ func TestGoGenerate(t *testing.T) {
 		t.Errorf("go generate: %s", out)
 	}
 	run("vet", "./...")
-	run("test", "./abpcheck")
+	run("test", "-count=1", "./abpcheck")
 	trace, err := filepath.Abs("../testdata/abp/traces/trace1.htf")
 	if err != nil {
 		t.Fatal(err)
