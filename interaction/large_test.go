@@ -143,6 +143,7 @@ func TestDeepNesting(t *testing.T) {
 // TestTooDeep: one level deeper than MaxNesting is an error at the operator
 // that goes too deep, for .hif, legacy .hsf and ParseTerm.
 func TestTooDeep(t *testing.T) {
+	t.Parallel()
 	src := nested("seq(", "o", ", o)", MaxNesting+1)
 	want := fmt.Sprintf("deep.hif:1:%d: operators nested more than %d deep", 4*MaxNesting+1, MaxNesting)
 	if _, err := ParseHIF("deep.hif", src); err == nil || err.Error() != want {

@@ -359,6 +359,7 @@ func (g *generator) sets(sizes map[string]int) []table1Set {
 // one in four for AC, which explores up to 500,000 interleavings on a local
 // error of nfa1).
 func TestTable1Verdicts(t *testing.T) {
+	t.Parallel()
 	size := 60
 	if testutil.Sweep() {
 		size = 1000

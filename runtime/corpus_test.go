@@ -25,6 +25,7 @@ var configs = []struct {
 // sweep, the configuration with neither, which explores every interleaving
 // and takes half the time, checks one row in four).
 func TestLfremCorpus(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(testutil.Shared(t), "corpus", "lfrem")
 	rows := testutil.LfremRows(t, dir)
 	if len(rows) < 10000 {

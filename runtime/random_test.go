@@ -22,6 +22,7 @@ var seeds = flag.Int("seeds", 0, "number of random interactions in TestDifferent
 // verdict, and that it is the reference oracle's verdict: Pass iff exactly
 // accepted, WeakPass iff a multi-prefix only (exact for loop-free terms).
 func TestDifferential(t *testing.T) {
+	t.Parallel()
 	n := *seeds
 	if n == 0 {
 		n = 200

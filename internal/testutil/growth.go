@@ -19,8 +19,8 @@ type Cost struct {
 
 // Measure returns the cost of f, after a garbage collection (so that f does
 // not pay for the garbage of what ran before). The counts are the process's:
-// a test that measures must not run in parallel with others (no t.Parallel
-// in the tests of its package that may overlap it).
+// a test that measures must not call t.Parallel, nor run parallel subtests
+// beside it (parallel top-level tests wait until the others are done).
 func Measure(f func()) Cost {
 	var before, after runtime.MemStats
 	runtime.GC()
