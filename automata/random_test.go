@@ -36,6 +36,7 @@ var engines = []struct {
 // the automata engine (AS with and without pruning, AC) to give the runtime
 // engine's verdict in accept and prefix modes.
 func TestDifferentialRuntime(t *testing.T) {
+	t.Parallel()
 	n := *seeds
 	if n == 0 {
 		n = 300

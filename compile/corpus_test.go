@@ -76,6 +76,7 @@ func compileModel(t testing.TB, sp *spec.Spec) (*nfa.NFA, string) {
 // TestCorpusModels compiles the models of testdata and checks each NFA's
 // language against the operational semantics and the runtime engine.
 func TestCorpusModels(t *testing.T) {
+	t.Parallel()
 	for _, m := range corpusModels {
 		t.Run(m.name, func(t *testing.T) {
 			sp := loadModel(t, filepath.Join("testdata", "models", m.hsf), m.hif)
@@ -288,6 +289,7 @@ var corpusRejected = map[string]string{
 // NFA, nor than the minimal DFA where that is smaller. It checks each NFA's
 // language as TestCorpusModels does, longer with testutil.Sweep.
 func TestCorpusSizes(t *testing.T) {
+	t.Parallel()
 	shared := testutil.Shared(t)
 	rows := readHibouSizes(t, shared)
 	if len(rows) == 0 {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ivc-project/ivc/gen"
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/runtime"
@@ -24,7 +25,7 @@ import (
 // e2eCase is a model compiled for a partition into package pkg.
 type e2eCase struct {
 	model, partition, pkg string
-	heavy                 bool     // skipped under -short
+	heavy                 bool     // only with -tags sweep (testutil.Sweep)
 	htf                   []string // .htf files to check besides the generated ones
 }
 
@@ -53,8 +54,11 @@ var e2eCases = []e2eCase{
 // and centralized) and of the runtime engine (accept mode with accept,
 // prefix mode with prefix). With IVC_GEN_BENCH=1 it also runs the
 // benchmarks of the generated code and logs them; with IVC_GEN_DIR=DIR it
-// writes the module into DIR rather than a temporary directory.
+// writes the module into DIR rather than a temporary directory. Every
+// generated package costs its build, vet and test binary: the heavy models
+// are generated only with -tags sweep.
 func TestEndToEnd(t *testing.T) {
+	t.Parallel() // it mostly waits for the go command, as TestGoGenerate
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command to build the generated code")
@@ -71,7 +75,7 @@ func TestEndToEnd(t *testing.T) {
 	want := map[string]string{} // by file: "accept | prefix"
 	var mainCases []string
 	for _, c := range e2eCases {
-		if c.heavy && testing.Short() {
+		if c.heavy && !testutil.Sweep() {
 			continue
 		}
 		m := compileModel(t, c.model, c.partition, c.pkg)
@@ -131,7 +135,10 @@ func TestEndToEnd(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(mod, "cmd", "verdicts", "main.go"), verdictsMain(mainCases))
 
-	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=", "GOPROXY=off", "GOTOOLCHAIN=local")
+	// With -trimpath, what the packages compile to does not depend on the
+	// temporary directory: the build cache serves the generated code from
+	// one run to the next while it is unchanged. -count=1 runs its tests.
+	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=-trimpath", "GOPROXY=off", "GOTOOLCHAIN=local")
 	run := func(args ...string) string {
 		t.Helper()
 		cmd := exec.Command(goTool, args...)
@@ -143,7 +150,7 @@ func TestEndToEnd(t *testing.T) {
 		return string(out)
 	}
 	run("vet", "./...")
-	run("test", "./...")
+	run("test", "-count=1", "./...")
 	out := run("run", "./cmd/verdicts", filepath.Join(mod, "data"))
 	got := map[string]string{}
 	sc := bufio.NewScanner(strings.NewReader(out))
@@ -446,6 +453,7 @@ func BenchmarkCheck(b *testing.B) {
 // module (which requires ivc, replaced by this checkout: no network), then
 // builds, vets and tests what it generated, and runs its command.
 func TestGoGenerate(t *testing.T) {
+	t.Parallel()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command")
@@ -471,7 +479,8 @@ func TestGoGenerate(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(mod, "down.go"), "// Package down checks ABP logs.\npackage down\n\n"+
 		"//go:generate go run github.com/ivc-project/ivc/cmd/ivc compile spec/abp.hsf -o abpcheck --main --locations trivial\n")
-	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off", "GOTOOLCHAIN=local")
+	// -trimpath and -count=1: see TestEndToEnd.
+	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod -trimpath", "GOPROXY=off", "GOTOOLCHAIN=local")
 	run := func(args ...string) string {
 		t.Helper()
 		cmd := exec.Command(goTool, args...)
@@ -486,7 +495,7 @@ func TestGoGenerate(t *testing.T) {
 		t.Errorf("go generate: %s", out)
 	}
 	run("vet", "./...")
-	run("test", "./abpcheck")
+	run("test", "-count=1", "./abpcheck")
 	trace, err := filepath.Abs("../testdata/abp/traces/trace1.htf")
 	if err != nil {
 		t.Fatal(err)

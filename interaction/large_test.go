@@ -101,14 +101,16 @@ func checkEverything(t *testing.T, src []byte, frontier bool) {
 	}
 }
 
-// TestDeepNesting: terms nested MaxNesting deep go through the parser, the
-// resolver, the printers, Simplify and one step, with no stack overflow and
-// in linear time (a left-nested chain is right-nested once, not once per
-// level); one level more is a positioned error.
+// TestDeepNesting: terms nested deep go through the parser, the resolver,
+// the printers, Simplify and one step, with no stack overflow and at a cost
+// linear in the depth (a left-nested chain is right-nested once, not once
+// per level), measured at a depth and an eighth of it: MaxNesting with
+// -tags sweep, 2,000 without. One level more than MaxNesting is an error
+// (TestTooDeep).
 func TestDeepNesting(t *testing.T) {
-	depth := MaxNesting
-	if testing.Short() {
-		depth = MaxNesting / 10
+	depth := 2000
+	if testutil.Sweep() {
+		depth = MaxNesting
 	}
 	tests := []struct {
 		name              string
@@ -127,11 +129,13 @@ func TestDeepNesting(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			d := depth
-			if tc.name == "alternating" {
-				d /= 2 // two levels per repetition
-			}
-			checkEverything(t, nested(tc.open, tc.leaf, tc.close, d), tc.frontier)
+			testutil.Linear(t, depth, func(d int) func() {
+				if tc.name == "alternating" {
+					d /= 2 // two levels per repetition
+				}
+				src := nested(tc.open, tc.leaf, tc.close, d)
+				return func() { checkEverything(t, src, tc.frontier) }
+			})
 		})
 	}
 }
@@ -139,6 +143,7 @@ func TestDeepNesting(t *testing.T) {
 // TestTooDeep: one level deeper than MaxNesting is an error at the operator
 // that goes too deep, for .hif, legacy .hsf and ParseTerm.
 func TestTooDeep(t *testing.T) {
+	t.Parallel()
 	src := nested("seq(", "o", ", o)", MaxNesting+1)
 	want := fmt.Sprintf("deep.hif:1:%d: operators nested more than %d deep", 4*MaxNesting+1, MaxNesting)
 	if _, err := ParseHIF("deep.hif", src); err == nil || err.Error() != want {
@@ -162,12 +167,14 @@ func TestTooDeep(t *testing.T) {
 	}
 }
 
-// TestWideTerms: n-ary operators with 100,000 operands are right-nested
-// terms 100,000 deep; printing them flattens them back.
+// TestWideTerms: n-ary operators with many operands are right-nested terms
+// as deep; printing them flattens them back. The cost is linear in the
+// width, measured at a width and an eighth of it: 100,000 operands with
+// -tags sweep, 2,000 without.
 func TestWideTerms(t *testing.T) {
-	width := 100_000
-	if testing.Short() {
-		width /= 10
+	width := 2000
+	if testutil.Sweep() {
+		width = 100_000
 	}
 	for _, tc := range []struct {
 		op, leaf string
@@ -181,74 +188,105 @@ func TestWideTerms(t *testing.T) {
 		{"coreg(b)", "a -- m -> b", true},
 	} {
 		t.Run(tc.op+" "+tc.leaf, func(t *testing.T) {
-			src := repeat(tc.op+"(", tc.leaf+",\n", width-1, "b -- n -> a)")
-			checkEverything(t, src, tc.frontier)
-			// The syntax tree keeps the operands in one list.
-			n, _ := ParseHIF("wide.hif", src)
-			if len(n.Args) != width {
-				t.Errorf("%d operands, want %d", len(n.Args), width)
-			}
+			testutil.Linear(t, width, func(w int) func() {
+				src := repeat(tc.op+"(", tc.leaf+",\n", w-1, "b -- n -> a)")
+				return func() {
+					checkEverything(t, src, tc.frontier)
+					// The syntax tree keeps the operands in one list.
+					n, _ := ParseHIF("wide.hif", src)
+					if len(n.Args) != w {
+						t.Errorf("%d operands, want %d", len(n.Args), w)
+					}
+				}
+			})
 		})
 	}
 }
 
-// TestLargeInputs: 100 MB inputs, valid or not, end in an error or a
-// result, in time linear in their size. Inputs that fail early are 100 MB
-// (10 MB with -short); valid inputs, whose syntax tree and terms take about
-// 100 bytes per input byte, are 8 MB (24 MB, about 2.5 GB of memory, with
-// -tags sweep or IVC_SWEEP=1).
+// TestLargeInputs: large inputs, valid or not, end in an error or a result,
+// at a cost linear in their size, measured at a size and an eighth of it.
+// Inputs that fail early are 100 MB with -tags sweep (512 KB without);
+// valid inputs, whose syntax tree and terms take about 100 bytes per input
+// byte, are 24 MB (about 2.5 GB of memory) with -tags sweep (256 KB
+// without).
 func TestLargeInputs(t *testing.T) {
-	big, valid := 100<<20, 8<<20
-	if testing.Short() {
-		big, valid = big/10, valid/10
-	}
+	big, valid := 512<<10, 256<<10
 	if testutil.Sweep() {
-		valid = 24 << 20
+		big, valid = 100<<20, 24<<20
 	}
 	sig := testSignature(t)
+	type input struct {
+		src []byte
+		err string // the error's suffix; "" for none
+	}
 	tests := []struct {
-		name string
-		src  []byte
-		err  string // the error's suffix; "" for none
+		name  string
+		input func(big, valid int) input
 	}{
-		{"binary garbage", bytes.Repeat([]byte{0xff, 0x00, 0xfe, 0x01}, big/4), "deep.hif:1:1: invalid UTF-8 byte 0xff: not a text file?"},
-		{"garbage after a valid prefix", append([]byte("seq(a -- m -> b,\n\t"), bytes.Repeat([]byte{0, 1, 2, 3}, big/4)...),
-			"deep.hif:2:2: unexpected control character U+0000"},
-		{"valid prefix and lines of garbage", repeat("alt(a -- m -> b,\n", "@#!\n", big/4, ""), "deep.hif:2:1: " + expInteraction + ", found '@'"},
-		{"zero bytes", make([]byte, big), "deep.hif:1:1: unexpected control character U+0000"},
-		{"whitespace", bytes.Repeat([]byte(" \t\r\n"), big/4), fmt.Sprintf("deep.hif:%d:1: empty file: expected an interaction term", big/4+1)},
+		{"binary garbage", func(big, _ int) input {
+			return input{bytes.Repeat([]byte{0xff, 0x00, 0xfe, 0x01}, big/4), "deep.hif:1:1: invalid UTF-8 byte 0xff: not a text file?"}
+		}},
+		{"garbage after a valid prefix", func(big, _ int) input {
+			return input{append([]byte("seq(a -- m -> b,\n\t"), bytes.Repeat([]byte{0, 1, 2, 3}, big/4)...),
+				"deep.hif:2:2: unexpected control character U+0000"}
+		}},
+		{"valid prefix and lines of garbage", func(big, _ int) input {
+			return input{repeat("alt(a -- m -> b,\n", "@#!\n", big/4, ""), "deep.hif:2:1: " + expInteraction + ", found '@'"}
+		}},
+		{"zero bytes", func(big, _ int) input {
+			return input{make([]byte, big), "deep.hif:1:1: unexpected control character U+0000"}
+		}},
+		{"whitespace", func(big, _ int) input {
+			return input{bytes.Repeat([]byte(" \t\r\n"), big/4), fmt.Sprintf("deep.hif:%d:1: empty file: expected an interaction term", big/4+1)}
+		}},
 		// Error messages show the first 64 bytes of a long name.
-		{"one long name", bytes.Repeat([]byte("a"), big), fmt.Sprintf("deep.hif:1:%d: expected '(' after operator %[2]s, "+
-			"or '--'/'->' after the name %[2]s of a message, found end of file", big+1, `"`+strings.Repeat("a", 64)+fmt.Sprintf(`"... (%d bytes)`, big))},
-		{"long undeclared name", repeat("seq(o, ", "é", big/2, " -- m -> a)"), fmt.Sprintf("deep.hif:1:8: undeclared lifeline or gate %s (add it to @lifeline or @gate in the signature)",
-			`"`+strings.Repeat("é", 32)+fmt.Sprintf(`"... (%d bytes)`, big/2*2))},
-		{"unterminated comment", repeat("seq(o, /*", "*", big, ""), "deep.hif:1:8: comment not terminated: missing '*/'"},
-		{"long comment", repeat("seq(o, /*", "* /", big/3, "*/ a -- m -> b)"), ""},
-		{"many comments", repeat("seq(o, ", "/**/", big/4, "o)"), ""},
-		{"unclosed", repeat("", "seq(o, ", big/7, ""), fmt.Sprintf("deep.hif:1:%d: operators nested more than %d deep", 7*MaxNesting+1, MaxNesting)},
-		{"many operands", repeat("seq(", "a -- m -> b,\n", valid/13, "o)"), ""},
-		{"many operands, error at the end", repeat("seq(", "a -- m -> b,\n", valid/13, "a -- m -> z)"),
-			fmt.Sprintf("deep.hif:%d:11: undeclared lifeline or gate \"z\" (add it to @lifeline or @gate in the signature)", valid/13+1)},
-		{"many receivers", repeat("a -- m -> (b", ",c", valid/2, ")"), ""},
-		{"many coregion lifelines", repeat("coreg(a", ",b", valid/2, ")(o, o)"), ""},
+		{"one long name", func(big, _ int) input {
+			return input{bytes.Repeat([]byte("a"), big), fmt.Sprintf("deep.hif:1:%d: expected '(' after operator %[2]s, "+
+				"or '--'/'->' after the name %[2]s of a message, found end of file", big+1, `"`+strings.Repeat("a", 64)+fmt.Sprintf(`"... (%d bytes)`, big))}
+		}},
+		{"long undeclared name", func(big, _ int) input {
+			return input{repeat("seq(o, ", "é", big/2, " -- m -> a)"), fmt.Sprintf("deep.hif:1:8: undeclared lifeline or gate %s (add it to @lifeline or @gate in the signature)",
+				`"`+strings.Repeat("é", 32)+fmt.Sprintf(`"... (%d bytes)`, big/2*2))}
+		}},
+		{"unterminated comment", func(big, _ int) input {
+			return input{repeat("seq(o, /*", "*", big, ""), "deep.hif:1:8: comment not terminated: missing '*/'"}
+		}},
+		{"long comment", func(big, _ int) input { return input{repeat("seq(o, /*", "* /", big/3, "*/ a -- m -> b)"), ""} }},
+		{"many comments", func(big, _ int) input { return input{repeat("seq(o, ", "/**/", big/4, "o)"), ""} }},
+		// Unclosed: at least one level more than MaxNesting.
+		{"unclosed", func(big, _ int) input {
+			return input{repeat("", "seq(o, ", max(big/7, MaxNesting+1), ""), fmt.Sprintf("deep.hif:1:%d: operators nested more than %d deep", 7*MaxNesting+1, MaxNesting)}
+		}},
+		{"many operands", func(_, valid int) input { return input{repeat("seq(", "a -- m -> b,\n", valid/13, "o)"), ""} }},
+		{"many operands, error at the end", func(_, valid int) input {
+			return input{repeat("seq(", "a -- m -> b,\n", valid/13, "a -- m -> z)"),
+				fmt.Sprintf("deep.hif:%d:11: undeclared lifeline or gate \"z\" (add it to @lifeline or @gate in the signature)", valid/13+1)}
+		}},
+		{"many receivers", func(_, valid int) input { return input{repeat("a -- m -> (b", ",c", valid/2, ")"), ""} }},
+		{"many coregion lifelines", func(_, valid int) input { return input{repeat("coreg(a", ",b", valid/2, ")(o, o)"), ""} }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			n, err := ParseHIF("deep.hif", tc.src)
-			if err == nil {
-				st := NewStore(sig)
-				var term Term
-				term, err = st.Resolve("deep.hif", n)
-				if err == nil {
-					st.Simplify(term)
+			testutil.Linear(t, valid, func(n int) func() {
+				in := tc.input(n*big/valid, n) // n is the size of a valid input
+				return func() {
+					n, err := ParseHIF("deep.hif", in.src)
+					if err == nil {
+						st := NewStore(sig)
+						var term Term
+						term, err = st.Resolve("deep.hif", n)
+						if err == nil {
+							st.Simplify(term)
+						}
+					}
+					switch {
+					case in.err == "" && err != nil:
+						t.Fatal(err)
+					case in.err != "" && (err == nil || !strings.HasSuffix(err.Error(), in.err)):
+						t.Fatalf("error %.300v\nwant ...%s", err, in.err)
+					}
 				}
-			}
-			switch {
-			case tc.err == "" && err != nil:
-				t.Fatal(err)
-			case tc.err != "" && (err == nil || !strings.HasSuffix(err.Error(), tc.err)):
-				t.Fatalf("error %.300v\nwant ...%s", err, tc.err)
-			}
+			})
 		})
 	}
 }

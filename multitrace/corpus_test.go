@@ -21,6 +21,7 @@ const corpusFiles = 10345
 // signature and checks the round trips through Format. Files are read by
 // several goroutines: the time goes into opening 10,000 small files.
 func TestCorpus(t *testing.T) {
+	t.Parallel()
 	dir := corpusDir(t)
 	sigs := map[string]*interaction.Signature{}
 	type job struct {

@@ -353,8 +353,11 @@ func (g *generator) sets(sizes map[string]int) []table1Set {
 
 // TestTable1Verdicts checks the generated sets: AS gives each multi-trace
 // its set's verdict, and AC agrees on Pass against Fail (a sample of them
-// without -tags sweep).
+// without -tags sweep: 60 per set, and of the LocalError and AllTypes sets
+// one in four for AC, which explores up to 500,000 interleavings on a local
+// error of nfa1).
 func TestTable1Verdicts(t *testing.T) {
+	t.Parallel()
 	size := 60
 	if testutil.Sweep() {
 		size = 1000
@@ -362,12 +365,15 @@ func TestTable1Verdicts(t *testing.T) {
 	for _, d := range loadTable1(t, size) {
 		for _, s := range d.sets {
 			for k, mt := range s.mts {
-				as, ac := d.c.CheckAS(mt, Accept), d.c.CheckAC(mt, Accept)
+				as := d.c.CheckAS(mt, Accept)
 				if s.kind != "AllTypes" && (s.kind == "Pass") != (as.Verdict == Pass) || s.kind != "Pass" && s.kind != "AllTypes" && as.Reason.String() != s.kind {
 					t.Errorf("%s %s #%d: AS %s", d.name, s.kind, k, as)
 				}
-				if (as.Verdict == Pass) != (ac.Verdict == Pass) {
-					t.Errorf("%s %s #%d: AS %s, AC %s\n%s", d.name, s.kind, k, as, ac, FormatLetterTraces(d.c.locs, mt))
+				slowAC := s.kind == "LocalError" || s.kind == "AllTypes"
+				if !slowAC || k%4 == 0 || testutil.Sweep() {
+					if ac := d.c.CheckAC(mt, Accept); (as.Verdict == Pass) != (ac.Verdict == Pass) {
+						t.Errorf("%s %s #%d: AS %s, AC %s\n%s", d.name, s.kind, k, as, ac, FormatLetterTraces(d.c.locs, mt))
+					}
 				}
 				if np := d.c.withoutPruning(t).CheckAS(mt, Accept); np.String() != as.String() {
 					t.Errorf("%s %s #%d: AS %s, without pruning %s", d.name, s.kind, k, as, np)
