@@ -40,7 +40,7 @@ func TestLargeInputs(t *testing.T) {
 		{"unterminated comment", func(big, _ int) []byte { return rep("{ [a] /*", "*", "", big) }, "comment not terminated: missing '*/'", true},
 		{"long comment", func(big, _ int) []byte { return rep("{ [a] /*", "* /", "*/ a!m }", big) }, "", false},
 		{"whitespace", func(big, _ int) []byte { return rep("{", " \n\t\r", "}", big) }, "", false},
-		{"many components", func(big, _ int) []byte { return rep("{", "[a] ;", "}", big) }, "in two components: here and at 1:3 (a lifeline belongs to one co-localization)", false},
+		{"many components", func(big, _ int) []byte { return rep("{", "[a] ;", "}", big) }, "in two components: here and at 1:3 (a lifeline belongs to one location)", false},
 		{"unclosed multi-action", func(_, valid int) []byte { return rep("{ [a,b] {", "a!m,", "", valid) }, "found end of file", true},
 		{"long trace", func(_, valid int) []byte { return rep("{ [a,b] a!m", ".b?n", " }", valid) }, "", false},
 		{"long trace, error at the end", func(_, valid int) []byte { return rep("{ [a,b] a!m", ".b?n", ".c!m }", valid) }, "c!m is on c, outside component [a,b]", false},
