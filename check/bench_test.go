@@ -12,12 +12,18 @@ import (
 )
 
 // BenchmarkLogs measures the whole path from a log to verdicts on one
-// worker: reading 20,000 lfrem-like sessions (accepted multi-traces of
-// the lifeline-removal benchmark's interaction i1, one location per
-// lifeline) and judging each (runtime engine: i1 does not compile). Run
-// it with -cpu 1 to count one core.
+// worker: reading 20,000 lfrem-like sessions (accepted multi-traces of the
+// lifeline-removal benchmark's interactions, one location per lifeline)
+// and judging each: i1 with the runtime engine (it does not compile), i14
+// with the automata engine. Run it with -cpu 1 to count one core.
 func BenchmarkLogs(b *testing.B) {
-	sp, err := check.LoadSpec(filepath.Join(testdata, "lfrem/signature.hsf"), filepath.Join(testdata, "lfrem/i1.hif"), "")
+	for _, hif := range []string{"i1", "i14"} {
+		b.Run(hif, func(b *testing.B) { benchmarkLogs(b, hif) })
+	}
+}
+
+func benchmarkLogs(b *testing.B, hif string) {
+	sp, err := check.LoadSpec(filepath.Join(testdata, "lfrem/signature.hsf"), filepath.Join(testdata, "lfrem", hif+".hif"), "")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -35,6 +41,9 @@ func BenchmarkLogs(b *testing.B) {
 	c, err := check.New(sp, check.DefaultOptions())
 	if err != nil {
 		b.Fatal(err)
+	}
+	if want := map[string]check.Engine{"i1": check.EngineRuntime, "i14": check.EngineAutomata}[hif]; c.Engine() != want {
+		b.Fatalf("%s: engine %s, want %s", hif, c.Engine(), want)
 	}
 	for _, f := range []logs.Format{logs.JSONL, logs.OTLP} {
 		var buf bytes.Buffer
@@ -68,6 +77,7 @@ func BenchmarkLogs(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+			b.ReportMetric(float64(events)/float64(len(mts)), "events/session")
 		})
 	}
 }
