@@ -232,6 +232,35 @@ var producers = []producer{
 		return []row{{"local checks on projection DFAs (in-process, automatark NFA1–4)", "target 200M events/s",
 			"≥ " + rate(lo) + " events/s", times(lo/200e6) + " the target"}}, nil
 	}},
+	{"logs", func() ([]row, error) {
+		// Logs to verdicts on one core: reading the sessions and judging
+		// them; the baseline is a plain encoding/json decode of the same
+		// JSON Lines file into a struct (what a user's own script does).
+		rs, err := goTest(nil, "./check", "-run", "^$", "-bench", "Logs", "-cpu", "1", "-benchtime", "10x")
+		if err != nil {
+			return nil, err
+		}
+		base, err := goTest(nil, "./logs", "-run", "^$", "-bench", "StdlibDecode", "-cpu", "1", "-benchtime", "10x")
+		if err != nil || len(base) == 0 {
+			return nil, err
+		}
+		stdlib := base[0].metrics["events/s"]
+		var out []row
+		for _, r := range rs {
+			v := r.metrics["events/s"]
+			engine := map[string]string{"i1": "runtime engine", "i14": "automata engine"}[strings.Split(strings.TrimPrefix(r.name, "Logs/"), "/")[0]]
+			switch {
+			case strings.HasSuffix(r.name, "/jsonl"):
+				out = append(out, row{fmt.Sprintf("JSON Lines log → verdicts, one core, lfrem-like sessions (%s, %.1f events a session)", engine, r.metrics["events/session"]),
+					"target 2M events/s; encoding/json decode alone " + rate(stdlib) + " events/s", rate(v) + " events/s",
+					fmt.Sprintf("%.2f× the target, %.1f× the decode alone", v/2e6, v/stdlib)})
+			case strings.HasSuffix(r.name, "/otlp"):
+				out = append(out, row{fmt.Sprintf("OTLP/JSON traces → verdicts, one core, lfrem-like sessions (%s)", engine),
+					"target 1M spans/s", rate(v) + " spans/s", fmt.Sprintf("%.2f× the target", v/1e6)})
+			}
+		}
+		return out, nil
+	}},
 	{"gen", func() ([]row, error) {
 		// The generated ABP verifiers (discrete partition: 4 locations; and
 		// trivial: global traces), built and benchmarked by the end-to-end
