@@ -24,6 +24,7 @@ const (
 // with a larger budget (or the runtime engine, which builds no automaton)
 // may succeed. A LimitStates error wraps ErrTooManyStates.
 type LimitError struct {
+	File    string        // the file of what was being built, when known
 	Stage   string        // what was being built: "NFA synthesis", "projection of location [a]"
 	Limit   Limit         // which budget stopped it
 	Max     int64         // LimitMemory: the budget in bytes; LimitStates: the state bound
@@ -31,16 +32,24 @@ type LimitError struct {
 }
 
 func (e *LimitError) Error() string {
+	file := ""
+	if e.File != "" {
+		file = e.File + ": "
+	}
 	switch e.Limit {
 	case LimitTime:
-		return fmt.Sprintf("%s stopped at its deadline, after %v (raise --timeout, or use the runtime engine)",
-			e.Stage, e.Elapsed.Round(time.Millisecond))
+		elapsed := e.Elapsed.Round(time.Millisecond)
+		if e.Elapsed < time.Millisecond {
+			elapsed = e.Elapsed.Round(time.Microsecond)
+		}
+		return fmt.Sprintf("%s%s stopped at its deadline, after %v (raise --timeout, or use the runtime engine)",
+			file, e.Stage, elapsed)
 	case LimitMemory:
-		return fmt.Sprintf("%s stopped: it needs more than its memory budget of %s (raise --max-memory, or use the runtime engine)",
-			e.Stage, FormatBytes(e.Max))
+		return fmt.Sprintf("%s%s stopped: it needs more than its memory budget of %s (raise --max-memory, or use the runtime engine)",
+			file, e.Stage, FormatBytes(e.Max))
 	default:
-		return fmt.Sprintf("%s stopped: more than %d states (raise its state limit, or use the runtime engine): %v",
-			e.Stage, e.Max, ErrTooManyStates)
+		return fmt.Sprintf("%s%s stopped: more than %d states (raise its state limit, or use the runtime engine): %v",
+			file, e.Stage, e.Max, ErrTooManyStates)
 	}
 }
 

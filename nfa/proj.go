@@ -3,7 +3,6 @@ package nfa
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -111,6 +110,7 @@ type projBuilder struct {
 	// numbered in depends on it).
 	subsets *rows
 	lists   [][]State
+	spare   [][]State // lists of explored states, for reuse
 	cur     *stateSet // the set being built
 }
 
@@ -161,11 +161,19 @@ func (pb *projBuilder) state() (State, error) {
 	if pb.max > 0 && pb.subsets.len() > pb.max {
 		return 0, &LimitError{Stage: pb.budget.stage, Limit: LimitStates, Max: int64(pb.max)}
 	}
-	pb.lists = append(pb.lists, slices.Clone(pb.cur.list))
+	var list []State
+	if k := len(pb.spare); k > 0 {
+		list, pb.spare = pb.spare[k-1][:0], pb.spare[:k-1]
+	}
+	pb.lists = append(pb.lists, append(list, pb.cur.list...))
 	// The row and its list; the row of the transition table and of its
 	// labels; the final bit.
 	return State(i), pb.budget.Alloc(grown + 4*int64(len(pb.cur.list)) + 24 + 8*int64(pb.k) + 1)
 }
+
+// maxSpareLists bounds the lists kept for reuse: the states found but not
+// yet explored are few when the DFA is a chain, where lists are long.
+const maxSpareLists = 8
 
 // build runs the subset construction from the closure of start. With
 // areas, it also labels the transitions (forward projections only), as
@@ -243,6 +251,9 @@ func (pb *projBuilder) build(start []State, areas bool) (*DFA, []int32, *rows, e
 			}
 		}
 		pb.budget.Free(4 * int64(len(pb.lists[i])))
+		if len(pb.spare) < maxSpareLists {
+			pb.spare = append(pb.spare, pb.lists[i])
+		}
 		pb.lists[i] = nil
 		d.final = growBits(d.final, i)
 		if fin {
@@ -299,8 +310,9 @@ func (pb *projBuilder) build(start []State, areas bool) (*DFA, []int32, *rows, e
 	}
 	d.n = pb.subsets.len()
 	d.final = growBits(d.final, d.n-1)
-	pb.subsets.done()
-	labels.done()
+	if err := finish(pb.budget, pb.subsets, labels); err != nil {
+		return nil, nil, nil, err
+	}
 	return d, areaOf, labels, nil
 }
 
@@ -474,7 +486,19 @@ func (p *Proj) futures(a *NFA, b *Budget) error {
 			}
 		}
 	}
-	p.fut.done()
+	return finish(b, p.fut)
+}
+
+// finish lays out the rows of a construction for reading (rows.done),
+// within the budget: the copy they may take exists with them for a moment.
+func finish(b *Budget, rs ...*rows) error {
+	for _, r := range rs {
+		x := r.done()
+		if err := b.Alloc(x); err != nil {
+			return err
+		}
+		b.Free(x)
+	}
 	return nil
 }
 
