@@ -2,6 +2,7 @@ package compile
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -87,13 +88,21 @@ func Synthesize(st *interaction.Store, root interaction.Term, opt Options) (*Aut
 // into the LoopError of the loop to blame.
 func (s *synth) synthesize(root interaction.Term) (*Automaton, error) {
 	a, err := s.run(root)
-	if err != nil {
-		if _, grow := err.(*growthError); grow {
-			return nil, blame(s.st, root, s.opt)
-		}
-		return nil, err
+	var le *nfa.LimitError
+	switch {
+	case err == nil:
+		return a, nil
+	case errors.As(err, &le):
+		le.File = s.opt.File
+	case isGrowth(err):
+		return nil, blame(s.st, root, s.opt)
 	}
-	return a, nil
+	return nil, err
+}
+
+func isGrowth(err error) bool {
+	_, grow := err.(*growthError)
+	return grow
 }
 
 // Compile returns the reduced NFA of root: Synthesize, then nfa.Reduce
@@ -107,10 +116,12 @@ func Compile(st *interaction.Store, root interaction.Term, opt Options) (*nfa.NF
 		return nil, err
 	}
 	s.budget.SetStage("NFA reduction")
-	if err := s.budget.Alloc(a.NFA.ReduceBytes()); err != nil {
-		return nil, err
+	err = s.budget.Alloc(a.NFA.ReduceBytes())
+	if err == nil {
+		err = s.budget.Check()
 	}
-	if err := s.budget.Check(); err != nil {
+	if err != nil {
+		err.(*nfa.LimitError).File = opt.File
 		return nil, err
 	}
 	return a.NFA.Reduce(), nil
