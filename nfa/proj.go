@@ -165,10 +165,12 @@ func (pb *projBuilder) state() (State, error) {
 	if k := len(pb.spare); k > 0 {
 		list, pb.spare = pb.spare[k-1][:0], pb.spare[:k-1]
 	}
-	pb.lists = append(pb.lists, append(list, pb.cur.list...))
-	// The row and its list; the row of the transition table and of its
-	// labels; the final bit.
-	return State(i), pb.budget.Alloc(grown + 4*int64(len(pb.cur.list)) + 24 + 8*int64(pb.k) + 1)
+	c := cap(list)
+	list = append(list, pb.cur.list...)
+	pb.lists = append(pb.lists, list)
+	// The row and its list (what a reused list grew by); the row of the
+	// transition table and of its labels; the final bit.
+	return State(i), pb.budget.Alloc(grown + 4*int64(cap(list)-c) + 24 + 8*int64(pb.k) + 1)
 }
 
 // maxSpareLists bounds the lists kept for reuse: the states found but not
@@ -191,15 +193,22 @@ func (pb *projBuilder) build(start []State, areas bool) (*DFA, []int32, *rows, e
 		return d, nil, labels, nil
 	}
 	pb.cur = newStateSet(a.n)
-	// The scratch sets: cur with its list, the targets and transitions of
-	// each letter, a label.
-	scratch := int64(nwords(a.n))*8 + int64(a.n)*4 + int64(k)*48
+	// The scratch memory: cur with its list, the targets and transitions of
+	// each letter (a few for each transition of A at most), a label.
+	scratch := int64(nwords(a.n))*8 + int64(a.n)*4 + int64(k)*48 + 8*int64(len(a.trans))
 	if areas {
 		scratch += int64(tw) * 8
 	}
 	if err := pb.budget.Alloc(scratch); err != nil {
 		return nil, nil, nil, err
 	}
+	defer func() {
+		pb.budget.Free(scratch)
+		for _, l := range pb.spare {
+			pb.budget.Free(4 * int64(cap(l)))
+		}
+		pb.spare = nil
+	}()
 	for _, q := range start {
 		pb.cur.add(q)
 	}
@@ -250,9 +259,10 @@ func (pb *projBuilder) build(start []State, areas bool) (*DFA, []int32, *rows, e
 				see(t)
 			}
 		}
-		pb.budget.Free(4 * int64(len(pb.lists[i])))
 		if len(pb.spare) < maxSpareLists {
 			pb.spare = append(pb.spare, pb.lists[i])
+		} else {
+			pb.budget.Free(4 * int64(cap(pb.lists[i])))
 		}
 		pb.lists[i] = nil
 		d.final = growBits(d.final, i)
