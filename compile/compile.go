@@ -79,25 +79,26 @@ type Automaton struct {
 // *StateLimitError, and one that passes Options.Deadline or MaxMemory with a
 // *nfa.LimitError: it never runs forever, nor out of memory.
 func Synthesize(st *interaction.Store, root interaction.Term, opt Options) (*Automaton, error) {
-	s := newSynth(st, opt, root)
-	s.budget = nfa.NewBudget("NFA synthesis", opt.Deadline, opt.MaxMemory)
-	return s.synthesize(root)
+	a, _, err := synthesize(st, root, opt)
+	return a, err
 }
 
-// synthesize runs the synthesis of root and turns a growth of its terms
-// into the LoopError of the loop to blame.
-func (s *synth) synthesize(root interaction.Term) (*Automaton, error) {
+// synthesize is Synthesize, and returns the budget of opt with what the
+// synthesis used of it, for the stages after it.
+func synthesize(st *interaction.Store, root interaction.Term, opt Options) (*Automaton, *nfa.Budget, error) {
+	s := newSynth(st, opt, root)
+	s.budget = nfa.NewBudget("NFA synthesis", opt.Deadline, opt.MaxMemory)
 	a, err := s.run(root)
 	var le *nfa.LimitError
 	switch {
 	case err == nil:
-		return a, nil
+		return a, s.budget, nil
 	case errors.As(err, &le):
-		le.File = s.opt.File
+		le.File = opt.File
 	case isGrowth(err):
-		return nil, blame(s.st, root, s.opt)
+		return nil, nil, blame(st, root, opt)
 	}
-	return nil, err
+	return nil, nil, err
 }
 
 func isGrowth(err error) bool {
@@ -106,19 +107,18 @@ func isGrowth(err error) bool {
 }
 
 // Compile returns the reduced NFA of root: Synthesize, then nfa.Reduce
-// (bisimulation quotients). With opt.Labels, a state of the reduced NFA is
-// labelled with the term of the first derivative state it merges.
+// (bisimulation quotients), within the same bounds. With opt.Labels, a
+// state of the reduced NFA is labelled with the term of the first
+// derivative state it merges.
 func Compile(st *interaction.Store, root interaction.Term, opt Options) (*nfa.NFA, error) {
-	s := newSynth(st, opt, root)
-	s.budget = nfa.NewBudget("NFA synthesis", opt.Deadline, opt.MaxMemory)
-	a, err := s.synthesize(root)
+	a, b, err := synthesize(st, root, opt)
 	if err != nil {
 		return nil, err
 	}
-	s.budget.SetStage("NFA reduction")
-	err = s.budget.Alloc(a.NFA.ReduceBytes())
+	b.SetStage("NFA reduction")
+	err = b.Alloc(a.NFA.ReduceBytes())
 	if err == nil {
-		err = s.budget.Check()
+		err = b.Check()
 	}
 	if err != nil {
 		err.(*nfa.LimitError).File = opt.File
