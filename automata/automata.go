@@ -30,6 +30,7 @@
 package automata
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -60,9 +61,21 @@ type Options struct {
 	// MaxProjStates bounds each projection DFA (0: nfa's default).
 	MaxProjStates int
 	// MaxNodes and Timeout bound each central search (0: nfa's default,
-	// none); hitting one answers Inconc.
+	// none); hitting one answers Inconc. Timeout also bounds the
+	// compilation (New) and the building of each partition's checker,
+	// unless BuildTimeout is set.
 	MaxNodes int
 	Timeout  time.Duration
+	// BuildTimeout, when positive, bounds the compilation and the building
+	// of each checker instead of Timeout: a small one makes New a bounded
+	// attempt (see check.EngineAuto).
+	BuildTimeout time.Duration
+	// MaxMemory bounds the bytes of the compilation, and of each
+	// partition's checker (0: nfa.DefaultMaxMemory; negative: none). Past
+	// it or the build timeout, New fails with a *nfa.LimitError, and
+	// Analyze answers Inconc for a multi-trace whose checker could not be
+	// built.
+	MaxMemory int64
 	// NoPruning: see nfa.CheckerOptions.
 	NoPruning bool
 	// File and Syntax locate the interaction's source, so that a loop
@@ -86,12 +99,14 @@ type Engine struct {
 
 // New compiles root (a term of st) into its reduced NFA. It fails with the
 // errors of compile.Compile (a *compile.LoopError outside the sublanguage,
-// a *compile.StateLimitError past Options.MaxStates).
+// a *compile.StateLimitError past Options.MaxStates, a *nfa.LimitError past
+// the build timeout or Options.MaxMemory).
 func New(st *interaction.Store, root interaction.Term, opt Options) (*Engine, error) {
 	if opt.Mode != verdict.Prefix && opt.Mode != verdict.Accept {
 		return nil, fmt.Errorf("the automata engine answers accept and prefix modes, not %s", opt.Mode)
 	}
-	a, err := compile.Compile(st, root, compile.Options{MaxStates: opt.MaxStates, File: opt.File, Syntax: opt.Syntax})
+	a, err := compile.Compile(st, root, compile.Options{MaxStates: opt.MaxStates, File: opt.File, Syntax: opt.Syntax,
+		Deadline: opt.buildDeadline(), MaxMemory: opt.MaxMemory})
 	if err != nil {
 		return nil, err
 	}
@@ -107,6 +122,25 @@ func New(st *interaction.Store, root interaction.Term, opt Options) (*Engine, er
 		e.acts[x] = m
 	}
 	return e, nil
+}
+
+// buildDeadline returns the deadline of a construction that starts now.
+func (o Options) buildDeadline() time.Time {
+	d := o.Timeout
+	if o.BuildTimeout > 0 {
+		d = o.BuildTimeout
+	}
+	if d <= 0 {
+		return time.Time{}
+	}
+	return time.Now().Add(d)
+}
+
+// checkerOptions returns the options of the checker of a partition built
+// now.
+func (o Options) checkerOptions() nfa.CheckerOptions {
+	return nfa.CheckerOptions{MaxProjStates: o.MaxProjStates, Deadline: o.buildDeadline(), MaxMemory: o.MaxMemory,
+		MaxNodes: o.MaxNodes, Timeout: o.Timeout, NoPruning: o.NoPruning}
 }
 
 // parseMultiAction reads back the name of a symbol (MultiAction.Format).
@@ -204,8 +238,7 @@ func (e *Engine) locate(groups []interaction.Lifelines) (*located, time.Duration
 	e.mu.Unlock()
 	defer close(l.ready)
 	locs := Locations(e.a, e.sig, e.acts, groups)
-	l.c, l.err = nfa.NewChecker(e.a, locs, nfa.CheckerOptions{MaxProjStates: e.opt.MaxProjStates,
-		MaxNodes: e.opt.MaxNodes, Timeout: e.opt.Timeout, NoPruning: e.opt.NoPruning})
+	l.c, l.err = nfa.NewChecker(e.a, locs, e.opt.checkerOptions())
 	for range groups {
 		l.single = append(l.single, map[interaction.Action]nfa.Letter{})
 		l.multi = append(l.multi, map[string]nfa.Letter{})
@@ -279,7 +312,11 @@ func (e *Engine) Prepare(mt *multitrace.MultiTrace) (time.Duration, error) {
 func (e *Engine) Analyze(mt *multitrace.MultiTrace) verdict.Result {
 	l := e.located(groups(mt))
 	if l.err != nil {
-		return verdict.Result{Verdict: verdict.Inconc, Mode: e.opt.Mode, Detail: l.err.Error()}
+		res := verdict.Result{Verdict: verdict.Inconc, Mode: e.opt.Mode, Detail: l.err.Error()}
+		if le := (*nfa.LimitError)(nil); errors.As(l.err, &le) && le.Limit == nfa.LimitTime {
+			res.Reason = verdict.Timeout
+		}
+		return res
 	}
 	letters := l.letters(e.sig, mt)
 	r := check(l.c, letters, e.opt)
@@ -319,8 +356,7 @@ func NewRaw(a *nfa.NFA, locs *nfa.Locations, opt Options) (*Raw, error) {
 	if opt.Mode != verdict.Prefix && opt.Mode != verdict.Accept {
 		return nil, fmt.Errorf("the automata engine answers accept and prefix modes, not %s", opt.Mode)
 	}
-	c, err := nfa.NewChecker(a, locs, nfa.CheckerOptions{MaxProjStates: opt.MaxProjStates,
-		MaxNodes: opt.MaxNodes, Timeout: opt.Timeout, NoPruning: opt.NoPruning})
+	c, err := nfa.NewChecker(a, locs, opt.checkerOptions())
 	if err != nil {
 		return nil, err
 	}

@@ -12,10 +12,12 @@
 // The engines are the runtime engine (package runtime: term rewriting, the
 // full language) and the automata engine (package automata: the compiled
 // path). With EngineAuto the automata engine answers when the interaction
-// compiles within Options.MaxStates; only an interaction outside the
+// compiles within a bounded attempt (Options.MaxStates, and
+// DefaultAutoBuildTimeout and DefaultAutoMaxMemory for the compilation and
+// for the checker of each partition); only an interaction outside the
 // compiled sublanguage (compile.LoopError) or one whose automaton is too
-// big (compile.StateLimitError) falls back to the runtime engine, and any
-// other error is returned.
+// big for the attempt (compile.StateLimitError, nfa.LimitError) falls back
+// to the runtime engine, and any other error is returned.
 //
 // Setup (compiling the interaction, building the checker of a partition of
 // the lifelines, preparing a worker's analyzer) is timed apart from the
@@ -70,6 +72,16 @@ func ParseEngine(s string) (Engine, error) {
 // falls back to the runtime engine quickly.
 const DefaultAutoMaxStates = 1 << 16
 
+// DefaultAutoBuildTimeout and DefaultAutoMaxMemory bound the compilation of
+// EngineAuto's attempt, and the building of each of its checkers (the
+// build timeout is Options.Analysis.Timeout when that is smaller): auto
+// decides by a bounded attempt, never by waiting. The compilation of the
+// models of the corpus takes milliseconds and a few megabytes.
+const (
+	DefaultAutoBuildTimeout       = 2 * time.Second
+	DefaultAutoMaxMemory    int64 = 512 << 20
+)
+
 // Options configure a Checker.
 type Options struct {
 	Engine Engine
@@ -106,8 +118,8 @@ type Checker struct {
 // New prepares a checker of sp: for the automata engine it compiles the
 // interaction (timed as Setup). The errors are those of the settings (a
 // mode the engine does not answer), of the compilation when EngineAutomata
-// was asked, or any compilation error but LoopError and StateLimitError
-// with EngineAuto.
+// was asked, or any compilation error but LoopError, StateLimitError and
+// nfa.LimitError with EngineAuto.
 func New(sp *Spec, opt Options) (*Checker, error) {
 	mode := opt.Analysis.Mode
 	c := &Checker{sp: sp, opt: opt, engine: opt.Engine}
@@ -147,15 +159,21 @@ func New(sp *Spec, opt Options) (*Checker, error) {
 		if ao.MaxStates == 0 {
 			ao.MaxStates = DefaultAutoMaxStates
 		}
+		ao.BuildTimeout, ao.MaxMemory = DefaultAutoBuildTimeout, DefaultAutoMaxMemory
+		if t := opt.Analysis.Timeout; t > 0 {
+			ao.BuildTimeout = min(t, DefaultAutoBuildTimeout)
+		}
 	}
 	e, err := automata.New(in.Store, in.Root, ao)
 	var loop *compile.LoopError
 	var big *compile.StateLimitError
+	var limit *nfa.LimitError
 	switch {
 	case err == nil:
 		c.auto, c.engine = e, EngineAutomata
-	case opt.Engine == EngineAuto && (errors.As(err, &loop) || errors.As(err, &big)):
-		// Not compilable, or too big: the runtime engine answers.
+	case opt.Engine == EngineAuto && (errors.As(err, &loop) || errors.As(err, &big) || errors.As(err, &limit)):
+		// Not compilable, or too big for the attempt: the runtime engine
+		// answers.
 	default:
 		return nil, err
 	}

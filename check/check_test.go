@@ -8,10 +8,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/compile"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -37,13 +39,21 @@ func writeSpec(t *testing.T, hsf, hif string) *check.Spec {
 const sig12 = "@lifeline{ l1; l2 }\n@message{ m }\n"
 
 // TestEngineChoice checks what EngineAuto picks, and that only "not
-// compilable" and "too big" fall back to the runtime engine.
+// compilable" and "too big" (for the states, time or memory of its bounded
+// attempt) fall back to the runtime engine.
 func TestEngineChoice(t *testing.T) {
 	regular := writeSpec(t, sig12, "loopS(l1 -- m -> l2)")
 	counting := writeSpec(t, sig12, "loopH(l1 -- m -> l2)") // loopH of a message: not regular
+	// 300 copies of a message in a par: 45,451 states, seconds to compile
+	// (abp's 400 copies took a minute before auto fell back).
+	slow := writeSpec(t, sig12, strings.Repeat("par(l1 -- m -> l2, ", 299)+"l1 -- m -> l2"+strings.Repeat(")", 299))
 	opts := func(e check.Engine, mode verdict.Mode, maxStates int) check.Options {
 		o := check.DefaultOptions()
 		o.Engine, o.Analysis.Mode, o.MaxStates = e, mode, maxStates
+		return o
+	}
+	timeout := func(o check.Options, d time.Duration) check.Options {
+		o.Analysis.Timeout = d
 		return o
 	}
 	for _, tc := range []struct {
@@ -61,8 +71,18 @@ func TestEngineChoice(t *testing.T) {
 		{"automata, not compilable", counting, opts(check.EngineAutomata, verdict.Prefix, 0), 0, new(*compile.LoopError)},
 		{"automata, too big", regular, opts(check.EngineAutomata, verdict.Prefix, 1), 0, new(*compile.StateLimitError)},
 		{"automata, slice mode", regular, opts(check.EngineAutomata, verdict.Slice, 0), 0, nil},
+		// --timeout bounds the compilation too; auto's attempt is bounded
+		// by it (or by DefaultAutoBuildTimeout) and falls back.
+		{"auto, past the build timeout", regular, timeout(opts(check.EngineAuto, verdict.Prefix, 0), time.Nanosecond), check.EngineRuntime, nil},
+		{"automata, past the timeout", regular, timeout(opts(check.EngineAutomata, verdict.Prefix, 0), time.Nanosecond), 0, new(*nfa.LimitError)},
+		{"auto, within the timeout", regular, timeout(opts(check.EngineAuto, verdict.Prefix, 0), time.Minute), check.EngineAutomata, nil},
+		{"auto, slow to compile", slow, timeout(opts(check.EngineAuto, verdict.Prefix, 0), 200*time.Millisecond), check.EngineRuntime, nil},
 	} {
+		t0 := time.Now()
 		c, err := check.New(tc.sp, tc.opt)
+		if d := time.Since(t0); tc.opt.Analysis.Timeout > 0 && d > tc.opt.Analysis.Timeout+time.Second {
+			t.Errorf("%s: New took %v, past its timeout %v", tc.name, d, tc.opt.Analysis.Timeout)
+		}
 		switch {
 		case tc.want == 0 && err == nil:
 			t.Errorf("%s: engine %s, want an error", tc.name, c.Engine())

@@ -1,10 +1,12 @@
 package compile
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/nfa"
 )
 
 // The sublanguage of the compiled path.
@@ -130,8 +132,14 @@ func (s *synth) precheck(root interaction.Term) error {
 			continue
 		}
 		p := &synth{st: s.st, opt: Options{MaxStates: precheckStates},
-			bound: s.bound, maxPile: s.maxPile, pileMemo: s.pileMemo}
-		if _, err := p.run(l.t); err != nil {
+			bound: s.bound, maxPile: s.maxPile, pileMemo: s.pileMemo, budget: s.budget}
+		_, err := p.run(l.t)
+		p.release()
+		var le *nfa.LimitError
+		switch {
+		case errors.As(err, &le):
+			return err
+		case err != nil:
 			if _, grow := err.(*growthError); grow {
 				return s.loopError(l)
 			}
@@ -286,6 +294,8 @@ func blame(st *interaction.Store, root interaction.Term, opt Options) error {
 	culprit := loops[len(loops)-1]
 	for _, l := range loops {
 		s := newSynth(st, Options{MaxStates: min(opt.maxStates(), blameStates)}, l.t)
+		// Past the budget of the whole synthesis, a loop is not blamed.
+		s.budget = nfa.NewBudget("NFA synthesis", opt.Deadline, opt.MaxMemory)
 		if _, err := s.run(l.t); err != nil {
 			if _, grow := err.(*growthError); grow {
 				culprit = l

@@ -1,8 +1,12 @@
 package compile
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/nfa"
@@ -17,6 +21,14 @@ type Options struct {
 	// MaxStates bounds the number of derivative states (0 means
 	// DefaultMaxStates). Exceeding it is an error, never a silent cut.
 	MaxStates int
+	// Deadline and MaxMemory bound the synthesis (and Compile's
+	// reduction): the zero Time is no deadline; MaxMemory is in bytes, 0
+	// for nfa.DefaultMaxMemory, negative for no bound. They count the
+	// automaton under construction and the terms and caches the synthesis
+	// adds to the Store. Past them, the synthesis fails with a
+	// *nfa.LimitError.
+	Deadline  time.Time
+	MaxMemory int64
 	// Labels labels each state with its term (Store.Format), for DOT export
 	// and dumps. It costs a string per state.
 	Labels bool
@@ -63,26 +75,53 @@ type Automaton struct {
 // LoopError): the derivatives of loopS are always finitely many, those of
 // loopW, loopH and loopP only when their iterations cannot pile up without
 // bound. A synthesis whose terms keep growing fails with a *LoopError naming
-// the offending loop, and one that exceeds Options.MaxStates with a
-// *StateLimitError: it never runs forever.
+// the offending loop, one that exceeds Options.MaxStates with a
+// *StateLimitError, and one that passes Options.Deadline or MaxMemory with a
+// *nfa.LimitError: it never runs forever, nor out of memory.
 func Synthesize(st *interaction.Store, root interaction.Term, opt Options) (*Automaton, error) {
+	a, _, err := synthesize(st, root, opt)
+	return a, err
+}
+
+// synthesize is Synthesize, and returns the budget of opt with what the
+// synthesis used of it, for the stages after it.
+func synthesize(st *interaction.Store, root interaction.Term, opt Options) (*Automaton, *nfa.Budget, error) {
 	s := newSynth(st, opt, root)
+	s.budget = nfa.NewBudget("NFA synthesis", opt.Deadline, opt.MaxMemory)
 	a, err := s.run(root)
-	if err != nil {
-		if _, grow := err.(*growthError); grow {
-			return nil, blame(st, root, opt)
-		}
-		return nil, err
+	var le *nfa.LimitError
+	switch {
+	case err == nil:
+		return a, s.budget, nil
+	case errors.As(err, &le):
+		le.File = opt.File
+	case isGrowth(err):
+		return nil, nil, blame(st, root, opt)
 	}
-	return a, nil
+	return nil, nil, err
+}
+
+func isGrowth(err error) bool {
+	_, grow := err.(*growthError)
+	return grow
 }
 
 // Compile returns the reduced NFA of root: Synthesize, then nfa.Reduce
-// (bisimulation quotients). With opt.Labels, a state of the reduced NFA is
-// labelled with the term of the first derivative state it merges.
+// (bisimulation quotients), within the same bounds. With opt.Labels, a
+// state of the reduced NFA is labelled with the term of the first
+// derivative state it merges.
 func Compile(st *interaction.Store, root interaction.Term, opt Options) (*nfa.NFA, error) {
-	a, err := Synthesize(st, root, opt)
+	a, b, err := synthesize(st, root, opt)
 	if err != nil {
+		return nil, err
+	}
+	b.SetStage("NFA reduction")
+	err = b.Alloc(a.NFA.ReduceBytes())
+	if err == nil {
+		err = b.Check()
+	}
+	if err != nil {
+		err.(*nfa.LimitError).File = opt.File
 		return nil, err
 	}
 	return a.NFA.Reduce(), nil
@@ -140,10 +179,19 @@ type synth struct {
 	// pauses to check its weak loops alone (see precheck); 0 for never.
 	precheckAt int
 
+	// budget bounds the time and memory of the synthesis; accounted is
+	// what the synthesis reported to it so far, and footprint0 the
+	// Store's footprint when it started.
+	budget     *nfa.Budget
+	accounted  int64
+	footprint0 int64
+
 	// The automaton under construction (see run).
 	root    interaction.Term
 	b       *nfa.Builder
 	terms   []interaction.Term  // the term of each state
+	ntrans  int                 // the transitions added to b
+	row     []nfa.Transition    // the transitions of the state being explored
 	acts    []interaction.ActID // the multi-action of each symbol
 	stateOf []int32             // by Term: state+1, 0 when none
 	symOf   []int32             // by ActID: symbol+1, 0 when none
@@ -171,6 +219,7 @@ func newSynth(st *interaction.Store, opt Options, root interaction.Term) *synth 
 func (s *synth) run(root interaction.Term) (*Automaton, error) {
 	st := s.st
 	s.root = root
+	s.footprint0 = st.Footprint()
 	// About a state per term of the interaction, to start with.
 	n := st.Len()
 	s.b = nfa.NewBuilder()
@@ -191,17 +240,62 @@ func (s *synth) run(root interaction.Term) (*Automaton, error) {
 	s.b.Initial(q0)
 	for i := 0; i < len(s.terms); i++ {
 		t := s.terms[i]
+		// The transitions of state i, without duplicates: several
+		// frontier elements often execute the same action into the same
+		// term (the copies of a message in a par).
+		s.row = s.row[:0]
 		for k, n := 0, st.NumFrontier(t); k < n; k++ {
+			if err := s.budget.Tick(); err != nil {
+				return nil, err
+			}
 			act, next := st.Successor(t, k)
 			x := s.symbol(act)
 			q, err := s.state(s.canon(next))
 			if err != nil {
 				return nil, err
 			}
-			s.b.Transition(nfa.State(i), x, q)
+			s.row = append(s.row, nfa.Transition{Src: nfa.State(i), Sym: x, Dst: q})
 		}
+		if len(s.row) > 1 {
+			slices.SortFunc(s.row, func(a, b nfa.Transition) int {
+				return cmp.Or(cmp.Compare(a.Sym, b.Sym), cmp.Compare(a.Dst, b.Dst))
+			})
+			s.row = slices.Compact(s.row)
+		}
+		for _, tr := range s.row {
+			s.b.Transition(tr.Src, tr.Sym, tr.Dst)
+		}
+		s.ntrans += len(s.row)
+	}
+	if err := s.account(); err != nil {
+		return nil, err
 	}
 	return &Automaton{NFA: s.b.Build(), Terms: s.terms, Acts: s.acts}, nil
+}
+
+// stateBytes is about what a state of the automaton under construction
+// costs the synthesis besides its term: its finality, its term, its entry in
+// the table of states by term, and its slot in the built NFA's tables.
+const stateBytes = 1 + 4 + 8 + 8
+
+// account reports to the budget the memory the synthesis holds now: its
+// automaton, and what it added to the Store.
+func (s *synth) account() error {
+	b := s.st.Footprint() - s.footprint0 + int64(len(s.terms))*stateBytes + int64(s.ntrans)*12 +
+		4*int64(len(s.stateOf)+len(s.symOf))
+	if s.opt.Labels {
+		b += int64(len(s.terms)) * 64 // a term's label: a string of a few dozen bytes
+	}
+	err := s.budget.Alloc(b - s.accounted)
+	s.accounted = b
+	return err
+}
+
+// release returns what the synthesis reported to its budget: a synthesis
+// of a loop alone (see precheck) shares the budget of the whole one.
+func (s *synth) release() {
+	s.budget.Free(s.accounted)
+	s.accounted = 0
 }
 
 // canon returns the canonical form of t (t itself without canonical
@@ -218,6 +312,10 @@ func (s *synth) canon(t interaction.Term) interaction.Term {
 // 64 more (the tables grow when they must).
 func termRoom(n int) int { return 2*n + min(n, 64) }
 
+// accountEvery is the number of states between two reports of the
+// synthesis's memory to its budget.
+const accountEvery = 16
+
 // state returns the state of the canonical term t, adding it when t is new
 // (after the checks of the sublanguage and of the state limit).
 func (s *synth) state(t interaction.Term) (nfa.State, error) {
@@ -227,6 +325,11 @@ func (s *synth) state(t interaction.Term) (nfa.State, error) {
 	maxStates := s.opt.maxStates()
 	if len(s.terms) >= maxStates {
 		return 0, &StateLimitError{Max: maxStates}
+	}
+	if len(s.terms)%accountEvery == 0 {
+		if err := s.account(); err != nil {
+			return 0, err
+		}
 	}
 	if s.precheckAt > 0 && len(s.terms) == s.precheckAt {
 		if err := s.precheck(s.root); err != nil {

@@ -25,6 +25,10 @@
 // interaction, a trace being a sequence of multi-actions (one symbol per
 // multi-action, named by MultiAction.Format: "a!m", "{a!m,b?m}").
 //
+// Options.Deadline and Options.MaxMemory bound a synthesis (the terms it
+// adds to the Store count, by Store.Footprint): past them it fails with a
+// *nfa.LimitError, as it fails with a *StateLimitError past MaxStates.
+//
 // The compiled path's sublanguage: loopS anywhere; loopW, loopH and loopP
 // where the language stays regular, which the synthesis proves by
 // terminating (see LoopError). Everything else is for the runtime engine.

@@ -1,6 +1,7 @@
 package nfa
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -52,6 +53,12 @@ type CheckerOptions struct {
 	// MaxProjStates bounds the states of each projection DFA (0:
 	// DefaultMaxProjStates); beyond it NewChecker fails.
 	MaxProjStates int
+	// Deadline and MaxMemory bound NewChecker's construction of the
+	// projections and tables (the zero Time: no deadline; 0:
+	// DefaultMaxMemory bytes, negative: no bound); beyond them it fails with
+	// a *LimitError.
+	Deadline  time.Time
+	MaxMemory int64
 	// MaxNodes and Timeout bound each central search (0: DefaultMaxNodes,
 	// no timeout); beyond them the check answers Inconc.
 	MaxNodes int
@@ -82,7 +89,8 @@ type Checker struct {
 // location with their labels (Defs. 5–7), the backward projections the
 // central search prunes with, and the engine's tables. a is trimmed first
 // (its useful part has the same language), unless it is trim already:
-// transition indices in areas refer to Checker.NFA.
+// transition indices in areas refer to Checker.NFA. Past opt's bounds on
+// the construction it fails with a *LimitError.
 func NewChecker(a *NFA, locs *Locations, opt CheckerOptions) (*Checker, error) {
 	if opt.MaxProjStates <= 0 {
 		opt.MaxProjStates = DefaultMaxProjStates
@@ -94,11 +102,16 @@ func NewChecker(a *NFA, locs *Locations, opt CheckerOptions) (*Checker, error) {
 			}
 		}
 	}
+	b := NewBudget("trimming of the NFA", opt.Deadline, opt.MaxMemory)
 	if !a.isTrim() {
+		// The trimmed copy: its transitions, and its states' tables.
+		if err := b.Alloc(int64(len(a.trans))*12 + int64(a.n)*8); err != nil {
+			return nil, err
+		}
 		a = a.Trim()
 	}
 	c := &Checker{a: a, locs: locs}
-	sw, tw := nwords(a.n), nwords(len(a.trans))
+	sw := nwords(a.n)
 	t := &engine.Tables{NumStates: a.n, Initial: a.initial, Final: exactWords(a.final, sw), Trans: a.trans}
 	t.Parts = make([][]engine.Part, a.syms.Len())
 	for x := range t.Parts {
@@ -106,33 +119,33 @@ func NewChecker(a *NFA, locs *Locations, opt CheckerOptions) (*Checker, error) {
 			t.Parts[x] = append(t.Parts[x], engine.Part{Loc: p.Loc, Action: p.Letter})
 		}
 	}
+	work := int64(0)
 	for i := range locs.Num() {
-		p, err := Project(a, locs, i, opt.MaxProjStates)
+		b.SetStage("projection of location " + locs.Name(i))
+		p, w, err := project(a, locs, i, opt.MaxProjStates, b)
 		if err != nil {
 			return nil, err
 		}
+		work += w
 		c.projs = append(c.projs, p)
 		d := p.dfa
-		ep := engine.Proj{
+		t.Projs = append(t.Projs, engine.Proj{
 			Name: locs.Name(i), K: d.k,
-			DFA:    engine.DFA{NumStates: d.n, Start: d.start, Next: d.next, Final: exactWords(d.final, nwords(d.n)), Subsets: flat(p.subset, sw)},
-			AreaOf: p.areaOf, Areas: flat(p.areas, tw), Init: exactWords(p.init, tw), FutureOf: p.futOf, Futures: flat(p.fut, tw),
+			DFA:    engine.DFA{NumStates: d.n, Start: d.start, Next: d.next, Final: exactWords(d.final, nwords(d.n)), Subsets: p.subsets.data},
+			AreaOf: p.areaOf, Areas: p.areas.data, Init: p.init, FutureOf: p.futOf, Futures: p.fut.data,
+		})
+	}
+	if !opt.NoPruning {
+		if err := backward(a, locs, t, opt.MaxProjStates, b, max(minPruningWork, pruningWorkFactor*work)); err != nil {
+			return nil, err
 		}
-		if !opt.NoPruning {
-			for _, anyEnd := range []bool{false, true} {
-				d, sub, err := projectBack(a, locs, i, anyEnd, opt.MaxProjStates)
-				if err != nil {
-					return nil, err
-				}
-				b := &engine.DFA{NumStates: d.n, Start: d.start, Next: d.next, Subsets: flat(sub, sw)}
-				if anyEnd {
-					ep.BackAny = b
-				} else {
-					ep.Back = b
-				}
-			}
-		}
-		t.Projs = append(t.Projs, ep)
+	}
+	b.SetStage("tables of the checker")
+	if err := b.Alloc(t.PrepareBytes()); err != nil {
+		return nil, err
+	}
+	if err := b.Check(); err != nil {
+		return nil, err
 	}
 	ec, err := engine.NewChecker(t, engine.Options{MaxNodes: opt.MaxNodes, Timeout: opt.Timeout,
 		NoPruning: opt.NoPruning, FirstLocalError: opt.FirstLocalError})
@@ -143,19 +156,58 @@ func NewChecker(a *NFA, locs *Locations, opt CheckerOptions) (*Checker, error) {
 	return c, nil
 }
 
+// The backward projections only prune the central search: building them
+// may cost pruningWorkFactor times the work of the projections (counted in
+// states of A added to subsets), or minPruningWork, whichever is larger.
+const (
+	pruningWorkFactor = 8
+	minPruningWork    = 1 << 25
+)
+
+// backward adds to the projections of t their backward projections, the
+// central search's pruning, within maxWork units of work and within the
+// memory of b. When they would cost more, the checker goes without them:
+// pruning makes the search faster, not its verdicts different. The
+// deadline of b still stops the construction with a *LimitError.
+func backward(a *NFA, locs *Locations, t *engine.Tables, maxStates int, b *Budget, maxWork int64) error {
+	used := b.Used()
+	if err := b.Alloc(4*int64(a.n) + 4*int64(len(a.trans))); err != nil {
+		b.Free(b.Used() - used) // no room for the reverse index: no pruning
+		return nil
+	}
+	rev := a.reverseIndex()
+	for i := range locs.Num() {
+		ep := &t.Projs[i]
+		for _, anyEnd := range []bool{false, true} {
+			b.SetStage("backward projection of location " + locs.Name(i))
+			d, sub, w, err := projectBack(a, &rev, locs, i, anyEnd, maxStates, b, max(maxWork, 1))
+			var le *LimitError
+			if errors.Is(err, errCostly) || errors.As(err, &le) && le.Limit != LimitTime {
+				for j := range t.Projs {
+					t.Projs[j].Back, t.Projs[j].BackAny = nil, nil
+				}
+				b.Free(b.Used() - used)
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			maxWork -= w
+			e := &engine.DFA{NumStates: d.n, Start: d.start, Next: d.next, Subsets: sub.data}
+			if anyEnd {
+				ep.BackAny = e
+			} else {
+				ep.Back = e
+			}
+		}
+	}
+	return nil
+}
+
 // exactWords returns b as a set of exactly w words.
 func exactWords(b Bits, w int) []uint64 {
 	out := make([]uint64, w)
 	copy(out, b)
-	return out
-}
-
-// flat lays sets out as rows of w words, one after the other.
-func flat(sets []Bits, w int) []uint64 {
-	out := make([]uint64, 0, len(sets)*w)
-	for _, s := range sets {
-		out = append(out, exactWords(s, w)...)
-	}
 	return out
 }
 

@@ -49,6 +49,17 @@
 // it takes without branches, and or-s each entry's label once afterwards,
 // only when no local check failed.
 //
+// The constructions are bounded: CheckerOptions carry a deadline, a memory
+// budget and a state bound, counted as the projections are built (a
+// Budget: the bytes of the rows and tables kept, no memory statistics), and
+// past them NewChecker fails with a *LimitError naming the stage and the
+// limit; package compile bounds the synthesis the same way. The subsets,
+// areas and futures of a projection are dense rows over the states and
+// transitions of the NFA, so a projection costs about NumStates/8 +
+// NumTransitions/4 bytes per DFA state; the futures come from the DFA
+// itself (one row per strongly connected component), not from reach sets
+// of the NFA's states.
+//
 // The package imports nothing of the project: compile builds NFAs from
 // interactions, automata splits their multi-action symbols into
 // locations, gen turns the tables into code.

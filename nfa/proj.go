@@ -1,9 +1,9 @@
 package nfa
 
 import (
+	"errors"
 	"fmt"
 	"strings"
-	"unsafe"
 )
 
 // Proj is the projection of an NFA A onto the alphabet Σi of one location:
@@ -22,14 +22,14 @@ import (
 // holds the unobserved transitions leaving the start state. For the
 // multi-prefix check, Future(S) holds every transition reachable from S.
 type Proj struct {
-	loc    int
-	dfa    *DFA   // over the location's letters; row width k
-	subset []Bits // per DFA state, its states of A
-	areaOf []int32
-	areas  []Bits // distinct labels, indexed by areaOf
-	init   Bits
-	futOf  []int32 // per DFA state, index in futures
-	fut    []Bits
+	loc     int
+	dfa     *DFA  // over the location's letters; row width k
+	subsets *rows // row q: the states of A of DFA state q
+	areaOf  []int32
+	areas   *rows // the distinct labels, indexed by areaOf
+	init    Bits
+	futOf   []int32 // per DFA state, its row in fut
+	fut     *rows
 }
 
 // Loc returns the location of the projection.
@@ -39,14 +39,14 @@ func (p *Proj) Loc() int { return p.loc }
 func (p *Proj) DFA() *DFA { return p.dfa }
 
 // Subset returns the states of A that DFA state q stands for.
-func (p *Proj) Subset(q State) Bits { return p.subset[q] }
+func (p *Proj) Subset(q State) Bits { return p.subsets.row(int32(q)) }
 
 // Area returns area(q –a→ q') (Def. 6), or nil when q has no a-transition.
 func (p *Proj) Area(q State, a Letter) Bits {
 	if a < 0 || int(a) >= p.dfa.k || p.areaOf[int(q)*p.dfa.k+int(a)] < 0 {
 		return nil
 	}
-	return p.areas[p.areaOf[int(q)*p.dfa.k+int(a)]]
+	return p.areas.row(p.areaOf[int(q)*p.dfa.k+int(a)])
 }
 
 // Init returns init (Def. 7): the transitions of A that the location does
@@ -55,10 +55,10 @@ func (p *Proj) Init() Bits { return p.init }
 
 // Future returns the transitions of A reachable from the states of DFA
 // state q: the area a multi-prefix that ends in q may still use.
-func (p *Proj) Future(q State) Bits { return p.fut[p.futOf[q]] }
+func (p *Proj) Future(q State) Bits { return p.fut.row(p.futOf[q]) }
 
 // NumAreas returns the number of distinct area labels.
-func (p *Proj) NumAreas() int { return len(p.areas) }
+func (p *Proj) NumAreas() int { return p.areas.len() }
 
 // String returns the one-line dump of the projection: the DFA's states as
 // their subsets of A's states, then its transitions, then init:
@@ -67,7 +67,7 @@ func (p *Proj) NumAreas() int { return len(p.areas) }
 func (p *Proj) String() string {
 	d := p.dfa
 	var b strings.Builder
-	name := func(q State) string { return p.subset[q].String() }
+	name := func(q State) string { return p.Subset(q).String() }
 	b.WriteString("init=")
 	if d.start >= 0 {
 		b.WriteString(name(d.start))
@@ -99,120 +99,172 @@ type projBuilder struct {
 	reverse  bool
 	rev      revIndex // reverse: the transitions entering each state
 	max      int
+	budget   *Budget
+	// work counts the states of A added to subsets; past maxWork (when
+	// positive), the construction stops with errCostly.
+	work, maxWork int64
 
-	sets  []*stateSet
-	bits  []Bits
-	index map[string]State
+	// subsets holds the states of A of each DFA state, as a row of bits;
+	// lists the same states in the order the construction found them,
+	// until the state is explored (the order the DFA's states are
+	// numbered in depends on it).
+	subsets *rows
+	lists   [][]State
+	spare   [][]State // lists of explored states, for reuse
+	cur     *stateSet // the set being built
 }
 
 // edges returns the indices of the transitions leaving q (entering q when
-// reverse) and, for each, the state at its other end.
-func (pb *projBuilder) edges(q State, f func(k int, far State)) {
+// reverse): a.trans[lo:hi] when idx is nil, else a.trans[k] for k in idx.
+// Far returns the state at their other end.
+func (pb *projBuilder) edges(q State) (lo, hi int32, idx []int32) {
 	if pb.reverse {
-		for _, k := range pb.rev.idx[pb.rev.start[q]:pb.rev.start[q+1]] {
-			f(int(k), pb.a.trans[k].Src)
-		}
-		return
+		return 0, 0, pb.rev.idx[pb.rev.start[q]:pb.rev.start[q+1]]
 	}
-	for k := pb.a.out[q]; k < pb.a.out[q+1]; k++ {
-		f(int(k), pb.a.trans[k].Dst)
+	return pb.a.out[q], pb.a.out[q+1], nil
+}
+
+// far returns the state at the other end of transition t from the state
+// whose edges it is.
+func (pb *projBuilder) far(t Transition) State {
+	if pb.reverse {
+		return t.Src
 	}
+	return t.Dst
 }
 
 // closure adds to s every state reachable from its members by unobserved
 // transitions.
 func (pb *projBuilder) closure(s *stateSet) {
+	trans := pb.a.trans
 	for i := 0; i < len(s.list); i++ {
-		pb.edges(s.list[i], func(k int, far State) {
-			if pb.letterOf[pb.a.trans[k].Sym] < 0 {
-				s.add(far)
+		lo, hi, idx := pb.edges(s.list[i])
+		for k := lo; k < hi; k++ {
+			if pb.letterOf[trans[k].Sym] < 0 {
+				s.add(trans[k].Dst)
 			}
-		})
+		}
+		for _, k := range idx {
+			if pb.letterOf[trans[k].Sym] < 0 {
+				s.add(trans[k].Src)
+			}
+		}
 	}
 }
 
-// state returns the DFA state of the closed set s, adding it if new.
-func (pb *projBuilder) state(s *stateSet) (State, bool, error) {
-	w := nwords(pb.a.n)
-	bs := make(Bits, w)
-	for _, q := range s.list {
-		bs.set(int(q))
+// state returns the DFA state of the closed set pb.cur, adding it if new.
+func (pb *projBuilder) state() (State, error) {
+	i, isNew, grown := pb.subsets.add(Bits(pb.cur.in))
+	if !isNew {
+		return State(i), nil
 	}
-	key := ""
-	if w > 0 {
-		key = unsafe.String((*byte)(unsafe.Pointer(&bs[0])), 8*w)
+	if pb.max > 0 && pb.subsets.len() > pb.max {
+		return 0, &LimitError{Stage: pb.budget.stage, Limit: LimitStates, Max: int64(pb.max)}
 	}
-	if q, ok := pb.index[key]; ok {
-		return q, false, nil
+	var list []State
+	if k := len(pb.spare); k > 0 {
+		list, pb.spare = pb.spare[k-1][:0], pb.spare[:k-1]
 	}
-	if pb.max > 0 && len(pb.sets) >= pb.max {
-		return 0, false, fmt.Errorf("projection: more than %d DFA states: %w", pb.max, ErrTooManyStates)
-	}
-	q := State(len(pb.sets))
-	pb.index[key] = q
-	pb.sets = append(pb.sets, s)
-	pb.bits = append(pb.bits, bs)
-	return q, true, nil
+	c := cap(list)
+	list = append(list, pb.cur.list...)
+	pb.lists = append(pb.lists, list)
+	// The row and its list (what a reused list grew by); the row of the
+	// transition table and of its labels; the final bit.
+	return State(i), pb.budget.Alloc(grown + 4*int64(cap(list)-c) + 24 + 8*int64(pb.k) + 1)
 }
+
+// maxSpareLists bounds the lists kept for reuse: the states found but not
+// yet explored are few when the DFA is a chain, where lists are long.
+const maxSpareLists = 8
 
 // build runs the subset construction from the closure of start. With
-// areas, it also labels the transitions (forward projections only).
-func (pb *projBuilder) build(start []State, areas bool) (*DFA, []int32, []Bits, error) {
+// areas, it also labels the transitions (forward projections only), as
+// rows of areas indexed by the returned areaOf.
+func (pb *projBuilder) build(start []State, areas bool) (*DFA, []int32, *rows, error) {
 	a, k := pb.a, pb.k
-	pb.index = map[string]State{}
-	if pb.reverse {
+	if pb.reverse && pb.rev.start == nil {
 		pb.rev = a.reverseIndex()
 	}
+	tw := nwords(len(a.trans))
+	pb.subsets = newRows(nwords(a.n))
+	labels := newRows(tw)
 	d := &DFA{k: k, start: -1}
 	if len(start) == 0 {
-		return d, nil, nil, nil
+		return d, nil, labels, nil
 	}
-	s0 := newStateSet(a.n)
-	for _, q := range start {
-		s0.add(q)
-	}
-	pb.closure(s0)
-	d.start, _, _ = pb.state(s0)
-	tw := nwords(len(a.trans))
-	var areaOf []int32
-	var areaBits []Bits
-	areaIndex := map[string]int32{}
-	// Per letter: the targets and (with areas) the transitions reading it.
-	targets := make([]*stateSet, k)
-	var vis []Bits
+	pb.cur = newStateSet(a.n)
+	// The scratch memory: cur with its list, the targets and transitions of
+	// each letter (a few for each transition of A at most), a label.
+	scratch := int64(nwords(a.n))*8 + int64(a.n)*4 + int64(k)*48 + 8*int64(len(a.trans))
 	if areas {
-		vis = make([]Bits, k)
+		scratch += int64(tw) * 8
+	}
+	if err := pb.budget.Alloc(scratch); err != nil {
+		return nil, nil, nil, err
+	}
+	defer func() {
+		pb.budget.Free(scratch)
+		for _, l := range pb.spare {
+			pb.budget.Free(4 * int64(cap(l)))
+		}
+		pb.spare = nil
+	}()
+	for _, q := range start {
+		pb.cur.add(q)
+	}
+	pb.closure(pb.cur)
+	pb.work = int64(len(pb.cur.list))
+	var err error
+	if d.start, err = pb.state(); err != nil {
+		return nil, nil, nil, err
+	}
+	var areaOf []int32
+	// Per letter: the targets and (with areas) the transitions reading it,
+	// in the order found.
+	targets := make([][]State, k)
+	reading := make([][]int32, k)
+	var lab Bits
+	if areas {
+		lab = make(Bits, tw)
 	}
 	var used []Letter
-	for i := 0; i < len(pb.sets); i++ {
+	for i := 0; i < len(pb.lists); i++ {
+		if err := pb.budget.Tick(); err != nil {
+			return nil, nil, nil, err
+		}
 		used = used[:0]
 		fin := false
-		for _, q := range pb.sets[i].list {
+		for _, q := range pb.lists[i] {
 			if pb.reverse {
 				fin = fin || slicesContains(a.initial, q)
 			} else {
 				fin = fin || a.IsFinal(q)
 			}
-			pb.edges(q, func(t int, far State) {
+			lo, hi, idx := pb.edges(q)
+			see := func(t int32) {
 				x := pb.letterOf[a.trans[t].Sym]
 				if x < 0 {
 					return
 				}
-				if targets[x] == nil {
-					targets[x] = newStateSet(a.n)
-					if areas {
-						vis[x] = make(Bits, tw)
-					}
-				}
-				if len(targets[x].list) == 0 {
+				if len(targets[x]) == 0 {
 					used = append(used, x)
 				}
-				targets[x].add(far)
-				if areas {
-					vis[x].set(t)
-				}
-			})
+				targets[x] = append(targets[x], pb.far(a.trans[t]))
+				reading[x] = append(reading[x], t)
+			}
+			for t := lo; t < hi; t++ {
+				see(t)
+			}
+			for _, t := range idx {
+				see(t)
+			}
 		}
+		if len(pb.spare) < maxSpareLists {
+			pb.spare = append(pb.spare, pb.lists[i])
+		} else {
+			pb.budget.Free(4 * int64(cap(pb.lists[i])))
+		}
+		pb.lists[i] = nil
 		d.final = growBits(d.final, i)
 		if fin {
 			d.final[i>>6] |= 1 << (i & 63)
@@ -225,51 +277,53 @@ func (pb *projBuilder) build(start []State, areas bool) (*DFA, []int32, []Bits, 
 			}
 		}
 		for _, x := range used {
-			t := targets[x]
-			s := newStateSet(a.n)
-			for _, q := range t.list {
-				s.add(q)
+			if err := pb.budget.Tick(); err != nil {
+				return nil, nil, nil, err
 			}
-			t.clear()
-			pb.closure(s)
-			r, _, err := pb.state(s)
+			pb.cur.clear()
+			for _, q := range targets[x] {
+				pb.cur.add(q)
+			}
+			targets[x] = targets[x][:0]
+			pb.closure(pb.cur)
+			if pb.work += int64(len(pb.cur.list)); pb.maxWork > 0 && pb.work > pb.maxWork {
+				return nil, nil, nil, errCostly
+			}
+			r, err := pb.state()
 			if err != nil {
 				return nil, nil, nil, err
 			}
 			d.next[row+int(x)] = r
 			if !areas {
+				reading[x] = reading[x][:0]
 				continue
 			}
 			// area(S –x→ S') = Δ(S,x) ∪ the unobserved transitions leaving S'.
-			lab := vis[x]
-			vis[x] = make(Bits, tw)
-			for _, q := range pb.sets[r].list {
-				pb.edges(q, func(t int, _ State) {
-					if pb.letterOf[a.trans[t].Sym] < 0 {
-						lab.set(t)
-					}
-				})
+			clear(lab)
+			for _, t := range reading[x] {
+				lab.set(int(t))
 			}
-			key := bitsKey(lab)
-			id, ok := areaIndex[key]
-			if !ok {
-				id = int32(len(areaBits))
-				areaIndex[key] = id
-				areaBits = append(areaBits, lab)
+			reading[x] = reading[x][:0]
+			for _, q := range pb.cur.list {
+				for t := a.out[q]; t < a.out[q+1]; t++ {
+					if pb.letterOf[a.trans[t].Sym] < 0 {
+						lab.set(int(t))
+					}
+				}
+			}
+			id, _, grown := labels.add(lab)
+			if err := pb.budget.Alloc(grown); err != nil {
+				return nil, nil, nil, err
 			}
 			areaOf[row+int(x)] = id
 		}
 	}
-	d.n = len(pb.sets)
+	d.n = pb.subsets.len()
 	d.final = growBits(d.final, d.n-1)
-	return d, areaOf, areaBits, nil
-}
-
-func bitsKey(b Bits) string {
-	if len(b) == 0 {
-		return ""
+	if err := finish(pb.budget, pb.subsets, labels); err != nil {
+		return nil, nil, nil, err
 	}
-	return string(unsafe.String((*byte)(unsafe.Pointer(&b[0])), 8*len(b)))
+	return d, areaOf, labels, nil
 }
 
 func slicesContains(s []State, q State) bool {
@@ -296,24 +350,38 @@ func letterMap(a *NFA, locs *Locations, i int) []Letter {
 	return m
 }
 
+// errCostly stops a construction past its work bound.
+var errCostly = errors.New("construction too costly")
+
 // Project builds Proj(a, Σi) for location i of locs with its labels.
-// maxStates bounds the DFA's states (0: no bound); past it, Project returns
-// an error wrapping ErrTooManyStates.
-func Project(a *NFA, locs *Locations, i int, maxStates int) (*Proj, error) {
+// maxStates bounds the DFA's states (0: no bound), b the time and memory of
+// the construction (nil: no bound); past them, Project returns a
+// *LimitError (wrapping ErrTooManyStates for the state bound).
+func Project(a *NFA, locs *Locations, i int, maxStates int, b *Budget) (*Proj, error) {
+	p, _, err := project(a, locs, i, maxStates, b)
+	return p, err
+}
+
+// project is Project, and returns the work of the subset construction.
+func project(a *NFA, locs *Locations, i int, maxStates int, b *Budget) (*Proj, int64, error) {
 	letters := NewSymbols(locs.Letters(i)...)
-	pb := &projBuilder{a: a, letterOf: letterMap(a, locs, i), k: letters.Len(), max: maxStates}
+	pb := &projBuilder{a: a, letterOf: letterMap(a, locs, i), k: letters.Len(), max: maxStates, budget: b}
 	d, areaOf, areas, err := pb.build(a.initial, true)
 	if err != nil {
-		return nil, fmt.Errorf("location %s: %w", locs.Name(i), err)
+		return nil, 0, err
 	}
 	d.syms = letters
-	p := &Proj{loc: i, dfa: d, subset: pb.bits, areaOf: areaOf, areas: areas}
+	p := &Proj{loc: i, dfa: d, subsets: pb.subsets, areaOf: areaOf, areas: areas}
 	if d.final == nil {
 		d.final = Bits{}
 	}
-	p.init = make(Bits, nwords(len(a.trans)))
+	tw := nwords(len(a.trans))
+	p.init = make(Bits, tw)
+	if err := b.Alloc(int64(tw) * 8); err != nil {
+		return nil, 0, err
+	}
 	if d.start >= 0 {
-		for _, q := range pb.sets[d.start].list {
+		for _, q := range p.Subset(d.start).Elems() {
 			for t := a.out[q]; t < a.out[q+1]; t++ {
 				if pb.letterOf[a.trans[t].Sym] < 0 {
 					p.init.set(int(t))
@@ -321,133 +389,157 @@ func Project(a *NFA, locs *Locations, i int, maxStates int) (*Proj, error) {
 			}
 		}
 	}
-	p.futures(a, newReach(a))
-	return p, nil
-}
-
-// futures sets Future(q) for every DFA state.
-func (p *Proj) futures(a *NFA, r *reach) {
-	index := map[string]int32{}
-	p.futOf = make([]int32, p.dfa.n)
-	sw := nwords(a.n)
-	for q, sub := range p.subset {
-		states := make(Bits, sw)
-		for _, s := range sub.Elems() {
-			orInto(states, r.of(State(s)))
-		}
-		f := make(Bits, nwords(len(a.trans)))
-		for _, s := range states.Elems() {
-			for t := a.out[s]; t < a.out[s+1]; t++ {
-				f.set(int(t))
-			}
-		}
-		key := bitsKey(f)
-		id, ok := index[key]
-		if !ok {
-			id = int32(len(p.fut))
-			index[key] = id
-			p.fut = append(p.fut, f)
-		}
-		p.futOf[q] = id
+	if err := p.futures(a, b); err != nil {
+		return nil, 0, err
 	}
+	return p, pb.work, nil
 }
 
-// reach gives, for each state, the states reachable from it (itself
-// included), by strongly connected components.
-type reach struct {
-	comp []int32 // component of each state
-	sets []Bits  // states reachable from each component
-}
-
-func newReach(a *NFA) *reach {
-	n := a.n
-	r := &reach{comp: make([]int32, n)}
-	// Tarjan's algorithm, iteratively; components come out in reverse
-	// topological order, so their successors' sets are complete first.
+// futures sets Future(q) for every DFA state q: the transitions leaving
+// the states of A reachable from q's. A DFA state S is closed under the
+// transitions the location does not observe, and the others lead into
+// S's successors, so Reach(S) = S ∪ ⋃x Reach(δ(S,x)): the futures are a
+// fixpoint on the DFA, which is small where A may be large. It is computed
+// once per strongly connected component of the DFA, whose states all
+// have the same future, in reverse topological order (Tarjan's algorithm),
+// so that the successors' futures are complete first; one row of
+// transitions is kept per distinct future.
+func (p *Proj) futures(a *NFA, b *Budget) error {
+	d := p.dfa
+	n, k := d.n, d.k
+	p.fut = newRows(nwords(len(a.trans)))
+	p.futOf = make([]int32, n)
+	// futOf, index, low and the stacks.
+	if err := b.Alloc(int64(n) * 24); err != nil {
+		return err
+	}
 	index := make([]int32, n)
 	low := make([]int32, n)
-	onStack := make([]bool, n)
-	for i := range index {
-		index[i] = -1
+	for q := range n {
+		index[q], p.futOf[q] = -1, -1
 	}
-	var stack []State
+	var stack, members []State
 	type frame struct {
 		q State
-		t int32
+		x int // the next letter to follow
 	}
 	var calls []frame
 	next := int32(0)
-	sw := nwords(n)
+	f := make(Bits, nwords(len(a.trans)))
 	for root := range State(n) {
 		if index[root] >= 0 {
 			continue
 		}
-		calls = append(calls, frame{root, a.out[root]})
 		index[root], low[root] = next, next
 		next++
 		stack = append(stack, root)
-		onStack[root] = true
+		calls = append(calls, frame{root, 0})
 		for len(calls) > 0 {
-			f := &calls[len(calls)-1]
-			q := f.q
-			if f.t < a.out[q+1] {
-				s := a.trans[f.t].Dst
-				f.t++
-				if index[s] < 0 {
-					index[s], low[s] = next, next
+			c := &calls[len(calls)-1]
+			q := c.q
+			if c.x < k {
+				r := d.next[int(q)*k+c.x]
+				c.x++
+				switch {
+				case r < 0:
+				case index[r] < 0:
+					index[r], low[r] = next, next
 					next++
-					stack = append(stack, s)
-					onStack[s] = true
-					calls = append(calls, frame{s, a.out[s]})
-				} else if onStack[s] {
-					low[q] = min(low[q], index[s])
+					stack = append(stack, r)
+					calls = append(calls, frame{r, 0})
+				case p.futOf[r] < 0: // on the stack
+					low[q] = min(low[q], index[r])
 				}
 				continue
 			}
 			calls = calls[:len(calls)-1]
 			if len(calls) > 0 {
-				p := calls[len(calls)-1].q
-				low[p] = min(low[p], low[q])
+				up := calls[len(calls)-1].q
+				low[up] = min(low[up], low[q])
 			}
 			if low[q] != index[q] {
 				continue
 			}
-			c := int32(len(r.sets))
-			set := make(Bits, sw)
-			var members []State
+			if err := b.Tick(); err != nil {
+				return err
+			}
+			// q roots a component: its members are on the stack down to q.
+			members = members[:0]
 			for {
 				s := stack[len(stack)-1]
 				stack = stack[:len(stack)-1]
-				onStack[s] = false
-				r.comp[s] = c
-				set.set(int(s))
 				members = append(members, s)
 				if s == q {
 					break
 				}
 			}
+			clear(f)
 			for _, s := range members {
-				for _, t := range a.Out(s) {
-					if d := r.comp[t.Dst]; d != c && !onStack[t.Dst] && index[t.Dst] >= 0 {
-						orInto(set, r.sets[d])
+				for _, m := range p.Subset(s).Elems() {
+					setRange(f, int(a.out[m]), int(a.out[m+1]))
+				}
+			}
+			for _, s := range members {
+				for _, r := range d.next[int(s)*k : int(s+1)*k] {
+					// A successor outside the component has its future.
+					if r >= 0 && p.futOf[r] >= 0 {
+						orInto(f, p.fut.row(p.futOf[r]))
 					}
 				}
 			}
-			r.sets = append(r.sets, set)
+			id, _, grown := p.fut.add(f)
+			if err := b.Alloc(grown); err != nil {
+				return err
+			}
+			for _, s := range members {
+				p.futOf[s] = id
+			}
 		}
 	}
-	return r
+	return finish(b, p.fut)
 }
 
-func (r *reach) of(q State) Bits { return r.sets[r.comp[q]] }
+// finish lays out the rows of a construction for reading (rows.done),
+// within the budget: the copy they may take exists with them for a moment.
+func finish(b *Budget, rs ...*rows) error {
+	for _, r := range rs {
+		x := r.done()
+		if err := b.Alloc(x); err != nil {
+			return err
+		}
+		b.Free(x)
+	}
+	return nil
+}
+
+// setRange adds lo, lo+1, ..., hi-1 to s.
+func setRange(s Bits, lo, hi int) {
+	for lo < hi && lo&63 != 0 {
+		s.set(lo)
+		lo++
+	}
+	for ; lo+64 <= hi; lo += 64 {
+		s[lo>>6] = ^uint64(0)
+	}
+	for ; lo < hi; lo++ {
+		s.set(lo)
+	}
+}
 
 // projectBack builds the subset DFA of location i on the reversed
 // automaton, started from the final states of a (or from every state, for
 // the multi-prefix check): after reading the reverse of a word u, its state
 // holds the states of a from which some path whose projection is u reaches
-// a final state (any state). It has no labels.
-func projectBack(a *NFA, locs *Locations, i int, anyEnd bool, maxStates int) (*DFA, []Bits, error) {
-	pb := &projBuilder{a: a, letterOf: letterMap(a, locs, i), k: len(locs.Letters(i)), reverse: true, max: maxStates}
+// a final state (any state). It has no labels; its subsets are the rows it
+// returns, with the work it took. Past maxWork (when positive) it fails
+// with errCostly.
+// rev is a's reverse index (computed when nil).
+func projectBack(a *NFA, rev *revIndex, locs *Locations, i int, anyEnd bool, maxStates int, b *Budget, maxWork int64) (*DFA, *rows, int64, error) {
+	pb := &projBuilder{a: a, letterOf: letterMap(a, locs, i), k: len(locs.Letters(i)), reverse: true, max: maxStates,
+		budget: b, maxWork: maxWork}
+	if rev != nil {
+		pb.rev = *rev
+	}
 	var start []State
 	for q := range State(a.n) {
 		if anyEnd || a.IsFinal(q) {
@@ -456,10 +548,10 @@ func projectBack(a *NFA, locs *Locations, i int, anyEnd bool, maxStates int) (*D
 	}
 	d, _, _, err := pb.build(start, false)
 	if err != nil {
-		return nil, nil, fmt.Errorf("location %s (backward): %w", locs.Name(i), err)
+		return nil, nil, 0, err
 	}
 	if d.final == nil {
 		d.final = Bits{}
 	}
-	return d, pb.bits, nil
+	return d, pb.subsets, pb.work, nil
 }

@@ -25,7 +25,7 @@ func (p *Proj) DOT(a *NFA, opt DOTOptions) string {
 	nodes := make([]dot.Node, d.n)
 	for q := range State(d.n) {
 		n := g.Node(fmt.Sprintf("s%0*d", width, q))
-		n.Label(fmt.Sprintf("%d\n%s", q, p.subset[q])).Attr("fontname", "Helvetica")
+		n.Label(fmt.Sprintf("%d\n%s", q, p.Subset(State(q)))).Attr("fontname", "Helvetica")
 		if d.IsFinal(q) {
 			n.Attr("shape", "doublecircle")
 		} else {

@@ -395,6 +395,12 @@ func bisimulation64(a *NFA, backward bool, start, sym, other, blk []int32) ([]in
 	return blk, nb
 }
 
+// ReduceBytes returns about the bytes Reduce allocates at most: its
+// scratch memory, and the automata of its steps, which only shrink.
+func (a *NFA) ReduceBytes() int64 {
+	return 4*int64(a.bisimulationMem()) + 2*(12*int64(len(a.trans))+8*int64(a.n))
+}
+
 // bisimulationMem is the size of the scratch memory of bisimulation (more
 // than isTrim's).
 func (a *NFA) bisimulationMem() int {

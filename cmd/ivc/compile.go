@@ -25,6 +25,7 @@ type compileFlags struct {
 	out, pkg, locations, importPath string
 	main                            bool
 	maxStates, maxProjStates        int
+	limits                          buildLimits
 }
 
 func newCompileCmd(a *app) *cobra.Command {
@@ -69,6 +70,7 @@ It works from a go:generate line of a downstream module:
 	f.StringVar(&fl.importPath, "import-path", "", "with --main, the package's import path (default: from go.mod)")
 	f.IntVar(&fl.maxStates, "max-states", 0, "state budget of the NFA synthesis (0: the default)")
 	f.IntVar(&fl.maxProjStates, "max-proj-states", 0, "state budget of each projection DFA (0: the default)")
+	fl.limits.register(f)
 	return cmd
 }
 
@@ -93,6 +95,9 @@ func (a *app) compile(fl *compileFlags, args []string) error {
 	if fl.maxStates < 0 || fl.maxProjStates < 0 {
 		return a.usagef("--max-states and --max-proj-states want a positive number (0 for the default)")
 	}
+	if err := fl.limits.check(a); err != nil {
+		return err
+	}
 	sp, err := a.loadOnlySpec(args)
 	if err != nil {
 		return err
@@ -108,7 +113,7 @@ func (a *app) compile(fl *compileFlags, args []string) error {
 		}
 	}
 	e, err := automata.New(sp.Store, sp.Root, automata.Options{Mode: verdict.Accept, File: sp.HIFPath, Syntax: sp.Syntax,
-		MaxStates: fl.maxStates, MaxProjStates: fl.maxProjStates})
+		MaxStates: fl.maxStates, MaxProjStates: fl.maxProjStates, BuildTimeout: fl.limits.timeout, MaxMemory: int64(fl.limits.maxMemory)})
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ func newDotCmd(a *app) *cobra.Command {
 		what, out           string
 		labels              bool
 		location, locations string
+		lim                 buildLimits
 	)
 	cmd := &cobra.Command{
 		Use:   "dot SPEC [HIF] [--what interaction|nfa|proj|area]",
@@ -61,6 +62,9 @@ it is used when HIF is omitted) or a legacy single-file .hsf.`,
 			if (what == "proj" || what == "area") != (location != "") {
 				return a.usagef("--location goes with --what proj or area, and they need it")
 			}
+			if err := lim.check(a); err != nil {
+				return err
+			}
 			sp, err := a.loadOnlySpec(args)
 			if err != nil {
 				return err
@@ -70,7 +74,8 @@ it is used when HIF is omitted) or a legacy single-file .hsf.`,
 			case "interaction":
 				g = compile.DrawInteraction(sp.Syntax, sp.HIFPath)
 			case "nfa":
-				m, err := compile.Compile(sp.Store, sp.Root, compile.Options{Labels: labels, File: sp.HIFPath, Syntax: sp.Syntax})
+				m, err := compile.Compile(sp.Store, sp.Root, compile.Options{Labels: labels, File: sp.HIFPath, Syntax: sp.Syntax,
+					Deadline: lim.deadline(), MaxMemory: int64(lim.maxMemory)})
 				if err != nil {
 					return err
 				}
@@ -95,7 +100,7 @@ it is used when HIF is omitted) or a legacy single-file .hsf.`,
 					}
 					return a.usagef("--location %q is none of the locations: %s", location, strings.Join(names, "; "))
 				}
-				e, err := automata.New(sp.Store, sp.Root, automata.Options{})
+				e, err := automata.New(sp.Store, sp.Root, automata.Options{BuildTimeout: lim.timeout, MaxMemory: int64(lim.maxMemory)})
 				if err != nil {
 					return err
 				}
@@ -126,5 +131,6 @@ it is used when HIF is omitted) or a legacy single-file .hsf.`,
 	f.BoolVar(&labels, "labels", false, "with --what nfa, label each state with its interaction term")
 	f.StringVar(&location, "location", "", "with --what proj or area, the location drawn, by its lifelines `a,b`")
 	f.StringVar(&locations, "locations", "", "the locations, the lifelines of each `\"a,b;c\"` (default: one per lifeline)")
+	lim.register(f)
 	return cmd
 }

@@ -21,6 +21,7 @@ func newNFACmd(a *app) *cobra.Command {
 		minimize, labels bool
 		dotFile          string
 		maxStates        int
+		lim              buildLimits
 	)
 	cmd := &cobra.Command{
 		Use:   "nfa SPEC [HIF]",
@@ -61,7 +62,11 @@ HIF is omitted) or a legacy single-file .hsf.`,
 			if maxStates < 0 {
 				return a.usagef("invalid --max-states %d: want a positive number (0 for the default)", maxStates)
 			}
-			opt := compile.Options{MaxStates: maxStates, Labels: labels && dotFile != "", File: sp.HIFPath, Syntax: sp.Syntax}
+			if err := lim.check(a); err != nil {
+				return err
+			}
+			opt := compile.Options{MaxStates: maxStates, Labels: labels && dotFile != "", File: sp.HIFPath, Syntax: sp.Syntax,
+				Deadline: lim.deadline(), MaxMemory: int64(lim.maxMemory)}
 			t0 := time.Now()
 			aut, err := compile.Synthesize(sp.Store, sp.Root, opt)
 			if err != nil {
@@ -108,6 +113,7 @@ HIF is omitted) or a legacy single-file .hsf.`,
 	f.StringVar(&dotFile, "dot", "", "write the NFA to `FILE.dot` (Graphviz)")
 	f.BoolVar(&labels, "labels", false, "with --dot, label each state with its interaction term")
 	f.IntVar(&maxStates, "max-states", 0, fmt.Sprintf("state budget of the synthesis (0: %d)", compile.DefaultMaxStates))
+	lim.register(f)
 	return cmd
 }
 

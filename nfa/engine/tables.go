@@ -113,6 +113,11 @@ const maxWideTable = 1 << 13
 // maxWide bounds the length of the words of the table.
 const maxWide = 4
 
+// maxWideLabels bounds the words of the labels of a table of words (each
+// label is a set of transitions): an NFA with many transitions gets no
+// table rather than one of large labels.
+const maxWideLabels = 1 << 22
+
 // maxDenseSucc bounds the words of the dense successor table.
 const maxDenseSucc = 1 << 20
 
@@ -322,14 +327,9 @@ func rowOffsets(d *DFA, k int) []int32 {
 func (p *Proj) wideOffsets(tw int) {
 	d, k := &p.DFA, p.K
 	p.labels = slices.Clip(p.Areas)
-	if k < 2 || d.NumStates*k*k > maxWideTable {
+	w, kw := wideShape(d.NumStates, k, tw)
+	if w == 0 {
 		return
-	}
-	kw := k * k
-	w := 2
-	for w < maxWide && d.NumStates*kw*k <= maxWideTable {
-		kw *= k
-		w++
 	}
 	p.wide, p.w = make([]int32, d.NumStates*kw), w
 	p.labelOf = make([]int32, d.NumStates*kw)
@@ -368,6 +368,52 @@ func (p *Proj) wideOffsets(tw int) {
 		p.labelOf[i] = x
 	}
 	p.labels = labels
+}
+
+// wideShape returns the length w of the words of the table of words of a
+// projection of n states over k letters whose labels have tw words each,
+// and the number k^w of words (see Proj.wide); w is 0 when it has none.
+func wideShape(n, k, tw int) (w, kw int) {
+	if k < 2 || n*k*k > maxWideTable || n*k*k*max(tw, 1) > maxWideLabels {
+		return 0, 0
+	}
+	kw, w = k*k, 2
+	for w < maxWide && n*kw*k <= maxWideTable && n*kw*k*max(tw, 1) <= maxWideLabels {
+		kw *= k
+		w++
+	}
+	return w, kw
+}
+
+// PrepareBytes returns about the bytes Prepare allocates on t besides t's
+// own slices, at most (its row tables, tables of words and central
+// index), so that a builder of tables can bound its memory before
+// preparing them.
+func (t *Tables) PrepareBytes() int64 {
+	n, sw, tw := int64(t.NumStates), int64(nwords(t.NumStates)), int64(nwords(len(t.Trans)))
+	G := int64(0)
+	b := 4 * (n + 1) // out
+	for i := range t.Projs {
+		p := &t.Projs[i]
+		G += int64(p.K)
+		next := int64(len(p.Next))
+		b += 4 * next // off
+		if w, kw := wideShape(p.NumStates, p.K, int(tw)); w > 0 {
+			entries := int64(p.NumStates * kw)
+			b += 8*entries + 8*int64(len(p.Areas)) + 8*entries*tw // wide, labelOf, labels
+		}
+		if p.Back != nil {
+			for _, d := range []*DFA{&p.DFA, p.Back, p.BackAny} {
+				b += 8*int64(len(d.Next)) + 8*(int64(len(d.Subsets))+2*sw) // a row table
+			}
+		}
+	}
+	m := int64(len(t.Trans))
+	b += 4*(n*G+1) + 4*(n+1) + 4*2*m + 4*m // first, ofirst, byLetter and ldst, others
+	if succ := n * (G + 1) * sw; succ <= maxDenseSucc {
+		b += 8 * succ
+	}
+	return b
 }
 
 // wordBytes returns the bytes of ws, for map keys.
