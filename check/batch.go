@@ -42,6 +42,7 @@ type Outcome struct {
 	Session string // Input.Session
 	Ignored int    // Input.Ignored
 	Result  verdict.Result
+	Engine  Engine         // the engine that answered
 	Graph   *runtime.Graph // with Input.Explore
 	// Elapsed is the time of the check alone: reading excluded, setup too.
 	Elapsed time.Duration
@@ -171,6 +172,7 @@ func (c *Checker) judge(i int, in Input) (o Outcome) {
 			return o
 		}
 		t0 := time.Now()
+		o.Engine = EngineAutomata
 		o.Result, o.Err = c.CheckLetters(mt)
 		o.Elapsed = time.Since(t0)
 	case in.Read != nil:
@@ -184,7 +186,7 @@ func (c *Checker) judge(i int, in Input) (o Outcome) {
 			o.Err = errors.New("the explored graph is the runtime engine's: use the runtime engine")
 			return o
 		}
-		o.Result, o.Graph, o.Setup = c.check(mt, in.Explore)
+		o.Result, o.Graph, o.Setup, o.Engine = c.check(mt, in.Explore)
 		o.Elapsed = time.Since(t0) - o.Setup
 	default:
 		o.Err = errors.New("nothing to read")

@@ -180,7 +180,10 @@ func New(sp *Spec, opt Options) (*Checker, error) {
 	return c, nil
 }
 
-// Engine returns the engine that answers: EngineRuntime or EngineAutomata.
+// Engine returns the engine that answers: EngineRuntime or EngineAutomata
+// (with EngineAuto, the runtime engine still answers for a partition of the
+// lifelines whose automata checker is past the attempt's limits: see
+// Outcome.Engine).
 func (c *Checker) Engine() Engine { return c.engine }
 
 // Spec returns what the checker checks against.
@@ -195,7 +198,7 @@ func (c *Checker) Setup() time.Duration { return c.setup }
 
 // Check judges mt, a multi-trace over the spec's signature.
 func (c *Checker) Check(mt *multitrace.MultiTrace) verdict.Result {
-	res, _, _ := c.check(mt, false)
+	res, _, _, _ := c.check(mt, false)
 	return res
 }
 
@@ -205,26 +208,34 @@ func (c *Checker) Explore(mt *multitrace.MultiTrace) (verdict.Result, *runtime.G
 	if c.engine != EngineRuntime {
 		return verdict.Result{}, nil, errors.New("the explored graph is the runtime engine's: use the runtime engine")
 	}
-	res, g, _ := c.check(mt, true)
+	res, g, _, _ := c.check(mt, true)
 	return res, g, nil
 }
 
 // check judges mt and returns the setup it did first: building the checker
-// of mt's partition (automata), or a worker's analyzer (runtime).
-func (c *Checker) check(mt *multitrace.MultiTrace, record bool) (verdict.Result, *runtime.Graph, time.Duration) {
+// of mt's partition (automata), or a worker's analyzer (runtime), and the
+// engine that answered. With EngineAuto, a partition whose checker is too
+// big or too slow to build for the automata engine is judged by the runtime
+// engine instead.
+func (c *Checker) check(mt *multitrace.MultiTrace, record bool) (verdict.Result, *runtime.Graph, time.Duration, Engine) {
+	var setup time.Duration
 	if c.auto != nil {
-		setup, _ := c.auto.Prepare(mt) // its error is Analyze's Inconc
-		return c.auto.Analyze(mt), nil, setup
+		d, err := c.auto.Prepare(mt)
+		var limit *nfa.LimitError
+		if c.opt.Engine != EngineAuto || !errors.As(err, &limit) {
+			return c.auto.Analyze(mt), nil, d, EngineAutomata // an error is Analyze's Inconc
+		}
+		setup = d
 	}
 	t0 := time.Now()
 	a := c.analyzer()
 	defer c.release(a)
-	setup := time.Since(t0)
+	setup += time.Since(t0)
 	if record {
 		res, g := a.Explore(mt)
-		return res, g, setup
+		return res, g, setup, EngineRuntime
 	}
-	return a.Analyze(mt), nil, setup
+	return a.Analyze(mt), nil, setup, EngineRuntime
 }
 
 // analyzer takes an idle runtime analyzer, or makes one: each has its own

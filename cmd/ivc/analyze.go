@@ -310,7 +310,7 @@ func (b *batch) print(o check.Outcome) {
 	us := o.Elapsed.Microseconds()
 	if a.json() {
 		line, _ := json.Marshal(jsonResult{
-			File: o.Name, Session: o.Session, IgnoredEvents: o.Ignored, Verdict: r.Verdict.String(), Mode: r.Mode.String(), Engine: b.c.Engine().String(),
+			File: o.Name, Session: o.Session, IgnoredEvents: o.Ignored, Verdict: r.Verdict.String(), Mode: r.Mode.String(), Engine: o.Engine.String(),
 			Nodes: r.Nodes, ElapsedUS: us, SetupUS: o.Setup.Microseconds(), Reason: r.Text(),
 			Explanation: r.Explanation, Simulated: r.Simulated,
 		})
