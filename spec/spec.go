@@ -21,6 +21,7 @@ import (
 
 	"github.com/ivc-project/ivc/hcf"
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/input"
 )
 
 // Spec is a loaded specification.
@@ -118,15 +119,36 @@ func LegacyOptions(file string, src []byte, sf *interaction.SigFile) (*hcf.File,
 	return f, nil
 }
 
-// ReadFile is os.ReadFile with errors that start with the file name, as
-// every other input error does: "x.hsf: no such file or directory".
+// DefaultMaxFileSize is the size limit of ReadFile: 4 GiB.
+const DefaultMaxFileSize = input.DefaultLimit
+
+// ReadFile reads an input file as ReadFileLimit does, with the limit
+// DefaultMaxFileSize.
 func ReadFile(path string) ([]byte, error) {
-	src, err := os.ReadFile(path)
+	return ReadFileLimit(path, DefaultMaxFileSize)
+}
+
+// ReadFileLimit returns the content of the regular file at path (a symbolic
+// link is followed), or of standard input when path is "-", when it has at
+// most max bytes (DefaultMaxFileSize when max is 0 or less). Errors start
+// with the file name, as every other input error does: "x.hsf: no such file
+// or directory"; a device or a named pipe is an error (ErrNotRegular), and
+// so is a larger file (ErrTooLarge), rather than a read that never ends or
+// exhausts the memory.
+func ReadFileLimit(path string, max int64) ([]byte, error) {
+	src, err := input.ReadFile(path, max)
 	if err != nil {
 		return nil, FileError(err)
 	}
 	return src, nil
 }
+
+// ErrTooLarge is the error of an input file larger than the limit.
+var ErrTooLarge = input.ErrTooLarge
+
+// ErrNotRegular is the error of an input that is not a regular file: a
+// device, a named pipe, a socket, a directory.
+var ErrNotRegular = input.ErrNotRegular
 
 // FileError rewrites an *fs.PathError ("open x: reason") as "x: reason".
 func FileError(err error) error {
