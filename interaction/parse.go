@@ -27,6 +27,12 @@ func ParseHIF(file string, src []byte) (*Node, error) {
 	if t := p.s.Next(); t.Kind != scan.EOF {
 		return nil, p.afterInteraction(t)
 	}
+	// The scanner stops at a lexical error (a stray byte, an unterminated
+	// comment) as at the end of the input: a complete term followed by
+	// garbage is no term.
+	if err := p.s.Err(); err != nil {
+		return nil, err
+	}
 	return n, nil
 }
 

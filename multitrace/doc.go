@@ -40,6 +40,12 @@
 //		fmt.Println(c.Lifelines.Format(sig), len(c.Trace))
 //	}
 //
+// A file with no multi-trace at all (empty, or only comments) is an error,
+// as it is most often a log that was never written: the multi-trace with no
+// event is written { }, and gives every lifeline an empty component. (An
+// empty .hcf, on the contrary, sets no option and is valid: see the hcf
+// package.) A byte order mark at the start of a file is skipped.
+//
 // Errors are *scan.Error values that print as file:line:col: message.
 // Parsing is linear in the input and never recursive, so any input, however
 // large or malformed, ends in a result or an error.

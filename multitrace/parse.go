@@ -114,7 +114,12 @@ type cacheEntry struct {
 }
 
 func newParser(file string, src []byte, b builder) *parser {
-	return &parser{file: file, src: src, line: 1, b: b}
+	p := &parser{file: file, src: src, line: 1, b: b}
+	if scan.HasBOM(src) {
+		// Skipped as editors hide it: what follows is at column 1.
+		p.off, p.lineStart = len(scan.BOM), len(scan.BOM)
+	}
+	return p
 }
 
 func (p *parser) pos() scan.Pos {

@@ -222,15 +222,20 @@ func RandomLocations(syms *Symbols, n int, seed uint64) *Locations {
 // A line is a location's name, ':', and its letters separated by spaces
 // (or dots); a location without a line has an empty trace; '#' starts a
 // comment line. Every letter must be a letter of its location. Errors name
-// file:line:col.
+// file:line:col. As in ParseTimbuk, a byte order mark at the start is
+// skipped and control characters and bytes that are not UTF-8 are errors.
 func ParseLetterTraces(file string, src []byte, locs *Locations) ([][]Letter, error) {
+	text, err := textOf(file, src)
+	if err != nil {
+		return nil, err
+	}
 	mt := make([][]Letter, locs.Num())
 	seen := make([]int, locs.Num())
 	byName := map[string]int{}
 	for i, n := range locs.names {
 		byName[n] = i
 	}
-	for n, line := range strings.Split(string(src), "\n") {
+	for n, line := range strings.Split(text, "\n") {
 		errorf := func(col int, format string, args ...any) error {
 			return fmt.Errorf("%s:%d:%d: %s", file, n+1, col, fmt.Sprintf(format, args...))
 		}

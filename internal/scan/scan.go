@@ -117,11 +117,23 @@ type Scanner struct {
 	err  *Error
 }
 
-// New returns a scanner over src; file names the source in errors.
+// BOM is the UTF-8 byte order mark that some editors write at the start of
+// a text file.
+const BOM = "\ufeff"
+
+// New returns a scanner over src; file names the source in errors. A byte
+// order mark at the start of src is skipped, as editors hide it: the first
+// token after it is at column 1.
 func New(file string, src []byte) *Scanner {
 	s := &Scanner{file: file, src: src, line: 1, col: 1}
+	if HasBOM(src) {
+		s.off = len(BOM)
+	}
 	return s
 }
+
+// HasBOM reports whether src starts with a byte order mark.
+func HasBOM(src []byte) bool { return len(src) >= len(BOM) && string(src[:len(BOM)]) == BOM }
 
 // NewAt returns a scanner over src that starts at position at (whose
 // Offset, Line and Col must describe the same place in src). Parsers of a
@@ -251,15 +263,16 @@ func (s *Scanner) scan() Token {
 				return Token{Kind: Punct, Text: punctuation[i : i+1], Pos: p}
 			}
 		}
-		if c < ' ' || c == 0x7f {
-			return s.fail(p, "unexpected control character %U", rune(c))
+		if t, bad := s.badByte(p); bad {
+			return t
 		}
 		return s.fail(p, "unexpected character %q", rune(c))
 	}
+	if t, bad := s.badByte(p); bad {
+		return t
+	}
 	r, size := utf8.DecodeRune(s.src[s.off:])
 	switch {
-	case r == utf8.RuneError && size <= 1:
-		return s.fail(p, "invalid UTF-8 byte 0x%02x: not a text file?", s.src[s.off])
 	case unicode.IsLetter(r):
 		return s.ident(p)
 	case r == '∅':
@@ -273,6 +286,22 @@ func (s *Scanner) scan() Token {
 		return Token{Kind: Bottom, Text: "⊥", Pos: p}
 	}
 	return s.fail(p, "unexpected character %q", r)
+}
+
+// badByte fails at p, the current offset, when it holds a byte that no
+// text file has: a control character other than a space, or a byte that is
+// not UTF-8.
+func (s *Scanner) badByte(p Pos) (Token, bool) {
+	c := s.src[s.off]
+	switch {
+	case c < ' ' && c != '\t' && c != '\n' && c != '\r' || c == 0x7f:
+		return s.fail(p, "unexpected control character %U", rune(c)), true
+	case c >= utf8.RuneSelf:
+		if r, size := utf8.DecodeRune(s.src[s.off:]); r == utf8.RuneError && size <= 1 {
+			return s.fail(p, "invalid UTF-8 byte 0x%02x: not a text file?", c), true
+		}
+	}
+	return Token{}, false
 }
 
 // advanceRune moves over one multi-byte rune (which is never a newline).
@@ -303,6 +332,13 @@ func (s *Scanner) ident(p Pos) Token {
 		}
 		s.advanceRune(size)
 		first = false
+	}
+	// A name cut short by a bad byte is that byte's error, not a name: a
+	// NUL in "@mess\x00age" is reported, not an unknown section @mess.
+	if s.off < len(s.src) {
+		if t, bad := s.badByte(s.pos()); bad {
+			return t
+		}
 	}
 	return Token{Kind: Ident, Text: string(s.src[start:s.off]), Pos: p}
 }
