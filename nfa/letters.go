@@ -162,7 +162,9 @@ func PartitionSymbols(syms *Symbols, groups [][]string, names []string) (*Locati
 // ParseLocations reads a partition of the letters of syms written as
 // groups separated by ';' with letters separated by ',', each group
 // optionally named "NAME=": "a,e;c,d;b" or "p=a,e;q=c,d;r=b". Unnamed
-// groups are named L1, L2, … by position.
+// groups are named L1, L2, … by position. An empty group or letter
+// ("a,e;;b", "a,,e") is an error, as in the locations of lifelines that
+// compile takes: a location observes something.
 func ParseLocations(syms *Symbols, spec string) (*Locations, error) {
 	var groups [][]string
 	var names []string
@@ -177,9 +179,10 @@ func ParseLocations(syms *Symbols, spec string) (*Locations, error) {
 		}
 		var letters []string
 		for _, x := range strings.Split(g, ",") {
-			if x = strings.TrimSpace(x); x != "" {
-				letters = append(letters, x)
+			if x = strings.TrimSpace(x); x == "" {
+				return nil, fmt.Errorf("locations %q: empty letter or location (group %d)", spec, i+1)
 			}
+			letters = append(letters, x)
 		}
 		groups = append(groups, letters)
 		names = append(names, name)
@@ -237,7 +240,7 @@ func ParseLetterTraces(file string, src []byte, locs *Locations) ([][]Letter, er
 	}
 	for n, line := range strings.Split(text, "\n") {
 		errorf := func(col int, format string, args ...any) error {
-			return fmt.Errorf("%s:%d:%d: %s", file, n+1, col, fmt.Sprintf(format, args...))
+			return posError(file, n+1, col, format, args...)
 		}
 		body := strings.TrimSpace(line)
 		if body == "" || body[0] == '#' {

@@ -49,7 +49,7 @@ type timbukParser struct {
 }
 
 func (p *timbukParser) errorf(col int, format string, args ...any) error {
-	return fmt.Errorf("%s:%d:%d: %s", p.file, p.line, col, fmt.Sprintf(format, args...))
+	return posError(p.file, p.line, col, format, args...)
 }
 
 // fields returns the fields of line with their columns (1-based).
@@ -265,16 +265,29 @@ func textOf(file string, src []byte) (string, error) {
 			case c == '\n':
 				line, start = line+1, i+1
 			case c < ' ' && c != '\t' && c != '\r' || c == 0x7f:
-				return "", fmt.Errorf("%s:%d:%d: unexpected control character %U", file, line, i-start+1, rune(c))
+				return "", posError(file, line, i-start+1, "unexpected control character %U", rune(c))
 			}
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(text[i:])
 		if r == utf8.RuneError && size == 1 {
-			return "", fmt.Errorf("%s:%d:%d: invalid UTF-8 byte 0x%02x: not a text file?", file, line, i-start+1, c)
+			return "", posError(file, line, i-start+1, "invalid UTF-8 byte 0x%02x: not a text file?", c)
 		}
 		i += size
 	}
 	return text, nil
+}
+
+// posError returns the error file:line:col: message, with the file name
+// quoted when it holds a character that is not printable, as
+// internal/scan.FileName does (this package imports nothing of the module).
+func posError(file string, line, col int, format string, args ...any) error {
+	for _, r := range file {
+		if r == utf8.RuneError || !strconv.IsPrint(r) && r != ' ' {
+			file = strconv.Quote(file)
+			break
+		}
+	}
+	return fmt.Errorf("%s:%d:%d: %s", file, line, col, fmt.Sprintf(format, args...))
 }

@@ -56,7 +56,7 @@ func Format(path string, src []byte, sig *interaction.Signature) ([]byte, error)
 		}
 		return hcf.Format(f), nil
 	default:
-		return nil, fmt.Errorf("%s: unknown kind of file %q (want %s)", path, ext, strings.Join(Extensions, ", "))
+		return nil, fmt.Errorf("%s: unknown kind of file %q (want %s)", FileName(path), ext, strings.Join(Extensions, ", "))
 	}
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/ivc-project/ivc/hcf"
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/input"
+	"github.com/ivc-project/ivc/internal/scan"
 )
 
 // Spec is a loaded specification.
@@ -71,14 +72,14 @@ func Load(hsf, hif string) (*Spec, error) {
 	switch {
 	case hif != "":
 		if node != nil {
-			return nil, fmt.Errorf("%s: holds an interaction (legacy single-file .hsf): do not also give %s", hsf, hif)
+			return nil, fmt.Errorf("%s: holds an interaction (legacy single-file .hsf): do not also give %s", FileName(hsf), FileName(hif))
 		}
 	case node != nil:
 		sp.HIFPath = hsf
 	default:
 		hif = strings.TrimSuffix(hsf, filepath.Ext(hsf)) + ".hif"
 		if _, err := os.Stat(hif); errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("%s: no interaction: give a .hif file (none found at %s)", hsf, hif)
+			return nil, fmt.Errorf("%s: no interaction: give a .hif file (none found at %s)", FileName(hsf), FileName(hif))
 		}
 	}
 	if node == nil {
@@ -112,7 +113,7 @@ func LegacyOptions(file string, src []byte, sf *interaction.SigFile) (*hcf.File,
 			return nil, err
 		}
 		if first := f.Section(sec.Kind); first != nil {
-			return nil, fmt.Errorf("%s:%s: @%s given twice (first at %s)", file, sec.Pos, sec.Kind, first.Pos)
+			return nil, fmt.Errorf("%s:%s: @%s given twice (first at %s)", FileName(file), sec.Pos, sec.Kind, first.Pos)
 		}
 		f.Sections = append(f.Sections, sec)
 	}
@@ -150,11 +151,19 @@ var ErrTooLarge = input.ErrTooLarge
 // device, a named pipe, a socket, a directory.
 var ErrNotRegular = input.ErrNotRegular
 
-// FileError rewrites an *fs.PathError ("open x: reason") as "x: reason".
+// FileError rewrites an *fs.PathError ("open x: reason") as "x: reason",
+// with x quoted when it holds a newline or another character that is not
+// printable (see FileName).
 func FileError(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %w", pe.Path, pe.Err)
+		return fmt.Errorf("%s: %w", FileName(pe.Path), pe.Err)
 	}
 	return err
 }
+
+// FileName returns a file name as messages print it: as it is, or quoted
+// as %q does when it holds a newline, an escape or another character that
+// is not printable, or a byte that is not UTF-8, so that a file's name can
+// neither forge a line of the output nor hide in it.
+func FileName(name string) string { return scan.FileName(name) }

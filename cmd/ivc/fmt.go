@@ -87,7 +87,7 @@ func (f *formatter) file(path string) error {
 	// The canonical form must be a fixed point; never write a file that
 	// would not be.
 	if again, err := spec.Format(path, out, sig); err != nil || !bytes.Equal(again, out) {
-		return fmt.Errorf("%s: internal error: the canonical form does not parse back to itself (please report): %v", path, err)
+		return fmt.Errorf("%s: internal error: the canonical form does not parse back to itself (please report): %v", spec.FileName(path), err)
 	}
 	changed := !bytes.Equal(src, out)
 	if f.write && changed {
@@ -114,7 +114,7 @@ func (f *formatter) file(path string) error {
 	case printing:
 		f.a.stdout.Write(out)
 	case f.list && changed:
-		fmt.Fprintln(f.a.stdout, path)
+		fmt.Fprintln(f.a.stdout, spec.FileName(path))
 	}
 	return nil
 }

@@ -21,6 +21,7 @@ type genFlags struct {
 	maxLength int
 	from      string
 	out       string
+	force     bool
 }
 
 func newGenCmd(a *app) *cobra.Command {
@@ -44,7 +45,10 @@ method), from accepted multi-traces or from slices. --locations chooses the
 locations (groups of lifelines that share a clock), one component of each
 multi-trace per location: discrete (one location per lifeline, the default),
 trivial (one location for all: global traces) or the lifelines of each
-location "a,b;c".`,
+location "a,b;c".
+
+The files are named KINDi.htf (accepted1.htf, ...); gen refuses (exit status
+2) to replace existing ones unless --force is given.`,
 		Example: `  ivc gen abp.hsf --kind accepted -n 100 --seed 1 -o traces/acc
   ivc gen abp.hsf --kind noise -n 100 --locations "S,K;L,R" -o traces/noise`,
 		Args: a.args(cobra.RangeArgs(1, 2)),
@@ -64,6 +68,7 @@ location "a,b;c".`,
 	f.IntVar(&fl.maxLength, "max-length", 30, "maximum number of events of an accepted trace")
 	f.StringVar(&fl.from, "from", "prefix", "what mutants are made from: prefix, accepted or slice")
 	f.StringVarP(&fl.out, "output", "o", "", "directory to write the .htf files into (created if needed)")
+	f.BoolVar(&fl.force, "force", false, "replace existing .htf files")
 	return cmd
 }
 
@@ -105,22 +110,29 @@ func (a *app) gen(fl *genFlags, args []string) error {
 		Options: tracegen.Options{MaxLength: fl.maxLength},
 	})
 	if err != nil {
-		return fmt.Errorf("%s: %v", sp.HIFPath, err)
+		return fmt.Errorf("%s: %v", spec.FileName(sp.HIFPath), err)
+	}
+	var files []string
+	for i := range mts {
+		name := filepath.Join(fl.out, fmt.Sprintf("%s%d.htf", kind, i+1))
+		// Nothing is written when any file exists: a user's multi-traces
+		// are not replaced by drawn ones.
+		if _, err := os.Lstat(name); err == nil && !fl.force {
+			return fmt.Errorf("%s: exists: not replaced (remove it, choose another -o, or give --force)", spec.FileName(name))
+		}
+		files = append(files, name)
 	}
 	if err := os.MkdirAll(fl.out, 0o755); err != nil {
 		return spec.FileError(err)
 	}
-	var files []string
 	for i, mt := range mts {
-		name := filepath.Join(fl.out, fmt.Sprintf("%s%d.htf", kind, i+1))
-		if err := atomicfile.WriteFile(name, mt.Format(sp.Sig), 0o644); err != nil {
+		if err := atomicfile.WriteFile(files[i], mt.Format(sp.Sig), 0o644); err != nil {
 			return spec.FileError(err)
 		}
-		files = append(files, name)
 	}
 	if a.json() {
 		return json.NewEncoder(a.stdout).Encode(map[string]any{"kind": kind.String(), "n": len(files), "seed": fl.seed, "files": files})
 	}
-	fmt.Fprintf(a.stdout, "wrote %d %s multi-traces to %s\n", len(files), kind, fl.out)
+	fmt.Fprintf(a.stdout, "wrote %d %s multi-traces to %s\n", len(files), kind, spec.FileName(fl.out))
 	return nil
 }

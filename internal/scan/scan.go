@@ -34,11 +34,25 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	file := e.File
+	file := FileName(e.File)
 	if file == "" {
 		file = "<input>"
 	}
 	return fmt.Sprintf("%s:%d:%d: %s", file, e.Pos.Line, e.Pos.Col, e.Msg)
+}
+
+// FileName returns a file name as messages print it: as it is, or quoted as
+// %q does when it holds a character that is not printable (a newline, the
+// escape that starts a terminal's control sequence) or a byte that is not
+// UTF-8, so that a file's name can neither forge a line of the output nor
+// hide in it.
+func FileName(name string) string {
+	for _, r := range name {
+		if r == utf8.RuneError || !strconv.IsPrint(r) && r != ' ' {
+			return strconv.Quote(name)
+		}
+	}
+	return name
 }
 
 // Kind is the kind of a token.
