@@ -21,8 +21,9 @@
 // components separated by ';' as in "[a] a!m; [b] b?m".
 //
 // The package works at two levels. Parse checks a file against the syntax
-// alone and returns its File, which Format prints in canonical form (this is
-// what `ivc fmt` does). File.Resolve checks the names against a signature
+// alone and returns its File, which Format prints in canonical form;
+// FormatSource does both at once, keeping the comments, in memory linear in
+// the output (this is what `ivc fmt` does). File.Resolve checks the names against a signature
 // and returns a MultiTrace: components in file order, each a set of
 // lifelines and a trace of sorted multi-actions, followed by one empty
 // component for every lifeline the file does not mention. Read and

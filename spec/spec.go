@@ -112,6 +112,16 @@ func LegacyOptions(file string, src []byte, sf *interaction.SigFile) (*hcf.File,
 		if err != nil {
 			return nil, err
 		}
+		if c := o.Comments; c != nil {
+			// The comments around the section, which the .hsf parser
+			// kept; hcf kept those inside it.
+			if sec.Comments == nil {
+				sec.Comments = &scan.Comments{}
+			}
+			sec.Comments.Before = append(c.Before, sec.Comments.Before...)
+			sec.Comments.After = append(sec.Comments.After, c.After...)
+			sec.Comments.Below = append(sec.Comments.Below, c.Below...)
+		}
 		if first := f.Section(sec.Kind); first != nil {
 			return nil, fmt.Errorf("%s:%s: @%s given twice (first at %s)", FileName(file), sec.Pos, sec.Kind, first.Pos)
 		}

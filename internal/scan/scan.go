@@ -129,6 +129,8 @@ type Scanner struct {
 	tok  Token  // current token (after Next)
 	peek *Token // one token of look-ahead
 	err  *Error
+
+	comments []Comment // met so far, in source order
 }
 
 // BOM is the UTF-8 byte order mark that some editors write at the start of
@@ -210,11 +212,18 @@ func (s *Scanner) fail(p Pos, format string, args ...any) Token {
 	return Token{Kind: EOF, Pos: p}
 }
 
+// skipSpaceAndComments skips to the next token, recording the comments. It
+// is called right after a token, or at the start: a token precedes what it
+// skips on the current line when the column is past 1.
 func (s *Scanner) skipSpaceAndComments() bool {
+	afterToken := s.col > 1
 	for s.off < len(s.src) {
 		c := s.src[s.off]
 		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		case c == '\n':
+			s.advance(1)
+			afterToken = false
+		case c == ' ' || c == '\t' || c == '\r':
 			s.advance(1)
 		case c == '/' && s.off+1 < len(s.src) && s.src[s.off+1] == '*':
 			start := s.pos()
@@ -230,12 +239,23 @@ func (s *Scanner) skipSpaceAndComments() bool {
 				return false
 			}
 			s.advance(end - s.off)
+			s.comments = append(s.comments, Comment{Text: string(s.src[start.Offset:end]), Pos: start, Trailing: afterToken})
+			if s.line != start.Line {
+				afterToken = false
+			}
 		default:
 			return true
 		}
 	}
 	return true
 }
+
+// Comments returns the comments met so far, in source order. It must not
+// be modified.
+func (s *Scanner) Comments() []Comment { return s.comments }
+
+// End returns the offset just after the last token consumed by Next.
+func (s *Scanner) End() int { return s.tok.Pos.Offset + len(s.tok.Text) }
 
 const punctuation = "(){}[],;.!?@#=<>|:+*/-"
 
