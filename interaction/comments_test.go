@@ -18,6 +18,10 @@ func TestFormatKeepsComments(t *testing.T) {
 		{"inside a message", "a -- /* x */ m -> /* y */ b", "a -- m -> b /* x */ /* y */\n"},
 		{"inside an operator's header", "coreg(a, /* c */ b)(o, o)", "coreg(a,b)(\n\t/* c */\n\to,\n\to\n)\n"},
 		{"several on a line", "seq(o, /* 1 */ /* 2 */\no)", "seq(\n\to, /* 1 */ /* 2 */\n\to\n)\n"},
+		// A comment followed by a term on its line goes with that term;
+		// followed by a separator or a closing parenthesis only, with the
+		// term before it.
+		{"before a term on its line", "seq(o, /* x */ o, /* y */\n o /* z */)", "seq(\n\to,\n\t/* x */\n\to, /* y */\n\to /* z */\n)\n"},
 		{"multi-line", "seq(\n  /* a\n     b */\n  o, o)", "seq(\n\t/* a\n     b */\n\to,\n\to\n)\n"},
 	} {
 		n, err := ParseHIF("c.hif", []byte(tc.src))

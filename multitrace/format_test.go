@@ -24,6 +24,8 @@ func TestFormatSource(t *testing.T) {
 			"{\n\t[a] ;\n\t[#any] /* x */ /* y */ a!m /* z */\n}\n"},
 		{"at the end of a component", "{ [a] a!m /* a */ ;\n[b] /* b */ ; [c] c?m\n/* c */ }",
 			"{\n\t[a] a!m; /* a */\n\t[b] ; /* b */\n\t[c] c?m;\n\t/* c */\n}\n"},
+		{"before a component on its line", "{ [a] a!m; /* b */ [b] b?m /* c */ ; [c] ; }",
+			"{\n\t[a] a!m;\n\t/* b */\n\t[b] b?m; /* c */\n\t[c] ;\n}\n"},
 		{"empty multi-trace", "{ /* nothing yet */ }", "{\n\t/* nothing yet */\n}\n"},
 		{"bare trace", "/* global */ a!m /* c */ .b?m", "/* global */\n{\n\t[#all] a!m. /* c */ b?m\n}\n"},
 		{"legacy", "[a] a!m; /* a */\n/* b */\n[b] b?m;\n/* end */", "{\n\t[a] a!m; /* a */\n\t/* b */\n\t[b] b?m;\n\t/* end */\n}\n"},

@@ -222,6 +222,8 @@ func (p *parser) skip() {
 	// precedes what it skips on the current line when the line has a
 	// byte before p.off.
 	afterToken := p.off > p.lineStart
+	var met []heldComment // the comments, reported when skip ends
+	onLine := 0           // the first of met on the current line
 	for p.off < len(p.src) {
 		switch p.src[p.off] {
 		case ' ', '\t', '\r':
@@ -231,8 +233,10 @@ func (p *parser) skip() {
 			p.line++
 			p.lineStart = p.off
 			afterToken = false
+			onLine = len(met)
 		case '/':
 			if p.off+1 >= len(p.src) || p.src[p.off+1] != '*' {
+				p.report(met, onLine)
 				return
 			}
 			end := bytes.Index(p.src[p.off+2:], []byte("*/"))
@@ -243,21 +247,41 @@ func (p *parser) skip() {
 			}
 			end += p.off + 4
 			body := p.src[p.off:end]
-			switch {
-			case p.onComment == nil || p.quiet:
-			case p.holding:
-				p.held = append(p.held, heldComment{body, afterToken, p.place()})
-			default:
-				p.onComment(body, afterToken, p.place())
+			if p.onComment != nil && !p.quiet {
+				met = append(met, heldComment{body, afterToken, p.place()})
 			}
 			if n := bytes.Count(body, []byte("\n")); n > 0 {
 				p.line += n
 				p.lineStart = p.off + bytes.LastIndexByte(body, '\n') + 1
 				afterToken = false
+				onLine = max(len(met)-1, 0)
 			}
 			p.off = end
 		default:
+			p.report(met, onLine)
 			return
+		}
+	}
+	p.report(met, onLine)
+}
+
+// report reports the comments met by skip, which stopped at p.off; those
+// from met[onLine] on are on its line.
+func (p *parser) report(met []heldComment, onLine int) {
+	if len(met) == 0 {
+		return
+	}
+	if p.off < len(p.src) && !scan.EndsLine(p.src[p.off]) {
+		// A name follows the last comments on their line.
+		for i := onLine; i < len(met); i++ {
+			met[i].trailing = false
+		}
+	}
+	for _, c := range met {
+		if p.holding {
+			p.held = append(p.held, c)
+		} else {
+			p.onComment(c.text, c.trailing, c.at)
 		}
 	}
 }

@@ -6,8 +6,10 @@ import "bytes"
 type Comment struct {
 	Text string // from "/*" to "*/"
 	Pos  Pos
-	// Trailing reports that a token precedes the comment on the line where
-	// it starts: it ends that line, rather than standing on lines of its own.
+	// Trailing reports that the comment ends a line that it shares with a
+	// token before it: a token precedes it on the line where it starts, and
+	// none follows it on the line where it ends but separators and closing
+	// brackets (see EndsLine).
 	Trailing bool
 }
 

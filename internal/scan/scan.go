@@ -217,12 +217,14 @@ func (s *Scanner) fail(p Pos, format string, args ...any) Token {
 // skips on the current line when the column is past 1.
 func (s *Scanner) skipSpaceAndComments() bool {
 	afterToken := s.col > 1
+	onLine := len(s.comments) // the comments met on the current line
 	for s.off < len(s.src) {
 		c := s.src[s.off]
 		switch {
 		case c == '\n':
 			s.advance(1)
 			afterToken = false
+			onLine = len(s.comments)
 		case c == ' ' || c == '\t' || c == '\r':
 			s.advance(1)
 		case c == '/' && s.off+1 < len(s.src) && s.src[s.off+1] == '*':
@@ -242,12 +244,31 @@ func (s *Scanner) skipSpaceAndComments() bool {
 			s.comments = append(s.comments, Comment{Text: string(s.src[start.Offset:end]), Pos: start, Trailing: afterToken})
 			if s.line != start.Line {
 				afterToken = false
+				onLine = len(s.comments) - 1
 			}
 		default:
+			if !EndsLine(c) {
+				// A term or a name follows on the line: the comments
+				// before it are not at the end of their line.
+				for i := onLine; i < len(s.comments); i++ {
+					s.comments[i].Trailing = false
+				}
+			}
 			return true
 		}
 	}
 	return true
+}
+
+// EndsLine reports whether c, the first byte of a token that follows a
+// comment on its line, leaves the comment at the end of the line: a
+// separator or a closing bracket, which belongs with what precedes it.
+func EndsLine(c byte) bool {
+	switch c {
+	case ',', ';', ')', ']', '}':
+		return true
+	}
+	return false
 }
 
 // Comments returns the comments met so far, in source order. It must not
