@@ -29,10 +29,16 @@ func Format(f *File) []byte {
 		scan.WriteLines(&b, c.Before, "")
 		b.WriteString("@" + s.Kind.String() + "{\n")
 		for _, d := range declOrder {
+			oc := s.OptionComments[d.name]
 			if s.Options.Set&d.key == 0 {
+				// A declaration that sets nothing (filters = []) is
+				// not printed; its comments are.
+				if oc != nil {
+					scan.WriteLines(&b, oc.Before, "\t")
+					scan.WriteLines(&b, oc.After, "\t")
+				}
 				continue
 			}
-			oc := s.OptionComments[d.name]
 			if oc == nil {
 				oc = &scan.Comments{}
 			}

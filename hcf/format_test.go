@@ -3,6 +3,7 @@ package hcf
 import (
 	"flag"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -31,6 +32,21 @@ func TestFormatGolden(t *testing.T) {
 	}
 }
 
+// TestSpellingsKeepComments: a comment after any declaration is kept.
+func TestSpellingsKeepComments(t *testing.T) {
+	for _, tc := range spellings {
+		src := "@" + tc.section + "_option{ " + tc.src + " /* kept */ }"
+		f, err := Parse("c.hcf", []byte(src))
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		if got := string(Format(f)); !strings.Contains(got, "/* kept */") {
+			t.Errorf("%s: comment dropped:\n%s", src, got)
+		}
+	}
+}
+
 // TestFormatKeepsComments: Parse keeps the comments with the nearest
 // section or option, and Format prints them back there, moving them with
 // their option (issue 18: ivc fmt -w used to delete them).
@@ -43,6 +59,8 @@ func TestFormatKeepsComments(t *testing.T) {
 		{"inside a value", "@analyze_option{ filters = [ /* few */ max_depth = 3] }",
 			"@analyze_option{\n\tfilters = [max_depth=3]; /* few */\n}\n"},
 		{"no section", "/* nothing */\n", "/* nothing */\n"},
+		{"an option that sets nothing", "@explore_option{ /* none */ filters = [] /* at all */; memoize = true }",
+			"@explore_option{\n\tmemoize = true;\n\t/* none */\n\t/* at all */\n}\n"},
 	} {
 		f, err := Parse("c.hcf", []byte(tc.src))
 		if err != nil {

@@ -135,6 +135,7 @@ func FuzzFormat(f *testing.F) {
 		{".htf", "/*a*/ a!m /*b*/./*c*/b?m /*d*/"},
 		{".htf", "/*a*/[a] a!m; /*b*/\n/*c*/[b] b?m;/*d*/"},
 		{".hcf", "/*a*/@analyze_option{/*b*/ strategy = DFS /*c*/; /*d*/\n/*e*/por=true/*f*/}/*g*/\n/*h*/@explore_option{/*i*/}/*j*/"},
+		{".hcf", "@explore_option{ /*a*/ filters = [] /*b*/; priorities = [ /*c*/ ] }"},
 	} {
 		f.Add(uint8(slices.Index(Extensions, seed.ext)), []byte(seed.src))
 	}
