@@ -157,8 +157,8 @@ func ReadFileLimit(path string, max int64) ([]byte, error) {
 // ErrTooLarge is the error of an input file larger than the limit.
 var ErrTooLarge = input.ErrTooLarge
 
-// ErrNotRegular is the error of an input that is not a regular file: a
-// device, a named pipe, a socket, a directory.
+// ErrNotRegular is the error of an input that is neither a regular file
+// nor a directory: a device, a named pipe, a socket.
 var ErrNotRegular = input.ErrNotRegular
 
 // FileError rewrites an *fs.PathError ("open x: reason") as "x: reason",

@@ -36,10 +36,10 @@ var ErrNotRegular = errors.New("not a regular file")
 
 // ReadFile returns the content of the regular file at path, or of standard
 // input when path is "-", when it has at most limit bytes (DefaultLimit
-// when limit is 0 or less). A
-// symbolic link is followed. A directory, a device, a named pipe or a socket
-// is an error wrapping ErrNotRegular (a directory: syscall.EISDIR), and a
-// larger file one wrapping ErrTooLarge.
+// when limit is 0 or less). A symbolic link is followed. A device, a named
+// pipe or a socket is an error wrapping ErrNotRegular, a directory one
+// wrapping syscall.EISDIR (as os.ReadFile says), and a larger file one
+// wrapping ErrTooLarge.
 func ReadFile(path string, limit int64) ([]byte, error) {
 	if limit <= 0 {
 		limit = DefaultLimit
