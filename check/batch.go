@@ -75,7 +75,7 @@ func Files(c *Checker, files []string) iter.Seq[Input] {
 			in := Input{Name: f}
 			if sp := c.sp; sp.NFA != nil {
 				in.ReadLetters = func() ([][]nfa.Letter, error) {
-					src, err := spec.ReadFile(f)
+					src, err := spec.ReadFileLimit(f, c.opt.MaxInput)
 					if err != nil {
 						return nil, err
 					}
@@ -83,7 +83,7 @@ func Files(c *Checker, files []string) iter.Seq[Input] {
 				}
 			} else {
 				in.Read = func() (*multitrace.MultiTrace, error) {
-					mt, err := multitrace.Read(f, sp.Interaction.Sig)
+					mt, err := multitrace.ReadLimit(f, sp.Interaction.Sig, c.opt.MaxInput)
 					return mt, spec.FileError(err)
 				}
 			}

@@ -93,6 +93,9 @@ type Options struct {
 	MaxStates int
 	// Procedure is the automata engine's procedure (AS by default).
 	Procedure automata.Procedure
+	// MaxInput bounds the bytes read from one input file (0:
+	// input.DefaultLimit, 4 GiB).
+	MaxInput int64
 }
 
 // DefaultOptions are EngineAuto and runtime.DefaultOptions: prefix mode.

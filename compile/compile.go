@@ -154,7 +154,7 @@ type StateLimitError struct {
 }
 
 func (e *StateLimitError) Error() string {
-	return fmt.Sprintf("NFA synthesis stopped at %d states (raise the limit, or use 'ivc analyze', the runtime engine)", e.Max)
+	return fmt.Sprintf("NFA synthesis stopped at %d states (raise it with --max-states, or use the runtime engine: ivc analyze --engine runtime)", e.Max)
 }
 
 // growthError is the internal signal that derivative terms grew past the

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+	"golang.org/x/mod/module"
 
 	"github.com/ivc-project/ivc/automata"
 	"github.com/ivc-project/ivc/interaction"
@@ -138,10 +139,10 @@ func Generate(cfg Config) ([]Output, error) {
 		}
 	}
 	if cfg.Main {
-		if cfg.ImportPath == "" {
-			return nil, fmt.Errorf("gen: the command needs the package's import path")
+		if err := CheckCommand(cfg.ImportPath, cfg.Package); err != nil {
+			return nil, fmt.Errorf("gen: %w", err)
 		}
-		if err := add("cmd/"+cfg.Package+"check/main.go", m.mainFile()); err != nil {
+		if err := add(CommandDir(cfg.Package)+"/main.go", m.mainFile()); err != nil {
 			return nil, err
 		}
 	}
@@ -226,6 +227,29 @@ func CheckPackageName(name string) error {
 		return fmt.Errorf("package name %q cannot name a library package", name)
 	case strings.HasSuffix(name, "_test"):
 		return fmt.Errorf("package name %q ends in _test, which names test packages", name)
+	}
+	return nil
+}
+
+// CommandDir is the directory of the command of the package named pkg,
+// relative to the package's directory.
+func CommandDir(pkg string) string { return "cmd/" + pkg + "check" }
+
+// CheckCommand reports whether the command of the package named pkg, whose
+// import path is importPath, can be generated: the command's directory,
+// CommandDir(pkg), must be a valid import path element (a package name such
+// as π is a Go identifier, but no import path element), and importPath a
+// valid import path.
+func CheckCommand(importPath, pkg string) error {
+	if importPath == "" {
+		return fmt.Errorf("the command needs the package's import path")
+	}
+	if err := module.CheckImportPath(importPath); err != nil {
+		return fmt.Errorf("the package's import path: %v", err)
+	}
+	dir := CommandDir(pkg)
+	if err := module.CheckImportPath(importPath + "/" + dir); err != nil {
+		return fmt.Errorf("the command's directory %s is no valid import path element (package name %q): give a package name of ASCII letters and digits", dir, pkg)
 	}
 	return nil
 }

@@ -220,6 +220,10 @@ func TestErrors(t *testing.T) {
 		{"locations", func(c *gen.Config) { c.Locations = c.Locations[:1] }, "1 entries in Locations for a checker of"},
 		{"no checker", func(c *gen.Config) { c.Checker = nil }, "no checker"},
 		{"command", func(c *gen.Config) { c.Main = true }, "import path"},
+		// π is a Go identifier, but cmd/πcheck no import path element.
+		{"command name", func(c *gen.Config) { c.Package, c.Main, c.ImportPath = "π", true, "example.com/p" },
+			"the command's directory cmd/πcheck is no valid import path element"},
+		{"import path", func(c *gen.Config) { c.Main, c.ImportPath = true, "example.com/a b" }, "the package's import path"},
 	} {
 		cfg := m.cfg
 		c.edit(&cfg)

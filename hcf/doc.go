@@ -30,4 +30,9 @@
 //
 // An unknown option or value, an option given twice, or an option outside
 // its section (analysis_kind in @explore_option) is an error.
+//
+// A file with no section at all (empty, or only comments) is a valid .hcf
+// that sets nothing: every option keeps its default, as when no .hcf is
+// given. (An empty .htf, on the contrary, is an error: see the multitrace
+// package.)
 package hcf

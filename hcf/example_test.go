@@ -27,8 +27,8 @@ func Example() {
 	// Output:
 	// DFS eliminate true false
 	// @analyze_option{
-	// 	strategy = DFS;
-	// 	analysis_kind = eliminate;
+	// 	strategy = DFS; /* HIBOU 0.7 spelling */
+	// 	analysis_kind = eliminate; /* HIBOU 0.8.2 spelling */
 	// 	local_analysis = [select=dirty, max_look_ahead_depth=2, modulo=1];
 	// 	partial_order_reduction = true;
 	// }

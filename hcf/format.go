@@ -4,25 +4,54 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+
+	"github.com/ivc-project/ivc/internal/scan"
 )
 
 // Format prints f in today's HIBOU spelling: sections in f's order, one
 // declaration per line with a tab indent, options in a fixed order, legacy
 // spellings replaced by their modern form. Parsing the result gives f's
 // typed values back.
+//
+// The comments that Parse kept are printed back: around their section, or
+// around their option, which moves with them.
 func Format(f *File) []byte {
 	var b bytes.Buffer
+	scan.WriteLines(&b, f.Comments, "")
 	for i, s := range f.Sections {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
+		c := s.Comments
+		if c == nil {
+			c = &scan.Comments{}
+		}
+		scan.WriteLines(&b, c.Before, "")
 		b.WriteString("@" + s.Kind.String() + "{\n")
 		for _, d := range declOrder {
-			if s.Options.Set&d.key != 0 {
-				b.WriteString("\t" + d.name + " = " + d.format(&s.Options) + ";\n")
+			oc := s.OptionComments[d.name]
+			if s.Options.Set&d.key == 0 {
+				// A declaration that sets nothing (filters = []) is
+				// not printed; its comments are.
+				if oc != nil {
+					scan.WriteLines(&b, oc.Before, "\t")
+					scan.WriteLines(&b, oc.After, "\t")
+				}
+				continue
 			}
+			if oc == nil {
+				oc = &scan.Comments{}
+			}
+			scan.WriteLines(&b, oc.Before, "\t")
+			b.WriteString("\t" + d.name + " = " + d.format(&s.Options) + ";")
+			scan.WriteAfter(&b, oc.After)
+			b.WriteByte('\n')
 		}
-		b.WriteString("}\n")
+		scan.WriteLines(&b, c.Inside, "\t")
+		b.WriteByte('}')
+		scan.WriteAfter(&b, c.After)
+		b.WriteByte('\n')
+		scan.WriteLines(&b, c.Below, "")
 	}
 	return b.Bytes()
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ivc-project/ivc/internal/scan"
+	"github.com/ivc-project/ivc/internal/testutil"
 )
 
 // FuzzParse requires that no input panics or hangs, that errors are
@@ -58,5 +59,22 @@ func FuzzParse(f *testing.F) {
 			}
 			checkRoundTrip(t, "fuzz.hsf", &File{Sections: []*Section{sec}})
 		}
+	})
+}
+
+// FuzzParseWholeInput: a .hcf that parses was consumed whole (see
+// testutil.WholeInput).
+func FuzzParseWholeInput(f *testing.F) {
+	for _, tc := range spellings {
+		f.Add([]byte(tc.source()))
+	}
+	for _, s := range []string{"", "/* none */", "@analyze_option{ goal = Pass }", "@analyze\x00_option{}"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		testutil.WholeInput(t, src, func(src []byte) error {
+			_, err := Parse("fuzz.hcf", src)
+			return err
+		}, testutil.ScannerTrailers)
 	})
 }

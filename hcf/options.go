@@ -10,6 +10,9 @@ import (
 // one of each Kind.
 type File struct {
 	Sections []*Section
+	// Comments are the comments of a file without sections; those of a
+	// file with sections are kept with them.
+	Comments []string
 }
 
 // Section returns the section of kind k, or nil if the file has none.
@@ -29,6 +32,21 @@ type Section struct {
 	Pos     scan.Pos // the '@'
 	End     scan.Pos // just after the closing '}'
 	Options Options
+
+	// Comments are the source's comments kept with the section (nil when
+	// none), and OptionComments those kept with each option, by the
+	// option's name in today's spelling ("partial_order_reduction" for
+	// "por"): Format prints them back around the option, which it may move.
+	Comments       *scan.Comments
+	OptionComments map[string]*scan.Comments
+
+	decls []declSpan // where the options are in the source, for comments
+}
+
+// declSpan is where an option is declared in the source.
+type declSpan struct {
+	name string // in today's spelling
+	span scan.Span
 }
 
 // Kind is the kind of an option section.

@@ -19,6 +19,7 @@ func Parse(file string, src []byte) (*File, error) {
 			if err := p.s.Err(); err != nil {
 				return nil, err
 			}
+			f.attach(p.s.Comments())
 			return f, nil
 		}
 		sec, err := p.section()
@@ -40,11 +41,79 @@ func ParseSection(file string, src []byte, at scan.Pos) (*Section, error) {
 		return nil, &scan.Error{File: file, Pos: at, Msg: fmt.Sprintf("option section position %s (offset %d) is outside the file", at, at.Offset)}
 	}
 	p := &parser{s: scan.NewAt(file, src, at)}
-	return p.section()
+	sec, err := p.section()
+	if err != nil {
+		return nil, err
+	}
+	if cs := p.s.Comments(); len(cs) > 0 {
+		sec.attach(cs)
+	}
+	return sec, nil
+}
+
+// attach attaches the comments of a file among its sections (see
+// scan.Attach); the comments that end the file go Below the last section.
+func (f *File) attach(cs []scan.Comment) {
+	if len(cs) == 0 {
+		return
+	}
+	if len(f.Sections) == 0 {
+		f.Comments = scan.Texts(cs)
+		return
+	}
+	spans := make([]scan.Span, len(f.Sections))
+	for i, sec := range f.Sections {
+		spans[i] = scan.Span{Start: sec.Pos.Offset, End: sec.End.Offset}
+	}
+	scan.Attach(cs, spans, func(i int) *scan.Comments { return f.Sections[i].comments() },
+		func(i int, cs []scan.Comment) { f.Sections[i].attach(cs) },
+		func(rest []scan.Comment) {
+			last := f.Sections[len(f.Sections)-1].comments()
+			last.Below = append(last.Below, scan.Texts(rest)...)
+		})
+}
+
+// attach attaches the comments within a section among its options (see
+// scan.Attach); the comments within an option go After it, and those after
+// the last option Inside the section.
+func (sec *Section) attach(cs []scan.Comment) {
+	spans := make([]scan.Span, len(sec.decls))
+	for i, d := range sec.decls {
+		spans[i] = d.span
+	}
+	scan.Attach(cs, spans, sec.optionComments,
+		func(i int, cs []scan.Comment) {
+			sec.optionComments(i).After = append(sec.optionComments(i).After, scan.Texts(cs)...)
+		},
+		func(rest []scan.Comment) { sec.comments().Inside = append(sec.comments().Inside, scan.Texts(rest)...) })
+}
+
+// comments returns the comments of sec, making them if it has none.
+func (sec *Section) comments() *scan.Comments {
+	if sec.Comments == nil {
+		sec.Comments = &scan.Comments{}
+	}
+	return sec.Comments
+}
+
+// optionComments returns the comments of the option declared i-th, making
+// them if it has none.
+func (sec *Section) optionComments(i int) *scan.Comments {
+	name := sec.decls[i].name
+	if sec.OptionComments == nil {
+		sec.OptionComments = map[string]*scan.Comments{}
+	}
+	c := sec.OptionComments[name]
+	if c == nil {
+		c = &scan.Comments{}
+		sec.OptionComments[name] = c
+	}
+	return c
 }
 
 type parser struct {
-	s *scan.Scanner
+	s       *scan.Scanner
+	declKey string // the key of the last option read, as written
 }
 
 func (p *parser) section() (*Section, error) {
@@ -71,9 +140,12 @@ func (p *parser) section() (*Section, error) {
 	sec := &Section{Kind: kind, Pos: at.Pos}
 	seen := map[string]scan.Token{}
 	for !p.s.Peek().Is("}") {
+		start := p.s.Peek().Pos.Offset
 		if err := p.decl(sec, seen); err != nil {
 			return nil, err
 		}
+		name := decls[p.declKey].name
+		sec.decls = append(sec.decls, declSpan{name, scan.Span{Start: start, End: p.s.End()}})
 		if t := p.s.Peek(); t.Is(";") {
 			p.s.Next()
 		} else if !t.Is("}") {
@@ -188,6 +260,7 @@ func (p *parser) decl(sec *Section, seen map[string]scan.Token) error {
 		return p.s.Errorf(key.Pos, "option %s given twice (first as %s at %s)", key.Text, first.Text, first.Pos)
 	}
 	seen[d.name] = key
+	p.declKey = key.Text
 	if d.name != "search_all" { // search_all alone means search_all = true
 		if _, err := p.s.Expect("=", "after "+key.Text); err != nil {
 			return err

@@ -25,7 +25,7 @@ var spellings = []spelling{
 	{"analyze", "strategy = BreadthFS", "strategy = BFS"},
 	{"analyze", "strategy = Breadth First Search", "strategy = BFS"},
 	{"analyze", "strategy = DepthFS", "strategy = DFS"},
-	{"analyze", "strategy = Depth  /* sic */ First\nSearch", "strategy = DFS"},
+	{"analyze", "strategy = Depth  /* sic */ First\nSearch", "strategy = DFS; /* sic */"},
 	{"analyze", "strategy = HighCoverageS", "strategy = HCS"},
 	{"analyze", "strategy = High Coverage Search", "strategy = HCS"},
 	{"explore", "strategy = GreedyBestFS", "strategy = GreedyBestFS[step=1]"},
@@ -116,6 +116,9 @@ func TestSpellings(t *testing.T) {
 		want := "@" + tc.section + "_option{\n}"
 		if tc.want != "" {
 			want = "@" + tc.section + "_option{\n\t" + tc.want + ";\n}"
+		}
+		if strings.Contains(tc.want, ";") { // a comment after the option
+			want = "@" + tc.section + "_option{\n\t" + tc.want + "\n}"
 		}
 		if got != want {
 			t.Errorf("%s\n got %q\nwant %q", src, got, want)
@@ -239,6 +242,14 @@ func TestErrors(t *testing.T) {
 			`1:30: comment not terminated: missing '*/'`},
 		{"@analyze_option{ goal = Pass } $",
 			`1:32: unexpected character '$'`},
+		// A bad byte in a section name or an option is reported as such,
+		// not as an unknown name cut short (issue 18).
+		{"@analyze\x00_option{ goal = Pass }",
+			`1:9: unexpected control character U+0000`},
+		{"@analyze_option{ go\xffal = Pass }",
+			`1:20: invalid UTF-8 byte 0xff: not a text file?`},
+		{"\ufeff@analyze_option{ goal = Pass } \ufeff",
+			`1:32: unexpected character '\ufeff'`},
 	} {
 		_, err := Parse("bad.hcf", []byte(tc.src))
 		if err == nil {
@@ -286,10 +297,23 @@ func TestParseSection(t *testing.T) {
 	}
 }
 
+// TestEmptyAndSections: a .hcf without sections (empty, or only comments)
+// is valid and sets no option, as the package documentation says; unlike
+// an empty .htf, which is an error.
 func TestEmptyAndSections(t *testing.T) {
-	f, err := Parse("empty.hcf", []byte(" /* nothing */ \n"))
-	if err != nil || len(f.Sections) != 0 || len(Format(f)) != 0 {
-		t.Errorf("empty file: %v, %+v", err, f)
+	for _, src := range []string{"", "\ufeff"} {
+		f, err := Parse("empty.hcf", []byte(src))
+		if err != nil || len(f.Sections) != 0 || len(Format(f)) != 0 {
+			t.Errorf("empty file %q: %v, %+v", src, err, f)
+		}
+	}
+	f, err := Parse("comment.hcf", []byte(" /* nothing */ \n"))
+	if err != nil || len(f.Sections) != 0 || string(Format(f)) != "/* nothing */\n" {
+		t.Errorf("a file of a comment: %v, %+v", err, f)
+	}
+	f, err = Parse("bom.hcf", []byte("\ufeff@analyze_option{ goal = Pass }"))
+	if err != nil || len(f.Sections) != 1 || f.Sections[0].Pos.Col != 1 {
+		t.Errorf("a file with a byte order mark: %v, %+v", err, f)
 	}
 	src := "@canonize_option{search_all;}@explore_option{memoize=false}@analyze_option{}"
 	f, err = Parse("three.hcf", []byte(src))

@@ -27,6 +27,7 @@ const (
 type Node struct {
 	Kind NodeKind
 	Pos  scan.Pos // first token of the node
+	End  int      // the offset just after its last token, for a parsed node
 	Op   Op       // NodeOp: OpStrict, OpSeq, OpPar or OpAlt; NodeLoop: the loop op
 	Args []*Node  // operands, at least two for NodeOp/NodeCoreg/NodeSync, one for NodeLoop
 
@@ -43,6 +44,12 @@ type Node struct {
 	// NodeAct only: a multi-action that no message sugar writes (terms built
 	// by the semantics may contain one); Format prints it as {a!m,b!n}.
 	Acts []ActionSyntax
+
+	// Comments are the source's comments kept with the node (nil when
+	// none): Before it, After it on its last line, Inside it before its
+	// closing parenthesis, Below it at the end of the file. The comments
+	// inside a message go After it.
+	Comments *scan.Comments
 }
 
 // ActionSyntax is an action l!m or l?m as written, in a .hif sync operator.
@@ -65,7 +72,11 @@ type SigFile struct {
 type SigSection struct {
 	Kind  string // "message", "lifeline" or "gate"
 	Pos   scan.Pos
+	End   int // the offset just after its closing '}'
 	Names []Name
+	// Comments are the source's comments kept with the section (nil when
+	// none); those among its names are Inside it.
+	Comments *scan.Comments
 }
 
 // OptionSection locates an option section of a legacy .hsf in its source:
@@ -74,4 +85,7 @@ type OptionSection struct {
 	Name  string // e.g. "analyze_option"
 	Start scan.Pos
 	End   int
+	// Comments are the source's comments around the section (nil when
+	// none); those inside it are the hcf parser's.
+	Comments *scan.Comments
 }

@@ -3,6 +3,8 @@ package interaction
 import (
 	"bytes"
 	"strings"
+
+	"github.com/ivc-project/ivc/internal/scan"
 )
 
 // maxIndent bounds the indentation of printed terms, so that printing a
@@ -10,12 +12,31 @@ import (
 const maxIndent = 64
 
 // FormatHIF prints an interaction in canonical .hif form: one operand per
-// line, tab indentation, "o" for ∅, <asynch> omitted.
+// line, tab indentation, "o" for ∅, <asynch> omitted. The comments that
+// ParseHIF kept with the nodes are printed back around them.
 func FormatHIF(n *Node) []byte {
 	var b bytes.Buffer
-	writeNode(&b, n, 0)
-	b.WriteByte('\n')
+	writeLine(&b, n, 0, "")
 	return b.Bytes()
+}
+
+// writeLine writes n at depth on lines of its own, followed by sep (a
+// separator, or ""), with its comments.
+func writeLine(b *bytes.Buffer, n *Node, depth int, sep string) {
+	c := n.Comments
+	if c != nil {
+		scan.WriteLines(b, c.Before, tabs(depth))
+	}
+	indent(b, depth)
+	writeNode(b, n, depth)
+	b.WriteString(sep)
+	if c != nil {
+		scan.WriteAfter(b, c.After)
+	}
+	b.WriteByte('\n')
+	if c != nil {
+		scan.WriteLines(b, c.Below, tabs(depth))
+	}
 }
 
 func indent(b *bytes.Buffer, depth int) {
@@ -23,6 +44,9 @@ func indent(b *bytes.Buffer, depth int) {
 		b.WriteByte('\t')
 	}
 }
+
+// tabs returns the indentation of depth.
+func tabs(depth int) string { return strings.Repeat("\t", min(depth, maxIndent)) }
 
 func writeNames(b *bytes.Buffer, names []Name) {
 	for i, n := range names {
@@ -104,12 +128,14 @@ func writeNode(b *bytes.Buffer, n *Node, depth int) {
 	}
 	b.WriteString("(\n")
 	for i, a := range n.Args {
-		indent(b, depth+1)
-		writeNode(b, a, depth+1)
-		if i < len(n.Args)-1 {
-			b.WriteByte(',')
+		sep := ","
+		if i == len(n.Args)-1 {
+			sep = ""
 		}
-		b.WriteByte('\n')
+		writeLine(b, a, depth+1, sep)
+	}
+	if n.Comments != nil {
+		scan.WriteLines(b, n.Comments.Inside, tabs(depth+1))
 	}
 	indent(b, depth)
 	b.WriteByte(')')
@@ -121,18 +147,27 @@ func writeNode(b *bytes.Buffer, n *Node, depth int) {
 func FormatHSF(f *SigFile) []byte {
 	var b bytes.Buffer
 	for _, sec := range f.Sections {
-		b.WriteString("@" + sec.Kind + "{\n\t")
+		c := sec.Comments
+		if c == nil {
+			c = &scan.Comments{}
+		}
+		scan.WriteLines(&b, c.Before, "")
+		b.WriteString("@" + sec.Kind + "{\n")
+		scan.WriteLines(&b, c.Inside, "\t")
+		b.WriteByte('\t')
 		for i, n := range sec.Names {
 			if i > 0 {
 				b.WriteByte(';')
 			}
 			b.WriteString(n.Text)
 		}
-		b.WriteString("\n}\n")
+		b.WriteString("\n}")
+		scan.WriteAfter(&b, c.After)
+		b.WriteByte('\n')
+		scan.WriteLines(&b, c.Below, "")
 	}
 	if f.Interaction != nil {
-		writeNode(&b, f.Interaction, 0)
-		b.WriteByte('\n')
+		writeLine(&b, f.Interaction, 0, "")
 	}
 	return b.Bytes()
 }

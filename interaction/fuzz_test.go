@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ivc-project/ivc/internal/testutil"
 )
 
 // corpusSeeds adds every file with extension ext under testdata/corpus as a
@@ -148,5 +150,44 @@ func FuzzParseTerm(f *testing.F) {
 		if err == nil && t2 != term {
 			t.Fatalf("%s parses to another term", text)
 		}
+	})
+}
+
+// wholeInputSeeds are inputs that once parsed although they held garbage
+// after a complete term (issue 18), and inputs that parse.
+var wholeInputSeeds = []string{
+	"a -- m -> b", "a -- m -> b\n%% garbage", "a -- m -> b\n/* unterminated", "a -- m -> b\xff",
+	"a -- m -> b\x01", "a -- m -> b\ufeff", "\ufeffseq(a -- m -> b, o) /* done */",
+	"@lifeline{a;b}\n@message{m}", "@lifeline{a}\n@message{m}\n@analyze_option{ goal = Pass }\na -- m ->|",
+	"@mess\x00age{m}",
+}
+
+// FuzzHIFWholeInput: a .hif that parses was consumed whole (see
+// testutil.WholeInput).
+func FuzzHIFWholeInput(f *testing.F) {
+	corpusSeeds(f, ".hif")
+	for _, s := range wholeInputSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		testutil.WholeInput(t, src, func(src []byte) error {
+			_, err := ParseHIF("fuzz.hif", src)
+			return err
+		}, testutil.ScannerTrailers)
+	})
+}
+
+// FuzzHSFWholeInput: a .hsf that parses was consumed whole (see
+// testutil.WholeInput).
+func FuzzHSFWholeInput(f *testing.F) {
+	corpusSeeds(f, ".hsf")
+	for _, s := range wholeInputSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		testutil.WholeInput(t, src, func(src []byte) error {
+			_, err := ParseHSF("fuzz.hsf", src)
+			return err
+		}, testutil.ScannerTrailers)
 	})
 }

@@ -2,6 +2,7 @@ package interaction
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ivc-project/ivc/internal/scan"
 )
@@ -27,7 +28,53 @@ func ParseHIF(file string, src []byte) (*Node, error) {
 	if t := p.s.Next(); t.Kind != scan.EOF {
 		return nil, p.afterInteraction(t)
 	}
+	// The scanner stops at a lexical error (a stray byte, an unterminated
+	// comment) as at the end of the input: a complete term followed by
+	// garbage is no term.
+	if err := p.s.Err(); err != nil {
+		return nil, err
+	}
+	if cs := p.s.Comments(); len(cs) > 0 {
+		attachFile(cs, []scan.Span{span(n)}, func(int) *scan.Comments { return comments(n) },
+			func(_ int, cs []scan.Comment) { attachNode(n, cs) })
+	}
 	return n, nil
+}
+
+// span returns the extent of a parsed node.
+func span(n *Node) scan.Span { return scan.Span{Start: n.Pos.Offset, End: n.End} }
+
+// comments returns the comments of n, making them if it has none.
+func comments(n *Node) *scan.Comments {
+	if n.Comments == nil {
+		n.Comments = &scan.Comments{}
+	}
+	return n.Comments
+}
+
+// attachFile attaches the comments of a file among its top-level parts
+// (see scan.Attach): the comments that end the file go Below the last part.
+func attachFile(cs []scan.Comment, parts []scan.Span, at func(int) *scan.Comments, inside func(int, []scan.Comment)) {
+	scan.Attach(cs, parts, at, inside, func(rest []scan.Comment) {
+		last := at(len(parts) - 1)
+		last.Below = append(last.Below, scan.Texts(rest)...)
+	})
+}
+
+// attachNode attaches the comments within n among its operands (see
+// scan.Attach); a node without operands keeps them After it.
+func attachNode(n *Node, cs []scan.Comment) {
+	if len(n.Args) == 0 {
+		comments(n).After = append(comments(n).After, scan.Texts(cs)...)
+		return
+	}
+	parts := make([]scan.Span, len(n.Args))
+	for i, a := range n.Args {
+		parts[i] = span(a)
+	}
+	scan.Attach(cs, parts, func(i int) *scan.Comments { return comments(n.Args[i]) },
+		func(i int, cs []scan.Comment) { attachNode(n.Args[i], cs) },
+		func(rest []scan.Comment) { comments(n).Inside = append(comments(n).Inside, scan.Texts(rest)...) })
 }
 
 // afterInteraction reports the token t found after a complete interaction.
@@ -90,6 +137,7 @@ func ParseHSF(file string, src []byte) (*SigFile, error) {
 		if err != nil {
 			return nil, err
 		}
+		n.End = p.s.End()
 		f.Interaction = n
 		if t := p.s.Next(); t.Kind != scan.EOF {
 			return nil, p.afterInteraction(t)
@@ -98,7 +146,54 @@ func ParseHSF(file string, src []byte) (*SigFile, error) {
 	if err := p.s.Err(); err != nil {
 		return nil, err
 	}
+	if cs := p.s.Comments(); len(cs) > 0 {
+		f.attach(cs)
+	}
 	return f, nil
+}
+
+// attach attaches the comments of a .hsf among its parts, in source order:
+// signature sections (a comment among a section's names is Inside it),
+// option sections (the hcf parser attaches the comments inside them) and
+// the interaction.
+func (f *SigFile) attach(cs []scan.Comment) {
+	type part struct {
+		span   scan.Span
+		at     func() *scan.Comments
+		inside func([]scan.Comment)
+	}
+	var parts []part
+	for i := range f.Sections {
+		sec := &f.Sections[i]
+		at := func() *scan.Comments {
+			if sec.Comments == nil {
+				sec.Comments = &scan.Comments{}
+			}
+			return sec.Comments
+		}
+		parts = append(parts, part{scan.Span{Start: sec.Pos.Offset, End: sec.End}, at,
+			func(cs []scan.Comment) { at().Inside = append(at().Inside, scan.Texts(cs)...) }})
+	}
+	for i := range f.Options {
+		o := &f.Options[i]
+		parts = append(parts, part{scan.Span{Start: o.Start.Offset, End: o.End}, func() *scan.Comments {
+			if o.Comments == nil {
+				o.Comments = &scan.Comments{}
+			}
+			return o.Comments
+		}, func([]scan.Comment) {}})
+	}
+	if n := f.Interaction; n != nil {
+		parts = append(parts, part{span(n), func() *scan.Comments { return comments(n) },
+			func(cs []scan.Comment) { attachNode(n, cs) }})
+	}
+	slices.SortFunc(parts, func(a, b part) int { return a.span.Start - b.span.Start })
+	spans := make([]scan.Span, len(parts))
+	for i, p := range parts {
+		spans[i] = p.span
+	}
+	attachFile(cs, spans, func(i int) *scan.Comments { return parts[i].at() },
+		func(i int, cs []scan.Comment) { parts[i].inside(cs) })
 }
 
 // hsfSections are the names of the sections of a .hsf file.
@@ -121,6 +216,7 @@ func (p *parser) sigSection(at scan.Pos, kind string) (SigSection, error) {
 		case t.Kind == scan.Ident:
 			sec.Names = append(sec.Names, Name{Text: t.Text, Pos: t.Pos})
 		case t.Is("}") && len(sec.Names) > 0:
+			sec.End = p.s.End()
 			return sec, nil
 		default:
 			return sec, p.s.Unexpected(t, "a "+kind+" name")
@@ -130,9 +226,11 @@ func (p *parser) sigSection(at scan.Pos, kind string) (SigSection, error) {
 		case t.Is(";"):
 			if p.s.Peek().Is("}") {
 				p.s.Next()
+				sec.End = p.s.End()
 				return sec, nil
 			}
 		case t.Is("}"):
+			sec.End = p.s.End()
 			return sec, nil
 		default:
 			return sec, p.s.Unexpected(t, "';' or '}' in @"+kind)
@@ -176,7 +274,16 @@ var operators = map[string]Op{
 
 const operatorList = "strict, seq, par, alt, coreg, sync, loopS, loopH, loopW or loopP"
 
+// term parses an interaction, and notes where it ends.
 func (p *parser) term() (*Node, error) {
+	n, err := p.termBody()
+	if err == nil {
+		n.End = p.s.End()
+	}
+	return n, err
+}
+
+func (p *parser) termBody() (*Node, error) {
 	t := p.s.Peek()
 	switch {
 	case t.Kind == scan.Empty:

@@ -302,6 +302,15 @@ func TestHIFErrors(t *testing.T) {
 		{"binary garbage", "\xff\xfe\x00\x01", "x.hif:1:1: invalid UTF-8 byte 0xff: not a text file?"},
 		{"NUL bytes", "\x00\x00\x00", "x.hif:1:1: unexpected control character U+0000"},
 		{"garbage inside", "seq(o,\n  \x07)", "x.hif:2:3: unexpected control character U+0007"},
+		// Lexical garbage after a complete term (issue 18): the scanner
+		// stops there as at the end of the input, but it is no end.
+		{"garbage after the term", "a -- m -> b\n%% garbage", "x.hif:2:1: unexpected character '%'"},
+		{"unterminated comment after the term", "a -- m -> b\n/* open", "x.hif:2:1: comment not terminated: missing '*/'"},
+		{"0xff after the term", "a -- m -> b\xff", "x.hif:1:12: invalid UTF-8 byte 0xff: not a text file?"},
+		{"0x01 after the term", "a -- m -> b\x01", "x.hif:1:12: unexpected control character U+0001"},
+		{"byte order mark after the term", "a -- m -> b\ufeff", "x.hif:1:12: unexpected character '\\ufeff'"},
+		{"byte order mark twice", "\ufeff\ufeffo", "x.hif:1:1: unexpected character '\\ufeff'"},
+		{"NUL inside a name", "a -- m\x00n -> b", "x.hif:1:7: unexpected control character U+0000"},
 		{"invalid UTF-8 inside", "seq(o, a\xc3 -- m -> b)", "x.hif:1:9: invalid UTF-8 byte 0xc3: not a text file?"},
 		{"stray character", "seq(o, $)", "x.hif:1:8: unexpected character '$'"},
 		{"stray symbol", "seq(o, ⊤)", "x.hif:1:8: " + expInteraction + ", found '⊤'"},
@@ -396,6 +405,11 @@ func TestHSFErrors(t *testing.T) {
 		{"unterminated comment", "@message{m;n} /* x", "x.hsf:1:15: comment not terminated: missing '*/'"},
 		{"binary garbage", "\x89PNG\r\n\x1a\n", "x.hsf:1:1: invalid UTF-8 byte 0x89: not a text file?"},
 		{"NUL after a section", "@lifeline{a}\x00", "x.hsf:1:13: unexpected control character U+0000"},
+		// A bad byte in a section name is reported as such, not as an
+		// unknown section cut short (issue 18).
+		{"NUL in a section name", "@mess\x00age{m}", "x.hsf:1:6: unexpected control character U+0000"},
+		{"bad byte in a section name", "@life\xffline{a}", "x.hsf:1:6: invalid UTF-8 byte 0xff: not a text file?"},
+		{"garbage after the interaction", "@lifeline{a}\n@message{m}\na -- m ->|\n%", "x.hsf:4:1: unexpected character '%'"},
 		{"no lifeline", "@message{m}", "x.hsf:1:1: no lifeline declared: add a @lifeline{...} section"},
 		{"empty section", "@lifeline{}", "x.hsf:1:11: expected a lifeline name, found '}'"},
 		{"double semicolon", "@lifeline{a;;b}", "x.hsf:1:13: expected a lifeline name, found ';'"},

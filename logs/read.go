@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/input"
 )
 
 // Options say how to read a log.
@@ -70,7 +71,8 @@ func Read(path string, f Format, opt Options, report func(error)) ([]Session, St
 	if path == "-" {
 		return ReadFrom("<stdin>", os.Stdin, f, opt, report)
 	}
-	file, err := os.Open(path)
+	// Regular files only: a device would never end, a pipe could block.
+	file, size, err := input.Open(path)
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
@@ -79,7 +81,7 @@ func Read(path string, f Format, opt Options, report func(error)) ([]Session, St
 		return nil, Stats{}, err
 	}
 	defer file.Close()
-	if fi, err := file.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > maxBytes(opt) {
+	if size > maxBytes(opt) {
 		return nil, Stats{}, tooBig(path, opt)
 	}
 	return ReadFrom(path, file, f, opt, report)

@@ -21,8 +21,9 @@
 // components separated by ';' as in "[a] a!m; [b] b?m".
 //
 // The package works at two levels. Parse checks a file against the syntax
-// alone and returns its File, which Format prints in canonical form (this is
-// what `ivc fmt` does). File.Resolve checks the names against a signature
+// alone and returns its File, which Format prints in canonical form;
+// FormatSource does both at once, keeping the comments, in memory linear in
+// the output (this is what `ivc fmt` does). File.Resolve checks the names against a signature
 // and returns a MultiTrace: components in file order, each a set of
 // lifelines and a trace of sorted multi-actions, followed by one empty
 // component for every lifeline the file does not mention. Read and
@@ -39,6 +40,12 @@
 //	for _, c := range mt.Components {
 //		fmt.Println(c.Lifelines.Format(sig), len(c.Trace))
 //	}
+//
+// A file with no multi-trace at all (empty, or only comments) is an error,
+// as it is most often a log that was never written: the multi-trace with no
+// event is written { }, and gives every lifeline an empty component. (An
+// empty .hcf, on the contrary, sets no option and is valid: see the hcf
+// package.) A byte order mark at the start of a file is skipped.
 //
 // Errors are *scan.Error values that print as file:line:col: message.
 // Parsing is linear in the input and never recursive, so any input, however

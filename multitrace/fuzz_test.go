@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/testutil"
 )
 
 // fuzzSeeds adds the .htf files of testdata and a few hand-written inputs.
@@ -107,5 +108,20 @@ func FuzzResolve(f *testing.F) {
 		if !back.Equal(mt) {
 			t.Fatalf("the printed multi-trace resolves to\n%s\nnot\n%s", back.Format(sig), printed)
 		}
+	})
+}
+
+// FuzzParseWholeInput: a .htf that parses was consumed whole (see
+// testutil.WholeInput).
+func FuzzParseWholeInput(f *testing.F) {
+	fuzzSeeds(f)
+	for _, s := range []string{"\ufeff{ [a] a!m }", "{ [a] a!m } /* c */", "a!m.b?m\n", "[a] a!m;"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		testutil.WholeInput(t, src, func(src []byte) error {
+			_, err := Parse("fuzz.htf", src)
+			return err
+		}, testutil.ScannerTrailers)
 	})
 }

@@ -102,9 +102,50 @@ type parser struct {
 	berr      error // the first builder error
 	lexErr    error // an unterminated comment
 	braced    bool
+	closed    bool           // the closing '}' of a braced multi-trace is read
 	openBrace bool           // the file starts with '{' and a multi-action
 	cache     [64]cacheEntry // recently read names, by a hash of their bytes
+
+	// onComment, when set, is told of each comment, in source order:
+	// whether a token precedes it on its line, and where it is.
+	onComment func(text []byte, trailing bool, at place)
+	quiet     bool // looking ahead: comments are reported when read again
+	holding   bool // reading a component's '[': comments wait in held
+	held      []heldComment
 }
+
+// heldComment is a comment met while the parser could not report it yet.
+type heldComment struct {
+	text     []byte
+	trailing bool
+	at       place
+}
+
+// hold makes the comments met from now on wait for release: those within
+// a component's brackets are reported once the builder knows the component
+// has started, so that they are not taken for the previous one's.
+func (p *parser) hold() { p.holding = p.onComment != nil }
+
+// release reports the comments held.
+func (p *parser) release() {
+	if !p.holding {
+		return
+	}
+	p.holding = false
+	for _, c := range p.held {
+		p.onComment(c.text, c.trailing, c.at)
+	}
+	p.held = p.held[:0]
+}
+
+// place is where a comment is, with respect to the braces of a multi-trace.
+type place uint8
+
+const (
+	beforeBraces place = iota // or in a file without braces
+	inBraces
+	afterBraces
+)
 
 // cacheEntry is a name read recently; the empty name (no entry) matches no
 // label.
@@ -114,7 +155,12 @@ type cacheEntry struct {
 }
 
 func newParser(file string, src []byte, b builder) *parser {
-	return &parser{file: file, src: src, line: 1, b: b}
+	p := &parser{file: file, src: src, line: 1, b: b}
+	if scan.HasBOM(src) {
+		// Skipped as editors hide it: what follows is at column 1.
+		p.off, p.lineStart = len(scan.BOM), len(scan.BOM)
+	}
+	return p
 }
 
 func (p *parser) pos() scan.Pos {
@@ -172,6 +218,12 @@ func (p *parser) atEOF() bool { return p.off >= len(p.src) }
 // skip skips whitespace and comments. An unterminated comment sets
 // p.lexErr and moves to the end of the input.
 func (p *parser) skip() {
+	// skip is called right after a token, or at the start: a token
+	// precedes what it skips on the current line when the line has a
+	// byte before p.off.
+	afterToken := p.off > p.lineStart
+	var met []heldComment // the comments, reported when skip ends
+	onLine := 0           // the first of met on the current line
 	for p.off < len(p.src) {
 		switch p.src[p.off] {
 		case ' ', '\t', '\r':
@@ -180,8 +232,11 @@ func (p *parser) skip() {
 			p.off++
 			p.line++
 			p.lineStart = p.off
+			afterToken = false
+			onLine = len(met)
 		case '/':
 			if p.off+1 >= len(p.src) || p.src[p.off+1] != '*' {
+				p.report(met, onLine)
 				return
 			}
 			end := bytes.Index(p.src[p.off+2:], []byte("*/"))
@@ -192,15 +247,54 @@ func (p *parser) skip() {
 			}
 			end += p.off + 4
 			body := p.src[p.off:end]
+			if p.onComment != nil && !p.quiet {
+				met = append(met, heldComment{body, afterToken, p.place()})
+			}
 			if n := bytes.Count(body, []byte("\n")); n > 0 {
 				p.line += n
 				p.lineStart = p.off + bytes.LastIndexByte(body, '\n') + 1
+				afterToken = false
+				onLine = max(len(met)-1, 0)
 			}
 			p.off = end
 		default:
+			p.report(met, onLine)
 			return
 		}
 	}
+	p.report(met, onLine)
+}
+
+// report reports the comments met by skip, which stopped at p.off; those
+// from met[onLine] on are on its line.
+func (p *parser) report(met []heldComment, onLine int) {
+	if len(met) == 0 {
+		return
+	}
+	if p.off < len(p.src) && !scan.EndsLine(p.src[p.off]) {
+		// A name follows the last comments on their line.
+		for i := onLine; i < len(met); i++ {
+			met[i].trailing = false
+		}
+	}
+	for _, c := range met {
+		if p.holding {
+			p.held = append(p.held, c)
+		} else {
+			p.onComment(c.text, c.trailing, c.at)
+		}
+	}
+}
+
+// place returns where the parser is, with respect to the braces.
+func (p *parser) place() place {
+	switch {
+	case p.closed:
+		return afterBraces
+	case p.braced:
+		return inBraces
+	}
+	return beforeBraces
 }
 
 // identEnd returns the end of the label starting at off, or off if there is
@@ -352,8 +446,12 @@ func (p *parser) file_() error {
 		off, line, lineStart := p.off, p.line, p.lineStart
 		open := p.pos()
 		p.off++
-		switch c := p.peek(); {
+		p.quiet = true // the comments after '{' are read again below
+		c := p.peek()
+		p.quiet = false
+		switch {
 		case c == '[' || c == ';' || c == '}':
+			p.off, p.line, p.lineStart = off+1, line, lineStart
 			return p.braced_(open)
 		case p.isLabelStart():
 			p.off, p.line, p.lineStart = off, line, lineStart
@@ -379,6 +477,7 @@ func (p *parser) braced_(open scan.Pos) error {
 		fallthrough
 	case '}':
 		p.off++
+		p.closed = true
 		return p.end("the multi-trace")
 	}
 	for {
@@ -392,6 +491,7 @@ func (p *parser) braced_(open scan.Pos) error {
 			switch p.peek() {
 			case '}':
 				p.off++
+				p.closed = true
 				return p.end("the multi-trace")
 			case '[':
 			default:
@@ -399,6 +499,7 @@ func (p *parser) braced_(open scan.Pos) error {
 			}
 		case '}':
 			p.off++
+			p.closed = true
 			return p.end("the multi-trace")
 		default:
 			if events {
@@ -464,6 +565,8 @@ func (p *parser) component() (bool, error) {
 	}
 	pos := p.pos()
 	p.off++
+	p.hold()
+	defer p.release() // on errors too: nothing is lost
 	if p.peek() == '#' {
 		kpos := p.pos()
 		p.off++
@@ -488,8 +591,10 @@ func (p *parser) component() (bool, error) {
 		}
 		p.off++
 		p.check(p.b.component(pos, k))
+		p.release()
 	} else {
 		p.check(p.b.component(pos, Explicit))
+		p.release()
 		want := "a lifeline name, #any or #all after '['"
 		for {
 			if !p.isLabelStart() {

@@ -28,6 +28,8 @@ func TestParseFormat(t *testing.T) {
 			"/*c*/{/*c*/[/*c*/a/*c*/,/*c*/b/*c*/]/*c*/a/*c*/!/*c*/m/*c*/./*c*/{/*c*/a/*c*/?/*c*/n/*c*/,/*c*/b/*c*/!/*c*/n/*c*/}/*c*/;/*c*/}/*c*/",
 			"{\n\t[a,b] a!m.{a?n,b!n}\n}\n", true},
 		{"crlf and tabs", "{\r\n\t[a]\ta!m\r\n}\r\n", "{\n\t[a] a!m\n}\n", true},
+		{"byte order mark", "\ufeff{ [a] a!m }", "{\n\t[a] a!m\n}\n", true},
+		{"byte order mark before a bare trace", "\ufeffa!m", "{\n\t[#all] a!m\n}\n", false},
 		{"unicode names", "{ [Émetteur] Émetteur!donnée_1 }", "{\n\t[Émetteur] Émetteur!donnée_1\n}\n", true},
 		{"names any and all", "{ [any,all] any!all }", "{\n\t[any,all] any!all\n}\n", true},
 	}
@@ -104,6 +106,10 @@ func TestParseErrors(t *testing.T) {
 		{"   \n  /* only a comment */ \n", "3:1: empty file: expected a multi-trace such as { [a] a!m; [b] b?m } or a trace such as a!m.b?m"},
 		{"{", "1:2: expected a component such as [a] or '}' after '{' (or an action, for a multi-action {a!m,b?m}), found end of file"},
 		{"{ [a] a!m", "1:10: expected '.' to continue the trace, ';' before the next component or '}' to close the multi-trace opened at 1:1, found end of file"},
+		// An empty file is an error, unlike an empty .hcf: the package
+		// documentation says why.
+		{"\ufeff", "1:1: empty file: expected a multi-trace such as { [a] a!m; [b] b?m } or a trace such as a!m.b?m"},
+		{"\ufeff{ [a] a!m \ufeff}", "1:11: expected '.' to continue the trace, ';' before the next component or '}' to close the multi-trace opened at 1:1, found '\\ufeff'"},
 		{"{ [a] a!m; [b] b?m } x", "1:22: expected end of file after the multi-trace, found name \"x\""},
 		{"{ [a] a!m [b] b?m }", "1:11: expected '.' to continue the trace, ';' before the next component or '}' to close the multi-trace opened at 1:1, found '['"},
 		{"{ [a] [b] }", "1:7: expected an action, ';' before the next component or '}' to close the multi-trace opened at 1:1, found '['"},

@@ -3,11 +3,11 @@ package multitrace
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/internal/scan"
 )
 
@@ -97,9 +97,23 @@ func (mt *MultiTrace) Format(sig *interaction.Signature) []byte {
 	return b.Bytes()
 }
 
-// Read reads the .htf file at path and resolves it against sig.
+// DefaultMaxFileSize is the size limit of Read: 4 GiB.
+const DefaultMaxFileSize = input.DefaultLimit
+
+// Read reads the .htf file at path and resolves it against sig, as
+// ReadLimit does with the limit DefaultMaxFileSize.
 func Read(path string, sig *interaction.Signature) (*MultiTrace, error) {
-	src, err := os.ReadFile(path)
+	return ReadLimit(path, sig, DefaultMaxFileSize)
+}
+
+// ReadLimit reads the .htf file at path, of at most max bytes
+// (DefaultMaxFileSize when max is 0 or less), and resolves it against sig.
+// It reads regular files only (a symbolic link is followed), or standard
+// input when path is "-": a device or a named pipe is an *fs.PathError, as
+// is a larger file, rather than a read that never ends or exhausts the
+// memory.
+func ReadLimit(path string, sig *interaction.Signature, max int64) (*MultiTrace, error) {
+	src, err := input.ReadFile(path, max)
 	if err != nil {
 		return nil, err
 	}

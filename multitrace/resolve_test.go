@@ -1,12 +1,14 @@
 package multitrace
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/internal/scan"
 )
 
@@ -193,5 +195,35 @@ func TestRead(t *testing.T) {
 	}
 	if _, err := Read(filepath.Join(t.TempDir(), "missing.htf"), sig); err == nil || !strings.Contains(err.Error(), "missing.htf") {
 		t.Errorf("Read of a missing file: %v", err)
+	}
+}
+
+// TestReadLimit: a multi-trace larger than the limit, or a device (here a
+// link to /dev/zero, which has no end), is an error naming the file, not a
+// read that exhausts the memory.
+func TestReadLimit(t *testing.T) {
+	sig := testSig(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.htf")
+	src := "{ [a] a!m }"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadLimit(path, sig, int64(len(src))); err != nil {
+		t.Errorf("a file of the limit's size: %v", err)
+	}
+	_, err := ReadLimit(path, sig, int64(len(src)-1))
+	if !errors.Is(err, input.ErrTooLarge) || !strings.Contains(err.Error(), "run.htf") {
+		t.Errorf("a file larger than the limit: %v", err)
+	}
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		return
+	}
+	link := filepath.Join(dir, "zero.htf")
+	if err := os.Symlink("/dev/zero", link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Read(link, sig); !errors.Is(err, input.ErrNotRegular) || !strings.Contains(err.Error(), "zero.htf") {
+		t.Errorf("a link to /dev/zero: %v", err)
 	}
 }

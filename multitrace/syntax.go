@@ -1,8 +1,6 @@
 package multitrace
 
 import (
-	"bytes"
-
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/scan"
 )
@@ -141,68 +139,3 @@ func (b *syntaxBuilder) event(pos scan.Pos) error {
 
 func (b *syntaxBuilder) endComponent() error { return nil }
 func (b *syntaxBuilder) finish() error       { return nil }
-
-// Format prints f in canonical form: braces, one component a line indented
-// by a tab, ';' after every component but a non-empty last one ("[l] ;" for
-// an empty local trace), events joined by '.', [#any] and [#all] kept as
-// written. Bare and legacy input is printed braced; comments are not kept.
-//
-//	{
-//		[l1] l1!m1.l1?m2;
-//		[l2,l3] ;
-//		[#any] {l4!m,l5?m}.l4!x
-//	}
-func Format(f *File) []byte {
-	var b bytes.Buffer
-	b.WriteString("{\n")
-	for i, c := range f.Components {
-		b.WriteString("\t[")
-		switch c.Kind {
-		case Any:
-			b.WriteString("#any")
-		case All:
-			b.WriteString("#all")
-		default:
-			for j, n := range c.Lifelines {
-				if j > 0 {
-					b.WriteByte(',')
-				}
-				b.WriteString(n.Text)
-			}
-		}
-		b.WriteString("] ")
-		for j, e := range c.Trace {
-			if j > 0 {
-				b.WriteByte('.')
-			}
-			writeEventSyntax(&b, e.Acts)
-		}
-		if len(c.Trace) == 0 || i < len(f.Components)-1 {
-			b.WriteByte(';')
-		}
-		b.WriteByte('\n')
-	}
-	b.WriteString("}\n")
-	return b.Bytes()
-}
-
-func writeEventSyntax(b *bytes.Buffer, acts []interaction.ActionSyntax) {
-	if len(acts) != 1 {
-		b.WriteByte('{')
-	}
-	for i, a := range acts {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(a.Lifeline.Text)
-		if a.Kind == interaction.Emission {
-			b.WriteByte('!')
-		} else {
-			b.WriteByte('?')
-		}
-		b.WriteString(a.Msg.Text)
-	}
-	if len(acts) != 1 {
-		b.WriteByte('}')
-	}
-}

@@ -162,7 +162,9 @@ func PartitionSymbols(syms *Symbols, groups [][]string, names []string) (*Locati
 // ParseLocations reads a partition of the letters of syms written as
 // groups separated by ';' with letters separated by ',', each group
 // optionally named "NAME=": "a,e;c,d;b" or "p=a,e;q=c,d;r=b". Unnamed
-// groups are named L1, L2, … by position.
+// groups are named L1, L2, … by position. An empty group or letter
+// ("a,e;;b", "a,,e") is an error, as in the locations of lifelines that
+// compile takes: a location observes something.
 func ParseLocations(syms *Symbols, spec string) (*Locations, error) {
 	var groups [][]string
 	var names []string
@@ -177,9 +179,10 @@ func ParseLocations(syms *Symbols, spec string) (*Locations, error) {
 		}
 		var letters []string
 		for _, x := range strings.Split(g, ",") {
-			if x = strings.TrimSpace(x); x != "" {
-				letters = append(letters, x)
+			if x = strings.TrimSpace(x); x == "" {
+				return nil, fmt.Errorf("locations %q: empty letter or location (group %d)", spec, i+1)
 			}
+			letters = append(letters, x)
 		}
 		groups = append(groups, letters)
 		names = append(names, name)
@@ -222,17 +225,22 @@ func RandomLocations(syms *Symbols, n int, seed uint64) *Locations {
 // A line is a location's name, ':', and its letters separated by spaces
 // (or dots); a location without a line has an empty trace; '#' starts a
 // comment line. Every letter must be a letter of its location. Errors name
-// file:line:col.
+// file:line:col. As in ParseTimbuk, a byte order mark at the start is
+// skipped and control characters and bytes that are not UTF-8 are errors.
 func ParseLetterTraces(file string, src []byte, locs *Locations) ([][]Letter, error) {
+	text, err := textOf(file, src)
+	if err != nil {
+		return nil, err
+	}
 	mt := make([][]Letter, locs.Num())
 	seen := make([]int, locs.Num())
 	byName := map[string]int{}
 	for i, n := range locs.names {
 		byName[n] = i
 	}
-	for n, line := range strings.Split(string(src), "\n") {
+	for n, line := range strings.Split(text, "\n") {
 		errorf := func(col int, format string, args ...any) error {
-			return fmt.Errorf("%s:%d:%d: %s", file, n+1, col, fmt.Sprintf(format, args...))
+			return posError(file, n+1, col, format, args...)
 		}
 		body := strings.TrimSpace(line)
 		if body == "" || body[0] == '#' {

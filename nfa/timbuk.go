@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // ParseTimbuk reads a word automaton in the Timbuk format of the
@@ -24,9 +25,16 @@ import (
 // transition a(q) -> p reads a from q to p (a word's first letter is the
 // innermost symbol of its tree). States are numbered in their order of
 // declaration and labelled with their names. Errors name file:line:col.
+//
+// A byte order mark at the start of the file is skipped; a control
+// character other than a tab, or a byte that is not UTF-8, is an error.
 func ParseTimbuk(file string, src []byte) (*NFA, error) {
+	text, err := textOf(file, src)
+	if err != nil {
+		return nil, err
+	}
 	p := &timbukParser{file: file, b: NewBuilder(), arity: map[string]int{}, state: map[string]State{}}
-	if err := p.parse(string(src)); err != nil {
+	if err := p.parse(text); err != nil {
 		return nil, err
 	}
 	return p.b.Build(), nil
@@ -41,7 +49,7 @@ type timbukParser struct {
 }
 
 func (p *timbukParser) errorf(col int, format string, args ...any) error {
-	return fmt.Errorf("%s:%d:%d: %s", p.file, p.line, col, fmt.Sprintf(format, args...))
+	return posError(p.file, p.line, col, format, args...)
 }
 
 // fields returns the fields of line with their columns (1-based).
@@ -144,6 +152,9 @@ func (p *timbukParser) ops(fs []string, cols []int) error {
 		if !ok || name == "" || err != nil {
 			return p.errorf(cols[i], "expected an operator name:arity, found %q", f)
 		}
+		if n < 0 {
+			return p.errorf(cols[i], "operator %s has arity %d: an arity is 0 or 1", name, n)
+		}
 		if n > 1 {
 			return p.errorf(cols[i], "operator %s has arity %d: only word automata (arities 0 and 1) are supported", name, n)
 		}
@@ -234,4 +245,49 @@ func (p *timbukParser) transition(line string) error {
 	x, _ := p.b.syms.Lookup(op)
 	p.b.Transition(src, x, dst)
 	return nil
+}
+
+// bom is the UTF-8 byte order mark that some editors write at the start of
+// a text file.
+const bom = "\ufeff"
+
+// textOf returns src as text without its byte order mark, or an error at
+// its first byte that no text file has: a control character other than a
+// tab or a line ending, or a byte that is not UTF-8. Columns count bytes
+// after the mark, which editors hide.
+func textOf(file string, src []byte) (string, error) {
+	text := strings.TrimPrefix(string(src), bom)
+	line, start := 1, 0
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '\n':
+				line, start = line+1, i+1
+			case c < ' ' && c != '\t' && c != '\r' || c == 0x7f:
+				return "", posError(file, line, i-start+1, "unexpected control character %U", rune(c))
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if r == utf8.RuneError && size == 1 {
+			return "", posError(file, line, i-start+1, "invalid UTF-8 byte 0x%02x: not a text file?", c)
+		}
+		i += size
+	}
+	return text, nil
+}
+
+// posError returns the error file:line:col: message, with the file name
+// quoted when it holds a character that is not printable, as
+// internal/scan.FileName does (this package imports nothing of the module).
+func posError(file string, line, col int, format string, args ...any) error {
+	for _, r := range file {
+		if r == utf8.RuneError || !strconv.IsPrint(r) && r != ' ' {
+			file = strconv.Quote(file)
+			break
+		}
+	}
+	return fmt.Errorf("%s:%d:%d: %s", file, line, col, fmt.Sprintf(format, args...))
 }

@@ -3,6 +3,7 @@ package nfa
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,6 +61,16 @@ func TestTimbukErrors(t *testing.T) {
 		{"Ops a:1\nStates q0\n", "t.timbuk:3:1: missing Transitions section"},
 		{"Ops a:one\n", `t.timbuk:1:5: expected an operator name:arity, found "a:one"`},
 		{"hello\n", `t.timbuk:1:1: unexpected "hello"`},
+		// A negative arity is no arity (issue 18).
+		{"Ops a:-1 x:0\n", "t.timbuk:1:5: operator a has arity -1: an arity is 0 or 1"},
+		// A byte order mark is skipped; columns start after it.
+		{"\ufeff" + head + "x -> q0\n", ""},
+		{"\ufeffOps a:one\n", `t.timbuk:1:5: expected an operator name:arity, found "a:one"`},
+		// Bytes that no text file has are errors, wherever they are.
+		{head + "x -> q0\n\x01", "t.timbuk:7:1: unexpected control character U+0001"},
+		{"Ops a:1\nStates q\x000\n", "t.timbuk:2:9: unexpected control character U+0000"},
+		{head + "x -> q0 \xff\n", "t.timbuk:6:9: invalid UTF-8 byte 0xff"},
+		{head + "x -> q0\n\ufeff", `t.timbuk:7:1: expected a transition`},
 	} {
 		_, err := ParseTimbuk("t.timbuk", []byte(tc.src))
 		switch {
@@ -81,12 +92,18 @@ func TestLetterTraces(t *testing.T) {
 	if got, want := FormatLetterTraces(locs, mt), "L1: e\nL2: d d d c\nL3: b b\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
+	if bom, err := ParseLetterTraces("ex7.txt", []byte("\ufeff"+src), locs); err != nil || !slices.EqualFunc(bom, mt, slices.Equal) {
+		t.Errorf("with a byte order mark: %v, %v", bom, err)
+	}
 	for _, tc := range []struct{ src, want string }{
 		{"L4: a\n", `x.txt:1:1: unknown location "L4"`},
 		{"L1: a\nL1: e\n", "x.txt:2:1: location L1 already has a trace, line 1"},
 		{"L1: a b\n", "x.txt:1:7: letter b is observed at L3, not at L1"},
 		{"L1: a z\n", `x.txt:1:7: unknown letter "z"`},
 		{"a b\n", "x.txt:1:1: expected 'LOCATION: letters...'"},
+		{"L1: e\n\x00", "x.txt:2:1: unexpected control character U+0000"},
+		{"L1: e\xff\n", "x.txt:1:6: invalid UTF-8 byte 0xff"},
+		{"\ufeffL1: z\n", `x.txt:1:5: unknown letter "z"`},
 	} {
 		_, err := ParseLetterTraces("x.txt", []byte(tc.src), locs)
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {

@@ -2,7 +2,9 @@ package spec
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -97,8 +99,25 @@ func TestFormatErrors(t *testing.T) {
 	}
 }
 
-// FuzzFormat checks that no input makes Format panic, and that whatever it
-// formats is a fixed point.
+// TestKeepsComments: the last line of defence of Format, which reports a
+// comment that a formatter would drop instead of dropping it.
+func TestKeepsComments(t *testing.T) {
+	src := []byte("a -- m -> b\n  /* kept */ /* lost */")
+	if err := keepsComments("x.hif", src, []byte("a -- m -> b /* kept */\n")); err == nil ||
+		err.Error() != "x.hif:2:14: ivc cannot keep this comment in the canonical form: please report it, and move the comment meanwhile" {
+		t.Errorf("keepsComments = %v", err)
+	}
+	if err := keepsComments("x.hif", src, []byte("/* lost */ a -- m -> b /* kept */\n")); err != nil {
+		t.Errorf("keepsComments = %v", err)
+	}
+	// The same text twice must be there twice.
+	if err := keepsComments("x.hif", []byte("/**/ o /**/"), []byte("/**/\no\n")); err == nil {
+		t.Error("keepsComments: a repeated comment dropped once went unnoticed")
+	}
+}
+
+// FuzzFormat checks that no input makes Format panic, that whatever it
+// formats is a fixed point, and that it keeps every comment.
 func FuzzFormat(f *testing.F) {
 	for _, seed := range []struct{ ext, src string }{
 		{".hsf", "@lifeline{a;b}\n@message{m}\n@gate{g}"},
@@ -108,6 +127,15 @@ func FuzzFormat(f *testing.F) {
 		{".htf", "{ [a] a!m.a?n; [b,c] c?m.{b!x,c?x}; [d] ; [#any] e!y; [#all] f?y }"},
 		{".htf", "a!m.b?m"},
 		{".hcf", "@analyze_option{ analysis_kind = simulate[slice]; filters = [max_depth = 3] }\n@explore_option{ loggers = [tracegen[generation=terminal]] }"},
+		// Comments everywhere.
+		{".hsf", "/*a*/@lifeline{/*b*/a;/*c*/b}/*d*/\n/*e*/@message{m}\n/*f*/"},
+		{".hsf", "/*a*/@analyze_option{/*b*/ strategy = DFS /*c*/; por=true}/*d*/\n@message{m}/*e*/@lifeline{a;b}\n/*f*/seq(a -- m -> b /*g*/, /*h*/o)/*i*/\n/*j*/"},
+		{".hif", "/*a*/seq(/*b*/a -- /*c*/m -> b /*d*/,\n/*e*/ alt(o, o /*f*/\n/*g*/) /*h*/)/*i*/\n/*j*/"},
+		{".htf", "/*a*/{/*b*/ [a /*c*/] a!m /*d*/. /*e*/ a?n /*f*/;/*g*/\n/*h*/[b] {b!x,/*i*/c?x} ; [#any/*j*/] ;/*k*/}/*l*/\n/*m*/"},
+		{".htf", "/*a*/ a!m /*b*/./*c*/b?m /*d*/"},
+		{".htf", "/*a*/[a] a!m; /*b*/\n/*c*/[b] b?m;/*d*/"},
+		{".hcf", "/*a*/@analyze_option{/*b*/ strategy = DFS /*c*/; /*d*/\n/*e*/por=true/*f*/}/*g*/\n/*h*/@explore_option{/*i*/}/*j*/"},
+		{".hcf", "@explore_option{ /*a*/ filters = [] /*b*/; priorities = [ /*c*/ ] }"},
 	} {
 		f.Add(uint8(slices.Index(Extensions, seed.ext)), []byte(seed.src))
 	}
@@ -115,6 +143,9 @@ func FuzzFormat(f *testing.F) {
 		path := "fuzz" + Extensions[int(kind)%len(Extensions)]
 		out, err := Format(path, src, nil)
 		if err != nil {
+			if strings.Contains(err.Error(), "cannot keep this comment") {
+				t.Fatalf("%v\n%s", err, src)
+			}
 			return
 		}
 		again, err := Format(path, out, nil)
@@ -125,4 +156,83 @@ func FuzzFormat(f *testing.F) {
 			t.Fatalf("formatting is not a fixed point:\n%s\nthen\n%s", out, again)
 		}
 	})
+}
+
+// TestFormatKeepsComments puts comments at random places between the
+// tokens of the files of testdata, on lines of their own or ending a line,
+// and checks that Format keeps every one of them and is a fixed point.
+func TestFormatKeepsComments(t *testing.T) {
+	var files []string
+	err := filepath.WalkDir(testdata, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && slices.Contains(Extensions, filepath.Ext(path)) {
+			files = append(files, path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	n := 0
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(src) > 20000 {
+			continue
+		}
+		if _, err := Format(path, src, nil); err != nil {
+			continue // not a file of ivc's formats (a legacy one it refuses)
+		}
+		// The places between tokens: the start, the end, every space and
+		// both sides of most symbols.
+		places := []int{0, len(src)}
+		for i, c := range src {
+			switch {
+			case c == ' ' || c == '\n':
+				places = append(places, i)
+			case strings.IndexByte(".,;[]{}()!?=", c) >= 0:
+				places = append(places, i, i+1)
+			}
+		}
+		n++
+		for trial := range 40 {
+			var b []byte
+			marks := map[int]string{}
+			for k := range 1 + rng.IntN(6) {
+				at := places[rng.IntN(len(places))]
+				text := fmt.Sprintf("/* c%d.%d */", trial, k)
+				if rng.IntN(2) == 0 {
+					text = "\n" + text + "\n"
+				} else {
+					text = " " + text + " "
+				}
+				marks[at] += text
+			}
+			for i := 0; i <= len(src); i++ {
+				b = append(b, marks[i]...)
+				if i < len(src) {
+					b = append(b, src[i])
+				}
+			}
+			out, err := Format(path, b, nil)
+			if err != nil {
+				t.Errorf("%s: %v\n%s", path, err, b)
+				continue
+			}
+			for k := 0; strings.Contains(string(b), fmt.Sprintf("c%d.%d ", trial, k)); k++ {
+				if !strings.Contains(string(out), fmt.Sprintf("/* c%d.%d */", trial, k)) {
+					t.Errorf("%s: comment c%d.%d dropped:\n%s\n→\n%s", path, trial, k, b, out)
+				}
+			}
+			again, err := Format(path, out, nil)
+			if err != nil || !bytes.Equal(again, out) {
+				t.Errorf("%s: not a fixed point (%v):\n%s\n→\n%s\n→\n%s", path, err, b, out, again)
+			}
+		}
+	}
+	if n < 10 {
+		t.Errorf("commented %d files of testdata", n)
+	}
 }

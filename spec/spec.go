@@ -21,6 +21,8 @@ import (
 
 	"github.com/ivc-project/ivc/hcf"
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/input"
+	"github.com/ivc-project/ivc/internal/scan"
 )
 
 // Spec is a loaded specification.
@@ -70,14 +72,14 @@ func Load(hsf, hif string) (*Spec, error) {
 	switch {
 	case hif != "":
 		if node != nil {
-			return nil, fmt.Errorf("%s: holds an interaction (legacy single-file .hsf): do not also give %s", hsf, hif)
+			return nil, fmt.Errorf("%s: holds an interaction (legacy single-file .hsf): do not also give %s", FileName(hsf), FileName(hif))
 		}
 	case node != nil:
 		sp.HIFPath = hsf
 	default:
 		hif = strings.TrimSuffix(hsf, filepath.Ext(hsf)) + ".hif"
 		if _, err := os.Stat(hif); errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("%s: no interaction: give a .hif file (none found at %s)", hsf, hif)
+			return nil, fmt.Errorf("%s: no interaction: give a .hif file (none found at %s)", FileName(hsf), FileName(hif))
 		}
 	}
 	if node == nil {
@@ -110,29 +112,68 @@ func LegacyOptions(file string, src []byte, sf *interaction.SigFile) (*hcf.File,
 		if err != nil {
 			return nil, err
 		}
+		if c := o.Comments; c != nil {
+			// The comments around the section, which the .hsf parser
+			// kept; hcf kept those inside it.
+			if sec.Comments == nil {
+				sec.Comments = &scan.Comments{}
+			}
+			sec.Comments.Before = append(c.Before, sec.Comments.Before...)
+			sec.Comments.After = append(sec.Comments.After, c.After...)
+			sec.Comments.Below = append(sec.Comments.Below, c.Below...)
+		}
 		if first := f.Section(sec.Kind); first != nil {
-			return nil, fmt.Errorf("%s:%s: @%s given twice (first at %s)", file, sec.Pos, sec.Kind, first.Pos)
+			return nil, fmt.Errorf("%s:%s: @%s given twice (first at %s)", FileName(file), sec.Pos, sec.Kind, first.Pos)
 		}
 		f.Sections = append(f.Sections, sec)
 	}
 	return f, nil
 }
 
-// ReadFile is os.ReadFile with errors that start with the file name, as
-// every other input error does: "x.hsf: no such file or directory".
+// DefaultMaxFileSize is the size limit of ReadFile: 4 GiB.
+const DefaultMaxFileSize = input.DefaultLimit
+
+// ReadFile reads an input file as ReadFileLimit does, with the limit
+// DefaultMaxFileSize.
 func ReadFile(path string) ([]byte, error) {
-	src, err := os.ReadFile(path)
+	return ReadFileLimit(path, DefaultMaxFileSize)
+}
+
+// ReadFileLimit returns the content of the regular file at path (a symbolic
+// link is followed), or of standard input when path is "-", when it has at
+// most max bytes (DefaultMaxFileSize when max is 0 or less). Errors start
+// with the file name, as every other input error does: "x.hsf: no such file
+// or directory"; a device or a named pipe is an error (ErrNotRegular), and
+// so is a larger file (ErrTooLarge), rather than a read that never ends or
+// exhausts the memory.
+func ReadFileLimit(path string, max int64) ([]byte, error) {
+	src, err := input.ReadFile(path, max)
 	if err != nil {
 		return nil, FileError(err)
 	}
 	return src, nil
 }
 
-// FileError rewrites an *fs.PathError ("open x: reason") as "x: reason".
+// ErrTooLarge is the error of an input file larger than the limit.
+var ErrTooLarge = input.ErrTooLarge
+
+// ErrNotRegular is the error of an input that is neither a regular file
+// nor a directory: a device, a named pipe, a socket.
+var ErrNotRegular = input.ErrNotRegular
+
+// FileError rewrites an *fs.PathError ("open x: reason") as "x: reason",
+// with x quoted when it holds a newline or another character that is not
+// printable (see FileName).
 func FileError(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %w", pe.Path, pe.Err)
+		return fmt.Errorf("%s: %w", FileName(pe.Path), pe.Err)
 	}
 	return err
 }
+
+// FileName returns a file name as messages print it: as it is, or quoted
+// as %q does when it holds a newline, an escape or another character that
+// is not printable, or a byte that is not UTF-8, so that a file's name can
+// neither forge a line of the output nor hide in it.
+func FileName(name string) string { return scan.FileName(name) }

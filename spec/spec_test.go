@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,5 +128,36 @@ func TestLoadDuplicates(t *testing.T) {
 	}
 	if strings.Count(string(out), "SendComplete") != 2 || strings.Count(string(out), "host") != 2 {
 		t.Errorf("Format dropped a declaration:\n%s", out)
+	}
+}
+
+// TestReadFileLimit: ReadFile reads regular files only, up to a limit; a
+// device given as a specification is an error naming it.
+func TestReadFileLimit(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sig.hsf")
+	if err := os.WriteFile(path, []byte("@lifeline{a}\n@message{m}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFileLimit(path, 10); !errors.Is(err, ErrTooLarge) ||
+		err.Error() != path+": larger than the size limit of input files (10 bytes)" {
+		t.Errorf("ReadFileLimit(10) = %v", err)
+	}
+	if src, err := ReadFileLimit(path, 0); err != nil || len(src) != 25 {
+		t.Errorf("ReadFileLimit(0) = %q, %v", src, err)
+	}
+	if _, err := ReadFile(dir); err == nil || err.Error() != dir+": is a directory" {
+		t.Errorf("ReadFile of a directory: %v", err)
+	}
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		return
+	}
+	link := filepath.Join(dir, "zero.hsf")
+	if err := os.Symlink("/dev/zero", link); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(link, "")
+	if !errors.Is(err, ErrNotRegular) || err.Error() != link+": is a character device, not a regular file (give a file, or - for standard input)" {
+		t.Errorf("Load of a link to /dev/zero: %v", err)
 	}
 }

@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/runtime"
+	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/verdict"
 	"github.com/spf13/cobra"
 )
@@ -27,6 +29,8 @@ type analyzeFlags struct {
 	locations              string
 	budget                 string
 	logs                   logFlags
+	maxInput               byteSize
+	maxStates              int
 }
 
 func newAnalyzeCmd(a *app) *cobra.Command {
@@ -156,6 +160,9 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 	f.IntVar(&fl.maxNodes, "max-nodes", 0, fmt.Sprintf("vertex budget per multi-trace (0: %d); Inconc when hit", runtime.DefaultMaxNodes))
 	f.IntVar(&fl.jobs, "jobs", goruntime.NumCPU(), "multi-traces analyzed in parallel")
 	f.StringVar(&fl.options, "options", "", "take defaults from the @analyze_option of `FILE.hcf` (HIBOU options)")
+	f.IntVar(&fl.maxStates, "max-states", 0, fmt.Sprintf("state budget of the NFA synthesis of the automata engine (0: %d with --engine auto, compile's default with automata)", check.DefaultAutoMaxStates))
+	fl.maxInput = byteSize(input.DefaultLimit)
+	f.Var(&fl.maxInput, "max-input", "the largest input file read, e.g. 512MiB or 8GB")
 	f.StringVar(&fl.logs.format, "log-format", "auto", "the format of the logs, `auto|htf|jsonl|csv|otlp|jaeger` (auto: by extension and content)")
 	f.StringArrayVar(&fl.logs.fields, "field", nil, "an event log's field for a role, `ROLE=NAME` (roles: session, action, lifeline, kind, message, seq, time; repeatable)")
 	f.StringVar(&fl.logs.lifelineAttr, "lifeline-attr", "", "OTLP/Jaeger: the attribute naming a span's lifeline (default service.name)")
@@ -316,9 +323,9 @@ func (b *batch) print(o check.Outcome) {
 		})
 		fmt.Fprintf(a.stdout, "%s\n", line)
 	} else {
-		name := o.Name
+		name := spec.FileName(o.Name)
 		if o.Session != "" {
-			name += " (session " + o.Session + ")"
+			name += " (session " + spec.FileName(o.Session) + ")"
 		}
 		printResult(a.stdout, name, r, us, o.Ignored)
 	}

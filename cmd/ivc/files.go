@@ -54,6 +54,16 @@ func (a *app) loadOnlySpec(args []string) (*spec.Spec, error) {
 	return sp, nil
 }
 
+// specFiles names the files of sp for text output: "abp.hsf + abp.hif",
+// or the .hsf alone for a legacy single-file one; names are quoted as
+// spec.FileName does.
+func specFiles(sp *spec.Spec) string {
+	if sp.HIFPath == sp.SigPath {
+		return spec.FileName(sp.SigPath)
+	}
+	return spec.FileName(sp.SigPath) + " + " + spec.FileName(sp.HIFPath)
+}
+
 func hasExt(path string, exts ...string) bool {
 	ext := strings.ToLower(filepath.Ext(path))
 	for _, e := range exts {
@@ -67,7 +77,9 @@ func hasExt(path string, exts ...string) bool {
 // expand lists the files named by paths: a directory stands for the files
 // below it whose extension is one of exts, sorted; any other path stands for
 // itself, so that a missing file is reported in its place by whoever reads it.
-// A directory that cannot be read or has no such file is reported here.
+// A directory that cannot be read or has no such file is reported here. A
+// symbolic link given as a path is followed (the links below a directory are
+// not, so that a loop of links cannot make the walk endless).
 func (a *app) expand(paths []string, exts ...string) []string {
 	var files []string
 	for _, p := range paths {
@@ -75,8 +87,14 @@ func (a *app) expand(paths []string, exts ...string) []string {
 			files = append(files, p)
 			continue
 		}
+		root := p
+		if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			// WalkDir does not follow a link, even at its root; a
+			// trailing separator makes the root the directory.
+			root = p + string(filepath.Separator)
+		}
 		n := len(files)
-		err := filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
@@ -89,7 +107,7 @@ func (a *app) expand(paths []string, exts ...string) []string {
 		case err != nil:
 			a.report(spec.FileError(err))
 		case len(files) == n:
-			a.report(fmt.Errorf("%s: no %s file in this directory", p, orList(exts)))
+			a.report(fmt.Errorf("%s: no %s file in this directory", spec.FileName(p), orList(exts)))
 		}
 	}
 	return files

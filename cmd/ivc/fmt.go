@@ -25,12 +25,16 @@ func newFmtCmd(a *app) *cobra.Command {
 
   .hsf  signature sections; a legacy single-file .hsf keeps its option
         sections (in today's spelling) first and its interaction last
-  .hif  the interaction, one operand per line, tab indentation; its names are
-        checked against the signature given by --sig, or else against the
-        one .hsf file in the same directory (syntax only when there is none
-        or several)
-  .htf  the multi-trace, one component per line (syntax only)
+  .hif  the interaction, one operand per line, tab indentation
+  .htf  the multi-trace, one component per line
   .hcf  the option sections, one option per line, in today's spelling
+
+The names of a .hif are checked against the signature given by --sig, or
+else against the one .hsf file in the same directory (syntax only when there
+is none or several). With --sig, a .htf is checked as analyze checks it
+(names, components, actions on their component's lifelines); without, for
+its syntax only. Comments are kept, next to the term, section, option or
+component they were next to.
 
 A directory stands for the files with these extensions below it. Without -w
 or -l, the formatted files are printed on stdout. With --format json, one
@@ -60,7 +64,7 @@ printing).`,
 	}
 	cmd.Flags().BoolVarP(&write, "write", "w", false, "rewrite files whose formatting differs, in place")
 	cmd.Flags().BoolVarP(&list, "list", "l", false, "list files whose formatting differs")
-	cmd.Flags().StringVar(&sigPath, "sig", "", "signature `FILE.hsf` to check .hif files against")
+	cmd.Flags().StringVar(&sigPath, "sig", "", "signature `FILE.hsf` to check .hif and .htf files against")
 	return cmd
 }
 
@@ -77,17 +81,20 @@ func (f *formatter) file(path string) error {
 		return err
 	}
 	var sig *interaction.Signature
-	if hasExt(path, ".hif") {
+	switch {
+	case hasExt(path, ".hif"):
 		sig = f.signatureFor(path)
+	case hasExt(path, ".htf"):
+		sig = f.sig
 	}
 	out, err := spec.Format(path, src, sig)
 	if err != nil {
 		return err
 	}
 	// The canonical form must be a fixed point; never write a file that
-	// would not be.
-	if again, err := spec.Format(path, out, sig); err != nil || !bytes.Equal(again, out) {
-		return fmt.Errorf("%s: internal error: the canonical form does not parse back to itself (please report): %v", path, err)
+	// would not be. (Its names are src's, checked already.)
+	if again, err := spec.Format(path, out, nil); err != nil || !bytes.Equal(again, out) {
+		return fmt.Errorf("%s: internal error: the canonical form does not parse back to itself (please report): %v", spec.FileName(path), err)
 	}
 	changed := !bytes.Equal(src, out)
 	if f.write && changed {
@@ -114,7 +121,7 @@ func (f *formatter) file(path string) error {
 	case printing:
 		f.a.stdout.Write(out)
 	case f.list && changed:
-		fmt.Fprintln(f.a.stdout, path)
+		fmt.Fprintln(f.a.stdout, spec.FileName(path))
 	}
 	return nil
 }

@@ -25,6 +25,7 @@ type genFlags struct {
 	maxLength int
 	from      string
 	out       string
+	force     bool
 	logFormat string
 }
 
@@ -51,6 +52,9 @@ multi-trace per location: discrete (one location per lifeline, the default),
 trivial (one location for all: global traces) or the lifelines of each
 location "a,b;c".
 
+The files are named KINDi.htf (accepted1.htf, ...); gen refuses (exit status
+2) to replace existing ones unless --force is given.
+
 --log-format writes the multi-traces as one log instead, DIR/KIND.EXT, one
 session each: a JSON Lines or CSV event log (sessions interleaved, each
 location with its own clock), OpenTelemetry OTLP/JSON or Jaeger JSON traces.
@@ -75,6 +79,7 @@ ivc analyze reads it back (with the same --locations) to the same verdicts.`,
 	f.IntVar(&fl.maxLength, "max-length", 30, "maximum number of events of an accepted trace")
 	f.StringVar(&fl.from, "from", "prefix", "what mutants are made from: prefix, accepted or slice")
 	f.StringVarP(&fl.out, "output", "o", "", "directory to write the .htf files into (created if needed)")
+	f.BoolVar(&fl.force, "force", false, "replace existing .htf files (or log)")
 	f.StringVar(&fl.logFormat, "log-format", "htf", "write `htf` files, or one log: jsonl, csv, otlp or jaeger")
 	return cmd
 }
@@ -121,34 +126,47 @@ func (a *app) gen(fl *genFlags, args []string) error {
 		Options: tracegen.Options{MaxLength: fl.maxLength},
 	})
 	if err != nil {
-		return fmt.Errorf("%s: %v", sp.HIFPath, err)
+		return fmt.Errorf("%s: %v", spec.FileName(sp.HIFPath), err)
+	}
+	var files []string
+	for i := range mts {
+		name := filepath.Join(fl.out, fmt.Sprintf("%s%d.htf", kind, i+1))
+		if logFormat != logs.HTF {
+			if i > 0 {
+				break
+			}
+			name = filepath.Join(fl.out, kind.String()+logFileExt[logFormat])
+		}
+		// Nothing is written when any file exists: a user's multi-traces
+		// are not replaced by drawn ones.
+		if _, err := os.Lstat(name); err == nil && !fl.force {
+			return fmt.Errorf("%s: exists: not replaced (remove it, choose another -o, or give --force)", spec.FileName(name))
+		}
+		files = append(files, name)
 	}
 	if err := os.MkdirAll(fl.out, 0o755); err != nil {
 		return spec.FileError(err)
 	}
 	if logFormat != logs.HTF {
-		return a.writeLog(fl, logFormat, kind, sp.Sig, mts)
+		return a.writeLog(fl, files[0], logFormat, kind, sp.Sig, mts)
 	}
-	var files []string
 	for i, mt := range mts {
-		name := filepath.Join(fl.out, fmt.Sprintf("%s%d.htf", kind, i+1))
-		if err := atomicfile.WriteFile(name, mt.Format(sp.Sig), 0o644); err != nil {
+		if err := atomicfile.WriteFile(files[i], mt.Format(sp.Sig), 0o644); err != nil {
 			return spec.FileError(err)
 		}
-		files = append(files, name)
 	}
 	if a.json() {
 		return json.NewEncoder(a.stdout).Encode(map[string]any{"kind": kind.String(), "n": len(files), "seed": fl.seed, "files": files})
 	}
-	fmt.Fprintf(a.stdout, "wrote %d %s multi-traces to %s\n", len(files), kind, fl.out)
+	fmt.Fprintf(a.stdout, "wrote %d %s multi-traces to %s\n", len(files), kind, spec.FileName(fl.out))
 	return nil
 }
 
 // logFileExt is the extension of the log gen writes, by format.
 var logFileExt = map[logs.Format]string{logs.JSONL: ".jsonl", logs.CSV: ".csv", logs.OTLP: ".json", logs.Jaeger: ".json"}
 
-// writeLog writes the multi-traces as one log of format f in fl.out.
-func (a *app) writeLog(fl *genFlags, f logs.Format, kind tracegen.Kind, sig *interaction.Signature, mts []multitrace.MultiTrace) error {
+// writeLog writes the multi-traces as one log of format f, the file name.
+func (a *app) writeLog(fl *genFlags, name string, f logs.Format, kind tracegen.Kind, sig *interaction.Signature, mts []multitrace.MultiTrace) error {
 	ptrs := make([]*multitrace.MultiTrace, len(mts))
 	for i := range mts {
 		ptrs[i] = &mts[i]
@@ -157,7 +175,6 @@ func (a *app) writeLog(fl *genFlags, f logs.Format, kind tracegen.Kind, sig *int
 	if err := logs.Write(&buf, f, sig, nil, ptrs, int64(fl.seed)); err != nil {
 		return err
 	}
-	name := filepath.Join(fl.out, kind.String()+logFileExt[f])
 	if err := atomicfile.WriteFile(name, buf.Bytes(), 0o644); err != nil {
 		return spec.FileError(err)
 	}
@@ -165,6 +182,6 @@ func (a *app) writeLog(fl *genFlags, f logs.Format, kind tracegen.Kind, sig *int
 		return json.NewEncoder(a.stdout).Encode(map[string]any{"kind": kind.String(), "n": len(mts), "seed": fl.seed,
 			"files": []string{name}, "log_format": f.String()})
 	}
-	fmt.Fprintf(a.stdout, "wrote %d %s multi-traces as sessions of %s\n", len(mts), kind, name)
+	fmt.Fprintf(a.stdout, "wrote %d %s multi-traces as sessions of %s\n", len(mts), kind, spec.FileName(name))
 	return nil
 }

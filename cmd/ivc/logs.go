@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
@@ -63,7 +65,8 @@ func (a *app) logOptions(fl *analyzeFlags, sp *check.Spec) (logs.Format, logs.Op
 	if err != nil {
 		return 0, logs.Options{}, a.usagef("invalid --log-format %q: want auto, htf, jsonl, csv, otlp or jaeger", lf.format)
 	}
-	opt := logs.Options{Sig: sp.Interaction.Sig, LifelineAttr: lf.lifelineAttr, MessageAttr: lf.messageAttr, Strict: lf.strict}
+	opt := logs.Options{Sig: sp.Interaction.Sig, LifelineAttr: lf.lifelineAttr, MessageAttr: lf.messageAttr, Strict: lf.strict,
+		MaxBytes: int64(fl.maxInput)}
 	for _, fv := range lf.fields {
 		role, name, ok := strings.Cut(fv, "=")
 		switch role {
@@ -110,7 +113,17 @@ func logInputs(c *check.Checker, files []string, f logs.Format, opt logs.Options
 	}
 	return func(yield func(check.Input) bool) {
 		for _, file := range files {
-			g, err := formatOf(file, f)
+			var stdin *bufio.Reader // "-": read once, its head peeked
+			g, err := f, error(nil)
+			if file == input.Stdin {
+				stdin = bufio.NewReaderSize(os.Stdin, 64<<10)
+				if g == logs.Auto {
+					head, _ := stdin.Peek(64 << 10)
+					g, err = logs.Detect(file, head)
+				}
+			} else {
+				g, err = formatOf(file, f)
+			}
 			if err != nil {
 				if !yield(fail(file, err)) {
 					return
@@ -118,22 +131,42 @@ func logInputs(c *check.Checker, files []string, f logs.Format, opt logs.Options
 				continue
 			}
 			if g == logs.HTF {
-				if opt.Locations != nil {
+				var in check.Input
+				switch {
+				case opt.Locations != nil:
 					err := fmt.Errorf("%s: a .htf multi-trace has its own locations (its components): --locations applies to event logs and traces", file)
-					if !yield(fail(file, err)) {
-						return
+					in = fail(file, err)
+				case stdin != nil:
+					src, err := io.ReadAll(io.LimitReader(stdin, opt.MaxBytes+1))
+					if err == nil && int64(len(src)) > opt.MaxBytes {
+						err = fmt.Errorf("-: %w", input.ErrTooLarge)
 					}
-					continue
+					in = check.Input{Name: file, Read: func() (*multitrace.MultiTrace, error) {
+						if err != nil {
+							return nil, err
+						}
+						return multitrace.ParseResolve(file, src, opt.Sig)
+					}}
+				default:
+					for in = range check.Files(c, []string{file}) {
+					}
 				}
-				for in := range check.Files(c, []string{file}) {
-					if !yield(in) {
-						return
-					}
+				if !yield(in) {
+					return
 				}
 				continue
 			}
 			var bad []error
-			sessions, stats, err := logs.Read(file, g, opt, func(err error) { bad = append(bad, malformed{err}) })
+			report := func(err error) { bad = append(bad, malformed{err}) }
+			var (
+				sessions []logs.Session
+				stats    logs.Stats
+			)
+			if stdin != nil {
+				sessions, stats, err = logs.ReadFrom("<stdin>", stdin, g, opt, report)
+			} else {
+				sessions, stats, err = logs.Read(file, g, opt, report)
+			}
 			counts.ignored += stats.Ignored
 			counts.malformed += len(bad)
 			if err != nil {
@@ -164,10 +197,7 @@ func formatOf(file string, f logs.Format) (logs.Format, error) {
 	if hasExt(file, ".htf") {
 		return logs.HTF, nil
 	}
-	if file == "-" {
-		return logs.Auto, nil // the reader decides; standard input cannot be read twice
-	}
-	fh, err := os.Open(file)
+	fh, _, err := input.Open(file)
 	if err != nil {
 		return 0, spec.FileError(err)
 	}

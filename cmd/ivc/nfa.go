@@ -137,11 +137,7 @@ func ptr(n int) *int { return &n }
 
 func (r nfaReport) print(a *app, sp *spec.Spec) {
 	w := a.stdout
-	src := sp.SigPath
-	if sp.HIFPath != sp.SigPath {
-		src += " + " + sp.HIFPath
-	}
-	fmt.Fprintf(w, "interaction:  %s\n", src)
+	fmt.Fprintf(w, "interaction:  %s\n", specFiles(sp))
 	fmt.Fprintf(w, "nfa:          %d states, %d transitions, %d symbols\n", r.States, r.Transitions, r.Symbols)
 	fmt.Fprintf(w, "derivatives:  %d states, %d transitions\n", r.DerivativeStates, r.DerivativeTransitions)
 	fmt.Fprintf(w, "elapsed:      %d µs (synthesis %d µs, reduction %d µs)\n", r.ElapsedUS, r.SynthesisUS, r.ReductionUS)

@@ -40,6 +40,14 @@ func (a *app) checkOptions(cmd *cobra.Command, fl *analyzeFlags) (check.Options,
 	if fl.jobs < 1 {
 		return opts, a.usagef("invalid --jobs %d: want at least 1", fl.jobs)
 	}
+	if fl.maxInput <= 0 {
+		return opts, a.usagef("invalid --max-input %d: want a positive size", fl.maxInput)
+	}
+	opts.MaxInput = int64(fl.maxInput)
+	if fl.maxStates < 0 {
+		return opts, a.usagef("invalid --max-states %d: want a positive number, or 0 for the default", fl.maxStates)
+	}
+	opts.MaxStates = fl.maxStates
 	o.POR, o.LOC = fl.por, fl.loc
 	o.MaxNodes, o.Timeout = fl.maxNodes, fl.timeout
 	return opts, nil

@@ -51,11 +51,7 @@ HIF is omitted) or a legacy single-file .hsf.`,
 
 func printStats(a *app, sp *spec.Spec, m spec.Metrics) {
 	w := a.stdout
-	src := sp.SigPath
-	if sp.HIFPath != sp.SigPath {
-		src += " + " + sp.HIFPath
-	}
-	fmt.Fprintf(w, "interaction:    %s\n", src)
+	fmt.Fprintf(w, "interaction:    %s\n", specFiles(sp))
 	fmt.Fprintf(w, "lifelines:      %d (%d used): %s\n", m.Lifelines, m.UsedLifelines, strings.Join(sp.Sig.Lifelines, ","))
 	fmt.Fprintf(w, "messages:       %d\n", m.Messages)
 	fmt.Fprintf(w, "gates:          %d\n", m.Gates)

@@ -34,11 +34,25 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	file := e.File
+	file := FileName(e.File)
 	if file == "" {
 		file = "<input>"
 	}
 	return fmt.Sprintf("%s:%d:%d: %s", file, e.Pos.Line, e.Pos.Col, e.Msg)
+}
+
+// FileName returns a file name as messages print it: as it is, or quoted as
+// %q does when it holds a character that is not printable (a newline, the
+// escape that starts a terminal's control sequence) or a byte that is not
+// UTF-8, so that a file's name can neither forge a line of the output nor
+// hide in it.
+func FileName(name string) string {
+	for _, r := range name {
+		if r == utf8.RuneError || !strconv.IsPrint(r) && r != ' ' {
+			return strconv.Quote(name)
+		}
+	}
+	return name
 }
 
 // Kind is the kind of a token.
@@ -115,13 +129,27 @@ type Scanner struct {
 	tok  Token  // current token (after Next)
 	peek *Token // one token of look-ahead
 	err  *Error
+
+	comments []Comment // met so far, in source order
 }
 
-// New returns a scanner over src; file names the source in errors.
+// BOM is the UTF-8 byte order mark that some editors write at the start of
+// a text file.
+const BOM = "\ufeff"
+
+// New returns a scanner over src; file names the source in errors. A byte
+// order mark at the start of src is skipped, as editors hide it: the first
+// token after it is at column 1.
 func New(file string, src []byte) *Scanner {
 	s := &Scanner{file: file, src: src, line: 1, col: 1}
+	if HasBOM(src) {
+		s.off = len(BOM)
+	}
 	return s
 }
+
+// HasBOM reports whether src starts with a byte order mark.
+func HasBOM(src []byte) bool { return len(src) >= len(BOM) && string(src[:len(BOM)]) == BOM }
 
 // NewAt returns a scanner over src that starts at position at (whose
 // Offset, Line and Col must describe the same place in src). Parsers of a
@@ -184,11 +212,20 @@ func (s *Scanner) fail(p Pos, format string, args ...any) Token {
 	return Token{Kind: EOF, Pos: p}
 }
 
+// skipSpaceAndComments skips to the next token, recording the comments. It
+// is called right after a token, or at the start: a token precedes what it
+// skips on the current line when the column is past 1.
 func (s *Scanner) skipSpaceAndComments() bool {
+	afterToken := s.col > 1
+	onLine := len(s.comments) // the comments met on the current line
 	for s.off < len(s.src) {
 		c := s.src[s.off]
 		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		case c == '\n':
+			s.advance(1)
+			afterToken = false
+			onLine = len(s.comments)
+		case c == ' ' || c == '\t' || c == '\r':
 			s.advance(1)
 		case c == '/' && s.off+1 < len(s.src) && s.src[s.off+1] == '*':
 			start := s.pos()
@@ -204,12 +241,42 @@ func (s *Scanner) skipSpaceAndComments() bool {
 				return false
 			}
 			s.advance(end - s.off)
+			s.comments = append(s.comments, Comment{Text: string(s.src[start.Offset:end]), Pos: start, Trailing: afterToken})
+			if s.line != start.Line {
+				afterToken = false
+				onLine = len(s.comments) - 1
+			}
 		default:
+			if !EndsLine(c) {
+				// A term or a name follows on the line: the comments
+				// before it are not at the end of their line.
+				for i := onLine; i < len(s.comments); i++ {
+					s.comments[i].Trailing = false
+				}
+			}
 			return true
 		}
 	}
 	return true
 }
+
+// EndsLine reports whether c, the first byte of a token that follows a
+// comment on its line, leaves the comment at the end of the line: a
+// separator or a closing bracket, which belongs with what precedes it.
+func EndsLine(c byte) bool {
+	switch c {
+	case ',', ';', ')', ']', '}':
+		return true
+	}
+	return false
+}
+
+// Comments returns the comments met so far, in source order. It must not
+// be modified.
+func (s *Scanner) Comments() []Comment { return s.comments }
+
+// End returns the offset just after the last token consumed by Next.
+func (s *Scanner) End() int { return s.tok.Pos.Offset + len(s.tok.Text) }
 
 const punctuation = "(){}[],;.!?@#=<>|:+*/-"
 
@@ -251,15 +318,16 @@ func (s *Scanner) scan() Token {
 				return Token{Kind: Punct, Text: punctuation[i : i+1], Pos: p}
 			}
 		}
-		if c < ' ' || c == 0x7f {
-			return s.fail(p, "unexpected control character %U", rune(c))
+		if t, bad := s.badByte(p); bad {
+			return t
 		}
 		return s.fail(p, "unexpected character %q", rune(c))
 	}
+	if t, bad := s.badByte(p); bad {
+		return t
+	}
 	r, size := utf8.DecodeRune(s.src[s.off:])
 	switch {
-	case r == utf8.RuneError && size <= 1:
-		return s.fail(p, "invalid UTF-8 byte 0x%02x: not a text file?", s.src[s.off])
 	case unicode.IsLetter(r):
 		return s.ident(p)
 	case r == '∅':
@@ -273,6 +341,22 @@ func (s *Scanner) scan() Token {
 		return Token{Kind: Bottom, Text: "⊥", Pos: p}
 	}
 	return s.fail(p, "unexpected character %q", r)
+}
+
+// badByte fails at p, the current offset, when it holds a byte that no
+// text file has: a control character other than a space, or a byte that is
+// not UTF-8.
+func (s *Scanner) badByte(p Pos) (Token, bool) {
+	c := s.src[s.off]
+	switch {
+	case c < ' ' && c != '\t' && c != '\n' && c != '\r' || c == 0x7f:
+		return s.fail(p, "unexpected control character %U", rune(c)), true
+	case c >= utf8.RuneSelf:
+		if r, size := utf8.DecodeRune(s.src[s.off:]); r == utf8.RuneError && size <= 1 {
+			return s.fail(p, "invalid UTF-8 byte 0x%02x: not a text file?", c), true
+		}
+	}
+	return Token{}, false
 }
 
 // advanceRune moves over one multi-byte rune (which is never a newline).
@@ -303,6 +387,13 @@ func (s *Scanner) ident(p Pos) Token {
 		}
 		s.advanceRune(size)
 		first = false
+	}
+	// A name cut short by a bad byte is that byte's error, not a name: a
+	// NUL in "@mess\x00age" is reported, not an unknown section @mess.
+	if s.off < len(s.src) {
+		if t, bad := s.badByte(s.pos()); bad {
+			return t
+		}
 	}
 	return Token{Kind: Ident, Text: string(s.src[start:s.off]), Pos: p}
 }
