@@ -267,7 +267,7 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 			}
 		}
 	}
-	b := &batch{a: a, c: c, graph: fl.graph, prog: newProgress(a.stderr, len(files))}
+	b := &batch{a: a, c: c, graph: fl.graph, prog: newProgress(a.stderr, files, a.json())}
 	if fl.report != "" {
 		b.rep = newReportBuilder(fl.report, c, args)
 		inputs = b.rep.capture(inputs)
