@@ -160,6 +160,7 @@ const script = `
   function sortBy(k) {
     sortDir = sortKey === k ? -sortDir : 1;
     sortKey = k;
+    page = 0;
     order.sort(function (a, b) {
       var x = key(a, k), y = key(b, k);
       return (x < y ? -1 : x > y ? 1 : a - b) * sortDir;
