@@ -381,3 +381,37 @@ func TestEscape(t *testing.T) {
 		t.Errorf("mermaidText: %q", got)
 	}
 }
+
+// TestMaxSteps: a long Fail drawn with a cap shows the last steps before
+// where the analysis got stuck, and says how many it left out.
+func TestMaxSteps(t *testing.T) {
+	sp := load(t, "abp")
+	mt, err := multitrace.Read("../testdata/abp/traces/trace1_error_1.htf", sp.Sig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	an := runtime.New(sp.Store, sp.Root, runtime.DefaultOptions())
+	res := an.Analyze(mt)
+	w, ok := an.Witness(Consumed(mt, res.Explanation), verdict.Prefix)
+	if res.Verdict != verdict.Fail || !ok || len(w) != 250 {
+		t.Fatalf("%s, witness %v of %d steps", res.Verdict, ok, len(w))
+	}
+	run := Run{Sig: sp.Sig, Syntax: sp.Syntax, MT: mt, Result: res, Witness: w}
+	all := multiTraceCanvas(run, Options{})
+	capped := multiTraceCanvas(run, Options{MaxSteps: 20})
+	checkLayout(t, "capped", capped)
+	if capped.height >= all.height/5 {
+		t.Errorf("capped at 20 steps, %d pixels high; all 250, %d", capped.height, all.height)
+	}
+	svg := string(MultiTraceSVG(run, Options{MaxSteps: 20}))
+	for _, want := range []string{"… 230 earlier steps not drawn", ">stuck here<", ">!zero<"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("no %q", want)
+		}
+	}
+	// Without a witness, the last events of each component.
+	run.Witness = nil
+	if svg := string(MultiTraceSVG(run, Options{MaxSteps: 20})); !strings.Contains(svg, "… the first 230 events of each component not drawn") {
+		t.Error("no note of the events left out")
+	}
+}

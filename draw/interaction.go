@@ -24,6 +24,10 @@ type Options struct {
 	// Title names the drawing: the sd frame's tab of an interaction, the
 	// heading of a multi-trace.
 	Title string
+	// MaxSteps, when positive, caps the rows of a multi-trace's events: only
+	// the last MaxSteps steps before its end (or where the analysis got
+	// stuck) are drawn, with a note of how many are not.
+	MaxSteps int
 }
 
 // InteractionSVG draws an interaction as a UML sequence diagram in SVG, from

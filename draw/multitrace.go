@@ -75,6 +75,9 @@ type traceLayout struct {
 	rows   int   // rows used
 	comp   []int // component of each lifeline (by id), -1 for none
 	marks  []mark
+	// maxSteps caps the rows of events (Options.MaxSteps); wide is the right
+	// end of the notes written across rows.
+	maxSteps, wide int
 }
 
 const (
@@ -84,7 +87,7 @@ const (
 
 func multiTraceCanvas(r Run, opt Options) *canvas {
 	sig := r.Sig
-	l := &traceLayout{r: r, gap: 100, col: make([]int, len(sig.Lifelines)), comp: make([]int, len(sig.Lifelines))}
+	l := &traceLayout{r: r, gap: 100, maxSteps: opt.MaxSteps, col: make([]int, len(sig.Lifelines)), comp: make([]int, len(sig.Lifelines))}
 	for i := range l.col {
 		l.col[i], l.comp[i] = -1, -1
 	}
@@ -160,7 +163,7 @@ func multiTraceCanvas(r Run, opt Options) *canvas {
 			c.line(x, headY+headH, x, bottom, "lifeline")
 		}
 	}
-	c.width = max(right, width) + margin
+	c.width = max(right, width, l.wide) + margin
 	c.height = bottom + margin
 	return c
 }
@@ -247,7 +250,13 @@ func (l *traceLayout) steps(w runtime.Witness) int {
 	sig := l.r.Sig
 	pairs := messagePairs(sig, l.r.Syntax)
 	var open []*pending
-	for i, s := range w {
+	base := 0
+	if skip := len(w) - l.maxSteps; l.maxSteps > 0 && skip > 0 {
+		l.note(0, "resttext", fmt.Sprintf("… %d earlier steps not drawn", skip))
+		w, base = w[skip:], 1
+	}
+	for k, s := range w {
+		i := base + k
 		consumed := map[int]bool{}
 		for _, e := range s.Events {
 			consumed[e.Component] = true
@@ -301,7 +310,14 @@ func (l *traceLayout) steps(w runtime.Witness) int {
 			}
 		}
 	}
-	return len(w)
+	return base + len(w)
+}
+
+// note writes a line of text across row i, which has no event.
+func (l *traceLayout) note(i int, class, s string) {
+	b := l.c.text(l.legend+16, l.rowY(i)+traceRowH/2-textHeight/2, "start", class, s)
+	l.wide = max(l.wide, b.x1)
+	l.rows = max(l.rows, i+1)
 }
 
 func clone(m map[string]bool) map[string]bool {
@@ -353,20 +369,28 @@ func messagePairs(sig *interaction.Signature, n *interaction.Node) map[pairKey]m
 // of all components on row i, up to upTo[c] events of component c (all
 // when upTo is nil), and returns the rows used.
 func (l *traceLayout) byIndex(upTo []int) int {
-	rows := 0
+	n := make([]int, len(l.r.MT.Components))
+	longest := 0
 	for c, comp := range l.r.MT.Components {
-		n := len(comp.Trace)
+		n[c] = len(comp.Trace)
 		if upTo != nil {
-			n = upTo[c]
+			n[c] = upTo[c]
 		}
-		for i, e := range comp.Trace[:n] {
-			for _, a := range e {
-				l.event(i, a, "event", "label")
+		longest = max(longest, n[c])
+	}
+	base, first := 0, 0
+	if skip := longest - l.maxSteps; l.maxSteps > 0 && skip > 0 {
+		l.note(0, "resttext", fmt.Sprintf("… the first %d events of each component not drawn", skip))
+		base, first = 1, skip
+	}
+	for c, comp := range l.r.MT.Components {
+		for i := first; i < n[c]; i++ {
+			for _, a := range comp.Trace[i] {
+				l.event(base+i-first, a, "event", "label")
 			}
 		}
-		rows = max(rows, n)
 	}
-	return rows
+	return base + longest - first
 }
 
 // fail draws a Fail: the consumed part, the events where the analysis got
@@ -404,7 +428,7 @@ func (l *traceLayout) fail() {
 	if e != nil {
 		if len(e.Expected) == 0 {
 			l.legendAt(row, "expectedtext", "expected")
-			l.c.text(l.legend+16, l.rowY(row)+traceRowH/2-textHeight/2, "start", "expectedtext", "nothing more")
+			l.note(row, "expectedtext", "nothing more")
 			row++
 		}
 		for i, s := range e.Expected {

@@ -16,6 +16,7 @@ import (
 func newDrawCmd(a *app) *cobra.Command {
 	var (
 		format, out, title string
+		maxSteps           int
 		fl                 = analyzeFlags{engine: "runtime", strategy: "dfs", por: true, loc: true, jobs: 1}
 	)
 	cmd := &cobra.Command{
@@ -64,7 +65,10 @@ multi-trace is drawn in SVG only).
 			if err != nil {
 				return err
 			}
-			opt := draw.Options{Title: title}
+			if maxSteps < 0 {
+				return a.usagef("invalid --max-steps %d: want a positive number, or 0 for all", maxSteps)
+			}
+			opt := draw.Options{Title: title, MaxSteps: maxSteps}
 			var pic []byte
 			switch {
 			case len(rest) > 1:
@@ -95,6 +99,7 @@ multi-trace is drawn in SVG only).
 	f.StringVar(&format, "format", "svg", "the picture's format, `svg|mermaid`")
 	f.StringVarP(&out, "output", "o", "", "write to `FILE` instead of stdout")
 	f.StringVar(&title, "title", "", "the drawing's title (default: the file drawn)")
+	f.IntVar(&maxSteps, "max-steps", 0, "with a MULTITRACE, draw only its last `N` steps (before where the analysis got stuck, for a Fail); 0: all")
 	f.StringVar(&fl.mode, "mode", "prefix", "with a MULTITRACE, the question asked, `accept|prefix|slice` (see ivc analyze)")
 	f.StringVar(&fl.budget, "budget", "liberal", "slice mode's simulation budget, `liberal|paper`")
 	f.DurationVar(&fl.timeout, "timeout", 0, "time budget of the analysis, e.g. 5s (0: none)")

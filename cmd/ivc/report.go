@@ -19,8 +19,12 @@ import (
 )
 
 // witnessTimeout bounds the search of the interleaving drawn for each
-// failure of a report.
-const witnessTimeout = 5 * time.Second
+// failure of a report, and drawnSteps its rows: the last steps before the
+// analysis got stuck.
+const (
+	witnessTimeout = 5 * time.Second
+	drawnSteps     = 200
+)
 
 // reportBuilder collects the outcomes of ivc analyze --report and writes
 // the HTML report at the end. It keeps the multi-traces of the first
@@ -144,7 +148,7 @@ func (r *reportBuilder) write(elapsed time.Duration) error {
 				title += " (session " + s + ")"
 			}
 			r.rep.Rows[f.row].Drawing = len(r.rep.Drawings)
-			r.rep.Drawings = append(r.rep.Drawings, draw.MultiTraceSVG(run, draw.Options{Title: title}))
+			r.rep.Drawings = append(r.rep.Drawings, draw.MultiTraceSVG(run, draw.Options{Title: title, MaxSteps: drawnSteps}))
 		}
 	}
 	var b bytes.Buffer
