@@ -45,7 +45,7 @@ const pageHTML = `<!DOCTYPE html>
 </section>
 <section id="failures">
 <h2>Failures</h2>
-<p id="drawn">{{len .Drawings}} of {{.Failures}} failures drawn{{if .R.Undrawn}}: the first {{len .Drawings}} only, {{.R.Undrawn}} more are not drawn{{end}}.</p>
+<p id="drawn">{{if eq .Failures 0}}No failure.{{else if .R.NoDrawing}}{{.Failures}} failures, not drawn: {{.R.NoDrawing}}.{{else}}{{len .Drawings}} of {{.Failures}} failures drawn{{if .R.Undrawn}}: the first {{len .Drawings}} only, {{.R.Undrawn}} more are not drawn{{end}}.{{end}}</p>
 {{range .Drawings}}<figure id="drawing-{{.Index}}" class="drawing">
 <figcaption>#{{.Row}} {{.Name}}{{if .Reason}}: {{.Reason}}{{end}}</figcaption>
 <img alt="the multi-trace {{.Name}} with its verdict" src="{{.URI}}">

@@ -40,6 +40,9 @@ type Report struct {
 	Drawings [][]byte
 	// Undrawn counts the failures left without a drawing (beyond the cap).
 	Undrawn int
+	// NoDrawing, when not empty, says why no failure is drawn (a raw NFA
+	// has no interaction to draw).
+	NoDrawing string
 }
 
 // Row is one multi-trace or session.

@@ -86,6 +86,26 @@ func TestWriteHTML(t *testing.T) {
 	}
 }
 
+func TestDrawnNote(t *testing.T) {
+	for _, tc := range []struct {
+		r    *Report
+		want string
+	}{
+		{sample(3, 0, 0), "No failure."},
+		{sample(3, 3, 3), "3 of 3 failures drawn."},
+		{func() *Report { r := sample(3, 2, 0); r.NoDrawing = "a raw NFA has no interaction to draw"; return r }(),
+			"2 failures, not drawn: a raw NFA has no interaction to draw."},
+	} {
+		var b bytes.Buffer
+		if err := tc.r.WriteHTML(&b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), `<p id="drawn">`+tc.want+`</p>`) {
+			t.Errorf("no %q", tc.want)
+		}
+	}
+}
+
 // TestLarge: 100,000 sessions make a report of a few megabytes, quickly.
 func TestLarge(t *testing.T) {
 	r := sample(100_000, 5000, DefaultMaxDrawings)

@@ -135,6 +135,9 @@ func (r *reportBuilder) write(elapsed time.Duration) error {
 		return nil
 	}
 	r.rep.Elapsed = elapsed
+	if r.c.Spec().Interaction == nil {
+		r.rep.NoDrawing = "a raw NFA has no interaction to draw"
+	}
 	if in := r.c.Spec().Interaction; in != nil && len(r.fails) > 0 {
 		// A store of its own: the checker's may still be read elsewhere.
 		st := interaction.NewStore(in.Sig)
