@@ -21,6 +21,7 @@ import (
 
 	"github.com/ivc-project/ivc/draw"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/report"
 	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/verdict"
@@ -304,5 +305,66 @@ func TestDrawings(t *testing.T) {
 	}
 	if e := errs(); len(e) > 0 {
 		t.Errorf("errors in the drawings:\n%s", strings.Join(e, "\n"))
+	}
+}
+
+// TestLargeReport: a report of 100,000 sessions (written by the library)
+// loads, pages and filters in the browser within seconds.
+func TestLargeReport(t *testing.T) {
+	exe := chromium(t)
+	r := &report.Report{Title: "100,000 sessions", Spec: "spec.hsf", Mode: "prefix", Engine: "automata"}
+	svg := []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#c62828"/></svg>`)
+	for i := range 100_000 {
+		row := report.Row{File: fmt.Sprintf("logs/day%d.jsonl", i/10_000), Session: fmt.Sprintf("s%06d", i), Verdict: "Pass", Drawing: -1,
+			Elapsed: time.Duration(i%997) * time.Microsecond}
+		if i%100 == 7 {
+			row.Verdict, row.Kind, row.Reason = "Fail", "LocalError", "LocalError: [a] cannot read event 3 (a!m), expected a?n"
+			if len(r.Drawings) < report.DefaultMaxDrawings {
+				row.Drawing = len(r.Drawings)
+				r.Drawings = append(r.Drawings, svg)
+			} else {
+				r.Undrawn++
+			}
+		}
+		r.Rows = append(r.Rows, row)
+	}
+	path := filepath.Join(t.TempDir(), "large.html")
+	var b bytes.Buffer
+	if err := r.WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, errs := browser(t, exe)
+	t0 := time.Now()
+	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+path), chromedp.WaitVisible(chromedp.CSS("#table tbody tr"))); err != nil {
+		t.Fatal(err)
+	}
+	load := time.Since(t0)
+	if c := eval[string](t, ctx, `document.querySelector("#count").textContent`); c != "rows 1–100 of 100000" {
+		t.Errorf("the table says %q", c)
+	}
+	t0 = time.Now()
+	fails := eval[int](t, ctx, `(() => {
+		const v = document.querySelector("#verdict");
+		v.value = "Fail";
+		v.dispatchEvent(new Event("change"));
+		return Number(document.querySelector("#table tbody").dataset.shown);
+	})()`)
+	filter := time.Since(t0)
+	if fails != 1000 {
+		t.Errorf("filtering Fail shows %d rows, want 1000", fails)
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll("figure.drawing img").length`); n != report.DefaultMaxDrawings {
+		t.Errorf("%d drawings", n)
+	}
+	t.Logf("%d bytes; loaded in %v, filtered in %v", b.Len(), load, filter)
+	if load > 20*time.Second || filter > 5*time.Second {
+		t.Errorf("too slow to use: loaded in %v, filtered in %v", load, filter)
+	}
+	screenshot(t, ctx, "report-large", false)
+	if e := errs(); len(e) > 0 {
+		t.Errorf("errors in the page:\n%s", strings.Join(e, "\n"))
 	}
 }
