@@ -334,6 +334,25 @@ func TestLayoutApart(t *testing.T) {
 	}
 }
 
+// TestNarrow: a long title widens a narrow diagram to hold its tab.
+func TestNarrow(t *testing.T) {
+	sig, err := interaction.NewSignature([]string{"a"}, []string{"m"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := interaction.ParseHIF("one.hif", []byte("a -- m ->|"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	title := strings.Repeat("a long title ", 10)
+	l := newSeqLayout(sig, n)
+	l.draw(title)
+	checkLayout(t, "narrow", &l.c)
+	if l.c.width < textWidth("sd "+title) {
+		t.Errorf("%d pixels wide for a tab of %d", l.c.width, textWidth("sd "+title))
+	}
+}
+
 // TestMultiTraceApart: a Fail on 30 lifelines (every lifeline a
 // component, long messages) keeps its labels apart.
 func TestMultiTraceApart(t *testing.T) {

@@ -273,6 +273,7 @@ func (l *seqLayout) draw(title string) {
 	if title != "" {
 		sd += " " + title
 	}
+	l.right = max(l.right, l.left+textWidth(sd)+24) // room for the tab
 	headY := margin + tabHeight + 8
 	for i, name := range l.sig.Lifelines {
 		x := l.dx + i*l.gap
