@@ -26,6 +26,7 @@ type analyzeFlags struct {
 	timeout                time.Duration
 	maxNodes, jobs         int
 	options, graph         string
+	report                 string
 	locations              string
 	budget                 string
 	logs                   logFlags
@@ -169,6 +170,7 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "OTLP/Jaeger: the attribute naming a span's message (default messaging.destination.name, then rpc.method, then the span name)")
 	f.BoolVar(&fl.logs.strict, "strict", false, "an event outside the signature is an error (default: ignored and counted)")
 	f.StringVar(&fl.graph, "graph", "", "write the graph explored for the one multi-trace to `FILE.dot` (Graphviz)")
+	f.StringVar(&fl.report, "report", "", "also write an HTML report to `FILE.html`: counts, a table of every multi-trace, drawings of the failures")
 	return cmd, &fl
 }
 
@@ -272,11 +274,18 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 			}
 		}
 	}
-	b := &batch{a: a, c: c, graph: fl.graph, prog: newProgress(a.stderr, len(files))}
+	b := &batch{a: a, c: c, graph: fl.graph, prog: newProgress(a.stderr, files, a.json())}
+	if fl.report != "" {
+		b.rep = newReportBuilder(fl.report, c, args)
+		inputs = b.rep.capture(inputs)
+	}
 	c.Run(inputs, fl.jobs, b.print)
 	b.prog.clear()
 	if b.judged+b.errors > 1 || counts.ignored > 0 || counts.malformed > 0 {
 		b.summary(time.Since(start), counts)
+	}
+	if err := b.rep.write(time.Since(start)); err != nil {
+		a.report(err)
 	}
 	return nil
 }
@@ -287,6 +296,7 @@ type batch struct {
 	c     *check.Checker
 	graph string
 	prog  *progress
+	rep   *reportBuilder // with --report
 
 	counts [verdict.Inconc + 1]int
 	judged int // multi-traces judged
@@ -299,6 +309,7 @@ func (b *batch) print(o check.Outcome) {
 	a := b.a
 	b.done++
 	b.setup += o.Setup
+	b.rep.add(o)
 	b.prog.clear()
 	defer b.prog.show(b.done)
 	if o.Err != nil {

@@ -18,6 +18,7 @@ var commands = []func(a *app) *cobra.Command{
 	newStatsCmd,
 	newNFACmd,
 	newDotCmd,
+	newDrawCmd,
 	newGenCmd,
 	newCompileCmd,
 }

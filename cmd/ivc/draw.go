@@ -1,0 +1,154 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/draw"
+	"github.com/ivc-project/ivc/internal/atomicfile"
+	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/runtime"
+	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/verdict"
+	"github.com/spf13/cobra"
+)
+
+func newDrawCmd(a *app) *cobra.Command {
+	var (
+		format, out, title string
+		maxSteps           int
+		fl                 = analyzeFlags{engine: "runtime", strategy: "dfs", por: true, loc: true, jobs: 1}
+	)
+	cmd := &cobra.Command{
+		Use:   "draw SPEC [HIF] [MULTITRACE]",
+		Short: "Draw an interaction, or a multi-trace with its verdict, as a sequence diagram",
+		Long: `Draw writes a picture to stdout (or to the file of -o).
+
+With SPEC [HIF], the interaction as a UML sequence diagram: the lifelines as
+columns with their names on top, each message as an arrow labelled with it
+(open arrowheads for asynchronous messages, filled ones on a thicker line
+for <synch> ones, several arrowheads for a broadcast), the environment and
+gates at the borders of the frame (a found message starts at a dot on the
+left border, a lost one ends at a dot on the right one), and each operator
+as a frame with its name in a tab and dashed lines between its operands:
+strict, seq, par, alt, coreg(L) (brackets on the lifelines of L), sync(A),
+loopS, loopH, loopW and loopP. A seq at the root is the diagram's own frame.
+
+With a MULTITRACE (.htf) too, the multi-trace with its verdict (--mode, as
+in ivc analyze): each event a dot on its lifeline, labelled !m (emission)
+or ?m (reception), the lifelines grouped by component. For a Pass or a
+WeakPass, one row per step of the interleaving the analysis found, with
+arrows from each emission to its reception (in slice mode, the actions it
+simulated before a log starts in grey). For a Fail: the part consumed,
+then in red the event of each component where the analysis got stuck, then
+dashed and green the actions the interaction expected there, then a few of
+the events left unread. Exit status 1 when the verdict is Fail or Inconc,
+as with ivc analyze.
+
+--format svg (default): one self-contained SVG file (no external font,
+script or image), deterministic; every label keeps clear of the others, so
+the width grows with the lifelines. --format mermaid: the interaction as a
+Mermaid sequenceDiagram, which GitHub and GitLab render in Markdown (a
+multi-trace is drawn in SVG only).
+
+` + draw.MermaidHelp,
+		Example: `  ivc draw abp/abp.hsf -o abp.svg
+  ivc draw --format mermaid abp/abp.hsf > abp.mmd
+  ivc draw abp/abp.hsf abp/traces/trace1_error_1.htf -o fail.svg
+  ivc draw --mode slice slice/i0.hsf slice/late.htf -o late.svg`,
+		Args: a.args(cobra.RangeArgs(1, 3)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "svg" && format != "mermaid" {
+				return a.usagef("invalid --format %q: want svg or mermaid", format)
+			}
+			sp, rest, err := a.loadSpec(args)
+			if err != nil {
+				return err
+			}
+			if maxSteps < 0 {
+				return a.usagef("invalid --max-steps %d: want a positive number, or 0 for all", maxSteps)
+			}
+			opt := draw.Options{Title: title, MaxSteps: maxSteps}
+			var pic []byte
+			switch {
+			case len(rest) > 1:
+				return a.usagef("unexpected argument %s (want SPEC [HIF] [MULTITRACE])", rest[1])
+			case len(rest) == 0 && format == "mermaid":
+				pic = []byte(draw.InteractionMermaid(sp.Sig, sp.Syntax, opt))
+			case len(rest) == 0:
+				if opt.Title == "" {
+					opt.Title = sp.HIFPath
+				}
+				pic = draw.InteractionSVG(sp.Sig, sp.Syntax, opt)
+			case format == "mermaid":
+				return a.usagef("--format mermaid draws interactions: a multi-trace is drawn in SVG")
+			default:
+				if pic, err = a.drawMultiTrace(cmd, &fl, sp, rest[0], opt); err != nil {
+					return err
+				}
+			}
+			if out == "" || out == "-" {
+				_, err := a.stdout.Write(pic)
+				return err
+			}
+			return spec.FileError(atomicfile.WriteFile(out, pic, 0o644))
+		},
+	}
+	f := cmd.Flags()
+	// A local --format: svg or mermaid, in place of the global text or json.
+	f.StringVar(&format, "format", "svg", "the picture's format, `svg|mermaid`")
+	f.StringVarP(&out, "output", "o", "", "write to `FILE` instead of stdout")
+	f.StringVar(&title, "title", "", "the drawing's title (default: the file drawn)")
+	f.IntVar(&maxSteps, "max-steps", 0, "with a MULTITRACE, draw only its last `N` steps (before where the analysis got stuck, for a Fail); 0: all")
+	f.StringVar(&fl.mode, "mode", "prefix", "with a MULTITRACE, the question asked, `accept|prefix|slice` (see ivc analyze)")
+	f.StringVar(&fl.budget, "budget", "liberal", "slice mode's simulation budget, `liberal|paper`")
+	f.DurationVar(&fl.timeout, "timeout", 0, "time budget of the analysis, e.g. 5s (0: none)")
+	f.IntVar(&fl.maxNodes, "max-nodes", 0, fmt.Sprintf("vertex budget of the analysis (0: %d)", runtime.DefaultMaxNodes))
+	return cmd
+}
+
+// drawMultiTrace judges the multi-trace at path with the runtime engine,
+// finds the interleaving to draw, and draws it.
+func (a *app) drawMultiTrace(cmd *cobra.Command, fl *analyzeFlags, sp *spec.Spec, path string, opt draw.Options) ([]byte, error) {
+	opts, err := a.checkOptions(cmd, fl)
+	if err != nil {
+		return nil, err
+	}
+	warnings, err := opts.Layer(&check.Spec{Path: sp.SigPath, Interaction: sp}, nil, cmd.Flags().Changed)
+	for _, w := range warnings {
+		a.warnf("%s", w)
+	}
+	if err != nil {
+		return nil, err
+	}
+	mt, err := multitrace.Read(path, sp.Sig)
+	if err != nil {
+		return nil, spec.FileError(err)
+	}
+	if opt.Title == "" {
+		opt.Title = path
+	}
+	an := runtime.New(sp.Store, sp.Root, opts.Analysis)
+	res := an.Analyze(mt)
+	run := draw.Run{Sig: sp.Sig, Syntax: sp.Syntax, MT: mt, Result: res}
+	run.Witness = witness(an, mt, res)
+	if !res.Verdict.OK() {
+		a.fail()
+	}
+	return draw.MultiTraceSVG(run, opt), nil
+}
+
+// witness is the interleaving a drawing of mt shows: for a Pass or
+// WeakPass, an accepted one; for a Fail, one of the part the explanation
+// says was consumed (nil if none is found within the limits).
+func witness(an *runtime.Analyzer, mt *multitrace.MultiTrace, res verdict.Result) runtime.Witness {
+	switch {
+	case res.Verdict.OK():
+		w, _ := an.Witness(mt, res.Mode)
+		return w
+	case res.Verdict == verdict.Fail && res.Explanation != nil:
+		w, _ := an.Witness(draw.Consumed(mt, res.Explanation), verdict.Prefix)
+		return w
+	}
+	return nil
+}

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"iter"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/draw"
+	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/atomicfile"
+	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/report"
+	"github.com/ivc-project/ivc/runtime"
+	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/verdict"
+)
+
+// witnessTimeout bounds the search of the interleaving drawn for each
+// failure of a report, and drawnSteps its rows: the last steps before the
+// analysis got stuck.
+const (
+	witnessTimeout = 5 * time.Second
+	drawnSteps     = 200
+)
+
+// reportBuilder collects the outcomes of ivc analyze --report and writes
+// the HTML report at the end. It keeps the multi-traces of the first
+// failures (report.DefaultMaxDrawings of them) to draw them once the batch
+// is over, when no worker uses the specification any more.
+type reportBuilder struct {
+	path string
+	c    *check.Checker
+	rep  report.Report
+
+	mu  sync.Mutex
+	mts map[int]*multitrace.MultiTrace // read and not yet emitted, by input index
+
+	fails []failure
+}
+
+type failure struct {
+	row int
+	mt  *multitrace.MultiTrace
+	res verdict.Result
+}
+
+func newReportBuilder(path string, c *check.Checker, args []string) *reportBuilder {
+	r := &reportBuilder{path: path, c: c, mts: map[int]*multitrace.MultiTrace{}}
+	r.rep = report.Report{Title: "ivc analyze " + strings.Join(args, " "), Spec: c.Spec().Path,
+		Mode: c.Mode().String(), Engine: c.Engine().String()}
+	return r
+}
+
+// capture wraps the inputs so that the multi-traces they read are kept
+// until their outcome is emitted (the window of check.Run bounds how many).
+func (r *reportBuilder) capture(inputs iter.Seq[check.Input]) iter.Seq[check.Input] {
+	if r == nil {
+		return inputs
+	}
+	return func(yield func(check.Input) bool) {
+		i := 0
+		for in := range inputs {
+			if read := in.Read; read != nil {
+				index := i
+				in.Read = func() (*multitrace.MultiTrace, error) {
+					mt, err := read()
+					if err == nil {
+						r.mu.Lock()
+						r.mts[index] = mt
+						r.mu.Unlock()
+					}
+					return mt, err
+				}
+			}
+			i++
+			if !yield(in) {
+				return
+			}
+		}
+	}
+}
+
+// add records an outcome.
+func (r *reportBuilder) add(o check.Outcome) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	mt := r.mts[o.Index]
+	delete(r.mts, o.Index)
+	r.mu.Unlock()
+	row := report.Row{File: o.Name, Session: o.Session, Elapsed: o.Elapsed, Drawing: -1}
+	switch {
+	case o.Err != nil:
+		row.Verdict, row.Reason = "error", describe(o.Err).Error()
+	default:
+		res := o.Result
+		row.Verdict, row.Reason = res.Verdict.String(), res.Text()
+		if res.Reason != verdict.NoReason {
+			row.Kind = res.Reason.String()
+		}
+		if e := res.Explanation; e != nil && row.Kind == "" {
+			// The runtime engine's Fail: its explanation says why.
+			row.Kind, row.Reason = "no accepted interleaving", "expected "+orNothing(e.Expected)
+			if e.LocalFailure != "" {
+				row.Kind = "local failure"
+				row.Reason = "the trace of [" + e.LocalFailure + "] is impossible on its own; " + row.Reason
+			}
+		}
+		if res.Verdict == verdict.Fail {
+			if mt != nil && len(r.fails) < report.DefaultMaxDrawings {
+				r.fails = append(r.fails, failure{row: len(r.rep.Rows), mt: mt, res: res})
+			} else {
+				r.rep.Undrawn++
+			}
+		}
+	}
+	r.rep.Rows = append(r.rep.Rows, row)
+}
+
+// orNothing joins actions, or says "nothing more".
+func orNothing(actions []string) string {
+	if len(actions) == 0 {
+		return "nothing more"
+	}
+	return strings.Join(actions, " ")
+}
+
+// write draws the failures kept and writes the report, atomically.
+func (r *reportBuilder) write(elapsed time.Duration) error {
+	if r == nil {
+		return nil
+	}
+	r.rep.Elapsed = elapsed
+	if r.c.Spec().Interaction == nil {
+		r.rep.NoDrawing = "a raw NFA has no interaction to draw"
+	}
+	if in := r.c.Spec().Interaction; in != nil && len(r.fails) > 0 {
+		// A store of its own: the checker's may still be read elsewhere.
+		st := interaction.NewStore(in.Sig)
+		opts := check.DefaultOptions().Analysis
+		opts.Timeout = witnessTimeout
+		an := runtime.New(st, st.Import(in.Store, in.Root), opts)
+		for _, f := range r.fails {
+			run := draw.Run{Sig: in.Sig, Syntax: in.Syntax, MT: f.mt, Result: f.res, Witness: witness(an, f.mt, f.res)}
+			title := r.rep.Rows[f.row].File
+			if s := r.rep.Rows[f.row].Session; s != "" {
+				title += " (session " + s + ")"
+			}
+			r.rep.Rows[f.row].Drawing = len(r.rep.Drawings)
+			r.rep.Drawings = append(r.rep.Drawings, draw.MultiTraceSVG(run, draw.Options{Title: title, MaxSteps: drawnSteps}))
+		}
+	}
+	var b bytes.Buffer
+	if err := r.rep.WriteHTML(&b); err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(r.path, b.Bytes(), 0o644); err != nil {
+		return spec.FileError(err)
+	}
+	return nil
+}

@@ -1,0 +1,181 @@
+// Package report writes the outcomes of a batch of checks as one HTML file
+// that works offline, from file://, with no other file: inline CSS, script
+// and drawings. It gives the counts by verdict and by reason, a table of
+// every multi-trace or session that can be sorted, filtered and paged (it
+// stays usable for hundreds of thousands of rows: the rows are data, and
+// only one page of them is in the document at a time), and the drawings of
+// the failures (a capped number, which the report states).
+//
+//	r := &report.Report{Title: "ivc analyze abp.hsf traces/"}
+//	r.Rows = append(r.Rows, report.Row{File: "t1.htf", Verdict: "Fail", Reason: "LocalError", Drawing: 0})
+//	r.Drawings = append(r.Drawings, draw.MultiTraceSVG(run, draw.Options{}))
+//	err := r.WriteHTML(w)
+package report
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"slices"
+	"strings"
+	"time"
+)
+
+// DefaultMaxDrawings is how many failures a report draws by default.
+const DefaultMaxDrawings = 50
+
+// Report is a batch's outcomes.
+type Report struct {
+	Title   string        // what was run, e.g. the command line
+	Spec    string        // what the multi-traces were checked against
+	Mode    string        // the question: accept, prefix or slice
+	Engine  string        // the engine that answered
+	Elapsed time.Duration // the whole batch
+	Rows    []Row         // in input order
+	// Drawings are SVG documents of failures, each named by the Drawing
+	// field of its row.
+	Drawings [][]byte
+	// Undrawn counts the failures left without a drawing (beyond the cap).
+	Undrawn int
+	// NoDrawing, when not empty, says why no failure is drawn (a raw NFA
+	// has no interaction to draw).
+	NoDrawing string
+}
+
+// Row is one multi-trace or session.
+type Row struct {
+	File    string
+	Session string // in a log of several sessions, else ""
+	Verdict string // Pass, WeakPass, Fail, Inconc, or "error" (unreadable)
+	// Kind groups the reasons in the summary: the verdict.Reason
+	// (LocalError, NodeLimit...) or another short phrase, "" for none;
+	// Reason says it in full.
+	Kind    string
+	Reason  string
+	Elapsed time.Duration
+	Drawing int // index in Report.Drawings, -1 for none
+}
+
+// verdicts are the verdict columns of the summary, in order.
+var verdicts = []string{"Pass", "WeakPass", "Fail", "Inconc", "error"}
+
+// count is a line of a summary table.
+type count struct {
+	Name  string
+	N     int
+	Class string
+	Kind  string // by reason: the reason, "" for none
+}
+
+// WriteHTML writes the report as one self-contained HTML document.
+func (r *Report) WriteHTML(w io.Writer) error {
+	byVerdict := map[string]int{}
+	type verdictKind struct{ verdict, kind string }
+	byKind := map[verdictKind]int{}
+	files := map[string]int{}
+	var fileNames []string
+	type jsonRow [7]any // file index, session, verdict, kind, reason, µs, drawing
+	rows := make([]jsonRow, len(r.Rows))
+	for i, row := range r.Rows {
+		byVerdict[row.Verdict]++
+		byKind[verdictKind{row.Verdict, row.Kind}]++
+		f, ok := files[row.File]
+		if !ok {
+			f = len(fileNames)
+			files[row.File] = f
+			fileNames = append(fileNames, row.File)
+		}
+		rows[i] = jsonRow{f, row.Session, row.Verdict, row.Kind, row.Reason, row.Elapsed.Microseconds(), row.Drawing}
+	}
+	var vs, ks []count
+	for _, v := range verdicts {
+		if byVerdict[v] > 0 {
+			vs = append(vs, count{Name: v, N: byVerdict[v], Class: classOf(v)})
+		}
+	}
+	for k, n := range byKind {
+		ks = append(ks, count{Name: k.verdict, N: n, Class: classOf(k.verdict), Kind: k.kind})
+	}
+	slices.SortFunc(ks, func(a, b count) int {
+		switch {
+		case a.N != b.N:
+			return b.N - a.N
+		case a.Name != b.Name:
+			return strings.Compare(a.Name, b.Name)
+		}
+		return strings.Compare(a.Kind, b.Kind)
+	})
+	data, err := json.Marshal(map[string]any{"files": fileNames, "rows": rows})
+	if err != nil {
+		return err
+	}
+	var drawings []drawing
+	for i, d := range r.Drawings {
+		drawings = append(drawings, drawing{Index: i, URI: template.URL("data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString(d))})
+	}
+	for i, row := range r.Rows {
+		if d := row.Drawing; d >= 0 && d < len(drawings) {
+			drawings[d].Row = i + 1
+			drawings[d].Name = row.File
+			if row.Session != "" {
+				drawings[d].Name += " (session " + row.Session + ")"
+			}
+			drawings[d].Reason = row.Reason
+		}
+	}
+	var b bytes.Buffer
+	err = page.Execute(&b, map[string]any{
+		"R": r, "Total": len(r.Rows), "Verdicts": vs, "Kinds": ks, "Drawings": drawings,
+		"Failures": byVerdict["Fail"], "Elapsed": roundDuration(r.Elapsed),
+		"Data": template.JS(data), "Script": template.JS(script), "Style": template.CSS(style),
+	})
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b.Bytes())
+	return err
+}
+
+type drawing struct {
+	Index  int
+	Row    int
+	Name   string
+	Reason string
+	URI    template.URL
+}
+
+func classOf(v string) string {
+	switch v {
+	case "Pass":
+		return "pass"
+	case "WeakPass":
+		return "weakpass"
+	case "Fail":
+		return "fail"
+	case "Inconc":
+		return "inconc"
+	}
+	return "error"
+}
+
+func roundDuration(d time.Duration) time.Duration {
+	switch {
+	case d >= time.Second:
+		return d.Round(10 * time.Millisecond)
+	case d >= time.Millisecond:
+		return d.Round(10 * time.Microsecond)
+	}
+	return d.Round(time.Microsecond)
+}
+
+var page = template.Must(template.New("report").Funcs(template.FuncMap{
+	"pct": func(n, total int) string {
+		if total == 0 {
+			return ""
+		}
+		return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(total))
+	},
+}).Parse(pageHTML))

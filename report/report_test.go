@@ -1,0 +1,129 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+func sample(n, failures, drawn int) *Report {
+	r := &Report{Title: "ivc analyze spec.hsf traces/", Spec: "spec.hsf", Mode: "prefix", Engine: "runtime", Elapsed: 1500 * time.Millisecond}
+	for i := range n {
+		row := Row{File: fmt.Sprintf("traces/t%d.htf", i%7), Session: fmt.Sprint(i), Verdict: "Pass", Elapsed: time.Duration(i) * time.Microsecond, Drawing: -1}
+		if i < failures {
+			row.Verdict, row.Kind, row.Reason = "Fail", "LocalError", fmt.Sprintf("LocalError: [a] cannot read event %d </script><b>", i)
+			if i < drawn {
+				row.Drawing = len(r.Drawings)
+				r.Drawings = append(r.Drawings, []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"></svg>`))
+			} else {
+				r.Undrawn++
+			}
+		}
+		r.Rows = append(r.Rows, row)
+	}
+	return r
+}
+
+// rowsOf extracts the JSON rows of a report.
+func rowsOf(t *testing.T, page string) (files []string, rows [][]any) {
+	t.Helper()
+	m := regexp.MustCompile(`(?s)<script type="application/json" id="rows">(.*?)</script>`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("no rows")
+	}
+	var data struct {
+		Files []string
+		Rows  [][]any
+	}
+	if err := json.Unmarshal([]byte(m[1]), &data); err != nil {
+		t.Fatalf("rows: %v", err)
+	}
+	return data.Files, data.Rows
+}
+
+func TestWriteHTML(t *testing.T) {
+	var b bytes.Buffer
+	if err := sample(10, 3, 2).WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{
+		"<!DOCTYPE html>",
+		`<div class="card pass" data-verdict="Pass"><span class="n">7</span> Pass <span class="pct">70.0%</span></div>`,
+		`<div class="card fail" data-verdict="Fail"><span class="n">3</span> Fail`,
+		`<tr><td><span class="v fail">Fail</span></td><td>LocalError</td><td class="num">3</td></tr>`,
+		`<tr><td><span class="v pass">Pass</span></td><td>—</td><td class="num">7</td></tr>`,
+		`2 of 3 failures drawn: the first 2 only, 1 more are not drawn.`,
+		`<figure id="drawing-1" class="drawing">`,
+		`src="data:image/svg&#43;xml;base64,`, // html/template escapes the +
+		"in 1.5s.",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the report has no %q", want)
+		}
+	}
+	// Nothing but the page itself: no external resource.
+	if m := regexp.MustCompile(`(?i)(src|href)="(https?:|//|[a-z]+\.(js|css))`).FindString(page); m != "" {
+		t.Errorf("external resource %s", m)
+	}
+	// The data cannot close its script element.
+	if strings.Count(page, "</script>") != 2 {
+		t.Errorf("%d </script>", strings.Count(page, "</script>"))
+	}
+	files, rows := rowsOf(t, page)
+	if len(files) != 7 || len(rows) != 10 {
+		t.Fatalf("%d files, %d rows", len(files), len(rows))
+	}
+	if r := rows[1]; files[int(r[0].(float64))] != "traces/t1.htf" || r[2] != "Fail" || r[4] != "LocalError: [a] cannot read event 1 </script><b>" || r[6] != 1.0 {
+		t.Errorf("row 2: %v", r)
+	}
+	if r := rows[2]; r[6] != -1.0 {
+		t.Errorf("an undrawn failure has drawing %v", r[6])
+	}
+}
+
+func TestDrawnNote(t *testing.T) {
+	for _, tc := range []struct {
+		r    *Report
+		want string
+	}{
+		{sample(3, 0, 0), "No failure."},
+		{sample(3, 3, 3), "3 of 3 failures drawn."},
+		{func() *Report { r := sample(3, 2, 0); r.NoDrawing = "a raw NFA has no interaction to draw"; return r }(),
+			"2 failures, not drawn: a raw NFA has no interaction to draw."},
+	} {
+		var b bytes.Buffer
+		if err := tc.r.WriteHTML(&b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), `<p id="drawn">`+tc.want+`</p>`) {
+			t.Errorf("no %q", tc.want)
+		}
+	}
+}
+
+// TestLarge: 100,000 sessions make a report of a few megabytes, quickly.
+func TestLarge(t *testing.T) {
+	r := sample(100_000, 5000, DefaultMaxDrawings)
+	var b bytes.Buffer
+	t0 := time.Now()
+	if err := r.WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(t0); d > 5*time.Second {
+		t.Errorf("%v to write", d)
+	}
+	if b.Len() > 20<<20 {
+		t.Errorf("%d bytes", b.Len())
+	}
+	if _, rows := rowsOf(t, b.String()); len(rows) != 100_000 {
+		t.Errorf("%d rows", len(rows))
+	}
+	if !strings.Contains(b.String(), "50 of 5000 failures drawn: the first 50 only, 4950 more are not drawn.") {
+		t.Error("the cap is not stated")
+	}
+}
