@@ -6,6 +6,7 @@ import (
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/draw"
 	"github.com/ivc-project/ivc/internal/atomicfile"
+	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
@@ -17,7 +18,7 @@ func newDrawCmd(a *app) *cobra.Command {
 	var (
 		format, out, title string
 		maxSteps           int
-		fl                 = analyzeFlags{engine: "runtime", strategy: "dfs", por: true, loc: true, jobs: 1}
+		fl                 = analyzeFlags{engine: "runtime", strategy: "dfs", por: true, loc: true, jobs: 1, maxInput: byteSize(input.DefaultLimit)}
 	)
 	cmd := &cobra.Command{
 		Use:   "draw SPEC [HIF] [MULTITRACE]",
