@@ -24,7 +24,7 @@ type Analyzer struct {
 
 	// Scratch space reused from one search to the next.
 	vs   vertices
-	work []int32
+	work []edge
 	succ []move
 	via  []viaStep // slice searches: how each vertex was reached
 }
@@ -62,6 +62,7 @@ type partition struct {
 	lifelines  []interaction.Lifelines // lifelines of each component
 	complement []interaction.Lifelines // all lifelines but those of the component
 	split      [][]part                // parts of each multi-action (by ActID), nil until computed
+	several    []int32                 // the components of several lifelines
 }
 
 // part is the piece of a multi-action that lies on one component.
@@ -89,6 +90,9 @@ func (a *Analyzer) partition(mt *multitrace.MultiTrace) *partition {
 			p.comp[l] = int32(ci)
 		}
 		p.lifelines = append(p.lifelines, c.Lifelines)
+		if c.Lifelines.Len() > 1 {
+			p.several = append(p.several, int32(ci))
+		}
 		p.complement = append(p.complement, a.all.Minus(c.Lifelines))
 	}
 	a.partitions[string(key)] = p
@@ -151,6 +155,8 @@ type problem struct {
 	loc      map[locKey]bool
 	locStack []locFrame
 	ready    []int32 // scratch of localOK
+	scratch  []int32 // scratch of order: positions
+	sizes    []int   // scratch of order: sizes
 
 	graph *graphRec // the explored graph, for Explore
 
@@ -243,7 +249,6 @@ func (a *Analyzer) analyze(mt *multitrace.MultiTrace, record bool) (verdict.Resu
 	if pb.graph == nil {
 		return res, nil
 	}
-	pb.graph.finish()
 	return res, &pb.graph.g
 }
 

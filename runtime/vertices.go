@@ -128,6 +128,28 @@ func (vs *vertices) grow() {
 	}
 }
 
+// drop removes vertex i, the last one added (and not in the set).
+func (vs *vertices) drop(i int32) {
+	vs.arena = vs.arena[:int(i)*(vs.n+1)]
+}
+
+// find returns a vertex of the set that subsumes vertex i, or -1.
+func (vs *vertices) find(i int32) int32 {
+	mask := uint64(len(vs.table) - 1)
+	for h := vs.hash(i) & mask; ; h = (h + 1) & mask {
+		j := vs.table[h]
+		if j == 0 {
+			return -1
+		}
+		if vs.sameKey(j-1, i) {
+			if vs.covers(j-1, i) {
+				return j - 1
+			}
+			return -1
+		}
+	}
+}
+
 func (vs *vertices) setTerm(i int32, t interaction.Term) {
 	vs.arena[int(i)*(vs.n+1)] = int32(t)
 }
