@@ -22,6 +22,9 @@ type Analyzer struct {
 	letters    []interaction.MultiAction // every multi-action of the interaction
 	hasSync    bool                      // the interaction has a sync operator
 
+	// base is what the store held when the analyzer got it (see renew).
+	base int64
+
 	// Scratch space reused from one search to the next.
 	vs   vertices
 	work []edge
@@ -49,7 +52,19 @@ func New(st *interaction.Store, root interaction.Term, opts Options) *Analyzer {
 		hasSync:    withSync,
 		all:        st.Signature().AllLifelines(),
 		partitions: map[string]*partition{},
+		base:       st.Bytes(),
 	}
+}
+
+// renew gives the analyzer a fresh store with a copy of its interaction,
+// and drops its scratch space: the memos an analysis leaves behind speed up
+// the next ones, but not once they take half the memory budget, or after an
+// analysis stopped at the budget.
+func (a *Analyzer) renew() {
+	a.st, a.root = a.st.Fresh(a.root)
+	a.partitions = map[string]*partition{}
+	a.vs, a.work, a.succ, a.via = vertices{}, nil, nil, nil
+	a.base = a.st.Bytes()
 }
 
 // Options returns the analyzer's options.
@@ -148,15 +163,18 @@ type problem struct {
 
 	nodes      int
 	localNodes int
+	ticks      int   // checks of the limits, to look at the clock every 64
+	extra      int64 // bytes of the scratch data of local checks, for the memory budget
 	deadline   time.Time
 	stopped    string         // why the search stopped early, if it did
 	stopReason verdict.Reason // NodeLimit or Timeout, when stopped
 
-	loc      map[locKey]bool
-	locStack []locFrame
-	ready    []int32 // scratch of localOK
-	scratch  []int32 // scratch of order: positions
-	sizes    []int   // scratch of order: sizes
+	loc        map[locKey]bool
+	locStack   []locFrame
+	completing map[interaction.Term]int // scratch of completable
+	ready      []int32                  // scratch of localOK
+	scratch    []int32                  // scratch of order: positions
+	sizes      []int                    // scratch of order: sizes
 
 	graph *graphRec // the explored graph, for Explore
 
@@ -188,7 +206,12 @@ func (a *Analyzer) Explore(mt *multitrace.MultiTrace) (verdict.Result, *Graph) {
 }
 
 func (a *Analyzer) analyze(mt *multitrace.MultiTrace, record bool) (verdict.Result, *Graph) {
+	if max := a.opts.MaxMemory; max > 0 && a.st.Bytes()-a.base > max/2 {
+		a.renew()
+	}
 	pb := &problem{a: a, p: a.partition(mt), loc: map[locKey]bool{}, locFail: -1}
+	a.st.OnGrowth(pb.grows)
+	defer a.st.OnGrowth(nil)
 	for _, c := range mt.Components {
 		tr := make([]interaction.ActID, len(c.Trace))
 		for i, e := range c.Trace {
@@ -206,15 +229,15 @@ func (a *Analyzer) analyze(mt *multitrace.MultiTrace, record bool) (verdict.Resu
 	res := verdict.Result{Mode: a.opts.Mode}
 	switch a.opts.Mode {
 	case verdict.Accept:
-		res.Verdict = pb.decide(exactSearch)
+		res.Verdict = pb.search(exactSearch)
 	default:
 		kind := prefixSearch
-		res.Verdict = pb.decide(prefixSearch)
+		res.Verdict = pb.search(prefixSearch)
 		if a.opts.Mode == verdict.Slice && res.Verdict == verdict.Fail && !pb.foreignEvent() {
 			// Not a multi-prefix (which needs no simulation): a slice?
 			pb.resetExplanation()
 			kind = sliceSearch
-			res.Verdict = pb.decide(sliceSearch)
+			res.Verdict = pb.search(sliceSearch)
 		}
 		if res.Verdict == verdict.Pass && kind == sliceSearch {
 			res.Simulated = pb.simulated()
@@ -225,7 +248,7 @@ func (a *Analyzer) analyze(mt *multitrace.MultiTrace, record bool) (verdict.Resu
 		if res.Verdict == verdict.Pass {
 			// A multi-prefix or a slice: is it also exactly accepted?
 			pb.resetExplanation()
-			switch pb.decide(exactSearch) {
+			switch pb.search(exactSearch) {
 			case verdict.Pass:
 				res.Simulated = nil
 			case verdict.Fail:
@@ -244,12 +267,22 @@ func (a *Analyzer) analyze(mt *multitrace.MultiTrace, record bool) (verdict.Resu
 		res.Reason, res.Detail = pb.stopReason, pb.stopped
 	}
 	if res.Verdict == verdict.Fail {
-		res.Explanation = pb.explain()
+		pb.guard(func() { res.Explanation = pb.explain() })
+	}
+	if pb.stopReason == verdict.Memory {
+		defer a.renew()
 	}
 	if pb.graph == nil {
 		return res, nil
 	}
 	return res, &pb.graph.g
+}
+
+// search runs one search (see decide), which a limit may abandon.
+func (pb *problem) search(kind searchKind) verdict.Verdict {
+	v := verdict.Inconc
+	pb.guard(func() { v = pb.decide(kind) })
+	return v
 }
 
 func (pb *problem) resetExplanation() {

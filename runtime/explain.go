@@ -1,34 +1,11 @@
 package runtime
 
 import (
-	"fmt"
 	"slices"
-	"time"
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/verdict"
 )
-
-// count accounts for one explored vertex of the global search (or of a
-// local analysis) and checks the limits.
-func (pb *problem) count(local bool) bool {
-	if local {
-		pb.localNodes++
-	} else {
-		pb.nodes++
-	}
-	if pb.nodes+pb.localNodes > pb.a.opts.MaxNodes {
-		pb.stopped = fmt.Sprintf("node limit reached (%d vertices)", pb.a.opts.MaxNodes)
-		pb.stopReason = verdict.NodeLimit
-		return false
-	}
-	if !pb.deadline.IsZero() && (pb.nodes+pb.localNodes)&1023 == 0 && time.Now().After(pb.deadline) {
-		pb.stopped = fmt.Sprintf("timeout after %v", pb.a.opts.Timeout)
-		pb.stopReason = verdict.Timeout
-		return false
-	}
-	return true
-}
 
 // track remembers the furthest vertex, for the explanation of a Fail.
 func (pb *problem) track(t interaction.Term, pos []int32) {

@@ -171,6 +171,7 @@ func (pb *problem) decide(kind searchKind) verdict.Verdict {
 			work = append(work[:0], work[head:]...)
 			head = 0
 		}
+		a.work = work // for the memory budget
 	}
 	if kind == sliceSearch && pb.refused {
 		return verdict.Inconc
@@ -445,7 +446,11 @@ func (pb *problem) completable(t interaction.Term) bool {
 		return true
 	}
 	st := a.st
-	explored := map[interaction.Term]int{} // the largest budget tried
+	if pb.completing == nil {
+		pb.completing = map[interaction.Term]int{}
+	}
+	explored := pb.completing // the largest budget tried
+	defer clear(explored)
 	var rec func(t interaction.Term, budget int) bool
 	rec = func(t interaction.Term, budget int) bool {
 		if st.Nullable(t) {
