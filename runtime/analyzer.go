@@ -178,11 +178,22 @@ type problem struct {
 
 	graph *graphRec // the explored graph, for Explore
 
-	// The furthest vertex reached, for explanations.
-	best     int
-	bestPos  []int32
-	bestTerm interaction.Term
-	locFail  int
+	// The furthest vertices reached, for explanations.
+	best    int
+	bestPos []int32
+	expect  actSet // the actions they could execute
+	// locFail is a component whose trace is impossible on its own, or -1:
+	// a local analysis of the root vertex, of term locTerm, failed (or, in
+	// a slice, the local check of locSlice; foreignAt is then the index of
+	// an event of no action of the interaction, or -1).
+	locFail   int
+	locTerm   interaction.Term
+	locSlice  bool
+	foreignAt int
+	atRoot    bool // the search is at its root vertex
+	// explaining: the search only looks for the furthest vertices, and does
+	// not prune those with fewer events left than the term needs.
+	explaining bool
 }
 
 type locKey struct {
@@ -209,7 +220,7 @@ func (a *Analyzer) analyze(mt *multitrace.MultiTrace, record bool) (verdict.Resu
 	if max := a.opts.MaxMemory; max > 0 && a.st.Bytes()-a.base > max/2 {
 		a.renew()
 	}
-	pb := &problem{a: a, p: a.partition(mt), loc: map[locKey]bool{}, locFail: -1}
+	pb := &problem{a: a, p: a.partition(mt), loc: map[locKey]bool{}, locFail: -1, foreignAt: -1}
 	a.st.OnGrowth(pb.grows)
 	defer a.st.OnGrowth(nil)
 	for _, c := range mt.Components {
@@ -230,14 +241,21 @@ func (a *Analyzer) analyze(mt *multitrace.MultiTrace, record bool) (verdict.Resu
 	switch a.opts.Mode {
 	case verdict.Accept:
 		res.Verdict = pb.search(exactSearch)
+		if res.Verdict == verdict.Fail && pb.locFail < 0 {
+			pb.explainExact()
+		}
 	default:
 		kind := prefixSearch
 		res.Verdict = pb.search(prefixSearch)
-		if a.opts.Mode == verdict.Slice && res.Verdict == verdict.Fail && !pb.foreignEvent() {
-			// Not a multi-prefix (which needs no simulation): a slice?
+		if a.opts.Mode == verdict.Slice && res.Verdict == verdict.Fail {
+			// Not a multi-prefix (which needs no simulation): a slice? What
+			// the multi-prefix search blamed on a component may not hold for
+			// a slice.
 			pb.resetExplanation()
-			kind = sliceSearch
-			res.Verdict = pb.search(sliceSearch)
+			if !pb.noSlice() {
+				kind = sliceSearch
+				res.Verdict = pb.search(sliceSearch)
+			}
 		}
 		if res.Verdict == verdict.Pass && kind == sliceSearch {
 			res.Simulated = pb.simulated()
@@ -286,7 +304,22 @@ func (pb *problem) search(kind searchKind) verdict.Verdict {
 }
 
 func (pb *problem) resetExplanation() {
-	pb.best, pb.bestPos, pb.locFail = 0, nil, -1
+	pb.best, pb.bestPos, pb.locFail, pb.foreignAt = 0, nil, -1, -1
+	pb.expect.reset()
+}
+
+// noSlice reports whether some component's trace alone shows that the
+// multi-trace is no slice (see notSlice and foreignEvent), and blames it.
+func (pb *problem) noSlice() bool {
+	c := -1
+	if pb.a.opts.LOC {
+		pb.guard(func() { c = pb.notSlice() })
+	}
+	if c < 0 && pb.stopped == "" {
+		c, pb.foreignAt = pb.foreignEvent()
+		pb.locFail, pb.locTerm, pb.locSlice = c, pb.a.root, true
+	}
+	return c >= 0 || pb.stopped != ""
 }
 
 // hasSync reports whether t contains a sync operator.
@@ -303,14 +336,14 @@ func hasSync(st *interaction.Store, t interaction.Term) bool {
 	}
 }
 
-// foreignEvent reports whether some event of the multi-trace is no part of
-// any action of the interaction on its component: then no explanation of
-// any kind exists, and a slice search, which may end Inconc for lack of
-// budget, is pointless.
-func (pb *problem) foreignEvent() bool {
+// foreignEvent returns a component and the index of one of its events
+// that is no part of any action of the interaction on the component (or
+// -1, -1): then no explanation of any kind exists, and a slice search, which
+// may end Inconc for lack of budget, is pointless.
+func (pb *problem) foreignEvent() (int, int) {
 	a := pb.a
 	if a.hasSync {
-		return false // a sync joins actions into events that are no leaf
+		return -1, -1 // a sync joins actions into events that are no leaf
 	}
 	if a.letters == nil {
 		seen := map[interaction.ActID]bool{}
@@ -338,11 +371,11 @@ func (pb *problem) foreignEvent() bool {
 		}
 	}
 	for c, tr := range pb.traces {
-		for _, e := range tr {
+		for i, e := range tr {
 			if !parts[part{c: int32(c), act: e}] {
-				return true
+				return c, i
 			}
 		}
 	}
-	return false
+	return -1, -1
 }

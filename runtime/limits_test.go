@@ -125,3 +125,72 @@ func TestNodeCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestSliceBlame: in slice mode, the local failure an explanation names is
+// checked as a slice (issue 19, item 5): K!d_one alone is a slice of abp
+// (K's log starts late), L!d_zero is no action of L at all.
+func TestSliceBlame(t *testing.T) {
+	sp, err := spec.Load("../testdata/abp/abp.hsf", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, loc := range []bool{true, false} {
+		a := New(sp.Store, sp.Root, Options{Mode: verdict.Slice, POR: true, LOC: loc, Simulation: DefaultSimulation()})
+		res := a.Analyze(mtOf(t, sp.Sig, "[S] S?d; [K] K!d_one; [L] L!d_zero; [R]"))
+		if res.Verdict != verdict.Fail || res.Explanation.LocalFailure != "L" {
+			t.Errorf("LOC %v: %s, blaming %q; want Fail blaming [L]", loc, res.Verdict, res.Explanation.LocalFailure)
+		}
+		if res := a.Analyze(mtOf(t, sp.Sig, "[K] K!d_one")); res.Verdict != verdict.WeakPass {
+			t.Errorf("LOC %v: [K] K!d_one alone: %s, want WeakPass", loc, res.Verdict)
+		}
+	}
+	// A component whose trace is made of actions of the interaction, but in
+	// an order no slice has: R receives d_zero twice in a row only after
+	// sending ce in between.
+	a := New(sp.Store, sp.Root, Options{Mode: verdict.Slice, POR: true, LOC: true, Simulation: DefaultSimulation()})
+	res := a.Analyze(mtOf(t, sp.Sig, "[S] S!d_zero; [R] R!d.R!d"))
+	if res.Verdict != verdict.Fail || res.Explanation.LocalFailure != "R" {
+		t.Fatalf("R!d.R!d: %s, blaming %q; want Fail blaming [R]", res.Verdict, res.Explanation.LocalFailure)
+	}
+	if got := res.Explanation.Components[1]; got.Consumed != 1 || got.Head != "R!d" {
+		t.Errorf("R!d.R!d: %+v, want R stuck after its first event", got)
+	}
+}
+
+// TestSliceIndependent: slice mode on independent messages, one of them
+// received twice (issue 18, item 2), is decided at once by the local check
+// of slices; without local analyses, the slice search, exponential there, is
+// stopped by the memory budget.
+func TestSliceIndependent(t *testing.T) {
+	st, u, mt := arrows(t, 20)
+	res := New(st, u, Options{Mode: verdict.Slice, POR: true, LOC: true, Simulation: DefaultSimulation()}).Analyze(mt)
+	if res.Verdict != verdict.Fail || res.Explanation.LocalFailure != "b20" || res.Nodes+res.LocalNodes > 100 {
+		t.Errorf("par of 20 arrows, slice: %s after %d + %d vertices, blaming %q", res.Verdict, res.Nodes, res.LocalNodes, res.Explanation.LocalFailure)
+	}
+	res = New(st, u, Options{Mode: verdict.Slice, POR: true, Simulation: DefaultSimulation(), MaxMemory: 16 << 20}).Analyze(mt)
+	if res.Verdict != verdict.Inconc || res.Reason != verdict.Memory {
+		t.Errorf("par of 20 arrows, slice without local analyses, 16 MiB: %s (%s)", res.Verdict, res.Text())
+	}
+}
+
+// TestGraphLimit: the graph recorded of a long search keeps its first
+// MaxGraphVertices vertices and says what it left out (issue 19, item 4).
+func TestGraphLimit(t *testing.T) {
+	st, u, mt := arrows(t, 9) // 3^9 vertices
+	res, g := New(st, u, Options{}).Explore(mt)
+	if res.Verdict != verdict.Fail || len(g.Vertices) != MaxGraphVertices || g.OmittedVertices != res.Nodes-MaxGraphVertices || g.OmittedEdges == 0 {
+		t.Fatalf("%s after %d vertices: graph of %d vertices and %d edges, %d and %d left out",
+			res.Verdict, res.Nodes, len(g.Vertices), len(g.Edges), g.OmittedVertices, g.OmittedEdges)
+	}
+	for _, e := range g.Edges {
+		if e.From < 0 || e.From >= len(g.Vertices) || e.To < 0 || e.To >= len(g.Vertices) {
+			t.Fatalf("edge %+v out of the graph", e)
+		}
+	}
+	// A term too long to draw is cut.
+	st, u, mt = arrows(t, 200)
+	_, g = New(st, u, Options{POR: true}).Explore(mt)
+	if v := g.Vertices[0].Term; len(v) > MaxGraphTerm+len("…") || !strings.HasSuffix(v, "…") {
+		t.Errorf("a term of %d bytes drawn in full", len(v))
+	}
+}

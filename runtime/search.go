@@ -109,6 +109,7 @@ func (pb *problem) decide(kind searchKind) verdict.Verdict {
 		t := vs.term(v)
 		pos := vs.pos(v)[:n]
 		pb.track(t, pos)
+		pb.atRoot = v == root
 
 		done := true
 		for c, tr := range pb.traces {
@@ -133,7 +134,7 @@ func (pb *problem) decide(kind searchKind) verdict.Verdict {
 			}
 			continue
 		}
-		if pb.exact && !pb.enoughLeft(t, pos) {
+		if pb.exact && !pb.explaining && !pb.enoughLeft(t, pos) {
 			if g != nil {
 				g.status(v, "too-short")
 			}
