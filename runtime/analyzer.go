@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"hash/maphash"
+	"slices"
 	"time"
 
 	"github.com/ivc-project/ivc/interaction"
@@ -18,12 +20,14 @@ type Analyzer struct {
 	opts Options
 	all  interaction.Lifelines
 
-	partitions map[string]*partition
+	partitions map[uint64][]*partition   // by a hash of their lifeline sets
 	letters    []interaction.MultiAction // every multi-action of the interaction
 	hasSync    bool                      // the interaction has a sync operator
 
-	// base is what the store held when the analyzer got it (see renew).
-	base int64
+	// base is what the store held when the analyzer got it (see renew);
+	// spent: the last analysis stopped at the memory budget.
+	base  int64
+	spent bool
 
 	// Scratch space reused from one search to the next.
 	vs   vertices
@@ -51,7 +55,7 @@ func New(st *interaction.Store, root interaction.Term, opts Options) *Analyzer {
 		opts:       opts,
 		hasSync:    withSync,
 		all:        st.Signature().AllLifelines(),
-		partitions: map[string]*partition{},
+		partitions: map[uint64][]*partition{},
 		base:       st.Bytes(),
 	}
 }
@@ -62,20 +66,22 @@ func New(st *interaction.Store, root interaction.Term, opts Options) *Analyzer {
 // analysis stopped at the budget.
 func (a *Analyzer) renew() {
 	a.st, a.root = a.st.Fresh(a.root)
-	a.partitions = map[string]*partition{}
+	a.partitions = map[uint64][]*partition{}
 	a.vs, a.work, a.succ, a.via = vertices{}, nil, nil, nil
-	a.base = a.st.Bytes()
+	a.base, a.spent = a.st.Bytes(), false
 }
 
 // Options returns the analyzer's options.
 func (a *Analyzer) Options() Options { return a.opts }
+
+var partitionSeed = maphash.MakeSeed()
 
 // partition is the grouping of lifelines into components, with the
 // component-wise split of each multi-action (computed once per partition).
 type partition struct {
 	comp       []int32                 // component of each lifeline
 	lifelines  []interaction.Lifelines // lifelines of each component
-	complement []interaction.Lifelines // all lifelines but those of the component
+	complement []interaction.Lifelines // all lifelines but those of the component, "" until needed
 	split      [][]part                // parts of each multi-action (by ActID), nil until computed
 	several    []int32                 // the components of several lifelines
 }
@@ -87,13 +93,20 @@ type part struct {
 }
 
 func (a *Analyzer) partition(mt *multitrace.MultiTrace) *partition {
-	var key []byte
+	// Partitions are found by a hash of their lifeline sets (a key made of
+	// the sets themselves would take, with many lifelines, their square).
+	var h maphash.Hash
+	h.SetSeed(partitionSeed)
 	for _, c := range mt.Components {
-		key = append(key, c.Lifelines...)
-		key = append(key, 0xff)
+		n := len(c.Lifelines)
+		h.Write([]byte{byte(n), byte(n >> 8), byte(n >> 16), byte(n >> 24)})
+		h.WriteString(string(c.Lifelines))
 	}
-	if p, ok := a.partitions[string(key)]; ok {
-		return p
+	key := h.Sum64()
+	for _, p := range a.partitions[key] {
+		if slices.EqualFunc(p.lifelines, mt.Components, func(ls interaction.Lifelines, c multitrace.Component) bool { return ls == c.Lifelines }) {
+			return p
+		}
 	}
 	n := a.st.Signature().NumLifelines()
 	p := &partition{comp: make([]int32, n)}
@@ -108,10 +121,19 @@ func (a *Analyzer) partition(mt *multitrace.MultiTrace) *partition {
 		if c.Lifelines.Len() > 1 {
 			p.several = append(p.several, int32(ci))
 		}
-		p.complement = append(p.complement, a.all.Minus(c.Lifelines))
+		p.complement = append(p.complement, "")
 	}
-	a.partitions[string(key)] = p
+	a.partitions[key] = append(a.partitions[key], p)
 	return p
+}
+
+// complementOf returns all lifelines but those of component c (computed
+// when first needed: with many lifelines, each takes room).
+func (a *Analyzer) complementOf(p *partition, c int) interaction.Lifelines {
+	if p.complement[c] == "" {
+		p.complement[c] = a.all.Minus(p.lifelines[c])
+	}
+	return p.complement[c]
 }
 
 // parts returns the component-wise split of the multi-action id: the
@@ -217,10 +239,14 @@ func (a *Analyzer) Explore(mt *multitrace.MultiTrace) (verdict.Result, *Graph) {
 }
 
 func (a *Analyzer) analyze(mt *multitrace.MultiTrace, record bool) (verdict.Result, *Graph) {
-	if max := a.opts.MaxMemory; max > 0 && a.st.Bytes()-a.base > max/2 {
+	var deadline time.Time
+	if a.opts.Timeout > 0 {
+		deadline = time.Now().Add(a.opts.Timeout)
+	}
+	if max := a.opts.MaxMemory; a.spent || max > 0 && a.st.Bytes()-a.base > max/2 {
 		a.renew()
 	}
-	pb := &problem{a: a, p: a.partition(mt), loc: map[locKey]bool{}, locFail: -1, foreignAt: -1}
+	pb := &problem{a: a, p: a.partition(mt), loc: map[locKey]bool{}, locFail: -1, foreignAt: -1, deadline: deadline}
 	a.st.OnGrowth(pb.grows)
 	defer a.st.OnGrowth(nil)
 	for _, c := range mt.Components {
@@ -229,9 +255,6 @@ func (a *Analyzer) analyze(mt *multitrace.MultiTrace, record bool) (verdict.Resu
 			tr[i] = a.st.ActID(e)
 		}
 		pb.traces = append(pb.traces, tr)
-	}
-	if a.opts.Timeout > 0 {
-		pb.deadline = time.Now().Add(a.opts.Timeout)
 	}
 	if record {
 		pb.graph = &graphRec{pb: pb}
@@ -287,9 +310,7 @@ func (a *Analyzer) analyze(mt *multitrace.MultiTrace, record bool) (verdict.Resu
 	if res.Verdict == verdict.Fail {
 		pb.guard(func() { res.Explanation = pb.explain() })
 	}
-	if pb.stopReason == verdict.Memory {
-		defer a.renew()
-	}
+	a.spent = pb.stopReason == verdict.Memory
 	if pb.graph == nil {
 		return res, nil
 	}

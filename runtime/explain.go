@@ -123,7 +123,7 @@ func (pb *problem) explainExact() {
 func (pb *problem) localStuck(c int) int {
 	st := pb.a.st
 	tr := pb.traces[c]
-	proj := st.Remove(pb.locTerm, pb.p.complement[c])
+	proj := st.Remove(pb.locTerm, pb.a.complementOf(pb.p, c))
 	level := []interaction.Term{proj}
 	if pb.locSlice {
 		if level = pb.closure(proj, maxSliceCheck); level == nil {

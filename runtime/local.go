@@ -49,7 +49,7 @@ func (pb *problem) localOK(t interaction.Term, pos []int32) bool {
 		if pb.kind == sliceSearch && pos[c] == 0 {
 			continue // may still start late: its trace is a slice, not a prefix
 		}
-		if !occ.Meets(pb.p.complement[c]) {
+		if occ.SubsetOf(pb.p.lifelines[c]) {
 			continue
 		}
 		// The first event left must be able to start the projection; with
@@ -61,7 +61,7 @@ func (pb *problem) localOK(t interaction.Term, pos []int32) bool {
 		if !pb.exact && int(pos[c])+1 == len(tr) {
 			continue
 		}
-		proj := st.Remove(t, pb.p.complement[c])
+		proj := st.Remove(t, pb.a.complementOf(pb.p, c))
 		if !pb.local(proj, int32(c), pos[c]) {
 			if pb.stopped == "" {
 				pb.blame(c, t)
@@ -103,7 +103,7 @@ func (pb *problem) notSlice() int {
 		if len(tr) == 0 {
 			continue
 		}
-		level := pb.closure(st.Remove(pb.a.root, pb.p.complement[c]), maxSliceCheck)
+		level := pb.closure(st.Remove(pb.a.root, pb.a.complementOf(pb.p, c)), maxSliceCheck)
 		for q := 0; level != nil && q < len(tr); q++ {
 			if level = pb.consume(level, tr[q]); len(level) == 0 {
 				pb.locFail, pb.locTerm, pb.locSlice = c, pb.a.root, true
