@@ -194,3 +194,22 @@ func TestGraphLimit(t *testing.T) {
 		t.Errorf("a term of %d bytes drawn in full", len(v))
 	}
 }
+
+// TestBytesPerVertex pins the memory of a search per vertex, as the memory
+// budget counts it, on a search of 3^10 vertices of 20 components, each a new
+// term: about 100 bytes for the vertex, 200 for its term (issue 18, item 2:
+// it was 750 to 3300 bytes, most of it for vertices stored once per edge).
+func TestBytesPerVertex(t *testing.T) {
+	st, u, mt := arrows(t, 10)
+	a := New(st, u, Options{})
+	base := a.st.Bytes()
+	res := a.Analyze(mt)
+	search := 4 * int64(cap(a.vs.arena)+cap(a.vs.table))
+	store := a.st.Bytes() - base
+	perVertex := float64(search+store) / float64(res.Nodes)
+	t.Logf("%d vertices: %.0f bytes each (search %.0f, store %.0f)", res.Nodes, perVertex,
+		float64(search)/float64(res.Nodes), float64(store)/float64(res.Nodes))
+	if perVertex > 400 {
+		t.Errorf("%.0f bytes per vertex, want at most 400", perVertex)
+	}
+}

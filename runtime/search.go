@@ -20,7 +20,8 @@ const (
 	sliceSearch
 )
 
-// Extra slots of a vertex after its positions.
+// Extra slots of a vertex after its positions: the budgets. Only a slice
+// search has the last two.
 const (
 	slotSilent = iota // silent loop iterations left (see silentBudget)
 	slotLambda        // slice budget: loop instances left
@@ -48,7 +49,11 @@ func (pb *problem) decide(kind searchKind) verdict.Verdict {
 	st := a.st
 	n := len(pb.traces)
 	vs := &a.vs
-	vs.reset(n+extraSlots, extraSlots)
+	extra := slotSilent + 1
+	if kind == sliceSearch {
+		extra = extraSlots
+	}
+	vs.reset(n+extra, extra)
 	start := a.root
 	if kind != exactSearch {
 		var empty interaction.Lifelines
@@ -62,7 +67,9 @@ func (pb *problem) decide(kind searchKind) verdict.Verdict {
 	root := vs.add(start)
 	rp := vs.pos(root)
 	rp[n+slotSilent] = pb.silentBudget(start, rp[:n])
-	rp[n+slotLambda], rp[n+slotAlpha] = pb.initialBudget(start)
+	if kind == sliceSearch {
+		rp[n+slotLambda], rp[n+slotAlpha] = pb.initialBudget(start)
+	}
 	a.via = append(a.via[:0], viaStep{parent: -1})
 	// The work list holds moves not taken yet, not vertices: a vertex is
 	// added to the arena when its move is taken, and dropped at once when
@@ -375,7 +382,7 @@ func (pb *problem) apply(v int32, m move, wp []int32) (interaction.Term, interac
 	switch {
 	case how == viaConsume:
 		wp[n+slotSilent] = pb.silentBudget(next, wp[:n])
-		if pb.sim.Reset {
+		if pb.sim.Reset && pb.kind == sliceSearch {
 			wp[n+slotLambda], wp[n+slotAlpha] = pb.resetBudget(next)
 		}
 	case st.EntersLoop(t, k):
