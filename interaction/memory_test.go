@@ -128,3 +128,18 @@ func TestOnGrowth(t *testing.T) {
 		t.Errorf("Fresh: %d bytes, was %d", fresh.Bytes(), st.Bytes())
 	}
 }
+
+// TestAllLifelines: the set of all lifelines, built in one pass (it was
+// built one lifeline at a time, in quadratic time and garbage).
+func TestAllLifelines(t *testing.T) {
+	for n := 1; n <= 20; n++ {
+		st, _ := wide(t, n)
+		var ids []interaction.LifelineID
+		for i := range n {
+			ids = append(ids, interaction.LifelineID(i))
+		}
+		if got, want := st.Signature().AllLifelines(), interaction.LifelinesOf(ids...); got != want || got.Len() != n {
+			t.Errorf("%d lifelines: %q, want %q", n, got, want)
+		}
+	}
+}

@@ -105,11 +105,12 @@ func (pb *problem) stop(r verdict.Reason, text string) {
 	}
 }
 
-// bytes estimates the memory the analysis holds: its store (terms and
-// memos, see interaction.Store.Bytes) and the data of its searches.
+// bytes estimates the memory the analysis takes: what its store (terms and
+// memos, see interaction.Store.Bytes) holds beyond the interaction itself,
+// and the data of its searches.
 func (pb *problem) bytes() int64 {
 	a := pb.a
-	b := a.st.Bytes()
+	b := a.st.Bytes() - a.base
 	b += 4*int64(cap(a.vs.arena)+cap(a.vs.table)) + 12*int64(cap(a.work)+cap(a.via))
 	b += int64(len(pb.loc))*36 + int64(len(pb.completing))*20 + 16*int64(cap(pb.locStack))
 	if g := pb.graph; g != nil {
