@@ -185,6 +185,7 @@ type problem struct {
 
 	nodes      int
 	localNodes int
+	maxNodes   int   // the node budget: Options.MaxNodes, less to explain
 	ticks      int   // checks of the limits, to look at the clock every 64
 	extra      int64 // bytes of the scratch data of local checks, for the memory budget
 	deadline   time.Time
@@ -246,7 +247,8 @@ func (a *Analyzer) analyze(mt *multitrace.MultiTrace, record bool) (verdict.Resu
 	if max := a.opts.MaxMemory; a.spent || max > 0 && a.st.Bytes()-a.base > max/2 {
 		a.renew()
 	}
-	pb := &problem{a: a, p: a.partition(mt), loc: map[locKey]bool{}, locFail: -1, foreignAt: -1, deadline: deadline}
+	pb := &problem{a: a, p: a.partition(mt), loc: map[locKey]bool{}, locFail: -1, foreignAt: -1, deadline: deadline,
+		maxNodes: a.opts.MaxNodes}
 	a.st.OnGrowth(pb.grows)
 	defer a.st.OnGrowth(nil)
 	for _, c := range mt.Components {

@@ -27,7 +27,7 @@ func (pb *problem) count(local bool) bool {
 	if pb.stopped != "" {
 		return false
 	}
-	if pb.nodes+pb.localNodes >= pb.a.opts.MaxNodes {
+	if pb.nodes+pb.localNodes >= pb.maxNodes {
 		pb.stop(verdict.NodeLimit, pb.nodeLimitText())
 		return false
 	}

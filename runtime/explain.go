@@ -105,13 +105,16 @@ func (pb *problem) explain() *verdict.Explanation {
 // search, without pruning the vertices whose components have fewer events
 // left than the term needs (which stops the search early, and the
 // explanation with it, where the trace could still be followed). The
-// verdict stands: this search only explains it, and a limit only cuts the
+// verdict stands: this search only explains it, within a few times the
+// vertices of the search that decided, and a limit only cuts the
 // explanation short.
 func (pb *problem) explainExact() {
 	nodes, local, stopped, reason := pb.nodes, pb.localNodes, pb.stopped, pb.stopReason
 	pb.explaining = true
+	pb.maxNodes = min(pb.maxNodes, nodes+local+max(4*(nodes+local), 1<<14))
 	pb.search(exactSearch)
 	pb.explaining = false
+	pb.maxNodes = pb.a.opts.MaxNodes
 	pb.nodes, pb.localNodes, pb.stopped, pb.stopReason = nodes, local, stopped, reason
 }
 

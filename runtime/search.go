@@ -205,6 +205,10 @@ func (pb *problem) drop(v int32) {
 // unexplored records in the graph the moves a search left untaken when it
 // stopped (at its goal or at a limit).
 func (pb *problem) unexplored(es []edge) {
+	if pb.graph.full() || pb.stopReason == verdict.Memory {
+		pb.graph.g.OmittedEdges += len(es)
+		return
+	}
 	for _, e := range es {
 		if e.from < 0 {
 			continue

@@ -139,10 +139,12 @@ type Explanation struct {
 	// Components gives, per component, how far the furthest path consumed it.
 	Components []ComponentProgress `json:"components"`
 	// Expected lists the actions the interaction could execute at that point
-	// (sorted).
+	// (sorted), whichever way it read the events consumed; for a local
+	// failure, those of the failing component's projection.
 	Expected []string `json:"expected"`
 	// LocalFailure names the lifelines of a component whose trace the
-	// interaction rejects on its own, or is empty.
+	// interaction rejects on its own, or is empty. Its progress then says
+	// how far its projection follows its trace.
 	LocalFailure string `json:"local_failure,omitempty"`
 }
 
