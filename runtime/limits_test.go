@@ -204,7 +204,7 @@ func TestBytesPerVertex(t *testing.T) {
 	a := New(st, u, Options{})
 	base := a.st.Bytes()
 	res := a.Analyze(mt)
-	search := 4 * int64(cap(a.vs.arena)+cap(a.vs.table))
+	search := a.vs.bytes()
 	store := a.st.Bytes() - base
 	perVertex := float64(search+store) / float64(res.Nodes)
 	t.Logf("%d vertices: %.0f bytes each (search %.0f, store %.0f)", res.Nodes, perVertex,
