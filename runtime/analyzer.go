@@ -202,9 +202,10 @@ type problem struct {
 	graph *graphRec // the explored graph, for Explore
 
 	// The furthest vertices reached, for explanations.
-	best    int
-	bestPos []int32
-	expect  actSet // the actions they could execute
+	best      int
+	bestPos   []int32
+	bestTerms []interaction.Term // their terms
+	expect    actSet             // the actions they could execute (see explain)
 	// locFail is a component whose trace is impossible on its own, or -1:
 	// a local analysis of the root vertex, of term locTerm, failed (or, in
 	// a slice, the local check of locSlice; foreignAt is then the index of
@@ -327,8 +328,7 @@ func (pb *problem) search(kind searchKind) verdict.Verdict {
 }
 
 func (pb *problem) resetExplanation() {
-	pb.best, pb.bestPos, pb.locFail, pb.foreignAt = 0, nil, -1, -1
-	pb.expect.reset()
+	pb.best, pb.bestPos, pb.bestTerms, pb.locFail, pb.foreignAt = 0, nil, nil, -1, -1
 }
 
 // noSlice reports whether some component's trace alone shows that the

@@ -26,11 +26,11 @@ func (pb *problem) track(t interaction.Term, pos []int32) {
 	case pb.bestPos == nil || sum > pb.best:
 		pb.best = sum
 		pb.bestPos = append(pb.bestPos[:0], pos...)
-		pb.expect.reset()
+		pb.bestTerms = pb.bestTerms[:0]
 	case sum < pb.best || !slices.Equal(pos, pb.bestPos):
 		return
 	}
-	pb.expect.frontier(pb.a.st, t)
+	pb.bestTerms = append(pb.bestTerms, t)
 }
 
 // actSet is a set of multi-actions, in the order they were added.
@@ -82,8 +82,11 @@ func (pb *problem) explain() *verdict.Explanation {
 	pos := slices.Clone(pb.bestPos)
 	if pos == nil {
 		pos = make([]int32, len(pb.traces))
-		pb.expect.reset()
-		pb.expect.frontier(st, pb.a.root)
+		pb.bestTerms = append(pb.bestTerms[:0], pb.a.root)
+	}
+	pb.expect.reset()
+	for _, t := range pb.bestTerms {
+		pb.expect.frontier(st, t)
 	}
 	if c := pb.locFail; c >= 0 {
 		e.LocalFailure = pb.p.lifelines[c].Format(sig)

@@ -19,11 +19,11 @@ type vertices struct {
 	used   int
 }
 
-// chunkInts is the size of a chunk of vertices, in int32s (1 MiB); a
+// chunkInts is the size of a chunk of vertices, in int32s (256 KiB); a
 // search keeps keptChunks of them, and a table of keptTable slots at most,
 // from the one before.
 const (
-	chunkInts  = 1 << 18
+	chunkInts  = 1 << 16
 	keptChunks = 16
 	keptTable  = 1 << 20
 )
