@@ -1,5 +1,7 @@
 package interaction
 
+import "unsafe"
+
 // Hooks for the external tests (package interaction_test) of the Store's
 // internal tables.
 
@@ -42,4 +44,9 @@ func (s *Store) Rebuild(t Term) Term {
 		return s.with(t, rec(n.left), rec(n.right))
 	}
 	return rec(t)
+}
+
+// TableSizes returns the sizes of a term's props and of a frontier element.
+func TableSizes() (propsSize, feltSize uintptr) {
+	return unsafe.Sizeof(props{}), unsafe.Sizeof(felt{})
 }

@@ -48,8 +48,6 @@ type semCaches struct {
 	mixed       map[setKey]bool
 	needsGhosts map[setKey]bool
 	ghost       map[setKey]Term
-	loopDepth   map[Term]int32
-	eta         map[Term]int32
 	first       map[uint64]bool   // FirstInProjection, keyed by question id and term
 	firstQ      map[uint64]uint32 // the ids of the questions (part, lifelines)
 }
@@ -103,10 +101,24 @@ const maxFeltChunk = 1 << 16
 // felt is a frontier element, described relative to the operands' frontiers
 // so that executing it reuses their memoized results.
 type felt struct {
-	act  uint32 // multi-action id
-	side uint8  // 0 leaf, 1 left operand or loop body, 2 right operand, 3 both (sync)
-	j, k int32  // index in the left (j) and right (k) operand's frontier
-	next Term   // next-1 is the result of executing the element; 0 = not yet computed
+	act uint32 // multi-action id
+	// The index in the left (j) and right (k) operand's frontier, -1 for an
+	// operand the element does not come from.
+	j, k int32
+	next Term // next-1 is the result of executing the element; 0 = not yet computed
+}
+
+// side says where the element comes from: 0 a leaf, 1 the left operand or
+// the loop body, 2 the right operand, 3 both (a sync).
+func (e felt) side() uint8 {
+	var s uint8
+	if e.j >= 0 {
+		s |= 1
+	}
+	if e.k >= 0 {
+		s |= 2
+	}
+	return s
 }
 
 // FrontierElt is an immediately executable (multi-)action of a term, at its
@@ -159,30 +171,30 @@ func (s *Store) computeFrontier(t Term) fspan {
 	elts := s.feltRoom(len(left) + len(right) + len(sync) + 1)
 	chunk, start := len(c.felts)-1, len(elts)
 	for j, e := range left {
-		elts = append(elts, felt{act: e.act, side: 1, j: int32(j)})
+		elts = append(elts, felt{act: e.act, j: int32(j), k: -1})
 	}
 	switch n.op {
 	case OpEmpty:
 	case OpAct:
-		elts = append(elts, felt{act: n.aux})
+		elts = append(elts, felt{act: n.aux, j: -1, k: -1})
 	case OpSeq:
 		for k, e := range right {
 			if s.Avoids(n.left, s.actLifelines(e.act)) {
-				elts = append(elts, felt{act: e.act, side: 2, k: int32(k)})
+				elts = append(elts, felt{act: e.act, j: -1, k: int32(k)})
 			}
 		}
 	case OpCoreg:
 		cr := s.sets[n.aux]
 		for k, e := range right {
 			if s.Avoids(n.left, s.actLifelines(e.act).Minus(cr)) {
-				elts = append(elts, felt{act: e.act, side: 2, k: int32(k)})
+				elts = append(elts, felt{act: e.act, j: -1, k: int32(k)})
 			}
 		}
 	case OpSync:
 		elts = append(elts, sync...)
 	default: // alt, par, strict with a nullable left operand
 		for k, e := range right {
-			elts = append(elts, felt{act: e.act, side: 2, k: int32(k)})
+			elts = append(elts, felt{act: e.act, j: -1, k: int32(k)})
 		}
 	}
 	if chunk != len(c.felts)-1 || len(c.felts[chunk]) != start {
@@ -201,6 +213,7 @@ func (s *Store) feltRoom(need int) []felt {
 			return last
 		}
 	}
+	s.grows()
 	size := 2*len(s.nodes) + 16
 	if k := len(c.felts); k > 0 {
 		size = max(size, 2*cap(c.felts[k-1]))
@@ -232,14 +245,14 @@ func (s *Store) syncFrontier(n node) []felt {
 	var lsync, rsync []int
 	for j, e := range lf {
 		if inter(e.act) == "" {
-			elts = append(elts, felt{act: e.act, side: 1, j: int32(j)})
+			elts = append(elts, felt{act: e.act, j: int32(j), k: -1})
 		} else {
 			lsync = append(lsync, j)
 		}
 	}
 	for k, e := range rf {
 		if inter(e.act) == "" {
-			elts = append(elts, felt{act: e.act, side: 2, k: int32(k)})
+			elts = append(elts, felt{act: e.act, j: -1, k: int32(k)})
 		} else {
 			rsync = append(rsync, k)
 		}
@@ -248,7 +261,7 @@ func (s *Store) syncFrontier(n node) []felt {
 		for _, k := range rsync {
 			if inter(lf[j].act) == inter(rf[k].act) {
 				joint := NewMultiAction(append(append([]Action{}, s.acts[lf[j].act]...), s.acts[rf[k].act]...)...)
-				elts = append(elts, felt{act: s.internActs(joint), side: 3, j: int32(j), k: int32(k)})
+				elts = append(elts, felt{act: s.internActs(joint), j: int32(j), k: int32(k)})
 			}
 		}
 	}
@@ -276,7 +289,7 @@ func (s *Store) position(t Term, k int) string {
 	for {
 		e := s.frontier(t)[k]
 		n := s.nodes[t]
-		switch e.side {
+		switch e.side() {
 		case 0:
 			return b.String()
 		case 1:
@@ -323,22 +336,22 @@ func (s *Store) step(t Term, e felt) Term {
 	case OpAct:
 		return Empty
 	case OpAlt:
-		if e.side == 1 {
+		if e.side() == 1 {
 			return s.Step(n.left, int(e.j))
 		}
 		return s.Step(n.right, int(e.k))
 	case OpStrict:
-		if e.side == 1 {
+		if e.side() == 1 {
 			return s.with(t, s.Step(n.left, int(e.j)), n.right)
 		}
 		return s.Step(n.right, int(e.k))
 	case OpPar:
-		if e.side == 1 {
+		if e.side() == 1 {
 			return s.with(t, s.Step(n.left, int(e.j)), n.right)
 		}
 		return s.with(t, n.left, s.Step(n.right, int(e.k)))
 	case OpSeq, OpCoreg:
-		if e.side == 1 {
+		if e.side() == 1 {
 			return s.with(t, s.Step(n.left, int(e.j)), n.right)
 		}
 		var pruned Term
@@ -350,10 +363,10 @@ func (s *Store) step(t Term, e felt) Term {
 		return s.with(t, pruned, s.Step(n.right, int(e.k)))
 	case OpSync:
 		l, r := n.left, n.right
-		if e.side&1 != 0 {
+		if e.side()&1 != 0 {
 			l = s.Step(n.left, int(e.j))
 		}
-		if e.side&2 != 0 {
+		if e.side()&2 != 0 {
 			r = s.Step(n.right, int(e.k))
 		}
 		return s.with(t, l, r)
@@ -909,13 +922,13 @@ func (s *Store) EntersLoop(t Term, k int) bool {
 		e := s.frontier(t)[k]
 		n := s.nodes[t]
 		switch {
-		case e.side == 0:
+		case e.side() == 0:
 			return false
 		case n.op.IsLoop():
 			return true
-		case e.side == 1:
+		case e.side() == 1:
 			t, k = n.left, int(e.j)
-		case e.side == 2:
+		case e.side() == 2:
 			t, k = n.right, int(e.k)
 		default: // a sync join: either side
 			return s.EntersLoop(n.left, int(e.j)) || s.EntersLoop(n.right, int(e.k))
@@ -925,6 +938,10 @@ func (s *Store) EntersLoop(t Term, k int) bool {
 
 // LoopDepth returns β(t), the largest number of loops nested in t.
 func (s *Store) LoopDepth(t Term) int {
+	if d := s.props[t].loopDepth; d < maxLoopDepth {
+		return int(d)
+	}
+	// Deeper than props hold: count.
 	n := s.nodes[t]
 	switch {
 	case n.op == OpEmpty || n.op == OpAct:
@@ -932,16 +949,7 @@ func (s *Store) LoopDepth(t Term) int {
 	case n.op.IsLoop():
 		return 1 + s.LoopDepth(n.left)
 	}
-	c := &s.sem
-	if c.loopDepth == nil {
-		c.loopDepth = map[Term]int32{}
-	}
-	if r, ok := c.loopDepth[t]; ok {
-		return int(r)
-	}
-	r := max(s.LoopDepth(n.left), s.LoopDepth(n.right))
-	c.loopDepth[t] = int32(r)
-	return r
+	return max(s.LoopDepth(n.left), s.LoopDepth(n.right))
 }
 
 // FrontierLoopDepth returns β(t, p): the number of loops around the position
@@ -955,7 +963,7 @@ func (s *Store) FrontierLoopDepth(t Term, k int) int {
 		if n.op.IsLoop() {
 			d++
 		}
-		switch e.side {
+		switch e.side() {
 		case 0:
 			return d
 		case 1:
@@ -970,31 +978,8 @@ func (s *Store) FrontierLoopDepth(t Term, k int) int {
 
 // Eta returns η(t), the number of actions of t outside loops (Def. 13 of the
 // slice paper): actions count 1, alt takes the larger operand, the other
-// binary operators add, loops count 0.
-func (s *Store) Eta(t Term) int {
-	n := s.nodes[t]
-	switch {
-	case n.op == OpEmpty || n.op.IsLoop():
-		return 0
-	case n.op == OpAct:
-		return 1
-	}
-	c := &s.sem
-	if c.eta == nil {
-		c.eta = map[Term]int32{}
-	}
-	if r, ok := c.eta[t]; ok {
-		return int(r)
-	}
-	var r int
-	if n.op == OpAlt {
-		r = max(s.Eta(n.left), s.Eta(n.right))
-	} else {
-		r = s.Eta(n.left) + s.Eta(n.right)
-	}
-	c.eta[t] = int32(min(r, 1<<30))
-	return r
-}
+// binary operators add, loops count 0. It saturates at 2^30.
+func (s *Store) Eta(t Term) int { return int(s.props[t].eta) }
 
 // memoMinActions is the size (in actions) from which FirstInProjection
 // memoizes its results: below it, recomputing is cheaper

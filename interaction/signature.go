@@ -125,11 +125,15 @@ func (s *Signature) NumLifelines() int { return len(s.Lifelines) }
 
 // AllLifelines returns the set of every lifeline of s.
 func (s *Signature) AllLifelines() Lifelines {
-	var ls Lifelines
-	for i := range s.Lifelines {
-		ls = ls.Add(LifelineID(i))
+	n := len(s.Lifelines)
+	b := make([]byte, (n+7)/8)
+	for i := range b {
+		b[i] = 0xff
 	}
-	return ls
+	if r := n % 8; r != 0 {
+		b[len(b)-1] = 1<<r - 1
+	}
+	return trimmed(b)
 }
 
 // ParseAction reads "l!m" or "l?m" with names declared in s.

@@ -56,10 +56,13 @@ type node struct {
 
 // props are the facts about a term computed once, when it is interned.
 type props struct {
-	occ      Lifelines // lifelines some action of the term occurs on
-	must     Lifelines // lifelines every trace of the term has an action on (i ⊗ l)
-	actions  int32     // number of action leaves, saturating
-	nullable bool      // i↓: the term accepts the empty trace
+	occ     Lifelines // lifelines some action of the term occurs on
+	must    Lifelines // lifelines every trace of the term has an action on (i ⊗ l)
+	actions int32     // number of action leaves, saturating
+	eta     int32     // η: actions outside loops (see Eta), saturating at maxEta
+	// loopDepth is β, the loop depth (see LoopDepth), up to maxLoopDepth.
+	loopDepth uint16
+	nullable  bool // i↓: the term accepts the empty trace
 	// weak: the term has a weak sequencing (seq, coreg, loopW, loopH) or a
 	// sync, the only operators through which removal may need ghosts.
 	weak bool
@@ -96,6 +99,9 @@ type Store struct {
 
 	sem semCaches
 	raw bool // no canonical rewriting (see SetCanonical)
+
+	lifelineBytes int64  // the bytes of the lifeline sets of props
+	onGrowth      func() // see OnGrowth
 }
 
 // NewStore returns an empty store for terms over sig.
@@ -202,6 +208,7 @@ func (s *Store) intern(n node) Term {
 	s.nodes = append(s.nodes, n)
 	s.props = append(s.props, props{})
 	s.setProps(&s.props[t], n)
+	s.lifelineBytes += int64(len(s.props[t].occ) + len(s.props[t].must))
 	s.index[i] = t
 	if 2*len(s.nodes) > len(s.index) { // keep the load under 1/2
 		s.rehash(2 * len(s.index))
@@ -222,6 +229,12 @@ func (s *Store) rehash(size int) {
 	}
 }
 
+// The bounds of props.eta and props.loopDepth.
+const (
+	maxEta       = 1 << 30
+	maxLoopDepth = 1<<16 - 1
+)
+
 func satAdd(a, b int32) int32 {
 	if c := int64(a) + int64(b); c < 1<<31-1 {
 		return int32(c)
@@ -238,23 +251,26 @@ func (s *Store) setProps(p *props, n node) {
 		return
 	case n.op == OpAct:
 		ls := s.actLls[n.aux]
-		*p = props{occ: ls, must: ls, actions: 1, canon: true}
+		*p = props{occ: ls, must: ls, actions: 1, eta: 1, canon: true}
 		return
 	case n.op.IsLoop():
 		b := &s.props[n.left]
 		*p = props{nullable: true, occ: b.occ, actions: b.actions, weakLoop: n.op != OpLoopS || b.weakLoop,
-			weak: n.op == OpLoopW || n.op == OpLoopH || b.weak}
+			weak: n.op == OpLoopW || n.op == OpLoopH || b.weak, loopDepth: min(b.loopDepth, maxLoopDepth-1) + 1}
 		return
 	}
 	l, r := &s.props[n.left], &s.props[n.right]
 	p.occ = l.occ.Union(r.occ)
 	p.actions = satAdd(l.actions, r.actions)
+	p.loopDepth = max(l.loopDepth, r.loopDepth)
 	if n.op == OpAlt {
 		p.nullable = l.nullable || r.nullable
 		p.must = l.must.Intersect(r.must)
+		p.eta = max(l.eta, r.eta)
 	} else { // strict, seq, par, coreg, sync
 		p.nullable = l.nullable && r.nullable
 		p.must = l.must.Union(r.must)
+		p.eta = int32(min(int64(l.eta)+int64(r.eta), maxEta))
 	}
 	p.weak = n.op == OpSeq || n.op == OpCoreg || n.op == OpSync || l.weak || r.weak
 	p.weakLoop = l.weakLoop || r.weakLoop

@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"hash/maphash"
+	"slices"
 	"time"
 
 	"github.com/ivc-project/ivc/interaction"
@@ -18,13 +20,18 @@ type Analyzer struct {
 	opts Options
 	all  interaction.Lifelines
 
-	partitions map[string]*partition
+	partitions map[uint64][]*partition   // by a hash of their lifeline sets
 	letters    []interaction.MultiAction // every multi-action of the interaction
 	hasSync    bool                      // the interaction has a sync operator
 
+	// base is what the store held when the analyzer got it (see renew);
+	// spent: the last analysis stopped at the memory budget.
+	base  int64
+	spent bool
+
 	// Scratch space reused from one search to the next.
 	vs   vertices
-	work []int32
+	work []edge
 	succ []move
 	via  []viaStep // slice searches: how each vertex was reached
 }
@@ -48,20 +55,35 @@ func New(st *interaction.Store, root interaction.Term, opts Options) *Analyzer {
 		opts:       opts,
 		hasSync:    withSync,
 		all:        st.Signature().AllLifelines(),
-		partitions: map[string]*partition{},
+		partitions: map[uint64][]*partition{},
+		base:       st.Bytes(),
 	}
+}
+
+// renew gives the analyzer a fresh store with a copy of its interaction,
+// and drops its scratch space: the memos an analysis leaves behind speed up
+// the next ones, but not once they take half the memory budget, or after an
+// analysis stopped at the budget.
+func (a *Analyzer) renew() {
+	a.st, a.root = a.st.Fresh(a.root)
+	a.partitions = map[uint64][]*partition{}
+	a.vs, a.work, a.succ, a.via = vertices{}, nil, nil, nil
+	a.base, a.spent = a.st.Bytes(), false
 }
 
 // Options returns the analyzer's options.
 func (a *Analyzer) Options() Options { return a.opts }
+
+var partitionSeed = maphash.MakeSeed()
 
 // partition is the grouping of lifelines into components, with the
 // component-wise split of each multi-action (computed once per partition).
 type partition struct {
 	comp       []int32                 // component of each lifeline
 	lifelines  []interaction.Lifelines // lifelines of each component
-	complement []interaction.Lifelines // all lifelines but those of the component
+	complement []interaction.Lifelines // all lifelines but those of the component, "" until needed
 	split      [][]part                // parts of each multi-action (by ActID), nil until computed
+	several    []int32                 // the components of several lifelines
 }
 
 // part is the piece of a multi-action that lies on one component.
@@ -71,13 +93,20 @@ type part struct {
 }
 
 func (a *Analyzer) partition(mt *multitrace.MultiTrace) *partition {
-	var key []byte
+	// Partitions are found by a hash of their lifeline sets (a key made of
+	// the sets themselves would take, with many lifelines, their square).
+	var h maphash.Hash
+	h.SetSeed(partitionSeed)
 	for _, c := range mt.Components {
-		key = append(key, c.Lifelines...)
-		key = append(key, 0xff)
+		n := len(c.Lifelines)
+		h.Write([]byte{byte(n), byte(n >> 8), byte(n >> 16), byte(n >> 24)})
+		h.WriteString(string(c.Lifelines))
 	}
-	if p, ok := a.partitions[string(key)]; ok {
-		return p
+	key := h.Sum64()
+	for _, p := range a.partitions[key] {
+		if slices.EqualFunc(p.lifelines, mt.Components, func(ls interaction.Lifelines, c multitrace.Component) bool { return ls == c.Lifelines }) {
+			return p
+		}
 	}
 	n := a.st.Signature().NumLifelines()
 	p := &partition{comp: make([]int32, n)}
@@ -89,10 +118,22 @@ func (a *Analyzer) partition(mt *multitrace.MultiTrace) *partition {
 			p.comp[l] = int32(ci)
 		}
 		p.lifelines = append(p.lifelines, c.Lifelines)
-		p.complement = append(p.complement, a.all.Minus(c.Lifelines))
+		if c.Lifelines.Len() > 1 {
+			p.several = append(p.several, int32(ci))
+		}
+		p.complement = append(p.complement, "")
 	}
-	a.partitions[string(key)] = p
+	a.partitions[key] = append(a.partitions[key], p)
 	return p
+}
+
+// complementOf returns all lifelines but those of component c (computed
+// when first needed: with many lifelines, each takes room).
+func (a *Analyzer) complementOf(p *partition, c int) interaction.Lifelines {
+	if p.complement[c] == "" {
+		p.complement[c] = a.all.Minus(p.lifelines[c])
+	}
+	return p.complement[c]
 }
 
 // parts returns the component-wise split of the multi-action id: the
@@ -144,21 +185,39 @@ type problem struct {
 
 	nodes      int
 	localNodes int
+	maxNodes   int   // the node budget: Options.MaxNodes, less to explain
+	ticks      int   // checks of the limits, to look at the clock every 64
+	extra      int64 // bytes of the scratch data of local checks, for the memory budget
 	deadline   time.Time
 	stopped    string         // why the search stopped early, if it did
 	stopReason verdict.Reason // NodeLimit or Timeout, when stopped
 
-	loc      map[locKey]bool
-	locStack []locFrame
-	ready    []int32 // scratch of localOK
+	loc        map[locKey]bool
+	locStack   []locFrame
+	completing map[interaction.Term]int // scratch of completable
+	ready      []int32                  // scratch of localOK
+	scratch    []int32                  // scratch of order: positions
+	sizes      []int                    // scratch of order: sizes
 
 	graph *graphRec // the explored graph, for Explore
 
-	// The furthest vertex reached, for explanations.
-	best     int
-	bestPos  []int32
-	bestTerm interaction.Term
-	locFail  int
+	// The furthest vertices reached, for explanations.
+	best      int
+	bestPos   []int32
+	bestTerms []interaction.Term // their terms
+	expect    actSet             // the actions they could execute (see explain)
+	// locFail is a component whose trace is impossible on its own, or -1:
+	// a local analysis of the root vertex, of term locTerm, failed (or, in
+	// a slice, the local check of locSlice; foreignAt is then the index of
+	// an event of no action of the interaction, or -1).
+	locFail   int
+	locTerm   interaction.Term
+	locSlice  bool
+	foreignAt int
+	atRoot    bool // the search is at its root vertex
+	// explaining: the search only looks for the furthest vertices, and does
+	// not prune those with fewer events left than the term needs.
+	explaining bool
 }
 
 type locKey struct {
@@ -182,16 +241,23 @@ func (a *Analyzer) Explore(mt *multitrace.MultiTrace) (verdict.Result, *Graph) {
 }
 
 func (a *Analyzer) analyze(mt *multitrace.MultiTrace, record bool) (verdict.Result, *Graph) {
-	pb := &problem{a: a, p: a.partition(mt), loc: map[locKey]bool{}, locFail: -1}
+	var deadline time.Time
+	if a.opts.Timeout > 0 {
+		deadline = time.Now().Add(a.opts.Timeout)
+	}
+	if max := a.opts.MaxMemory; a.spent || max > 0 && a.st.Bytes()-a.base > max/2 {
+		a.renew()
+	}
+	pb := &problem{a: a, p: a.partition(mt), loc: map[locKey]bool{}, locFail: -1, foreignAt: -1, deadline: deadline,
+		maxNodes: a.opts.MaxNodes}
+	a.st.OnGrowth(pb.grows)
+	defer a.st.OnGrowth(nil)
 	for _, c := range mt.Components {
 		tr := make([]interaction.ActID, len(c.Trace))
 		for i, e := range c.Trace {
 			tr[i] = a.st.ActID(e)
 		}
 		pb.traces = append(pb.traces, tr)
-	}
-	if a.opts.Timeout > 0 {
-		pb.deadline = time.Now().Add(a.opts.Timeout)
 	}
 	if record {
 		pb.graph = &graphRec{pb: pb}
@@ -200,15 +266,22 @@ func (a *Analyzer) analyze(mt *multitrace.MultiTrace, record bool) (verdict.Resu
 	res := verdict.Result{Mode: a.opts.Mode}
 	switch a.opts.Mode {
 	case verdict.Accept:
-		res.Verdict = pb.decide(exactSearch)
+		res.Verdict = pb.search(exactSearch)
+		if res.Verdict == verdict.Fail && pb.locFail < 0 {
+			pb.explainExact()
+		}
 	default:
 		kind := prefixSearch
-		res.Verdict = pb.decide(prefixSearch)
-		if a.opts.Mode == verdict.Slice && res.Verdict == verdict.Fail && !pb.foreignEvent() {
-			// Not a multi-prefix (which needs no simulation): a slice?
+		res.Verdict = pb.search(prefixSearch)
+		if a.opts.Mode == verdict.Slice && res.Verdict == verdict.Fail {
+			// Not a multi-prefix (which needs no simulation): a slice? What
+			// the multi-prefix search blamed on a component may not hold for
+			// a slice.
 			pb.resetExplanation()
-			kind = sliceSearch
-			res.Verdict = pb.decide(sliceSearch)
+			if !pb.noSlice() {
+				kind = sliceSearch
+				res.Verdict = pb.search(sliceSearch)
+			}
 		}
 		if res.Verdict == verdict.Pass && kind == sliceSearch {
 			res.Simulated = pb.simulated()
@@ -219,7 +292,7 @@ func (a *Analyzer) analyze(mt *multitrace.MultiTrace, record bool) (verdict.Resu
 		if res.Verdict == verdict.Pass {
 			// A multi-prefix or a slice: is it also exactly accepted?
 			pb.resetExplanation()
-			switch pb.decide(exactSearch) {
+			switch pb.search(exactSearch) {
 			case verdict.Pass:
 				res.Simulated = nil
 			case verdict.Fail:
@@ -238,17 +311,38 @@ func (a *Analyzer) analyze(mt *multitrace.MultiTrace, record bool) (verdict.Resu
 		res.Reason, res.Detail = pb.stopReason, pb.stopped
 	}
 	if res.Verdict == verdict.Fail {
-		res.Explanation = pb.explain()
+		pb.guard(func() { res.Explanation = pb.explain() })
 	}
+	a.spent = pb.stopReason == verdict.Memory
 	if pb.graph == nil {
 		return res, nil
 	}
-	pb.graph.finish()
 	return res, &pb.graph.g
 }
 
+// search runs one search (see decide), which a limit may abandon.
+func (pb *problem) search(kind searchKind) verdict.Verdict {
+	v := verdict.Inconc
+	pb.guard(func() { v = pb.decide(kind) })
+	return v
+}
+
 func (pb *problem) resetExplanation() {
-	pb.best, pb.bestPos, pb.locFail = 0, nil, -1
+	pb.best, pb.bestPos, pb.bestTerms, pb.locFail, pb.foreignAt = 0, nil, nil, -1, -1
+}
+
+// noSlice reports whether some component's trace alone shows that the
+// multi-trace is no slice (see notSlice and foreignEvent), and blames it.
+func (pb *problem) noSlice() bool {
+	c := -1
+	if pb.a.opts.LOC {
+		pb.guard(func() { c = pb.notSlice() })
+	}
+	if c < 0 && pb.stopped == "" {
+		c, pb.foreignAt = pb.foreignEvent()
+		pb.locFail, pb.locTerm, pb.locSlice = c, pb.a.root, true
+	}
+	return c >= 0 || pb.stopped != ""
 }
 
 // hasSync reports whether t contains a sync operator.
@@ -265,14 +359,14 @@ func hasSync(st *interaction.Store, t interaction.Term) bool {
 	}
 }
 
-// foreignEvent reports whether some event of the multi-trace is no part of
-// any action of the interaction on its component: then no explanation of
-// any kind exists, and a slice search, which may end Inconc for lack of
-// budget, is pointless.
-func (pb *problem) foreignEvent() bool {
+// foreignEvent returns a component and the index of one of its events
+// that is no part of any action of the interaction on the component (or
+// -1, -1): then no explanation of any kind exists, and a slice search, which
+// may end Inconc for lack of budget, is pointless.
+func (pb *problem) foreignEvent() (int, int) {
 	a := pb.a
 	if a.hasSync {
-		return false // a sync joins actions into events that are no leaf
+		return -1, -1 // a sync joins actions into events that are no leaf
 	}
 	if a.letters == nil {
 		seen := map[interaction.ActID]bool{}
@@ -300,11 +394,11 @@ func (pb *problem) foreignEvent() bool {
 		}
 	}
 	for c, tr := range pb.traces {
-		for _, e := range tr {
+		for i, e := range tr {
 			if !parts[part{c: int32(c), act: e}] {
-				return true
+				return c, i
 			}
 		}
 	}
-	return false
+	return -1, -1
 }

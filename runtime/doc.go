@@ -54,6 +54,21 @@
 //     (projected term, component, position), so unchanged components cost a
 //     map lookup.
 //
-// Searches are bounded by a node budget and an optional timeout; hitting
-// either gives Inconc with the reason, never a guess.
+// Searches are bounded by a node budget, an optional timeout and an optional
+// memory budget (the terms and memos the analysis adds to its store, and its
+// vertices, local analyses and recorded graph, counted as they grow). The
+// limits are checked at every vertex, in the long loops of one vertex, and
+// inside the computation of a frontier (through the store's growth hook),
+// which alone can take quadratic memory and time on a wide par. Hitting one
+// gives Inconc with the reason, never a guess. The work list holds the moves
+// not taken yet, not vertices: a vertex enters the arena when its move is
+// taken, and leaves it at once when an equal vertex was reached before.
+//
+// A Fail is explained by the furthest vertices: the union of their
+// frontiers is what the interaction could do there, whichever way it read
+// the events consumed (as the automata engine's subset construction). A
+// component whose trace is impossible on its own — a local analysis of the
+// root vertex failed or, in slice mode, its trace is no factor of any trace
+// of its projection — is blamed, and explained by how far its projection
+// follows it: only what a check proved is claimed.
 package runtime

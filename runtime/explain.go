@@ -1,55 +1,97 @@
 package runtime
 
 import (
-	"fmt"
 	"slices"
-	"time"
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/verdict"
 )
 
-// count accounts for one explored vertex of the global search (or of a
-// local analysis) and checks the limits.
-func (pb *problem) count(local bool) bool {
-	if local {
-		pb.localNodes++
-	} else {
-		pb.nodes++
-	}
-	if pb.nodes+pb.localNodes > pb.a.opts.MaxNodes {
-		pb.stopped = fmt.Sprintf("node limit reached (%d vertices)", pb.a.opts.MaxNodes)
-		pb.stopReason = verdict.NodeLimit
-		return false
-	}
-	if !pb.deadline.IsZero() && (pb.nodes+pb.localNodes)&1023 == 0 && time.Now().After(pb.deadline) {
-		pb.stopped = fmt.Sprintf("timeout after %v", pb.a.opts.Timeout)
-		pb.stopReason = verdict.Timeout
-		return false
-	}
-	return true
-}
+// A Fail is explained by the deepest vertices a search reached: those that
+// consumed the most events, with the same positions as the first of them
+// found. The expected actions are the union of their frontiers: every action
+// the interaction could execute after consuming those events, whichever way
+// it went (as the automata engine's subset construction does). When a
+// component's trace is impossible on its own (a local analysis at the root
+// failed), the explanation is that component's instead: how far its
+// projection could follow it, and the actions it could execute there.
 
-// track remembers the furthest vertex, for the explanation of a Fail.
+// track remembers the furthest vertices, for the explanation of a Fail.
 func (pb *problem) track(t interaction.Term, pos []int32) {
 	sum := 0
 	for _, x := range pos {
 		sum += int(x)
 	}
-	if pb.bestPos == nil || sum > pb.best {
+	switch {
+	case pb.bestPos == nil || sum > pb.best:
 		pb.best = sum
 		pb.bestPos = append(pb.bestPos[:0], pos...)
-		pb.bestTerm = t
+		pb.bestTerms = pb.bestTerms[:0]
+	case sum < pb.best || !slices.Equal(pos, pb.bestPos):
+		return
 	}
+	pb.bestTerms = append(pb.bestTerms, t)
+}
+
+// actSet is a set of multi-actions, in the order they were added.
+type actSet struct {
+	list []interaction.ActID
+	has  []bool // by ActID
+}
+
+func (s *actSet) reset() {
+	for _, id := range s.list {
+		s.has[id] = false
+	}
+	s.list = s.list[:0]
+}
+
+func (s *actSet) add(id interaction.ActID) {
+	if int(id) >= len(s.has) {
+		s.has = append(s.has, make([]bool, int(id)+1-len(s.has))...)
+	}
+	if !s.has[id] {
+		s.has[id] = true
+		s.list = append(s.list, id)
+	}
+}
+
+// frontier adds the multi-actions of t's frontier.
+func (s *actSet) frontier(st *interaction.Store, t interaction.Term) {
+	for k, nf := 0, st.NumFrontier(t); k < nf; k++ {
+		s.add(st.FrontierAct(t, k))
+	}
+}
+
+// names returns the set's observable multi-actions, as sorted text.
+func (s *actSet) names(st *interaction.Store) []string {
+	var out []string
+	for _, id := range s.list {
+		if m := st.MultiAction(id); !m.IsSilent() {
+			out = append(out, m.Format(st.Signature()))
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 func (pb *problem) explain() *verdict.Explanation {
 	st := pb.a.st
 	sig := st.Signature()
 	e := &verdict.Explanation{}
-	pos := pb.bestPos
+	pos := slices.Clone(pb.bestPos)
 	if pos == nil {
 		pos = make([]int32, len(pb.traces))
+		pb.bestTerms = append(pb.bestTerms[:0], pb.a.root)
+	}
+	pb.expect.reset()
+	for _, t := range pb.bestTerms {
+		pb.expect.frontier(st, t)
+	}
+	if c := pb.locFail; c >= 0 {
+		e.LocalFailure = pb.p.lifelines[c].Format(sig)
+		clear(pos)
+		pos[c] = int32(pb.localStuck(c))
 	}
 	for c, tr := range pb.traces {
 		cp := verdict.ComponentProgress{Lifelines: pb.p.lifelines[c].Format(sig), Consumed: int(pos[c]), Length: len(tr)}
@@ -58,25 +100,75 @@ func (pb *problem) explain() *verdict.Explanation {
 		}
 		e.Components = append(e.Components, cp)
 	}
-	t := pb.bestTerm
-	if pb.bestPos == nil {
-		t = pb.a.root
-	}
-	seen := map[string]bool{}
-	for k, nf := 0, st.NumFrontier(t); k < nf; k++ {
-		m := st.MultiAction(st.FrontierAct(t, k))
-		if m.IsSilent() {
-			continue
-		}
-		s := m.Format(sig)
-		if !seen[s] {
-			seen[s] = true
-			e.Expected = append(e.Expected, s)
-		}
-	}
-	slices.Sort(e.Expected)
-	if pb.locFail >= 0 {
-		e.LocalFailure = pb.p.lifelines[pb.locFail].Format(sig)
-	}
+	e.Expected = pb.expect.names(st)
 	return e
+}
+
+// explainExact looks again for the furthest vertices of a failed exact
+// search, without pruning the vertices whose components have fewer events
+// left than the term needs (which stops the search early, and the
+// explanation with it, where the trace could still be followed). The
+// verdict stands: this search only explains it, within a few times the
+// vertices of the search that decided, and a limit only cuts the
+// explanation short.
+func (pb *problem) explainExact() {
+	nodes, local, stopped, reason := pb.nodes, pb.localNodes, pb.stopped, pb.stopReason
+	pb.explaining = true
+	pb.maxNodes = min(pb.maxNodes, nodes+local+max(4*(nodes+local), 1<<14))
+	pb.search(exactSearch)
+	pb.explaining = false
+	pb.maxNodes = pb.a.opts.MaxNodes
+	pb.nodes, pb.localNodes, pb.stopped, pb.stopReason = nodes, local, stopped, reason
+}
+
+// localStuck explains the local failure of component c: it follows c's
+// trace in the projection of the term where the failure was found, through
+// all the terms each prefix reaches (in a slice, after any actions the
+// projection may execute first), and returns how many events it could
+// consume; pb.expect gets the actions those terms could execute next.
+func (pb *problem) localStuck(c int) int {
+	st := pb.a.st
+	tr := pb.traces[c]
+	proj := st.Remove(pb.locTerm, pb.a.complementOf(pb.p, c))
+	level := []interaction.Term{proj}
+	if pb.locSlice {
+		if level = pb.closure(proj, maxSliceCheck); level == nil {
+			// Too many terms to tell: the event of no action, if any.
+			pb.expect.reset()
+			return max(pb.foreignAt, 0)
+		}
+	}
+	for q := 0; ; q++ {
+		pb.expect.reset()
+		for _, u := range level {
+			pb.expect.frontier(st, u)
+		}
+		if q == len(tr) {
+			return q
+		}
+		next := pb.consume(level, tr[q])
+		if len(next) == 0 || !pb.withinNow() {
+			return q
+		}
+		level = next
+	}
+}
+
+// consume returns the terms reached from those of level by executing act.
+func (pb *problem) consume(level []interaction.Term, act interaction.ActID) []interaction.Term {
+	st := pb.a.st
+	var next []interaction.Term
+	seen := map[interaction.Term]bool{}
+	for _, u := range level {
+		for k, nf := 0, st.NumFrontier(u); k < nf; k++ {
+			if st.FrontierAct(u, k) != act {
+				continue
+			}
+			if w := st.Step(u, k); !seen[w] {
+				seen[w] = true
+				next = append(next, w)
+			}
+		}
+	}
+	return next
 }

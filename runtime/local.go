@@ -37,6 +37,9 @@ func (pb *problem) localOK(t interaction.Term, pos []int32) bool {
 	}
 	pb.ready = ready
 	for c, tr := range pb.traces {
+		if c&63 == 63 && !pb.withinNow() {
+			return false // a limit: with many components, one vertex takes long
+		}
 		if slices.Contains(ready, int32(c)) {
 			continue
 		}
@@ -46,29 +49,106 @@ func (pb *problem) localOK(t interaction.Term, pos []int32) bool {
 		if pb.kind == sliceSearch && pos[c] == 0 {
 			continue // may still start late: its trace is a slice, not a prefix
 		}
-		if !occ.Meets(pb.p.complement[c]) {
+		if occ.SubsetOf(pb.p.lifelines[c]) {
 			continue
 		}
 		// The first event left must be able to start the projection; with
 		// one event left (multi-prefix), that is the whole local analysis.
 		if int(pos[c]) < len(tr) && !st.FirstInProjection(t, pb.p.lifelines[c], tr[pos[c]]) {
-			if pb.nodes == 1 {
-				pb.locFail = c
-			}
+			pb.blame(c, t)
 			return false
 		}
 		if !pb.exact && int(pos[c])+1 == len(tr) {
 			continue
 		}
-		proj := st.Remove(t, pb.p.complement[c])
+		proj := st.Remove(t, pb.a.complementOf(pb.p, c))
 		if !pb.local(proj, int32(c), pos[c]) {
-			if pb.stopped == "" && pb.nodes == 1 {
-				pb.locFail = c
+			if pb.stopped == "" {
+				pb.blame(c, t)
 			}
 			return false
 		}
 	}
 	return true
+}
+
+// blame records that component c's trace is impossible on its own, when a
+// local analysis of the root vertex (term t) finds it: from another vertex,
+// it only says that the rest of the trace is impossible from there.
+func (pb *problem) blame(c int, t interaction.Term) {
+	if pb.atRoot {
+		pb.locFail, pb.locTerm, pb.locSlice = c, t, false
+	}
+}
+
+// The local check of a slice. A slice's component logs a factor of the
+// local trace of an accepted multi-trace: some actions of its lifelines
+// may come before its log starts, others after it ends. So a component's
+// trace that is no factor of any trace of the interaction projected on it
+// (Remove of the other lifelines, as for local analyses) makes the
+// multi-trace no slice. The check explores every term the projection
+// reaches, then follows the trace from all of them at once; when the
+// projection reaches too many terms (its loops may grow without bound) it
+// claims nothing.
+
+// maxSliceCheck bounds the terms a slice's local check explores, and the
+// frontier elements it goes through (times 16).
+const maxSliceCheck = 1 << 14
+
+// notSlice returns a component whose trace is no factor of a trace of its
+// projection, or -1.
+func (pb *problem) notSlice() int {
+	st := pb.a.st
+	for c, tr := range pb.traces {
+		if len(tr) == 0 {
+			continue
+		}
+		level := pb.closure(st.Remove(pb.a.root, pb.a.complementOf(pb.p, c)), maxSliceCheck)
+		for q := 0; level != nil && q < len(tr); q++ {
+			if level = pb.consume(level, tr[q]); len(level) == 0 {
+				pb.locFail, pb.locTerm, pb.locSlice = c, pb.a.root, true
+				return c
+			}
+			if !pb.count(true) {
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+// closure returns the terms reachable from t, t included, or nil when there
+// are more than max, when one of them is much larger than t (loops that
+// unfold without bound), when going through their frontiers takes long, or
+// when a limit stopped the exploration.
+func (pb *problem) closure(t interaction.Term, max int) []interaction.Term {
+	st := pb.a.st
+	seen := map[interaction.Term]bool{t: true}
+	out := []interaction.Term{t}
+	size, work := 2*st.NumActions(t)+16, 16*max
+	defer func() { pb.extra = 0 }()
+	for i := 0; i < len(out); i++ {
+		u := out[i]
+		nf := st.NumFrontier(u)
+		if work -= nf; work < 0 {
+			return nil
+		}
+		for k := range nf {
+			w := st.Step(u, k)
+			if seen[w] {
+				continue
+			}
+			if len(out) == max || st.NumActions(w) > size {
+				return nil
+			}
+			seen[w] = true
+			out = append(out, w)
+			if pb.extra = int64(len(out)) * 24; !pb.count(true) {
+				return nil
+			}
+		}
+	}
+	return out
 }
 
 // local decides whether component c's trace from position q is a prefix

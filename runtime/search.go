@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"slices"
+
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/verdict"
 )
@@ -18,7 +20,8 @@ const (
 	sliceSearch
 )
 
-// Extra slots of a vertex after its positions.
+// Extra slots of a vertex after its positions: the budgets. Only a slice
+// search has the last two.
 const (
 	slotSilent = iota // silent loop iterations left (see silentBudget)
 	slotLambda        // slice budget: loop instances left
@@ -46,7 +49,11 @@ func (pb *problem) decide(kind searchKind) verdict.Verdict {
 	st := a.st
 	n := len(pb.traces)
 	vs := &a.vs
-	vs.reset(n+extraSlots, extraSlots)
+	extra := slotSilent + 1
+	if kind == sliceSearch {
+		extra = extraSlots
+	}
+	vs.reset(n+extra, extra)
 	start := a.root
 	if kind != exactSearch {
 		var empty interaction.Lifelines
@@ -60,32 +67,44 @@ func (pb *problem) decide(kind searchKind) verdict.Verdict {
 	root := vs.add(start)
 	rp := vs.pos(root)
 	rp[n+slotSilent] = pb.silentBudget(start, rp[:n])
-	rp[n+slotLambda], rp[n+slotAlpha] = pb.initialBudget(start)
+	if kind == sliceSearch {
+		rp[n+slotLambda], rp[n+slotAlpha] = pb.initialBudget(start)
+	}
 	a.via = append(a.via[:0], viaStep{parent: -1})
-	work := append(a.work[:0], root)
+	// The work list holds moves not taken yet, not vertices: a vertex is
+	// added to the arena when its move is taken, and dropped at once when
+	// an equal vertex was reached before, so that the arena holds one
+	// vertex per distinct vertex rather than one per edge.
+	work := append(a.work[:0], edge{from: -1})
+	head := 0 // BFS reads from the front of work
 	defer func() { a.work = work[:0] }()
 	g := pb.graph
 	if g != nil {
 		g.begin(pb.exact)
+		defer func() { pb.unexplored(work[head:]) }()
 	}
 	succ := a.succ[:0]
 	defer func() { a.succ = succ[:0] }()
-	head := 0 // BFS reads from the front of work
 
 	for len(work) > head {
-		var v int32
+		var e edge
 		if a.opts.Strategy == BFS {
-			v = work[head]
+			e = work[head]
 			head++
 		} else {
-			v = work[len(work)-1]
+			e = work[len(work)-1]
 			work = work[:len(work)-1]
+		}
+		v := root
+		if e.from >= 0 {
+			v = pb.push(e.from, e.m)
 		}
 		canon, fresh := vs.insert(v)
 		if g != nil {
 			g.reach(v, canon, fresh)
 		}
 		if !fresh {
+			pb.drop(v)
 			continue
 		}
 		if !pb.count(false) {
@@ -97,6 +116,7 @@ func (pb *problem) decide(kind searchKind) verdict.Verdict {
 		t := vs.term(v)
 		pos := vs.pos(v)[:n]
 		pb.track(t, pos)
+		pb.atRoot = v == root
 
 		done := true
 		for c, tr := range pb.traces {
@@ -113,12 +133,15 @@ func (pb *problem) decide(kind searchKind) verdict.Verdict {
 				pb.goal = v
 				return verdict.Pass
 			}
+			if pb.stopped != "" {
+				return verdict.Inconc
+			}
 			if g != nil {
 				g.status(v, "dead")
 			}
 			continue
 		}
-		if pb.exact && !pb.enoughLeft(t, pos) {
+		if pb.exact && !pb.explaining && !pb.enoughLeft(t, pos) {
 			if g != nil {
 				g.status(v, "too-short")
 			}
@@ -147,7 +170,7 @@ func (pb *problem) decide(kind searchKind) verdict.Verdict {
 		// Push in reverse so that DFS explores the frontier in order.
 		base := len(work)
 		for i := len(succ) - 1; i >= 0; i-- {
-			work = append(work, pb.push(v, succ[i]))
+			work = append(work, edge{from: v, m: succ[i]})
 		}
 		if a.opts.Strategy == DFS {
 			pb.order(work[base:])
@@ -156,6 +179,7 @@ func (pb *problem) decide(kind searchKind) verdict.Verdict {
 			work = append(work[:0], work[head:]...)
 			head = 0
 		}
+		a.work = work // for the memory budget
 	}
 	if kind == sliceSearch && pb.refused {
 		return verdict.Inconc
@@ -163,10 +187,42 @@ func (pb *problem) decide(kind searchKind) verdict.Verdict {
 	return verdict.Fail
 }
 
+// edge is a move not taken yet: m from the vertex from (-1 for the root).
+type edge struct {
+	from int32
+	m    move
+}
+
+// drop removes vertex v, the last one added, which an equal vertex already
+// covers.
+func (pb *problem) drop(v int32) {
+	pb.a.vs.drop(v)
+	if pb.kind == sliceSearch {
+		pb.a.via = pb.a.via[:v]
+	}
+}
+
+// unexplored records in the graph the moves a search left untaken when it
+// stopped (at its goal or at a limit).
+func (pb *problem) unexplored(es []edge) {
+	if pb.graph.full() || pb.stopReason == verdict.Memory {
+		pb.graph.g.OmittedEdges += len(es)
+		return
+	}
+	for _, e := range es {
+		if e.from < 0 {
+			continue
+		}
+		w := pb.push(e.from, e.m)
+		pb.graph.unexplored(w, pb.a.vs.find(w))
+		pb.drop(w)
+	}
+}
+
 // move is a successor of a vertex: the k-th frontier element, consumed or
 // simulated.
 type move struct {
-	k     int
+	k     int32
 	sim   bool // simulated: executed without consuming anything
 	mixed bool // the parts that match are consumed, the others simulated
 }
@@ -187,11 +243,11 @@ func (pb *problem) successors(v int32, succ []move) []move {
 	t := vs.term(v)
 	pos := vs.pos(v)[:n]
 	silentBudget := vs.pos(v)[n+slotSilent]
-	for k, nf := 0, st.NumFrontier(t); k < nf; k++ {
-		act := st.FrontierAct(t, k)
+	for k, nf := int32(0), int32(st.NumFrontier(t)); k < nf; k++ {
+		act := st.FrontierAct(t, int(k))
 		ps := a.parts(pb.p, act)
 		if len(ps) == 0 {
-			if silentBudget > 0 || !st.EntersLoop(t, k) {
+			if silentBudget > 0 || !st.EntersLoop(t, int(k)) {
 				succ = append(succ, move{k: k})
 			}
 			continue
@@ -203,7 +259,7 @@ func (pb *problem) successors(v int32, succ []move) []move {
 			continue
 		}
 		if pb.simulable(ps, pos) {
-			if _, _, ok := pb.simBudget(v, k); ok {
+			if _, _, ok := pb.simBudget(v, int(k)); ok {
 				succ = append(succ, move{k: k, sim: true})
 			} else {
 				pb.refused = true
@@ -240,7 +296,7 @@ func (pb *problem) successors(v int32, succ []move) []move {
 	}
 	if a.opts.POR && len(succ) > 1 {
 		for _, m := range succ {
-			if !m.sim && pb.porCandidate(pos, st.FrontierAct(t, m.k)) && pb.oneUnambiguous(t, st.FrontierAct(t, m.k)) {
+			if !m.sim && pb.porCandidate(pos, st.FrontierAct(t, int(m.k))) && pb.oneUnambiguous(t, st.FrontierAct(t, int(m.k))) {
 				return append(succ[:0], m)
 			}
 		}
@@ -277,18 +333,33 @@ func (pb *problem) simulable(ps []part, pos []int32) bool {
 // push adds the vertex reached from v by the move m and returns it.
 func (pb *problem) push(v int32, m move) int32 {
 	a := pb.a
+	vs := &a.vs
+	w := vs.add(interaction.Empty)
+	next, consumed, how := pb.apply(v, m, vs.pos(w))
+	vs.setTerm(w, next)
+	act := a.st.FrontierAct(vs.term(v), int(m.k))
+	if pb.kind == sliceSearch {
+		a.via = append(a.via, viaStep{parent: v, act: act, how: how})
+	}
+	if g := pb.graph; g != nil {
+		g.edge(v, w, act, consumed, m.sim)
+	}
+	return w
+}
+
+// apply computes the vertex reached from v by the move m: it writes its
+// positions and budgets into wp and returns its term, the lifelines of the
+// components the move finished (removed from the term), and how it was
+// reached.
+func (pb *problem) apply(v int32, m move, wp []int32) (interaction.Term, interaction.Lifelines, uint8) {
+	a := pb.a
 	st := a.st
 	vs := &a.vs
 	n := len(pb.traces)
 	t := vs.term(v)
-	act := st.FrontierAct(t, m.k)
-	next := st.Step(t, m.k)
-	var lambda, alpha int32
-	if m.sim {
-		lambda, alpha, _ = pb.simBudget(v, m.k)
-	}
-	w := vs.add(next)
-	wp := vs.pos(w)
+	k := int(m.k)
+	act := st.FrontierAct(t, k)
+	next := st.Step(t, k)
 	copy(wp, vs.pos(v))
 	how := uint8(viaSilent)
 	var consumed interaction.Lifelines
@@ -296,7 +367,7 @@ func (pb *problem) push(v int32, m move) int32 {
 	switch {
 	case m.sim:
 		how = viaSimulate
-		wp[n+slotLambda], wp[n+slotAlpha] = lambda, alpha
+		wp[n+slotLambda], wp[n+slotAlpha], _ = pb.simBudget(v, k)
 	case len(ps) > 0:
 		how = viaConsume
 		for _, pt := range ps {
@@ -311,15 +382,14 @@ func (pb *problem) push(v int32, m move) int32 {
 	}
 	if !consumed.IsEmpty() {
 		next = st.RemoveObserved(next, consumed, pb.together(wp))
-		vs.setTerm(w, next)
 	}
 	switch {
 	case how == viaConsume:
 		wp[n+slotSilent] = pb.silentBudget(next, wp[:n])
-		if pb.sim.Reset {
+		if pb.sim.Reset && pb.kind == sliceSearch {
 			wp[n+slotLambda], wp[n+slotAlpha] = pb.resetBudget(next)
 		}
-	case st.EntersLoop(t, m.k):
+	case st.EntersLoop(t, k):
 		wp[n+slotSilent]--
 		// A silent iteration brings its actions out of the loop for free, as
 		// removal would have erased the ghost that started it: what they add
@@ -328,33 +398,34 @@ func (pb *problem) push(v int32, m move) int32 {
 			wp[n+slotAlpha] += grown
 		}
 	}
-	if pb.kind == sliceSearch {
-		a.via = append(a.via, viaStep{parent: v, act: act, how: how})
-	}
-	if g := pb.graph; g != nil {
-		label := consumed
-		g.edge(v, w, act, label, m.sim)
-	}
-	return w
+	return next, consumed, how
 }
 
-// order sorts freshly pushed successors so that DFS pops first the one whose
+// order sorts freshly pushed moves so that DFS takes first the one whose
 // term has the fewest actions left: a path that opens fewer loop iterations
 // and leaves fewer pending actions is likelier to reach the goal. In a slice
 // search, consuming comes before simulating. The sort is stable (insertion
 // sort: there are few successors), so ties keep the frontier order.
-func (pb *problem) order(ws []int32) {
-	vs, st, via := &pb.a.vs, pb.a.st, pb.a.via
-	size := func(w int32) int {
-		s := st.NumActions(vs.term(w))
-		if pb.kind == sliceSearch && via[w].how == viaSimulate {
+func (pb *problem) order(es []edge) {
+	if len(es) < 2 {
+		return
+	}
+	st := pb.a.st
+	sizes := pb.sizes[:0]
+	for _, e := range es {
+		pb.scratch = slices.Grow(pb.scratch[:0], pb.a.vs.n)[:pb.a.vs.n]
+		next, _, _ := pb.apply(e.from, e.m, pb.scratch)
+		s := st.NumActions(next)
+		if pb.kind == sliceSearch && e.m.sim {
 			s += 1 << 24
 		}
-		return s
+		sizes = append(sizes, s)
 	}
-	for i := 1; i < len(ws); i++ {
-		for j := i; j > 0 && size(ws[j-1]) < size(ws[j]); j-- {
-			ws[j-1], ws[j] = ws[j], ws[j-1]
+	pb.sizes = sizes
+	for i := 1; i < len(es); i++ {
+		for j := i; j > 0 && sizes[j-1] < sizes[j]; j-- {
+			es[j-1], es[j] = es[j], es[j-1]
+			sizes[j-1], sizes[j] = sizes[j], sizes[j-1]
 		}
 	}
 }
@@ -363,8 +434,8 @@ func (pb *problem) order(ws []int32) {
 // positions pos, or at the start when pos is nil) has several lifelines:
 // then removal must keep ghosts (see interaction.RemoveObserved).
 func (pb *problem) together(pos []int32) bool {
-	for c, tr := range pb.traces {
-		if len(tr) > 0 && (pos == nil || int(pos[c]) < len(tr)) && pb.p.lifelines[c].Len() > 1 {
+	for _, c := range pb.p.several {
+		if tr := pb.traces[c]; len(tr) > 0 && (pos == nil || int(pos[c]) < len(tr)) {
 			return true
 		}
 	}
@@ -387,7 +458,11 @@ func (pb *problem) completable(t interaction.Term) bool {
 		return true
 	}
 	st := a.st
-	explored := map[interaction.Term]int{} // the largest budget tried
+	if pb.completing == nil {
+		pb.completing = map[interaction.Term]int{}
+	}
+	explored := pb.completing // the largest budget tried
+	defer clear(explored)
 	var rec func(t interaction.Term, budget int) bool
 	rec = func(t interaction.Term, budget int) bool {
 		if st.Nullable(t) {

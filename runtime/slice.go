@@ -35,7 +35,11 @@ import (
 //
 // POR is used in slice mode for the actions of components whose observation
 // has started only, and local analyses only on those components (they check
-// prefixes; an unstarted component's trace is a slice).
+// prefixes; an unstarted component's trace is a slice). Before the slice
+// search, with local analyses on, each component's trace is checked to be a
+// factor of a trace of its projection (a slice's component logs a factor of
+// its local trace): when one is not, the multi-trace is no slice, and the
+// search, exponential on independent actions, is not needed.
 //
 // A slice found within the budget is a WeakPass (or a Pass when exactly
 // accepted). When no explanation is found, the verdict is Fail if the budget

@@ -41,6 +41,11 @@ type Options struct {
 	Strategy Strategy      // DFS (default) or BFS
 	MaxNodes int           // vertex budget per multi-trace; 0 means DefaultMaxNodes
 	Timeout  time.Duration // time budget per multi-trace; 0 means none
+	// MaxMemory bounds, in bytes, the data of an analysis: the terms and
+	// memos its store holds beyond the interaction, and its search
+	// (vertices, local analyses, recorded graph); 0 means no bound. Go's
+	// collector may take up to twice as much from the system (GOGC=100).
+	MaxMemory int64
 	// Simulation configures slice mode (DefaultOptions sets DefaultSimulation).
 	Simulation Simulation
 }

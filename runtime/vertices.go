@@ -3,16 +3,30 @@ package runtime
 import "github.com/ivc-project/ivc/interaction"
 
 // vertices stores the vertices of a search — a term and one position per
-// component — in one arena of int32s, and deduplicates them with an
+// component — in chunks of int32s, and deduplicates them with an
 // open-addressing hash set, so that exploring a vertex allocates nothing
-// but amortized arena growth.
+// but, now and then, a new chunk. Chunks of a fixed size (not one slice
+// that doubles) never move: a large search does not hold an old copy of
+// its vertices while it makes a new one twice as large, nor leave behind
+// the address space of the copies it dropped.
 type vertices struct {
-	n     int     // slots after the term
-	key   int     // the term and the first key-1 slots identify a vertex
-	arena []int32 // vertex i: arena[i*(n+1)] = term, then n slots
-	table []int32 // hash set of vertex indices + 1; 0 = empty slot
-	used  int
+	n      int       // slots after the term
+	key    int       // the term and the first key-1 slots identify a vertex
+	per    int       // vertices per chunk
+	chunks [][]int32 // vertex i: chunks[i/per][(i%per)*(n+1):], the term then n slots
+	count  int       // vertices stored
+	table  []int32   // hash set of vertex indices + 1; 0 = empty slot
+	used   int
 }
+
+// chunkInts is the size of a chunk of vertices, in int32s (256 KiB); a
+// search keeps keptChunks of them, and a table of keptTable slots at most,
+// from the one before.
+const (
+	chunkInts  = 1 << 16
+	keptChunks = 16
+	keptTable  = 1 << 20
+)
 
 // reset empties the set for vertices of n slots, of which the last budget
 // are budgets: a vertex is subsumed by a vertex with the same term and the
@@ -21,7 +35,20 @@ type vertices struct {
 func (vs *vertices) reset(n, budget int) {
 	vs.n = n
 	vs.key = n + 1 - budget
-	vs.arena = vs.arena[:0]
+	vs.per = max(1, chunkInts/(n+1))
+	if len(vs.chunks) > 0 && len(vs.chunks[0]) < vs.per*(n+1) {
+		vs.chunks = nil // too small for these vertices
+	}
+	// Keep a few chunks and a small table for the next search, not all
+	// that a large search took.
+	if len(vs.chunks) > keptChunks {
+		clear(vs.chunks[keptChunks:]) // for the collector
+		vs.chunks = vs.chunks[:keptChunks]
+	}
+	vs.count = 0
+	if len(vs.table) > keptTable {
+		vs.table = nil
+	}
 	clear(vs.table)
 	if len(vs.table) == 0 {
 		vs.table = make([]int32, 1024)
@@ -29,30 +56,46 @@ func (vs *vertices) reset(n, budget int) {
 	vs.used = 0
 }
 
+// bytes returns the memory the vertices take.
+func (vs *vertices) bytes() int64 {
+	b := 4 * int64(len(vs.table))
+	for _, c := range vs.chunks {
+		b += 4 * int64(len(c))
+	}
+	return b
+}
+
 // add appends a vertex and returns its index; its positions are to be
 // filled in through pos.
 func (vs *vertices) add(t interaction.Term) int32 {
-	i := int32(len(vs.arena) / (vs.n + 1))
-	vs.arena = append(vs.arena, int32(t))
-	for k := 0; k < vs.n; k++ {
-		vs.arena = append(vs.arena, 0)
+	i := vs.count
+	if c := i / vs.per; c == len(vs.chunks) {
+		vs.chunks = append(vs.chunks, make([]int32, vs.per*(vs.n+1)))
 	}
-	return i
+	vs.count++
+	s := vs.slots(int32(i))
+	clear(s)
+	s[0] = int32(t)
+	return int32(i)
+}
+
+// slots returns the term and slots of vertex i.
+func (vs *vertices) slots(i int32) []int32 {
+	o := int(i) % vs.per * (vs.n + 1)
+	return vs.chunks[int(i)/vs.per][o : o+vs.n+1]
 }
 
 func (vs *vertices) term(i int32) interaction.Term {
-	return interaction.Term(vs.arena[int(i)*(vs.n+1)])
+	return interaction.Term(vs.slots(i)[0])
 }
 
 func (vs *vertices) pos(i int32) []int32 {
-	o := int(i)*(vs.n+1) + 1
-	return vs.arena[o : o+vs.n]
+	return vs.slots(i)[1:]
 }
 
 func (vs *vertices) hash(i int32) uint64 {
-	o := int(i) * (vs.n + 1)
 	h := uint64(14695981039346656037)
-	for _, x := range vs.arena[o : o+vs.key] {
+	for _, x := range vs.slots(i)[:vs.key] {
 		h ^= uint64(uint32(x))
 		h *= 1099511628211
 		h ^= h >> 29
@@ -62,8 +105,7 @@ func (vs *vertices) hash(i int32) uint64 {
 
 // sameKey reports whether vertices i and j differ at most in their budgets.
 func (vs *vertices) sameKey(i, j int32) bool {
-	a := vs.arena[int(i)*(vs.n+1) : int(i)*(vs.n+1)+vs.key]
-	b := vs.arena[int(j)*(vs.n+1) : int(j)*(vs.n+1)+vs.key]
+	a, b := vs.slots(i)[:vs.key], vs.slots(j)[:vs.key]
 	for k := range a {
 		if a[k] != b[k] {
 			return false
@@ -74,8 +116,7 @@ func (vs *vertices) sameKey(i, j int32) bool {
 
 // covers reports whether every budget of vertex i is at least vertex j's.
 func (vs *vertices) covers(i, j int32) bool {
-	a := vs.arena[int(i)*(vs.n+1)+vs.key : int(i+1)*(vs.n+1)]
-	b := vs.arena[int(j)*(vs.n+1)+vs.key : int(j+1)*(vs.n+1)]
+	a, b := vs.slots(i)[vs.key:], vs.slots(j)[vs.key:]
 	for k := range a {
 		if a[k] < b[k] {
 			return false
@@ -128,6 +169,28 @@ func (vs *vertices) grow() {
 	}
 }
 
+// drop removes vertex i, the last one added (and not in the set).
+func (vs *vertices) drop(i int32) {
+	vs.count = int(i)
+}
+
+// find returns a vertex of the set that subsumes vertex i, or -1.
+func (vs *vertices) find(i int32) int32 {
+	mask := uint64(len(vs.table) - 1)
+	for h := vs.hash(i) & mask; ; h = (h + 1) & mask {
+		j := vs.table[h]
+		if j == 0 {
+			return -1
+		}
+		if vs.sameKey(j-1, i) {
+			if vs.covers(j-1, i) {
+				return j - 1
+			}
+			return -1
+		}
+	}
+}
+
 func (vs *vertices) setTerm(i int32, t interaction.Term) {
-	vs.arena[int(i)*(vs.n+1)] = int32(t)
+	vs.slots(i)[0] = int32(t)
 }

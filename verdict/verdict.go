@@ -81,10 +81,12 @@ const (
 	NodeLimit           // the search stopped at its node budget
 	Timeout             // the search stopped at its time budget
 	Budget              // slice mode: no explanation within the simulation budget
+	Memory              // the search stopped at its memory budget
 )
 
 var reasonNames = [...]string{NoReason: "", LocalError: "LocalError", InterError: "InterError",
-	CentralError: "CentralError", Error: "Error", NodeLimit: "NodeLimit", Timeout: "Timeout", Budget: "Budget"}
+	CentralError: "CentralError", Error: "Error", NodeLimit: "NodeLimit", Timeout: "Timeout", Budget: "Budget",
+	Memory: "MemoryLimit"}
 
 func (r Reason) String() string {
 	if int(r) < len(reasonNames) {
@@ -94,8 +96,8 @@ func (r Reason) String() string {
 }
 
 // Limit reports whether r is a limit of the search (NodeLimit, Timeout,
-// Budget) rather than a diagnosis.
-func (r Reason) Limit() bool { return r == NodeLimit || r == Timeout || r == Budget }
+// Budget, Memory) rather than a diagnosis.
+func (r Reason) Limit() bool { return r == NodeLimit || r == Timeout || r == Budget || r == Memory }
 
 // Result is the outcome of checking one multi-trace.
 type Result struct {
@@ -137,10 +139,12 @@ type Explanation struct {
 	// Components gives, per component, how far the furthest path consumed it.
 	Components []ComponentProgress `json:"components"`
 	// Expected lists the actions the interaction could execute at that point
-	// (sorted).
+	// (sorted), whichever way it read the events consumed; for a local
+	// failure, those of the failing component's projection.
 	Expected []string `json:"expected"`
 	// LocalFailure names the lifelines of a component whose trace the
-	// interaction rejects on its own, or is empty.
+	// interaction rejects on its own, or is empty. Its progress then says
+	// how far its projection follows its trace.
 	LocalFailure string `json:"local_failure,omitempty"`
 }
 

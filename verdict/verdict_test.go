@@ -43,6 +43,8 @@ func TestText(t *testing.T) {
 		{verdict.Result{Reason: verdict.LocalError, Detail: "[a] cannot read event 1 (a!m)"}, "LocalError: [a] cannot read event 1 (a!m)"},
 		{verdict.Result{Reason: verdict.NodeLimit, Detail: "node limit reached (5 vertices)"}, "node limit reached (5 vertices)"},
 		{verdict.Result{Detail: "no explanation"}, "no explanation"},
+		{verdict.Result{Reason: verdict.Memory, Detail: "memory limit reached (1 GiB of search data; --max-memory raises it)"},
+			"memory limit reached (1 GiB of search data; --max-memory raises it)"},
 	} {
 		if got := tc.r.Text(); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.r, got, tc.want)

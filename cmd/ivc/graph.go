@@ -32,7 +32,12 @@ func writeGraph(path, file string, r verdict.Result, g *runtime.Graph) error {
 
 func drawGraph(file string, r verdict.Result, eg *runtime.Graph) string {
 	g := dot.NewGraph(dot.Directed)
-	g.Attr("label", fmt.Sprintf("%s: %s (%s mode, %d nodes)", file, r.Verdict, r.Mode, r.Nodes))
+	label := fmt.Sprintf("%s: %s (%s mode, %d nodes)", file, r.Verdict, r.Mode, r.Nodes)
+	if eg.OmittedVertices > 0 || eg.OmittedEdges > 0 {
+		label += fmt.Sprintf("\nonly the first %d vertices are drawn: %d more vertices and %d more edges were left out",
+			len(eg.Vertices), eg.OmittedVertices, eg.OmittedEdges)
+	}
+	g.Attr("label", label)
 	g.Attr("labelloc", "t")
 	g.Attr("fontname", "monospace")
 	phases := map[string]*dot.Graph{}
