@@ -180,11 +180,11 @@ type synth struct {
 	precheckAt int
 
 	// budget bounds the time and memory of the synthesis; accounted is
-	// what the synthesis reported to it so far, and footprint0 the
+	// what the synthesis reported to it so far, and bytes0 the
 	// Store's footprint when it started.
-	budget     *nfa.Budget
-	accounted  int64
-	footprint0 int64
+	budget    *nfa.Budget
+	accounted int64
+	bytes0    int64
 
 	// The automaton under construction (see run).
 	root    interaction.Term
@@ -219,7 +219,7 @@ func newSynth(st *interaction.Store, opt Options, root interaction.Term) *synth 
 func (s *synth) run(root interaction.Term) (*Automaton, error) {
 	st := s.st
 	s.root = root
-	s.footprint0 = st.Footprint()
+	s.bytes0 = st.Bytes()
 	// About a state per term of the interaction, to start with.
 	n := st.Len()
 	s.b = nfa.NewBuilder()
@@ -281,7 +281,7 @@ const stateBytes = 1 + 4 + 8 + 8
 // account reports to the budget the memory the synthesis holds now: its
 // automaton, and what it added to the Store.
 func (s *synth) account() error {
-	b := s.st.Footprint() - s.footprint0 + int64(len(s.terms))*stateBytes + int64(s.ntrans)*12 +
+	b := s.st.Bytes() - s.bytes0 + int64(len(s.terms))*stateBytes + int64(s.ntrans)*12 +
 		4*int64(len(s.stateOf)+len(s.symOf))
 	if s.opt.Labels {
 		b += int64(len(s.terms)) * 64 // a term's label: a string of a few dozen bytes

@@ -26,7 +26,7 @@
 // multi-action, named by MultiAction.Format: "a!m", "{a!m,b?m}").
 //
 // Options.Deadline and Options.MaxMemory bound a synthesis (the terms it
-// adds to the Store count, by Store.Footprint): past them it fails with a
+// adds to the Store count, by Store.Bytes): past them it fails with a
 // *nfa.LimitError, as it fails with a *StateLimitError past MaxStates.
 //
 // The compiled path's sublanguage: loopS anywhere; loopW, loopH and loopP

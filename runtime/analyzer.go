@@ -182,6 +182,7 @@ type problem struct {
 	sim     Simulation
 	refused bool  // a slice search refused a simulation for lack of budget
 	goal    int32 // the vertex where the search succeeded
+	witness bool  // record how each vertex was reached, for Witness
 
 	nodes      int
 	localNodes int
@@ -234,13 +235,10 @@ func (a *Analyzer) Analyze(mt *multitrace.MultiTrace) verdict.Result {
 	return res
 }
 
-// Explore is Analyze that also records the part of the analysis graph the
-// search explored, for review (slow).
-func (a *Analyzer) Explore(mt *multitrace.MultiTrace) (verdict.Result, *Graph) {
-	return a.analyze(mt, true)
-}
-
-func (a *Analyzer) analyze(mt *multitrace.MultiTrace, record bool) (verdict.Result, *Graph) {
+// newProblem prepares the analysis of mt: its traces in the store's
+// actions, its limits (the time budget counts from now), and the store's
+// growth hook, which the caller removes (a.st.OnGrowth(nil)) when done.
+func (a *Analyzer) newProblem(mt *multitrace.MultiTrace) *problem {
 	var deadline time.Time
 	if a.opts.Timeout > 0 {
 		deadline = time.Now().Add(a.opts.Timeout)
@@ -249,9 +247,8 @@ func (a *Analyzer) analyze(mt *multitrace.MultiTrace, record bool) (verdict.Resu
 		a.renew()
 	}
 	pb := &problem{a: a, p: a.partition(mt), loc: map[locKey]bool{}, locFail: -1, foreignAt: -1, deadline: deadline,
-		maxNodes: a.opts.MaxNodes}
+		maxNodes: a.opts.MaxNodes, sim: a.opts.Simulation}
 	a.st.OnGrowth(pb.grows)
-	defer a.st.OnGrowth(nil)
 	for _, c := range mt.Components {
 		tr := make([]interaction.ActID, len(c.Trace))
 		for i, e := range c.Trace {
@@ -259,10 +256,21 @@ func (a *Analyzer) analyze(mt *multitrace.MultiTrace, record bool) (verdict.Resu
 		}
 		pb.traces = append(pb.traces, tr)
 	}
+	return pb
+}
+
+// Explore is Analyze that also records the part of the analysis graph the
+// search explored, for review (slow).
+func (a *Analyzer) Explore(mt *multitrace.MultiTrace) (verdict.Result, *Graph) {
+	return a.analyze(mt, true)
+}
+
+func (a *Analyzer) analyze(mt *multitrace.MultiTrace, record bool) (verdict.Result, *Graph) {
+	pb := a.newProblem(mt)
+	defer a.st.OnGrowth(nil)
 	if record {
 		pb.graph = &graphRec{pb: pb}
 	}
-	pb.sim = a.opts.Simulation
 	res := verdict.Result{Mode: a.opts.Mode}
 	switch a.opts.Mode {
 	case verdict.Accept:

@@ -197,7 +197,7 @@ type edge struct {
 // covers.
 func (pb *problem) drop(v int32) {
 	pb.a.vs.drop(v)
-	if pb.kind == sliceSearch {
+	if pb.recordsVia() {
 		pb.a.via = pb.a.via[:v]
 	}
 }
@@ -226,6 +226,11 @@ type move struct {
 	sim   bool // simulated: executed without consuming anything
 	mixed bool // the parts that match are consumed, the others simulated
 }
+
+// recordsVia reports whether the search records how each vertex was
+// reached (a.via): a slice search, for the actions it simulated, and any
+// search for a witness.
+func (pb *problem) recordsVia() bool { return pb.kind == sliceSearch || pb.witness }
 
 // viaStep records how the vertex of the same index was reached.
 type viaStep struct {
@@ -338,7 +343,7 @@ func (pb *problem) push(v int32, m move) int32 {
 	next, consumed, how := pb.apply(v, m, vs.pos(w))
 	vs.setTerm(w, next)
 	act := a.st.FrontierAct(vs.term(v), int(m.k))
-	if pb.kind == sliceSearch {
+	if pb.recordsVia() {
 		a.via = append(a.via, viaStep{parent: v, act: act, how: how})
 	}
 	if g := pb.graph; g != nil {

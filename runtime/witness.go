@@ -39,18 +39,13 @@ type EventRef struct {
 // rest). In slice mode it may also simulate actions before a component's
 // log starts.
 //
-// It searches the analysis graph as Analyze does (the same successors, the
-// same limits), recording how each vertex was reached: verdicts do not
-// depend on it, and it costs about one more Analyze.
+// It runs the searches of Analyze (search, with the same successors and
+// limits), recording how each vertex was reached, and reads the path to
+// the goal back: it costs about one more Analyze.
 func (a *Analyzer) Witness(mt *multitrace.MultiTrace, mode verdict.Mode) (Witness, bool) {
-	pb := &problem{a: a, p: a.partition(mt), loc: map[locKey]bool{}, locFail: -1, sim: a.opts.Simulation}
-	for _, c := range mt.Components {
-		tr := make([]interaction.ActID, len(c.Trace))
-		for i, e := range c.Trace {
-			tr[i] = a.st.ActID(e)
-		}
-		pb.traces = append(pb.traces, tr)
-	}
+	pb := a.newProblem(mt)
+	defer a.st.OnGrowth(nil)
+	pb.witness = true
 	kinds := []searchKind{exactSearch}
 	switch mode {
 	case verdict.Prefix:
@@ -59,118 +54,44 @@ func (a *Analyzer) Witness(mt *multitrace.MultiTrace, mode verdict.Mode) (Witnes
 		kinds = append(kinds, prefixSearch, sliceSearch)
 	}
 	for _, kind := range kinds {
-		if w, ok := pb.witness(kind); ok || pb.stopped != "" {
-			return w, ok
-		}
-	}
-	return nil, false
-}
-
-// witness runs one search of the given kind, as decide does, and returns
-// the path to its goal.
-func (pb *problem) witness(kind searchKind) (Witness, bool) {
-	pb.exact, pb.kind, pb.refused = kind == exactSearch, kind, false
-	a := pb.a
-	st := a.st
-	n := len(pb.traces)
-	vs := &a.vs
-	vs.reset(n+extraSlots, extraSlots)
-	start := a.root
-	if kind != exactSearch {
-		var empty interaction.Lifelines
-		for c, tr := range pb.traces {
-			if len(tr) == 0 {
-				empty = empty.Union(pb.p.lifelines[c])
-			}
-		}
-		start = st.RemoveObserved(start, empty, pb.together(nil))
-	}
-	root := vs.add(start)
-	rp := vs.pos(root)
-	rp[n+slotSilent] = pb.silentBudget(start, rp[:n])
-	rp[n+slotLambda], rp[n+slotAlpha] = pb.initialBudget(start)
-	a.via = append(a.via[:0], viaStep{parent: -1}) // push and order keep it for slice searches
-	how := []reachedBy{{from: -1}}                 // by vertex index
-	work := []int32{root}
-	var succ []move
-	for len(work) > 0 {
-		v := work[len(work)-1]
-		work = work[:len(work)-1]
-		if _, fresh := vs.insert(v); !fresh {
-			continue
-		}
-		if !pb.count(false) {
+		switch pb.search(kind) {
+		case verdict.Pass:
+			return pb.path(), true
+		case verdict.Inconc:
 			return nil, false
 		}
-		t := vs.term(v)
-		pos := vs.pos(v)[:n]
-		done := true
-		for c, tr := range pb.traces {
-			done = done && int(pos[c]) == len(tr)
-		}
-		switch {
-		case done && (pb.exact && st.Nullable(t) || !pb.exact && pb.completable(t)):
-			return pb.path(v, how), true
-		case done,
-			pb.exact && !pb.enoughLeft(t, pos),
-			pb.starved(t, pos),
-			a.opts.LOC && !pb.localOK(t, pos):
-			if pb.stopped != "" {
-				return nil, false
-			}
-			continue
-		}
-		succ = pb.successors(v, succ[:0])
-		base := len(work)
-		for i := len(succ) - 1; i >= 0; i-- {
-			m := succ[i]
-			w := pb.push(v, m)
-			for int(w) >= len(how) {
-				how = append(how, reachedBy{from: -1})
-			}
-			how[w] = reachedBy{from: v, act: st.FrontierAct(t, m.k), sim: m.sim || m.mixed}
-			work = append(work, w)
-		}
-		pb.order(work[base:])
+		pb.resetExplanation()
 	}
 	return nil, false
 }
 
-// reachedBy is how a vertex of a witness search was reached: from which
-// vertex, executing what, simulated or not.
-type reachedBy struct {
-	from int32
-	act  interaction.ActID
-	sim  bool
-}
-
-// path returns the steps from the root to the vertex goal.
-func (pb *problem) path(goal int32, how []reachedBy) Witness {
-	st := pb.a.st
-	vs := &pb.a.vs
+// path returns the steps from the root to the goal of the last search, as
+// the vertices' records (a.via) tell.
+func (pb *problem) path() Witness {
+	a := pb.a
+	st := a.st
+	vs := &a.vs
 	n := len(pb.traces)
 	var w Witness
-	for v := goal; ; {
-		parent := how[v].from
-		if parent < 0 {
-			break
-		}
-		step := WitnessStep{Simulated: how[v].sim}
-		for _, x := range st.MultiAction(how[v].act) {
+	for v := pb.goal; v > 0 && int(v) < len(a.via); v = a.via[v].parent {
+		via := a.via[v]
+		step := WitnessStep{Simulated: via.how == viaSimulate}
+		for _, x := range st.MultiAction(via.act) {
 			if !x.IsGhost() {
 				step.Action = append(step.Action, x)
 			}
 		}
-		before, after := vs.pos(parent)[:n], vs.pos(v)[:n]
+		before, after := vs.pos(via.parent)[:n], vs.pos(v)[:n]
 		for c := range n {
 			if after[c] > before[c] {
 				step.Events = append(step.Events, EventRef{Component: c, Index: int(before[c])})
 			}
 		}
+		// A move that consumes some parts and simulates the others.
+		step.Simulated = step.Simulated || via.how == viaConsume && len(step.Events) < len(a.parts(pb.p, via.act))
 		if len(step.Events) > 0 || step.Simulated {
 			w = append(w, step)
 		}
-		v = parent
 	}
 	for i, j := 0, len(w)-1; i < j; i, j = i+1, j-1 {
 		w[i], w[j] = w[j], w[i]
