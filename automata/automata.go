@@ -313,8 +313,13 @@ func (e *Engine) Analyze(mt *multitrace.MultiTrace) verdict.Result {
 	l := e.located(groups(mt))
 	if l.err != nil {
 		res := verdict.Result{Verdict: verdict.Inconc, Mode: e.opt.Mode, Detail: l.err.Error()}
-		if le := (*nfa.LimitError)(nil); errors.As(l.err, &le) && le.Limit == nfa.LimitTime {
-			res.Reason = verdict.Timeout
+		if le := (*nfa.LimitError)(nil); errors.As(l.err, &le) {
+			switch le.Limit {
+			case nfa.LimitTime:
+				res.Reason = verdict.Timeout
+			case nfa.LimitMemory:
+				res.Reason = verdict.Memory
+			}
 		}
 		return res
 	}

@@ -129,7 +129,7 @@ func New(sp *Spec, opt Options) (*Checker, error) {
 	t0 := time.Now()
 	defer func() { c.setup = time.Since(t0) }()
 	ao := automata.Options{Mode: mode, Procedure: opt.Procedure, MaxStates: opt.MaxStates,
-		MaxNodes: opt.Analysis.MaxNodes, Timeout: opt.Analysis.Timeout}
+		MaxNodes: opt.Analysis.MaxNodes, Timeout: opt.Analysis.Timeout, MaxMemory: opt.Analysis.MaxMemory}
 	automatable := mode == verdict.Prefix || mode == verdict.Accept
 	if sp.NFA != nil {
 		switch {
@@ -163,6 +163,9 @@ func New(sp *Spec, opt Options) (*Checker, error) {
 			ao.MaxStates = DefaultAutoMaxStates
 		}
 		ao.BuildTimeout, ao.MaxMemory = DefaultAutoBuildTimeout, DefaultAutoMaxMemory
+		if m := opt.Analysis.MaxMemory; m > 0 {
+			ao.MaxMemory = min(m, DefaultAutoMaxMemory)
+		}
 		if t := opt.Analysis.Timeout; t > 0 {
 			ao.BuildTimeout = min(t, DefaultAutoBuildTimeout)
 		}

@@ -32,6 +32,7 @@ type analyzeFlags struct {
 	logs                   logFlags
 	maxInput               byteSize
 	maxStates              int
+	maxMemory              byteSize
 }
 
 func newAnalyzeCmd(a *app) *cobra.Command {
@@ -98,7 +99,7 @@ Verdicts, by --mode:
                     η: actions outside loops, n: events of the multi-trace);
                     --budget paper is the (λ,α) criterion of the slice paper
                     (HIBOU's simulate[reset=true]). Runtime engine only
-  Inconc            a limit (--timeout, --max-nodes) stopped the search first
+  Inconc            a limit (--timeout, --max-nodes, --max-memory) stopped the search first
 
 SPEC is a .hsf signature (the .hif of the same name beside it is used when
 HIF is omitted) or a legacy single-file .hsf. A MULTITRACE is a .htf file; a
@@ -162,6 +163,7 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 	f.IntVar(&fl.jobs, "jobs", goruntime.NumCPU(), "multi-traces analyzed in parallel")
 	f.StringVar(&fl.options, "options", "", "take defaults from the @analyze_option of `FILE.hcf` (HIBOU options)")
 	f.IntVar(&fl.maxStates, "max-states", 0, fmt.Sprintf("state budget of the NFA synthesis of the automata engine (0: %d with --engine auto, compile's default with automata)", check.DefaultAutoMaxStates))
+	f.Var(&fl.maxMemory, "max-memory", "memory budget of each analysis (and of the automata engine's constructions), e.g. 512MiB or 4GB; Inconc when hit (0: half the available memory, shared by the --jobs)")
 	fl.maxInput = byteSize(input.DefaultLimit)
 	f.Var(&fl.maxInput, "max-input", "the largest input file read, e.g. 512MiB or 8GB")
 	f.StringVar(&fl.logs.format, "log-format", "auto", "the format of the logs, `auto|htf|jsonl|csv|otlp|jaeger` (auto: by extension and content)")

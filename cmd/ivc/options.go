@@ -48,6 +48,13 @@ func (a *app) checkOptions(cmd *cobra.Command, fl *analyzeFlags) (check.Options,
 		return opts, a.usagef("invalid --max-states %d: want a positive number, or 0 for the default", fl.maxStates)
 	}
 	opts.MaxStates = fl.maxStates
+	if fl.maxMemory < 0 {
+		return opts, a.usagef("invalid --max-memory %d: want a positive size, or 0 for the default", fl.maxMemory)
+	}
+	o.MaxMemory = int64(fl.maxMemory)
+	if o.MaxMemory == 0 {
+		o.MaxMemory = check.DefaultMaxMemory(fl.jobs)
+	}
 	o.POR, o.LOC = fl.por, fl.loc
 	o.MaxNodes, o.Timeout = fl.maxNodes, fl.timeout
 	return opts, nil

@@ -40,9 +40,9 @@ func TestAnalysisOptions(t *testing.T) {
 		want   runtime.Options
 	}{
 		{"defaults", nil, nil, def},
-		{"flags", []string{"--mode", "accept", "--por=false", "--loc=false", "--strategy", "bfs", "--max-nodes", "7", "--timeout", "2s"}, nil,
+		{"flags", []string{"--mode", "accept", "--por=false", "--loc=false", "--strategy", "bfs", "--max-nodes", "7", "--timeout", "2s", "--max-memory", "1GiB"}, nil,
 			with(func(o *runtime.Options) {
-				*o = runtime.Options{Mode: verdict.Accept, Strategy: runtime.BFS, MaxNodes: 7, Timeout: 2e9, Simulation: runtime.DefaultSimulation()}
+				*o = runtime.Options{Mode: verdict.Accept, Strategy: runtime.BFS, MaxNodes: 7, Timeout: 2e9, MaxMemory: 1 << 30, Simulation: runtime.DefaultSimulation()}
 			})},
 		{"file", []string{"--options", off}, nil,
 			with(func(o *runtime.Options) { o.POR, o.LOC, o.Strategy, o.MaxNodes = false, false, runtime.BFS, 5 })},
@@ -71,6 +71,13 @@ func TestAnalysisOptions(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := opts.Analysis
+			if tc.want.MaxMemory == 0 {
+				// The default depends on the memory available now.
+				if got.MaxMemory < 256<<20 {
+					t.Errorf("analyze %s: memory budget %d, want the default, at least 256 MiB", strings.Join(tc.args, " "), got.MaxMemory)
+				}
+				got.MaxMemory = 0
+			}
 			if got != tc.want {
 				t.Errorf("analyze %s:\n got %+v\nwant %+v", strings.Join(tc.args, " "), got, tc.want)
 			}
