@@ -95,6 +95,11 @@ type Engine struct {
 
 	mu       sync.Mutex
 	checkers map[string]*located
+	// first is the deadline of the compilation, which the first
+	// partition's checker shares: the first multi-trace, which waits for
+	// both, is answered within one build timeout. Later partitions get a
+	// timeout of their own. Zero once used.
+	first time.Time
 }
 
 // New compiles root (a term of st) into its reduced NFA. It fails with the
@@ -105,12 +110,13 @@ func New(st *interaction.Store, root interaction.Term, opt Options) (*Engine, er
 	if opt.Mode != verdict.Prefix && opt.Mode != verdict.Accept {
 		return nil, fmt.Errorf("the automata engine answers accept and prefix modes, not %s", opt.Mode)
 	}
+	deadline := opt.buildDeadline()
 	a, err := compile.Compile(st, root, compile.Options{MaxStates: opt.MaxStates, File: opt.File, Syntax: opt.Syntax,
-		Deadline: opt.buildDeadline(), MaxMemory: opt.MaxMemory})
+		Deadline: deadline, MaxMemory: opt.MaxMemory})
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{sig: st.Signature(), a: a, opt: opt, checkers: map[string]*located{}}
+	e := &Engine{sig: st.Signature(), a: a, opt: opt, checkers: map[string]*located{}, first: deadline}
 	sig := st.Signature()
 	syms := a.Symbols()
 	e.acts = make([]interaction.MultiAction, syms.Len())
@@ -137,9 +143,12 @@ func (o Options) buildDeadline() time.Time {
 }
 
 // checkerOptions returns the options of the checker of a partition built
-// now.
-func (o Options) checkerOptions() nfa.CheckerOptions {
-	return nfa.CheckerOptions{MaxProjStates: o.MaxProjStates, Deadline: o.buildDeadline(), MaxMemory: o.MaxMemory,
+// now, by the deadline (zero: a build timeout from now).
+func (o Options) checkerOptions(deadline time.Time) nfa.CheckerOptions {
+	if deadline.IsZero() {
+		deadline = o.buildDeadline()
+	}
+	return nfa.CheckerOptions{MaxProjStates: o.MaxProjStates, Deadline: deadline, MaxMemory: o.MaxMemory,
 		MaxNodes: o.MaxNodes, Timeout: o.Timeout, NoPruning: o.NoPruning}
 }
 
@@ -235,10 +244,12 @@ func (e *Engine) locate(groups []interaction.Lifelines) (*located, time.Duration
 	}
 	l := &located{ready: make(chan struct{}), groups: slices.Clone(groups)}
 	e.checkers[key.String()] = l
+	deadline := e.first
+	e.first = time.Time{}
 	e.mu.Unlock()
 	defer close(l.ready)
 	locs := Locations(e.a, e.sig, e.acts, groups)
-	l.c, l.err = nfa.NewChecker(e.a, locs, e.opt.checkerOptions())
+	l.c, l.err = nfa.NewChecker(e.a, locs, e.opt.checkerOptions(deadline))
 	for range groups {
 		l.single = append(l.single, map[interaction.Action]nfa.Letter{})
 		l.multi = append(l.multi, map[string]nfa.Letter{})
@@ -361,7 +372,7 @@ func NewRaw(a *nfa.NFA, locs *nfa.Locations, opt Options) (*Raw, error) {
 	if opt.Mode != verdict.Prefix && opt.Mode != verdict.Accept {
 		return nil, fmt.Errorf("the automata engine answers accept and prefix modes, not %s", opt.Mode)
 	}
-	c, err := nfa.NewChecker(a, locs, opt.checkerOptions())
+	c, err := nfa.NewChecker(a, locs, opt.checkerOptions(time.Time{}))
 	if err != nil {
 		return nil, err
 	}
