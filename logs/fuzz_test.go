@@ -19,7 +19,7 @@ import (
 // malformed ones.
 
 // fuzzRead reads in with f, and checks the sessions and the stats.
-func fuzzRead(t *testing.T, name string, in []byte, f logs.Format, strict bool) ([]logs.Session, logs.Stats) {
+func fuzzRead(t *testing.T, name string, in []byte, f logs.Format, strict bool) ([]logs.Session, logs.Stats, bool) {
 	sig := testSig(t)
 	locs := []interaction.Lifelines{interaction.LifelinesOf(0, 2)} // [a,c] [b]
 	reported := 0
@@ -34,13 +34,13 @@ func fuzzRead(t *testing.T, name string, in []byte, f logs.Format, strict bool) 
 		if sessions != nil {
 			t.Errorf("sessions and an error %v", err)
 		}
-		return nil, st
+		return nil, st, false // refused as a whole (binary content, a bad header, ...)
 	}
 	if reported != st.Malformed {
 		t.Errorf("%d errors reported, %d malformed", reported, st.Malformed)
 	}
 	checkSessions(t, sig, sessions, st, 2)
-	return sessions, st
+	return sessions, st, true
 }
 
 // checkSessions checks that sessions are valid multi-traces over nlocs
@@ -103,7 +103,10 @@ func nonBlankLines(in []byte) int {
 
 func FuzzJSONL(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte, strict bool) {
-		_, st := fuzzRead(t, "f.jsonl", in, logs.JSONL, strict)
+		_, st, ok := fuzzRead(t, "f.jsonl", in, logs.JSONL, strict)
+		if !ok {
+			return
+		}
 		// Every line that is not blank is one event: judged, ignored or malformed.
 		if n := nonBlankLines(in); st.Events+st.Ignored+st.Malformed != n {
 			t.Errorf("%+v for %d lines", st, n)
@@ -113,8 +116,8 @@ func FuzzJSONL(f *testing.F) {
 
 func FuzzCSV(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte, strict bool) {
-		sessions, st := fuzzRead(t, "f.csv", in, logs.CSV, strict)
-		if sessions == nil {
+		_, st, ok := fuzzRead(t, "f.csv", in, logs.CSV, strict)
+		if !ok {
 			return // a bad header
 		}
 		// Every row after the header is one event; without quotes, a row is a line.
@@ -128,7 +131,10 @@ func FuzzCSV(f *testing.F) {
 
 func FuzzOTLP(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte, strict bool) {
-		_, st := fuzzRead(t, "f.json", in, logs.OTLP, strict)
+		_, st, ok := fuzzRead(t, "f.json", in, logs.OTLP, strict)
+		if !ok {
+			return // refused as a whole: binary content
+		}
 		lines := bytes.Split(in, []byte("\n"))
 		first := 0
 		for first < len(lines) && len(bytes.TrimSpace(lines[first])) == 0 {
@@ -172,7 +178,7 @@ func FuzzOTLP(f *testing.F) {
 
 func FuzzJaeger(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte, strict bool) {
-		_, st := fuzzRead(t, "f.json", in, logs.Jaeger, strict)
+		_, st, _ := fuzzRead(t, "f.json", in, logs.Jaeger, strict)
 		// A span is at most one event; each object holds at most one span.
 		if n := bytes.Count(in, []byte("{")); st.Events+st.Ignored > n {
 			t.Errorf("%+v for %d objects", st, n)
