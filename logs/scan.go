@@ -36,19 +36,38 @@ type Event struct {
 // as with Read, and Stats count the same, but for Sessions (0). Options.
 // Locations is not used: the Assembler applies it.
 func Scan(name string, r io.Reader, f Format, opt Options, emit func(Event), report func(error)) (Stats, error) {
-	return scan(name, r, f, opt, report, emitter(emit))
+	return scan(name, r, f, opt, report, &emitter{emit: emit, ids: map[string]string{}})
 }
 
 // emitter is the sink of Scan.
-type emitter func(Event)
+type emitter struct {
+	emit func(Event)
+	ids  map[string]string // the session ids met, so as to make each string once
+}
 
-func (e emitter) add(id []byte, line, index int, act interaction.Action, key orderKey) error {
-	e(Event{Session: string(id), Index: index, Line: line, Action: act, key: key})
+// maxIDs bounds the session ids an emitter keeps.
+const maxIDs = 1 << 16
+
+// id returns b as a string, made once for the ids met recently.
+func (e *emitter) id(b []byte) string {
+	if s, ok := e.ids[string(b)]; ok {
+		return s
+	}
+	if len(e.ids) == maxIDs {
+		clear(e.ids)
+	}
+	s := string(b)
+	e.ids[s] = s
+	return s
+}
+
+func (e *emitter) add(id []byte, line, index int, act interaction.Action, key orderKey) error {
+	e.emit(Event{Session: e.id(id), Index: index, Line: line, Action: act, key: key})
 	return nil
 }
 
-func (e emitter) ignore(id []byte, line, index int) {
-	e(Event{Session: string(id), Index: index, Line: line, Ignored: true})
+func (e *emitter) ignore(id []byte, line, index int) {
+	e.emit(Event{Session: e.id(id), Index: index, Line: line, Ignored: true})
 }
 
 // Assembler builds sessions from their events, as Read does once it has
@@ -80,6 +99,7 @@ func (a *Assembler) Assemble(file, id string, events []Event) (Session, error) {
 	}
 	slices.SortFunc(events, func(x, y Event) int { return cmp.Compare(x.Index, y.Index) })
 	g := &gatherer{file: file, locs: a.template.locs, locOf: a.template.locOf, ids: make(map[string]int32, 1)}
+	g.recs.reserve(len(events))
 	key := []byte(id)
 	for i := range events {
 		e := &events[i]

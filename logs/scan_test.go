@@ -2,6 +2,7 @@ package logs_test
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -131,4 +132,20 @@ func TestEventEncoding(t *testing.T) {
 			t.Errorf("%+v: a byte too many decoded", e)
 		}
 	}
+}
+
+// TestScanLarge: sessions of more events than a chunk of records are
+// assembled as Read builds them.
+func TestScanLarge(t *testing.T) {
+	var b strings.Builder
+	for i := range 40000 {
+		fmt.Fprintf(&b, `{"session":"s%d","time":%d,"action":"%s"}`+"\n", i%2, 40000-i, []string{"a!m", "b?m", "c!n"}[i%3])
+	}
+	in := []byte(b.String())
+	opt := logs.Options{Sig: testSig(t)}
+	sessions, st, err := logs.ReadFrom("big.jsonl", bytes.NewReader(in), logs.JSONL, opt, nil)
+	if err != nil || len(sessions) != 2 || sessions[0].Events != 20000 {
+		t.Fatal(sessions, st, err)
+	}
+	checkScan(t, "big.jsonl", in, logs.JSONL, opt, sessions, st, nil)
 }

@@ -95,13 +95,21 @@ type records struct {
 const recordChunk = 1 << 14
 
 func (rs *records) add(r record) int32 {
-	if int(rs.n)%recordChunk == 0 {
+	if int(rs.n)%recordChunk == 0 && int(rs.n)/recordChunk == len(rs.chunks) {
 		rs.chunks = append(rs.chunks, make([]record, 0, recordChunk))
 	}
 	c := &rs.chunks[len(rs.chunks)-1]
 	*c = append(*c, r)
 	rs.n++
 	return rs.n - 1
+}
+
+// reserve makes room for n records before the first is added: a session
+// assembled alone takes what it needs, not a whole chunk.
+func (rs *records) reserve(n int) {
+	if len(rs.chunks) == 0 {
+		rs.chunks = append(rs.chunks, make([]record, 0, min(n, recordChunk)))
+	}
 }
 
 func (rs *records) at(i int32) *record { return &rs.chunks[i/recordChunk][i%recordChunk] }
