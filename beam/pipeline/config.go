@@ -36,6 +36,10 @@ type Config struct {
 	// Shards is the number of files the records and the errors are each
 	// written to (0: 1).
 	Shards int
+	// Buckets is the number of groups the sessions are spread over by a
+	// hash of their key (0: DefaultBuckets): the unit of work of the
+	// judging workers, whose events one worker holds at once.
+	Buckets int
 	// MaxSessionEvents is the most events a session may have to be judged
 	// (0: DefaultMaxSessionEvents); a larger one is reported, not judged.
 	MaxSessionEvents int
@@ -57,6 +61,11 @@ type Config struct {
 	// ivc analyze.
 	Given []string
 }
+
+// DefaultBuckets is the number of buckets when Config.Buckets is 0:
+// enough for a few hundred workers, few enough that a runner moves large
+// elements; with a billion events, a bucket holds about a million.
+const DefaultBuckets = 1024
 
 // DefaultMaxSessionEvents bounds the events of a session when
 // Config.MaxSessionEvents is 0: a session of that many events takes about
@@ -247,8 +256,8 @@ func (c *Config) Check() ([]string, error) {
 	if c.Output == "" {
 		return nil, errors.New("no output: give --output PREFIX")
 	}
-	if c.Shards < 0 || c.MaxSessionEvents < 0 {
-		return nil, fmt.Errorf("invalid shards %d or max session events %d (want 0 or more)", c.Shards, c.MaxSessionEvents)
+	if c.Shards < 0 || c.Buckets < 0 || c.MaxSessionEvents < 0 {
+		return nil, fmt.Errorf("invalid shards %d, buckets %d or max session events %d (want 0 or more)", c.Shards, c.Buckets, c.MaxSessionEvents)
 	}
 	j, err := c.newJudge()
 	if err != nil {
@@ -258,6 +267,13 @@ func (c *Config) Check() ([]string, error) {
 }
 
 func (c *Config) shards() int { return max(c.Shards, 1) }
+
+func (c *Config) buckets() int {
+	if c.Buckets > 0 {
+		return c.Buckets
+	}
+	return DefaultBuckets
+}
 
 func (c *Config) maxSessionEvents() int {
 	if c.MaxSessionEvents > 0 {

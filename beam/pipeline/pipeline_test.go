@@ -269,17 +269,17 @@ func newConfig(t *testing.T, dir, hsf, hif string) Config {
 func TestPipelineAgreesWithAnalyze(t *testing.T) {
 	for _, c := range []struct {
 		name, hsf, hif, mode, locations string
-		shards                          int
+		shards, buckets                 int
 	}{
-		{"runtime-prefix", sigFile, hifFile, "", "", 1},
-		{"runtime-slice", sigFile, hifFile, "slice", "", 2},
-		{"automata-accept-locations", abpSigFile, abpHIFFile, "accept", "S,K;L", 3},
+		{"runtime-prefix", sigFile, hifFile, "", "", 1, 1},
+		{"runtime-slice", sigFile, hifFile, "slice", "", 2, 0},
+		{"automata-accept-locations", abpSigFile, abpHIFFile, "accept", "S,K;L", 3, 5},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			files := writeLogs(t, dir, c.hsf, c.hif)
 			cfg := newConfig(t, dir, c.hsf, c.hif)
-			cfg.Mode, cfg.Locations, cfg.Shards = c.mode, c.locations, c.shards
+			cfg.Mode, cfg.Locations, cfg.Shards, cfg.Buckets = c.mode, c.locations, c.shards, c.buckets
 			want := analyze(t, cfg, c.hsf, c.hif, files)
 			got := run(t, cfg)
 			if c.shards == 1 {
@@ -402,13 +402,14 @@ func TestSessionKey(t *testing.T) {
 	}
 }
 
-// TestBatch: the events of a session batched by the scan come back as
-// they were, whatever their size.
+// TestBatch: the events of sessions batched by the scan come back as they
+// were, whatever their size, each session in its bucket; and a damaged
+// batch is an error.
 func TestBatch(t *testing.T) {
 	var evs []logs.Event
 	var log strings.Builder
 	for i := range 50 {
-		fmt.Fprintf(&log, `{"session":"s%d","seq":%d,"action":"l1!m1","x":"%s"}`+"\n", i%3, i, strings.Repeat("y", i))
+		fmt.Fprintf(&log, `{"session":"s%d","seq":%d,"action":"l1!m1","x":"%s"}`+"\n", i%7, i, strings.Repeat("y", i))
 	}
 	sp, err := check.LoadSpec(sigFile, hifFile, "")
 	if err != nil {
@@ -418,19 +419,25 @@ func TestBatch(t *testing.T) {
 		func(e logs.Event) { evs = append(evs, e) }, nil); err != nil {
 		t.Fatal(err)
 	}
-	batches := map[string][]byte{}
-	b := batcher{file: "a.jsonl", emit: func(k string, v []byte) { batches[k] = append(batches[k], v...) }}
-	for _, e := range evs {
+	batches := map[int][]byte{}
+	b := batcher{file: "a.jsonl", buckets: 3, emit: func(k int, v []byte) { batches[k] = append(batches[k], v...) }}
+	for i, e := range evs {
 		b.add(e)
+		if i == 20 {
+			b.flush() // a session's events in two batches
+		}
 	}
 	b.flush()
 	var got []logs.Event
 	for k, batch := range batches {
-		_, id, err := splitSessionKey(k)
+		err := forSessions(batch, func(key string, events []byte) error {
+			file, id, err := splitSessionKey(key)
+			if err != nil || file != "a.jsonl" || bucketOf(key, 3) != k {
+				t.Errorf("session %q in bucket %d: %v", key, k, err)
+			}
+			return forEvents(events, id, func(e logs.Event) { got = append(got, e) })
+		})
 		if err != nil {
-			t.Fatal(err)
-		}
-		if err := forEvents(batch, id, func(e logs.Event) { got = append(got, e) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -438,10 +445,38 @@ func TestBatch(t *testing.T) {
 	if !reflect.DeepEqual(got, evs) {
 		t.Errorf("batched:\n%v\nscanned:\n%v", got, evs)
 	}
-	if err := forEvents([]byte{5, 1}, "s", func(logs.Event) {}); err == nil {
-		t.Error("a truncated batch decoded")
+	for _, bad := range [][]byte{{5, 1}, {1, 'k', 1, 1}, {1, 'k', 9}} {
+		if err := forSessions(bad, func(_ string, events []byte) error {
+			return forEvents(events, "s", func(logs.Event) {})
+		}); err == nil {
+			t.Errorf("%v decoded", bad)
+		}
 	}
-	if err := forEvents([]byte{1, 1}, "s", func(logs.Event) {}); err == nil {
-		t.Errorf("a bad event decoded: %v", err)
+}
+
+// TestLines: lines go through their blobs as they were.
+func TestLines(t *testing.T) {
+	want := []outLine{{"a.jsonl", 3, 7, `{"x":1}`}, {"", 0, 0, ""}, {"gs://b/c.csv", 1 << 40, 2, "x.csv:2:3: bad"}}
+	blobs := map[int][]byte{}
+	lb := lineBatcher{shards: 2, emit: func(k int, b []byte) { blobs[k] = append(blobs[k], b...) }}
+	for _, l := range want {
+		lb.add(errorsFile, l)
+	}
+	lb.flush()
+	var got []outLine
+	for k, blob := range blobs {
+		if k/2 != errorsFile {
+			t.Errorf("key %d", k)
+		}
+		if err := forLines(blob, func(l outLine) { got = append(got, l) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !reflect.DeepEqual(slices.SortedFunc(slices.Values(got), func(a, b outLine) int { return a.Line - b.Line }),
+		slices.SortedFunc(slices.Values(want), func(a, b outLine) int { return a.Line - b.Line })) {
+		t.Errorf("%v", got)
+	}
+	if err := forLines([]byte{1, 'a', 0x80}, func(outLine) {}); err == nil {
+		t.Error("a damaged blob decoded")
 	}
 }

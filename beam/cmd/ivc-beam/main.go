@@ -23,6 +23,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime/pprof"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -62,8 +63,10 @@ var (
 	timeout          = flag.Duration("timeout", 0, "time budget per session, e.g. 5s (0: none); Inconc when hit")
 	output           = flag.String("output", "", "the `PREFIX` of the files written, on any Beam filesystem (required)")
 	shards           = flag.Int("shards", 1, "the number of files the records, and the errors, are each written to")
+	buckets          = flag.Int("buckets", pipeline.DefaultBuckets, "the number of groups the sessions are spread over: the unit of work of the workers that judge")
 	maxSessionEvents = flag.Int("max-session-events", pipeline.DefaultMaxSessionEvents, "the most events a session may have to be judged; a larger one is reported, not judged")
 	verbose          = flag.Bool("verbose", false, "show Beam's informational logs")
+	cpuProfile       = flag.String("cpuprofile", "", "write a CPU profile of this process to `FILE` (with Prism in process, of the whole pipeline)")
 	inputs, fields   repeated
 )
 
@@ -79,10 +82,42 @@ func main() {
 	if !*verbose {
 		quiet()
 	}
+	if *cpuProfile != "" {
+		stop, err := startProfile(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "ivc-beam:", err)
+			os.Exit(1)
+		}
+		defer stop()
+	}
 	if err := run(context.Background(), os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "ivc-beam:", err)
-		os.Exit(1)
+		exit(1)
 	}
+}
+
+// exit is os.Exit after the deferred work of main (the profile).
+var exit = os.Exit
+
+// startProfile starts a CPU profile into file, and returns what stops it.
+func startProfile(file string) (func(), error) {
+	f, err := os.Create(file)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	stop := func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
+	exit = func(code int) {
+		stop()
+		os.Exit(code)
+	}
+	return stop, nil
 }
 
 func usage() {
@@ -123,7 +158,7 @@ func run(ctx context.Context, stdout io.Writer) error {
 		return err
 	}
 	cfg := pipeline.Config{
-		Inputs: inputs, Format: *logFormat, Output: *output, Shards: *shards, MaxSessionEvents: *maxSessionEvents,
+		Inputs: inputs, Format: *logFormat, Output: *output, Shards: *shards, Buckets: *buckets, MaxSessionEvents: *maxSessionEvents,
 		Spec: sp, Mode: *mode, Engine: *engine, MaxNodes: *maxNodes, Timeout: *timeout, Locations: *locations,
 		LifelineAttr: *lifelineAttr, MessageAttr: *messageAttr, Strict: *strict,
 	}
