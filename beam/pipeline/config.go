@@ -68,8 +68,8 @@ type Config struct {
 const DefaultBuckets = 1024
 
 // DefaultMaxSessionEvents bounds the events of a session when
-// Config.MaxSessionEvents is 0: a session of that many events takes about
-// 100 bytes an event on the worker that judges it, before the check.
+// Config.MaxSessionEvents is 0: a session of that many events takes roughly
+// 120 bytes an event on the worker that judges it, before the check.
 const DefaultMaxSessionEvents = 4 << 20
 
 // Spec is the text of the files an interaction is read from.

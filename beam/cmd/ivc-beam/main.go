@@ -10,7 +10,9 @@
 // It writes one JSON object per session (the fields of ivc analyze
 // --format json) to PREFIX-sessions-*.jsonl, the malformed lines and the
 // sessions that cannot be judged to PREFIX-errors-*.txt, and the counts to
-// PREFIX-summary.json, which it also prints. Beam's own flags (--runner,
+// PREFIX-summary.json, which it also prints. The exit status is 0 when the
+// job succeeded, whatever the verdicts (they are in the summary), 1 when
+// it could not run or failed. Beam's own flags (--runner,
 // --endpoint, --environment_type, --worker_binary, Dataflow's --project,
 // ...) are passed to Beam; see beam/README.md.
 package main
@@ -32,6 +34,7 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
 	beamlog "github.com/apache/beam/sdks/v2/go/pkg/beam/log"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/dataflow"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/flink"
@@ -198,7 +201,15 @@ func run(ctx context.Context, stdout io.Writer) error {
 	if _, err := beam.Run(ctx, runner, p); err != nil {
 		return err
 	}
-	return printSummary(ctx, stdout, cfg.Output+"-summary.json")
+	if *jobopts.Async {
+		return nil // the job goes on: its summary is not written yet
+	}
+	if err := printSummary(ctx, stdout, cfg.Output+"-summary.json"); err != nil {
+		// Done, but written where this machine does not see (a cluster's
+		// local disks) or cannot read (credentials).
+		fmt.Fprintf(os.Stderr, "ivc-beam: the job is done, but its summary cannot be read from here: %v\n", err)
+	}
+	return nil
 }
 
 // printSummary copies the summary to stdout, when it can be read from
