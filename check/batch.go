@@ -155,6 +155,11 @@ func (c *Checker) Run(inputs iter.Seq[Input], jobs int, emit func(Outcome)) {
 	}
 }
 
+// Judge reads and checks one input as Run does each (Outcome.Index is 0),
+// panics recovered: for a caller that hands out inputs itself, as the
+// workers of a pipeline do.
+func (c *Checker) Judge(in Input) Outcome { return c.judge(0, in) }
+
 // judge reads and checks one input.
 func (c *Checker) judge(i int, in Input) (o Outcome) {
 	o = Outcome{Index: i, Name: in.Name, Session: in.Session, Ignored: in.Ignored}

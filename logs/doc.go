@@ -68,6 +68,17 @@
 // document (Jaeger, multi-line OTLP) a syntax error ends the reading of the
 // file: it is reported, and what was read before it is kept.
 //
+// # Reading across machines
+//
+// Scan reads a log like Read, with the same readers, but hands out each
+// event (Event: its session, its rank in the file, its line, its action and
+// order key) as it is read, instead of gathering the sessions; an Assembler
+// then builds a session from its events, in any order, exactly as Read
+// would have. A distributed pipeline (ivc's Apache Beam pipeline, in the
+// nested module beam/) scans files on many workers, groups the events by
+// session, and assembles and judges each session where its group lands.
+// Events travel in a compact binary form (Event.AppendBinary).
+//
 // # Memory and speed
 //
 // Memory follows the number of events, never the size of the text: lines

@@ -23,9 +23,12 @@ func fuzzRead(t *testing.T, name string, in []byte, f logs.Format, strict bool) 
 	sig := testSig(t)
 	locs := []interaction.Lifelines{interaction.LifelinesOf(0, 2)} // [a,c] [b]
 	reported := 0
-	sessions, st, err := logs.ReadFrom(name, bytes.NewReader(in), f, logs.Options{Sig: sig, Locations: locs, Strict: strict},
+	var reports []string
+	opt := logs.Options{Sig: sig, Locations: locs, Strict: strict}
+	sessions, st, err := logs.ReadFrom(name, bytes.NewReader(in), f, opt,
 		func(err error) {
 			reported++
+			reports = append(reports, err.Error())
 			if e, ok := err.(*logs.Error); !ok || e.Line < 1 || !strings.HasPrefix(err.Error(), name+":") {
 				t.Errorf("reported %T %v: not a positioned *logs.Error", err, err)
 			}
@@ -40,6 +43,7 @@ func fuzzRead(t *testing.T, name string, in []byte, f logs.Format, strict bool) 
 		t.Errorf("%d errors reported, %d malformed", reported, st.Malformed)
 	}
 	checkSessions(t, sig, sessions, st, 2)
+	checkScan(t, name, in, f, opt, sessions, st, reports)
 	return sessions, st, true
 }
 

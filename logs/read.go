@@ -90,20 +90,36 @@ func Read(path string, f Format, opt Options, report func(error)) ([]Session, St
 // ReadFrom is Read on an io.Reader already opened: name is used in errors
 // and, with Auto, by Detect.
 func ReadFrom(name string, r io.Reader, f Format, opt Options, report func(error)) ([]Session, Stats, error) {
-	b, err := newBuilder(name, &opt, report)
+	g, err := newGatherer(name, &opt)
 	if err != nil {
 		return nil, Stats{}, err
+	}
+	stats, err := scan(name, r, f, opt, report, g)
+	if err != nil {
+		return nil, stats, err
+	}
+	sessions := g.finish()
+	stats.Sessions = len(sessions)
+	return sessions, stats, nil
+}
+
+// scan reads the log r in format f and hands its events to out: what Read
+// and Scan share.
+func scan(name string, r io.Reader, f Format, opt Options, report func(error), out sink) (Stats, error) {
+	b, err := newBuilder(name, &opt, report, out)
+	if err != nil {
+		return Stats{}, err
 	}
 	br := bufio.NewReader(r)
 	raw, err := br.Peek(len(gzipMagic))
 	if err != nil && err != io.EOF {
-		return nil, Stats{}, fileError(name, err)
+		return Stats{}, fileError(name, err)
 	}
 	var in io.Reader = br
 	if bytes.HasPrefix(raw, gzipMagic) {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, Stats{}, fileError(name, err)
+			return Stats{}, fileError(name, err)
 		}
 		in = zr
 	}
@@ -117,11 +133,11 @@ func ReadFrom(name string, r io.Reader, f Format, opt Options, report func(error
 	switch {
 	case f == Auto:
 		if f, err = Detect(name, head); err != nil {
-			return nil, Stats{}, err
+			return Stats{}, err
 		}
 	case f == OTLP || f == Jaeger || bytes.HasPrefix(head, zstdMagic):
 		if err := binaryHead(name, head); err != nil {
-			return nil, Stats{}, err
+			return Stats{}, err
 		}
 	}
 	switch f {
@@ -134,15 +150,14 @@ func ReadFrom(name string, r io.Reader, f Format, opt Options, report func(error
 	case Jaeger:
 		err = readJaeger(b, lr.rest(), lr.line, &opt)
 	case HTF:
-		return nil, Stats{}, fmt.Errorf("%s: a .htf multi-trace is not a log: read it with multitrace.Read", name)
+		return Stats{}, fmt.Errorf("%s: a .htf multi-trace is not a log: read it with multitrace.Read", name)
 	default:
-		return nil, Stats{}, fmt.Errorf("%s: unknown log format %s", name, f)
+		return Stats{}, fmt.Errorf("%s: unknown log format %s", name, f)
 	}
 	if err != nil {
-		return nil, b.stats, fileError(name, err)
+		return b.stats, fileError(name, err)
 	}
-	sessions, stats := b.finish()
-	return sessions, stats, nil
+	return b.stats, nil
 }
 
 // fileError names the file in an error that does not already.

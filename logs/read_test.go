@@ -62,11 +62,13 @@ func runReadCases(t *testing.T, cases []readCase) {
 				opt.Sig = testSig(t)
 			}
 			var reports strings.Builder
+			var reported []string
 			sessions, st, err := logs.ReadFrom(c.file, strings.NewReader(c.in), logs.Auto, opt,
-				func(err error) { fmt.Fprintln(&reports, err) })
+				func(err error) { fmt.Fprintln(&reports, err); reported = append(reported, err.Error()) })
 			if err != nil {
 				t.Fatal(err)
 			}
+			checkScan(t, c.file, []byte(c.in), logs.Auto, opt, sessions, st, reported)
 			if got := dump(opt.Sig, sessions); got != c.want {
 				t.Errorf("sessions:\n%s\nwant:\n%s", got, c.want)
 			}

@@ -95,13 +95,21 @@ type records struct {
 const recordChunk = 1 << 14
 
 func (rs *records) add(r record) int32 {
-	if int(rs.n)%recordChunk == 0 {
+	if int(rs.n)%recordChunk == 0 && int(rs.n)/recordChunk == len(rs.chunks) {
 		rs.chunks = append(rs.chunks, make([]record, 0, recordChunk))
 	}
 	c := &rs.chunks[len(rs.chunks)-1]
 	*c = append(*c, r)
 	rs.n++
 	return rs.n - 1
+}
+
+// reserve makes room for n records before the first is added: a session
+// assembled alone takes what it needs, not a whole chunk.
+func (rs *records) reserve(n int) {
+	if len(rs.chunks) == 0 {
+		rs.chunks = append(rs.chunks, make([]record, 0, min(n, recordChunk)))
+	}
 }
 
 func (rs *records) at(i int32) *record { return &rs.chunks[i/recordChunk][i%recordChunk] }
@@ -117,26 +125,32 @@ type sessionState struct {
 	events, ignored int
 }
 
-// builder gathers the events of a log into sessions: every reader feeds
-// one.
+// builder turns what a reader finds into events: it looks their names up
+// in the signature, counts them, reports the malformed ones, and hands the
+// events to its sink, in the order read. Every reader feeds one.
 type builder struct {
 	file   string
-	sig    *interaction.Signature
 	strict bool
 	report func(error)
+	sink   sink
 
-	locs      []interaction.Lifelines
-	locOf     []int32 // location of each lifeline
 	lifelines map[string]interaction.LifelineID
 	messages  map[string]interaction.MessageID
 
-	ids   map[string]int32
-	sess  []sessionState
-	recs  records
+	index int // of the next event, in the order read
 	stats Stats
 }
 
-func newBuilder(file string, opt *Options, report func(error)) (*builder, error) {
+// sink takes the events of a log, in the order read (index counts them
+// from 0): a gatherer for Read, the caller's function for Scan.
+type sink interface {
+	// add takes an event in the signature, act, with its order key.
+	add(id []byte, line, index int, act interaction.Action, key orderKey) error
+	// ignore takes an event outside the signature.
+	ignore(id []byte, line, index int)
+}
+
+func newBuilder(file string, opt *Options, report func(error), out sink) (*builder, error) {
 	sig := opt.Sig
 	if sig == nil {
 		return nil, fmt.Errorf("%s: no signature to read the log against", file)
@@ -144,39 +158,14 @@ func newBuilder(file string, opt *Options, report func(error)) (*builder, error)
 	if report == nil {
 		report = func(error) {}
 	}
-	b := &builder{file: file, sig: sig, strict: opt.Strict, report: report,
+	b := &builder{file: file, strict: opt.Strict, report: report, sink: out,
 		lifelines: make(map[string]interaction.LifelineID, len(sig.Lifelines)),
-		messages:  make(map[string]interaction.MessageID, len(sig.Messages)),
-		ids:       map[string]int32{}}
+		messages:  make(map[string]interaction.MessageID, len(sig.Messages))}
 	for i, l := range sig.Lifelines {
 		b.lifelines[l] = interaction.LifelineID(i)
 	}
 	for i, m := range sig.Messages {
 		b.messages[m] = interaction.MessageID(i)
-	}
-	b.locOf = make([]int32, len(sig.Lifelines))
-	for i := range b.locOf {
-		b.locOf[i] = -1
-	}
-	for _, g := range opt.Locations {
-		for l := range g.All() {
-			if int(l) >= len(sig.Lifelines) {
-				return nil, fmt.Errorf("locations: lifeline %d is not in the signature", l)
-			}
-			if b.locOf[l] >= 0 {
-				return nil, fmt.Errorf("locations: lifeline %s is in two locations", sig.Lifelines[l])
-			}
-			b.locOf[l] = int32(len(b.locs))
-		}
-		if !g.IsEmpty() {
-			b.locs = append(b.locs, g)
-		}
-	}
-	for l := range b.locOf {
-		if b.locOf[l] < 0 {
-			b.locOf[l] = int32(len(b.locs))
-			b.locs = append(b.locs, interaction.LifelinesOf(interaction.LifelineID(l)))
-		}
 	}
 	return b, nil
 }
@@ -200,17 +189,6 @@ func (b *builder) stop(err error) error {
 	return err
 }
 
-// session returns the index of the session id, made at line if new.
-func (b *builder) session(id []byte, line int) int32 {
-	if s, ok := b.ids[string(id)]; ok {
-		return s
-	}
-	s, text := int32(len(b.sess)), string(id)
-	b.ids[text] = s
-	b.sess = append(b.sess, sessionState{id: text, line: line, head: -1, tail: -1})
-	return s
-}
-
 // action looks the names of an action up in the signature. When one is
 // not declared, the event is ignored and counted in session id, and ok is
 // false; with Options.Strict, undeclared says which name is not declared,
@@ -226,36 +204,105 @@ func (b *builder) action(id []byte, line int, l []byte, k interaction.Kind, m []
 	case b.strict:
 		return 0, false, fmt.Sprintf("message %q is not declared in the signature", m)
 	}
-	s := b.session(id, line)
-	b.sess[s].ignored++
 	b.stats.Ignored++
+	b.sink.ignore(id, line, b.index)
+	b.index++
 	return 0, false, ""
+}
+
+// add records the event act of session id, read at line, with its order
+// key.
+func (b *builder) add(id []byte, line int, act interaction.Action, key orderKey) error {
+	b.stats.Events++
+	b.index++
+	return b.sink.add(id, line, b.index-1, act, key)
+}
+
+// gatherer gathers the events of a log into sessions and builds their
+// multi-traces: the sink of Read, and of Assembler for one session.
+type gatherer struct {
+	file   string
+	locs   []interaction.Lifelines
+	locOf  []int32 // location of each lifeline
+	ids    map[string]int32
+	sess   []sessionState
+	recs   records
+	events int // events in the signature, in a session with an error or not
+}
+
+// newGatherer checks the locations of opt against its signature.
+func newGatherer(file string, opt *Options) (*gatherer, error) {
+	sig := opt.Sig
+	if sig == nil {
+		return nil, fmt.Errorf("%s: no signature to read the log against", file)
+	}
+	g := &gatherer{file: file, ids: map[string]int32{}}
+	g.locOf = make([]int32, len(sig.Lifelines))
+	for i := range g.locOf {
+		g.locOf[i] = -1
+	}
+	for _, grp := range opt.Locations {
+		for l := range grp.All() {
+			if int(l) >= len(sig.Lifelines) {
+				return nil, fmt.Errorf("locations: lifeline %d is not in the signature", l)
+			}
+			if g.locOf[l] >= 0 {
+				return nil, fmt.Errorf("locations: lifeline %s is in two locations", sig.Lifelines[l])
+			}
+			g.locOf[l] = int32(len(g.locs))
+		}
+		if !grp.IsEmpty() {
+			g.locs = append(g.locs, grp)
+		}
+	}
+	for l := range g.locOf {
+		if g.locOf[l] < 0 {
+			g.locOf[l] = int32(len(g.locs))
+			g.locs = append(g.locs, interaction.LifelinesOf(interaction.LifelineID(l)))
+		}
+	}
+	return g, nil
+}
+
+// session returns the index of the session id, made at line if new.
+func (g *gatherer) session(id []byte, line int) int32 {
+	if s, ok := g.ids[string(id)]; ok {
+		return s
+	}
+	s, text := int32(len(g.sess)), string(id)
+	g.ids[text] = s
+	g.sess = append(g.sess, sessionState{id: text, line: line, head: -1, tail: -1})
+	return s
+}
+
+func (g *gatherer) ignore(id []byte, line, _ int) {
+	g.sess[g.session(id, line)].ignored++
 }
 
 // add records the event act of session id, read at line, with its order
 // key. A session whose events do not all have the same kind of key gets an
 // error, and keeps its count of events.
-func (b *builder) add(id []byte, line int, act interaction.Action, key orderKey) error {
-	if b.recs.n == math.MaxInt32 {
-		return fmt.Errorf("%s:%d: too many events (at most %d per log)", b.file, line, math.MaxInt32)
+func (g *gatherer) add(id []byte, line, _ int, act interaction.Action, key orderKey) error {
+	if g.recs.n == math.MaxInt32 {
+		return fmt.Errorf("%s:%d: too many events (at most %d per log)", g.file, line, math.MaxInt32)
 	}
-	si := b.session(id, line)
-	s := &b.sess[si]
+	g.events++
+	si := g.session(id, line)
+	s := &g.sess[si]
 	s.events++
-	b.stats.Events++
 	if s.kindLine == 0 {
 		s.kind, s.kindLine = key.kind, line
 	} else if key.kind != s.kind && s.err == nil {
-		s.err = &Error{File: b.file, Line: line, Msg: fmt.Sprintf(
+		s.err = &Error{File: g.file, Line: line, Msg: fmt.Sprintf(
 			"session %q mixes order keys: this event has %s, the one at line %d has %s (a session's events are ordered by seq, by time, or by line)",
 			s.id, keyNames[key.kind], s.kindLine, keyNames[s.kind])}
 	}
 	if s.err != nil {
 		return nil
 	}
-	r := b.recs.add(record{hi: key.hi, act: act, lo: key.lo, next: -1})
+	r := g.recs.add(record{hi: key.hi, act: act, lo: key.lo, next: -1})
 	if s.tail >= 0 {
-		b.recs.at(s.tail).next = r
+		g.recs.at(s.tail).next = r
 	} else {
 		s.head = r
 	}
@@ -267,35 +314,34 @@ func (b *builder) add(id []byte, line int, act interaction.Action, key orderKey)
 // multi-traces. The multi-traces share a few large arrays (their actions,
 // events and components), so that building them costs a few allocations,
 // not several a session.
-func (b *builder) finish() ([]Session, Stats) {
-	out := make([]Session, len(b.sess))
+func (g *gatherer) finish() []Session {
+	out := make([]Session, len(g.sess))
 	a := &arena{
-		acts:  make([]interaction.Action, b.stats.Events),
-		trace: make([]interaction.MultiAction, b.stats.Events),
-		count: make([]int, len(b.locs)+1),
+		acts:  make([]interaction.Action, g.events),
+		trace: make([]interaction.MultiAction, g.events),
+		count: make([]int, len(g.locs)+1),
 	}
 	judged := 0
-	for i := range b.sess {
-		if b.sess[i].err == nil {
+	for i := range g.sess {
+		if g.sess[i].err == nil {
 			judged++
 		}
 	}
 	mts := make([]multitrace.MultiTrace, judged)
-	comps := make([]multitrace.Component, judged*len(b.locs))
-	for i := range b.sess {
-		s := &b.sess[i]
-		out[i] = Session{File: b.file, ID: s.id, Line: s.line, Events: s.events, Ignored: s.ignored, Err: s.err}
+	comps := make([]multitrace.Component, judged*len(g.locs))
+	for i := range g.sess {
+		s := &g.sess[i]
+		out[i] = Session{File: g.file, ID: s.id, Line: s.line, Events: s.events, Ignored: s.ignored, Err: s.err}
 		if s.err == nil {
 			mt := &mts[0]
 			mts = mts[1:]
-			mt.Components = comps[:len(b.locs):len(b.locs)]
-			comps = comps[len(b.locs):]
-			b.multiTrace(s, mt, a)
+			mt.Components = comps[:len(g.locs):len(g.locs)]
+			comps = comps[len(g.locs):]
+			g.multiTrace(s, mt, a)
 			out[i].MT = mt
 		}
 	}
-	b.stats.Sessions = len(out)
-	return out, b.stats
+	return out
 }
 
 // arena is the storage finish shares between multi-traces, and the
@@ -324,12 +370,12 @@ func (x keyed) compare(y keyed) int {
 // multiTrace builds the multi-trace of s into mt: its events split by
 // location, each location sorted by its order key (stably: ties keep line
 // order).
-func (b *builder) multiTrace(s *sessionState, mt *multitrace.MultiTrace, a *arena) {
+func (g *gatherer) multiTrace(s *sessionState, mt *multitrace.MultiTrace, a *arena) {
 	count := a.count
 	clear(count)
 	for r := s.head; r >= 0; {
-		rec := b.recs.at(r)
-		count[b.locOf[rec.act.Lifeline()]+1]++
+		rec := g.recs.at(r)
+		count[g.locOf[rec.act.Lifeline()]+1]++
 		r = rec.next
 	}
 	for k := 1; k < len(count); k++ { // count[k]: where location k starts
@@ -338,9 +384,9 @@ func (b *builder) multiTrace(s *sessionState, mt *multitrace.MultiTrace, a *aren
 	n := count[len(count)-1]
 	tmp := slices.Grow(a.tmp[:0], n)[:n]
 	a.tmp = tmp
-	for r := s.head; r >= 0; r = b.recs.at(r).next {
-		rec := b.recs.at(r)
-		k := b.locOf[rec.act.Lifeline()]
+	for r := s.head; r >= 0; r = g.recs.at(r).next {
+		rec := g.recs.at(r)
+		k := g.locOf[rec.act.Lifeline()]
 		tmp[count[k]] = keyed{hi: rec.hi, lo: rec.lo, act: rec.act}
 		count[k]++
 	}
@@ -348,7 +394,7 @@ func (b *builder) multiTrace(s *sessionState, mt *multitrace.MultiTrace, a *aren
 	acts, trace := a.acts[:n:n], a.trace[:n:n]
 	a.acts, a.trace = a.acts[n:], a.trace[n:]
 	start := 0
-	for k, g := range b.locs {
+	for k, g := range g.locs {
 		end := count[k]
 		loc := tmp[start:end]
 		if s.kind != keyLine && !slices.IsSortedFunc(loc, keyed.compare) {

@@ -329,11 +329,7 @@ func (b *batch) print(o check.Outcome) {
 	}
 	us := o.Elapsed.Microseconds()
 	if a.json() {
-		line, _ := json.Marshal(jsonResult{
-			File: o.Name, Session: o.Session, IgnoredEvents: o.Ignored, Verdict: r.Verdict.String(), Mode: r.Mode.String(), Engine: o.Engine.String(),
-			Nodes: r.Nodes, ElapsedUS: us, SetupUS: o.Setup.Microseconds(), Reason: r.Text(),
-			Explanation: r.Explanation, Simulated: r.Simulated,
-		})
+		line, _ := json.Marshal(check.NewRecord(o))
 		fmt.Fprintf(a.stdout, "%s\n", line)
 	} else {
 		name := spec.FileName(o.Name)
@@ -347,27 +343,6 @@ func (b *batch) print(o check.Outcome) {
 			a.report(err)
 		}
 	}
-}
-
-// jsonResult is the line --format json prints for a multi-trace.
-type jsonResult struct {
-	File string `json:"file"`
-	// Session is the session's id in a log of several, as written.
-	Session   string `json:"session,omitempty"`
-	Verdict   string `json:"verdict"`
-	Mode      string `json:"mode"`
-	Engine    string `json:"engine"`
-	Nodes     int    `json:"nodes"`
-	ElapsedUS int64  `json:"elapsed_us"`
-	// SetupUS is the one-time work this multi-trace caused (see
-	// check.Outcome.Setup), apart from its own check's time ElapsedUS.
-	SetupUS     int64                `json:"setup_us,omitempty"`
-	Reason      string               `json:"reason,omitempty"`
-	Explanation *verdict.Explanation `json:"explanation,omitempty"`
-	// Simulated lists, for a slice, the actions assumed unobserved.
-	Simulated []verdict.SimulatedAction `json:"simulated,omitempty"`
-	// IgnoredEvents counts the session's events outside the signature.
-	IgnoredEvents int `json:"ignored_events,omitempty"`
 }
 
 func printResult(w io.Writer, file string, r verdict.Result, us int64, ignored int) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/internal/testutil"
 )
 
@@ -67,7 +68,7 @@ func checkVerdicts(t *testing.T, dir string, rows []verdictRow, jobs int) {
 			}
 			fails := false
 			for i, line := range lines {
-				var res jsonResult
+				var res check.Record
 				if err := json.Unmarshal([]byte(line), &res); err != nil {
 					t.Fatalf("%s: %v", line, err)
 				}

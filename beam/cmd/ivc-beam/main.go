@@ -1,0 +1,235 @@
+// Command ivc-beam judges the sessions of logs against an interaction as
+// an Apache Beam pipeline: the verification of ivc analyze, spread over
+// the workers of any Beam runner. By default it runs on Prism, Beam's
+// runner in process: offline, with nothing else installed.
+//
+//	ivc-beam --spec abp.hsf --input 'logs/*.jsonl' --output out/abp
+//	ivc-beam --spec abp.hsf --input 'gs://bucket/logs/*.jsonl.gz' --output gs://bucket/out/abp \
+//		--runner=dataflow --project=P --region=europe-west1 --temp_location=gs://bucket/tmp
+//
+// It writes one JSON object per session (the fields of ivc analyze
+// --format json) to PREFIX-sessions-*.jsonl, the malformed lines and the
+// sessions that cannot be judged to PREFIX-errors-*.txt, and the counts to
+// PREFIX-summary.json, which it also prints. The exit status is 0 when the
+// job succeeded, whatever the verdicts (they are in the summary), 1 when
+// it could not run or failed. Beam's own flags (--runner,
+// --endpoint, --environment_type, --worker_binary, Dataflow's --project,
+// ...) are passed to Beam; see beam/README.md.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"runtime/pprof"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
+	beamlog "github.com/apache/beam/sdks/v2/go/pkg/beam/log"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/dataflow"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/flink"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/spark"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal"
+
+	"github.com/ivc-project/ivc/beam/pipeline"
+	"github.com/ivc-project/ivc/check"
+)
+
+// repeated is a flag that may be given several times.
+type repeated []string
+
+func (r *repeated) String() string     { return strings.Join(*r, ",") }
+func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
+
+var (
+	sigPath          = flag.String("spec", "", "the signature `FILE.hsf` (required)")
+	hifPath          = flag.String("hif", "", "the interaction `FILE.hif` (default: the .hif beside the .hsf, or the interaction of a legacy single-file .hsf)")
+	logFormat        = flag.String("log-format", "auto", "the format of the inputs, `auto|htf|jsonl|csv|otlp|jaeger` (auto: per file, by extension and content)")
+	mode             = flag.String("mode", "prefix", "the question asked, `accept|prefix|slice`")
+	engine           = flag.String("engine", "auto", "the analysis engine, `auto|runtime|automata`")
+	locations        = flag.String("locations", "", "the locations of the logs, `\"a,b;c\"` (default: one per lifeline)")
+	lifelineAttr     = flag.String("lifeline-attr", "", "OTLP/Jaeger: the attribute naming a span's lifeline (default service.name)")
+	messageAttr      = flag.String("message-attr", "", "OTLP/Jaeger: the attribute naming a span's message")
+	strict           = flag.Bool("strict", false, "an event outside the signature is an error (default: ignored and counted)")
+	maxNodes         = flag.Int("max-nodes", 0, "vertex budget per session (0: the engine's default); Inconc when hit")
+	timeout          = flag.Duration("timeout", 0, "time budget per session, e.g. 5s (0: none); Inconc when hit")
+	output           = flag.String("output", "", "the `PREFIX` of the files written, on any Beam filesystem (required)")
+	shards           = flag.Int("shards", 1, "the number of files the records, and the errors, are each written to")
+	buckets          = flag.Int("buckets", pipeline.DefaultBuckets, "the number of groups the sessions are spread over: the unit of work of the workers that judge")
+	maxSessionEvents = flag.Int("max-session-events", pipeline.DefaultMaxSessionEvents, "the most events a session may have to be judged; a larger one is reported, not judged")
+	verbose          = flag.Bool("verbose", false, "show Beam's informational logs")
+	cpuProfile       = flag.String("cpuprofile", "", "write a CPU profile of this process to `FILE` (with Prism in process, of the whole pipeline)")
+	inputs, fields   repeated
+)
+
+func init() {
+	flag.Var(&inputs, "input", "a log file or `GLOB` (local, gs://, s3://; repeatable)")
+	flag.Var(&fields, "field", "an event log's field for a role, `ROLE=NAME` (roles: session, action, lifeline, kind, message, seq, time; repeatable)")
+}
+
+func main() {
+	flag.Usage = usage
+	flag.Parse()
+	beam.Init() // the binary is also the worker: this does not return on a worker
+	if !*verbose {
+		quiet()
+	}
+	if *cpuProfile != "" {
+		stop, err := startProfile(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "ivc-beam:", err)
+			os.Exit(1)
+		}
+		defer stop()
+	}
+	if err := run(context.Background(), os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "ivc-beam:", err)
+		exit(1)
+	}
+}
+
+// exit is os.Exit after the deferred work of main (the profile).
+var exit = os.Exit
+
+// startProfile starts a CPU profile into file, and returns what stops it.
+func startProfile(file string) (func(), error) {
+	f, err := os.Create(file)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	stop := func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
+	exit = func(code int) {
+		stop()
+		os.Exit(code)
+	}
+	return stop, nil
+}
+
+func usage() {
+	fmt.Fprintf(flag.CommandLine.Output(), `Usage: ivc-beam --spec FILE.hsf [--hif FILE.hif] --input GLOB... --output PREFIX [flags] [Beam flags]
+
+Judges every session of the logs against the interaction, as ivc analyze does,
+as an Apache Beam pipeline (default runner: Prism, in process). Writes
+PREFIX-sessions-*.jsonl (one JSON object per session), PREFIX-errors-*.txt
+(malformed lines, sessions that cannot be judged) and PREFIX-summary.json.
+
+Flags (Beam's own, --runner, --endpoint, --environment_type, ..., are listed too):
+`)
+	flag.PrintDefaults()
+}
+
+// quiet keeps Beam's warnings and errors on stderr, not its informational
+// logs.
+func quiet() {
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	beamlog.SetLogger(warnings{})
+}
+
+// warnings is a Beam logger that drops what is below a warning.
+type warnings struct{}
+
+func (warnings) Log(ctx context.Context, sev beamlog.Severity, calldepth int, msg string) {
+	if sev >= beamlog.SevWarn {
+		fmt.Fprintln(os.Stderr, strings.TrimSuffix(msg, "\n"))
+	}
+}
+
+func run(ctx context.Context, stdout io.Writer) error {
+	if *sigPath == "" {
+		return fmt.Errorf("no interaction: give --spec FILE.hsf")
+	}
+	sp, err := pipeline.ReadSpec(*sigPath, *hifPath)
+	if err != nil {
+		return err
+	}
+	cfg := pipeline.Config{
+		Inputs: inputs, Format: *logFormat, Output: *output, Shards: *shards, Buckets: *buckets, MaxSessionEvents: *maxSessionEvents,
+		Spec: sp, Mode: *mode, Engine: *engine, MaxNodes: *maxNodes, Timeout: *timeout, Locations: *locations,
+		LifelineAttr: *lifelineAttr, MessageAttr: *messageAttr, Strict: *strict,
+	}
+	for _, f := range fields {
+		role, name, ok := strings.Cut(f, "=")
+		if !ok || name == "" {
+			return fmt.Errorf("invalid --field %q: want ROLE=NAME", f)
+		}
+		if cfg.Fields == nil {
+			cfg.Fields = map[string]string{}
+		}
+		cfg.Fields[role] = name
+	}
+	flag.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "mode":
+			cfg.Given = append(cfg.Given, check.SettingMode)
+		case "max-nodes":
+			cfg.Given = append(cfg.Given, check.SettingMaxNodes)
+		}
+	})
+	warnings, err := cfg.Check()
+	for _, w := range warnings {
+		fmt.Fprintln(os.Stderr, "ivc-beam:", w)
+	}
+	if err != nil {
+		return err
+	}
+	p, s := beam.NewPipelineWithRoot()
+	if err := pipeline.Build(s, cfg); err != nil {
+		return err
+	}
+	runner := *runners.Runner
+	if runner == "" {
+		runner = "prism"
+	}
+	if _, err := beam.Run(ctx, runner, p); err != nil {
+		return err
+	}
+	if *jobopts.Async {
+		return nil // the job goes on: its summary is not written yet
+	}
+	if err := printSummary(ctx, stdout, cfg.Output+"-summary.json"); err != nil {
+		// Done, but written where this machine does not see (a cluster's
+		// local disks) or cannot read (credentials).
+		fmt.Fprintf(os.Stderr, "ivc-beam: the job is done, but its summary cannot be read from here: %v\n", err)
+	}
+	return nil
+}
+
+// printSummary copies the summary to stdout, when it can be read from
+// here.
+func printSummary(ctx context.Context, w io.Writer, name string) error {
+	fs, err := filesystem.New(ctx, name)
+	if err != nil {
+		return err
+	}
+	defer fs.Close()
+	r, err := fs.OpenRead(ctx, name)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	var s pipeline.Summary
+	if err := json.NewDecoder(r).Decode(&s); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	b, _ := json.Marshal(s)
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}

@@ -1,0 +1,283 @@
+package pipeline
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/tracegen"
+	"github.com/ivc-project/ivc/verdict"
+)
+
+// Config is the whole of a run: what to read, how to judge it and where to
+// write. It travels with the pipeline to every worker (the DoFns' fields,
+// serialized with the job), the spec's text included, so that no worker
+// needs a copy of any file but the logs.
+type Config struct {
+	// Inputs are the logs: file names or globs of any Beam filesystem
+	// (local, gs://, s3://).
+	Inputs []string
+	// Format is the format of every input: auto (by name and first bytes,
+	// per file), htf, jsonl, csv, otlp or jaeger.
+	Format string
+	// Output is the prefix of the files written: PREFIX-sessions-*.jsonl,
+	// PREFIX-errors-*.txt and PREFIX-summary.json.
+	Output string
+	// Shards is the number of files the records and the errors are each
+	// written to (0: 1).
+	Shards int
+	// Buckets is the number of groups the sessions are spread over by a
+	// hash of their key (0: DefaultBuckets): the unit of work of the
+	// judging workers, whose events one worker holds at once.
+	Buckets int
+	// MaxSessionEvents is the most events a session may have to be judged
+	// (0: DefaultMaxSessionEvents); a larger one is reported, not judged.
+	MaxSessionEvents int
+
+	Spec Spec
+
+	// The settings of ivc analyze of the same names.
+	Mode      string        // prefix (default), accept or slice
+	Engine    string        // auto (default), runtime or automata
+	MaxNodes  int           // 0: the engine's default
+	Timeout   time.Duration // per session; 0: none
+	Locations string        // "a,b;c": the lifelines that share a clock
+	// Fields renames the fields of an event log: role → name.
+	Fields                    map[string]string
+	LifelineAttr, MessageAttr string
+	Strict                    bool
+	// Given lists the settings given on the command line (check.SettingMode,
+	// ...): a legacy .hsf's option sections do not override them, as with
+	// ivc analyze.
+	Given []string
+}
+
+// DefaultBuckets is the number of buckets when Config.Buckets is 0:
+// enough for a few hundred workers, few enough that a runner moves large
+// elements; with a billion events, a bucket holds about a million.
+const DefaultBuckets = 1024
+
+// DefaultMaxSessionEvents bounds the events of a session when
+// Config.MaxSessionEvents is 0: a session of that many events takes roughly
+// 120 bytes an event on the worker that judges it, before the check.
+const DefaultMaxSessionEvents = 4 << 20
+
+// Spec is the text of the files an interaction is read from.
+type Spec struct {
+	SigName, Sig string // the .hsf file
+	// HIFName and HIF are the .hif file, empty for a legacy single-file .hsf.
+	HIFName, HIF string
+}
+
+// ReadSpec reads the signature hsf and the interaction hif (empty: the .hif
+// beside hsf, or the interaction of a legacy single-file .hsf), and checks
+// that they load, with errors naming file:line:col.
+func ReadSpec(hsf, hif string) (Spec, error) {
+	sp, err := spec.Load(hsf, hif)
+	if err != nil {
+		return Spec{}, err
+	}
+	sig, err := spec.ReadFile(hsf)
+	if err != nil {
+		return Spec{}, err
+	}
+	out := Spec{SigName: hsf, Sig: string(sig)}
+	if sp.HIFPath != sp.SigPath {
+		src, err := spec.ReadFile(sp.HIFPath)
+		if err != nil {
+			return Spec{}, err
+		}
+		out.HIFName, out.HIF = sp.HIFPath, string(src)
+	}
+	return out, nil
+}
+
+// load loads the spec from its text: the files are written to a directory
+// of their own, under their base names, and loaded from there.
+func (s Spec) load() (*check.Spec, error) {
+	dir, err := os.MkdirTemp("", "ivc-beam-spec-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	sig := filepath.Join(dir, filepath.Base(s.SigName))
+	if err := os.WriteFile(sig, []byte(s.Sig), 0o600); err != nil {
+		return nil, err
+	}
+	hif := ""
+	if s.HIFName != "" {
+		if err := os.Mkdir(filepath.Join(dir, "hif"), 0o700); err != nil {
+			return nil, err
+		}
+		hif = filepath.Join(dir, "hif", filepath.Base(s.HIFName))
+		if err := os.WriteFile(hif, []byte(s.HIF), 0o600); err != nil {
+			return nil, err
+		}
+	}
+	sp, err := check.LoadSpec(sig, hif, "")
+	if err != nil {
+		// Named after the original files, not the copies.
+		msg := strings.ReplaceAll(err.Error(), sig, s.SigName)
+		if hif != "" {
+			msg = strings.ReplaceAll(msg, hif, s.HIFName)
+		}
+		return nil, errors.New(msg)
+	}
+	return sp, nil
+}
+
+// judge is what a worker needs to judge sessions, built once per process
+// for a Config (Config.judge).
+type judge struct {
+	checker   *check.Checker
+	assembler *logs.Assembler
+	format    logs.Format
+	opt       logs.Options
+	warnings  []string
+}
+
+// judges are the judges built in this process, by the digest of their
+// Config: all the DoFns of a worker share one.
+var judges sync.Map // [sha256.Size]byte → *judgeOnce
+
+type judgeOnce struct {
+	once sync.Once
+	j    *judge
+	err  error
+}
+
+// judge returns the judge of c, building it on the first call in this
+// process.
+func (c *Config) judge() (*judge, error) {
+	b, err := json.Marshal(c)
+	if err != nil {
+		return nil, err
+	}
+	v, _ := judges.LoadOrStore(sha256.Sum256(b), &judgeOnce{})
+	jo := v.(*judgeOnce)
+	jo.once.Do(func() { jo.j, jo.err = c.newJudge() })
+	return jo.j, jo.err
+}
+
+// newJudge builds the checker and the readers' options of c, as ivc
+// analyze does from the same settings.
+func (c *Config) newJudge() (*judge, error) {
+	f, err := logs.ParseFormat(c.formatName())
+	if err != nil {
+		return nil, err
+	}
+	sp, err := c.Spec.load()
+	if err != nil {
+		return nil, err
+	}
+	opts, err := c.checkOptions()
+	if err != nil {
+		return nil, err
+	}
+	fixed := func(setting string) bool { return slices.Contains(c.Given, setting) }
+	warnings, err := opts.Layer(sp, nil, fixed)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Engine == check.EngineAutomata && opts.Analysis.Mode == verdict.Slice {
+		return nil, errors.New("the automata engine answers --mode accept and prefix")
+	}
+	ch, err := check.New(sp, opts)
+	if err != nil {
+		return nil, err
+	}
+	opt := logs.Options{Sig: sp.Interaction.Sig, Fields: c.Fields, LifelineAttr: c.LifelineAttr,
+		MessageAttr: c.MessageAttr, Strict: c.Strict}
+	if c.Locations != "" {
+		if opt.Locations, err = tracegen.ParsePartition(opt.Sig, c.Locations); err != nil {
+			return nil, fmt.Errorf("locations: %w", err)
+		}
+	}
+	a, err := logs.NewAssembler(opt)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range sp.Interaction.Warnings {
+		warnings = append(warnings, w.Error())
+	}
+	return &judge{checker: ch, assembler: a, format: f, opt: opt, warnings: warnings}, nil
+}
+
+func (c *Config) formatName() string {
+	if c.Format == "" {
+		return "auto"
+	}
+	return c.Format
+}
+
+// checkOptions turns the settings into the checker's options, as ivc
+// analyze does.
+func (c *Config) checkOptions() (check.Options, error) {
+	opts := check.DefaultOptions()
+	o := &opts.Analysis
+	if c.Mode != "" {
+		m, err := verdict.ParseMode(c.Mode)
+		if err != nil {
+			return opts, fmt.Errorf("invalid mode %q: want accept, prefix or slice", c.Mode)
+		}
+		o.Mode = m
+	}
+	if c.Engine != "" {
+		e, err := check.ParseEngine(c.Engine)
+		if err != nil {
+			return opts, err
+		}
+		opts.Engine = e
+	}
+	if c.MaxNodes < 0 || c.Timeout < 0 {
+		return opts, fmt.Errorf("invalid limits: max nodes %d, timeout %s (want 0 or more)", c.MaxNodes, c.Timeout)
+	}
+	o.MaxNodes, o.Timeout = c.MaxNodes, c.Timeout
+	return opts, nil
+}
+
+// Check checks the settings of c, building what a worker builds: an error
+// here (a spec that does not load or compile, a bad setting) would be one
+// on every worker. It returns the warnings of the spec and its options.
+func (c *Config) Check() ([]string, error) {
+	if len(c.Inputs) == 0 {
+		return nil, errors.New("no input: give --input GLOB")
+	}
+	if c.Output == "" {
+		return nil, errors.New("no output: give --output PREFIX")
+	}
+	if c.Shards < 0 || c.Buckets < 0 || c.MaxSessionEvents < 0 {
+		return nil, fmt.Errorf("invalid shards %d, buckets %d or max session events %d (want 0 or more)", c.Shards, c.Buckets, c.MaxSessionEvents)
+	}
+	j, err := c.newJudge()
+	if err != nil {
+		return nil, err
+	}
+	return j.warnings, nil
+}
+
+func (c *Config) shards() int { return max(c.Shards, 1) }
+
+func (c *Config) buckets() int {
+	if c.Buckets > 0 {
+		return c.Buckets
+	}
+	return DefaultBuckets
+}
+
+func (c *Config) maxSessionEvents() int {
+	if c.MaxSessionEvents > 0 {
+		return c.MaxSessionEvents
+	}
+	return DefaultMaxSessionEvents
+}

@@ -1,0 +1,36 @@
+package check
+
+import "github.com/ivc-project/ivc/verdict"
+
+// Record is the judgment of one multi-trace as ivc analyze --format json
+// prints it, one JSON object a line; ivc-beam writes the same records.
+type Record struct {
+	File string `json:"file"`
+	// Session is the session's id in a log of several, as written.
+	Session   string `json:"session,omitempty"`
+	Verdict   string `json:"verdict"`
+	Mode      string `json:"mode"`
+	Engine    string `json:"engine"`
+	Nodes     int    `json:"nodes"`
+	ElapsedUS int64  `json:"elapsed_us"`
+	// SetupUS is the one-time work this multi-trace caused (see
+	// Outcome.Setup), apart from its own check's time ElapsedUS.
+	SetupUS     int64                `json:"setup_us,omitempty"`
+	Reason      string               `json:"reason,omitempty"`
+	Explanation *verdict.Explanation `json:"explanation,omitempty"`
+	// Simulated lists, for a slice, the actions assumed unobserved.
+	Simulated []verdict.SimulatedAction `json:"simulated,omitempty"`
+	// IgnoredEvents counts the session's events outside the signature.
+	IgnoredEvents int `json:"ignored_events,omitempty"`
+}
+
+// NewRecord returns the record of o, a judgment (o.Err is nil).
+func NewRecord(o Outcome) Record {
+	r := o.Result
+	return Record{
+		File: o.Name, Session: o.Session, IgnoredEvents: o.Ignored,
+		Verdict: r.Verdict.String(), Mode: r.Mode.String(), Engine: o.Engine.String(),
+		Nodes: r.Nodes, ElapsedUS: o.Elapsed.Microseconds(), SetupUS: o.Setup.Microseconds(),
+		Reason: r.Text(), Explanation: r.Explanation, Simulated: r.Simulated,
+	}
+}

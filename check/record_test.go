@@ -1,0 +1,31 @@
+package check_test
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/verdict"
+)
+
+// TestRecord: the JSON form of an outcome has the fields ivc analyze
+// --format json documents, the optional ones left out when empty.
+func TestRecord(t *testing.T) {
+	o := check.Outcome{Name: "app.jsonl", Session: "s1", Ignored: 2, Engine: check.EngineAutomata, Elapsed: 1500 * time.Microsecond, Setup: 20 * time.Microsecond,
+		Result: verdict.Result{Verdict: verdict.Fail, Mode: verdict.Prefix, Reason: verdict.InterError, Nodes: 7,
+			Explanation: &verdict.Explanation{Expected: []string{"a!m"}}}}
+	b, err := json.Marshal(check.NewRecord(o))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"file":"app.jsonl","session":"s1","verdict":"Fail","mode":"prefix","engine":"automata","nodes":7,"elapsed_us":1500,` +
+		`"setup_us":20,"reason":"InterError","explanation":{"components":null,"expected":["a!m"]},"ignored_events":2}`
+	if string(b) != want {
+		t.Errorf("\n%s\nwant\n%s", b, want)
+	}
+	b, _ = json.Marshal(check.NewRecord(check.Outcome{Name: "x.htf", Result: verdict.Result{Verdict: verdict.Pass, Mode: verdict.Accept}, Engine: check.EngineRuntime}))
+	if want := `{"file":"x.htf","verdict":"Pass","mode":"accept","engine":"runtime","nodes":0,"elapsed_us":0}`; string(b) != want {
+		t.Errorf("\n%s\nwant\n%s", b, want)
+	}
+}

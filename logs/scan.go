@@ -1,0 +1,214 @@
+package logs
+
+import (
+	"cmp"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+
+	"github.com/ivc-project/ivc/interaction"
+)
+
+// Event is one event of a log as Scan hands it out, before it is gathered
+// into its session: judged (its action is in the signature) or Ignored
+// (outside it: counted, not judged).
+type Event struct {
+	Session string // the session id as written
+	// Index is the event's rank among the events of its file, from 0, in
+	// the order read: Assembler puts a session's events back in this order,
+	// so that ties of the order key keep it, as with Read.
+	Index int
+	Line  int // where the event was read (for a span, its object's line)
+	// Ignored marks an event outside the signature: Action and the order
+	// key are then unset.
+	Ignored bool
+	Action  interaction.Action
+	key     orderKey
+}
+
+// Scan reads a log as ReadFrom does, but hands each event to emit as soon
+// as it is read instead of gathering the sessions: for a caller that groups
+// the events by session itself (a distributed pipeline, across machines),
+// then builds each session with an Assembler. Malformed lines go to report
+// as with Read, and Stats count the same, but for Sessions (0). Options.
+// Locations is not used: the Assembler applies it.
+func Scan(name string, r io.Reader, f Format, opt Options, emit func(Event), report func(error)) (Stats, error) {
+	return scan(name, r, f, opt, report, &emitter{emit: emit, ids: map[string]string{}})
+}
+
+// emitter is the sink of Scan.
+type emitter struct {
+	emit func(Event)
+	ids  map[string]string // the session ids met, so as to make each string once
+}
+
+// maxIDs bounds the session ids an emitter keeps.
+const maxIDs = 1 << 16
+
+// id returns b as a string, made once for the ids met recently.
+func (e *emitter) id(b []byte) string {
+	if s, ok := e.ids[string(b)]; ok {
+		return s
+	}
+	if len(e.ids) == maxIDs {
+		clear(e.ids)
+	}
+	s := string(b)
+	e.ids[s] = s
+	return s
+}
+
+func (e *emitter) add(id []byte, line, index int, act interaction.Action, key orderKey) error {
+	e.emit(Event{Session: e.id(id), Index: index, Line: line, Action: act, key: key})
+	return nil
+}
+
+func (e *emitter) ignore(id []byte, line, index int) {
+	e.emit(Event{Session: e.id(id), Index: index, Line: line, Ignored: true})
+}
+
+// Assembler builds sessions from their events, as Read does once it has
+// read a file: its multi-trace, its counts, and its error when its events
+// mix order keys. It is safe for concurrent use.
+type Assembler struct {
+	sig      *interaction.Signature
+	template *gatherer // the locations
+}
+
+// NewAssembler returns an assembler of sessions over opt.Sig and its
+// Options.Locations (the other options are the readers').
+func NewAssembler(opt Options) (*Assembler, error) {
+	g, err := newGatherer("", &opt)
+	if err != nil {
+		return nil, err
+	}
+	return &Assembler{sig: opt.Sig, template: g}, nil
+}
+
+// Assemble returns the session id of file made of events, all of whose
+// Session is id, in any order: they are put back in the order read
+// (Event.Index), then split by location and each location sorted by its
+// order key, exactly as Read builds a session. The error is for events
+// that Scan cannot have given with this signature.
+func (a *Assembler) Assemble(file, id string, events []Event) (Session, error) {
+	if len(events) == 0 {
+		return Session{}, fmt.Errorf("%s: session %q has no events", file, id)
+	}
+	slices.SortFunc(events, func(x, y Event) int { return cmp.Compare(x.Index, y.Index) })
+	g := &gatherer{file: file, locs: a.template.locs, locOf: a.template.locOf, ids: make(map[string]int32, 1)}
+	g.recs.reserve(len(events))
+	key := []byte(id)
+	for i := range events {
+		e := &events[i]
+		if e.Session != id {
+			return Session{}, fmt.Errorf("%s:%d: an event of session %q among those of %q", file, e.Line, e.Session, id)
+		}
+		if e.Ignored {
+			g.ignore(key, e.Line, e.Index)
+			continue
+		}
+		if int(e.Action.Lifeline()) >= len(a.sig.Lifelines) || int(e.Action.Message()) >= len(a.sig.Messages) {
+			return Session{}, fmt.Errorf("%s:%d: event %d of session %q: action %d is not in the signature", file, e.Line, e.Index, id, e.Action)
+		}
+		if err := g.add(key, e.Line, e.Index, e.Action, e.key); err != nil {
+			return Session{}, err
+		}
+	}
+	return g.finish()[0], nil
+}
+
+// AppendBinary appends the encoding of e to b (encoding.BinaryAppender):
+// a compact form for the events a pipeline moves between machines.
+func (e Event) AppendBinary(b []byte) ([]byte, error) {
+	b = binary.AppendUvarint(b, uint64(len(e.Session)))
+	b = append(b, e.Session...)
+	b = binary.AppendUvarint(b, uint64(e.Index))
+	b = binary.AppendUvarint(b, uint64(e.Line))
+	if e.Ignored {
+		return append(b, 0xff), nil
+	}
+	b = append(b, byte(e.key.kind))
+	b = binary.AppendUvarint(b, uint64(e.Action))
+	b = binary.AppendVarint(b, e.key.hi)
+	return binary.AppendUvarint(b, uint64(e.key.lo)), nil
+}
+
+// MarshalBinary returns the encoding of e (encoding.BinaryMarshaler).
+func (e Event) MarshalBinary() ([]byte, error) { return e.AppendBinary(nil) }
+
+var errEventEncoding = errors.New("logs: invalid event encoding")
+
+// UnmarshalBinary decodes what AppendBinary encodes
+// (encoding.BinaryUnmarshaler).
+func (e *Event) UnmarshalBinary(data []byte) error {
+	d := decoder{b: data}
+	n := d.uvarint(uint64(len(data)))
+	s := string(d.bytes(int(n)))
+	index, line := d.uvarint(math.MaxInt), d.uvarint(math.MaxInt)
+	kind := d.byte()
+	ev := Event{Session: s, Index: int(index), Line: int(line)}
+	switch {
+	case kind == 0xff:
+		ev.Ignored = true
+	case int(kind) < len(keyNames):
+		ev.Action = interaction.Action(d.uvarint(1<<32 - 1))
+		ev.key = orderKey{kind: keyKind(kind), hi: d.varint()}
+		ev.key.lo = uint32(d.uvarint(1<<32 - 1))
+	default:
+		d.err = errEventEncoding
+	}
+	if d.err != nil || len(d.b) != 0 {
+		return errEventEncoding
+	}
+	*e = ev
+	return nil
+}
+
+// decoder reads the fields of an encoded event; the first error sticks.
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (d *decoder) uvarint(max uint64) uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 || v > max {
+		d.err, d.b = errEventEncoding, nil
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) varint() int64 {
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.err, d.b = errEventEncoding, nil
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) bytes(n int) []byte {
+	if n > len(d.b) {
+		d.err, d.b = errEventEncoding, nil
+		return nil
+	}
+	out := d.b[:n]
+	d.b = d.b[n:]
+	return out
+}
+
+func (d *decoder) byte() byte {
+	if len(d.b) == 0 {
+		d.err = errEventEncoding
+		return 0
+	}
+	c := d.b[0]
+	d.b = d.b[1:]
+	return c
+}
