@@ -69,13 +69,7 @@ func operatorLabel(n *interaction.Node) string {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			b.WriteString(a.Lifeline.Text)
-			if a.Kind == interaction.Emission {
-				b.WriteByte('!')
-			} else {
-				b.WriteByte('?')
-			}
-			b.WriteString(a.Msg.Text)
+			b.WriteString(a.String())
 		}
 		b.WriteByte(')')
 	default:

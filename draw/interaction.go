@@ -254,13 +254,7 @@ func actsLabel(acts []interaction.ActionSyntax) string {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(a.Lifeline.Text)
-		if a.Kind == interaction.Emission {
-			b.WriteByte('!')
-		} else {
-			b.WriteByte('?')
-		}
-		b.WriteString(a.Msg.Text)
+		b.WriteString(a.String())
 	}
 	b.WriteByte('}')
 	return b.String()

@@ -59,6 +59,15 @@ type ActionSyntax struct {
 	Msg      Name
 }
 
+// String returns the action as written: l!m or l?m.
+func (a ActionSyntax) String() string {
+	k := "?"
+	if a.Kind == Emission {
+		k = "!"
+	}
+	return a.Lifeline.Text + k + a.Msg.Text
+}
+
 // SigFile is a parsed .hsf file: the signature sections in source order and,
 // for a legacy single-file .hsf (HIBOU ≤ 0.7), its option sections and
 // interaction.

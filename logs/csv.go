@@ -2,7 +2,6 @@ package logs
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 )
@@ -21,15 +20,12 @@ func readCSV(b *builder, lr *lineReader, opt *Options, tsv bool) error {
 	c := &csvReader{lr: lr}
 	var header [][]byte
 	for header == nil {
-		line, err := c.nextLine(b)
+		line, err := c.lr.nextEvent(b)
 		if err == io.EOF {
 			return nil
 		}
 		if err != nil {
 			return err
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
 		}
 		c.sep = ','
 		if tsv || bytes.IndexByte(line, '\t') >= 0 && bytes.IndexByte(line, ',') < 0 {
@@ -54,15 +50,12 @@ func readCSV(b *builder, lr *lineReader, opt *Options, tsv bool) error {
 		}
 	}
 	for {
-		line, err := c.nextLine(b)
+		line, err := c.lr.nextEvent(b)
 		if err == io.EOF {
 			return nil
 		}
 		if err != nil {
 			return err
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
 		}
 		if perr := c.parse(line); perr != nil {
 			b.malformed(perr.line, perr.col, "%s", perr.msg)
@@ -107,18 +100,6 @@ type csvReader struct {
 type csvError struct {
 	line, col int
 	msg       string
-}
-
-// nextLine returns the next line, reporting and skipping a line too long.
-func (c *csvReader) nextLine(b *builder) ([]byte, error) {
-	for {
-		line, err := c.lr.next()
-		if errors.Is(err, errLineTooLong) {
-			b.malformed(c.lr.line, 0, "line longer than %d bytes", c.lr.max)
-			continue
-		}
-		return line, err
-	}
 }
 
 // parse splits the record starting with line, reading more lines while a

@@ -46,18 +46,11 @@ func readJSONL(b *builder, lr *lineReader, opt *Options) error {
 		}
 	}
 	for {
-		line, err := lr.next()
-		switch {
-		case err == io.EOF:
+		line, err := lr.nextEvent(b)
+		if err == io.EOF {
 			return nil
-		case errors.Is(err, errLineTooLong):
-			b.malformed(lr.line, 0, "line longer than %d bytes", lr.max)
-			continue
-		case err != nil:
+		} else if err != nil {
 			return err
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
 		}
 		v, err := p.ParseBytes(line)
 		if err != nil {

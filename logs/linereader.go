@@ -154,3 +154,21 @@ func (lr *lineReader) rest() io.Reader {
 type errReader struct{ err error }
 
 func (r errReader) Read([]byte) (int, error) { return 0, r.err }
+
+// nextEvent returns the next line that is not blank, reporting to b the
+// lines longer than the limit (and skipping them); io.EOF at the end.
+func (lr *lineReader) nextEvent(b *builder) ([]byte, error) {
+	for {
+		line, err := lr.next()
+		switch {
+		case errors.Is(err, errLineTooLong):
+			b.malformed(lr.line, 0, "line longer than %d bytes", lr.max)
+			continue
+		case err != nil:
+			return nil, err
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			return line, nil
+		}
+	}
+}

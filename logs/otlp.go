@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"io"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -78,18 +77,11 @@ func readOTLP(b *builder, lr *lineReader, opt *Options) error {
 func (r *spanReader) otlpLines(lr *lineReader) error {
 	var u ptrace.JSONUnmarshaler
 	for {
-		line, err := lr.next()
-		switch {
-		case err == io.EOF:
+		line, err := lr.nextEvent(r.b)
+		if err == io.EOF {
 			return nil
-		case errors.Is(err, errLineTooLong):
-			r.b.malformed(lr.line, 0, "line longer than %d bytes", lr.max)
-			continue
-		case err != nil:
+		} else if err != nil {
 			return err
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
 		}
 		td, err := u.UnmarshalTraces(line)
 		if err != nil {
