@@ -60,6 +60,7 @@ func TestDrawInteraction(t *testing.T) {
 // TestDOTCorpus exports the corpus models of testdata (interaction, NFA with
 // and without term labels) and renders them with Graphviz.
 func TestDOTCorpus(t *testing.T) {
+	t.Parallel()
 	var graphs []string
 	for _, m := range corpusModels {
 		sp := loadModel(t, filepath.Join("testdata", "models", m.hsf), m.hif)

@@ -39,6 +39,7 @@ import (
 //     trace in the same projection language (removal is exact there), so
 //     they stop at the same event and expect the same actions.
 func TestExplanationsAgainstAutomata(t *testing.T) {
+	t.Parallel()
 	hsfs, _ := filepath.Glob(filepath.Join(testutil.Shared(t), "corpus", "models", "*", "*.hsf"))
 	hsfs = append(hsfs, "../testdata/abp/abp.hsf")
 	compared := map[string]int{}
