@@ -100,7 +100,20 @@ func Files(c *Checker, files []string) iter.Seq[Input] {
 // however many inputs there are. A panic while judging an input is its
 // outcome's *PanicError.
 func (c *Checker) Run(inputs iter.Seq[Input], jobs int, emit func(Outcome)) {
-	jobs = max(1, jobs)
+	if jobs <= 1 {
+		// One worker: judged in order here, with no hand-over between
+		// goroutines (which costs more than a small session's check).
+		i := 0
+		for in := range inputs {
+			o := c.judge(i, in)
+			if i == 0 {
+				o.Setup += c.setup
+			}
+			emit(o)
+			i++
+		}
+		return
+	}
 	type job struct {
 		i  int
 		in Input
