@@ -217,7 +217,7 @@ func (r *spanReader) jaegerSpan(p *pendingSpan, traceID string, processes map[st
 			l, _ = tag(sp.Tags, r.lifelineAttr)
 		}
 	}
-	m := r.messageOf(sp.Tags, sp.OperationName)
+	m := r.message(func(k string) (string, bool) { return tag(sp.Tags, k) }, sp.OperationName)
 	start, err := sp.StartTime.Int64()
 	if err != nil {
 		r.b.malformed(p.line, p.col, "span %s: startTime %q is not an integer (µs)", sp.SpanID, sp.StartTime)
@@ -228,21 +228,4 @@ func (r *spanReader) jaegerSpan(p *pendingSpan, traceID string, processes map[st
 		id = traceID
 	}
 	return r.span([]byte(id), p.line, p.col, sp.SpanID, l, kind, m, start)
-}
-
-// messageOf is message for Jaeger's tags.
-func (r *spanReader) messageOf(tags []jaegerTag, name string) string {
-	if r.messageAttr != "" {
-		if m, ok := tag(tags, r.messageAttr); ok {
-			return m
-		}
-		return name
-	}
-	if m, ok := tag(tags, MessagingDestination); ok {
-		return m
-	}
-	if m, ok := tag(tags, RPCMethod); ok {
-		return m
-	}
-	return name
 }

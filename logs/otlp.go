@@ -184,7 +184,7 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 				if !resHas {
 					l, _ = attr(sp.Attributes(), lifelineKey)
 				}
-				m := r.message(sp.Attributes(), sp.Name())
+				m := r.message(func(k string) (string, bool) { return attr(sp.Attributes(), k) }, sp.Name())
 				var id []byte
 				if tid := sp.TraceID(); !tid.IsEmpty() {
 					id = idBuf[:hex.Encode(idBuf[:], tid[:])]
@@ -199,19 +199,17 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 }
 
 // message returns the message of a span: MessageAttr's value if set and
-// present, else messaging.destination.name's or rpc.method's, else name.
-func (r *spanReader) message(attrs pcommon.Map, name string) string {
+// present, else messaging.destination.name's or rpc.method's, else name;
+// lookup reads an attribute (OTLP) or a tag (Jaeger) of the span.
+func (r *spanReader) message(lookup func(key string) (string, bool), name string) string {
+	keys := []string{MessagingDestination, RPCMethod}
 	if r.messageAttr != "" {
-		if m, ok := attr(attrs, r.messageAttr); ok {
+		keys = []string{r.messageAttr}
+	}
+	for _, k := range keys {
+		if m, ok := lookup(k); ok {
 			return m
 		}
-		return name
-	}
-	if m, ok := attr(attrs, MessagingDestination); ok {
-		return m
-	}
-	if m, ok := attr(attrs, RPCMethod); ok {
-		return m
 	}
 	return name
 }
