@@ -72,26 +72,32 @@ func (e *PanicError) Error() string {
 func Files(c *Checker, files []string) iter.Seq[Input] {
 	return func(yield func(Input) bool) {
 		for _, f := range files {
-			in := Input{Name: f}
-			if sp := c.sp; sp.NFA != nil {
-				in.ReadLetters = func() ([][]nfa.Letter, error) {
-					src, err := spec.ReadFileLimit(f, c.opt.MaxInput)
-					if err != nil {
-						return nil, err
-					}
-					return nfa.ParseLetterTraces(f, src, sp.Locations)
-				}
-			} else {
-				in.Read = func() (*multitrace.MultiTrace, error) {
-					mt, err := multitrace.ReadLimit(f, sp.Interaction.Sig, c.opt.MaxInput)
-					return mt, spec.FileError(err)
-				}
-			}
-			if !yield(in) {
+			if !yield(c.FileInput(f)) {
 				return
 			}
 		}
 	}
+}
+
+// FileInput returns the input of one file: a .htf multi-trace for an
+// interaction, a letter-trace file for a .timbuk NFA.
+func (c *Checker) FileInput(f string) Input {
+	in := Input{Name: f}
+	if sp := c.sp; sp.NFA != nil {
+		in.ReadLetters = func() ([][]nfa.Letter, error) {
+			src, err := spec.ReadFileLimit(f, c.opt.MaxInput)
+			if err != nil {
+				return nil, err
+			}
+			return nfa.ParseLetterTraces(f, src, sp.Locations)
+		}
+	} else {
+		in.Read = func() (*multitrace.MultiTrace, error) {
+			mt, err := multitrace.ReadLimit(f, sp.Interaction.Sig, c.opt.MaxInput)
+			return mt, spec.FileError(err)
+		}
+	}
+	return in
 }
 
 // Run judges the inputs with jobs workers (at least 1) and calls emit with

@@ -148,8 +148,7 @@ func logInputs(c *check.Checker, files []string, f logs.Format, opt logs.Options
 						return multitrace.ParseResolve(file, src, opt.Sig)
 					}}
 				default:
-					for in = range check.Files(c, []string{file}) {
-					}
+					in = c.FileInput(file)
 				}
 				if !yield(in) {
 					return
