@@ -59,7 +59,7 @@ func sizes(t testing.TB, a *nfa.NFA) string {
 // "file.hif:line:col: loopX".
 func compileModel(t testing.TB, sp *spec.Spec) (*nfa.NFA, string) {
 	t.Helper()
-	a, err := Compile(sp.Store, sp.Root, Options{File: sp.HIFPath, Syntax: sp.Syntax})
+	a, err := compileNFA(sp.Store, sp.Root, Options{File: sp.HIFPath, Syntax: sp.Syntax})
 	if err != nil {
 		var le *LoopError
 		if !errors.As(err, &le) {

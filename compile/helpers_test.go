@@ -208,3 +208,12 @@ func diff(a, b []string) []string {
 	}
 	return out
 }
+
+// compileNFA is Compile's reduced NFA.
+func compileNFA(st *interaction.Store, root interaction.Term, opt Options) (*nfa.NFA, error) {
+	a, err := Compile(st, root, opt)
+	if err != nil {
+		return nil, err
+	}
+	return a.NFA, nil
+}
