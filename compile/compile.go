@@ -355,14 +355,12 @@ func (s *synth) symbol(id interaction.ActID) nfa.Symbol {
 		return nfa.Symbol(s.symOf[id] - 1)
 	}
 	var buf [64]byte
-	x := s.b.Symbol(s.name(s.st.MultiAction(id).AppendFormat(buf[:0], s.st.Signature())))
+	x := s.b.AddSymbol(s.name(s.st.MultiAction(id).AppendFormat(buf[:0], s.st.Signature())))
 	if int(id) >= len(s.symOf) {
 		s.symOf = append(s.symOf, make([]int32, int(id)+1-len(s.symOf))...)
 	}
 	s.symOf[id] = int32(x) + 1
-	if int(x) == len(s.acts) {
-		s.acts = append(s.acts, id)
-	}
+	s.acts = append(s.acts, id) // symbol x: distinct ids are distinct multi-actions
 	return x
 }
 

@@ -185,7 +185,7 @@ func TestRandomLanguage(t *testing.T) {
 			p := random.Params{MaxDepth: 3, MinActions: 2, Weights: random.All(), Compilable: compilable,
 				Messages: random.MessageKinds{Passing: 2, Emission: 2, Reception: 2, Synch: 1, Broadcast: 1}}
 			root := random.Interaction(st, rng, p)
-			a, err := compileNFA(st, root, Options{})
+			c, err := Compile(st, root, Options{})
 			if err != nil {
 				var le *LoopError
 				if compilable || !errors.As(err, &le) {
@@ -194,11 +194,12 @@ func TestRandomLanguage(t *testing.T) {
 				rejected++
 				continue
 			}
+			a := c.NFA
 			checkReference(t, st, root, a, k)
 			ac := newAcceptor(st, root)
 			for range 2 {
 				if w := randomWord(a, rng, 40, 0.05); w != nil {
-					if ok, r := ac.accepts(events(st.Signature(), a, w)); !ok {
+					if ok, r := ac.accepts(events(st, c, w)); !ok {
 						t.Errorf("%s: the runtime engine answers %v (%s) on the NFA word %s", st.Format(root), r.Verdict, r.Reason, formatWord(a.Symbols(), w))
 					}
 				}
