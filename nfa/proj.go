@@ -159,7 +159,7 @@ func (pb *projBuilder) state() (State, error) {
 		return State(i), nil
 	}
 	if pb.max > 0 && pb.subsets.len() > pb.max {
-		return 0, &LimitError{Stage: pb.budget.stage, Limit: LimitStates, Max: int64(pb.max)}
+		return 0, &LimitError{Stage: pb.budget.Stage(), Limit: LimitStates, Max: int64(pb.max)}
 	}
 	var list []State
 	if k := len(pb.spare); k > 0 {
