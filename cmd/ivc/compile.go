@@ -13,7 +13,6 @@ import (
 	"github.com/ivc-project/ivc/gen"
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/spec"
-	"github.com/ivc-project/ivc/tracegen"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -104,7 +103,7 @@ func (a *app) compile(fl *compileFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	part, err := tracegen.ParsePartition(sp.Sig, fl.locations)
+	part, err := interaction.ParseLocations(sp.Sig, fl.locations)
 	if err != nil {
 		return a.usagef("--locations: %v", err)
 	}
@@ -161,7 +160,7 @@ func (a *app) compile(fl *compileFlags, args []string) error {
 // interaction, compiled by e, for the locations part: e's checker for
 // them, the signature's names, each location's lifelines, and the names of
 // sp's files as the source.
-func verifierConfig(sp *spec.Spec, e *automata.Engine, part []interaction.Lifelines) (gen.Config, error) {
+func verifierConfig(sp *spec.Spec, e *automata.Engine, part interaction.Locations) (gen.Config, error) {
 	c, err := e.Checker(part)
 	if err != nil {
 		return gen.Config{}, fmt.Errorf("%s: %v", sp.HIFPath, err)

@@ -6,10 +6,10 @@ import (
 
 	"github.com/ivc-project/ivc/automata"
 	"github.com/ivc-project/ivc/compile"
+	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/atomicfile"
 	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/spec"
-	"github.com/ivc-project/ivc/tracegen"
 	"github.com/spf13/cobra"
 )
 
@@ -81,9 +81,9 @@ it is used when HIF is omitted) or a legacy single-file .hsf.`,
 				}
 				g = m.NFA.DOT(nfa.DOTOptions{Name: sp.HIFPath, Labels: labels})
 			case "proj", "area":
-				part := tracegen.Discrete(sp.Sig)
+				part := interaction.DiscreteLocations(sp.Sig)
 				if locations != "" {
-					if part, err = tracegen.ParsePartition(sp.Sig, locations); err != nil {
+					if part, err = interaction.ParseLocations(sp.Sig, locations); err != nil {
 						return a.usagef("--locations: %v", err)
 					}
 				}

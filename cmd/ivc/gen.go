@@ -117,12 +117,12 @@ func (a *app) gen(fl *genFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	part, err := tracegen.ParsePartition(sp.Sig, fl.locations)
+	part, err := interaction.ParseLocations(sp.Sig, fl.locations)
 	if err != nil {
 		return a.usagef("--locations: %v", err)
 	}
 	mts, err := tracegen.Generate(sp.Store, sp.Root, tracegen.Config{
-		Kind: kind, N: fl.n, Seed: fl.seed, Partition: part, From: from,
+		Kind: kind, N: fl.n, Seed: fl.seed, Locations: part, From: from,
 		Options: tracegen.Options{MaxLength: fl.maxLength},
 	})
 	if err != nil {
