@@ -65,7 +65,7 @@ It works from a go:generate line of a downstream module:
 	f := cmd.Flags()
 	f.StringVarP(&fl.out, "output", "o", "", "directory to write the package into (created if needed)")
 	f.StringVar(&fl.pkg, "package", "", "package name (default: the output directory's base name)")
-	f.StringVar(&fl.locations, "locations", "discrete", `the locations: discrete, trivial or the lifelines of each "a,b;c"`)
+	f.StringVar(&fl.locations, "locations", "", locationsHelp)
 	f.BoolVar(&fl.main, "main", false, "also write a command DIR/cmd/NAMEcheck that checks .htf files")
 	f.StringVar(&fl.importPath, "import-path", "", "with --main, the package's import path (default: from go.mod)")
 	f.BoolVar(&fl.force, "force", false, "replace files that ivc did not generate, and write among other packages' files")
@@ -188,7 +188,7 @@ func commandArgs(sp *spec.Spec, fl *compileFlags, pkg string) []string {
 		args = append(args, filepath.ToSlash(filepath.Base(sp.HIFPath)))
 	}
 	args = append(args, "--package", pkg)
-	if fl.locations != "discrete" {
+	if fl.locations != "" && fl.locations != "discrete" {
 		args = append(args, "--locations", fmt.Sprintf("%q", fl.locations))
 	}
 	return args

@@ -42,8 +42,8 @@ of -o), for review:
                        none does
 
 The locations of proj and area (groups of lifelines that share a clock)
-are those of --locations ("a,b;c", as in the .htf components; default: one
-per lifeline), and --location names one of them by its lifelines ("a" or
+are those of --locations (discrete, the default: one per lifeline; trivial:
+one for all; or the lifelines of each "a,b;c", as in the .htf components), and --location names one of them by its lifelines ("a" or
 "a,b").
 
 Render it with Graphviz: dot -Tsvg FILE.dot -o FILE.svg. The output is
@@ -130,7 +130,7 @@ it is used when HIF is omitted) or a legacy single-file .hsf.`,
 	f.StringVarP(&out, "output", "o", "", "write to `FILE.dot` instead of stdout")
 	f.BoolVar(&labels, "labels", false, "with --what nfa, label each state with its interaction term")
 	f.StringVar(&location, "location", "", "with --what proj or area, the location drawn, by its lifelines `a,b`")
-	f.StringVar(&locations, "locations", "", "the locations, the lifelines of each `\"a,b;c\"` (default: one per lifeline)")
+	f.StringVar(&locations, "locations", "", locationsHelp)
 	lim.register(f)
 	return cmd
 }
