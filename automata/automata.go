@@ -154,16 +154,7 @@ func (o Options) checkerOptions(deadline time.Time) nfa.CheckerOptions {
 
 // parseMultiAction reads back the name of a symbol (MultiAction.Format).
 func parseMultiAction(sig *interaction.Signature, name string) (interaction.MultiAction, error) {
-	name = strings.TrimSuffix(strings.TrimPrefix(name, "{"), "}")
-	var acts []interaction.Action
-	for _, s := range strings.Split(name, ",") {
-		a, err := sig.ParseAction(s)
-		if err != nil {
-			return nil, err
-		}
-		acts = append(acts, a)
-	}
-	return interaction.NewMultiAction(acts...), nil
+	return sig.ParseMultiAction(name)
 }
 
 // NFA returns the compiled automaton.
