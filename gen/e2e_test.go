@@ -40,6 +40,9 @@ var e2eCases = []e2eCase{
 	// Written for this test: two branches whose areas do not meet.
 	{model: "inter", partition: "discrete", pkg: "inter", htf: []string{
 		"testdata/models/inter/i1.htf", "testdata/models/inter/i2.htf"}},
+	// Real names (issue 24): quoted, aliased, holding the .htf's punctuation.
+	{model: "quoted", partition: "discrete", pkg: "quoted"},
+	{model: "quoted", partition: `gateway,xincan-user;my.service [1],back\slash,plain`, pkg: "quotedgrouped"},
 	{model: "hr", partition: "discrete", pkg: "hr", heavy: true},
 	{model: "rover", partition: "discrete", pkg: "rover", heavy: true},
 	{model: "sensor", partition: "discrete", pkg: "sensor", heavy: true},
