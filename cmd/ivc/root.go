@@ -143,6 +143,10 @@ func run(args []string, stdout, stderr io.Writer) (status int) {
 	if err == nil {
 		return a.status
 	}
+	var se *check.SettingError
+	if errors.As(err, &se) {
+		err = settingError(se)
+	}
 	var ue *usageError
 	if errors.As(err, &ue) || a.cmd == nil {
 		// Cobra's own errors (unknown command or flag, wrong number of
