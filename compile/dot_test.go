@@ -18,7 +18,7 @@ func TestDOTCorpus(t *testing.T) {
 	var graphs []string
 	for _, m := range corpusModels {
 		sp := loadModel(t, filepath.Join("testdata", "models", m.hsf), m.hif)
-		a, err := Compile(sp.Store, sp.Root, Options{Labels: true})
+		a, err := compileNFA(sp.Store, sp.Root, Options{Labels: true})
 		if err != nil {
 			continue
 		}

@@ -112,6 +112,8 @@ Inconc, 2 on a usage or input error (reported on stderr as file:line:col).`,
 		},
 	}
 	root.PersistentFlags().StringVar(&a.format, "format", "text", "output format, `text|json`")
+	root.Version = version()
+	root.SetVersionTemplate("ivc {{.Version}}\n")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return &usageError{err} })
 	root.CompletionOptions.DisableDefaultCmd = true
 	for _, newCmd := range commands {
