@@ -107,27 +107,8 @@ func goList(t *testing.T, root string) []listed {
 	return pkgs
 }
 
-// moduleRoot returns the directory of the module's go.mod.
-func moduleRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found")
-		}
-		dir = parent
-	}
-}
-
 func TestArchitecture(t *testing.T) {
-	root := moduleRoot(t)
+	root := ModuleRoot(t)
 	rules := map[string]int{}
 	for i, r := range architecture {
 		if _, dup := rules[r.pkg]; dup {
