@@ -32,7 +32,7 @@ func readCSV(b *builder, lr *lineReader, opt *Options, tsv bool) error {
 			c.sep = '\t'
 		}
 		if err := c.parse(line); err != nil {
-			return fmt.Errorf("%s:%d:%d: header row: %s", b.file, err.line, err.col, err.msg)
+			return &Error{File: b.file, Line: err.line, Col: err.col, Msg: "header row: " + err.msg}
 		}
 		header = c.fields()
 	}
@@ -44,7 +44,7 @@ func readCSV(b *builder, lr *lineReader, opt *Options, tsv bool) error {
 				continue
 			}
 			if column[r] >= 0 {
-				return fmt.Errorf("%s:%d:%d: header row: field %q appears twice", b.file, c.startLine, c.cols[i], names[r])
+				return &Error{File: b.file, Line: c.startLine, Col: c.cols[i], Msg: fmt.Sprintf("header row: field %q appears twice", names[r])}
 			}
 			column[r] = i
 		}
@@ -82,7 +82,7 @@ func readCSV(b *builder, lr *lineReader, opt *Options, tsv bool) error {
 			if i := column[bad.role]; i >= 0 {
 				col = c.cols[i]
 			}
-			b.malformed(c.startLine, col, "%s", bad.msg)
+			b.bad(&ev, bad, c.startLine, col)
 		}
 	}
 }

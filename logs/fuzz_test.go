@@ -166,7 +166,14 @@ func FuzzOTLP(f *testing.F) {
 				for j := range sss.Len() {
 					ss := sss.At(j).Spans()
 					for k := range ss.Len() {
-						if kind := ss.At(k).Kind(); kind >= ptrace.SpanKindServer && kind <= ptrace.SpanKindConsumer {
+						sp := ss.At(k)
+						if kind := sp.Kind(); kind < ptrace.SpanKindServer || kind > ptrace.SpanKindConsumer {
+							continue
+						}
+						// A span without a start time, or past 2^63-1 ns, is malformed.
+						if start := uint64(sp.StartTimestamp()); start == 0 || start > 1<<63-1 {
+							malformed++
+						} else {
 							spans++
 						}
 					}

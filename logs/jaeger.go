@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ivc-project/ivc/interaction"
 )
@@ -201,11 +202,21 @@ func (r *spanReader) jaegerSpan(p *pendingSpan, traceID string, processes map[st
 	default:
 		return nil
 	}
+	id := sp.TraceID
+	if id == "" {
+		id = traceID
+	}
+	if strings.ContainsRune(id, utf8.RuneError) {
+		// encoding/json turned bytes that are not UTF-8 into U+FFFD: two
+		// such ids could not be told apart.
+		r.b.malformed(p.line, p.col, "span %q: trace id %q is not valid UTF-8", sp.SpanID, id)
+		return nil
+	}
 	proc := sp.Process
 	if proc == nil {
 		pr, ok := processes[sp.ProcessID]
 		if !ok {
-			r.b.malformed(p.line, p.col, "span %s: process %q is not in the trace's processes (at %d:%d)", sp.SpanID, sp.ProcessID, line, col)
+			r.b.dropped([]byte(id), p.line, p.col, "span %q: process %q is not in the trace's processes (at %d:%d)", sp.SpanID, sp.ProcessID, line, col)
 			return nil
 		}
 		proc = &pr
@@ -219,13 +230,9 @@ func (r *spanReader) jaegerSpan(p *pendingSpan, traceID string, processes map[st
 	}
 	m := r.message(func(k string) (string, bool) { return tag(sp.Tags, k) }, sp.OperationName)
 	start, err := sp.StartTime.Int64()
-	if err != nil {
-		r.b.malformed(p.line, p.col, "span %s: startTime %q is not an integer (µs)", sp.SpanID, sp.StartTime)
+	if err != nil || start <= 0 {
+		r.b.dropped([]byte(id), p.line, p.col, "span %q: startTime %q is not a time (a positive integer of µs)", sp.SpanID, sp.StartTime)
 		return nil
-	}
-	id := sp.TraceID
-	if id == "" {
-		id = traceID
 	}
 	return r.span([]byte(id), p.line, p.col, sp.SpanID, l, kind, m, start)
 }

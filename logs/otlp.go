@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"math"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
@@ -42,7 +43,7 @@ func newSpanReader(b *builder, opt *Options) *spanReader {
 func (r *spanReader) span(id []byte, line, col int, spanID string, l string, k interaction.Kind, m string, start int64) error {
 	act, ok, undeclared := r.b.action(id, line, []byte(l), k, []byte(m))
 	if undeclared != "" {
-		r.b.malformed(line, col, "span %s: %s", spanID, undeclared)
+		r.b.malformed(line, col, "span %q: %s", spanID, undeclared)
 		return nil
 	}
 	if !ok {
@@ -189,7 +190,14 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 				if tid := sp.TraceID(); !tid.IsEmpty() {
 					id = idBuf[:hex.Encode(idBuf[:], tid[:])]
 				}
-				if err := r.span(id, line, col, sp.SpanID().String(), l, kind, m, int64(sp.StartTimestamp())); err != nil {
+				start := uint64(sp.StartTimestamp())
+				if start == 0 || start > math.MaxInt64 {
+					// Read as is, it would put the span first (or last) and
+					// change the verdict silently.
+					r.b.dropped(id, line, col, "span %q: startTimeUnixNano %d is not a time (missing, or past 2^63-1 ns)", sp.SpanID().String(), start)
+					continue
+				}
+				if err := r.span(id, line, col, sp.SpanID().String(), l, kind, m, int64(start)); err != nil {
 					return err
 				}
 			}

@@ -1,6 +1,7 @@
 package logs_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ivc-project/ivc/logs"
@@ -85,7 +86,7 @@ func TestReadOTLP(t *testing.T) {
   ],
   "extra": {"ignored": [1, 2]}
 }
-{"resourceSpans": [{"resource": {}, "scopeSpans": [{"spans": [{"traceId": "` + t2 + `", "kind": 3, "name": "n",
+{"resourceSpans": [{"resource": {}, "scopeSpans": [{"spans": [{"traceId": "` + t2 + `", "kind": 3, "name": "n", "startTimeUnixNano": "1",
   "attributes": [{"key": "peer", "value": {"stringValue": "b"}}]}]}]}]}
 {"resourceSpans": [
   {"resource": {}} x
@@ -95,6 +96,25 @@ func TestReadOTLP(t *testing.T) {
 		reports: "traces.json:12:5: invalid OTLP/JSON resource spans: ReadStringAsSlice: expects \" or n, but found 1, error found in #10 byte of ...|ace_id\": 12}]}]}]}|..., bigger context ...|ce\": {}, \"scope_spans\": [{\"spans\": [{\"trace_id\": 12}]}]}]}|...\n" +
 			"traces.json:19:20: invalid JSON: expected comma after array element\n",
 		stats: logs.Stats{Sessions: 2, Events: 4, Malformed: 2},
+	}})
+}
+
+// TestReadOTLPStart checks that a span without a start time, or one past
+// 2^63-1 ns, is malformed and its session incomplete (issue 25 item 10):
+// read as 0 or as a negative time, it would move first and change the
+// verdict silently.
+func TestReadOTLPStart(t *testing.T) {
+	noStart := strings.Replace(otlpSpan(t1, "4", "m", 1, ""), `,"startTimeUnixNano":"1"`, "", 1)
+	runReadCases(t, []readCase{{
+		name: "no start, start 2^64-1",
+		file: "traces.jsonl.json",
+		in: otlpLine("a", otlpSpan(t1, "4", "m", 5, ""), noStart) + "\n" +
+			otlpLine("b", strings.Replace(otlpSpan(t1, "5", "m", 1, ""), `"1"`, `"18446744073709551615"`, 1)) + "\n",
+		want: t1 + "@1 1/0: (2 dropped, from line 1) a!m |  | \n",
+		reports: `traces.jsonl.json:1: span "0102030405060708": startTimeUnixNano 0 is not a time (missing, or past 2^63-1 ns)
+traces.jsonl.json:2: span "0102030405060708": startTimeUnixNano 18446744073709551615 is not a time (missing, or past 2^63-1 ns)
+`,
+		stats: logs.Stats{Sessions: 1, Events: 1, Malformed: 2},
 	}})
 }
 
@@ -124,10 +144,10 @@ func TestReadJaeger(t *testing.T) {
 {"traceID":"abc2","processes":{"p1":{"serviceName":"frontend"}},"spans":[` + span("abc2", "t1", "m", "producer", 1, "p1", "") + `]}
 ],"total":0,"limit":0,"offset":0,"errors":null}
 `,
-		want: "abc1@2 4/0: a!m.a!n | b?n.b?m | \nabc2@12 0/1:  |  | \n",
+		want: "abc1@2 4/0: (1 dropped, from line 7) a!m.a!n | b?n.b?m | \nabc2@12 0/1:  |  | \n",
 		reports: `jaeger.json:8:1: invalid Jaeger span: json: invalid number literal, trying to unmarshal "\"x\"" into Number
 jaeger.json:9:1: invalid Jaeger span: json: cannot unmarshal bool into Go struct field jaegerSpan.startTime of type json.Number
-jaeger.json:7:1: span s6: process "p9" is not in the trace's processes (at 1:10)
+jaeger.json:7:1: span "s6": process "p9" is not in the trace's processes (at 1:10)
 `,
 		stats: logs.Stats{Sessions: 2, Events: 4, Ignored: 1, Malformed: 3},
 	}, {
@@ -141,5 +161,24 @@ jaeger.json:7:1: span s6: process "p9" is not in the trace's processes (at 1:10)
 		want:    "abc1@2 1/0: a!m |  | \n",
 		reports: "jaeger.json:4:189: invalid JSON: invalid character ',' looking for beginning of value\n",
 		stats:   logs.Stats{Sessions: 1, Events: 1, Malformed: 1},
+	}, {
+		// Issue 25 items 10, 12, 14: a start of 0 or below is no time, a
+		// trace id that is not UTF-8 cannot be told from another, and what
+		// the file holds is escaped in messages (no terminal escapes, no
+		// forged lines).
+		name: "no start time, a trace id not UTF-8, hostile span ids",
+		file: "jaeger.json",
+		in: `{"data":[{"traceID":"abc1","processes":{"p1":{"serviceName":"a"}},"spans":[
+` + span("abc1", "s1", "m", "producer", 10, "p1", "") + `,
+` + span("abc1", `\u001b]0;pwned\u0007\u001b[2J`, "m", "producer", 0, "p1", "") + `,
+` + strings.Replace(span("abc1", `x\nabc1: Pass`, "m", "producer", 5, "p1", ""), `"startTime":5`, `"startTime":-5`, 1) + `,
+` + span("a\xff", "s4", "m", "producer", 10, "p1", "") + `]}]}
+`,
+		want: "abc1@2 1/0: (2 dropped, from line 3) a!m |  | \n",
+		reports: `jaeger.json:3:1: span "\x1b]0;pwned\a\x1b[2J": startTime "0" is not a time (a positive integer of µs)
+jaeger.json:4:1: span "x\nabc1: Pass": startTime "-5" is not a time (a positive integer of µs)
+jaeger.json:5:1: span "s4": trace id "a\ufffd" is not valid UTF-8
+`,
+		stats: logs.Stats{Sessions: 1, Events: 1, Malformed: 3},
 	}})
 }

@@ -108,7 +108,7 @@ func (f *scanFn) htf(name string, r io.Reader, record func(outLine), problem fun
 		problem(0, err)
 		return sum
 	}
-	rec, err := f.j.judgeOne(name, "", 0, mt)
+	rec, err := f.j.judgeOne(name, "", 0, mt, "")
 	if err != nil {
 		problem(0, err)
 		return sum
@@ -244,7 +244,7 @@ func (f *judgeFn) judgeSession(s *session, limit int, add func(int, outLine)) er
 		f.sum.add(Summary{MultiTraces: 1, Unjudged: 1, EventsUnjudged: as.Events, EventsIgnored: as.Ignored})
 		return nil
 	}
-	rec, err := f.j.judgeOne(s.file, s.id, as.Ignored, as.MT)
+	rec, err := f.j.judgeOne(s.file, s.id, as.Ignored, as.MT, as.Incomplete())
 	if err != nil {
 		problem(as.Line, err)
 		f.sum.add(Summary{MultiTraces: 1, Unjudged: 1, EventsUnjudged: as.Events, EventsIgnored: as.Ignored})
@@ -263,8 +263,8 @@ type judged struct {
 
 // judgeOne judges mt, the multi-trace of session id of file; a panic of
 // the checker is an error (check.PanicError), as with ivc analyze.
-func (j *judge) judgeOne(file, id string, ignored int, mt *multitrace.MultiTrace) (judged, error) {
-	o := j.checker.Judge(check.Input{Name: file, Session: id, Ignored: ignored,
+func (j *judge) judgeOne(file, id string, ignored int, mt *multitrace.MultiTrace, incomplete string) (judged, error) {
+	o := j.checker.Judge(check.Input{Name: file, Session: id, Ignored: ignored, Incomplete: incomplete,
 		Read: func() (*multitrace.MultiTrace, error) { return mt, nil }})
 	if o.Err != nil {
 		return judged{}, fmt.Errorf("%s: session %q: %w", file, id, o.Err)

@@ -406,7 +406,7 @@ func (b *batch) summary(d time.Duration, counts logCounts) {
 		parts = append(parts, fmt.Sprintf("%d unreadable", b.errors))
 	}
 	if counts.malformed > 0 {
-		parts = append(parts, fmt.Sprintf("%d malformed log lines", counts.malformed))
+		parts = append(parts, plural(counts.malformed, "malformed log line"))
 	}
 	if counts.ignored > 0 {
 		parts = append(parts, fmt.Sprintf("%d events outside the signature ignored", counts.ignored))
@@ -416,6 +416,14 @@ func (b *batch) summary(d time.Duration, counts logCounts) {
 		setup = fmt.Sprintf(" (setup %s)", roundDuration(b.setup))
 	}
 	fmt.Fprintf(b.a.stderr, "%d multi-traces: %s in %s%s\n", b.judged+b.errors, strings.Join(parts, ", "), roundDuration(d), setup)
+}
+
+// plural returns "1 thing" or "n things".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // roundDuration keeps about three significant digits: 1.23s, 45.67ms, 789µs.

@@ -179,6 +179,9 @@ func logInputs(c *check.Checker, files []string, f logs.Format, opt logs.Options
 			for _, s := range sessions {
 				in := check.Input{Name: file, Session: s.ID, Ignored: s.Ignored,
 					Read: func() (*multitrace.MultiTrace, error) { return s.MT, s.Err }}
+				if s.Err == nil {
+					in.Incomplete = s.Incomplete()
+				}
 				if !yield(in) {
 					return
 				}
