@@ -26,8 +26,8 @@ type Event struct {
 	// one (reported, and its session incomplete): Action and the order key
 	// are then unset.
 	Ignored, Dropped bool
-	Action  interaction.Action
-	key     orderKey
+	Action           interaction.Action
+	key              orderKey
 }
 
 // Scan reads a log as ReadFrom does, but hands each event to emit as soon
