@@ -304,3 +304,30 @@ x.csv:6:4: quoted field not closed
 		stats: logs.Stats{Sessions: 1, Events: 1, Malformed: 4},
 	}})
 }
+
+// TestManyMalformed checks that a file of malformed lines costs its
+// reader's caller no memory (issue 25 item 1): the first of them are
+// reported, the others counted, and one last report says how many.
+func TestManyMalformed(t *testing.T) {
+	var in strings.Builder
+	in.WriteString(`{"session":"s","action":"a!m"}` + "\n")
+	for range 5000 {
+		in.WriteString("not json\n")
+	}
+	var reports []string
+	opt := logs.Options{Sig: testSig(t), MaxReports: 3}
+	sessions, st, err := logs.ReadFrom("x.jsonl", strings.NewReader(in.String()), logs.Auto, opt,
+		func(err error) { reports = append(reports, err.Error()) })
+	if err != nil || len(sessions) != 1 || st.Malformed != 5000 {
+		t.Fatalf("%d sessions, %+v, %v", len(sessions), st, err)
+	}
+	want := []string{
+		"x.jsonl:2:2: invalid JSON: invalid character 'o' in literal null (expecting 'u')",
+		"x.jsonl:3:2: invalid JSON: invalid character 'o' in literal null (expecting 'u')",
+		"x.jsonl:4:2: invalid JSON: invalid character 'o' in literal null (expecting 'u')",
+		"x.jsonl:5: 4997 more malformed lines or records from here on, not shown (only the first 3 of a file are)",
+	}
+	if strings.Join(reports, "\n") != strings.Join(want, "\n") {
+		t.Errorf("reports:\n%s\nwant:\n%s", strings.Join(reports, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -188,6 +188,10 @@ type builder struct {
 
 	index int // of the next event, in the order read
 	stats Stats
+
+	maxReports          int // malformed lines reported, the others counted
+	hidden, firstHidden int // malformed lines not reported, the line of the first
+	lastLine            int // of the last malformed line
 }
 
 // sink takes the events of a log, in the order read (index counts them
@@ -209,9 +213,12 @@ func newBuilder(file string, opt *Options, report func(error), out sink) (*build
 	if report == nil {
 		report = func(error) {}
 	}
-	b := &builder{file: file, strict: opt.Strict, report: report, sink: out,
+	b := &builder{file: file, strict: opt.Strict, report: report, sink: out, maxReports: opt.MaxReports,
 		lifelines: make(map[string]interaction.LifelineID, len(sig.Lifelines)),
 		messages:  make(map[string]interaction.MessageID, len(sig.Messages))}
+	if b.maxReports <= 0 {
+		b.maxReports = DefaultMaxReports
+	}
 	for i, l := range sig.Lifelines {
 		b.lifelines[l] = interaction.LifelineID(i)
 	}
@@ -223,8 +230,35 @@ func newBuilder(file string, opt *Options, report func(error), out sink) (*build
 
 // malformed reports a malformed line or record.
 func (b *builder) malformed(line, col int, format string, args ...any) {
-	b.stats.Malformed++
+	b.lastLine = line
+	if b.hide() {
+		return
+	}
 	b.report(&Error{File: b.file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)})
+}
+
+// hide counts a malformed line or record, and reports whether it is past
+// the first maxReports of the file: it is then counted, not reported, so
+// that a file of bad lines costs no memory to its reader's caller.
+func (b *builder) hide() bool {
+	b.stats.Malformed++
+	if b.stats.Malformed <= b.maxReports {
+		return false
+	}
+	if b.hidden == 0 {
+		b.firstHidden = b.lastLine
+	}
+	b.hidden++
+	return true
+}
+
+// reportHidden reports, at the end of the file, how many malformed lines
+// were counted and not reported.
+func (b *builder) reportHidden() {
+	if b.hidden > 0 {
+		b.report(&Error{File: b.file, Line: b.firstHidden, Msg: fmt.Sprintf(
+			"%d more malformed lines or records from here on, not shown (only the first %d of a file are)", b.hidden, b.maxReports)})
+	}
 }
 
 // dropped reports a malformed event of session id, which is then
@@ -241,8 +275,10 @@ func (b *builder) dropped(id []byte, line, col int, format string, args ...any) 
 func (b *builder) stop(err error) error {
 	var e *Error
 	if errors.As(err, &e) {
-		b.stats.Malformed++
-		b.report(e)
+		b.lastLine = e.Line
+		if !b.hide() {
+			b.report(e)
+		}
 		return nil
 	}
 	return err

@@ -167,7 +167,7 @@ func logInputs(c *check.Checker, files []string, f logs.Format, opt logs.Options
 				sessions, stats, err = logs.Read(file, g, opt, report)
 			}
 			counts.ignored += stats.Ignored
-			counts.malformed += len(bad)
+			counts.malformed += stats.Malformed
 			if err != nil {
 				bad = append(bad, err)
 			}
