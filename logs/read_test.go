@@ -259,6 +259,16 @@ x.jsonl:6:39: field "time" (time): +1e3 is neither an RFC 3339 time nor a number
 
 func TestReadCSV(t *testing.T) {
 	runReadCases(t, []readCase{{
+		// Issue 25 item 17: a ragged row's error has a column.
+		name: "ragged rows, with the column where they go wrong",
+		file: "x.csv",
+		in:   "session,action,seq\ns1,a!m,1,extra\ns1,a!m\n   \ns1,a?m,2\n",
+		want: "s1@5 1/0: a?m |  | \n",
+		reports: `x.csv:2:10: the row has 4 fields, the header 3: an extra field starts here
+x.csv:3:7: the row has 2 fields, the header 3: field "seq" is missing
+`,
+		stats: logs.Stats{Sessions: 1, Events: 1, Malformed: 2},
+	}, {
 		name: "CSV with quotes",
 		file: "x.csv",
 		in: "session,time,lifeline,kind,message,note\r\n" +
@@ -296,10 +306,10 @@ s1,"a?m,3
 s2,b!m,1
 `,
 		want: "s1@2 1/0: (1 dropped, from line 5) a!m |  | \n",
-		reports: `x.csv:3: the row has 2 fields, the header 3
-x.csv:4:9: unexpected 'x' after a quoted field
+		reports: `x.csv:3:7: the row has 2 fields, the header 3: field "seq" is missing
+x.csv:4:8: a '"' in a quoted field not doubled, or text after its closing quote
 x.csv:5:8: field "seq" (seq): "two" is not an integer
-x.csv:6:4: quoted field not closed
+x.csv:6: quoted field not closed
 `,
 		stats: logs.Stats{Sessions: 1, Events: 1, Malformed: 4},
 	}})
