@@ -2,9 +2,12 @@ package logs
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
+	"regexp"
 	"math"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -84,13 +87,12 @@ func (r *spanReader) otlpLines(lr *lineReader) error {
 		} else if err != nil {
 			return err
 		}
-		td, err := u.UnmarshalTraces(line)
-		if err != nil {
-			col, msg := jsonSyntaxError(line)
-			if msg == "" {
-				msg = err.Error()
+		td, bad := decodeOTLP(&u, line, nil, lr.line, 1)
+		if bad != nil {
+			if col, msg := jsonSyntaxError(line); msg != "" {
+				bad = &Error{Line: lr.line, Col: col, Msg: "invalid OTLP/JSON: " + msg}
 			}
-			r.b.malformed(lr.line, col, "invalid OTLP/JSON: %s", msg)
+			r.b.malformed(bad.Line, bad.Col, "%s", bad.Msg)
 			continue
 		}
 		if err := r.traces(td, lr.line, 0); err != nil {
@@ -105,7 +107,8 @@ func (r *spanReader) otlpLines(lr *lineReader) error {
 // is reported, and the events read before it are kept.
 func (r *spanReader) otlpStream(s *jsonStream) error {
 	var u ptrace.JSONUnmarshaler
-	var raw, wrapped json.RawMessage
+	var raw json.RawMessage
+	var wrapped []byte
 	for {
 		t, err := s.token()
 		if err == io.EOF {
@@ -136,10 +139,9 @@ func (r *spanReader) otlpStream(s *jsonStream) error {
 				if err != nil {
 					return r.b.stop(err)
 				}
-				wrapped = append(append(append(wrapped[:0], `{"resourceSpans":[`...), raw...), "]}"...)
-				td, err := u.UnmarshalTraces(wrapped)
-				if err != nil {
-					r.b.malformed(line, col, "invalid OTLP/JSON resource spans: %s", err)
+				td, bad := decodeOTLP(&u, raw, &wrapped, line, col)
+				if bad != nil {
+					r.b.malformed(bad.Line, bad.Col, "%s", bad.Msg)
 					continue
 				}
 				if err := r.traces(td, line, col); err != nil {
@@ -154,6 +156,105 @@ func (r *spanReader) otlpStream(s *jsonStream) error {
 			return r.b.stop(err)
 		}
 	}
+}
+
+// decodeOTLP decodes doc, read at line:col, with pdata: a TracesData
+// object, or with wrapped one of its resource spans (wrapped is then the
+// buffer of the object made of it). OTLP/JSON writes ids in hex, proto3's
+// canonical JSON (Python's MessageToJson, say) in base64: when pdata
+// refuses doc, its base64 ids are turned into hex and it is decoded again;
+// an id that is neither gets an error at its position.
+func decodeOTLP(u *ptrace.JSONUnmarshaler, doc []byte, wrapped *[]byte, line, col int) (ptrace.Traces, *Error) {
+	decode := func(doc []byte) (ptrace.Traces, error) {
+		if wrapped == nil {
+			return u.UnmarshalTraces(doc)
+		}
+		*wrapped = append(append(append((*wrapped)[:0], `{"resourceSpans":[`...), doc...), "]}"...)
+		return u.UnmarshalTraces(*wrapped)
+	}
+	td, err := decode(doc)
+	if err == nil {
+		return td, nil
+	}
+	what := "invalid OTLP/JSON: "
+	if wrapped != nil {
+		what = "invalid OTLP/JSON resource spans: "
+	}
+	hexed, at, msg := hexIDs(doc)
+	if msg != "" {
+		l, c := posIn(doc, at, line, col)
+		return ptrace.Traces{}, &Error{Line: l, Col: c, Msg: what + msg}
+	}
+	if hexed != nil {
+		if td, err := decode(hexed); err == nil {
+			return td, nil
+		}
+	}
+	return ptrace.Traces{}, &Error{Line: line, Col: col, Msg: what + err.Error()}
+}
+
+// otlpID matches an id of OTLP/JSON: its key, and its string value.
+var otlpID = regexp.MustCompile(`"(traceId|spanId|parentSpanId|trace_id|span_id|parent_span_id)"\s*:\s*"([^"\\]*)"`)
+
+// hexIDs returns doc with its ids in base64 written in hex, or nil when
+// none is; msg, when an id is neither (at offset at of doc).
+func hexIDs(doc []byte) (hexed []byte, at int, msg string) {
+	var out []byte
+	last := 0
+	for _, m := range otlpID.FindAllSubmatchIndex(doc, -1) {
+		key, v := doc[m[2]:m[3]], doc[m[4]:m[5]]
+		n := 8
+		if bytes.HasPrefix(key, []byte("trace")) {
+			n = 16
+		}
+		if len(v) == 0 || isHex(v, n) {
+			continue
+		}
+		id, ok := base64ID(v, n)
+		if !ok {
+			return nil, m[4] - 1, fmt.Sprintf("%s %q is neither %d hexadecimal digits nor the base64 of %d bytes", key, v, 2*n, n)
+		}
+		out = append(out, doc[last:m[4]]...)
+		out = hex.AppendEncode(out, id)
+		last = m[5]
+	}
+	if out == nil {
+		return nil, 0, ""
+	}
+	return append(out, doc[last:]...), 0, ""
+}
+
+func isHex(v []byte, n int) bool {
+	if len(v) != 2*n {
+		return false
+	}
+	for _, c := range v {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// base64ID decodes v, the base64 of n bytes (standard or URL alphabet,
+// padded or not).
+func base64ID(v []byte, n int) ([]byte, bool) {
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		if id, err := enc.AppendDecode(nil, v); err == nil && len(id) == n {
+			return id, true
+		}
+	}
+	return nil, false
+}
+
+// posIn returns the line and column of offset off of doc, which starts at
+// line:col.
+func posIn(doc []byte, off, line, col int) (int, int) {
+	before := doc[:off]
+	if k := bytes.Count(before, []byte{'\n'}); k > 0 {
+		return line + k, off - bytes.LastIndexByte(before, '\n')
+	}
+	return line, col + off
 }
 
 // traces adds the spans of td, read at line:col.

@@ -64,7 +64,7 @@ func TestReadOTLP(t *testing.T) {
 			`{"resourceSpans":[` + "\n",
 		want: t1 + "@1 4/0: a!n.a!m | b?n.b?m | \n" +
 			t2 + "@1 1/1:  | b?n | \n",
-		reports: "traces.json:5: invalid OTLP/JSON: ID.UnmarshalJSONIter: length mismatch, error found in #10 byte of ...|eId\":\"xyz\"}]}]}]}|..., bigger context ...|urce\":{}, \"scopeSpans\":[{\"spans\":[{\"traceId\":\"xyz\"}]}]}]}|...\n" +
+		reports: "traces.json:5:70: invalid OTLP/JSON: traceId \"xyz\" is neither 32 hexadecimal digits nor the base64 of 16 bytes\n" +
 			"traces.json:6:18: invalid OTLP/JSON: unexpected end of JSON input\n",
 		stats: logs.Stats{Sessions: 2, Events: 5, Ignored: 1, Malformed: 2},
 	}, {
@@ -96,6 +96,33 @@ func TestReadOTLP(t *testing.T) {
 		reports: "traces.json:12:5: invalid OTLP/JSON resource spans: ReadStringAsSlice: expects \" or n, but found 1, error found in #10 byte of ...|ace_id\": 12}]}]}]}|..., bigger context ...|ce\": {}, \"scope_spans\": [{\"spans\": [{\"trace_id\": 12}]}]}]}|...\n" +
 			"traces.json:19:20: invalid JSON: expected comma after array element\n",
 		stats: logs.Stats{Sessions: 2, Events: 4, Malformed: 2},
+	}})
+}
+
+// TestReadOTLPBase64 reads ids in base64, as proto3's canonical JSON
+// writes them (issue 24 part 3), as well as hex, in upper case too; an id
+// that is neither is an error at its position (issue 25 item 17).
+func TestReadOTLPBase64(t *testing.T) {
+	// t1 in base64: CvdlGRbNQ92ESOshHIAxnA==
+	b64 := strings.Replace(otlpSpan(t1, "4", "m", 1, ""), t1, "CvdlGRbNQ92ESOshHIAxnA==", 1)
+	b64 = strings.Replace(b64, "0102030405060708", "AQIDBAUGBwg=", 1)
+	upper := otlpSpan(strings.ToUpper(t1), "5", "m", 2, "")
+	runReadCases(t, []readCase{{
+		name: "base64 and upper-case hex ids, one object a line",
+		file: "t.json",
+		in:   otlpLine("a", b64) + "\n" + otlpLine("b", upper) + "\n" + otlpLine("c", strings.Replace(b64, "AQIDBAUGBwg=", "AQIDBAUGBw==", 1)) + "\n",
+		want: t1 + "@1 2/0: a!m | b?m | \n",
+		reports: `t.json:3:170: invalid OTLP/JSON: spanId "AQIDBAUGBw==" is neither 16 hexadecimal digits nor the base64 of 8 bytes
+`,
+		stats: logs.Stats{Sessions: 1, Events: 2, Malformed: 1},
+	}, {
+		name: "base64 ids, one object over many lines",
+		file: "t.json",
+		in:   "{\"resourceSpans\": [\n" + strings.TrimSuffix(strings.TrimPrefix(otlpLine("a", b64), `{"resourceSpans":[`), "]}") + ",\n" + strings.TrimSuffix(strings.TrimPrefix(otlpLine("c", strings.Replace(b64, "AQIDBAUGBwg=", "!!", 1)), `{"resourceSpans":[`), "]}") + "\n]}\n",
+		want: t1 + "@2 1/0: a!m |  | \n",
+		reports: `t.json:3:152: invalid OTLP/JSON resource spans: spanId "!!" is neither 16 hexadecimal digits nor the base64 of 8 bytes
+`,
+		stats: logs.Stats{Sessions: 1, Events: 1, Malformed: 1},
 	}})
 }
 
