@@ -11,8 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/ivc-project/ivc/interaction"
-	iscan "github.com/ivc-project/ivc/internal/scan"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // Session is one multi-trace of a log: the events of one session id.
@@ -74,9 +74,9 @@ type Error struct {
 // line of ivc's output nor send escapes to a terminal.
 func (e *Error) Error() string {
 	if e.Col > 0 {
-		return fmt.Sprintf("%s:%d:%d: %s", iscan.FileName(e.File), e.Line, e.Col, printable(e.Msg))
+		return fmt.Sprintf("%s:%d:%d: %s", syntax.FileName(e.File), e.Line, e.Col, printable(e.Msg))
 	}
-	return fmt.Sprintf("%s:%d: %s", iscan.FileName(e.File), e.Line, printable(e.Msg))
+	return fmt.Sprintf("%s:%d: %s", syntax.FileName(e.File), e.Line, printable(e.Msg))
 }
 
 // printable returns s with its characters that are not printable (control
@@ -387,7 +387,7 @@ func (g *gatherer) drop(id []byte, line, _ int) {
 // error, and keeps its count of events.
 func (g *gatherer) add(id []byte, line, _ int, act interaction.Action, key orderKey) error {
 	if g.recs.n == math.MaxInt32 {
-		return fmt.Errorf("%s:%d: too many events (at most %d per log)", iscan.FileName(g.file), line, math.MaxInt32)
+		return fmt.Errorf("%s:%d: too many events (at most %d per log)", syntax.FileName(g.file), line, math.MaxInt32)
 	}
 	g.events++
 	si := g.session(id, line)

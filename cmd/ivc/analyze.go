@@ -12,6 +12,7 @@ import (
 
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/internal/input"
+	"github.com/ivc-project/ivc/report"
 	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/verdict"
@@ -413,9 +414,9 @@ func (b *batch) summary(d time.Duration, counts logCounts) {
 	}
 	setup := ""
 	if b.setup >= time.Millisecond {
-		setup = fmt.Sprintf(" (setup %s)", roundDuration(b.setup))
+		setup = fmt.Sprintf(" (setup %s)", report.RoundDuration(b.setup))
 	}
-	fmt.Fprintf(b.a.stderr, "%d multi-traces: %s in %s%s\n", b.judged+b.errors, strings.Join(parts, ", "), roundDuration(d), setup)
+	fmt.Fprintf(b.a.stderr, "%d multi-traces: %s in %s%s\n", b.judged+b.errors, strings.Join(parts, ", "), report.RoundDuration(d), setup)
 }
 
 // plural returns "1 thing" or "n things".
@@ -424,16 +425,4 @@ func plural(n int, thing string) string {
 		return "1 " + thing
 	}
 	return fmt.Sprintf("%d %ss", n, thing)
-}
-
-// roundDuration keeps about three significant digits: 1.23s, 45.67ms, 789µs.
-func roundDuration(d time.Duration) time.Duration {
-	switch {
-	case d >= time.Second:
-		return d.Round(10 * time.Millisecond)
-	case d >= time.Millisecond:
-		return d.Round(10 * time.Microsecond)
-	default:
-		return d.Round(time.Microsecond)
-	}
 }
