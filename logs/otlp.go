@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // Default attributes of the OpenTelemetry semantic conventions that name a
@@ -35,7 +36,28 @@ const (
 type spanReader struct {
 	b                         *builder
 	lifelineAttr, messageAttr string
+	// docs counts the documents read (OTLP objects, Jaeger objects), found
+	// those where the format's structure was (resource spans, traces): a
+	// file with documents and none of its format's is not of that format.
+	docs, found int
 }
+
+// checkFound returns the error for a file whose documents hold none of
+// the format's structure (and were not reported as malformed).
+func (r *spanReader) checkFound(format, expected string) error {
+	if r.docs > 0 && r.found == 0 && r.b.stats.Malformed == 0 {
+		return fmt.Errorf("%s: no %s in the file: not %s (expected %s)", syntax.FileName(r.b.file), structureOf[format], format, expected)
+	}
+	return nil
+}
+
+var structureOf = map[string]string{"OTLP/JSON": "resource spans", "Jaeger JSON": "traces"}
+
+// What readOTLP and readJaeger expect, for checkFound.
+const (
+	otlpExpected   = `{"resourceSpans": [...]} objects, one a line or over many lines; Jaeger's API v3 {"result": {"resourceSpans": [...]}}`
+	jaegerExpected = `{"data": [trace, ...]}, a trace {"traceID", "spans", "processes"}, or an array of traces`
+)
 
 func newSpanReader(b *builder, opt *Options) *spanReader {
 	return &spanReader{b: b, lifelineAttr: opt.LifelineAttr, messageAttr: opt.MessageAttr}
@@ -66,10 +88,16 @@ func readOTLP(b *builder, lr *lineReader, opt *Options) error {
 	for {
 		first, ok := lr.peekLine()
 		if !ok || len(bytes.TrimSpace(first)) > 0 {
+			var err error
 			if ok && json.Valid(first) {
-				return r.otlpLines(lr)
+				err = r.otlpLines(lr)
+			} else {
+				err = r.otlpStream(newJSONStream(b.file, lr.rest(), lr.line))
 			}
-			return r.otlpStream(newJSONStream(b.file, lr.rest(), lr.line))
+			if err != nil {
+				return err
+			}
+			return r.checkFound("OTLP/JSON", otlpExpected)
 		}
 		if _, err := lr.next(); err != nil { // a blank line
 			return nil
@@ -87,6 +115,7 @@ func (r *spanReader) otlpLines(lr *lineReader) error {
 		} else if err != nil {
 			return err
 		}
+		r.docs++
 		td, bad := decodeOTLP(&u, line, nil, lr.line, 1)
 		if bad != nil {
 			if col, msg := jsonSyntaxError(line); msg != "" {
@@ -94,6 +123,9 @@ func (r *spanReader) otlpLines(lr *lineReader) error {
 			}
 			r.b.malformed(bad.Line, bad.Col, "%s", bad.Msg)
 			continue
+		}
+		if td.ResourceSpans().Len() > 0 || bytes.Contains(line, []byte(otlpResourceSpans)) || bytes.Contains(line, []byte(otlpResourceSpansSnaked)) {
+			r.found++
 		}
 		if err := r.traces(td, lr.line, 0); err != nil {
 			return err
@@ -120,6 +152,7 @@ func (r *spanReader) otlpStream(s *jsonStream) error {
 		if t != json.Delim('{') {
 			return r.b.stop(s.errorAt(s.d.InputOffset()-1, "expected an OTLP object (TracesData), found %v", t))
 		}
+		r.docs++
 		for s.d.More() {
 			t, err := s.token()
 			if err != nil {
@@ -131,6 +164,7 @@ func (r *spanReader) otlpStream(s *jsonStream) error {
 				}
 				continue
 			}
+			r.found++
 			if _, _, err := s.expect('[', "an array of resource spans"); err != nil {
 				return r.b.stop(err)
 			}
@@ -280,6 +314,7 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 				case ptrace.SpanKindConsumer, ptrace.SpanKindServer:
 					kind = interaction.Reception
 				default:
+					r.b.stats.Unkinded++
 					continue
 				}
 				l := resLifeline

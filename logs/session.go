@@ -56,8 +56,10 @@ func (s *Session) Incomplete() string {
 
 // Stats count what a log held. Every event read is one of Events (in a
 // session: judged, or in a session with an Err), Ignored (outside the
-// signature) or Malformed (reported).
-type Stats struct{ Sessions, Events, Ignored, Malformed int }
+// signature) or Malformed (reported). Unkinded counts the spans of a trace
+// file that carry no action, INTERNAL or without a kind: not events, but
+// counted, so that a file of them does not look empty.
+type Stats struct{ Sessions, Events, Ignored, Malformed, Unkinded int }
 
 // Error is a malformed line or record, or a session that cannot be judged:
 // it prints as "file:line:col: message", or "file:line: message" when the

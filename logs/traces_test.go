@@ -66,7 +66,7 @@ func TestReadOTLP(t *testing.T) {
 			t2 + "@1 1/1:  | b?n | \n",
 		reports: "traces.json:5:70: invalid OTLP/JSON: traceId \"xyz\" is neither 32 hexadecimal digits nor the base64 of 16 bytes\n" +
 			"traces.json:6:18: invalid OTLP/JSON: unexpected end of JSON input\n",
-		stats: logs.Stats{Sessions: 2, Events: 5, Ignored: 1, Malformed: 2},
+		stats: logs.Stats{Sessions: 2, Events: 5, Ignored: 1, Malformed: 2, Unkinded: 2},
 	}, {
 		name: "snake_case keys, one object over many lines, attribute overrides",
 		file: "traces.json",
@@ -176,7 +176,7 @@ func TestReadJaeger(t *testing.T) {
 jaeger.json:9:1: invalid Jaeger span: json: cannot unmarshal bool into Go struct field jaegerSpan.startTime of type json.Number
 jaeger.json:7:1: span "s6": process "p9" is not in the trace's processes (at 1:10)
 `,
-		stats: logs.Stats{Sessions: 2, Events: 4, Ignored: 1, Malformed: 3},
+		stats: logs.Stats{Sessions: 2, Events: 4, Ignored: 1, Malformed: 3, Unkinded: 1},
 	}, {
 		name: "a syntax error ends the file; what was read is kept",
 		file: "jaeger.json",
@@ -208,4 +208,43 @@ jaeger.json:5:1: span "s4": trace id "a\ufffd" is not valid UTF-8
 `,
 		stats: logs.Stats{Sessions: 1, Events: 1, Malformed: 3},
 	}})
+}
+
+// TestReadForced reads files in a forced format: a bare Jaeger trace and
+// an array of them are Jaeger (issue 24 part 3), and a file that holds none
+// of the format's structure is an error naming the file and what was
+// expected, not an empty log (issue 25 item 8).
+func TestReadForced(t *testing.T) {
+	trace := func(id string) string {
+		return `{"traceID":"` + id + `","spans":[{"traceID":"` + id + `","spanID":"s1","operationName":"m","startTime":1,` +
+			`"tags":[{"key":"span.kind","value":"producer"}],"processID":"p1"},` +
+			`{"traceID":"` + id + `","spanID":"s2","operationName":"work","startTime":2,"tags":[],"processID":"p1"}],` +
+			`"processes":{"p1":{"serviceName":"a"}}}`
+	}
+	jsonl := `{"session":"s1","action":"a!m"}` + "\n" + `{"session":"s1","action":"b?m"}` + "\n"
+	for _, c := range []struct {
+		name, in string
+		f        logs.Format
+		want     string // dump, or the error
+		unkinded int
+	}{
+		{"a bare Jaeger trace", trace("abc1"), logs.Jaeger, "abc1@1 1/0: a!m |  | \n", 1},
+		{"an array of Jaeger traces", "[" + trace("abc1") + ",\n" + trace("abc2") + "]", logs.Jaeger,
+			"abc1@1 1/0: a!m |  | \nabc2@2 1/0: a!m |  | \n", 2},
+		{"JSON Lines read as OTLP", jsonl, logs.OTLP, `x.jsonl: no resource spans in the file: not OTLP/JSON (expected {"resourceSpans": [...]} objects, one a line or over many lines; Jaeger's API v3 {"result": {"resourceSpans": [...]}})`, 0},
+		{"JSON Lines read as Jaeger", jsonl, logs.Jaeger, `x.jsonl: no traces in the file: not Jaeger JSON (expected {"data": [trace, ...]}, a trace {"traceID", "spans", "processes"}, or an array of traces)`, 0},
+		{"an empty file is no error", "\n", logs.OTLP, "", 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			opt := logs.Options{Sig: testSig(t)}
+			sessions, st, err := logs.ReadFrom("x.jsonl", strings.NewReader(c.in), c.f, opt, func(err error) { t.Error(err) })
+			got := dump(opt.Sig, sessions)
+			if err != nil {
+				got = err.Error()
+			}
+			if got != c.want || st.Unkinded != c.unkinded {
+				t.Errorf("got %s (%+v), want %s (%d unkinded)", got, st, c.want, c.unkinded)
+			}
+		})
+	}
 }
