@@ -284,8 +284,13 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 	}
 	c.Run(inputs, fl.jobs, b.print)
 	b.prog.clear()
-	if b.judged+b.errors > 1 || counts.ignored > 0 || counts.malformed > 0 {
+	if b.judged+b.errors > 1 || counts.ignored > 0 || counts.malformed > 0 || counts.unkinded > 0 {
 		b.summary(time.Since(start), counts)
+	}
+	if !timbuk && b.errors == 0 {
+		if err := counts.nothingJudged(); err != nil {
+			a.report(err)
+		}
 	}
 	if err := b.rep.write(time.Since(start)); err != nil {
 		a.report(err)
@@ -349,7 +354,7 @@ func (b *batch) print(o check.Outcome) {
 func printResult(w io.Writer, file string, r verdict.Result, us int64, ignored int) {
 	fmt.Fprintf(w, "%s: %s (%d nodes, %d µs", file, r.Verdict, r.Nodes, us)
 	if ignored > 0 {
-		fmt.Fprintf(w, ", %d events ignored", ignored)
+		fmt.Fprintf(w, ", %s ignored", plural(ignored, "event"))
 	}
 	fmt.Fprint(w, ")")
 	if why := r.Text(); why != "" {
@@ -410,7 +415,10 @@ func (b *batch) summary(d time.Duration, counts logCounts) {
 		parts = append(parts, plural(counts.malformed, "malformed log line"))
 	}
 	if counts.ignored > 0 {
-		parts = append(parts, fmt.Sprintf("%d events outside the signature ignored", counts.ignored))
+		parts = append(parts, plural(counts.ignored, "event")+" outside the signature ignored")
+	}
+	if counts.unkinded > 0 {
+		parts = append(parts, plural(counts.unkinded, "span")+" without a protocol kind (INTERNAL or none) not judged")
 	}
 	setup := ""
 	if b.setup >= time.Millisecond {
