@@ -85,6 +85,7 @@ func (f *scanFn) ProcessElement(ctx context.Context, file fileio.ReadableFile,
 	})
 	b.flush()
 	sum.BadLines = st.Malformed
+	sum.SpansUnkinded = st.Unkinded
 	if err != nil {
 		return unreadable(err)
 	}
