@@ -12,6 +12,7 @@ import (
 
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/internal/input"
+	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/report"
 	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
@@ -260,8 +261,8 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 		if err != nil {
 			return err
 		}
-		files = a.expand(paths, inputExts(format)...)
-		inputs = logInputs(c, files, format, lopt, &counts)
+		files = a.expand(paths, logs.Extensions(format)...)
+		inputs = logInputs(files, format, lopt, &counts)
 	}
 	if fl.graph != "" {
 		if len(files) != 1 || len(paths) != 1 {
