@@ -3,6 +3,8 @@ package interaction
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ivc-project/ivc/internal/scan"
 )
 
 // Locations is a partition of the lifelines into locations: groups of
@@ -31,9 +33,11 @@ func TrivialLocations(sig *Signature) Locations {
 
 // ParseLocations reads a partition of sig's lifelines into locations:
 // "discrete", "trivial", the lifeline names of each location "a,b;c" (';'
-// between locations, ',' within), or HIBOU's "{(a,b),(c)}". The empty text
-// is "discrete". Lifelines that no location names get a location of their
-// own, after the others, in signature order.
+// between locations, ',' within), or HIBOU's "{(a,b),(c)}". A name is
+// written as in a .htf: bare, or quoted when it is not an identifier
+// ("my.service","a;b";c). The empty text is "discrete". Lifelines that no
+// location names get a location of their own, after the others, in
+// signature order.
 func ParseLocations(sig *Signature, text string) (Locations, error) {
 	text = strings.TrimSpace(text)
 	switch text {
@@ -68,17 +72,47 @@ func ParseLocations(sig *Signature, text string) (Locations, error) {
 			}
 		}
 	} else if text != "" {
-		groups = strings.Split(text, ";")
+		groups = splitOutsideQuotes(text, ';')
 	}
 	names := make([][]string, len(groups))
 	for k, g := range groups {
-		names[k] = strings.Split(g, ",")
+		for _, name := range splitOutsideQuotes(g, ',') {
+			if name = strings.TrimSpace(name); name != "" && name[0] == '"' {
+				n, end, _, msg := scan.Unquote([]byte(name), 0)
+				if msg == "" && end != len(name) {
+					msg = "text after a quoted name"
+				}
+				if msg != "" {
+					return nil, fmt.Errorf("locations %q: %s: %s", text, name, msg)
+				}
+				name = n
+			}
+			names[k] = append(names[k], name)
+		}
 	}
 	p, err := NamedLocations(sig, names)
 	if err != nil {
 		return nil, fmt.Errorf("locations %q: %v", text, err)
 	}
 	return p, nil
+}
+
+// splitOutsideQuotes splits s at each sep that is not in a quoted name.
+func splitOutsideQuotes(s string, sep byte) []string {
+	var parts []string
+	start, quoted := 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\' && quoted:
+			i++
+		case c == '"':
+			quoted = !quoted
+		case c == sep && !quoted:
+			parts = append(parts, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(parts, s[start:])
 }
 
 // NamedLocations returns the locations whose lifelines are named by groups

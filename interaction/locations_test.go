@@ -32,12 +32,40 @@ func TestParseLocations(t *testing.T) {
 			t.Errorf("ParseLocations(%q) = %s (%v), want %s", tc.text, got, err, tc.want)
 		}
 	}
+	// Real names (issue 24): quoted as in a .htf, aliases too; Format
+	// writes what ParseLocations reads.
+	f, err := ParseHSF("q.hsf", []byte(`@lifeline{gw = "api;gateway"; "a,b"; "say \"hi\""; c}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, _, err := f.Signature("q.hsf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for text, want := range map[string]string{
+		`gw,"a,b";"say \"hi\""`:          `"api;gateway","a,b";"say \"hi\"";c`,
+		`"api;gateway" ; c,"say \"hi\""`: `"api;gateway";"say \"hi\"",c;"a,b"`,
+		`"a,b"x`:                         "error",
+		`"a,b`:                           "error",
+	} {
+		p, err := ParseLocations(q, text)
+		got := "error"
+		if err == nil {
+			got = p.Format(q)
+			if back, err := ParseLocations(q, got); err != nil || back.Format(q) != got {
+				t.Errorf("%s reads back as %v (%v)", got, back, err)
+			}
+		}
+		if got != want {
+			t.Errorf("ParseLocations(%s) = %s (%v), want %s", text, got, err, want)
+		}
+	}
 }
 
 // FuzzParseLocations: ParseLocations never panics, and what it returns is
 // a partition of the lifelines that its Format reads back to itself.
 func FuzzParseLocations(f *testing.F) {
-	for _, s := range []string{"discrete", "trivial", "a,b;c", " c , a ; d ", "{(a,b),(c)}", "{ (d) }", "", "a;;b", "{(a),}", "a,e"} {
+	for _, s := range []string{"discrete", "trivial", "a,b;c", " c , a ; d ", "{(a,b),(c)}", "{ (d) }", `"a","b";c`, `"a`, "", "a;;b", "{(a),}", "a,e"} {
 		f.Add(s)
 	}
 	sig, err := NewSignature([]string{"a", "b", "c", "d"}, []string{"m"}, nil)
