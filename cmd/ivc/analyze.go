@@ -132,7 +132,7 @@ Settings are layered: the command line wins over --options FILE.hcf, which
 wins over the option sections of a legacy single-file .hsf, which win over the
 defaults. From @analyze_option, ivc reads analysis_kind (accept: accept;
 prefix, eliminate, hide: prefix; simulate[slice=true,...]: slice with its
-budget; simulate without slice: prefix), local_analysis (--loc),
+budget; simulate without slice: prefix), local_analysis (--local-analyses),
 partial_order_reduction (--por), strategy (BFS: bfs; DFS, HCS: dfs) and
 filters max_node_number (--max-nodes); it ignores the options that do not
 change verdicts (goal, memoize, loggers, priorities), and warns about the
@@ -159,7 +159,10 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 	f.StringVar(&fl.engine, "engine", "auto", "the analysis engine, `auto|runtime|automata`")
 	f.StringVar(&fl.locations, "locations", "", locationsHelp+"; with a .timbuk SPEC, the letters of each location, groups optionally named \"L=a,b\" (discrete: one per letter)")
 	f.BoolVar(&fl.por, "por", true, "partial order reduction (--por=false to switch it off)")
-	f.BoolVar(&fl.loc, "loc", true, "local analyses (--loc=false to switch them off)")
+	f.BoolVar(&fl.loc, "local-analyses", true, "local analyses (--local-analyses=false to switch them off)")
+	// --loc was the flag's name before it sat beside --locations.
+	f.BoolVar(&fl.loc, "loc", true, "local analyses (old name of --local-analyses)")
+	f.MarkDeprecated("loc", "use --local-analyses")
 	f.StringVar(&fl.strategy, "strategy", "dfs", "the search order, `dfs|bfs`")
 	f.DurationVar(&fl.timeout, "timeout", 0, "time budget per multi-trace, e.g. 5s (0: none); Inconc when hit")
 	f.IntVar(&fl.maxNodes, "max-nodes", 0, fmt.Sprintf("vertex budget per multi-trace (0: %d); Inconc when hit", runtime.DefaultMaxNodes))
