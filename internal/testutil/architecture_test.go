@@ -39,7 +39,7 @@ var architecture = []struct {
 	{"spec", []string{"syntax", "internal/scan", "internal/input", "interaction", "multitrace", "hcf"}, nil},
 	{"logs", []string{"syntax", "internal/input", "interaction", "multitrace"},
 		[]string{"github.com/valyala/fastjson", "go.opentelemetry.io/collector/pdata"}},
-	{"tracegen", []string{"internal/scan", "interaction", "multitrace"}, nil},
+	{"tracegen", []string{"syntax", "internal/scan", "interaction", "multitrace"}, nil},
 	// The engines. nfa/engine is the standard library only: gen copies its
 	// files into every generated package.
 	{"verdict", nil, nil},
