@@ -12,6 +12,7 @@ import (
 
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/internal/input"
+	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/report"
 	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
@@ -27,6 +28,7 @@ type analyzeFlags struct {
 	timeout                time.Duration
 	maxNodes, jobs         int
 	options, graph         string
+	session                string
 	report                 string
 	locations              string
 	budget                 string
@@ -173,6 +175,7 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "OTLP/Jaeger: the attribute naming a span's message (default messaging.destination.name, then rpc.method, then the span name)")
 	f.BoolVar(&fl.logs.strict, "strict", false, "an event outside the signature is an error (default: ignored and counted)")
 	f.StringVar(&fl.graph, "graph", "", "write the graph explored for the one multi-trace to `FILE.dot` (Graphviz)")
+	f.StringVar(&fl.session, "session", "", "with --graph and a log, the session whose search is drawn, by its `ID`")
 	f.StringVar(&fl.report, "report", "", "also write an HTML report to `FILE.html`: counts, a table of every multi-trace, drawings of the failures")
 	return cmd, &fl
 }
@@ -221,31 +224,28 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 		files  []string
 		inputs iter.Seq[check.Input]
 		counts logCounts
+		format logs.Format
+		lopt   logs.Options
 	)
 	if timbuk {
 		files = a.expand(paths, ".txt")
 		inputs = check.Files(c, files)
 	} else {
-		format, lopt, err := a.logOptions(fl, sp)
-		if err != nil {
+		if format, lopt, err = a.logOptions(fl, sp); err != nil {
 			return err
 		}
 		files = a.expand(paths, inputExts(format)...)
 		inputs = logInputs(c, files, format, lopt, &counts)
 	}
-	if fl.graph != "" {
-		if len(files) != 1 || len(paths) != 1 {
-			return a.usagef("--graph draws the search of one multi-trace: give exactly one .htf file")
+	var graph *graphInputs
+	switch {
+	case fl.graph != "":
+		if graph, err = a.graphInputs(fl, paths, files, format); err != nil {
+			return err
 		}
-		all := inputs
-		inputs = func(yield func(check.Input) bool) {
-			for in := range all {
-				in.Explore = true
-				if !yield(in) {
-					return
-				}
-			}
-		}
+		inputs = graph.explore(inputs)
+	case fl.session != "":
+		return a.usagef("--session chooses the session whose search --graph draws: give --graph FILE.dot")
 	}
 	b := &batch{a: a, c: c, graph: fl.graph, prog: newProgress(a.stderr, files, a.json())}
 	if fl.report != "" {
@@ -254,6 +254,9 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 	}
 	c.Run(inputs, fl.jobs, b.print)
 	b.prog.clear()
+	if err := graph.check(); err != nil {
+		return err
+	}
 	if b.judged+b.errors > 1 || counts.ignored > 0 || counts.malformed > 0 {
 		b.summary(time.Since(start), counts)
 	}
@@ -310,7 +313,11 @@ func (b *batch) print(o check.Outcome) {
 		printResult(a.stdout, name, r, us, o.Ignored)
 	}
 	if b.graph != "" && o.Graph != nil {
-		if err := writeGraph(b.graph, o.Name, r, o.Graph); err != nil {
+		name := o.Name
+		if o.Session != "" {
+			name += " (session " + o.Session + ")"
+		}
+		if err := writeGraph(b.graph, name, r, o.Graph); err != nil {
 			a.report(err)
 		}
 	}
