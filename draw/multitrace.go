@@ -459,13 +459,12 @@ func (l *traceLayout) fail() {
 }
 
 // parseActions reads an action "a!m" or a multi-action "{a!m,b?m}" as the
-// explanations write them; what it cannot read it leaves out.
+// explanations write them (names quoted where needed); what it cannot read
+// it leaves out.
 func parseActions(sig *interaction.Signature, s string) []interaction.Action {
-	var out []interaction.Action
-	for _, part := range strings.Split(strings.Trim(s, "{}"), ",") {
-		if a, err := sig.ParseAction(strings.TrimSpace(part)); err == nil {
-			out = append(out, a)
-		}
+	m, err := sig.ParseMultiAction(strings.TrimSpace(s))
+	if err != nil {
+		return nil
 	}
-	return out
+	return m
 }

@@ -234,13 +234,13 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 		if format, lopt, err = a.logOptions(fl, sp); err != nil {
 			return err
 		}
-		files = a.expand(paths, inputExts(format)...)
-		inputs = logInputs(c, files, format, lopt, &counts)
+		files = a.expand(paths, logs.Extensions(format)...)
+		inputs = logInputs(files, format, lopt, &counts)
 	}
 	var graph *graphInputs
 	switch {
 	case fl.graph != "":
-		if graph, err = a.graphInputs(fl, paths, files, format); err != nil {
+		if graph, err = a.graphInputs(fl, paths, files, format, lopt); err != nil {
 			return err
 		}
 		inputs = graph.explore(inputs)
@@ -257,8 +257,13 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 	if err := graph.check(); err != nil {
 		return err
 	}
-	if b.judged+b.errors > 1 || counts.ignored > 0 || counts.malformed > 0 {
+	if b.judged+b.errors > 1 || counts.ignored > 0 || counts.malformed > 0 || counts.unkinded > 0 {
 		b.summary(time.Since(start), counts)
+	}
+	if !timbuk && b.errors == 0 {
+		if err := counts.nothingJudged(); err != nil {
+			a.report(err)
+		}
 	}
 	if err := b.rep.write(time.Since(start)); err != nil {
 		a.report(err)
@@ -326,7 +331,7 @@ func (b *batch) print(o check.Outcome) {
 func printResult(w io.Writer, file string, r verdict.Result, us int64, ignored int) {
 	fmt.Fprintf(w, "%s: %s (%d nodes, %d µs", file, r.Verdict, r.Nodes, us)
 	if ignored > 0 {
-		fmt.Fprintf(w, ", %d events ignored", ignored)
+		fmt.Fprintf(w, ", %s ignored", plural(ignored, "event"))
 	}
 	fmt.Fprint(w, ")")
 	if why := r.Text(); why != "" {
@@ -351,14 +356,25 @@ func (b *batch) summary(d time.Duration, counts logCounts) {
 		parts = append(parts, fmt.Sprintf("%d unreadable", b.errors))
 	}
 	if counts.malformed > 0 {
-		parts = append(parts, fmt.Sprintf("%d malformed log lines", counts.malformed))
+		parts = append(parts, plural(counts.malformed, "malformed log line"))
 	}
 	if counts.ignored > 0 {
-		parts = append(parts, fmt.Sprintf("%d events outside the signature ignored", counts.ignored))
+		parts = append(parts, plural(counts.ignored, "event")+" outside the signature ignored")
+	}
+	if counts.unkinded > 0 {
+		parts = append(parts, plural(counts.unkinded, "span")+" without a protocol kind (INTERNAL or none) not judged")
 	}
 	setup := ""
 	if b.setup >= time.Millisecond {
 		setup = fmt.Sprintf(" (setup %s)", report.RoundDuration(b.setup))
 	}
 	fmt.Fprintf(b.a.stderr, "%d multi-traces: %s in %s%s\n", b.judged+b.errors, strings.Join(parts, ", "), report.RoundDuration(d), setup)
+}
+
+// plural returns "1 thing" or "n things".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
