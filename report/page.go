@@ -7,6 +7,7 @@ const pageHTML = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta name="generator" content="ivc">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.R.Title}}</title>
 <style>{{.Style}}</style>

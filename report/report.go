@@ -25,6 +25,10 @@ import (
 	"unicode/utf8"
 )
 
+// Generator is in the head of every report, so that a driver can tell a
+// report it may replace from a file it did not write.
+const Generator = `<meta name="generator" content="ivc">`
+
 // DefaultMaxDrawings is how many failures a report draws by default.
 const DefaultMaxDrawings = 50
 

@@ -29,6 +29,7 @@ type analyzeFlags struct {
 	maxNodes, jobs         int
 	options, graph         string
 	session                string
+	force                  bool
 	report                 string
 	locations              string
 	budget                 string
@@ -175,6 +176,7 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "OTLP/Jaeger: the attribute naming a span's message (default messaging.destination.name, then rpc.method, then the span name)")
 	f.BoolVar(&fl.logs.strict, "strict", false, "an event outside the signature is an error (default: ignored and counted)")
 	f.StringVar(&fl.graph, "graph", "", "write the graph explored for the one multi-trace to `FILE.dot` (Graphviz)")
+	f.BoolVar(&fl.force, "force", false, "let --report and --graph replace a file that ivc did not write")
 	f.StringVar(&fl.session, "session", "", "with --graph and a log, the session whose search is drawn, by its `ID`")
 	f.StringVar(&fl.report, "report", "", "also write an HTML report to `FILE.html`: counts, a table of every multi-trace, drawings of the failures")
 	return cmd, &fl
@@ -246,6 +248,22 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 		inputs = graph.explore(inputs)
 	case fl.session != "":
 		return a.usagef("--session chooses the session whose search --graph draws: give --graph FILE.dot")
+	}
+	// The outputs, checked before the batch: never an input, a link, or a
+	// file ivc did not write (without --force).
+	ins := append([]string{path, hif, fl.options}, files...)
+	if sp.Interaction != nil {
+		ins = append(ins, sp.Interaction.HIFPath)
+	}
+	if fl.report != "" {
+		if err := checkOutput("--report", fl.report, ins, report.Generator, fl.force); err != nil {
+			return err
+		}
+	}
+	if fl.graph != "" {
+		if err := checkOutput("--graph", fl.graph, ins, graphMarker, fl.force); err != nil {
+			return err
+		}
 	}
 	b := &batch{a: a, c: c, graph: fl.graph, prog: newProgress(a.stderr, files, a.json())}
 	if fl.report != "" {

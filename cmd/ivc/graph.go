@@ -76,8 +76,12 @@ func drawGraph(file string, r verdict.Result, eg *runtime.Graph) string {
 		}
 		g.Edge(nodes[e.From], nodes[e.To], e.Label).Attr("fontname", "monospace")
 	}
-	return g.String()
+	return graphMarker + g.String()
 }
+
+// graphMarker starts every graph file ivc analyze --graph writes, so that
+// it may replace one without --force.
+const graphMarker = "// written by ivc analyze --graph\n"
 
 // graphInputs picks the one multi-trace whose search ivc analyze --graph
 // draws: the .htf file, or the session --session names in a log; the
