@@ -219,22 +219,22 @@ var exts = [...][]string{
 }
 
 // Extensions returns the extensions of the files a directory stands for
-// when read in format f, each also with ".gz" (but .htf): with a format
-// given, its files; with Auto, .htf files and JSON Lines logs only, whose
-// extensions say what they are (a .csv, .tsv or .json file beside them may
-// hold anything: it is read when named, or with its format given).
+// when read in format f, each also with ".gz": with a format given, its
+// files; with Auto, .htf files, JSON Lines logs and .json traces (OTLP or
+// Jaeger, told by their content: a .json file that is neither is an error,
+// not skipped). CSV files are read when named, or with their format given:
+// a .csv beside the logs may hold anything.
 func Extensions(f Format) []string {
 	var out []string
 	if f == Auto {
 		out = append(out, exts[HTF]...)
 		out = append(out, exts[JSONL]...)
+		out = append(out, exts[OTLP]...)
 	} else if int(f) < len(exts) {
 		out = append(out, exts[f]...)
 	}
 	for _, e := range out {
-		if e != ".htf" {
-			out = append(out, e+".gz")
-		}
+		out = append(out, e+".gz")
 	}
 	return out
 }

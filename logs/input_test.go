@@ -120,10 +120,10 @@ func TestExtensions(t *testing.T) {
 		f    logs.Format
 		want string
 	}{
-		{logs.Auto, ".htf .jsonl .ndjson .jsonl.gz .ndjson.gz"},
+		{logs.Auto, ".htf .jsonl .ndjson .json .htf.gz .jsonl.gz .ndjson.gz .json.gz"},
 		{logs.CSV, ".csv .tsv .csv.gz .tsv.gz"},
 		{logs.OTLP, ".json .json.gz"},
-		{logs.HTF, ".htf"},
+		{logs.HTF, ".htf .htf.gz"},
 	} {
 		if got := strings.Join(logs.Extensions(c.f), " "); got != c.want {
 			t.Errorf("Extensions(%v) = %q, want %q", c.f, got, c.want)
@@ -132,7 +132,7 @@ func TestExtensions(t *testing.T) {
 	exts := logs.Extensions(logs.Auto)
 	for name, want := range map[string]bool{
 		"a/x.jsonl": true, "x.JSONL.GZ": true, "x.htf": true, "x.gz": false, ".jsonl": false,
-		"x.json": false, "x.htf.gz": false, "x.jsonl.bak": false,
+		"x.json": true, "x.htf.gz": true, "x.jsonl.bak": false, "x.csv": false,
 	} {
 		if got := logs.HasExtension(name, exts...); got != want {
 			t.Errorf("HasExtension(%q) = %v, want %v", name, got, want)

@@ -107,10 +107,10 @@ SPEC is a .hsf signature (the .hif of the same name beside it is used when
 HIF is omitted) or a legacy single-file .hsf. A MULTITRACE is a .htf file; a
 LOG is an event log or a trace file holding many sessions, each one
 multi-trace judged apart (printed as FILE (session ID)); a directory stands
-for the .htf files and JSON Lines logs below it (with --log-format, for the
-files of that format), sorted; "-" is standard input, and a .gz file is read
-compressed. --log-format (default auto: by extension, then
-content) says which:
+for the .htf files, JSON Lines logs and .json traces below it (with
+--log-format, for the files of that format), sorted; "-" is standard input,
+and a .gz file is read compressed. --log-format (default auto: traces by
+content, then by extension) says which:
   jsonl, csv        event logs (.jsonl/.ndjson; .csv/.tsv with a header row),
                     one event a line with the fields session, action (l!m,
                     l?m) or lifeline + kind (send|receive) + message, and
