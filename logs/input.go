@@ -40,6 +40,19 @@ type Input struct {
 	lr      *lineReader // the decompressed, bounded content, its head peeked
 	closer  io.Closer   // the file, if Open opened one
 	used    bool
+	tally   tally // of the names outside the signature, once read
+}
+
+// Undeclared returns, once the log is read, the names its events carry
+// that the signature does not declare, each with its number of events
+// (ignored), most first.
+func (in *Input) Undeclared() []Undeclared {
+	out := make([]Undeclared, 0, len(in.tally))
+	for k, n := range in.tally {
+		k.Events = n
+		out = append(out, k)
+	}
+	return MostUndeclared(len(out), out)
 }
 
 // Open opens the input at path ("-": standard input) for reading: a
@@ -165,6 +178,7 @@ func (in *Input) scan(report func(error), out sink) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
+	defer func() { in.tally = b.undeclared }()
 	defer b.reportHidden()
 	switch in.Format {
 	case JSONL:

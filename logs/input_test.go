@@ -2,6 +2,7 @@ package logs_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -140,5 +141,28 @@ func TestExtensions(t *testing.T) {
 	}
 	if !slices.Contains(logs.Extensions(logs.Jaeger), ".json.gz") {
 		t.Errorf("Jaeger: %v", logs.Extensions(logs.Jaeger))
+	}
+}
+
+// TestUndeclared tallies the names outside the signature, and finds the
+// declared names they are likely misspellings of (issue 24 part 3).
+func TestUndeclared(t *testing.T) {
+	sig := testSig(t)
+	log := `{"action":"a!mm"}` + "\n" + `{"action":"a!mm"}` + "\n" + `{"action":"gateway!m"}` + "\n" + `{"action":"a!m"}` + "\n"
+	in, err := logs.NewInput("x.jsonl", strings.NewReader(log), logs.Auto, logs.Options{Sig: sig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := in.Read(nil); err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(in.Undeclared())
+	if want := "[{false mm 2} {true gateway 1}]"; got != want {
+		t.Errorf("%s, want %s", got, want)
+	}
+	for name, want := range map[string]string{"mm": "m", "gateway": "", "A": "a", "nn": "n", "xyz": ""} {
+		if got := logs.Nearest(name, append(sig.Lifelines, sig.Messages...)); got != want {
+			t.Errorf("Nearest(%q) = %q, want %q", name, got, want)
+		}
 	}
 }

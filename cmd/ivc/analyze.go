@@ -288,6 +288,11 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 	if b.judged+b.errors > 1 || counts.ignored > 0 || counts.malformed > 0 || counts.unkinded > 0 {
 		b.summary(time.Since(start), counts)
 	}
+	if !timbuk {
+		if line := counts.undeclaredLine(sp.Interaction.Sig); line != "" {
+			fmt.Fprintln(a.stderr, line)
+		}
+	}
 	if !timbuk && b.errors == 0 {
 		if err := counts.nothingJudged(); err != nil {
 			a.report(err)
