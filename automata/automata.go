@@ -107,8 +107,8 @@ type Engine struct {
 // a *compile.StateLimitError past Options.MaxStates, a *nfa.LimitError past
 // the build timeout or Options.MaxMemory).
 func New(st *interaction.Store, root interaction.Term, opt Options) (*Engine, error) {
-	if opt.Mode != verdict.Prefix && opt.Mode != verdict.Accept {
-		return nil, fmt.Errorf("the automata engine answers accept and prefix modes, not %s", opt.Mode)
+	if err := Answers(opt.Mode); err != nil {
+		return nil, err
 	}
 	deadline := opt.buildDeadline()
 	a, err := compile.Compile(st, root, compile.Options{MaxStates: opt.MaxStates, File: opt.File, Syntax: opt.Syntax,
@@ -177,6 +177,10 @@ func (ix *letterIndex) lookup(ev interaction.MultiAction) (nfa.Letter, bool) {
 		x, ok := ix.single[ev[0]]
 		return x, ok
 	}
+	return ix.lookupMulti(ev)
+}
+
+func (ix *letterIndex) lookupMulti(ev interaction.MultiAction) (nfa.Letter, bool) {
 	for _, ml := range ix.multi {
 		if slices.Equal(ml.m, ev) {
 			return ml.x, true
@@ -313,7 +317,14 @@ func (l *located) trace(mt *multitrace.MultiTrace) [][]nfa.Letter {
 		ix := &l.letters[i]
 		tr := make([]nfa.Letter, len(c.Trace))
 		for j, ev := range c.Trace {
-			x, ok := ix.lookup(ev)
+			// lookup, with its common case written out: the per-event path.
+			var x nfa.Letter
+			var ok bool
+			if len(ev) == 1 {
+				x, ok = ix.single[ev[0]]
+			} else {
+				x, ok = ix.lookupMulti(ev)
+			}
 			if !ok {
 				x = unknown
 			}
@@ -385,8 +396,8 @@ type Raw struct {
 // NewRaw prepares the checker of a for the locations locs. Options.Mode is
 // verdict.Prefix or verdict.Accept; MaxStates, File and Syntax do not apply.
 func NewRaw(a *nfa.NFA, locs *nfa.Alphabets, opt Options) (*Raw, error) {
-	if opt.Mode != verdict.Prefix && opt.Mode != verdict.Accept {
-		return nil, fmt.Errorf("the automata engine answers accept and prefix modes, not %s", opt.Mode)
+	if err := Answers(opt.Mode); err != nil {
+		return nil, err
 	}
 	c, err := nfa.NewChecker(a, locs, opt.checkerOptions(time.Time{}))
 	if err != nil {
@@ -522,4 +533,15 @@ func (n *names) explain(r nfa.Result) (*verdict.Explanation, string) {
 		ex.Components = append(ex.Components, cp)
 	}
 	return ex, detail.String()
+}
+
+// Answers returns nil when the automata engine answers mode: accept and
+// prefix (slice mode simulates unobserved actions, which only the runtime
+// engine does), and an error saying so otherwise. It is the one statement
+// of this rule: the front door (package check) asks it too.
+func Answers(mode verdict.Mode) error {
+	if mode != verdict.Prefix && mode != verdict.Accept {
+		return fmt.Errorf("the automata engine answers accept and prefix modes, not %s", mode)
+	}
+	return nil
 }

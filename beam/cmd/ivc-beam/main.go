@@ -170,7 +170,7 @@ func run(ctx context.Context, stdout io.Writer) error {
 	}
 	cfg := pipeline.Config{
 		Inputs: inputs, Format: *logFormat, Output: *output, Shards: *shards, Buckets: *buckets, MaxSessionEvents: *maxSessionEvents,
-		Spec: sp, Mode: *mode, Engine: *engine, MaxNodes: *maxNodes, Timeout: *timeout, Locations: *locations,
+		Spec: sp, Settings: check.Settings{Engine: *engine, Timeout: *timeout}, Locations: *locations,
 		LifelineAttr: *lifelineAttr, MessageAttr: *messageAttr, Strict: *strict,
 	}
 	for _, f := range fields {
@@ -184,11 +184,12 @@ func run(ctx context.Context, stdout io.Writer) error {
 		cfg.Fields[role] = name
 	}
 	flag.Visit(func(f *flag.Flag) {
+		// Given on the command line: over a legacy .hsf's option sections.
 		switch f.Name {
 		case "mode":
-			cfg.Given = append(cfg.Given, check.SettingMode)
+			cfg.Settings.Mode = *mode
 		case "max-nodes":
-			cfg.Given = append(cfg.Given, check.SettingMaxNodes)
+			cfg.Settings.MaxNodes = maxNodes
 		}
 	})
 	warnings, err := cfg.Check()
