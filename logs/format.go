@@ -103,7 +103,7 @@ func Detect(name string, head []byte) (Format, error) {
 	if isHeaderRow(body) {
 		return CSV, nil
 	}
-	return Auto, fmt.Errorf("%s: cannot tell the log format from the file's name or first bytes: give it (htf, jsonl, csv, otlp or jaeger)", name)
+	return Auto, fmt.Errorf("%s: cannot tell the log format from the file's name or first bytes: give it (htf, jsonl, csv, otlp or jaeger)", syntax.FileName(name))
 }
 
 // gunzipHead returns what the gzip head decompresses to, as far as it goes.
@@ -121,12 +121,12 @@ func gunzipHead(head []byte) []byte {
 // compression: zstd.
 func binaryHead(name string, head []byte) error {
 	if bytes.HasPrefix(head, zstdMagic) {
-		return fmt.Errorf("%s: zstd-compressed: ivc reads plain or gzip-compressed logs (decompress it with zstd -d, or set the file exporter's compression to none)", name)
+		return fmt.Errorf("%s: zstd-compressed: ivc reads plain or gzip-compressed logs (decompress it with zstd -d, or set the file exporter's compression to none)", syntax.FileName(name))
 	}
 	n := min(len(head), 512)
 	for _, b := range head[:n] {
 		if b < 0x20 && b != '\t' && b != '\n' && b != '\r' {
-			return fmt.Errorf("%s: binary content (OTLP/protobuf?): ivc reads OTLP/JSON (set the file exporter's format to json)", name)
+			return fmt.Errorf("%s: binary content (OTLP/protobuf?): ivc reads OTLP/JSON (set the file exporter's format to json)", syntax.FileName(name))
 		}
 	}
 	return nil

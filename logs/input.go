@@ -13,6 +13,7 @@ import (
 
 	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // An Input is one input of a run, opened: a log or a .htf multi-trace,
@@ -68,7 +69,7 @@ func Open(path string, f Format, opt Options) (*Input, error) {
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
-			err = fmt.Errorf("%s: %w", pe.Path, pe.Err)
+			err = fmt.Errorf("%s: %w", syntax.FileName(pe.Path), pe.Err)
 		}
 		return nil, err
 	}
@@ -139,7 +140,7 @@ func (in *Input) Close() error {
 // once.
 func (in *Input) use() error {
 	if in.used {
-		return fmt.Errorf("%s: read twice", in.errName)
+		return fmt.Errorf("%s: read twice", syntax.FileName(in.errName))
 	}
 	in.used = true
 	return nil
@@ -190,9 +191,9 @@ func (in *Input) scan(report func(error), out sink) (Stats, error) {
 	case Jaeger:
 		err = readJaeger(b, lr.rest(), lr.line, opt)
 	case HTF:
-		return Stats{}, fmt.Errorf("%s: a .htf multi-trace is not a log: read it with multitrace.Read or Input.MultiTrace", name)
+		return Stats{}, fmt.Errorf("%s: a .htf multi-trace is not a log: read it with multitrace.Read or Input.MultiTrace", syntax.FileName(name))
 	default:
-		return Stats{}, fmt.Errorf("%s: unknown log format %s", name, in.Format)
+		return Stats{}, fmt.Errorf("%s: unknown log format %s", syntax.FileName(name), in.Format)
 	}
 	if err != nil {
 		return b.stats, fileError(name, err)
@@ -205,13 +206,13 @@ func (in *Input) scan(report func(error), out sink) (Stats, error) {
 // locations, its components: with Options.Locations set, it is an error.
 func (in *Input) MultiTrace() (*multitrace.MultiTrace, error) {
 	if in.Format != HTF {
-		return nil, fmt.Errorf("%s: a %s log is not a .htf multi-trace: read it with Input.Read", in.errName, in.Format)
+		return nil, fmt.Errorf("%s: a %s log is not a .htf multi-trace: read it with Input.Read", syntax.FileName(in.errName), in.Format)
 	}
 	if in.opt.Locations != nil {
-		return nil, fmt.Errorf("%s: a .htf multi-trace has its own locations (its components): --locations applies to event logs and traces", in.Name)
+		return nil, fmt.Errorf("%s: a .htf multi-trace has its own locations (its components): --locations applies to event logs and traces", syntax.FileName(in.Name))
 	}
 	if in.opt.Sig == nil {
-		return nil, fmt.Errorf("%s: no signature to read the multi-trace against", in.errName)
+		return nil, fmt.Errorf("%s: no signature to read the multi-trace against", syntax.FileName(in.errName))
 	}
 	if err := in.use(); err != nil {
 		return nil, err

@@ -211,7 +211,7 @@ type sink interface {
 func newBuilder(file string, opt *Options, report func(error), out sink) (*builder, error) {
 	sig := opt.Sig
 	if sig == nil {
-		return nil, fmt.Errorf("%s: no signature to read the log against", file)
+		return nil, fmt.Errorf("%s: no signature to read the log against", syntax.FileName(file))
 	}
 	if report == nil {
 		report = func(error) {}
@@ -338,7 +338,7 @@ type gatherer struct {
 func newGatherer(file string, opt *Options) (*gatherer, error) {
 	sig := opt.Sig
 	if sig == nil {
-		return nil, fmt.Errorf("%s: no signature to read the log against", file)
+		return nil, fmt.Errorf("%s: no signature to read the log against", syntax.FileName(file))
 	}
 	g := &gatherer{file: file, ids: map[string]int32{}}
 	g.locOf = make([]int32, len(sig.Lifelines))
