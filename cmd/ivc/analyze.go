@@ -109,10 +109,10 @@ SPEC is a .hsf signature (the .hif of the same name beside it is used when
 HIF is omitted) or a legacy single-file .hsf. A MULTITRACE is a .htf file; a
 LOG is an event log or a trace file holding many sessions, each one
 multi-trace judged apart (printed as FILE (session ID)); a directory stands
-for the .htf files and JSON Lines logs below it (with --log-format, for the
-files of that format), sorted; "-" is standard input, and a .gz file is read
-compressed. --log-format (default auto: by extension, then
-content) says which:
+for the .htf files, JSON Lines logs and .json traces below it (with
+--log-format, for the files of that format), sorted; "-" is standard input,
+and a .gz file is read compressed. --log-format (default auto: traces by
+content, then by extension) says which:
   jsonl, csv        event logs (.jsonl/.ndjson; .csv/.tsv with a header row),
                     one event a line with the fields session, action (l!m,
                     l?m) or lifeline + kind (send|receive) + message, and
@@ -277,6 +277,11 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 	}
 	if b.judged+b.errors > 1 || counts.ignored > 0 || counts.malformed > 0 || counts.unkinded > 0 {
 		b.summary(time.Since(start), counts)
+	}
+	if !timbuk {
+		if line := counts.undeclaredLine(sp.Interaction.Sig); line != "" {
+			fmt.Fprintln(a.stderr, line)
+		}
 	}
 	if !timbuk && b.errors == 0 {
 		if err := counts.nothingJudged(); err != nil {
