@@ -20,7 +20,7 @@ type Options struct {
 	// component of each session's multi-trace each, in order; nil: one
 	// location per lifeline of Sig. A lifeline in no group gets a location
 	// of its own, after the others, in signature order.
-	Locations []interaction.Lifelines
+	Locations interaction.Locations
 	// Fields renames the roles of an event log's fields: role → field name
 	// (--field role=NAME). The roles are session, action, lifeline, kind,
 	// message, seq and time; each is its own field name by default.

@@ -326,7 +326,7 @@ func (b *builder) add(id []byte, line int, act interaction.Action, key orderKey)
 // multi-traces: the sink of Read, and of Assembler for one session.
 type gatherer struct {
 	file   string
-	locs   []interaction.Lifelines
+	locs   interaction.Locations
 	locOf  []int32 // location of each lifeline
 	ids    map[string]int32
 	sess   []sessionState

@@ -83,9 +83,9 @@ Engines (--engine):
 Raw NFAs: SPEC may be a .timbuk word automaton (the automata paper's
 benchmark format); its letters are split into locations by
 --locations "a,b;c,d" (groups separated by ';', optionally named "L=a,b"),
-by default one location per letter, and each MULTITRACE is a text file of
-one line per location, "NAME: letter letter ...". The automata engine
-answers for it.
+discrete (the default: one location per letter) or trivial (one location),
+and each MULTITRACE is a text file of one line per location, "NAME: letter
+letter ...". The automata engine answers for it.
 
 Verdicts, by --mode:
   prefix (default)  Pass: exactly accepted; WeakPass: a multi-prefix of an
@@ -124,8 +124,9 @@ content, then by extension) says which:
                     reception of the message messaging.destination.name, else
                     rpc.method, else the span's name, in start-time order
   jaeger            Jaeger's JSON traces, mapped alike (span.kind tag)
---locations "a,b;c" groups the lifelines of logs that share a clock (default:
-one location per lifeline). An event whose lifeline or message the signature
+--locations groups the lifelines of logs that share a clock: discrete (the
+default: one location per lifeline), trivial (one for all) or the lifelines of
+each location "a,b;c". An event whose lifeline or message the signature
 does not declare is ignored and counted (--strict: an error); a malformed line
 is reported as FILE:LINE and the rest of the log is still judged.
 
@@ -133,7 +134,7 @@ Settings are layered: the command line wins over --options FILE.hcf, which
 wins over the option sections of a legacy single-file .hsf, which win over the
 defaults. From @analyze_option, ivc reads analysis_kind (accept: accept;
 prefix, eliminate, hide: prefix; simulate[slice=true,...]: slice with its
-budget; simulate without slice: prefix), local_analysis (--loc),
+budget; simulate without slice: prefix), local_analysis (--local-analyses),
 partial_order_reduction (--por), strategy (BFS: bfs; DFS, HCS: dfs) and
 filters max_node_number (--max-nodes); it ignores the options that do not
 change verdicts (goal, memoize, loggers, priorities), and warns about the
@@ -158,9 +159,12 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 	f.StringVar(&fl.mode, "mode", "prefix", "the question asked, `accept|prefix|slice`")
 	f.StringVar(&fl.budget, "budget", "liberal", "slice mode's simulation budget, `liberal|paper` (see --help)")
 	f.StringVar(&fl.engine, "engine", "auto", "the analysis engine, `auto|runtime|automata`")
-	f.StringVar(&fl.locations, "locations", "", "the locations of logs, `\"a,b;c\"` (default: one per lifeline); with a .timbuk SPEC, the letters of each location (default: one per letter)")
+	f.StringVar(&fl.locations, "locations", "", locationsHelp+"; with a .timbuk SPEC, the letters of each location, groups optionally named \"L=a,b\" (discrete: one per letter)")
 	f.BoolVar(&fl.por, "por", true, "partial order reduction (--por=false to switch it off)")
-	f.BoolVar(&fl.loc, "loc", true, "local analyses (--loc=false to switch them off)")
+	f.BoolVar(&fl.loc, "local-analyses", true, "local analyses (--local-analyses=false to switch them off)")
+	// --loc was the flag's name before it sat beside --locations.
+	f.BoolVar(&fl.loc, "loc", true, "local analyses (old name of --local-analyses)")
+	f.MarkDeprecated("loc", "use --local-analyses")
 	f.StringVar(&fl.strategy, "strategy", "dfs", "the search order, `dfs|bfs`")
 	f.DurationVar(&fl.timeout, "timeout", 0, "time budget per multi-trace, e.g. 5s (0: none); Inconc when hit")
 	f.IntVar(&fl.maxNodes, "max-nodes", 0, fmt.Sprintf("vertex budget per multi-trace (0: %d); Inconc when hit", runtime.DefaultMaxNodes))

@@ -11,7 +11,6 @@ import (
 	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
-	"github.com/ivc-project/ivc/tracegen"
 )
 
 // logFlags are the flags of ivc analyze for event logs and traces.
@@ -48,7 +47,7 @@ func (a *app) logOptions(fl *analyzeFlags, sp *check.Spec) (logs.Format, logs.Op
 		opt.Fields[role] = name
 	}
 	if fl.locations != "" {
-		part, err := tracegen.ParsePartition(opt.Sig, fl.locations)
+		part, err := interaction.ParseLocations(opt.Sig, fl.locations)
 		if err != nil {
 			return 0, opt, a.usagef("--locations: %v", err)
 		}
