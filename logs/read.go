@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // Options say how to read a log.
@@ -96,10 +97,10 @@ func fileError(name string, err error) error {
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	if strings.HasPrefix(err.Error(), name+":") {
+	if strings.HasPrefix(err.Error(), syntax.FileName(name)+":") {
 		return err
 	}
-	return fmt.Errorf("%s: %w", name, err)
+	return fmt.Errorf("%s: %w", syntax.FileName(name), err)
 }
 
 func isTSV(name string) bool {
@@ -114,7 +115,7 @@ func maxBytes(opt Options) int64 {
 }
 
 func tooBig(name string, opt Options) error {
-	return fmt.Errorf("%s: larger than %d bytes, the most a log may hold (raise the limit to read it)", name, maxBytes(opt))
+	return fmt.Errorf("%s: larger than %d bytes, the most a log may hold (raise the limit to read it)", syntax.FileName(name), maxBytes(opt))
 }
 
 // limitReader fails with err once more than left bytes are read.
