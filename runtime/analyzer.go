@@ -30,10 +30,12 @@ type Analyzer struct {
 	spent bool
 
 	// Scratch space reused from one search to the next.
-	vs   vertices
-	work []edge
-	succ []move
-	via  []viaStep // slice searches: how each vertex was reached
+	pb    problem
+	grows func() // pb.grows
+	vs    vertices
+	work  []edge
+	succ  []move
+	via   []viaStep // slice searches: how each vertex was reached
 }
 
 // New returns an Analyzer of root, a term of st.
@@ -67,7 +69,7 @@ func New(st *interaction.Store, root interaction.Term, opts Options) *Analyzer {
 func (a *Analyzer) renew() {
 	a.st, a.root = a.st.Fresh(a.root)
 	a.partitions = map[uint64][]*partition{}
-	a.vs, a.work, a.succ, a.via = vertices{}, nil, nil, nil
+	a.vs, a.work, a.succ, a.via, a.pb = vertices{}, nil, nil, nil, problem{}
 	a.base, a.spent = a.st.Bytes(), false
 }
 
@@ -177,6 +179,7 @@ type problem struct {
 	a       *Analyzer
 	p       *partition
 	traces  [][]interaction.ActID
+	events  []interaction.ActID // the traces' backing array
 	exact   bool
 	kind    searchKind
 	sim     Simulation
@@ -202,7 +205,8 @@ type problem struct {
 
 	graph *graphRec // the explored graph, for Explore
 
-	// The furthest vertices reached, for explanations.
+	// The furthest vertices reached, for explanations (best is -1 before
+	// the first).
 	best      int
 	bestPos   []int32
 	bestTerms []interaction.Term // their terms
@@ -220,6 +224,10 @@ type problem struct {
 	// not prune those with fewer events left than the term needs.
 	explaining bool
 }
+
+// keptLoc is the size of the memo of local analyses beyond which the next
+// multi-trace gets a new one rather than clearing it.
+const keptLoc = 1 << 8
 
 type locKey struct {
 	t     interaction.Term
@@ -246,15 +254,36 @@ func (a *Analyzer) newProblem(mt *multitrace.MultiTrace) *problem {
 	if max := a.opts.MaxMemory; a.spent || max > 0 && a.st.Bytes()-a.base > max/2 {
 		a.renew()
 	}
-	pb := &problem{a: a, p: a.partition(mt), loc: map[locKey]bool{}, locFail: -1, foreignAt: -1, deadline: deadline,
-		maxNodes: a.opts.MaxNodes, sim: a.opts.Simulation}
-	a.st.OnGrowth(pb.grows)
+	// The problem and its scratch space (traces, memo of local analyses,
+	// stacks) are the analyzer's, reused from one multi-trace to the next:
+	// a small multi-trace then allocates nothing.
+	pb := &a.pb
+	old := *pb
+	*pb = problem{a: a, p: a.partition(mt), locFail: -1, foreignAt: -1, deadline: deadline,
+		maxNodes: a.opts.MaxNodes, sim: a.opts.Simulation, best: -1,
+		loc: old.loc, locStack: old.locStack[:0], completing: old.completing, ready: old.ready[:0],
+		scratch: old.scratch[:0], sizes: old.sizes[:0], bestPos: old.bestPos[:0], bestTerms: old.bestTerms[:0],
+		expect: old.expect, events: old.events[:0], traces: old.traces[:0]}
+	if pb.loc == nil || len(pb.loc) > keptLoc {
+		pb.loc = map[locKey]bool{} // clearing a large map costs its size
+	} else {
+		clear(pb.loc)
+	}
+	if a.grows == nil {
+		a.grows = pb.grows // a method value allocates: once
+	}
+	a.st.OnGrowth(a.grows)
+	n := 0
 	for _, c := range mt.Components {
-		tr := make([]interaction.ActID, len(c.Trace))
-		for i, e := range c.Trace {
-			tr[i] = a.st.ActID(e)
+		n += len(c.Trace)
+	}
+	pb.events = slices.Grow(pb.events, n)
+	for _, c := range mt.Components {
+		start := len(pb.events)
+		for _, e := range c.Trace {
+			pb.events = append(pb.events, a.st.ActID(e))
 		}
-		pb.traces = append(pb.traces, tr)
+		pb.traces = append(pb.traces, pb.events[start:len(pb.events):len(pb.events)])
 	}
 	return pb
 }
@@ -336,7 +365,7 @@ func (pb *problem) search(kind searchKind) verdict.Verdict {
 }
 
 func (pb *problem) resetExplanation() {
-	pb.best, pb.bestPos, pb.bestTerms, pb.locFail, pb.foreignAt = 0, nil, nil, -1, -1
+	pb.best, pb.bestPos, pb.bestTerms, pb.locFail, pb.foreignAt = -1, pb.bestPos[:0], pb.bestTerms[:0], -1, -1
 }
 
 // noSlice reports whether some component's trace alone shows that the
