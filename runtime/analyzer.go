@@ -20,9 +20,13 @@ type Analyzer struct {
 	opts Options
 	all  interaction.Lifelines
 
-	partitions map[uint64][]*partition   // by a hash of their lifeline sets
-	letters    []interaction.MultiAction // every multi-action of the interaction
-	hasSync    bool                      // the interaction has a sync operator
+	partitions  map[uint64][]*partition   // by a hash of their lifeline sets
+	suffixes    map[uint64]int32          // ids of the traces met (see suffix)
+	kept        int                       // entries of the partitions' memos (see keep)
+	last        *partition                // the partition of the last analysis
+	lastEntries int                       // its memos' entries before
+	letters     []interaction.MultiAction // every multi-action of the interaction
+	hasSync     bool                      // the interaction has a sync operator
 
 	// base is what the store held when the analyzer got it (see renew);
 	// spent: the last analysis stopped at the memory budget.
@@ -58,6 +62,7 @@ func New(st *interaction.Store, root interaction.Term, opts Options) *Analyzer {
 		hasSync:    withSync,
 		all:        st.Signature().AllLifelines(),
 		partitions: map[uint64][]*partition{},
+		suffixes:   map[uint64]int32{},
 		base:       st.Bytes(),
 	}
 }
@@ -69,6 +74,7 @@ func New(st *interaction.Store, root interaction.Term, opts Options) *Analyzer {
 func (a *Analyzer) renew() {
 	a.st, a.root = a.st.Fresh(a.root)
 	a.partitions = map[uint64][]*partition{}
+	a.suffixes, a.kept, a.last = map[uint64]int32{}, 0, nil
 	a.vs, a.work, a.succ, a.via, a.pb = vertices{}, nil, nil, nil, problem{}
 	a.base, a.spent = a.st.Bytes(), false
 }
@@ -86,6 +92,121 @@ type partition struct {
 	complement []interaction.Lifelines // all lifelines but those of the component, "" until needed
 	split      [][]part                // parts of each multi-action (by ActID), nil until computed
 	several    []int32                 // the components of several lifelines
+
+	// Memos kept from one multi-trace to the next (see compMemo), and the
+	// results of local analyses by projected term and remaining trace
+	// (see suffixes).
+	memo []compMemo
+	loc  map[locKey]bool
+}
+
+// compMemo holds, for one component of a partition, what the local
+// analyses ask of the store again and again, by integer keys: the
+// projection of a term on the component (Remove of the other lifelines),
+// whether an action of the component can start the projection
+// (FirstInProjection), and the fewest events the term needs of the
+// component (MinEvents). The store memoizes these too, but by a lifeline
+// set it must hash first, and only for large terms.
+type compMemo struct {
+	proj  map[interaction.Term]interaction.Term
+	first map[uint64]bool // by term<<32 | ActID
+	min   map[interaction.Term]int32
+}
+
+// proj returns the term t projected on component c.
+func (a *Analyzer) proj(p *partition, c int, t interaction.Term) interaction.Term {
+	m := &p.memo[c]
+	if r, ok := m.proj[t]; ok {
+		return r
+	}
+	r := a.st.Remove(t, a.complementOf(p, c))
+	if m.proj == nil {
+		m.proj = map[interaction.Term]interaction.Term{}
+	}
+	m.proj[t] = r
+	return r
+}
+
+// firstIn reports whether act, an action of component c, can start the
+// projection of t on c (interaction.Store.FirstInProjection).
+func (a *Analyzer) firstIn(p *partition, c int, t interaction.Term, act interaction.ActID) bool {
+	m := &p.memo[c]
+	key := uint64(t)<<32 | uint64(act)
+	if r, ok := m.first[key]; ok {
+		return r
+	}
+	r := a.st.FirstInProjection(t, p.lifelines[c], act)
+	if m.first == nil {
+		m.first = map[uint64]bool{}
+	}
+	m.first[key] = r
+	return r
+}
+
+// minEvents returns the fewest events of component c in a trace of t
+// (interaction.Store.MinEvents).
+func (a *Analyzer) minEvents(p *partition, c int, t interaction.Term) int {
+	m := &p.memo[c]
+	if r, ok := m.min[t]; ok {
+		return int(r)
+	}
+	r := a.st.MinEvents(t, p.lifelines[c])
+	if m.min == nil {
+		m.min = map[interaction.Term]int32{}
+	}
+	m.min[t] = int32(min(r, 1<<30))
+	return r
+}
+
+// memoEntries counts the entries of the memos a partition keeps.
+func (p *partition) memoEntries() int {
+	n := len(p.loc)
+	for _, m := range p.memo {
+		n += len(m.proj) + len(m.first) + len(m.min)
+	}
+	return n
+}
+
+// The memos kept from one multi-trace to the next are dropped when they
+// grow past maxKept entries (they are caches), and counted in the memory
+// budget at keptBytes bytes an entry.
+const (
+	maxKept   = 1 << 16
+	keptBytes = 40
+)
+
+// suffix returns the id of the trace act·s, where s is the trace of id
+// next (0: the empty trace). Traces get ids as they are met, so that a
+// local analysis, which depends on the projected term and on the trace
+// left, is remembered from one multi-trace to the next.
+func (a *Analyzer) suffix(act interaction.ActID, next int32) int32 {
+	key := uint64(act)<<32 | uint64(uint32(next))
+	if id, ok := a.suffixes[key]; ok {
+		return id
+	}
+	id := int32(len(a.suffixes) + 1)
+	a.suffixes[key] = id
+	return id
+}
+
+// keep drops the kept memos when they have grown too large. It counts
+// what the last analysis added to its partition's memos (a.last).
+func (a *Analyzer) keep() {
+	if a.last != nil {
+		a.kept += a.last.memoEntries() - a.lastEntries
+		a.last = nil
+	}
+	if a.kept+len(a.suffixes) <= maxKept {
+		return
+	}
+	clear(a.suffixes)
+	for _, ps := range a.partitions {
+		for _, p := range ps {
+			p.loc = map[locKey]bool{}
+			clear(p.memo)
+		}
+	}
+	a.kept = 0
 }
 
 // part is the piece of a multi-action that lies on one component.
@@ -125,6 +246,8 @@ func (a *Analyzer) partition(mt *multitrace.MultiTrace) *partition {
 		}
 		p.complement = append(p.complement, "")
 	}
+	p.memo = make([]compMemo, len(mt.Components))
+	p.loc = map[locKey]bool{}
 	a.partitions[key] = append(a.partitions[key], p)
 	return p
 }
@@ -196,7 +319,9 @@ type problem struct {
 	stopped    string         // why the search stopped early, if it did
 	stopReason verdict.Reason // NodeLimit or Timeout, when stopped
 
-	loc        map[locKey]bool
+	sfx        [][]int32 // the id of each component's trace from each position (see suffix)
+	sfxIDs     []int32   // the backing array of sfx
+	keptLoc    int       // entries of the partition's memo of local analyses at the start
 	locStack   []locFrame
 	completing map[interaction.Term]int // scratch of completable
 	ready      []int32                  // scratch of localOK
@@ -225,14 +350,12 @@ type problem struct {
 	explaining bool
 }
 
-// keptLoc is the size of the memo of local analyses beyond which the next
-// multi-trace gets a new one rather than clearing it.
-const keptLoc = 1 << 8
-
+// locKey is a local analysis: of the projected term t, on component c,
+// of the trace of id sfx (see suffix), complete or a prefix.
 type locKey struct {
 	t     interaction.Term
 	c     int32
-	pos   int32
+	sfx   int32
 	exact bool
 }
 
@@ -254,21 +377,19 @@ func (a *Analyzer) newProblem(mt *multitrace.MultiTrace) *problem {
 	if max := a.opts.MaxMemory; a.spent || max > 0 && a.st.Bytes()-a.base > max/2 {
 		a.renew()
 	}
-	// The problem and its scratch space (traces, memo of local analyses,
-	// stacks) are the analyzer's, reused from one multi-trace to the next:
-	// a small multi-trace then allocates nothing.
+	a.keep()
+	// The problem and its scratch space (traces, stacks) are the
+	// analyzer's, reused from one multi-trace to the next: a small
+	// multi-trace allocates nothing.
 	pb := &a.pb
 	old := *pb
 	*pb = problem{a: a, p: a.partition(mt), locFail: -1, foreignAt: -1, deadline: deadline,
 		maxNodes: a.opts.MaxNodes, sim: a.opts.Simulation, best: -1,
-		loc: old.loc, locStack: old.locStack[:0], completing: old.completing, ready: old.ready[:0],
+		locStack: old.locStack[:0], completing: old.completing, ready: old.ready[:0],
 		scratch: old.scratch[:0], sizes: old.sizes[:0], bestPos: old.bestPos[:0], bestTerms: old.bestTerms[:0],
-		expect: old.expect, events: old.events[:0], traces: old.traces[:0]}
-	if pb.loc == nil || len(pb.loc) > keptLoc {
-		pb.loc = map[locKey]bool{} // clearing a large map costs its size
-	} else {
-		clear(pb.loc)
-	}
+		expect: old.expect, events: old.events[:0], traces: old.traces[:0], sfx: old.sfx[:0], sfxIDs: old.sfxIDs[:0]}
+	pb.keptLoc = len(pb.p.loc)
+	a.last, a.lastEntries = pb.p, pb.p.memoEntries()
 	if a.grows == nil {
 		a.grows = pb.grows // a method value allocates: once
 	}
@@ -284,6 +405,18 @@ func (a *Analyzer) newProblem(mt *multitrace.MultiTrace) *problem {
 			pb.events = append(pb.events, a.st.ActID(e))
 		}
 		pb.traces = append(pb.traces, pb.events[start:len(pb.events):len(pb.events)])
+	}
+	if a.opts.LOC {
+		pb.sfxIDs = slices.Grow(pb.sfxIDs, n+len(pb.traces))
+		for _, tr := range pb.traces {
+			start := len(pb.sfxIDs)
+			pb.sfxIDs = append(pb.sfxIDs, make([]int32, len(tr)+1)...)
+			ids := pb.sfxIDs[start:len(pb.sfxIDs):len(pb.sfxIDs)]
+			for q := len(tr) - 1; q >= 0; q-- {
+				ids[q] = a.suffix(tr[q], ids[q+1])
+			}
+			pb.sfx = append(pb.sfx, ids)
+		}
 	}
 	return pb
 }
