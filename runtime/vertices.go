@@ -19,12 +19,14 @@ type vertices struct {
 	used   int
 }
 
-// chunkInts is the size of a chunk of vertices, in int32s (256 KiB); a
-// search keeps keptChunks of them, and a table of keptTable slots at most,
-// from the one before.
+// chunkInts is the size of a chunk of vertices, in int32s (16 KiB: a
+// small search touches no more); a search keeps keptChunks of them (4 MiB),
+// and a table of keptTable slots at most, from the one before. A table
+// starts with minTable slots.
 const (
-	chunkInts  = 1 << 16
-	keptChunks = 16
+	minTable   = 1 << 10
+	chunkInts  = 1 << 12
+	keptChunks = 256
 	keptTable  = 1 << 20
 )
 
@@ -49,16 +51,23 @@ func (vs *vertices) reset(n, budget int) {
 	if len(vs.table) > keptTable {
 		vs.table = nil
 	}
+	// The set is emptied by clearing its table, whose size is that of the
+	// largest search yet: after a large search, the next small ones would
+	// each clear it whole. The table, empty, is cut down to the size the
+	// last search needed, so that clearing costs no more than that search.
+	if n := max(minTable, ceilPow2(2*vs.used)); n < len(vs.table) {
+		vs.table = vs.table[:n]
+	}
 	clear(vs.table)
 	if len(vs.table) == 0 {
-		vs.table = make([]int32, 1024)
+		vs.table = make([]int32, minTable)
 	}
 	vs.used = 0
 }
 
 // bytes returns the memory the vertices take.
 func (vs *vertices) bytes() int64 {
-	b := 4 * int64(len(vs.table))
+	b := 4 * int64(cap(vs.table))
 	for _, c := range vs.chunks {
 		b += 4 * int64(len(c))
 	}
@@ -151,6 +160,15 @@ func (vs *vertices) insert(i int32) (int32, bool) {
 			return i, true
 		}
 	}
+}
+
+// ceilPow2 returns the least power of 2 at least n (n ≥ 1).
+func ceilPow2(n int) int {
+	p := 1
+	for p < n {
+		p <<= 1
+	}
+	return p
 }
 
 func (vs *vertices) grow() {
