@@ -75,9 +75,9 @@ func printHibou(shared string, every int, cache string) error {
 	return nil
 }
 
-// runHibou runs HIBOU on every sample, four processes at a time (a HIBOU
-// process spends most of its life starting and stopping, not analyzing), or
-// reads its results from cache.
+// runHibou runs HIBOU on every sample, one process at a time (so that its
+// analyses do not compete with each other), or reads its results from
+// cache.
 func runHibou(dir, tool string, samples []*sample, cache string) error {
 	if cache != "" {
 		if data, err := os.ReadFile(cache); err == nil {
@@ -107,7 +107,7 @@ func runHibou(dir, tool string, samples []*sample, cache string) error {
 	var wg sync.WaitGroup
 	errs := make([]error, len(samples))
 	next := make(chan int)
-	for range 4 {
+	{
 		wg.Go(func() {
 			for i := range next {
 				s := samples[i]
