@@ -21,7 +21,10 @@ type Analyzer struct {
 	all  interaction.Lifelines
 
 	partitions  map[uint64][]*partition   // by a hash of their lifeline sets
+	npart       int32                     // partitions made
 	suffixes    map[uint64]int32          // ids of the traces met (see suffix)
+	tuples      map[uint64]int32          // ids of the multi-traces met (see multiTraceID)
+	results     map[int32]verdict.Result  // by multi-trace id: the verdicts decided
 	kept        int                       // entries of the partitions' memos (see keep)
 	last        *partition                // the partition of the last analysis
 	lastEntries int                       // its memos' entries before
@@ -63,6 +66,8 @@ func New(st *interaction.Store, root interaction.Term, opts Options) *Analyzer {
 		all:        st.Signature().AllLifelines(),
 		partitions: map[uint64][]*partition{},
 		suffixes:   map[uint64]int32{},
+		tuples:     map[uint64]int32{},
+		results:    map[int32]verdict.Result{},
 		base:       st.Bytes(),
 	}
 }
@@ -75,6 +80,7 @@ func (a *Analyzer) renew() {
 	a.st, a.root = a.st.Fresh(a.root)
 	a.partitions = map[uint64][]*partition{}
 	a.suffixes, a.kept, a.last = map[uint64]int32{}, 0, nil
+	a.tuples, a.results = map[uint64]int32{}, map[int32]verdict.Result{}
 	a.vs, a.work, a.succ, a.via, a.pb = vertices{}, nil, nil, nil, problem{}
 	a.base, a.spent = a.st.Bytes(), false
 }
@@ -87,6 +93,7 @@ var partitionSeed = maphash.MakeSeed()
 // partition is the grouping of lifelines into components, with the
 // component-wise split of each multi-action (computed once per partition).
 type partition struct {
+	id         int32                   // its index among the analyzer's partitions
 	comp       []int32                 // component of each lifeline
 	lifelines  []interaction.Lifelines // lifelines of each component
 	complement []interaction.Lifelines // all lifelines but those of the component, "" until needed
@@ -189,6 +196,37 @@ func (a *Analyzer) suffix(act interaction.ActID, next int32) int32 {
 	return id
 }
 
+// multiTraceID returns the id of pb's multi-trace: of its partition and
+// of each component's trace (see suffix). An analyzer remembers the
+// verdicts it decided by these ids: the sessions of a log repeat, and a
+// session met before costs the lookup of its id. (Only decided verdicts are
+// remembered: an Inconc depends on the limits, not only on the multi-trace.)
+func (a *Analyzer) multiTraceID(pb *problem) int32 {
+	id := -pb.p.id
+	for _, ids := range pb.sfx {
+		key := uint64(uint32(id))<<32 | uint64(uint32(ids[0]))
+		next, ok := a.tuples[key]
+		if !ok {
+			next = int32(len(a.tuples) + 1)
+			a.tuples[key] = next
+		}
+		id = next
+	}
+	return id
+}
+
+// cloneResult returns a copy of r that shares nothing with it, for the
+// verdicts an analyzer remembers.
+func cloneResult(r verdict.Result) verdict.Result {
+	if e := r.Explanation; e != nil {
+		c := *e
+		c.Components, c.Expected = slices.Clone(e.Components), slices.Clone(e.Expected)
+		r.Explanation = &c
+	}
+	r.Simulated = slices.Clone(r.Simulated)
+	return r
+}
+
 // keep drops the kept memos when they have grown too large. It counts
 // what the last analysis added to its partition's memos (a.last).
 func (a *Analyzer) keep() {
@@ -196,10 +234,12 @@ func (a *Analyzer) keep() {
 		a.kept += a.last.memoEntries() - a.lastEntries
 		a.last = nil
 	}
-	if a.kept+len(a.suffixes) <= maxKept {
+	if a.kept+len(a.suffixes)+len(a.tuples)+len(a.results) <= maxKept {
 		return
 	}
 	clear(a.suffixes)
+	clear(a.tuples)
+	clear(a.results)
 	for _, ps := range a.partitions {
 		for _, p := range ps {
 			p.loc = map[locKey]bool{}
@@ -232,7 +272,8 @@ func (a *Analyzer) partition(mt *multitrace.MultiTrace) *partition {
 		}
 	}
 	n := a.st.Signature().NumLifelines()
-	p := &partition{comp: make([]int32, n)}
+	a.npart++
+	p := &partition{id: a.npart, comp: make([]int32, n)}
 	for i := range p.comp {
 		p.comp[i] = -1
 	}
@@ -406,7 +447,7 @@ func (a *Analyzer) newProblem(mt *multitrace.MultiTrace) *problem {
 		}
 		pb.traces = append(pb.traces, pb.events[start:len(pb.events):len(pb.events)])
 	}
-	if a.opts.LOC {
+	{
 		pb.sfxIDs = slices.Grow(pb.sfxIDs, n+len(pb.traces))
 		for _, tr := range pb.traces {
 			start := len(pb.sfxIDs)
@@ -432,6 +473,10 @@ func (a *Analyzer) analyze(mt *multitrace.MultiTrace, record bool) (verdict.Resu
 	defer a.st.OnGrowth(nil)
 	if record {
 		pb.graph = &graphRec{pb: pb}
+	}
+	key := a.multiTraceID(pb)
+	if r, ok := a.results[key]; ok && !record {
+		return cloneResult(r), nil
 	}
 	res := verdict.Result{Mode: a.opts.Mode}
 	switch a.opts.Mode {
@@ -484,6 +529,9 @@ func (a *Analyzer) analyze(mt *multitrace.MultiTrace, record bool) (verdict.Resu
 		pb.guard(func() { res.Explanation = pb.explain() })
 	}
 	a.spent = pb.stopReason == verdict.Memory
+	if res.Verdict != verdict.Inconc {
+		a.results[key] = cloneResult(res)
+	}
 	if pb.graph == nil {
 		return res, nil
 	}

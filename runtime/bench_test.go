@@ -82,8 +82,10 @@ func BenchmarkLfrem(b *testing.B) {
 
 // BenchmarkSessions analyzes small multi-traces, as a log's sessions are:
 // 2,000 accepted multi-traces of lfrem's i1 (one lifeline per component,
-// about five events each) with one analyzer, prefix mode and the default
-// options, and reports the time and allocations per multi-trace.
+// about five events each; as in a log, they repeat: 9 are distinct) with
+// one analyzer, prefix mode and the default options, and reports the time
+// and allocations per multi-trace. BenchmarkLfrem measures distinct
+// multi-traces.
 func BenchmarkSessions(b *testing.B) {
 	sp, err := spec.Load(filepath.Join("..", "testdata", "lfrem", "signature.hsf"), filepath.Join("..", "testdata", "lfrem", "i1.hif"))
 	if err != nil {

@@ -57,6 +57,13 @@
 //     most of their local analyses done (Result.LocalNodes counts the
 //     vertices of local analyses this analysis explored).
 //
+// An analyzer also remembers the verdicts it decided, by the multi-trace
+// (its partition of the lifelines and each component's trace, interned):
+// the sessions of a log repeat, and a session met before is answered by a
+// lookup. Inconc verdicts, which depend on the limits, are not remembered.
+// These memos, and those of local analyses, are dropped when they grow
+// past a fixed size, and count in the memory budget.
+//
 // Searches are bounded by a node budget, an optional timeout and an optional
 // memory budget (the terms and memos the analysis adds to its store, and its
 // vertices, local analyses and recorded graph, counted as they grow). The
