@@ -58,7 +58,7 @@ func New(st *interaction.Store, root interaction.Term, opts Options) *Analyzer {
 		// the projection would reject what the interaction accepts.
 		opts.LOC = false
 	}
-	return &Analyzer{
+	a := &Analyzer{
 		st:         st,
 		root:       root,
 		opts:       opts,
@@ -70,6 +70,23 @@ func New(st *interaction.Store, root interaction.Term, opts Options) *Analyzer {
 		results:    map[int32]verdict.Result{},
 		base:       st.Bytes(),
 	}
+	a.prepare()
+	return a
+}
+
+// prepare does the one-time work that the first multi-trace would
+// otherwise do, so that it counts as setup: the partition of one lifeline
+// per component (that of .htf files and logs without co-localizations), and
+// the first table and chunk of the search's vertices.
+func (a *Analyzer) prepare() {
+	n := a.st.Signature().NumLifelines()
+	mt := &multitrace.MultiTrace{Components: make([]multitrace.Component, n)}
+	for l := range mt.Components {
+		mt.Components[l].Lifelines = interaction.LifelinesOf(interaction.LifelineID(l))
+	}
+	a.partition(mt)
+	a.vs.table = make([]int32, minTable)
+	a.vs.chunks = [][]int32{make([]int32, chunkInts)}
 }
 
 // renew gives the analyzer a fresh store with a copy of its interaction,

@@ -38,8 +38,14 @@ func (vs *vertices) reset(n, budget int) {
 	vs.n = n
 	vs.key = n + 1 - budget
 	vs.per = max(1, chunkInts/(n+1))
-	if len(vs.chunks) > 0 && len(vs.chunks[0]) < vs.per*(n+1) {
-		vs.chunks = nil // too small for these vertices
+	for k, c := range vs.chunks {
+		if len(c) < vs.per*(n+1) {
+			// Too small for these vertices: chunks are of chunkInts, or
+			// of one vertex when one takes more.
+			clear(vs.chunks[k:])
+			vs.chunks = vs.chunks[:k]
+			break
+		}
 	}
 	// Keep a few chunks and a small table for the next search, not all
 	// that a large search took.
@@ -79,7 +85,7 @@ func (vs *vertices) bytes() int64 {
 func (vs *vertices) add(t interaction.Term) int32 {
 	i := vs.count
 	if c := i / vs.per; c == len(vs.chunks) {
-		vs.chunks = append(vs.chunks, make([]int32, vs.per*(vs.n+1)))
+		vs.chunks = append(vs.chunks, make([]int32, max(chunkInts, vs.per*(vs.n+1))))
 	}
 	vs.count++
 	s := vs.slots(int32(i))
