@@ -116,16 +116,10 @@ func New(st *interaction.Store, root interaction.Term, opt Options) (*Engine, er
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{sig: st.Signature(), a: a, opt: opt, checkers: map[string]*located{}, first: deadline}
-	sig := st.Signature()
-	syms := a.Symbols()
-	e.acts = make([]interaction.MultiAction, syms.Len())
-	for x := range e.acts {
-		m, err := parseMultiAction(sig, syms.Name(nfa.Symbol(x)))
-		if err != nil {
-			return nil, fmt.Errorf("automata: symbol %q: %w", syms.Name(nfa.Symbol(x)), err)
-		}
-		e.acts[x] = m
+	e := &Engine{sig: st.Signature(), a: a.NFA, opt: opt, checkers: map[string]*located{}, first: deadline}
+	e.acts = make([]interaction.MultiAction, len(a.Acts))
+	for x, id := range a.Acts {
+		e.acts[x] = st.MultiAction(id)
 	}
 	return e, nil
 }
@@ -152,51 +146,90 @@ func (o Options) checkerOptions(deadline time.Time) nfa.CheckerOptions {
 		MaxNodes: o.MaxNodes, Timeout: o.Timeout, NoPruning: o.NoPruning}
 }
 
-// parseMultiAction reads back the name of a symbol (MultiAction.Format).
-func parseMultiAction(sig *interaction.Signature, name string) (interaction.MultiAction, error) {
-	name = strings.TrimSuffix(strings.TrimPrefix(name, "{"), "}")
-	var acts []interaction.Action
-	for _, s := range strings.Split(name, ",") {
-		a, err := sig.ParseAction(s)
-		if err != nil {
-			return nil, err
-		}
-		acts = append(acts, a)
-	}
-	return interaction.NewMultiAction(acts...), nil
-}
-
 // NFA returns the compiled automaton.
 func (e *Engine) NFA() *nfa.NFA { return e.a }
 
 // located is the checker of one partition of the lifelines into
 // locations, with the maps from log events to letters.
 type located struct {
-	ready  chan struct{} // closed once the fields below are set
-	c      *nfa.Checker
-	groups []interaction.Lifelines
-	single []map[interaction.Action]nfa.Letter // per location: one-action events
-	multi  []map[string]nfa.Letter             // per location: multi-action events, by Format
-	err    error
+	ready   chan struct{} // closed once the fields below are set
+	c       *nfa.Checker
+	groups  []interaction.Lifelines
+	letters []letterIndex // per location
+	err     error
 }
 
-// Locations returns the locations of the NFA's symbols for a partition of
-// the lifelines into groups (locations): a symbol's part at a group is its
-// restriction to the group's lifelines, named by MultiAction.Format.
-func Locations(a *nfa.NFA, sig *interaction.Signature, acts []interaction.MultiAction, groups []interaction.Lifelines) *nfa.Locations {
-	names := make([]string, len(groups))
-	for i, g := range groups {
-		names[i] = "[" + g.Format(sig) + "]"
+// letterIndex finds the letter of an event at one location: by the action
+// for a one-action event, among the few multi-action letters (the <synch>
+// messages the location sees whole) for the others.
+type letterIndex struct {
+	single map[interaction.Action]nfa.Letter
+	multi  []multiLetter
+}
+
+type multiLetter struct {
+	m interaction.MultiAction
+	x nfa.Letter
+}
+
+func (ix *letterIndex) lookup(ev interaction.MultiAction) (nfa.Letter, bool) {
+	if len(ev) == 1 {
+		x, ok := ix.single[ev[0]]
+		return x, ok
 	}
-	locs := nfa.NewLocations(names...)
-	for x, m := range acts {
-		for i, g := range groups {
-			if part := restrict(m, g); len(part) > 0 {
-				locs.See(nfa.Symbol(x), i, locs.Letter(i, part.Format(sig)))
-			}
+	for _, ml := range ix.multi {
+		if slices.Equal(ml.m, ev) {
+			return ml.x, true
 		}
 	}
-	return locs
+	return 0, false
+}
+
+func (ix *letterIndex) add(m interaction.MultiAction, x nfa.Letter) {
+	if len(m) == 1 {
+		ix.single[m[0]] = x
+		return
+	}
+	ix.multi = append(ix.multi, multiLetter{m, x})
+}
+
+// alphabets returns the alphabets of the symbols acts (the multi-actions
+// of an NFA's symbols) for a partition of the lifelines into groups
+// (locations), and the index of each location's letters: a symbol's part at
+// a group is its restriction to the group's lifelines, a letter made of
+// those actions (named by MultiAction.Format, for printing).
+func alphabets(sig *interaction.Signature, acts []interaction.MultiAction, groups []interaction.Lifelines) (*nfa.Alphabets, []letterIndex) {
+	names := make([]string, len(groups))
+	index := make([]letterIndex, len(groups))
+	for i, g := range groups {
+		names[i] = "[" + g.Format(sig) + "]"
+		index[i].single = map[interaction.Action]nfa.Letter{}
+	}
+	alph := nfa.NewAlphabets(names...)
+	for x, m := range acts {
+		for i, g := range groups {
+			part := restrict(m, g)
+			if len(part) == 0 {
+				continue
+			}
+			letter, ok := index[i].lookup(part)
+			if !ok {
+				letter = alph.AddLetter(i, part.Format(sig), nfaActions(part))
+				index[i].add(part, letter)
+			}
+			alph.See(nfa.Symbol(x), i, letter)
+		}
+	}
+	return alph, index
+}
+
+// nfaActions returns the actions of m as nfa's typed actions.
+func nfaActions(m interaction.MultiAction) []nfa.Action {
+	out := make([]nfa.Action, len(m))
+	for k, a := range m {
+		out[k] = nfa.Action{Lifeline: int(a.Lifeline()), Message: int(a.Message()), Receive: a.Kind() == interaction.Reception}
+	}
+	return out
 }
 
 // restrict returns the actions of m on the lifelines of g.
@@ -248,22 +281,9 @@ func (e *Engine) locate(groups []interaction.Lifelines) (*located, time.Duration
 	e.first = time.Time{}
 	e.mu.Unlock()
 	defer close(l.ready)
-	locs := Locations(e.a, e.sig, e.acts, groups)
-	l.c, l.err = nfa.NewChecker(e.a, locs, e.opt.checkerOptions(deadline))
-	for range groups {
-		l.single = append(l.single, map[interaction.Action]nfa.Letter{})
-		l.multi = append(l.multi, map[string]nfa.Letter{})
-	}
-	for x := range e.acts {
-		for _, p := range locs.Parts(nfa.Symbol(x)) {
-			name := locs.Letters(p.Loc)[p.Letter]
-			if m := restrict(e.acts[x], groups[p.Loc]); len(m) == 1 {
-				l.single[p.Loc][m[0]] = p.Letter
-			} else {
-				l.multi[p.Loc][name] = p.Letter
-			}
-		}
-	}
+	alph, index := alphabets(e.sig, e.acts, groups)
+	l.c, l.err = nfa.NewChecker(e.a, alph, e.opt.checkerOptions(deadline))
+	l.letters = index
 	return l, time.Since(t0)
 }
 
@@ -275,7 +295,7 @@ func (e *Engine) Letters(mt *multitrace.MultiTrace) ([][]nfa.Letter, error) {
 	if l.err != nil {
 		return nil, l.err
 	}
-	return l.letters(e.sig, mt), nil
+	return l.trace(mt), nil
 }
 
 func groups(mt *multitrace.MultiTrace) []interaction.Lifelines {
@@ -286,18 +306,14 @@ func groups(mt *multitrace.MultiTrace) []interaction.Lifelines {
 	return gs
 }
 
-func (l *located) letters(sig *interaction.Signature, mt *multitrace.MultiTrace) [][]nfa.Letter {
+func (l *located) trace(mt *multitrace.MultiTrace) [][]nfa.Letter {
 	out := make([][]nfa.Letter, len(mt.Components))
 	for i, c := range mt.Components {
-		unknown := nfa.Letter(len(l.c.Locations().Letters(i)))
+		unknown := nfa.Letter(len(l.c.Alphabets().Letters(i)))
+		ix := &l.letters[i]
 		tr := make([]nfa.Letter, len(c.Trace))
 		for j, ev := range c.Trace {
-			x, ok := unknown, false
-			if len(ev) == 1 {
-				x, ok = l.single[i][ev[0]]
-			} else {
-				x, ok = l.multi[i][ev.Format(sig)]
-			}
+			x, ok := ix.lookup(ev)
 			if !ok {
 				x = unknown
 			}
@@ -334,13 +350,13 @@ func (e *Engine) Analyze(mt *multitrace.MultiTrace) verdict.Result {
 		}
 		return res
 	}
-	letters := l.letters(e.sig, mt)
+	letters := l.trace(mt)
 	r := check(l.c, letters, e.opt)
 	if r.Verdict != nfa.Fail {
 		return result(r, e.opt, nil)
 	}
 	sig := e.sig
-	return result(r, e.opt, &names{locs: l.c.Locations(), syms: e.a.Symbols(), letters: letters,
+	return result(r, e.opt, &names{locs: l.c.Alphabets(), syms: e.a.Symbols(), letters: letters,
 		component: func(i int) string { return mt.Components[i].Lifelines.Format(sig) },
 		event:     func(i, pos int) string { return mt.Components[i].Trace[pos].Format(sig) },
 	})
@@ -368,7 +384,7 @@ type Raw struct {
 
 // NewRaw prepares the checker of a for the locations locs. Options.Mode is
 // verdict.Prefix or verdict.Accept; MaxStates, File and Syntax do not apply.
-func NewRaw(a *nfa.NFA, locs *nfa.Locations, opt Options) (*Raw, error) {
+func NewRaw(a *nfa.NFA, locs *nfa.Alphabets, opt Options) (*Raw, error) {
 	if opt.Mode != verdict.Prefix && opt.Mode != verdict.Accept {
 		return nil, fmt.Errorf("the automata engine answers accept and prefix modes, not %s", opt.Mode)
 	}
@@ -379,8 +395,8 @@ func NewRaw(a *nfa.NFA, locs *nfa.Locations, opt Options) (*Raw, error) {
 	return &Raw{c: c, opt: opt}, nil
 }
 
-// Locations returns the locations of the letters.
-func (r *Raw) Locations() *nfa.Locations { return r.c.Locations() }
+// Alphabets returns the alphabets of the locations.
+func (r *Raw) Alphabets() *nfa.Alphabets { return r.c.Alphabets() }
 
 // Analyze decides the letter traces mt, one per location (as
 // nfa.ParseLetterTraces reads them). The explanation of a Fail names the
@@ -390,7 +406,7 @@ func (r *Raw) Analyze(mt [][]nfa.Letter) verdict.Result {
 	if res.Verdict != nfa.Fail {
 		return result(res, r.opt, nil)
 	}
-	locs := r.c.Locations()
+	locs := r.c.Alphabets()
 	letter := func(i, pos int) string {
 		if x := mt[i][pos]; int(x) < len(locs.Letters(i)) {
 			return locs.Letters(i)[x]
@@ -405,7 +421,7 @@ func (r *Raw) Analyze(mt [][]nfa.Letter) verdict.Result {
 // the components of the multi-trace they stand for), their events and
 // letters, and the symbols of the NFA.
 type names struct {
-	locs      *nfa.Locations
+	locs      *nfa.Alphabets
 	syms      *nfa.Symbols
 	letters   [][]nfa.Letter
 	component func(i int) string      // location i as the explanation names it

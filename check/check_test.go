@@ -78,11 +78,11 @@ func TestEngineChoice(t *testing.T) {
 		{"auto, within the timeout", regular, timeout(opts(check.EngineAuto, verdict.Prefix, 0), time.Minute), check.EngineAutomata, nil},
 		{"auto, slow to compile", slow, timeout(opts(check.EngineAuto, verdict.Prefix, 0), 200*time.Millisecond), check.EngineRuntime, nil},
 	} {
-		t0 := time.Now()
+		// How soon New returns after its timeout depends on the machine's
+		// load and is not asserted: the cases past the timeout (1 ns) show
+		// that it reaches the bounded attempt, whose stop at a deadline
+		// compile's and nfa's budget tests check without a clock.
 		c, err := check.New(tc.sp, tc.opt)
-		if d := time.Since(t0); tc.opt.Analysis.Timeout > 0 && d > tc.opt.Analysis.Timeout+time.Second {
-			t.Errorf("%s: New took %v, past its timeout %v", tc.name, d, tc.opt.Analysis.Timeout)
-		}
 		switch {
 		case tc.want == 0 && err == nil:
 			t.Errorf("%s: engine %s, want an error", tc.name, c.Engine())

@@ -22,7 +22,7 @@ type Spec struct {
 	// NFA and Locations are the raw NFA and the split of its letters, nil
 	// for an interaction.
 	NFA       *nfa.NFA
-	Locations *nfa.Locations
+	Locations *nfa.Alphabets
 }
 
 // IsTimbuk reports whether path names a raw NFA (.timbuk).
@@ -54,9 +54,9 @@ func LoadSpec(path, hif, locations string) (*Spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	var locs *nfa.Locations
+	var locs *nfa.Alphabets
 	if locations != "" {
-		locs, err = nfa.ParseLocations(a.Symbols(), locations)
+		locs, err = nfa.ParseAlphabets(a.Symbols(), locations)
 	} else {
 		var groups [][]string
 		for _, x := range a.Symbols().Names() {

@@ -50,7 +50,7 @@ func BenchmarkSynthesis(b *testing.B) {
 				st, root := stores[len(stores)-1], roots[len(roots)-1]
 				stores[len(stores)-1] = nil // let the store go once used
 				stores, roots = stores[:len(stores)-1], roots[:len(roots)-1]
-				a, err := Compile(st, root, Options{})
+				a, err := compileNFA(st, root, Options{})
 				if err != nil {
 					b.Fatal(err)
 				}

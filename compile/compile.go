@@ -58,8 +58,8 @@ type Automaton struct {
 	// Terms[q] is the canonical term of state q, in the Store given to
 	// Synthesize.
 	Terms []interaction.Term
-	// Acts[a] is the multi-action of symbol a; the symbol's name is its
-	// MultiAction.Format.
+	// Acts[x] is the multi-action of symbol x: the symbols are typed, their
+	// names (MultiAction.Format) are for printing only.
 	Acts []interaction.ActID
 }
 
@@ -106,11 +106,13 @@ func isGrowth(err error) bool {
 	return grow
 }
 
-// Compile returns the reduced NFA of root: Synthesize, then nfa.Reduce
-// (bisimulation quotients), within the same bounds. With opt.Labels, a
-// state of the reduced NFA is labelled with the term of the first
-// derivative state it merges.
-func Compile(st *interaction.Store, root interaction.Term, opt Options) (*nfa.NFA, error) {
+// Compile returns the reduced automaton of root: Synthesize, then
+// nfa.Reduce (bisimulation quotients), within the same bounds. The
+// reduction keeps the symbols, so Acts are the synthesis's; Terms is nil (a
+// reduced state merges several derivatives). With opt.Labels, a state of
+// the reduced NFA is labelled with the term of the first derivative state
+// it merges.
+func Compile(st *interaction.Store, root interaction.Term, opt Options) (*Automaton, error) {
 	a, b, err := synthesize(st, root, opt)
 	if err != nil {
 		return nil, err
@@ -124,26 +126,20 @@ func Compile(st *interaction.Store, root interaction.Term, opt Options) (*nfa.NF
 		err.(*nfa.LimitError).File = opt.File
 		return nil, err
 	}
-	return a.NFA.Reduce(), nil
+	return &Automaton{NFA: a.NFA.Reduce(), Acts: a.Acts}, nil
 }
 
-// Word maps a global trace (a sequence of multi-actions) to the symbols of
-// the automaton; ok is false when an event is no symbol of it (no trace of
-// the interaction has it).
-func (a *Automaton) Word(sig *interaction.Signature, trace []interaction.MultiAction) (word []nfa.Symbol, ok bool) {
-	return Word(a.NFA.Symbols(), sig, trace)
-}
-
-// Word maps a global trace to the symbols of a symbol table built by
-// Synthesize (named by MultiAction.Format).
-func Word(syms *nfa.Symbols, sig *interaction.Signature, trace []interaction.MultiAction) ([]nfa.Symbol, bool) {
-	word := make([]nfa.Symbol, len(trace))
+// Word maps a global trace (a sequence of multi-actions of st) to the
+// symbols of the automaton; ok is false when an event is no symbol of it
+// (no trace of the interaction has it).
+func (a *Automaton) Word(st *interaction.Store, trace []interaction.MultiAction) (word []nfa.Symbol, ok bool) {
+	word = make([]nfa.Symbol, len(trace))
 	for i, ev := range trace {
-		x, ok := syms.Lookup(ev.Format(sig))
-		if !ok {
+		x := slices.IndexFunc(a.Acts, func(id interaction.ActID) bool { return slices.Equal(st.MultiAction(id), ev) })
+		if x < 0 {
 			return nil, false
 		}
-		word[i] = x
+		word[i] = nfa.Symbol(x)
 	}
 	return word, true
 }
@@ -352,21 +348,19 @@ func (s *synth) state(t interaction.Term) (nfa.State, error) {
 	return q, nil
 }
 
-// symbol returns the symbol of the multi-action id, named by its
-// MultiAction.Format.
+// symbol returns the symbol of the multi-action id: symbols are found by
+// id, and named by MultiAction.Format for printing.
 func (s *synth) symbol(id interaction.ActID) nfa.Symbol {
 	if int(id) < len(s.symOf) && s.symOf[id] != 0 {
 		return nfa.Symbol(s.symOf[id] - 1)
 	}
 	var buf [64]byte
-	x := s.b.Symbol(s.name(s.st.MultiAction(id).AppendFormat(buf[:0], s.st.Signature())))
+	x := s.b.AddSymbol(s.name(s.st.MultiAction(id).AppendFormat(buf[:0], s.st.Signature())))
 	if int(id) >= len(s.symOf) {
 		s.symOf = append(s.symOf, make([]int32, int(id)+1-len(s.symOf))...)
 	}
 	s.symOf[id] = int32(x) + 1
-	if int(x) == len(s.acts) {
-		s.acts = append(s.acts, id)
-	}
+	s.acts = append(s.acts, id) // symbol x: distinct ids are distinct multi-actions
 	return x
 }
 

@@ -50,7 +50,7 @@ func TestCompile(t *testing.T) {
 	for _, tc := range compileTests {
 		st := interaction.NewStore(random.Signature(3, 3))
 		root := st.MustParseTerm(tc.in)
-		a, err := Compile(st, root, Options{})
+		a, err := compileNFA(st, root, Options{})
 		var got string
 		if err != nil {
 			var le *LoopError
@@ -116,10 +116,10 @@ func TestAutomaton(t *testing.T) {
 		}
 	}
 	tr := reference.MustParseTrace(st.Signature(), "l1!m1.l2?m1.{l1!m2,l2?m2}")
-	if w, ok := a.Word(st.Signature(), tr); !ok || !a.NFA.Accepts(w) {
+	if w, ok := a.Word(st, tr); !ok || !a.NFA.Accepts(w) {
 		t.Errorf("%s not accepted (word %v %v)", tr.Format(st.Signature()), w, ok)
 	}
-	if _, ok := a.Word(st.Signature(), reference.MustParseTrace(st.Signature(), "l2!m1")); ok {
+	if _, ok := a.Word(st, reference.MustParseTrace(st.Signature(), "l2!m1")); ok {
 		t.Error("l2!m1 mapped to a symbol")
 	}
 }
@@ -127,12 +127,12 @@ func TestAutomaton(t *testing.T) {
 func TestStateLimit(t *testing.T) {
 	st := interaction.NewStore(random.Signature(3, 3))
 	root := st.MustParseTerm("par(loopS(strict(l1!m1,l1!m2)),par(loopS(strict(l2!m1,l2!m2)),loopS(strict(l3!m1,l3!m2))))")
-	_, err := Compile(st, root, Options{MaxStates: 5})
+	_, err := compileNFA(st, root, Options{MaxStates: 5})
 	var se *StateLimitError
 	if !errors.As(err, &se) || se.Max != 5 {
 		t.Fatalf("got %v, want a state limit error", err)
 	}
-	a, err := Compile(st, root, Options{MaxStates: 8})
+	a, err := compileNFA(st, root, Options{MaxStates: 8})
 	if err != nil || a.NumStates() != 8 {
 		t.Fatalf("got %v %v, want 8 states", a, err)
 	}
@@ -185,7 +185,7 @@ func TestRandomLanguage(t *testing.T) {
 			p := random.Params{MaxDepth: 3, MinActions: 2, Weights: random.All(), Compilable: compilable,
 				Messages: random.MessageKinds{Passing: 2, Emission: 2, Reception: 2, Synch: 1, Broadcast: 1}}
 			root := random.Interaction(st, rng, p)
-			a, err := Compile(st, root, Options{})
+			c, err := Compile(st, root, Options{})
 			if err != nil {
 				var le *LoopError
 				if compilable || !errors.As(err, &le) {
@@ -194,11 +194,12 @@ func TestRandomLanguage(t *testing.T) {
 				rejected++
 				continue
 			}
+			a := c.NFA
 			checkReference(t, st, root, a, k)
 			ac := newAcceptor(st, root)
 			for range 2 {
 				if w := randomWord(a, rng, 40, 0.05); w != nil {
-					if ok, r := ac.accepts(events(st.Signature(), a, w)); !ok {
+					if ok, r := ac.accepts(events(st, c, w)); !ok {
 						t.Errorf("%s: the runtime engine answers %v (%s) on the NFA word %s", st.Format(root), r.Verdict, r.Reason, formatWord(a.Symbols(), w))
 					}
 				}
@@ -228,7 +229,7 @@ func TestRandomRawEquivalence(t *testing.T) {
 		p := random.Params{MaxDepth: 5, MinActions: 6, Weights: random.All(), Compilable: i%3 != 0,
 			Messages: random.MessageKinds{Passing: 3, Emission: 1, Reception: 1, Synch: 1, Broadcast: 1}}
 		root := random.Interaction(st, rng, p)
-		a, err := Compile(st, root, Options{MaxStates: 50_000})
+		a, err := compileNFA(st, root, Options{MaxStates: 50_000})
 		if err != nil {
 			var le *LoopError
 			var se *StateLimitError

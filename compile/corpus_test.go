@@ -57,7 +57,7 @@ func sizes(t testing.TB, a *nfa.NFA) string {
 
 // compileModel compiles a model, or returns the rejection as
 // "file.hif:line:col: loopX".
-func compileModel(t testing.TB, sp *spec.Spec) (*nfa.NFA, string) {
+func compileModel(t testing.TB, sp *spec.Spec) (*Automaton, string) {
 	t.Helper()
 	a, err := Compile(sp.Store, sp.Root, Options{File: sp.HIFPath, Syntax: sp.Syntax})
 	if err != nil {
@@ -83,7 +83,7 @@ func TestCorpusModels(t *testing.T) {
 			a, rejected := compileModel(t, sp)
 			got := rejected
 			if a != nil {
-				got = sizes(t, a)
+				got = sizes(t, a.NFA)
 			}
 			if got != m.want {
 				t.Fatalf("got %s, want %s", got, m.want)
@@ -91,7 +91,7 @@ func TestCorpusModels(t *testing.T) {
 			if a == nil {
 				return
 			}
-			checkRaw(t, sp, a)
+			checkRaw(t, sp, a.NFA)
 			checkShortTraces(t, sp, a, 24, 3000)
 			checkLongTraces(t, sp, a, 30, 200)
 		})
@@ -122,8 +122,9 @@ func checkRaw(t *testing.T, sp *spec.Spec, a *nfa.NFA) {
 // rewriting), and the runtime engine (accept mode) agrees with a on every
 // prefix of a word of a and on every one-event extension of one that a
 // rejects (any other word has such a rejected extension as a prefix).
-func checkShortTraces(t *testing.T, sp *spec.Spec, a *nfa.NFA, maxK, maxPrefixes int) {
+func checkShortTraces(t *testing.T, sp *spec.Spec, c *Automaton, maxK, maxPrefixes int) {
 	t.Helper()
+	a := c.NFA
 	k := 0
 	for k < maxK {
 		n := 0
@@ -147,7 +148,7 @@ func checkShortTraces(t *testing.T, sp *spec.Spec, a *nfa.NFA, maxK, maxPrefixes
 	prefixes, extensions := 0, 0
 	nfaPrefixes(a, k, func(word []nfa.Symbol, set []nfa.State) bool {
 		prefixes++
-		tr := events(sp.Sig, a, word)
+		tr := events(sp.Store, c, word)
 		if got, r := ac.accepts(tr); got != a.Accepts(word) {
 			t.Fatalf("on %s the NFA says %v, the runtime engine %v (%s)", formatWord(syms, word), !got, r.Verdict, r.Reason)
 		}
@@ -156,7 +157,7 @@ func checkShortTraces(t *testing.T, sp *spec.Spec, a *nfa.NFA, maxK, maxPrefixes
 				continue
 			}
 			extensions++
-			if got, r := ac.accepts(append(slices.Clone(tr), parseEvent(sp.Sig, syms.Name(x)))); got {
+			if got, r := ac.accepts(append(slices.Clone(tr), sp.Store.MultiAction(c.Acts[x]))); got {
 				t.Fatalf("the runtime engine accepts %s.%s, the NFA does not (%v)", formatWord(syms, word), syms.Name(x), r.Verdict)
 			}
 		}
@@ -191,8 +192,9 @@ func formatWord(syms *nfa.Symbols, w []nfa.Symbol) string {
 // checks that the runtime engine accepts them, and that on a mutant of each
 // (an event dropped, duplicated, or swapped with the next) the NFA and the
 // runtime engine agree.
-func checkLongTraces(t *testing.T, sp *spec.Spec, a *nfa.NFA, n, maxLen int) {
+func checkLongTraces(t *testing.T, sp *spec.Spec, c *Automaton, n, maxLen int) {
 	t.Helper()
+	a := c.NFA
 	rng := rand.New(rand.NewPCG(1, uint64(a.NumStates())))
 	ac := newAcceptor(sp.Store, sp.Root)
 	drawn, rejected := 0, 0
@@ -205,7 +207,7 @@ func checkLongTraces(t *testing.T, sp *spec.Spec, a *nfa.NFA, n, maxLen int) {
 			continue
 		}
 		drawn++
-		tr := events(sp.Sig, a, w)
+		tr := events(sp.Store, c, w)
 		if ok, r := ac.accepts(tr); !ok {
 			t.Fatalf("the runtime engine answers %v (%s) on an NFA word of length %d", r.Verdict, r.Reason, len(w))
 		}
@@ -225,7 +227,7 @@ func checkLongTraces(t *testing.T, sp *spec.Spec, a *nfa.NFA, n, maxLen int) {
 			}
 		}
 		want := a.Accepts(m)
-		got, r := ac.accepts(events(sp.Sig, a, m))
+		got, r := ac.accepts(events(sp.Store, c, m))
 		if got != want || r.Verdict.String() == "Inconc" {
 			t.Fatalf("on a mutant of length %d the NFA says %v, the runtime engine %v (%s)", len(m), want, r.Verdict, r.Reason)
 		}
@@ -308,10 +310,10 @@ func TestCorpusSizes(t *testing.T) {
 				return
 			}
 			limit := min(row.states, row.minDFAStates)
-			if a.NumStates() > limit {
-				t.Errorf("%d states, HIBOU %d, minimal DFA %d", a.NumStates(), row.states, row.minDFAStates)
+			if a.NFA.NumStates() > limit {
+				t.Errorf("%d states, HIBOU %d, minimal DFA %d", a.NFA.NumStates(), row.states, row.minDFAStates)
 			}
-			checkRaw(t, sp, a)
+			checkRaw(t, sp, a.NFA)
 			if testutil.Sweep() {
 				checkShortTraces(t, sp, a, 40, 20_000)
 				checkLongTraces(t, sp, a, 200, 1000)
@@ -319,7 +321,7 @@ func TestCorpusSizes(t *testing.T) {
 				checkShortTraces(t, sp, a, 24, 500)
 				checkLongTraces(t, sp, a, 10, 200)
 			}
-			t.Logf("ours %d/%d, HIBOU %d/%d, minimal DFA (HIBOU) %d/%d", a.NumStates(), a.NumTransitions(),
+			t.Logf("ours %d/%d, HIBOU %d/%d, minimal DFA (HIBOU) %d/%d", a.NFA.NumStates(), a.NFA.NumTransitions(),
 				row.states, row.transitions, row.minDFAStates, row.minDFATransitns)
 		})
 	}

@@ -19,11 +19,13 @@
 //	a, err := compile.Compile(sp.Store, sp.Root, compile.Options{File: sp.HIFPath, Syntax: sp.Syntax})
 //	var le *compile.LoopError
 //	if errors.As(err, &le) { ... }   // a loop outside the sublanguage, at file:line:col
-//	fmt.Println(a.NumStates(), a.NumTransitions())
+//	fmt.Println(a.NFA.NumStates(), a.NFA.NumTransitions())
 //
 // The language of the NFA is exactly the set of global traces of the
-// interaction, a trace being a sequence of multi-actions (one symbol per
-// multi-action, named by MultiAction.Format: "a!m", "{a!m,b?m}").
+// interaction, a trace being a sequence of multi-actions: one symbol per
+// multi-action, kept typed (Automaton.Acts: symbol x is the multi-action
+// Acts[x] of the Store), and named by MultiAction.Format ("a!m",
+// "{a!m,b?m}") for printing only.
 //
 // Options.Deadline and Options.MaxMemory bound a synthesis (the terms it
 // adds to the Store count, by Store.Bytes): past them it fails with a

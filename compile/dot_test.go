@@ -65,7 +65,7 @@ func TestDOTCorpus(t *testing.T) {
 	for _, m := range corpusModels {
 		sp := loadModel(t, filepath.Join("testdata", "models", m.hsf), m.hif)
 		graphs = append(graphs, DrawInteraction(sp.Syntax, sp.HIFPath))
-		a, err := Compile(sp.Store, sp.Root, Options{Labels: true})
+		a, err := compileNFA(sp.Store, sp.Root, Options{Labels: true})
 		if err != nil {
 			continue
 		}

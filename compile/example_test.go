@@ -17,8 +17,8 @@ func ExampleCompile() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(a)
-	fmt.Println(a.AcceptsNames("a!m", "b?m", "b!n", "a?n"), a.AcceptsNames("a!m"))
+	fmt.Println(a.NFA)
+	fmt.Println(a.NFA.AcceptsNames("a!m", "b?m", "b!n", "a?n"), a.NFA.AcceptsNames("a!m"))
 
 	// A loop whose iterations pile up has no finite automaton.
 	_, err = compile.Compile(st, st.MustParseTerm("loopW(strict(a!m,b?m))"), compile.Options{})

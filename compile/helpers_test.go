@@ -158,27 +158,14 @@ func randomWord(a *nfa.NFA, rng *rand.Rand, maxLen int, stop float64) []nfa.Symb
 	}
 }
 
-// events maps a word of an automaton synthesized over sig back to
-// multi-actions (through the symbols' names).
-func events(sig *interaction.Signature, a *nfa.NFA, word []nfa.Symbol) []interaction.MultiAction {
+// events maps a word of a back to multi-actions of st (the symbols' typed
+// Acts).
+func events(st *interaction.Store, a *Automaton, word []nfa.Symbol) []interaction.MultiAction {
 	out := make([]interaction.MultiAction, len(word))
 	for i, x := range word {
-		out[i] = parseEvent(sig, a.Symbols().Name(x))
+		out[i] = st.MultiAction(a.Acts[x])
 	}
 	return out
-}
-
-func parseEvent(sig *interaction.Signature, name string) interaction.MultiAction {
-	name = strings.TrimSuffix(strings.TrimPrefix(name, "{"), "}")
-	var acts []interaction.Action
-	for _, s := range strings.Split(name, ",") {
-		a, err := sig.ParseAction(s)
-		if err != nil {
-			panic(err)
-		}
-		acts = append(acts, a)
-	}
-	return interaction.NewMultiAction(acts...)
 }
 
 // acceptor runs the runtime engine in accept mode on global traces: one
@@ -207,4 +194,13 @@ func diff(a, b []string) []string {
 		}
 	}
 	return out
+}
+
+// compileNFA is Compile's reduced NFA.
+func compileNFA(st *interaction.Store, root interaction.Term, opt Options) (*nfa.NFA, error) {
+	a, err := Compile(st, root, opt)
+	if err != nil {
+		return nil, err
+	}
+	return a.NFA, nil
 }

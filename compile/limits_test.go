@@ -49,7 +49,7 @@ func TestSynthesisLimits(t *testing.T) {
 				return err
 			},
 			func(st *interaction.Store, root interaction.Term, opt Options) error {
-				_, err := Compile(st, root, opt)
+				_, err := compileNFA(st, root, opt)
 				return err
 			},
 		} {
@@ -64,7 +64,7 @@ func TestSynthesisLimits(t *testing.T) {
 		}
 	}
 	// Within the limits, the synthesis is the same as without them.
-	a, err := Compile(st, root, Options{Deadline: time.Now().Add(time.Minute), MaxMemory: 1 << 30})
+	a, err := compileNFA(st, root, Options{Deadline: time.Now().Add(time.Minute), MaxMemory: 1 << 30})
 	if err != nil || a.NumStates() != 61*62/2 {
 		t.Errorf("got %v states, error %v; want %d states", a.NumStates(), err, 61*62/2)
 	}

@@ -3,8 +3,14 @@
 // automata engine's checker for some locations, importing only the
 // standard library, with a copy of package nfa/engine's files.
 //
-//	e, err := automata.New(sp.Store, sp.Root, automata.Options{Mode: runtime.Accept})
-//	cfg, err := gen.NewConfig(sp, e, tracegen.Discrete(sp.Sig)) // one location per lifeline
-//	cfg.Package = "abpverify"
-//	files, err := gen.Generate(cfg) // verifier.go, engine_*.go, verifier_htf.go, ...
+// gen works on nfa's tables and typed letters (nfa.Action), never on the
+// interaction or its notation: the caller compiles the interaction and
+// hands gen the checker of a partition of its lifelines, with the
+// signature's names (see the example).
+//
+//	e, err := automata.New(sp.Store, sp.Root, automata.Options{Mode: verdict.Accept})
+//	c, err := e.Checker(part) // one location per group of lifelines
+//	files, err := gen.Generate(gen.Config{Package: "abpverify", Checker: c,
+//		Lifelines: sp.Sig.Lifelines, Messages: sp.Sig.Messages, Locations: lifelinesOf(part)})
+//	err = gen.WriteDir("abpverify", "abpverify", files, false) // verifier.go, engine_*.go, verifier_htf.go, ...
 package gen

@@ -213,7 +213,7 @@ func expected(r nfa.Result, m *compiled) string {
 	if r.Reason == nfa.LocalError {
 		var locals []string
 		for _, f := range r.Locals {
-			locals = append(locals, fmt.Sprintf("%s@%d", m.chk.Locations().Name(f.Loc), f.Pos))
+			locals = append(locals, fmt.Sprintf("%s@%d", m.chk.Alphabets().Name(f.Loc), f.Pos))
 		}
 		s += "(" + strings.Join(locals, ",") + ")"
 	}

@@ -7,21 +7,19 @@ import (
 	"go/format"
 	"go/token"
 	"io/fs"
-	"path/filepath"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"golang.org/x/mod/module"
 
-	"github.com/ivc-project/ivc/automata"
-	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/nfa/engine"
-	"github.com/ivc-project/ivc/spec"
 )
 
 // Config is what Generate needs: a checker and the names of the signature
-// it was compiled from. Generate keeps no reference to it.
+// it was compiled from. Generate keeps no reference to it. The caller that
+// has the interaction compiles it (automata.Engine.Checker gives the
+// checker of a partition, with typed letters) and fills the names.
 type Config struct {
 	// Package is the name of the generated package (a Go identifier).
 	Package string
@@ -31,9 +29,10 @@ type Config struct {
 	// Checker is the checker of one partition of the lifelines into
 	// locations: its tables (the trimmed NFA, what each location observes
 	// of each symbol, one projection DFA with its areas per location), its
-	// NFA's symbols and its locations' letters. The letters are actions or
-	// multi-actions in the form of MultiAction.Format: "l!m", "l?m" or
-	// "{a!m,b?m}".
+	// NFA's symbols and its locations' letters. Every letter has its
+	// actions (nfa.Alphabets.AddLetter), over the indices of Lifelines and
+	// Messages; the names of letters and symbols ("l!m", "{a!m,b?m}") are
+	// only printed.
 	Checker *nfa.Checker
 	// Lifelines and Messages are the signature's names, in its order.
 	Lifelines, Messages []string
@@ -49,40 +48,6 @@ type Config struct {
 	// the package as ImportPath.
 	Main       bool
 	ImportPath string
-}
-
-// NewConfig returns the configuration of the verifier of the interaction
-// of sp, compiled by e (an engine of sp's store and root), for the
-// locations given, each a set of lifelines and together a partition of
-// sp's lifelines: e's checker for them, the signature's names, each
-// location's lifelines, and the names of sp's files as Source. The
-// package's name and the fields of the command (Command, Main, ImportPath)
-// are the caller's to set.
-func NewConfig(sp *spec.Spec, e *automata.Engine, locations []interaction.Lifelines) (Config, error) {
-	c, err := e.Checker(locations)
-	if err != nil {
-		return Config{}, fmt.Errorf("%s: %v", sp.HIFPath, err)
-	}
-	sig := sp.Sig
-	cfg := Config{
-		Source:    filepath.Base(sp.SigPath),
-		Checker:   c,
-		Lifelines: sig.Lifelines,
-		Messages:  sig.Messages,
-	}
-	if sp.HIFPath != sp.SigPath {
-		cfg.Source += " + " + filepath.Base(sp.HIFPath)
-	}
-	for _, loc := range locations {
-		var ls []int
-		for l := range sig.Lifelines {
-			if loc.Has(interaction.LifelineID(l)) {
-				ls = append(ls, l)
-			}
-		}
-		cfg.Locations = append(cfg.Locations, ls)
-	}
-	return cfg, nil
 }
 
 // Output is a generated file: its name relative to the package's directory

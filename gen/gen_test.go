@@ -53,11 +53,22 @@ func compileModel(t testing.TB, name, partition, pkg string) *compiled {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := gen.NewConfig(sp, eng, part)
+	chk, err := eng.Checker(part)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Package = pkg
+	cfg := gen.Config{Package: pkg, Source: filepath.Base(sp.SigPath), Checker: chk,
+		Lifelines: sp.Sig.Lifelines, Messages: sp.Sig.Messages}
+	if sp.HIFPath != sp.SigPath {
+		cfg.Source += " + " + filepath.Base(sp.HIFPath)
+	}
+	for _, loc := range part {
+		var ls []int
+		for l := range loc.All() {
+			ls = append(ls, int(l))
+		}
+		cfg.Locations = append(cfg.Locations, ls)
+	}
 	return &compiled{sp: sp, part: part, eng: eng, chk: cfg.Checker, cfg: cfg}
 }
 

@@ -3,8 +3,8 @@ package gen
 import (
 	"fmt"
 	"slices"
-	"strings"
 
+	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/nfa/engine"
 )
 
@@ -13,9 +13,11 @@ import (
 // location's letters at its actions.
 type model struct {
 	cfg Config
-	// t are the checker's tables, letters are the names of each location's
-	// letters, symbols those of the NFA's symbols.
+	// t are the checker's tables, alph its locations' alphabets (typed
+	// letters), letters the names of each location's letters, symbols
+	// those of the NFA's symbols.
 	t       *engine.Tables
+	alph    *nfa.Alphabets
 	letters [][]string
 	symbols []string
 	nloc    int
@@ -66,10 +68,10 @@ func newModel(cfg Config) (*model, error) {
 		return nil, fmt.Errorf("gen: no checker")
 	}
 	t := c.Tables()
-	locs := c.Locations()
-	m := &model{cfg: cfg, t: t, nloc: len(t.Projs), symbols: c.NFA().Symbols().Names()}
-	for i := range locs.Num() {
-		m.letters = append(m.letters, locs.Letters(i))
+	alph := c.Alphabets()
+	m := &model{cfg: cfg, t: t, alph: alph, nloc: len(t.Projs), symbols: c.NFA().Symbols().Names()}
+	for i := range alph.Num() {
+		m.letters = append(m.letters, alph.Letters(i))
 	}
 	if len(cfg.Lifelines) == 0 {
 		return nil, fmt.Errorf("gen: no lifelines: the generated verifier reads .htf multi-traces, which need a signature")
@@ -136,33 +138,20 @@ func (m *model) layActions(owner []int) error {
 	for i := range m.sigAction {
 		m.sigAction[i] = -1
 	}
-	lifelineIndex := map[string]int{}
-	for i, n := range cfg.Lifelines {
-		lifelineIndex[n] = i
-	}
-	messageIndex := map[string]int{}
-	for i, n := range cfg.Messages {
-		messageIndex[n] = i
-	}
-	// single parses "l!m" or "l?m" into its code (l*M+m)*2+kind.
-	single := func(s string) (code, l int, err error) {
-		k := strings.IndexAny(s, "!?")
-		if k < 0 {
-			return 0, 0, fmt.Errorf("%q is not an action l!m or l?m", s)
+	// code returns the code (l*M+m)*2+kind of the single action a,
+	// checked against the signature.
+	code := func(a nfa.Action) (int, error) {
+		if a.Lifeline < 0 || a.Lifeline >= len(cfg.Lifelines) {
+			return 0, fmt.Errorf("lifeline %d out of range", a.Lifeline)
 		}
-		l, ok := lifelineIndex[s[:k]]
-		if !ok {
-			return 0, 0, fmt.Errorf("action %q: lifeline %q is not in the signature", s, s[:k])
-		}
-		msg, ok := messageIndex[s[k+1:]]
-		if !ok {
-			return 0, 0, fmt.Errorf("action %q: message %q is not in the signature", s, s[k+1:])
+		if a.Message < 0 || a.Message >= nm {
+			return 0, fmt.Errorf("message %d out of range", a.Message)
 		}
 		kind := 0
-		if s[k] == '?' {
+		if a.Receive {
 			kind = 1
 		}
-		return (l*nm+msg)*2 + kind, l, nil
+		return (a.Lifeline*nm+a.Message)*2 + kind, nil
 	}
 	type pendingMulti struct {
 		codes []int
@@ -173,36 +162,33 @@ func (m *model) layActions(owner []int) error {
 		name := m.t.Projs[i].Name
 		lm := &locModel{name: name, lifelines: slices.Clone(cfg.Locations[i]), base: len(m.actions), k: len(m.letters[i])}
 		slices.Sort(lm.lifelines)
-		for _, letter := range m.letters[i] {
+		for x, letter := range m.letters[i] {
 			id := len(m.actions)
-			if strings.HasPrefix(letter, "{") && strings.HasSuffix(letter, "}") {
-				var codes []int
-				for _, part := range strings.Split(letter[1:len(letter)-1], ",") {
-					code, l, err := single(part)
-					if err != nil {
-						return fmt.Errorf("gen: location %s: letter %s: %v", name, letter, err)
-					}
-					if owner[l] != i {
-						return fmt.Errorf("gen: location %s: letter %s is on lifeline %s of another location", name, letter, cfg.Lifelines[l])
-					}
-					codes = append(codes, code)
+			acts := m.alph.Actions(i, nfa.Letter(x))
+			if len(acts) == 0 {
+				return fmt.Errorf("gen: location %s: letter %s has no actions (gen needs an automaton compiled from an interaction)", name, letter)
+			}
+			var codes []int
+			for _, a := range acts {
+				c, err := code(a)
+				if err != nil {
+					return fmt.Errorf("gen: location %s: letter %s: %v", name, letter, err)
 				}
+				if owner[a.Lifeline] != i {
+					return fmt.Errorf("gen: location %s: letter %s is on lifeline %s of another location", name, letter, cfg.Lifelines[a.Lifeline])
+				}
+				codes = append(codes, c)
+			}
+			if len(acts) > 1 {
 				pending = append(pending, pendingMulti{codes, id})
 				m.actions = append(m.actions, action{name: letter, loc: i, lifeline: -1})
 				continue
 			}
-			code, l, err := single(letter)
-			if err != nil {
-				return fmt.Errorf("gen: location %s: letter %s: %v", name, letter, err)
-			}
-			if owner[l] != i {
-				return fmt.Errorf("gen: location %s: letter %s is on lifeline %s of another location", name, letter, cfg.Lifelines[l])
-			}
-			if m.sigAction[code] >= 0 {
+			if m.sigAction[codes[0]] >= 0 {
 				return fmt.Errorf("gen: location %s: letter %s twice", name, letter)
 			}
-			m.sigAction[code] = id
-			m.actions = append(m.actions, action{name: letter, loc: i, lifeline: l})
+			m.sigAction[codes[0]] = id
+			m.actions = append(m.actions, action{name: letter, loc: i, lifeline: acts[0].Lifeline})
 		}
 		for _, l := range lm.lifelines {
 			for msg := range nm {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ivc-project/ivc/internal/scan"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // Format prints f in today's HIBOU spelling: sections in f's order, one
@@ -24,7 +25,7 @@ func Format(f *File) []byte {
 		}
 		c := s.Comments
 		if c == nil {
-			c = &scan.Comments{}
+			c = &syntax.Comments{}
 		}
 		scan.WriteLines(&b, c.Before, "")
 		b.WriteString("@" + s.Kind.String() + "{\n")
@@ -40,7 +41,7 @@ func Format(f *File) []byte {
 				continue
 			}
 			if oc == nil {
-				oc = &scan.Comments{}
+				oc = &syntax.Comments{}
 			}
 			scan.WriteLines(&b, oc.Before, "\t")
 			b.WriteString("\t" + d.name + " = " + d.format(&s.Options) + ";")

@@ -9,10 +9,11 @@ import (
 
 	"github.com/ivc-project/ivc/internal/scan"
 	"github.com/ivc-project/ivc/internal/testutil"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // FuzzParse requires that no input panics or hangs, that errors are
-// positioned *scan.Error values, and that whatever parses survives
+// positioned *syntax.Error values, and that whatever parses survives
 // Format and Parse unchanged. Every '@' is also tried as the start of an
 // embedded section, as in a legacy .hsf.
 func FuzzParse(f *testing.F) {
@@ -36,7 +37,7 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		file, err := Parse("fuzz.hcf", src)
 		if err != nil {
-			if _, ok := err.(*scan.Error); !ok {
+			if _, ok := err.(*syntax.Error); !ok {
 				t.Fatalf("error of type %T: %v", err, err)
 			}
 		} else {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ivc-project/ivc/internal/scan"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // File is a parsed .hcf file: its option sections in source order, at most
@@ -29,16 +30,16 @@ func (f *File) Section(k Kind) *Section {
 // @canonize_option{...}.
 type Section struct {
 	Kind    Kind
-	Pos     scan.Pos // the '@'
-	End     scan.Pos // just after the closing '}'
+	Pos     syntax.Pos // the '@'
+	End     syntax.Pos // just after the closing '}'
 	Options Options
 
 	// Comments are the source's comments kept with the section (nil when
 	// none), and OptionComments those kept with each option, by the
 	// option's name in today's spelling ("partial_order_reduction" for
 	// "por"): Format prints them back around the option, which it may move.
-	Comments       *scan.Comments
-	OptionComments map[string]*scan.Comments
+	Comments       *syntax.Comments
+	OptionComments map[string]*syntax.Comments
 
 	decls []declSpan // where the options are in the source, for comments
 }

@@ -7,10 +7,11 @@ import (
 	"strings"
 
 	"github.com/ivc-project/ivc/internal/scan"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // Parse parses a .hcf file: option sections in any order, each at most once.
-// Errors are *scan.Error values naming file:line:col.
+// Errors are *syntax.Error values naming file:line:col.
 func Parse(file string, src []byte) (*File, error) {
 	p := &parser{s: scan.New(file, src)}
 	f := &File{}
@@ -36,9 +37,9 @@ func Parse(file string, src []byte) (*File, error) {
 // ParseSection parses the one option section that starts at position at
 // (its '@') inside src, as legacy single-file .hsf files embed them. It stops
 // after the closing '}'; Section.End says where.
-func ParseSection(file string, src []byte, at scan.Pos) (*Section, error) {
+func ParseSection(file string, src []byte, at syntax.Pos) (*Section, error) {
 	if at.Offset < 0 || at.Offset > len(src) || at.Line < 1 || at.Col < 1 {
-		return nil, &scan.Error{File: file, Pos: at, Msg: fmt.Sprintf("option section position %s (offset %d) is outside the file", at, at.Offset)}
+		return nil, &syntax.Error{File: file, Pos: at, Msg: fmt.Sprintf("option section position %s (offset %d) is outside the file", at, at.Offset)}
 	}
 	p := &parser{s: scan.NewAt(file, src, at)}
 	sec, err := p.section()
@@ -65,7 +66,7 @@ func (f *File) attach(cs []scan.Comment) {
 	for i, sec := range f.Sections {
 		spans[i] = scan.Span{Start: sec.Pos.Offset, End: sec.End.Offset}
 	}
-	scan.Attach(cs, spans, func(i int) *scan.Comments { return f.Sections[i].comments() },
+	scan.Attach(cs, spans, func(i int) *syntax.Comments { return f.Sections[i].comments() },
 		func(i int, cs []scan.Comment) { f.Sections[i].attach(cs) },
 		func(rest []scan.Comment) {
 			last := f.Sections[len(f.Sections)-1].comments()
@@ -89,23 +90,23 @@ func (sec *Section) attach(cs []scan.Comment) {
 }
 
 // comments returns the comments of sec, making them if it has none.
-func (sec *Section) comments() *scan.Comments {
+func (sec *Section) comments() *syntax.Comments {
 	if sec.Comments == nil {
-		sec.Comments = &scan.Comments{}
+		sec.Comments = &syntax.Comments{}
 	}
 	return sec.Comments
 }
 
 // optionComments returns the comments of the option declared i-th, making
 // them if it has none.
-func (sec *Section) optionComments(i int) *scan.Comments {
+func (sec *Section) optionComments(i int) *syntax.Comments {
 	name := sec.decls[i].name
 	if sec.OptionComments == nil {
-		sec.OptionComments = map[string]*scan.Comments{}
+		sec.OptionComments = map[string]*syntax.Comments{}
 	}
 	c := sec.OptionComments[name]
 	if c == nil {
-		c = &scan.Comments{}
+		c = &syntax.Comments{}
 		sec.OptionComments[name] = c
 	}
 	return c
@@ -153,7 +154,7 @@ func (p *parser) section() (*Section, error) {
 		}
 	}
 	t := p.s.Next() // the '}'
-	sec.End = scan.Pos{Offset: t.Pos.Offset + 1, Line: t.Pos.Line, Col: t.Pos.Col + 1}
+	sec.End = syntax.Pos{Offset: t.Pos.Offset + 1, Line: t.Pos.Line, Col: t.Pos.Col + 1}
 	return sec, nil
 }
 

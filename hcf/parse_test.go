@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ivc-project/ivc/internal/scan"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // spelling is a declaration as some HIBOU version spells it, and its modern
@@ -256,8 +256,8 @@ func TestErrors(t *testing.T) {
 			t.Errorf("%s: no error, want %s", tc.src, tc.want)
 			continue
 		}
-		if _, ok := err.(*scan.Error); !ok {
-			t.Errorf("%s: error %T, want *scan.Error", tc.src, err)
+		if _, ok := err.(*syntax.Error); !ok {
+			t.Errorf("%s: error %T, want *syntax.Error", tc.src, err)
 		}
 		if got := err.Error(); got != "bad.hcf:"+tc.want {
 			t.Errorf("%s\n got %s\nwant bad.hcf:%s", tc.src, got, tc.want)
@@ -269,7 +269,7 @@ func TestErrors(t *testing.T) {
 // and reports positions in the enclosing file.
 func TestParseSection(t *testing.T) {
 	src := []byte("@message{m1}\n@lifeline{l1;l2}\n@explore_option{\n    strategy = DepthFS;\n    filters = [ max_depth = 2 ]\n}\nseq(l1 -- m1 -> l2, o)")
-	at := scan.Pos{Offset: 30, Line: 3, Col: 1}
+	at := syntax.Pos{Offset: 30, Line: 3, Col: 1}
 	sec, err := ParseSection("x.hsf", src, at)
 	if err != nil {
 		t.Fatal(err)
@@ -277,21 +277,21 @@ func TestParseSection(t *testing.T) {
 	if sec.Kind != Explore || sec.Pos != at || sec.Options.Strategy != DFS || sec.Options.Filters.MaxDepth != 2 {
 		t.Errorf("got %+v", sec)
 	}
-	if want := (scan.Pos{Offset: 104, Line: 6, Col: 2}); sec.End != want || src[sec.End.Offset-1] != '}' {
+	if want := (syntax.Pos{Offset: 104, Line: 6, Col: 2}); sec.End != want || src[sec.End.Offset-1] != '}' {
 		t.Errorf("End = %v (offset %d), want %v", sec.End, sec.End.Offset, want)
 	}
 
 	bad := []byte("@message{m1}\n@analyze_option{\n    strategy = DepthFS;\n    hiding = true\n}\n")
-	_, err = ParseSection("y.hsf", bad, scan.Pos{Offset: 13, Line: 2, Col: 1})
+	_, err = ParseSection("y.hsf", bad, syntax.Pos{Offset: 13, Line: 2, Col: 1})
 	if err == nil || !strings.HasPrefix(err.Error(), `y.hsf:4:5: unknown option "hiding"`) {
 		t.Errorf("error %v, want one at y.hsf:4:5", err)
 	}
-	for _, at := range []scan.Pos{{Offset: -1, Line: 1, Col: 1}, {Offset: len(bad) + 1, Line: 1, Col: 1}, {Offset: 0}} {
+	for _, at := range []syntax.Pos{{Offset: -1, Line: 1, Col: 1}, {Offset: len(bad) + 1, Line: 1, Col: 1}, {Offset: 0}} {
 		if _, err := ParseSection("y.hsf", bad, at); err == nil {
 			t.Errorf("position %+v: no error", at)
 		}
 	}
-	if _, err := ParseSection("y.hsf", bad, scan.Pos{Offset: 0, Line: 1, Col: 1}); err == nil ||
+	if _, err := ParseSection("y.hsf", bad, syntax.Pos{Offset: 0, Line: 1, Col: 1}); err == nil ||
 		!strings.Contains(err.Error(), "unknown section @message") {
 		t.Errorf("at @message: error %v", err)
 	}

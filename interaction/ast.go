@@ -1,11 +1,11 @@
 package interaction
 
-import "github.com/ivc-project/ivc/internal/scan"
+import "github.com/ivc-project/ivc/syntax"
 
 // Name is a label as written in a source file, with its position.
 type Name struct {
 	Text string
-	Pos  scan.Pos
+	Pos  syntax.Pos
 }
 
 // NodeKind is the kind of a syntax node of a .hif interaction.
@@ -26,10 +26,10 @@ const (
 // sugar stays sugar. Resolve turns it into a Term; Format prints it back.
 type Node struct {
 	Kind NodeKind
-	Pos  scan.Pos // first token of the node
-	End  int      // the offset just after its last token, for a parsed node
-	Op   Op       // NodeOp: OpStrict, OpSeq, OpPar or OpAlt; NodeLoop: the loop op
-	Args []*Node  // operands, at least two for NodeOp/NodeCoreg/NodeSync, one for NodeLoop
+	Pos  syntax.Pos // first token of the node
+	End  int        // the offset just after its last token, for a parsed node
+	Op   Op         // NodeOp: OpStrict, OpSeq, OpPar or OpAlt; NodeLoop: the loop op
+	Args []*Node    // operands, at least two for NodeOp/NodeCoreg/NodeSync, one for NodeLoop
 
 	Coreg []Name         // NodeCoreg: the lifelines of the coregion
 	Sync  []ActionSyntax // NodeSync: the synchronized actions
@@ -49,7 +49,7 @@ type Node struct {
 	// none): Before it, After it on its last line, Inside it before its
 	// closing parenthesis, Below it at the end of the file. The comments
 	// inside a message go After it.
-	Comments *scan.Comments
+	Comments *syntax.Comments
 }
 
 // ActionSyntax is an action l!m or l?m as written, in a .hif sync operator.
@@ -80,21 +80,21 @@ type SigFile struct {
 // SigSection is one of @message{...}, @lifeline{...} or @gate{...}.
 type SigSection struct {
 	Kind  string // "message", "lifeline" or "gate"
-	Pos   scan.Pos
+	Pos   syntax.Pos
 	End   int // the offset just after its closing '}'
 	Names []Name
 	// Comments are the source's comments kept with the section (nil when
 	// none); those among its names are Inside it.
-	Comments *scan.Comments
+	Comments *syntax.Comments
 }
 
 // OptionSection locates an option section of a legacy .hsf in its source:
 // Src[Start.Offset:End] is "@name{...}". Parse it with the hcf package.
 type OptionSection struct {
 	Name  string // e.g. "analyze_option"
-	Start scan.Pos
+	Start syntax.Pos
 	End   int
 	// Comments are the source's comments around the section (nil when
 	// none); those inside it are the hcf parser's.
-	Comments *scan.Comments
+	Comments *syntax.Comments
 }

@@ -38,7 +38,7 @@ type dumpParser struct {
 }
 
 func (p *dumpParser) action() (Action, error) {
-	a, err := ParseActionSyntax(p.s)
+	a, err := parseActionSyntax(p.s)
 	if err != nil {
 		return 0, err
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ivc-project/ivc/internal/scan"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // maxIndent bounds the indentation of printed terms, so that printing a
@@ -149,7 +150,7 @@ func FormatHSF(f *SigFile) []byte {
 	for _, sec := range f.Sections {
 		c := sec.Comments
 		if c == nil {
-			c = &scan.Comments{}
+			c = &syntax.Comments{}
 		}
 		scan.WriteLines(&b, c.Before, "")
 		b.WriteString("@" + sec.Kind + "{\n")

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/ivc-project/ivc/internal/scan"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // MaxNesting bounds how deeply operators may be nested in a source file, so
@@ -35,7 +36,7 @@ func ParseHIF(file string, src []byte) (*Node, error) {
 		return nil, err
 	}
 	if cs := p.s.Comments(); len(cs) > 0 {
-		attachFile(cs, []scan.Span{span(n)}, func(int) *scan.Comments { return comments(n) },
+		attachFile(cs, []scan.Span{span(n)}, func(int) *syntax.Comments { return comments(n) },
 			func(_ int, cs []scan.Comment) { attachNode(n, cs) })
 	}
 	return n, nil
@@ -45,16 +46,16 @@ func ParseHIF(file string, src []byte) (*Node, error) {
 func span(n *Node) scan.Span { return scan.Span{Start: n.Pos.Offset, End: n.End} }
 
 // comments returns the comments of n, making them if it has none.
-func comments(n *Node) *scan.Comments {
+func comments(n *Node) *syntax.Comments {
 	if n.Comments == nil {
-		n.Comments = &scan.Comments{}
+		n.Comments = &syntax.Comments{}
 	}
 	return n.Comments
 }
 
 // attachFile attaches the comments of a file among its top-level parts
 // (see scan.Attach): the comments that end the file go Below the last part.
-func attachFile(cs []scan.Comment, parts []scan.Span, at func(int) *scan.Comments, inside func(int, []scan.Comment)) {
+func attachFile(cs []scan.Comment, parts []scan.Span, at func(int) *syntax.Comments, inside func(int, []scan.Comment)) {
 	scan.Attach(cs, parts, at, inside, func(rest []scan.Comment) {
 		last := at(len(parts) - 1)
 		last.Below = append(last.Below, scan.Texts(rest)...)
@@ -72,7 +73,7 @@ func attachNode(n *Node, cs []scan.Comment) {
 	for i, a := range n.Args {
 		parts[i] = span(a)
 	}
-	scan.Attach(cs, parts, func(i int) *scan.Comments { return comments(n.Args[i]) },
+	scan.Attach(cs, parts, func(i int) *syntax.Comments { return comments(n.Args[i]) },
 		func(i int, cs []scan.Comment) { attachNode(n.Args[i], cs) },
 		func(rest []scan.Comment) { comments(n).Inside = append(comments(n).Inside, scan.Texts(rest)...) })
 }
@@ -159,15 +160,15 @@ func ParseHSF(file string, src []byte) (*SigFile, error) {
 func (f *SigFile) attach(cs []scan.Comment) {
 	type part struct {
 		span   scan.Span
-		at     func() *scan.Comments
+		at     func() *syntax.Comments
 		inside func([]scan.Comment)
 	}
 	var parts []part
 	for i := range f.Sections {
 		sec := &f.Sections[i]
-		at := func() *scan.Comments {
+		at := func() *syntax.Comments {
 			if sec.Comments == nil {
-				sec.Comments = &scan.Comments{}
+				sec.Comments = &syntax.Comments{}
 			}
 			return sec.Comments
 		}
@@ -176,15 +177,15 @@ func (f *SigFile) attach(cs []scan.Comment) {
 	}
 	for i := range f.Options {
 		o := &f.Options[i]
-		parts = append(parts, part{scan.Span{Start: o.Start.Offset, End: o.End}, func() *scan.Comments {
+		parts = append(parts, part{scan.Span{Start: o.Start.Offset, End: o.End}, func() *syntax.Comments {
 			if o.Comments == nil {
-				o.Comments = &scan.Comments{}
+				o.Comments = &syntax.Comments{}
 			}
 			return o.Comments
 		}, func([]scan.Comment) {}})
 	}
 	if n := f.Interaction; n != nil {
-		parts = append(parts, part{span(n), func() *scan.Comments { return comments(n) },
+		parts = append(parts, part{span(n), func() *syntax.Comments { return comments(n) },
 			func(cs []scan.Comment) { attachNode(n, cs) }})
 	}
 	slices.SortFunc(parts, func(a, b part) int { return a.span.Start - b.span.Start })
@@ -192,7 +193,7 @@ func (f *SigFile) attach(cs []scan.Comment) {
 	for i, p := range parts {
 		spans[i] = p.span
 	}
-	attachFile(cs, spans, func(i int) *scan.Comments { return parts[i].at() },
+	attachFile(cs, spans, func(i int) *syntax.Comments { return parts[i].at() },
 		func(i int, cs []scan.Comment) { parts[i].inside(cs) })
 }
 
@@ -205,7 +206,7 @@ type parser struct {
 	depth int
 }
 
-func (p *parser) sigSection(at scan.Pos, kind string) (SigSection, error) {
+func (p *parser) sigSection(at syntax.Pos, kind string) (SigSection, error) {
 	sec := SigSection{Kind: kind, Pos: at}
 	if _, err := p.s.Expect("{", "after @"+kind); err != nil {
 		return sec, err
@@ -476,7 +477,7 @@ func (p *parser) syncActions() ([]ActionSyntax, error) {
 	}
 	var acts []ActionSyntax
 	for {
-		a, err := ParseActionSyntax(p.s)
+		a, err := parseActionSyntax(p.s)
 		if err != nil {
 			return nil, err
 		}
@@ -495,8 +496,8 @@ func (p *parser) syncActions() ([]ActionSyntax, error) {
 	return acts, nil
 }
 
-// ParseActionSyntax reads an action "l!m" or "l?m" from s.
-func ParseActionSyntax(s *scan.Scanner) (ActionSyntax, error) {
+// parseActionSyntax reads an action "l!m" or "l?m" from s.
+func parseActionSyntax(s *scan.Scanner) (ActionSyntax, error) {
 	l, err := s.ExpectIdent("an action l!m or l?m")
 	if err != nil {
 		return ActionSyntax{}, err

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ivc-project/ivc/internal/scan"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // testHSF is the signature of the table tests: three lifelines, two
@@ -272,7 +272,7 @@ func TestPositions(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("positions %v, want %v", got, want)
 	}
-	for _, p := range []scan.Pos{n.Pos, msg.Msg.Pos, loop.Pos} {
+	for _, p := range []syntax.Pos{n.Pos, msg.Msg.Pos, loop.Pos} {
 		if line := strings.Count(src[:p.Offset], "\n") + 1; line != p.Line {
 			t.Errorf("offset %d is on line %d, not %d", p.Offset, line, p.Line)
 		}
@@ -452,15 +452,15 @@ func TestHSFErrors(t *testing.T) {
 	}
 }
 
-// checkError requires err to be a *scan.Error that prints as tc.want.
+// checkError requires err to be a *syntax.Error that prints as tc.want.
 func checkError(t *testing.T, tc errorCase, err error) {
 	t.Helper()
 	if err == nil {
 		t.Fatalf("%q: no error, want %s", tc.src, tc.want)
 	}
-	var se *scan.Error
+	var se *syntax.Error
 	if !errors.As(err, &se) {
-		t.Errorf("%q: error of type %T, want *scan.Error", tc.src, err)
+		t.Errorf("%q: error of type %T, want *syntax.Error", tc.src, err)
 	}
 	if err.Error() != tc.want {
 		t.Errorf("%q:\n got %s\nwant %s", tc.src, err, tc.want)

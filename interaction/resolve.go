@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ivc-project/ivc/internal/scan"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // Signature builds the signature declared by f. A name declared twice in
@@ -13,19 +14,19 @@ import (
 // 1:10)". A name declared both as a lifeline and as a gate is an error.
 func (f *SigFile) Signature(file string) (sig *Signature, warnings []error, err error) {
 	sig = &Signature{}
-	seen := map[string]scan.Pos{}
+	seen := map[string]syntax.Pos{}
 	for _, sec := range f.Sections {
 		for _, n := range sec.Names {
 			key := sec.Kind + ":" + n.Text
 			if first, dup := seen[key]; dup {
-				warnings = append(warnings, &scan.Error{File: file, Pos: n.Pos,
+				warnings = append(warnings, &syntax.Error{File: file, Pos: n.Pos,
 					Msg: fmt.Sprintf("warning: %s %s declared twice (first at %s)", sec.Kind, n.Text, first)})
 				continue
 			}
 			// Lifelines and gates share one name space.
 			other := map[string]string{"lifeline": "gate", "gate": "lifeline"}[sec.Kind]
 			if first, dup := seen[other+":"+n.Text]; dup {
-				return nil, nil, &scan.Error{File: file, Pos: n.Pos,
+				return nil, nil, &syntax.Error{File: file, Pos: n.Pos,
 					Msg: fmt.Sprintf("%q is declared as a %s and as a %s (first at %s)", n.Text, other, sec.Kind, first)}
 			}
 			seen[key] = n.Pos
@@ -39,12 +40,12 @@ func (f *SigFile) Signature(file string) (sig *Signature, warnings []error, err 
 				err = sig.AddGate(n.Text)
 			}
 			if err != nil {
-				return nil, nil, &scan.Error{File: file, Pos: n.Pos, Msg: err.Error()}
+				return nil, nil, &syntax.Error{File: file, Pos: n.Pos, Msg: err.Error()}
 			}
 		}
 	}
 	if len(sig.Lifelines) == 0 {
-		return nil, nil, &scan.Error{File: file, Pos: scan.Pos{Line: 1, Col: 1}, Msg: "no lifeline declared: add a @lifeline{...} section"}
+		return nil, nil, &syntax.Error{File: file, Pos: syntax.Pos{Line: 1, Col: 1}, Msg: "no lifeline declared: add a @lifeline{...} section"}
 	}
 	return sig, warnings, nil
 }
@@ -62,8 +63,8 @@ type resolver struct {
 	file string
 }
 
-func (r *resolver) errorf(pos scan.Pos, format string, args ...any) error {
-	return &scan.Error{File: r.file, Pos: pos, Msg: fmt.Sprintf(format, args...)}
+func (r *resolver) errorf(pos syntax.Pos, format string, args ...any) error {
+	return &syntax.Error{File: r.file, Pos: pos, Msg: fmt.Sprintf(format, args...)}
 }
 
 func (r *resolver) lifeline(n Name) (LifelineID, error) {

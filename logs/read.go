@@ -1,9 +1,6 @@
 package logs
 
 import (
-	"bufio"
-	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/ivc-project/ivc/interaction"
-	"github.com/ivc-project/ivc/internal/input"
 )
 
 // Options say how to read a log.
@@ -68,96 +64,22 @@ const headSize = 64 << 10
 // the multi-traces), never the size of the text: lines are read one at a
 // time, and so are the traces and spans of a Jaeger or multi-line OTLP file.
 func Read(path string, f Format, opt Options, report func(error)) ([]Session, Stats, error) {
-	if path == "-" {
-		return ReadFrom("<stdin>", os.Stdin, f, opt, report)
-	}
-	// Regular files only: a device would never end, a pipe could block.
-	file, size, err := input.Open(path)
+	in, err := Open(path, f, opt)
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = fmt.Errorf("%s: %w", pe.Path, pe.Err)
-		}
 		return nil, Stats{}, err
 	}
-	defer file.Close()
-	if size > maxBytes(opt) {
-		return nil, Stats{}, tooBig(path, opt)
-	}
-	return ReadFrom(path, file, f, opt, report)
+	defer in.Close()
+	return in.Read(report)
 }
 
 // ReadFrom is Read on an io.Reader already opened: name is used in errors
 // and, with Auto, by Detect.
 func ReadFrom(name string, r io.Reader, f Format, opt Options, report func(error)) ([]Session, Stats, error) {
-	g, err := newGatherer(name, &opt)
+	in, err := NewInput(name, r, f, opt)
 	if err != nil {
 		return nil, Stats{}, err
 	}
-	stats, err := scan(name, r, f, opt, report, g)
-	if err != nil {
-		return nil, stats, err
-	}
-	sessions := g.finish()
-	stats.Sessions = len(sessions)
-	return sessions, stats, nil
-}
-
-// scan reads the log r in format f and hands its events to out: what Read
-// and Scan share.
-func scan(name string, r io.Reader, f Format, opt Options, report func(error), out sink) (Stats, error) {
-	b, err := newBuilder(name, &opt, report, out)
-	if err != nil {
-		return Stats{}, err
-	}
-	br := bufio.NewReader(r)
-	raw, err := br.Peek(len(gzipMagic))
-	if err != nil && err != io.EOF {
-		return Stats{}, fileError(name, err)
-	}
-	var in io.Reader = br
-	if bytes.HasPrefix(raw, gzipMagic) {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return Stats{}, fileError(name, err)
-		}
-		in = zr
-	}
-	in = &limitReader{r: in, left: maxBytes(opt), err: tooBig(name, opt)}
-	lr := newLineReader(in, MaxLine)
-	head, _ := lr.peek(headSize)
-	if bytes.HasPrefix(head, utf8BOM) { // as some Windows tools write
-		lr.start += len(utf8BOM)
-		head = head[len(utf8BOM):]
-	}
-	switch {
-	case f == Auto:
-		if f, err = Detect(name, head); err != nil {
-			return Stats{}, err
-		}
-	case f == OTLP || f == Jaeger || bytes.HasPrefix(head, zstdMagic):
-		if err := binaryHead(name, head); err != nil {
-			return Stats{}, err
-		}
-	}
-	switch f {
-	case JSONL:
-		err = readJSONL(b, lr, &opt)
-	case CSV:
-		err = readCSV(b, lr, &opt, isTSV(name))
-	case OTLP:
-		err = readOTLP(b, lr, &opt)
-	case Jaeger:
-		err = readJaeger(b, lr.rest(), lr.line, &opt)
-	case HTF:
-		return Stats{}, fmt.Errorf("%s: a .htf multi-trace is not a log: read it with multitrace.Read", name)
-	default:
-		return Stats{}, fmt.Errorf("%s: unknown log format %s", name, f)
-	}
-	if err != nil {
-		return b.stats, fileError(name, err)
-	}
-	return b.stats, nil
+	return in.Read(report)
 }
 
 // fileError names the file in an error that does not already.

@@ -36,7 +36,11 @@ type Event struct {
 // as with Read, and Stats count the same, but for Sessions (0). Options.
 // Locations is not used: the Assembler applies it.
 func Scan(name string, r io.Reader, f Format, opt Options, emit func(Event), report func(error)) (Stats, error) {
-	return scan(name, r, f, opt, report, &emitter{emit: emit, ids: map[string]string{}})
+	in, err := NewInput(name, r, f, opt)
+	if err != nil {
+		return Stats{}, err
+	}
+	return in.Scan(emit, report)
 }
 
 // emitter is the sink of Scan.

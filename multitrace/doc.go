@@ -47,7 +47,7 @@
 // empty .hcf, on the contrary, sets no option and is valid: see the hcf
 // package.) A byte order mark at the start of a file is skipped.
 //
-// Errors are *scan.Error values that print as file:line:col: message.
+// Errors are *syntax.Error values that print as file:line:col: message.
 // Parsing is linear in the input and never recursive, so any input, however
 // large or malformed, ends in a result or an error.
 package multitrace

@@ -2,7 +2,7 @@ package multitrace
 
 import (
 	"github.com/ivc-project/ivc/interaction"
-	"github.com/ivc-project/ivc/internal/scan"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // Format prints f in canonical form: braces, one component a line indented
@@ -166,7 +166,7 @@ func (p *printer) writeAction(a actionRef) {
 	p.str((*p.names)[a.m])
 }
 
-func (p *printer) component(_ scan.Pos, k Kind) error {
+func (p *printer) component(_ syntax.Pos, k Kind) error {
 	p.open()
 	p.endLine(true)
 	p.lines(p.before, "\t")
@@ -184,7 +184,7 @@ func (p *printer) component(_ scan.Pos, k Kind) error {
 	return nil
 }
 
-func (p *printer) lifeline(s sym, _ scan.Pos) error {
+func (p *printer) lifeline(s sym, _ syntax.Pos) error {
 	if p.lifelines > 0 {
 		p.str(",")
 		p.space = false
@@ -232,7 +232,7 @@ func (p *printer) action(a actionRef) error {
 	return nil
 }
 
-func (p *printer) event(scan.Pos) error {
+func (p *printer) event(syntax.Pos) error {
 	p.flushInline()
 	p.str("}")
 	p.events++

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/scan"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // The parser reads the bytes directly rather than through internal/scan:
@@ -28,7 +29,7 @@ type sym int32
 type actionRef struct {
 	l, m       sym
 	kind       interaction.Kind
-	lpos, mpos scan.Pos
+	lpos, mpos syntax.Pos
 }
 
 // builder receives the structure of a multi-trace in file order:
@@ -39,12 +40,12 @@ type actionRef struct {
 // A builder error stops the building but not the parsing: a syntax error
 // further on takes precedence, as when parsing and resolving separately.
 type builder interface {
-	component(pos scan.Pos, k Kind) error
-	lifeline(s sym, pos scan.Pos) error
+	component(pos syntax.Pos, k Kind) error
+	lifeline(s sym, pos syntax.Pos) error
 	reserve(events int) // a hint: the current component's trace has about this many events
 	single(a actionRef) error
 	action(a actionRef) error
-	event(pos scan.Pos) error
+	event(pos syntax.Pos) error
 	endComponent() error
 	finish() error
 }
@@ -52,14 +53,14 @@ type builder interface {
 // discard is the builder used after a builder error.
 type discard struct{}
 
-func (discard) component(scan.Pos, Kind) error { return nil }
-func (discard) lifeline(sym, scan.Pos) error   { return nil }
-func (discard) reserve(int)                    {}
-func (discard) single(actionRef) error         { return nil }
-func (discard) action(actionRef) error         { return nil }
-func (discard) event(scan.Pos) error           { return nil }
-func (discard) endComponent() error            { return nil }
-func (discard) finish() error                  { return nil }
+func (discard) component(syntax.Pos, Kind) error { return nil }
+func (discard) lifeline(sym, syntax.Pos) error   { return nil }
+func (discard) reserve(int)                      {}
+func (discard) single(actionRef) error           { return nil }
+func (discard) action(actionRef) error           { return nil }
+func (discard) event(syntax.Pos) error           { return nil }
+func (discard) endComponent() error              { return nil }
+func (discard) finish() error                    { return nil }
 
 // interner maps names to syms.
 type interner struct {
@@ -163,12 +164,12 @@ func newParser(file string, src []byte, b builder) *parser {
 	return p
 }
 
-func (p *parser) pos() scan.Pos {
-	return scan.Pos{Offset: p.off, Line: p.line, Col: p.off - p.lineStart + 1}
+func (p *parser) pos() syntax.Pos {
+	return syntax.Pos{Offset: p.off, Line: p.line, Col: p.off - p.lineStart + 1}
 }
 
-func (p *parser) errorf(pos scan.Pos, format string, args ...any) error {
-	return &scan.Error{File: p.file, Pos: pos, Msg: fmt.Sprintf(format, args...)}
+func (p *parser) errorf(pos syntax.Pos, format string, args ...any) error {
+	return &syntax.Error{File: p.file, Pos: pos, Msg: fmt.Sprintf(format, args...)}
 }
 
 // check records the first builder error and stops building.
@@ -466,7 +467,7 @@ func (p *parser) file_() error {
 }
 
 // braced_ reads the components of a braced multi-trace, after its '{'.
-func (p *parser) braced_(open scan.Pos) error {
+func (p *parser) braced_(open syntax.Pos) error {
 	p.braced = true
 	switch p.peek() {
 	case ';':

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/ivc-project/ivc/interaction"
-	"github.com/ivc-project/ivc/internal/scan"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 func TestParseFormat(t *testing.T) {
@@ -66,7 +66,7 @@ func TestParsePositions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pos := func(p scan.Pos) string {
+	pos := func(p syntax.Pos) string {
 		if src[p.Offset:][:1] == "" {
 			return "?"
 		}
@@ -91,7 +91,7 @@ func TestParsePositions(t *testing.T) {
 		t.Errorf("multi-action %+v", a)
 	}
 	// Line and column agree with what internal/scan would say at each offset.
-	for _, p := range []scan.Pos{c0.Pos, c0.Trace[1].Pos, c1.Pos, c1.Trace[0].Pos} {
+	for _, p := range []syntax.Pos{c0.Pos, c0.Trace[1].Pos, c1.Pos, c1.Trace[0].Pos} {
 		line := strings.Count(src[:p.Offset], "\n") + 1
 		col := p.Offset - strings.LastIndex(src[:p.Offset], "\n")
 		if p.Line != line || p.Col != col {
@@ -160,7 +160,7 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("Parse(%q): no error, want %s", tt.src, tt.want)
 			continue
 		}
-		if _, ok := err.(*scan.Error); !ok {
+		if _, ok := err.(*syntax.Error); !ok {
 			t.Errorf("Parse(%q): error of type %T", tt.src, err)
 		}
 		if got, want := err.Error(), "t.htf:"+tt.want; got != want {

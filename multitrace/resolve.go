@@ -8,7 +8,7 @@ import (
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/input"
-	"github.com/ivc-project/ivc/internal/scan"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // MultiTrace is a multi-trace resolved against a signature: one local trace
@@ -219,20 +219,20 @@ type resolver struct {
 	cur   int                       // index of the current component
 	trace []interaction.MultiAction // the trace of the current component
 
-	owner    []int32    // by lifeline: index+1 of the component that has it, 0 = none yet
-	ownerPos []scan.Pos // by lifeline: where it entered its component
-	all      int        // index+1 of the [#all] component, 0 = none
+	owner    []int32      // by lifeline: index+1 of the component that has it, 0 = none yet
+	ownerPos []syntax.Pos // by lifeline: where it entered its component
+	all      int          // index+1 of the [#all] component, 0 = none
 	allUse   []actionRef
 	allUsed  []bool // by lifeline: allUse[l] is the first action of [#all] on l
 
 	ev    []interaction.Action // the actions of the current event
-	evPos []scan.Pos
+	evPos []syntax.Pos
 	pool  []interaction.Action // free space for events
 }
 
 // compInfo is what the resolver keeps about a component for its messages.
 type compInfo struct {
-	pos  scan.Pos
+	pos  syntax.Pos
 	kind Kind
 	list []sym // explicit lifelines, as written
 	n    int   // number of lifelines
@@ -240,18 +240,18 @@ type compInfo struct {
 
 func newResolver(file string, sig *interaction.Signature) *resolver {
 	n := sig.NumLifelines()
-	return &resolver{file: file, sig: sig, owner: make([]int32, n), ownerPos: make([]scan.Pos, n)}
+	return &resolver{file: file, sig: sig, owner: make([]int32, n), ownerPos: make([]syntax.Pos, n)}
 }
 
-func (r *resolver) errorf(pos scan.Pos, format string, args ...any) error {
-	return &scan.Error{File: r.file, Pos: pos, Msg: fmt.Sprintf(format, args...)}
+func (r *resolver) errorf(pos syntax.Pos, format string, args ...any) error {
+	return &syntax.Error{File: r.file, Pos: pos, Msg: fmt.Sprintf(format, args...)}
 }
 
 func (r *resolver) name(s sym) string { return (*r.names)[s] }
 
 // lifelineID looks up a lifeline name; inList tells a component's list from
 // an action, for the message about gates.
-func (r *resolver) lifelineID(s sym, pos scan.Pos, inList bool) (interaction.LifelineID, error) {
+func (r *resolver) lifelineID(s sym, pos syntax.Pos, inList bool) (interaction.LifelineID, error) {
 	if int(s) < len(r.lf) && r.lf[s] > 0 {
 		return interaction.LifelineID(r.lf[s] - 1), nil
 	}
@@ -273,7 +273,7 @@ func (r *resolver) lifelineID(s sym, pos scan.Pos, inList bool) (interaction.Lif
 	return id, nil
 }
 
-func (r *resolver) messageID(s sym, pos scan.Pos) (interaction.MessageID, error) {
+func (r *resolver) messageID(s sym, pos syntax.Pos) (interaction.MessageID, error) {
 	if int(s) < len(r.msg) && r.msg[s] > 0 {
 		return interaction.MessageID(r.msg[s] - 1), nil
 	}
@@ -321,7 +321,7 @@ func (r *resolver) actionText(a actionRef) string {
 	return short(r.name(a.l)) + k + short(r.name(a.m))
 }
 
-func (r *resolver) component(pos scan.Pos, k Kind) error {
+func (r *resolver) component(pos syntax.Pos, k Kind) error {
 	if k == All {
 		if r.all > 0 {
 			return r.errorf(pos, "more than one [#all] component (the first is at %s)", r.comps[r.all-1].pos)
@@ -337,7 +337,7 @@ func (r *resolver) component(pos scan.Pos, k Kind) error {
 }
 
 // claim puts lifeline l, named at pos, into the current component.
-func (r *resolver) claim(l interaction.LifelineID, s sym, pos scan.Pos) error {
+func (r *resolver) claim(l interaction.LifelineID, s sym, pos syntax.Pos) error {
 	switch o := r.owner[l]; {
 	case o == 0:
 		r.owner[l] = int32(r.cur) + 1
@@ -351,7 +351,7 @@ func (r *resolver) claim(l interaction.LifelineID, s sym, pos scan.Pos) error {
 	}
 }
 
-func (r *resolver) lifeline(s sym, pos scan.Pos) error {
+func (r *resolver) lifeline(s sym, pos syntax.Pos) error {
 	l, err := r.lifelineID(s, pos, true)
 	if err != nil {
 		return err
@@ -435,7 +435,7 @@ func (r *resolver) reserve(n int) {
 	}
 }
 
-func (r *resolver) event(pos scan.Pos) error {
+func (r *resolver) event(pos syntax.Pos) error {
 	n := len(r.ev)
 	if n > 1 {
 		if err := r.checkRepeats(); err != nil {

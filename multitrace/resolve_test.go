@@ -9,7 +9,7 @@ import (
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/input"
-	"github.com/ivc-project/ivc/internal/scan"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 func testSig(t testing.TB) *interaction.Signature {
@@ -151,7 +151,7 @@ func TestResolveErrors(t *testing.T) {
 			t.Errorf("%q: no error, want %s", tt.src, tt.want)
 			continue
 		}
-		if _, ok := err.(*scan.Error); !ok {
+		if _, ok := err.(*syntax.Error); !ok {
 			t.Errorf("%q: error of type %T", tt.src, err)
 		}
 		if got, want := err.Error(), "t.htf:"+tt.want; got != want {

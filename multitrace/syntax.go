@@ -2,7 +2,7 @@ package multitrace
 
 import (
 	"github.com/ivc-project/ivc/interaction"
-	"github.com/ivc-project/ivc/internal/scan"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // Kind says how a component names its lifelines.
@@ -40,7 +40,7 @@ type File struct {
 // location (a list of lifelines, [#any] or [#all]) and its local trace. A
 // bare global trace is one component of kind All.
 type ComponentSyntax struct {
-	Pos       scan.Pos // the '[' (for a bare trace, its first event)
+	Pos       syntax.Pos // the '[' (for a bare trace, its first event)
 	Kind      Kind
 	Lifelines []interaction.Name // Kind Explicit only: the lifelines listed
 	Trace     []EventSyntax
@@ -49,13 +49,13 @@ type ComponentSyntax struct {
 // EventSyntax is one event of a local trace: an action l!m or l?m, or a
 // multi-action {a!m,b?m} of at least two actions that occur together.
 type EventSyntax struct {
-	Pos  scan.Pos // the action, or the '{' of a multi-action
+	Pos  syntax.Pos // the action, or the '{' of a multi-action
 	Acts []interaction.ActionSyntax
 }
 
 // Parse reads a .htf file and checks it against the syntax of the format
 // only: names are not looked up in any signature (see File.Resolve). file
-// names the source in errors, which are *scan.Error values printing as
+// names the source in errors, which are *syntax.Error values printing as
 // file:line:col: message.
 //
 // Accepted forms: { [a] a!m.a?n; [b,c] c?m; [d] ; [#any] ...; [#all] ... }
@@ -89,17 +89,17 @@ type syntaxBuilder struct {
 	pool  []interaction.ActionSyntax // free space for events' actions
 }
 
-func (b *syntaxBuilder) name(s sym, pos scan.Pos) interaction.Name {
+func (b *syntaxBuilder) name(s sym, pos syntax.Pos) interaction.Name {
 	return interaction.Name{Text: (*b.names)[s], Pos: pos}
 }
 
-func (b *syntaxBuilder) component(pos scan.Pos, k Kind) error {
+func (b *syntaxBuilder) component(pos syntax.Pos, k Kind) error {
 	b.f.Components = append(b.f.Components, ComponentSyntax{Pos: pos, Kind: k})
 	b.cur = &b.f.Components[len(b.f.Components)-1]
 	return nil
 }
 
-func (b *syntaxBuilder) lifeline(s sym, pos scan.Pos) error {
+func (b *syntaxBuilder) lifeline(s sym, pos syntax.Pos) error {
 	b.cur.Lifelines = append(b.cur.Lifelines, b.name(s, pos))
 	return nil
 }
@@ -124,7 +124,7 @@ func (b *syntaxBuilder) action(a actionRef) error {
 	return nil
 }
 
-func (b *syntaxBuilder) event(pos scan.Pos) error {
+func (b *syntaxBuilder) event(pos syntax.Pos) error {
 	n := len(b.ev)
 	if n > len(b.pool) {
 		b.pool = make([]interaction.ActionSyntax, max(n, poolChunk))

@@ -109,6 +109,14 @@ func (b *Budget) SetStage(name string) {
 	}
 }
 
+// Stage returns the name of the stage that runs ("" for a nil budget).
+func (b *Budget) Stage() string {
+	if b == nil {
+		return ""
+	}
+	return b.stage
+}
+
 // Used returns the bytes reported so far.
 func (b *Budget) Used() int64 {
 	if b == nil {

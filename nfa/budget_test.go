@@ -18,7 +18,7 @@ import (
 // (i, j) has sent i messages and received j ≤ i of them. It is acyclic and
 // has (n+1)(n+2)/2 states: the shape whose projections took quadratic
 // memory (one NFA-sized bitset per state).
-func chainNFA(n int) (*NFA, *Locations) {
+func chainNFA(n int) (*NFA, *Alphabets) {
 	b := NewBuilder()
 	send, recv := b.Symbol("a!m"), b.Symbol("b?m")
 	at := func(i, j int) State { return State(i*(i+1)/2 + j) }
@@ -39,7 +39,7 @@ func chainNFA(n int) (*NFA, *Locations) {
 		}
 	}
 	a := b.Build()
-	locs, err := ParseLocations(a.Symbols(), "a=a!m;b=b?m")
+	locs, err := ParseAlphabets(a.Symbols(), "a=a!m;b=b?m")
 	if err != nil {
 		panic(err)
 	}
@@ -70,12 +70,12 @@ func TestFuturesAreReach(t *testing.T) {
 	rng := rand.New(rand.NewPCG(18, 19))
 	type tc struct {
 		a    *NFA
-		locs *Locations
+		locs *Alphabets
 	}
 	var cases []tc
 	for k := range 200 {
 		a := randomNFA(rng, 2+rng.IntN(12), rng.IntN(40))
-		cases = append(cases, tc{a, RandomLocations(a.Symbols(), 1+rng.IntN(3), uint64(k))})
+		cases = append(cases, tc{a, RandomAlphabets(a.Symbols(), 1+rng.IntN(3), uint64(k))})
 	}
 	a, locs := chainNFA(20)
 	cases = append(cases, tc{a, locs})

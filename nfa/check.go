@@ -76,10 +76,10 @@ type CheckerOptions struct {
 // concurrent use.
 //
 // A multi-trace is one slice of letters per location, in the order of the
-// Locations.
+// Alphabets.
 type Checker struct {
 	a     *NFA
-	locs  *Locations
+	locs  *Alphabets
 	projs []*Proj
 	t     *engine.Tables
 	c     *engine.Checker
@@ -91,7 +91,7 @@ type Checker struct {
 // (its useful part has the same language), unless it is trim already:
 // transition indices in areas refer to Checker.NFA. Past opt's bounds on
 // the construction it fails with a *LimitError.
-func NewChecker(a *NFA, locs *Locations, opt CheckerOptions) (*Checker, error) {
+func NewChecker(a *NFA, locs *Alphabets, opt CheckerOptions) (*Checker, error) {
 	if opt.MaxProjStates <= 0 {
 		opt.MaxProjStates = DefaultMaxProjStates
 	}
@@ -169,7 +169,7 @@ const (
 // memory of b. When they would cost more, the checker goes without them:
 // pruning makes the search faster, not its verdicts different. The
 // deadline of b still stops the construction with a *LimitError.
-func backward(a *NFA, locs *Locations, t *engine.Tables, maxStates int, b *Budget, maxWork int64) error {
+func backward(a *NFA, locs *Alphabets, t *engine.Tables, maxStates int, b *Budget, maxWork int64) error {
 	used := b.Used()
 	if err := b.Alloc(4*int64(a.n) + 4*int64(len(a.trans))); err != nil {
 		b.Free(b.Used() - used) // no room for the reverse index: no pruning
@@ -214,8 +214,8 @@ func exactWords(b Bits, w int) []uint64 {
 // NFA returns the (trimmed) automaton the checker works on.
 func (c *Checker) NFA() *NFA { return c.a }
 
-// Locations returns the checker's locations.
-func (c *Checker) Locations() *Locations { return c.locs }
+// Alphabets returns the alphabets of the checker's locations.
+func (c *Checker) Alphabets() *Alphabets { return c.locs }
 
 // Proj returns the projection of location i.
 func (c *Checker) Proj(i int) *Proj { return c.projs[i] }

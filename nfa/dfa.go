@@ -1,10 +1,8 @@
 package nfa
 
 import (
-	"encoding/binary"
 	"errors"
-	"fmt"
-	"slices"
+	"time"
 )
 
 // A DFA is a deterministic finite automaton with a partial transition
@@ -91,77 +89,27 @@ var ErrTooManyStates = errors.New("too many states")
 
 // Determinize returns the accessible DFA of the subsets of states of a
 // (subset construction). maxStates bounds the number of DFA states (0 means
-// no bound); past it, Determinize returns an error wrapping
+// no bound); past it, Determinize returns a *LimitError wrapping
 // ErrTooManyStates, as the construction may be exponential.
+//
+// It is the subset construction of the projections (proj.go) onto the
+// whole alphabet: every symbol is its own letter, so no transition is
+// unobserved and the subsets need no closure.
 func (a *NFA) Determinize(maxStates int) (*DFA, error) {
 	k := a.syms.Len()
-	d := &DFA{syms: a.syms, k: k, start: -1}
-	if len(a.initial) == 0 {
-		return d, nil
+	letterOf := make([]Letter, k)
+	for x := range letterOf {
+		letterOf[x] = Letter(x)
 	}
-	index := map[string]State{}
-	var sets [][]State
-	var key []byte
-	add := func(set []State) (State, error) {
-		key = key[:0]
-		for _, q := range set {
-			key = binary.LittleEndian.AppendUint32(key, uint32(q))
-		}
-		if q, ok := index[string(key)]; ok {
-			return q, nil
-		}
-		if maxStates > 0 && len(sets) >= maxStates {
-			return 0, fmt.Errorf("determinization: more than %d states: %w", maxStates, ErrTooManyStates)
-		}
-		q := State(len(sets))
-		index[string(key)] = q
-		sets = append(sets, set)
-		return q, nil
+	pb := &projBuilder{a: a, letterOf: letterOf, k: k, max: maxStates, budget: NewBudget("determinization", time.Time{}, -1)}
+	d, _, _, err := pb.build(a.initial, false)
+	if err != nil {
+		return nil, err
 	}
-	start, _ := add(a.initial)
-	d.start = start
-	// Successor sets by symbol, collected with one bitset per symbol in use.
-	succ := make([]*stateSet, k)
-	var used []Symbol
-	for i := 0; i < len(sets); i++ {
-		used = used[:0]
-		fin := false
-		for _, q := range sets[i] {
-			fin = fin || a.IsFinal(q)
-			for _, t := range a.Out(q) {
-				s := succ[t.Sym]
-				if s == nil {
-					s = newStateSet(a.n)
-					succ[t.Sym] = s
-				}
-				if len(s.list) == 0 {
-					used = append(used, t.Sym)
-				}
-				s.add(t.Dst)
-			}
-		}
-		d.final = growBits(d.final, i)
-		if fin {
-			d.final[i>>6] |= 1 << (i & 63)
-		}
-		row := len(d.next)
-		for range k {
-			d.next = append(d.next, -1)
-		}
-		for _, x := range used {
-			s := succ[x]
-			set := append([]State(nil), s.list...)
-			slices.Sort(set)
-			s.clear()
-			p, err := add(set)
-			if err != nil {
-				return nil, err
-			}
-			d.next[row+int(x)] = p
-		}
+	d.syms = a.syms
+	if d.final == nil {
+		d.final = Bits{}
 	}
-	d.n = len(sets)
-	d.final = growBits(d.final, d.n-1)
 	return d, nil
 }
 

@@ -28,15 +28,17 @@
 // A Checker decides whether some interleaving of local traces (one per
 // location) is a word of an NFA, by the procedures of "Runtime
 // Verification of Interactions Using Automata" (Weil-Kennedy et al.),
-// one stage per file: Locations (letters.go: which letter each location
-// reads of each symbol), Proj with its areas (proj.go: Defs. 5–7), the
-// local checks, Inter and the verdicts (check.go: Defs. 8–9, Algorithms
-// 2–3), the central search (central.go: Def. 4, Algorithm 1), the tables
-// for code generation (tables.go), and the AutomatArk Timbuk reader
-// (timbuk.go):
+// one stage per file: Alphabets (letters.go: the letters of each location,
+// and which one a symbol shows there), Proj with its areas (proj.go:
+// Defs. 5–7), the Checker that builds them into tables (check.go), and
+// the AutomatArk Timbuk reader (timbuk.go). The checks themselves run in
+// package nfa/engine, on those tables, the same files that gen copies into
+// a generated verifier: the local checks and Inter (engine/local.go,
+// engine/check.go: Defs. 8–9, Algorithms 2–3), the central search
+// (engine/search.go: Def. 4, Algorithm 1) and the tables (engine/tables.go):
 //
 //	a, _ := nfa.ParseTimbuk("nfa1.timbuk", src)
-//	locs, _ := nfa.ParseLocations(a.Symbols(), "a0,a3;a1,a2;a4")
+//	locs, _ := nfa.ParseAlphabets(a.Symbols(), "a0,a3;a1,a2;a4")
 //	c, _ := nfa.NewChecker(a, locs, nfa.CheckerOptions{})
 //	mt, _ := nfa.ParseLetterTraces("mt.txt", text, locs)
 //	r := c.CheckAS(mt, nfa.Accept)   // Pass, or Fail with LocalError, InterError, CentralError
@@ -62,5 +64,6 @@
 //
 // The package imports nothing of the project: compile builds NFAs from
 // interactions, automata splits their multi-action symbols into
-// locations, gen turns the tables into code.
+// locations (letters made of typed Actions, never names read back), gen
+// turns the tables into code.
 package nfa

@@ -24,46 +24,25 @@ type DOTOptions struct {
 // transitions share one edge labelled with their symbols, one per line. The
 // output is deterministic: it depends only on the automaton.
 func (a *NFA) DOT(opt DOTOptions) string {
-	g := dot.NewGraph(dot.Directed)
-	g.ID("nfa")
-	if opt.TopDown {
-		g.Attr("rankdir", "TB")
-	} else {
-		g.Attr("rankdir", "LR")
-	}
-	if opt.Name != "" {
-		g.Label(opt.Name)
-		g.Attr("labelloc", "t")
-	}
-	g.Attr("fontname", "Helvetica")
+	g := newDrawing("nfa", opt)
 	labels := opt.Labels && a.labels != nil
-	nodes := make([]dot.Node, a.n)
-	width := len(fmt.Sprint(a.n))
-	for q := range State(a.n) {
-		// Zero-padded ids keep emicklei/dot's (sorted) node order numeric.
-		n := g.Node(fmt.Sprintf("q%0*d", width, q))
-		n.Attr("fontname", "Helvetica")
+	nodes := g.states("q", a.n, func(q State) (string, bool) {
 		if labels && a.labels[q] != "" {
-			n.Label(fmt.Sprintf("%d\n%s", q, wrap(a.labels[q], labelWidth)))
-			n.Attr("shape", "box").Attr("style", "rounded")
-			if a.IsFinal(q) {
-				n.Attr("peripheries", "2")
-			}
-		} else {
-			n.Label(fmt.Sprint(q))
-			if a.IsFinal(q) {
-				n.Attr("shape", "doublecircle")
-			} else {
-				n.Attr("shape", "circle")
+			return fmt.Sprintf("%d\n%s", q, wrap(a.labels[q], labelWidth)), a.IsFinal(q)
+		}
+		return fmt.Sprint(q), a.IsFinal(q)
+	})
+	if labels {
+		for q, n := range nodes {
+			if a.labels[q] != "" {
+				n.Attr("shape", "box").Attr("style", "rounded")
+				if a.IsFinal(State(q)) {
+					n.Attr("peripheries", "2")
+				}
 			}
 		}
-		nodes[q] = n
 	}
-	for i, q := range a.initial {
-		p := g.Node(fmt.Sprintf("init%0*d", width, i))
-		p.Attr("shape", "point").Label("")
-		g.Edge(p, nodes[q])
-	}
+	g.initial(a.initial, nodes)
 	// Transitions are sorted by source then symbol: group them by target.
 	for q := range State(a.n) {
 		out := a.Out(q)
@@ -76,10 +55,67 @@ func (a *NFA) DOT(opt DOTOptions) string {
 			names[t.Dst] = append(names[t.Dst], a.syms.names[t.Sym])
 		}
 		for _, p := range order {
-			g.Edge(nodes[q], nodes[p], strings.Join(names[p], "\n")).Attr("fontname", "Helvetica")
+			g.edge(nodes[q], nodes[p], strings.Join(names[p], "\n"))
 		}
 	}
 	return g.String()
+}
+
+// drawing is a Graphviz graph in the style of every drawing of the
+// package: left to right (top down with DOTOptions.TopDown), titled with
+// DOTOptions.Name, in Helvetica, states as circles (double when final)
+// with zero-padded ids, so that emicklei/dot's sorted node order is
+// numeric.
+type drawing struct {
+	*dot.Graph
+}
+
+func newDrawing(id string, opt DOTOptions) drawing {
+	g := dot.NewGraph(dot.Directed)
+	g.ID(id)
+	if opt.TopDown {
+		g.Attr("rankdir", "TB")
+	} else {
+		g.Attr("rankdir", "LR")
+	}
+	if opt.Name != "" {
+		g.Label(opt.Name)
+		g.Attr("labelloc", "t")
+	}
+	g.Attr("fontname", "Helvetica")
+	return drawing{g}
+}
+
+// states adds n states, node prefix+q for state q, with the label and
+// finality that state gives.
+func (g drawing) states(prefix string, n int, state func(q State) (label string, final bool)) []dot.Node {
+	nodes := make([]dot.Node, n)
+	width := len(fmt.Sprint(n))
+	for q := range State(n) {
+		label, final := state(q)
+		node := g.Node(fmt.Sprintf("%s%0*d", prefix, width, q)).Label(label).Attr("fontname", "Helvetica")
+		if final {
+			node.Attr("shape", "doublecircle")
+		} else {
+			node.Attr("shape", "circle")
+		}
+		nodes[q] = node
+	}
+	return nodes
+}
+
+// initial marks the initial states with an arrow from a point each.
+func (g drawing) initial(initial []State, nodes []dot.Node) {
+	width := len(fmt.Sprint(len(nodes)))
+	for i, q := range initial {
+		p := g.Node(fmt.Sprintf("init%0*d", width, i)).Attr("shape", "point").Label("")
+		g.Edge(p, nodes[q])
+	}
+}
+
+// edge adds a labelled edge.
+func (g drawing) edge(from, to dot.Node, label string) dot.Edge {
+	return g.Edge(from, to, label).Attr("fontname", "Helvetica")
 }
 
 // labelWidth is the width past which DOT state labels are wrapped.

@@ -10,7 +10,7 @@ import (
 )
 
 // Letter is a letter of one location's alphabet: an index in
-// Locations.Letters(loc). A value outside the alphabet stands for an event
+// Alphabets.Letters(loc). A value outside the alphabet stands for an event
 // that no symbol shows at that location (a local check gets stuck on it).
 // It is the engine's Action: the checker's locations have their letters
 // from action 0 on.
@@ -22,8 +22,8 @@ type Part struct {
 	Letter Letter
 }
 
-// Locations says how the symbols of an automaton are observed in a
-// multi-trace: there are n locations (groups of lifelines that share a
+// Alphabets is a distributed alphabet: how the symbols of an automaton are
+// observed in a multi-trace. There are n locations (groups of lifelines that share a
 // clock), each with its own alphabet of local letters, and a symbol shows
 // one letter at each location it touches. For the paper's setting (Σ = Σ1 ⊎
 // … ⊎ Σn) every symbol has exactly one part, its own name at its location
@@ -39,17 +39,20 @@ type Part struct {
 // locations; the central check (Def. 4) then reads a symbol by consuming the
 // head of every location it touches at once, which is how a multi-action is
 // observed. A symbol without parts (observed nowhere) is ε everywhere.
-type Locations struct {
+type Alphabets struct {
 	names   []string
 	letters [][]string
 	index   []map[string]Letter
-	parts   [][]Part // by Symbol
+	acts    [][][]Action // by location and letter, for letters added with their actions
+	parts   [][]Part     // by Symbol
 }
 
-// NewLocations returns locations with the given names and empty alphabets.
-func NewLocations(names ...string) *Locations {
-	l := &Locations{names: slices.Clone(names)}
+// NewAlphabets returns the alphabets of locations with the given names,
+// empty.
+func NewAlphabets(names ...string) *Alphabets {
+	l := &Alphabets{names: slices.Clone(names)}
 	l.letters = make([][]string, len(names))
+	l.acts = make([][][]Action, len(names))
 	l.index = make([]map[string]Letter, len(names))
 	for i := range l.index {
 		l.index[i] = map[string]Letter{}
@@ -58,19 +61,19 @@ func NewLocations(names ...string) *Locations {
 }
 
 // Num returns the number of locations.
-func (l *Locations) Num() int { return len(l.names) }
+func (l *Alphabets) Num() int { return len(l.names) }
 
 // Name returns the name of location i.
-func (l *Locations) Name(i int) string { return l.names[i] }
+func (l *Alphabets) Name(i int) string { return l.names[i] }
 
 // Names returns the names of the locations.
-func (l *Locations) Names() []string { return slices.Clone(l.names) }
+func (l *Alphabets) Names() []string { return slices.Clone(l.names) }
 
 // Letters returns the alphabet of location i. It must not be modified.
-func (l *Locations) Letters(i int) []string { return l.letters[i] }
+func (l *Alphabets) Letters(i int) []string { return l.letters[i] }
 
 // Letter interns the letter name of location i.
-func (l *Locations) Letter(i int, name string) Letter {
+func (l *Alphabets) Letter(i int, name string) Letter {
 	if x, ok := l.index[i][name]; ok {
 		return x
 	}
@@ -80,14 +83,38 @@ func (l *Locations) Letter(i int, name string) Letter {
 	return x
 }
 
+// AddLetter adds to location i the letter made of the actions acts, named
+// name (for printing: the letters of a location are told apart by their
+// actions, which the caller interns). The name must be new at location i.
+func (l *Alphabets) AddLetter(i int, name string, acts []Action) Letter {
+	if _, dup := l.index[i][name]; dup {
+		panic("nfa: letter " + name + " twice at location " + l.names[i])
+	}
+	x := l.Letter(i, name)
+	for len(l.acts[i]) < int(x) {
+		l.acts[i] = append(l.acts[i], nil)
+	}
+	l.acts[i] = append(l.acts[i], slices.Clone(acts))
+	return x
+}
+
+// Actions returns the actions of letter x of location i, nil for a letter
+// added by name only (Letter). It must not be modified.
+func (l *Alphabets) Actions(i int, x Letter) []Action {
+	if int(x) >= len(l.acts[i]) {
+		return nil
+	}
+	return l.acts[i][x]
+}
+
 // LookupLetter returns the letter name of location i.
-func (l *Locations) LookupLetter(i int, name string) (Letter, bool) {
+func (l *Alphabets) LookupLetter(i int, name string) (Letter, bool) {
 	x, ok := l.index[i][name]
 	return x, ok
 }
 
 // See records that symbol x shows letter at location i.
-func (l *Locations) See(x Symbol, i int, letter Letter) {
+func (l *Alphabets) See(x Symbol, i int, letter Letter) {
 	for int(x) >= len(l.parts) {
 		l.parts = append(l.parts, nil)
 	}
@@ -103,7 +130,7 @@ func (l *Locations) See(x Symbol, i int, letter Letter) {
 
 // Parts returns what each location observes of symbol x, by location; none
 // when x is observed nowhere. The slice must not be modified.
-func (l *Locations) Parts(x Symbol) []Part {
+func (l *Alphabets) Parts(x Symbol) []Part {
 	if int(x) >= len(l.parts) {
 		return nil
 	}
@@ -111,7 +138,7 @@ func (l *Locations) Parts(x Symbol) []Part {
 }
 
 // String returns the alphabets as "L1={a,e} L2={c,d} L3={b}".
-func (l *Locations) String() string {
+func (l *Alphabets) String() string {
 	var b strings.Builder
 	for i, n := range l.names {
 		if i > 0 {
@@ -127,7 +154,7 @@ func (l *Locations) String() string {
 // the symbol names of location i (named names[i], or "L1", "L2", … when
 // names is nil). Each symbol is a letter of its location under its own
 // name. Every symbol must be in exactly one group.
-func PartitionSymbols(syms *Symbols, groups [][]string, names []string) (*Locations, error) {
+func PartitionSymbols(syms *Symbols, groups [][]string, names []string) (*Alphabets, error) {
 	if names == nil {
 		for i := range groups {
 			names = append(names, fmt.Sprintf("L%d", i+1))
@@ -136,7 +163,7 @@ func PartitionSymbols(syms *Symbols, groups [][]string, names []string) (*Locati
 	if len(names) != len(groups) {
 		return nil, fmt.Errorf("%d location names for %d groups", len(names), len(groups))
 	}
-	l := NewLocations(names...)
+	l := NewAlphabets(names...)
 	seen := make([]int, syms.Len())
 	for i, g := range groups {
 		for _, name := range g {
@@ -159,13 +186,13 @@ func PartitionSymbols(syms *Symbols, groups [][]string, names []string) (*Locati
 	return l, nil
 }
 
-// ParseLocations reads a partition of the letters of syms written as
+// ParseAlphabets reads a partition of the letters of syms written as
 // groups separated by ';' with letters separated by ',', each group
 // optionally named "NAME=": "a,e;c,d;b" or "p=a,e;q=c,d;r=b". Unnamed
 // groups are named L1, L2, … by position. An empty group or letter
 // ("a,e;;b", "a,,e") is an error, as in the locations of lifelines that
 // compile takes: a location observes something.
-func ParseLocations(syms *Symbols, spec string) (*Locations, error) {
+func ParseAlphabets(syms *Symbols, spec string) (*Alphabets, error) {
 	var groups [][]string
 	var names []string
 	for i, g := range strings.Split(spec, ";") {
@@ -190,10 +217,10 @@ func ParseLocations(syms *Symbols, spec string) (*Locations, error) {
 	return PartitionSymbols(syms, groups, names)
 }
 
-// RandomLocations splits the symbols of syms into n locations L1..Ln at
+// RandomAlphabets splits the symbols of syms into n locations L1..Ln at
 // random (deterministically for seed), as the paper's experiments do; each
 // location gets at least one symbol when there are n or more.
-func RandomLocations(syms *Symbols, n int, seed uint64) *Locations {
+func RandomAlphabets(syms *Symbols, n int, seed uint64) *Alphabets {
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	order := rng.Perm(syms.Len())
 	groups := make([][]string, n)
@@ -227,7 +254,7 @@ func RandomLocations(syms *Symbols, n int, seed uint64) *Locations {
 // comment line. Every letter must be a letter of its location. Errors name
 // file:line:col. As in ParseTimbuk, a byte order mark at the start is
 // skipped and control characters and bytes that are not UTF-8 are errors.
-func ParseLetterTraces(file string, src []byte, locs *Locations) ([][]Letter, error) {
+func ParseLetterTraces(file string, src []byte, locs *Alphabets) ([][]Letter, error) {
 	text, err := textOf(file, src)
 	if err != nil {
 		return nil, err
@@ -280,7 +307,7 @@ func ParseLetterTraces(file string, src []byte, locs *Locations) ([][]Letter, er
 }
 
 // FormatLetterTraces prints mt in the format of ParseLetterTraces.
-func FormatLetterTraces(locs *Locations, mt [][]Letter) string {
+func FormatLetterTraces(locs *Alphabets, mt [][]Letter) string {
 	var b strings.Builder
 	for i, tr := range mt {
 		b.WriteString(locs.names[i])

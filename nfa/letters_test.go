@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func TestParseLocations(t *testing.T) {
+func TestParseAlphabets(t *testing.T) {
 	a, _ := paperNFA(t)
 	for _, tc := range []struct{ spec, want string }{
 		{"a,e;c,d;b", "L1={a,e} L2={c,d} L3={b}"},
@@ -21,7 +21,7 @@ func TestParseLocations(t *testing.T) {
 		{"a,e;c,d;b,a", `letter "a" is in locations L1 and L3`},
 		{"a,e;c,d;b,z", `location L3: "z" is no letter of the automaton`},
 	} {
-		locs, err := ParseLocations(a.Symbols(), tc.spec)
+		locs, err := ParseAlphabets(a.Symbols(), tc.spec)
 		got := ""
 		if err != nil {
 			got = err.Error()
@@ -29,19 +29,19 @@ func TestParseLocations(t *testing.T) {
 			got = locs.String()
 		}
 		if got != tc.want {
-			t.Errorf("ParseLocations(%q) = %s, want %s", tc.spec, got, tc.want)
+			t.Errorf("ParseAlphabets(%q) = %s, want %s", tc.spec, got, tc.want)
 		}
 	}
 }
 
-// TestLocationsAreNotEmpty: no spelling makes a location without letters.
-func TestLocationsAreNotEmpty(t *testing.T) {
+// TestAlphabetsAreNotEmpty: no spelling makes a location without letters.
+func TestAlphabetsAreNotEmpty(t *testing.T) {
 	a, _ := paperNFA(t)
 	for _, spec := range []string{";a,e;c,d;b", "a,e; ;c,d;b", "a,e;c,d;b; "} {
-		if locs, err := ParseLocations(a.Symbols(), spec); err == nil {
-			t.Errorf("ParseLocations(%q) = %s, want an error", spec, locs)
+		if locs, err := ParseAlphabets(a.Symbols(), spec); err == nil {
+			t.Errorf("ParseAlphabets(%q) = %s, want an error", spec, locs)
 		} else if !strings.Contains(err.Error(), "empty letter or location") {
-			t.Errorf("ParseLocations(%q): %v", spec, err)
+			t.Errorf("ParseAlphabets(%q): %v", spec, err)
 		}
 	}
 }

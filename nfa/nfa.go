@@ -55,6 +55,11 @@ func (s *Symbols) intern(name string) Symbol {
 	if a, ok := s.Lookup(name); ok {
 		return a
 	}
+	return s.add(name)
+}
+
+// add adds a symbol named name, which is not in the table.
+func (s *Symbols) add(name string) Symbol {
 	a := Symbol(len(s.names))
 	if s.names == nil {
 		s.names = make([]string, 0, smallSymbols)
@@ -225,6 +230,12 @@ func (b *Builder) Grow(states, transitions int) {
 
 // Symbol interns the symbol named name.
 func (b *Builder) Symbol(name string) Symbol { return b.syms.intern(name) }
+
+// AddSymbol adds a symbol named name, which must be new: a caller that
+// tells its symbols apart by what they stand for (package compile, by
+// multi-action) names them for printing only, and never looks them up by
+// name.
+func (b *Builder) AddSymbol(name string) Symbol { return b.syms.add(name) }
 
 // State adds a state.
 func (b *Builder) State(final bool) State {

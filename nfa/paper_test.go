@@ -10,7 +10,7 @@ import (
 // e = l1?m3, with locations Σ1 = {a,e}, Σ2 = {c,d}, Σ3 = {b} (Example 3).
 // The transitions are read off Figs. 3–6: 0-b->1 0-c->2 0-a->3 1-d->4
 // 2-e->3 4-b->1 4-c->2, final state 3.
-func paperNFA(t testing.TB) (*NFA, *Locations) {
+func paperNFA(t testing.TB) (*NFA, *Alphabets) {
 	t.Helper()
 	b := NewBuilder()
 	for _, x := range []string{"a", "b", "c", "d", "e"} {
@@ -25,7 +25,7 @@ func paperNFA(t testing.TB) (*NFA, *Locations) {
 		b.Transition(State(tr[0]-'0'), x, State(tr[2]-'0'))
 	}
 	a := b.Build()
-	locs, err := ParseLocations(a.Symbols(), "L1=a,e;L2=c,d;L3=b")
+	locs, err := ParseAlphabets(a.Symbols(), "L1=a,e;L2=c,d;L3=b")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func paperNFA(t testing.TB) (*NFA, *Locations) {
 }
 
 // letters spells a local trace of location i, one letter per character.
-func letters(t testing.TB, locs *Locations, i int, s string) []Letter {
+func letters(t testing.TB, locs *Alphabets, i int, s string) []Letter {
 	t.Helper()
 	var out []Letter
 	for _, r := range s {
@@ -46,7 +46,7 @@ func letters(t testing.TB, locs *Locations, i int, s string) []Letter {
 	return out
 }
 
-func multi(t testing.TB, locs *Locations, s string) [][]Letter {
+func multi(t testing.TB, locs *Alphabets, s string) [][]Letter {
 	t.Helper()
 	parts := strings.Split(s, ",")
 	mt := make([][]Letter, len(parts))

@@ -159,7 +159,7 @@ func (pb *projBuilder) state() (State, error) {
 		return State(i), nil
 	}
 	if pb.max > 0 && pb.subsets.len() > pb.max {
-		return 0, &LimitError{Stage: pb.budget.stage, Limit: LimitStates, Max: int64(pb.max)}
+		return 0, &LimitError{Stage: pb.budget.Stage(), Limit: LimitStates, Max: int64(pb.max)}
 	}
 	var list []State
 	if k := len(pb.spare); k > 0 {
@@ -337,7 +337,7 @@ func slicesContains(s []State, q State) bool {
 
 // letterMap returns, for each symbol of a, the letter it shows at location
 // i, or -1.
-func letterMap(a *NFA, locs *Locations, i int) []Letter {
+func letterMap(a *NFA, locs *Alphabets, i int) []Letter {
 	m := make([]Letter, a.syms.Len())
 	for x := range m {
 		m[x] = -1
@@ -357,13 +357,13 @@ var errCostly = errors.New("construction too costly")
 // maxStates bounds the DFA's states (0: no bound), b the time and memory of
 // the construction (nil: no bound); past them, Project returns a
 // *LimitError (wrapping ErrTooManyStates for the state bound).
-func Project(a *NFA, locs *Locations, i int, maxStates int, b *Budget) (*Proj, error) {
+func Project(a *NFA, locs *Alphabets, i int, maxStates int, b *Budget) (*Proj, error) {
 	p, _, err := project(a, locs, i, maxStates, b)
 	return p, err
 }
 
 // project is Project, and returns the work of the subset construction.
-func project(a *NFA, locs *Locations, i int, maxStates int, b *Budget) (*Proj, int64, error) {
+func project(a *NFA, locs *Alphabets, i int, maxStates int, b *Budget) (*Proj, int64, error) {
 	letters := NewSymbols(locs.Letters(i)...)
 	pb := &projBuilder{a: a, letterOf: letterMap(a, locs, i), k: letters.Len(), max: maxStates, budget: b}
 	d, areaOf, areas, err := pb.build(a.initial, true)
@@ -534,7 +534,7 @@ func setRange(s Bits, lo, hi int) {
 // returns, with the work it took. Past maxWork (when positive) it fails
 // with errCostly.
 // rev is a's reverse index (computed when nil).
-func projectBack(a *NFA, rev *revIndex, locs *Locations, i int, anyEnd bool, maxStates int, b *Budget, maxWork int64) (*DFA, *rows, int64, error) {
+func projectBack(a *NFA, rev *revIndex, locs *Alphabets, i int, anyEnd bool, maxStates int, b *Budget, maxWork int64) (*DFA, *rows, int64, error) {
 	pb := &projBuilder{a: a, letterOf: letterMap(a, locs, i), k: len(locs.Letters(i)), reverse: true, max: maxStates,
 		budget: b, maxWork: maxWork}
 	if rev != nil {

@@ -3,8 +3,6 @@ package nfa
 import (
 	"fmt"
 	"strings"
-
-	"github.com/emicklei/dot"
 )
 
 // DOT draws the projection DFA in Graphviz DOT: each state shows its number
@@ -13,26 +11,10 @@ import (
 // of FormatSub), and a note on the start state gives init.
 func (p *Proj) DOT(a *NFA, opt DOTOptions) string {
 	d := p.dfa
-	g := dot.NewGraph(dot.Directed)
-	g.ID("proj")
-	g.Attr("rankdir", map[bool]string{true: "TB", false: "LR"}[opt.TopDown])
-	if opt.Name != "" {
-		g.Label(opt.Name)
-		g.Attr("labelloc", "t")
-	}
-	g.Attr("fontname", "Helvetica")
-	width := len(fmt.Sprint(d.n))
-	nodes := make([]dot.Node, d.n)
-	for q := range State(d.n) {
-		n := g.Node(fmt.Sprintf("s%0*d", width, q))
-		n.Label(fmt.Sprintf("%d\n%s", q, p.Subset(State(q)))).Attr("fontname", "Helvetica")
-		if d.IsFinal(q) {
-			n.Attr("shape", "doublecircle")
-		} else {
-			n.Attr("shape", "circle")
-		}
-		nodes[q] = n
-	}
+	g := newDrawing("proj", opt)
+	nodes := g.states("s", d.n, func(q State) (string, bool) {
+		return fmt.Sprintf("%d\n%s", q, p.Subset(q)), d.IsFinal(q)
+	})
 	if d.start >= 0 {
 		init := g.Node("init").Attr("shape", "note").Attr("fontname", "Helvetica")
 		init.Label("init\n" + wrapSub(a.FormatSub(p.init)))
@@ -44,8 +26,7 @@ func (p *Proj) DOT(a *NFA, opt DOTOptions) string {
 			if r < 0 {
 				continue
 			}
-			label := d.syms.names[x] + "\n" + wrapSub(a.FormatSub(p.Area(q, Letter(x))))
-			g.Edge(nodes[q], nodes[r], label).Attr("fontname", "Helvetica")
+			g.edge(nodes[q], nodes[r], d.syms.names[x]+"\n"+wrapSub(a.FormatSub(p.Area(q, Letter(x)))))
 		}
 	}
 	return g.String()
@@ -71,35 +52,15 @@ func (p *Proj) AreaDOT(a *NFA, opt DOTOptions) string {
 			}
 		}
 	}
-	g := dot.NewGraph(dot.Directed)
-	g.ID("area")
-	g.Attr("rankdir", map[bool]string{true: "TB", false: "LR"}[opt.TopDown])
-	if opt.Name != "" {
-		g.Label(opt.Name)
-		g.Attr("labelloc", "t")
-	}
-	g.Attr("fontname", "Helvetica")
-	width := len(fmt.Sprint(a.n))
-	nodes := make([]dot.Node, a.n)
-	for q := range State(a.n) {
-		n := g.Node(fmt.Sprintf("q%0*d", width, q)).Label(fmt.Sprint(q)).Attr("fontname", "Helvetica")
-		if a.IsFinal(q) {
-			n.Attr("shape", "doublecircle")
-		} else {
-			n.Attr("shape", "circle")
-		}
-		nodes[q] = n
-	}
-	for i, q := range a.initial {
-		pt := g.Node(fmt.Sprintf("init%0*d", width, i)).Attr("shape", "point").Label("")
-		g.Edge(pt, nodes[q])
-	}
+	g := newDrawing("area", opt)
+	nodes := g.states("q", a.n, func(q State) (string, bool) { return fmt.Sprint(q), a.IsFinal(q) })
+	g.initial(a.initial, nodes)
 	for k, t := range a.trans {
 		label := a.syms.names[t.Sym]
 		if len(in[k]) > 0 {
 			label += "\n" + wrapSub(strings.Join(in[k], " "))
 		}
-		e := g.Edge(nodes[t.Src], nodes[t.Dst], label).Attr("fontname", "Helvetica")
+		e := g.edge(nodes[t.Src], nodes[t.Dst], label)
 		if len(in[k]) == 0 {
 			e.Attr("color", "grey").Attr("fontcolor", "grey")
 		}

@@ -108,7 +108,7 @@ func loadTable1(t testing.TB, size int) []*table1NFA {
 		if err != nil {
 			t.Fatal(err)
 		}
-		locs := RandomLocations(a.Symbols(), 3, table1Seed+uint64(k))
+		locs := RandomAlphabets(a.Symbols(), 3, table1Seed+uint64(k))
 		c, err := NewChecker(a, locs, CheckerOptions{})
 		if err != nil {
 			t.Fatal(err)

@@ -281,7 +281,7 @@ func textOf(file string, src []byte) (string, error) {
 
 // posError returns the error file:line:col: message, with the file name
 // quoted when it holds a character that is not printable, as
-// internal/scan.FileName does (this package imports nothing of the module).
+// syntax.FileName does (this package imports nothing of the module).
 func posError(file string, line, col int, format string, args ...any) error {
 	for _, r := range file {
 		if r == utf8.RuneError || !strconv.IsPrint(r) && r != ' ' {

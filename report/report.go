@@ -129,7 +129,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	var b bytes.Buffer
 	err = page.Execute(&b, map[string]any{
 		"R": r, "Total": len(r.Rows), "Verdicts": vs, "Kinds": ks, "Drawings": drawings,
-		"Failures": byVerdict["Fail"], "Elapsed": roundDuration(r.Elapsed),
+		"Failures": byVerdict["Fail"], "Elapsed": RoundDuration(r.Elapsed),
 		"Data": template.JS(data), "Script": template.JS(script), "Style": template.CSS(style),
 	})
 	if err != nil {
@@ -161,7 +161,9 @@ func classOf(v string) string {
 	return "error"
 }
 
-func roundDuration(d time.Duration) time.Duration {
+// RoundDuration keeps about three significant digits of d, as the report
+// and ivc's summary line print durations: 1.23s, 45.67ms, 789µs.
+func RoundDuration(d time.Duration) time.Duration {
 	switch {
 	case d >= time.Second:
 		return d.Round(10 * time.Millisecond)

@@ -8,8 +8,8 @@ import (
 
 	"github.com/ivc-project/ivc/hcf"
 	"github.com/ivc-project/ivc/interaction"
-	"github.com/ivc-project/ivc/internal/scan"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // Extensions are the file name extensions Format knows, in the order its
@@ -105,7 +105,7 @@ func formatHSF(path string, src []byte) ([]byte, error) {
 			first := &sf.Sections[0]
 			sec := opts.Sections[0]
 			if sec.Comments == nil {
-				sec.Comments = &scan.Comments{}
+				sec.Comments = &syntax.Comments{}
 			}
 			sec.Comments.Before = append(first.Comments.Before, sec.Comments.Before...)
 			first.Comments.Before = nil

@@ -22,7 +22,7 @@ import (
 	"github.com/ivc-project/ivc/hcf"
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/input"
-	"github.com/ivc-project/ivc/internal/scan"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // Spec is a loaded specification.
@@ -116,7 +116,7 @@ func LegacyOptions(file string, src []byte, sf *interaction.SigFile) (*hcf.File,
 			// The comments around the section, which the .hsf parser
 			// kept; hcf kept those inside it.
 			if sec.Comments == nil {
-				sec.Comments = &scan.Comments{}
+				sec.Comments = &syntax.Comments{}
 			}
 			sec.Comments.Before = append(c.Before, sec.Comments.Before...)
 			sec.Comments.After = append(sec.Comments.After, c.After...)
@@ -176,4 +176,4 @@ func FileError(err error) error {
 // as %q does when it holds a newline, an escape or another character that
 // is not printable, or a byte that is not UTF-8, so that a file's name can
 // neither forge a line of the output nor hide in it.
-func FileName(name string) string { return scan.FileName(name) }
+func FileName(name string) string { return syntax.FileName(name) }

@@ -15,6 +15,9 @@ func TestEngineNames(t *testing.T) {
 		if vm, err := verdict.ParseMode(m.String()); err != nil || vm.String() != m.String() {
 			t.Errorf("engine mode %s: verdict has %s (%v)", m, vm, err)
 		}
+		if v := verdict.Mode(m); v.String() != m.String() {
+			t.Errorf("engine mode %d is %s, verdict's %s: number them alike", m, m, v)
+		}
 	}
 	verdicts := map[engine.Verdict]verdict.Verdict{engine.Pass: verdict.Pass, engine.WeakPass: verdict.WeakPass,
 		engine.Fail: verdict.Fail, engine.Inconc: verdict.Inconc}

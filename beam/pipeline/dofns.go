@@ -1,15 +1,12 @@
 package pipeline
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -59,23 +56,16 @@ func (f *scanFn) ProcessElement(ctx context.Context, file fileio.ReadableFile,
 		return unreadable(err)
 	}
 	defer rc.Close()
-	br := bufio.NewReaderSize(rc, 64<<10)
-	format := f.j.format
-	if format == logs.Auto {
-		head, err := br.Peek(64 << 10)
-		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-			return unreadable(err)
-		}
-		if format, err = logs.Detect(name, head); err != nil {
-			return unreadable(err)
-		}
+	in, err := logs.NewInput(name, rc, f.j.format, f.j.opt)
+	if err != nil {
+		return unreadable(err)
 	}
-	if format == logs.HTF {
-		sum.add(f.htf(name, br, func(l outLine) { lines.add(sessionsFile, l) }, problem))
+	if in.Format == logs.HTF {
+		sum.add(f.htf(in, func(l outLine) { lines.add(sessionsFile, l) }, problem))
 		return nil
 	}
 	b := batcher{emit: emitBatch, file: name, buckets: f.Config.buckets()}
-	st, err := logs.Scan(name, br, format, f.j.opt, b.add, func(err error) {
+	st, err := in.Scan(b.add, func(err error) {
 		var e *logs.Error
 		line := 0
 		if errors.As(err, &e) {
@@ -92,48 +82,20 @@ func (f *scanFn) ProcessElement(ctx context.Context, file fileio.ReadableFile,
 }
 
 // htf judges a .htf file: one multi-trace.
-func (f *scanFn) htf(name string, r io.Reader, record func(outLine), problem func(int, error)) Summary {
+func (f *scanFn) htf(in *logs.Input, record func(outLine), problem func(int, error)) Summary {
 	sum := Summary{MultiTraces: 1, Unjudged: 1}
-	if f.j.opt.Locations != nil {
-		problem(0, fmt.Errorf("%s: a .htf multi-trace has its own locations (its components): --locations applies to event logs and traces", name))
-		return sum
-	}
-	src, err := readAll(r, logs.DefaultMaxBytes)
+	mt, err := in.MultiTrace()
 	if err != nil {
-		problem(0, fileError(name, err))
+		problem(0, fileError(in.Name, err))
 		return sum
 	}
-	mt, err := multitrace.ParseResolve(name, src, f.j.opt.Sig)
+	rec, err := f.j.judgeOne(in.Name, "", 0, mt)
 	if err != nil {
 		problem(0, err)
 		return sum
 	}
-	rec, err := f.j.judgeOne(name, "", 0, mt)
-	if err != nil {
-		problem(0, err)
-		return sum
-	}
-	record(outLine{File: name, Text: rec.text})
+	record(outLine{File: in.Name, Text: rec.text})
 	return rec.summary(mt.Len(), 0)
-}
-
-// readAll reads r, decompressed when gzip, up to max bytes.
-func readAll(r io.Reader, max int64) ([]byte, error) {
-	br := bufio.NewReader(r)
-	if head, _ := br.Peek(2); bytes.Equal(head, []byte{0x1f, 0x8b}) {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, err
-		}
-		r = zr
-	} else {
-		r = br
-	}
-	src, err := io.ReadAll(io.LimitReader(r, max+1))
-	if err == nil && int64(len(src)) > max {
-		err = fmt.Errorf("larger than %d bytes", max)
-	}
-	return src, err
 }
 
 func fileError(name string, err error) error {

@@ -12,6 +12,8 @@ import (
 
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/internal/input"
+	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/report"
 	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/verdict"
@@ -259,8 +261,8 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 		if err != nil {
 			return err
 		}
-		files = a.expand(paths, inputExts(format)...)
-		inputs = logInputs(c, files, format, lopt, &counts)
+		files = a.expand(paths, logs.Extensions(format)...)
+		inputs = logInputs(files, format, lopt, &counts)
 	}
 	if fl.graph != "" {
 		if len(files) != 1 || len(paths) != 1 {
@@ -413,19 +415,7 @@ func (b *batch) summary(d time.Duration, counts logCounts) {
 	}
 	setup := ""
 	if b.setup >= time.Millisecond {
-		setup = fmt.Sprintf(" (setup %s)", roundDuration(b.setup))
+		setup = fmt.Sprintf(" (setup %s)", report.RoundDuration(b.setup))
 	}
-	fmt.Fprintf(b.a.stderr, "%d multi-traces: %s in %s%s\n", b.judged+b.errors, strings.Join(parts, ", "), roundDuration(d), setup)
-}
-
-// roundDuration keeps about three significant digits: 1.23s, 45.67ms, 789µs.
-func roundDuration(d time.Duration) time.Duration {
-	switch {
-	case d >= time.Second:
-		return d.Round(10 * time.Millisecond)
-	case d >= time.Millisecond:
-		return d.Round(10 * time.Microsecond)
-	default:
-		return d.Round(time.Microsecond)
-	}
+	fmt.Fprintf(b.a.stderr, "%d multi-traces: %s in %s%s\n", b.judged+b.errors, strings.Join(parts, ", "), report.RoundDuration(d), setup)
 }

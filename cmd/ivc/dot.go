@@ -79,7 +79,7 @@ it is used when HIF is omitted) or a legacy single-file .hsf.`,
 				if err != nil {
 					return err
 				}
-				g = m.DOT(nfa.DOTOptions{Name: sp.HIFPath, Labels: labels})
+				g = m.NFA.DOT(nfa.DOTOptions{Name: sp.HIFPath, Labels: labels})
 			case "proj", "area":
 				part := tracegen.Discrete(sp.Sig)
 				if locations != "" {

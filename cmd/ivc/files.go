@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/spec"
 )
 
@@ -98,7 +99,7 @@ func (a *app) expand(paths []string, exts ...string) []string {
 			if err != nil {
 				return err
 			}
-			if !d.IsDir() && hasExt(path, exts...) {
+			if !d.IsDir() && logs.HasExtension(path, exts...) {
 				files = append(files, path)
 			}
 			return nil

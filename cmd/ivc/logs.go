@@ -1,19 +1,14 @@
 package main
 
 import (
-	"bufio"
 	"errors"
-	"fmt"
-	"io"
 	"iter"
-	"os"
 	"strings"
 
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
-	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/tracegen"
 )
 
@@ -24,38 +19,6 @@ type logFlags struct {
 	lifelineAttr string
 	messageAttr  string
 	strict       bool
-}
-
-// logExts are the extensions of the files a directory stands for, by
-// format (Auto: every format's).
-var logExts = map[logs.Format][]string{
-	logs.HTF:    {".htf"},
-	logs.JSONL:  {".jsonl", ".ndjson"},
-	logs.CSV:    {".csv", ".tsv"},
-	logs.OTLP:   {".json"},
-	logs.Jaeger: {".json"},
-}
-
-// inputExts returns the extensions of the inputs a directory stands for:
-// with a format asked for, its files; with auto, .htf files and JSON Lines
-// logs only, whose extensions say what they are (a .csv, .tsv or .json file
-// beside them may hold anything: they are taken when named, or with
-// --log-format).
-func inputExts(f logs.Format) []string {
-	if f != logs.Auto {
-		return withGz(logExts[f])
-	}
-	return withGz(append([]string{".htf"}, logExts[logs.JSONL]...))
-}
-
-func withGz(exts []string) []string {
-	out := exts
-	for _, e := range exts {
-		if e != ".htf" {
-			out = append(out, e+".gz")
-		}
-	}
-	return out
 }
 
 // logOptions turns the flags into the readers' options.
@@ -106,66 +69,45 @@ type malformed struct{ error }
 // .htf file is one multi-trace, a log is one per session, in order of first
 // appearance; a log's malformed lines come first, as inputs whose read
 // fails. Reading a log happens here, in the goroutine that feeds the
-// workers; judging its sessions, in the workers.
-func logInputs(c *check.Checker, files []string, f logs.Format, opt logs.Options, counts *logCounts) iter.Seq[check.Input] {
+// workers; reading a .htf file and judging the sessions, in the workers.
+func logInputs(files []string, f logs.Format, opt logs.Options, counts *logCounts) iter.Seq[check.Input] {
 	fail := func(name string, err error) check.Input {
 		return check.Input{Name: name, Read: func() (*multitrace.MultiTrace, error) { return nil, err }}
 	}
 	return func(yield func(check.Input) bool) {
+		stdin := false
 		for _, file := range files {
-			var stdin *bufio.Reader // "-": read once, its head peeked
-			g, err := f, error(nil)
 			if file == input.Stdin {
-				stdin = bufio.NewReaderSize(os.Stdin, 64<<10)
-				if g == logs.Auto {
-					head, _ := stdin.Peek(64 << 10)
-					g, err = logs.Detect(file, head)
+				if stdin {
+					if !yield(fail(file, errors.New("-: standard input given twice"))) {
+						return
+					}
+					continue
 				}
-			} else {
-				g, err = formatOf(file, f)
+				stdin = true
 			}
+			in, err := logs.Open(file, f, opt)
 			if err != nil {
 				if !yield(fail(file, err)) {
 					return
 				}
 				continue
 			}
-			if g == logs.HTF {
-				var in check.Input
-				switch {
-				case opt.Locations != nil:
-					err := fmt.Errorf("%s: a .htf multi-trace has its own locations (its components): --locations applies to event logs and traces", file)
-					in = fail(file, err)
-				case stdin != nil:
-					src, err := io.ReadAll(io.LimitReader(stdin, opt.MaxBytes+1))
-					if err == nil && int64(len(src)) > opt.MaxBytes {
-						err = fmt.Errorf("-: %w", input.ErrTooLarge)
-					}
-					in = check.Input{Name: file, Read: func() (*multitrace.MultiTrace, error) {
-						if err != nil {
-							return nil, err
-						}
-						return multitrace.ParseResolve(file, src, opt.Sig)
-					}}
-				default:
-					in = c.FileInput(file)
+			if in.Format == logs.HTF {
+				read := func() (*multitrace.MultiTrace, error) {
+					defer in.Close()
+					return in.MultiTrace()
 				}
-				if !yield(in) {
+				if !yield(check.Input{Name: file, Read: read}) {
+					in.Close()
 					return
 				}
 				continue
 			}
 			var bad []error
 			report := func(err error) { bad = append(bad, malformed{err}) }
-			var (
-				sessions []logs.Session
-				stats    logs.Stats
-			)
-			if stdin != nil {
-				sessions, stats, err = logs.ReadFrom("<stdin>", stdin, g, opt, report)
-			} else {
-				sessions, stats, err = logs.Read(file, g, opt, report)
-			}
+			sessions, stats, err := in.Read(report)
+			in.Close()
 			counts.ignored += stats.Ignored
 			counts.malformed += len(bad)
 			if err != nil {
@@ -185,26 +127,4 @@ func logInputs(c *check.Checker, files []string, f logs.Format, opt logs.Options
 			}
 		}
 	}
-}
-
-// formatOf decides the format of an input: the one asked for, or by the
-// extension, or else by the first bytes.
-func formatOf(file string, f logs.Format) (logs.Format, error) {
-	if f != logs.Auto {
-		return f, nil
-	}
-	if hasExt(file, ".htf") {
-		return logs.HTF, nil
-	}
-	fh, _, err := input.Open(file)
-	if err != nil {
-		return 0, spec.FileError(err)
-	}
-	defer fh.Close()
-	head := make([]byte, 64<<10)
-	n, err := io.ReadFull(fh, head)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return 0, spec.FileError(err)
-	}
-	return logs.Detect(file, head[:n])
 }

@@ -17,6 +17,9 @@ type progress struct {
 	unknown bool // the total is not known: a spinner and a count
 }
 
+// progressThrottle is the least time between two draws (tests draw at once).
+var progressThrottle = 100 * time.Millisecond
+
 // newProgress returns the progress of a batch of files, nil when none is to
 // be drawn. Each .htf file is one multi-trace; logs hold sessions that are
 // only counted once read, so with any log the total is unknown.
@@ -39,7 +42,7 @@ func newProgress(w io.Writer, files []string, json bool) *progress {
 		progressbar.OptionShowCount(),
 		progressbar.OptionSetPredictTime(total > 0),
 		progressbar.OptionSetWidth(30),
-		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionThrottle(progressThrottle),
 		progressbar.OptionClearOnFinish(),
 		// No spinner of its own: only show draws, between the lines the
 		// batch prints, never in the middle of one.

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -57,21 +58,35 @@ func screen(ctl *os.File) chan string {
 	return ch
 }
 
-// read returns what the terminal showed until it is quiet for 200ms.
-func read(ch chan string) string {
+// until returns what the terminal showed until what it showed satisfies
+// done, failing the test if the terminal closes first or stays silent for
+// long. Nothing waits on a clock otherwise: each step of the test waits for
+// what it draws.
+func until(t *testing.T, ch chan string, done func(string) bool) string {
+	t.Helper()
 	var out strings.Builder
-	for {
+	for !done(out.String()) {
 		select {
 		case s, ok := <-ch:
 			if !ok {
-				return out.String()
+				t.Fatalf("the terminal closed after %q", out.String())
 			}
 			out.WriteString(s)
-		case <-time.After(200 * time.Millisecond):
-			return out.String()
+		case <-time.After(time.Minute):
+			t.Fatalf("the terminal shows %q and nothing more for a minute", out.String())
 		}
 	}
+	return out.String()
 }
+
+// shows is the condition that the terminal showed want.
+func shows(want string) func(string) bool {
+	return func(s string) bool { return strings.Contains(s, want) }
+}
+
+// cleared is the condition that the line was erased last: a carriage
+// return, blanks and a carriage return, with nothing drawn after them.
+func cleared(s string) bool { return regexp.MustCompile(`\r +\r$`).MatchString(s) }
 
 func TestProgress(t *testing.T) {
 	files := []string{"a.htf", "b.htf", "c.htf"}
@@ -89,34 +104,35 @@ func TestProgress(t *testing.T) {
 		t.Error("a progress bar for one multi-trace")
 	}
 	// On a terminal: the bar, its count, and a clean line once cleared.
+	// (The first draw of a bar is never throttled.)
 	p := newProgress(term, files, false)
 	if p == nil {
 		t.Fatal("no progress bar on a terminal")
 	}
 	p.show(1)
-	if got := read(shown); !strings.Contains(got, "analyzing") || !strings.Contains(got, "(1/3") {
+	if got := until(t, shown, shows("(1/3")); !strings.Contains(got, "analyzing") {
 		t.Errorf("the terminal shows %q", got)
 	}
 	p.clear()
-	if got := read(shown); !strings.Contains(got, "\r") {
-		t.Errorf("clearing writes %q", got)
-	}
-	// Logs: sessions are counted, with no total.
+	until(t, shown, cleared)
+	// Logs: sessions are counted, with no total. (A bar draws at most ten
+	// times a second; here, at every count.)
+	defer func(d time.Duration) { progressThrottle = d }(progressThrottle)
+	progressThrottle = 0
 	logs := newProgress(term, []string{"a.jsonl"}, false)
 	if logs == nil {
 		t.Fatal("no progress bar for a log")
 	}
 	logs.show(5)
-	time.Sleep(110 * time.Millisecond)
 	logs.show(6)
-	if got := read(shown); !strings.Contains(got, "analyzing (6/-)") {
+	if got := until(t, shown, shows("(6/")); !strings.Contains(got, "analyzing (6/-)") {
 		t.Errorf("the terminal shows %q", got)
 	}
 	// More sessions than files: the total becomes unknown.
+	p = newProgress(term, files, false)
 	p.show(4)
-	time.Sleep(110 * time.Millisecond)
 	p.show(5)
-	if got := read(shown); !strings.Contains(got, "analyzing (5/-)") {
+	if got := until(t, shown, shows("(5/")); !strings.Contains(got, "analyzing (5/-)") {
 		t.Errorf("past the total, the terminal shows %q", got)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"golang.org/x/term"
 	"io"
 	"os"
 	"runtime/debug"
@@ -111,6 +112,8 @@ Inconc, 2 on a usage or input error (reported on stderr as file:line:col).`,
 		},
 	}
 	root.PersistentFlags().StringVar(&a.format, "format", "text", "output format, `text|json`")
+	root.Version = version()
+	root.SetVersionTemplate("ivc {{.Version}}\n")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return &usageError{err} })
 	root.CompletionOptions.DisableDefaultCmd = true
 	for _, newCmd := range commands {
@@ -172,12 +175,9 @@ func describe(err error) error {
 	return err
 }
 
-// isTerminal reports whether w is a terminal, where progress may be drawn.
+// isTerminal reports whether w is a terminal, where progress may be drawn
+// (a character device such as /dev/null is not one).
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }

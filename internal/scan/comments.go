@@ -1,26 +1,20 @@
 package scan
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/ivc-project/ivc/syntax"
+)
 
 // Comment is a /* */ comment as the scanner met it.
 type Comment struct {
 	Text string // from "/*" to "*/"
-	Pos  Pos
+	Pos  syntax.Pos
 	// Trailing reports that the comment ends a line that it shares with a
 	// token before it: a token precedes it on the line where it starts, and
 	// none follows it on the line where it ends but separators and closing
 	// brackets (see EndsLine).
 	Trailing bool
-}
-
-// Comments are the comments that a parser keeps with a part of a source
-// file (a term, a section, a component, an option) so that its formatter
-// prints them back around it; `ivc fmt` must never drop a comment.
-type Comments struct {
-	Before []string // on lines of their own before the part
-	After  []string // at the end of the part's last line
-	Inside []string // on lines of their own before the part's closing brace
-	Below  []string // on lines of their own after the part: the end of a file
 }
 
 // Span is the extent of a part of a source file: the offsets of its first
@@ -43,7 +37,7 @@ type Span struct{ Start, End int }
 // at(i) returns where part i keeps its comments. A parser calls Attach once
 // per region that has comments; its formatter prints each list where the
 // Comments fields say, and the result parses back to the same attachment.
-func Attach(cs []Comment, parts []Span, at func(i int) *Comments, inside func(i int, cs []Comment), rest func(cs []Comment)) {
+func Attach(cs []Comment, parts []Span, at func(i int) *syntax.Comments, inside func(i int, cs []Comment), rest func(cs []Comment)) {
 	i := 0 // the first part that does not end before the comment
 	for k := 0; k < len(cs); {
 		c := cs[k]

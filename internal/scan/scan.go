@@ -1,7 +1,8 @@
 // Package scan is the lexer shared by the parsers of HIBOU's text formats
 // (.hsf, .hif, .htf, .hcf). It turns bytes into tokens that carry their
-// position, and reports problems as *Error values that print as
-// "file:line:col: message", the form editors and terminals link to.
+// position (a syntax.Pos), and reports problems as *syntax.Error values
+// that print as "file:line:col: message", the form editors and terminals
+// link to.
 //
 // The formats share one lexical grammar: labels are a Unicode letter followed by
 // letters, ASCII digits or '_'; whitespace separates tokens; /* */ comments are
@@ -13,47 +14,9 @@ import (
 	"strconv"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ivc-project/ivc/syntax"
 )
-
-// Pos is a position in a source file. Line and Col are 1-based; Col counts
-// bytes, as the Go toolchain does.
-type Pos struct {
-	Offset int
-	Line   int
-	Col    int
-}
-
-// String returns "line:col".
-func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
-
-// Error is a problem found in a source file, at a position.
-type Error struct {
-	File string
-	Pos  Pos
-	Msg  string
-}
-
-func (e *Error) Error() string {
-	file := FileName(e.File)
-	if file == "" {
-		file = "<input>"
-	}
-	return fmt.Sprintf("%s:%d:%d: %s", file, e.Pos.Line, e.Pos.Col, e.Msg)
-}
-
-// FileName returns a file name as messages print it: as it is, or quoted as
-// %q does when it holds a character that is not printable (a newline, the
-// escape that starts a terminal's control sequence) or a byte that is not
-// UTF-8, so that a file's name can neither forge a line of the output nor
-// hide in it.
-func FileName(name string) string {
-	for _, r := range name {
-		if r == utf8.RuneError || !strconv.IsPrint(r) && r != ' ' {
-			return strconv.Quote(name)
-		}
-	}
-	return name
-}
 
 // Kind is the kind of a token.
 type Kind uint8
@@ -79,7 +42,7 @@ func (k Kind) String() string { return kindNames[k] }
 type Token struct {
 	Kind Kind
 	Text string // the source text of the token
-	Pos  Pos
+	Pos  syntax.Pos
 }
 
 // Is reports whether t is the punctuation p.
@@ -128,7 +91,7 @@ type Scanner struct {
 	col  int
 	tok  Token  // current token (after Next)
 	peek *Token // one token of look-ahead
-	err  *Error
+	err  *syntax.Error
 
 	comments []Comment // met so far, in source order
 }
@@ -154,21 +117,21 @@ func HasBOM(src []byte) bool { return len(src) >= len(BOM) && string(src[:len(BO
 // NewAt returns a scanner over src that starts at position at (whose
 // Offset, Line and Col must describe the same place in src). Parsers of a
 // section embedded in a larger file use it, so that errors point into that file.
-func NewAt(file string, src []byte, at Pos) *Scanner {
+func NewAt(file string, src []byte, at syntax.Pos) *Scanner {
 	return &Scanner{file: file, src: src, off: at.Offset, line: at.Line, col: at.Col}
 }
 
 // File returns the file name given to New.
 func (s *Scanner) File() string { return s.file }
 
-// Errorf returns an *Error at pos.
-func (s *Scanner) Errorf(pos Pos, format string, args ...any) *Error {
-	return &Error{File: s.file, Pos: pos, Msg: fmt.Sprintf(format, args...)}
+// Errorf returns a *syntax.Error at pos.
+func (s *Scanner) Errorf(pos syntax.Pos, format string, args ...any) *syntax.Error {
+	return &syntax.Error{File: s.file, Pos: pos, Msg: fmt.Sprintf(format, args...)}
 }
 
 // Err returns the first lexical error met, if any. Once an error occurred the
 // scanner returns EOF tokens.
-func (s *Scanner) Err() *Error { return s.err }
+func (s *Scanner) Err() *syntax.Error { return s.err }
 
 // Peek returns the next token without consuming it.
 func (s *Scanner) Peek() Token {
@@ -190,7 +153,7 @@ func (s *Scanner) Next() Token {
 	return s.tok
 }
 
-func (s *Scanner) pos() Pos { return Pos{Offset: s.off, Line: s.line, Col: s.col} }
+func (s *Scanner) pos() syntax.Pos { return syntax.Pos{Offset: s.off, Line: s.line, Col: s.col} }
 
 func (s *Scanner) advance(n int) {
 	for i := 0; i < n; i++ {
@@ -204,7 +167,7 @@ func (s *Scanner) advance(n int) {
 	}
 }
 
-func (s *Scanner) fail(p Pos, format string, args ...any) Token {
+func (s *Scanner) fail(p syntax.Pos, format string, args ...any) Token {
 	if s.err == nil {
 		s.err = s.Errorf(p, format, args...)
 	}
@@ -346,7 +309,7 @@ func (s *Scanner) scan() Token {
 // badByte fails at p, the current offset, when it holds a byte that no
 // text file has: a control character other than a space, or a byte that is
 // not UTF-8.
-func (s *Scanner) badByte(p Pos) (Token, bool) {
+func (s *Scanner) badByte(p syntax.Pos) (Token, bool) {
 	c := s.src[s.off]
 	switch {
 	case c < ' ' && c != '\t' && c != '\n' && c != '\r' || c == 0x7f:
@@ -367,7 +330,7 @@ func (s *Scanner) advanceRune(size int) {
 
 func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
-func (s *Scanner) ident(p Pos) Token {
+func (s *Scanner) ident(p syntax.Pos) Token {
 	start := s.off
 	first := true
 	for s.off < len(s.src) {
@@ -398,7 +361,7 @@ func (s *Scanner) ident(p Pos) Token {
 	return Token{Kind: Ident, Text: string(s.src[start:s.off]), Pos: p}
 }
 
-func (s *Scanner) number(p Pos) Token {
+func (s *Scanner) number(p syntax.Pos) Token {
 	start := s.off
 	if s.src[s.off] == '-' {
 		s.advance(1)

@@ -9,9 +9,16 @@ import (
 
 // Shared returns the path of the ../shared directory beside the module
 // (the corpus, benchmarks and papers), skipping the test when it is absent,
-// as it is in a user's fresh clone.
+// as it is in a user's fresh clone. IVC_SHARED names another directory (a
+// git worktree elsewhere than beside the shared directory).
 func Shared(t testing.TB) string {
 	t.Helper()
+	if shared := os.Getenv("IVC_SHARED"); shared != "" {
+		if _, err := os.Stat(filepath.Join(shared, "corpus")); err != nil {
+			t.Fatalf("IVC_SHARED=%s: %v", shared, err)
+		}
+		return shared
+	}
 	dir, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)

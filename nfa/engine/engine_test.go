@@ -38,7 +38,7 @@ func randomChecker(t testing.TB, rng *rand.Rand, n, nsym, nloc int, opt nfa.Chec
 	if a.NumStates() == 0 {
 		return nil
 	}
-	locs := nfa.RandomLocations(a.Symbols(), 1+rng.IntN(nloc), rng.Uint64())
+	locs := nfa.RandomAlphabets(a.Symbols(), 1+rng.IntN(nloc), rng.Uint64())
 	opt.MaxProjStates = 500
 	c, err := nfa.NewChecker(a, locs, opt)
 	if errors.Is(err, nfa.ErrTooManyStates) {

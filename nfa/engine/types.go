@@ -45,18 +45,20 @@ type Part struct {
 // Mode is the question a check answers about a multi-trace.
 type Mode uint8
 
+// The modes are numbered as ivc's verdict.Mode numbers them (Prefix first,
+// the default), so that a mode means the same number on both sides.
 const (
-	// Accept asks whether some interleaving of the local traces is accepted
-	// (the paper's problem): Pass or Fail.
-	Accept Mode = iota
 	// Prefix asks whether the local traces are prefixes of the projections
 	// of one accepted word (logs may stop early, locations may be
 	// unobserved): Pass when exactly accepted, WeakPass when only a
 	// multi-prefix, Fail otherwise.
-	Prefix
+	Prefix Mode = iota
+	// Accept asks whether some interleaving of the local traces is accepted
+	// (the paper's problem): Pass or Fail.
+	Accept
 )
 
-var modeNames = [...]string{Accept: "accept", Prefix: "prefix"}
+var modeNames = [...]string{Prefix: "prefix", Accept: "accept"}
 
 func (m Mode) String() string {
 	if int(m) < len(modeNames) {

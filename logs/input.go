@@ -1,0 +1,251 @@
+package logs
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ivc-project/ivc/internal/input"
+	"github.com/ivc-project/ivc/multitrace"
+)
+
+// An Input is one input of a run, opened: a log or a .htf multi-trace,
+// read decompressed when it is gzip, refused past Options.MaxBytes, its
+// format decided. Every driver (ivc analyze, ivc-beam) opens its inputs
+// with Open or NewInput, then reads a log with Read or Scan and a .htf
+// file with MultiTrace:
+//
+//	in, err := logs.Open("app.jsonl.gz", logs.Auto, opt)
+//	if err != nil { ... }            // unreadable, too big, format unknown
+//	defer in.Close()
+//	if in.Format == logs.HTF {
+//		mt, err := in.MultiTrace()
+//	} else {
+//		sessions, stats, err := in.Read(report)
+//	}
+type Input struct {
+	// Name is the input as given: a path, or "-" for standard input.
+	Name string
+	// Format is the format asked for, or the one Detect decided.
+	Format Format
+
+	errName string // the name in errors: "<stdin>" for "-"
+	opt     Options
+	lr      *lineReader // the decompressed, bounded content, its head peeked
+	closer  io.Closer   // the file, if Open opened one
+	used    bool
+}
+
+// Open opens the input at path ("-": standard input) for reading: a
+// regular file only, so that a device or a named pipe is an error naming it
+// rather than a read that never ends (internal/input). Its format is f, or,
+// when f is Auto, the one Detect decides from its name and first bytes
+// (decompressed). The error names the file.
+func Open(path string, f Format, opt Options) (*Input, error) {
+	if path == input.Stdin {
+		return newInput(path, "<stdin>", os.Stdin, nil, f, opt)
+	}
+	file, size, err := input.Open(path)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = fmt.Errorf("%s: %w", pe.Path, pe.Err)
+		}
+		return nil, err
+	}
+	if size > maxBytes(opt) {
+		file.Close()
+		return nil, tooBig(path, opt)
+	}
+	in, err := newInput(path, path, file, file, f, opt)
+	if err != nil {
+		file.Close()
+	}
+	return in, err
+}
+
+// NewInput is Open on a reader already opened (a file of a distributed
+// filesystem, say): name is used in errors and, with Auto, by Detect. The
+// caller closes r.
+func NewInput(name string, r io.Reader, f Format, opt Options) (*Input, error) {
+	return newInput(name, name, r, nil, f, opt)
+}
+
+func newInput(name, errName string, r io.Reader, closer io.Closer, f Format, opt Options) (*Input, error) {
+	br := bufio.NewReader(r)
+	raw, err := br.Peek(len(gzipMagic))
+	if err != nil && err != io.EOF {
+		return nil, fileError(errName, err)
+	}
+	var in io.Reader = br
+	if bytes.HasPrefix(raw, gzipMagic) {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fileError(errName, err)
+		}
+		in = zr
+	}
+	in = &limitReader{r: in, left: maxBytes(opt), err: tooBig(errName, opt)}
+	lr := newLineReader(in, MaxLine)
+	head, err := lr.peek(headSize)
+	if err != nil {
+		return nil, fileError(errName, err)
+	}
+	if bytes.HasPrefix(head, utf8BOM) { // as some Windows tools write
+		lr.start += len(utf8BOM)
+		head = head[len(utf8BOM):]
+	}
+	switch {
+	case f == Auto:
+		if f, err = Detect(errName, head); err != nil {
+			return nil, err
+		}
+	case f == OTLP || f == Jaeger || bytes.HasPrefix(head, zstdMagic):
+		if err := binaryHead(errName, head); err != nil {
+			return nil, err
+		}
+	}
+	return &Input{Name: name, Format: f, errName: errName, opt: opt, lr: lr, closer: closer}, nil
+}
+
+// Close closes the file Open opened.
+func (in *Input) Close() error {
+	if in.closer == nil {
+		return nil
+	}
+	return in.closer.Close()
+}
+
+// errUsed is the error of a second read of an input: its content is read
+// once.
+func (in *Input) use() error {
+	if in.used {
+		return fmt.Errorf("%s: read twice", in.errName)
+	}
+	in.used = true
+	return nil
+}
+
+// Read reads the log and returns its sessions in order of first
+// appearance, as the package function Read does.
+func (in *Input) Read(report func(error)) ([]Session, Stats, error) {
+	g, err := newGatherer(in.errName, &in.opt)
+	if err != nil {
+		return nil, Stats{}, err
+	}
+	stats, err := in.scan(report, g)
+	if err != nil {
+		return nil, stats, err
+	}
+	sessions := g.finish()
+	stats.Sessions = len(sessions)
+	return sessions, stats, nil
+}
+
+// Scan reads the log and hands out its events, as the package function
+// Scan does.
+func (in *Input) Scan(emit func(Event), report func(error)) (Stats, error) {
+	return in.scan(report, &emitter{emit: emit, ids: map[string]string{}})
+}
+
+// scan reads the log and hands its events to out: what Read and Scan
+// share.
+func (in *Input) scan(report func(error), out sink) (Stats, error) {
+	if err := in.use(); err != nil {
+		return Stats{}, err
+	}
+	name, opt, lr := in.errName, &in.opt, in.lr
+	b, err := newBuilder(name, opt, report, out)
+	if err != nil {
+		return Stats{}, err
+	}
+	switch in.Format {
+	case JSONL:
+		err = readJSONL(b, lr, opt)
+	case CSV:
+		err = readCSV(b, lr, opt, isTSV(name))
+	case OTLP:
+		err = readOTLP(b, lr, opt)
+	case Jaeger:
+		err = readJaeger(b, lr.rest(), lr.line, opt)
+	case HTF:
+		return Stats{}, fmt.Errorf("%s: a .htf multi-trace is not a log: read it with multitrace.Read or Input.MultiTrace", name)
+	default:
+		return Stats{}, fmt.Errorf("%s: unknown log format %s", name, in.Format)
+	}
+	if err != nil {
+		return b.stats, fileError(name, err)
+	}
+	return b.stats, nil
+}
+
+// MultiTrace reads a .htf input, whole (up to Options.MaxBytes), and
+// resolves it against Options.Sig. A .htf multi-trace has its own
+// locations, its components: with Options.Locations set, it is an error.
+func (in *Input) MultiTrace() (*multitrace.MultiTrace, error) {
+	if in.Format != HTF {
+		return nil, fmt.Errorf("%s: a %s log is not a .htf multi-trace: read it with Input.Read", in.errName, in.Format)
+	}
+	if in.opt.Locations != nil {
+		return nil, fmt.Errorf("%s: a .htf multi-trace has its own locations (its components): --locations applies to event logs and traces", in.Name)
+	}
+	if in.opt.Sig == nil {
+		return nil, fmt.Errorf("%s: no signature to read the multi-trace against", in.errName)
+	}
+	if err := in.use(); err != nil {
+		return nil, err
+	}
+	src, err := io.ReadAll(in.lr.rest())
+	if err != nil {
+		return nil, fileError(in.errName, err)
+	}
+	return multitrace.ParseResolve(in.Name, src, in.opt.Sig)
+}
+
+// exts are the extensions of the files of each format.
+var exts = [...][]string{
+	HTF:    {".htf"},
+	JSONL:  {".jsonl", ".ndjson"},
+	CSV:    {".csv", ".tsv"},
+	OTLP:   {".json"},
+	Jaeger: {".json"},
+}
+
+// Extensions returns the extensions of the files a directory stands for
+// when read in format f, each also with ".gz" (but .htf): with a format
+// given, its files; with Auto, .htf files and JSON Lines logs only, whose
+// extensions say what they are (a .csv, .tsv or .json file beside them may
+// hold anything: it is read when named, or with its format given).
+func Extensions(f Format) []string {
+	var out []string
+	if f == Auto {
+		out = append(out, exts[HTF]...)
+		out = append(out, exts[JSONL]...)
+	} else if int(f) < len(exts) {
+		out = append(out, exts[f]...)
+	}
+	for _, e := range out {
+		if e != ".htf" {
+			out = append(out, e+".gz")
+		}
+	}
+	return out
+}
+
+// HasExtension reports whether the name of path ends with one of exts,
+// ignoring case; a double extension such as ".jsonl.gz" counts whole.
+func HasExtension(path string, exts ...string) bool {
+	base := strings.ToLower(filepath.Base(path))
+	for _, e := range exts {
+		if strings.HasSuffix(base, e) && len(base) > len(e) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,144 @@
+package logs_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/logs"
+)
+
+// TestOpen opens inputs of every kind the drivers meet: plain and gzip
+// logs, a .htf multi-trace, a log named by content only, and reads each
+// the way its format says.
+func TestOpen(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	sig := testSig(t)
+	log := `{"session":"s1","action":"a!m"}` + "\n" + `{"session":"s2","action":"b?m"}` + "\n"
+	htf := "{ [a] a!m; [b] b?m.b?n; [c] }"
+	for _, c := range []struct {
+		name string
+		data []byte
+		f    logs.Format
+		want logs.Format
+		dump string
+	}{
+		{"x.jsonl", []byte(log), logs.Auto, logs.JSONL, "s1 s2"},
+		{"x.jsonl.gz", gz(t, log), logs.Auto, logs.JSONL, "s1 s2"},
+		{"x.log.gz", gz(t, log), logs.Auto, logs.JSONL, "s1 s2"}, // by content, decompressed
+		{"x.data", []byte("\ufeff" + log), logs.JSONL, logs.JSONL, "s1 s2"},
+		{"x.htf", []byte(htf), logs.Auto, logs.HTF, "{ [a] a!m; [b] b?m.b?n; [c] ; }"},
+		{"x.htf.gz", gz(t, htf), logs.Auto, logs.HTF, "{ [a] a!m; [b] b?m.b?n; [c] ; }"},
+		{"x.txt", []byte(htf), logs.HTF, logs.HTF, "{ [a] a!m; [b] b?m.b?n; [c] ; }"},
+	} {
+		path := write(c.name, c.data)
+		in, err := logs.Open(path, c.f, logs.Options{Sig: sig})
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if in.Name != path || in.Format != c.want {
+			t.Errorf("%s: name %q, format %v; want %v", c.name, in.Name, in.Format, c.want)
+		}
+		var got string
+		if in.Format == logs.HTF {
+			mt, err := in.MultiTrace()
+			if err != nil {
+				t.Errorf("%s: %v", c.name, err)
+				continue
+			}
+			got = strings.Join(strings.Fields(string(mt.Format(sig))), " ")
+		} else {
+			sessions, _, err := in.Read(nil)
+			if err != nil {
+				t.Errorf("%s: %v", c.name, err)
+				continue
+			}
+			var ids []string
+			for _, s := range sessions {
+				ids = append(ids, s.ID)
+			}
+			got = strings.Join(ids, " ")
+		}
+		if got != c.dump {
+			t.Errorf("%s: read %q, want %q", c.name, got, c.dump)
+		}
+		if _, _, err := in.Read(nil); err == nil || !strings.Contains(err.Error(), "read twice") {
+			t.Errorf("%s: a second read: %v", c.name, err)
+		}
+		if err := in.Close(); err != nil {
+			t.Errorf("%s: close: %v", c.name, err)
+		}
+	}
+}
+
+// TestOpenErrors checks the errors of an input as a whole: each names the
+// input.
+func TestOpenErrors(t *testing.T) {
+	dir := t.TempDir()
+	sig := testSig(t)
+	htf := filepath.Join(dir, "x.htf")
+	if err := os.WriteFile(htf, []byte("{ [a] a!m }"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in, err := logs.Open(htf, logs.Auto, logs.Options{Sig: sig, Locations: []interaction.Lifelines{interaction.LifelinesOf(0, 1)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.MultiTrace(); err == nil || !strings.Contains(err.Error(), "x.htf: a .htf multi-trace has its own locations") {
+		t.Errorf("a .htf with locations: %v", err)
+	}
+	in.Close()
+	if _, err := logs.Open(filepath.Join(dir, "missing.jsonl"), logs.Auto, logs.Options{Sig: sig}); err == nil || !strings.Contains(err.Error(), "missing.jsonl: no such file") {
+		t.Errorf("a missing file: %v", err)
+	}
+	if _, err := logs.NewInput("big.htf", bytes.NewReader(gz(t, strings.Repeat(" ", 1000))), logs.Auto, logs.Options{Sig: sig, MaxBytes: 100}); err == nil || !strings.Contains(err.Error(), "big.htf: larger than 100 bytes") {
+		t.Errorf("a gzip bomb: %v", err)
+	}
+	in, err = logs.NewInput("x.jsonl", strings.NewReader(`{"session":"s","action":"a!m"}`), logs.Auto, logs.Options{Sig: sig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.MultiTrace(); err == nil || !strings.Contains(err.Error(), "x.jsonl: a jsonl log is not a .htf multi-trace") {
+		t.Errorf("a log read as a .htf: %v", err)
+	}
+}
+
+func TestExtensions(t *testing.T) {
+	for _, c := range []struct {
+		f    logs.Format
+		want string
+	}{
+		{logs.Auto, ".htf .jsonl .ndjson .jsonl.gz .ndjson.gz"},
+		{logs.CSV, ".csv .tsv .csv.gz .tsv.gz"},
+		{logs.OTLP, ".json .json.gz"},
+		{logs.HTF, ".htf"},
+	} {
+		if got := strings.Join(logs.Extensions(c.f), " "); got != c.want {
+			t.Errorf("Extensions(%v) = %q, want %q", c.f, got, c.want)
+		}
+	}
+	exts := logs.Extensions(logs.Auto)
+	for name, want := range map[string]bool{
+		"a/x.jsonl": true, "x.JSONL.GZ": true, "x.htf": true, "x.gz": false, ".jsonl": false,
+		"x.json": false, "x.htf.gz": false, "x.jsonl.bak": false,
+	} {
+		if got := logs.HasExtension(name, exts...); got != want {
+			t.Errorf("HasExtension(%q) = %v, want %v", name, got, want)
+		}
+	}
+	if !slices.Contains(logs.Extensions(logs.Jaeger), ".json.gz") {
+		t.Errorf("Jaeger: %v", logs.Extensions(logs.Jaeger))
+	}
+}

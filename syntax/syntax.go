@@ -1,0 +1,76 @@
+// Package syntax holds what the parsers of HIBOU's text formats (.hsf
+// signatures, .hif interactions, .htf multi-traces, .hcf options) share
+// with their callers: positions in a source file (Pos), the errors those
+// parsers return (Error, which prints as "file:line:col: message", the
+// form editors and terminals link to), and the comments a parser keeps
+// with a part of a file so that its formatter prints them back (Comments).
+//
+// A caller finds the position of a parse error with errors.As, as with
+// go/scanner.Error:
+//
+//	_, err := interaction.ParseSig("abp.hsf", src)
+//	var se *syntax.Error
+//	if errors.As(err, &se) {
+//		fmt.Println(se.File, se.Pos.Line, se.Pos.Col, se.Msg)
+//	}
+package syntax
+
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Pos is a position in a source file. Line and Col are 1-based; Col counts
+// bytes, as the Go toolchain does. Offset is the 0-based byte offset.
+type Pos struct {
+	Offset int
+	Line   int
+	Col    int
+}
+
+// String returns "line:col".
+func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
+
+// Error is a problem found in a source file, at a position. Every parser
+// of the text formats returns its errors as *Error values.
+type Error struct {
+	File string // the name given to the parser; "" prints as <input>
+	Pos  Pos
+	Msg  string // what was expected, or what is wrong
+}
+
+// Error returns "file:line:col: message", with the file name as FileName
+// prints it.
+func (e *Error) Error() string {
+	file := FileName(e.File)
+	if file == "" {
+		file = "<input>"
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", file, e.Pos.Line, e.Pos.Col, e.Msg)
+}
+
+// FileName returns a file name as messages print it: as it is, or quoted as
+// %q does when it holds a character that is not printable (a newline, the
+// escape that starts a terminal's control sequence) or a byte that is not
+// UTF-8, so that a file's name can neither forge a line of the output nor
+// hide in it.
+func FileName(name string) string {
+	for _, r := range name {
+		if r == utf8.RuneError || !strconv.IsPrint(r) && r != ' ' {
+			return strconv.Quote(name)
+		}
+	}
+	return name
+}
+
+// Comments are the /* */ comments that a parser keeps with a part of a
+// source file (a term, a section, a component, an option), each from "/*"
+// to "*/", so that its formatter prints them back around it: `ivc fmt`
+// never drops a comment.
+type Comments struct {
+	Before []string // on lines of their own before the part
+	After  []string // at the end of the part's last line
+	Inside []string // on lines of their own before the part's closing brace
+	Below  []string // on lines of their own after the part: the end of a file
+}
