@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"iter"
 	"strings"
 
@@ -59,6 +60,34 @@ func (a *app) logOptions(fl *analyzeFlags, sp *check.Spec) (logs.Format, logs.Op
 type logCounts struct {
 	ignored   int // events outside the signature
 	malformed int // lines reported
+	events    int // events in the signature, judged
+	unkinded  int // spans without an action (INTERNAL or no kind)
+	htf       int // .htf multi-traces
+}
+
+// nothingJudged returns the error of a batch that judged no event: every
+// event of its logs was outside the signature, or the logs held none (an
+// empty log, spans without a kind, a format that does not fit). Exit status
+// 2: a Pass of nothing is no answer (issue 25 item 8).
+func (c *logCounts) nothingJudged() error {
+	if c.htf > 0 || c.events > 0 {
+		return nil
+	}
+	var held []string
+	if c.ignored > 0 {
+		held = append(held, plural(c.ignored, "event")+" outside the signature")
+	}
+	if c.unkinded > 0 {
+		held = append(held, plural(c.unkinded, "span")+" without a protocol kind (INTERNAL or none)")
+	}
+	if c.malformed > 0 {
+		held = append(held, plural(c.malformed, "malformed line"))
+	}
+	what := "no event at all"
+	if len(held) > 0 {
+		what = "only " + strings.Join(held, ", ")
+	}
+	return fmt.Errorf("nothing judged: the logs hold %s (check the signature's names, --lifeline-attr, --message-attr, --field and --log-format)", what)
 }
 
 // malformed is a malformed line of a log, reported in the batch's output
@@ -98,6 +127,7 @@ func logInputs(files []string, f logs.Format, opt logs.Options, counts *logCount
 					defer in.Close()
 					return in.MultiTrace()
 				}
+				counts.htf++
 				if !yield(check.Input{Name: file, Read: read}) {
 					in.Close()
 					return
@@ -109,7 +139,9 @@ func logInputs(files []string, f logs.Format, opt logs.Options, counts *logCount
 			sessions, stats, err := in.Read(report)
 			in.Close()
 			counts.ignored += stats.Ignored
-			counts.malformed += len(bad)
+			counts.malformed += stats.Malformed
+			counts.events += stats.Events
+			counts.unkinded += stats.Unkinded
 			if err != nil {
 				bad = append(bad, err)
 			}
@@ -121,6 +153,9 @@ func logInputs(files []string, f logs.Format, opt logs.Options, counts *logCount
 			for _, s := range sessions {
 				in := check.Input{Name: file, Session: s.ID, Ignored: s.Ignored,
 					Read: func() (*multitrace.MultiTrace, error) { return s.MT, s.Err }}
+				if s.Err == nil {
+					in.Incomplete = s.Incomplete()
+				}
 				if !yield(in) {
 					return
 				}
