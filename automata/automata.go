@@ -177,6 +177,10 @@ func (ix *letterIndex) lookup(ev interaction.MultiAction) (nfa.Letter, bool) {
 		x, ok := ix.single[ev[0]]
 		return x, ok
 	}
+	return ix.lookupMulti(ev)
+}
+
+func (ix *letterIndex) lookupMulti(ev interaction.MultiAction) (nfa.Letter, bool) {
 	for _, ml := range ix.multi {
 		if slices.Equal(ml.m, ev) {
 			return ml.x, true
@@ -313,7 +317,14 @@ func (l *located) trace(mt *multitrace.MultiTrace) [][]nfa.Letter {
 		ix := &l.letters[i]
 		tr := make([]nfa.Letter, len(c.Trace))
 		for j, ev := range c.Trace {
-			x, ok := ix.lookup(ev)
+			// lookup, with its common case written out: the per-event path.
+			var x nfa.Letter
+			var ok bool
+			if len(ev) == 1 {
+				x, ok = ix.single[ev[0]]
+			} else {
+				x, ok = ix.lookupMulti(ev)
+			}
 			if !ok {
 				x = unknown
 			}
