@@ -102,7 +102,8 @@ func (a *Assembler) Assemble(file, id string, events []Event) (Session, error) {
 		return Session{}, fmt.Errorf("%s: session %q has no events", file, id)
 	}
 	slices.SortFunc(events, func(x, y Event) int { return cmp.Compare(x.Index, y.Index) })
-	g := &gatherer{file: file, locs: a.template.locs, locOf: a.template.locOf, ids: make(map[string]int32, 1)}
+	g := a.template.empty()
+	g.inputs = []string{file}
 	g.recs.reserve(len(events))
 	key := []byte(id)
 	for i := range events {
