@@ -254,7 +254,7 @@ func (x keyed) input() int32  { return int32(x.meta >> 8) }
 // order read, which is input order, then line order), or the error that
 // says why a location cannot be ordered.
 func (g *gatherer) build(s *sessionState, a *arena) Session {
-	out := Session{File: g.inputs[s.input], ID: s.id, Line: s.line, Events: s.events, Ignored: s.ignored}
+	out := Session{File: g.inputs[s.input], Input: int(s.input), ID: s.id, Line: s.line, Events: s.events, Ignored: s.ignored}
 	count := slices.Grow(a.count[:0], len(g.locs)+1)[:len(g.locs)+1]
 	a.count = count
 	clear(count)

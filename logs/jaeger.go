@@ -2,7 +2,9 @@ package logs
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/ivc-project/ivc/interaction"
@@ -219,6 +221,9 @@ func (r *spanReader) jaegerSpan(p *pendingSpan, traceID string, processes map[st
 	}
 	m := r.message(func(k string) (string, bool) { return tag(sp.Tags, k) }, sp.OperationName)
 	start, err := sp.StartTime.Int64()
+	if err == nil && (start > math.MaxInt64/1000 || start < math.MinInt64/1000) {
+		err = errors.New("out of range")
+	}
 	if err != nil {
 		r.b.malformed(p.line, p.col, "span %s: startTime %q is not an integer (µs)", sp.SpanID, sp.StartTime)
 		return nil
@@ -227,5 +232,5 @@ func (r *spanReader) jaegerSpan(p *pendingSpan, traceID string, processes map[st
 	if id == "" {
 		id = traceID
 	}
-	return r.span([]byte(id), p.line, p.col, sp.SpanID, l, kind, m, start)
+	return r.span([]byte(id), p.line, p.col, sp.SpanID, l, kind, m, start*1000)
 }

@@ -147,7 +147,7 @@ func TestReadJSONL(t *testing.T) {
 `,
 		want: `s1@1 3/0: error: x.jsonl:3: session "s1", location [a]: mixed order keys: this event has neither seq nor time, the one at line 1 has a seq (the events of a location are ordered by seq, by time, or by line)
 s2@2 2/0: a!m | b?m | 
-s3@6 2/0: error: x.jsonl:7: session "s3", location [a]: mixed order keys: this event has an RFC 3339 time, the one at line 6 has a numeric time (the events of a location are ordered by seq, by time, or by line)
+s3@6 2/0: error: x.jsonl:7: session "s3", location [a]: mixed order keys: this event has an RFC 3339 time (or a span's start), the one at line 6 has a numeric time (the events of a location are ordered by seq, by time, or by line)
 s4@8 3/0: a!m | b?m | c?m
 `,
 		stats: logs.Stats{Sessions: 4, Events: 10},

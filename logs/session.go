@@ -16,6 +16,9 @@ type Session struct {
 	// of a run (Joiner).
 	File  string
 	Files []string
+	// Input is the rank of File among the inputs read (for a Joiner: in
+	// the order of its Read calls).
+	Input int
 	// ID is the session id as written (OTLP and Jaeger: the hex trace id);
 	// "" for the events that have none (when the log has no session field,
 	// every event).
@@ -63,11 +66,11 @@ type keyKind uint8
 const (
 	keyLine   keyKind = iota // line order: no seq, no time
 	keySeq                   // an integer sequence number
-	keyTime                  // an RFC 3339 time
+	keyTime                  // a time: RFC 3339, or a span's start
 	keyNumber                // a time given as a number (of any unit)
 )
 
-var keyNames = [...]string{keyLine: "neither seq nor time", keySeq: "a seq", keyTime: "an RFC 3339 time",
+var keyNames = [...]string{keyLine: "neither seq nor time", keySeq: "a seq", keyTime: "an RFC 3339 time (or a span's start)",
 	keyNumber: "a numeric time"}
 
 // orderKey is an event's position in its location's order: hi then lo

@@ -173,6 +173,8 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 	f.StringVar(&fl.logs.lifelineAttr, "lifeline-attr", "", "OTLP/Jaeger: the attribute naming a span's lifeline (default service.name)")
 	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "OTLP/Jaeger: the attribute naming a span's message (default messaging.destination.name, then rpc.method, then the span name)")
 	f.BoolVar(&fl.logs.strict, "strict", false, "an event outside the signature is an error (default: ignored and counted)")
+	f.StringVar(&fl.logs.sessionScope, "session-scope", "run", "what a log's session is, `run|file`: its id across every log of the run, or within its file")
+	f.StringVar(&fl.logs.tmpDir, "tmp-dir", "", "where sessions spill to disk past --max-memory (default: the system's temporary directory)")
 	f.StringVar(&fl.graph, "graph", "", "write the graph explored for the one multi-trace to `FILE.dot` (Graphviz)")
 	f.StringVar(&fl.report, "report", "", "also write an HTML report to `FILE.html`: counts, a table of every multi-trace, drawings of the failures")
 	return cmd, &fl
@@ -257,12 +259,12 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 		files = a.expand(paths, ".txt")
 		inputs = check.Files(c, files)
 	} else {
-		format, lopt, err := a.logOptions(fl, sp)
+		run, err := a.logOptions(fl, sp)
 		if err != nil {
 			return err
 		}
-		files = a.expand(paths, logs.Extensions(format)...)
-		inputs = logInputs(files, format, lopt, &counts)
+		files = a.expand(paths, logs.Extensions(run.format)...)
+		inputs = logInputs(files, run, &counts)
 	}
 	if fl.graph != "" {
 		if len(files) != 1 || len(paths) != 1 {
@@ -335,6 +337,9 @@ func (b *batch) print(o check.Outcome) {
 		fmt.Fprintf(a.stdout, "%s\n", line)
 	} else {
 		name := spec.FileName(o.Name)
+		for _, f := range o.Files[min(1, len(o.Files)):] { // a session joined across files
+			name += ", " + spec.FileName(f)
+		}
 		if o.Session != "" {
 			name += " (session " + spec.FileName(o.Session) + ")"
 		}
@@ -418,4 +423,8 @@ func (b *batch) summary(d time.Duration, counts logCounts) {
 		setup = fmt.Sprintf(" (setup %s)", report.RoundDuration(b.setup))
 	}
 	fmt.Fprintf(b.a.stderr, "%d multi-traces: %s in %s%s\n", b.judged+b.errors, strings.Join(parts, ", "), report.RoundDuration(d), setup)
+	if counts.logs > 0 {
+		fmt.Fprintf(b.a.stderr, "%d log files: %d sessions (%d across several files), events: %d judged, %d ignored, %d in sessions not judged\n",
+			counts.logs, counts.sessions, counts.joined, counts.events, counts.ignored, counts.unjudged)
+	}
 }
