@@ -107,8 +107,8 @@ type Engine struct {
 // a *compile.StateLimitError past Options.MaxStates, a *nfa.LimitError past
 // the build timeout or Options.MaxMemory).
 func New(st *interaction.Store, root interaction.Term, opt Options) (*Engine, error) {
-	if opt.Mode != verdict.Prefix && opt.Mode != verdict.Accept {
-		return nil, fmt.Errorf("the automata engine answers accept and prefix modes, not %s", opt.Mode)
+	if err := Answers(opt.Mode); err != nil {
+		return nil, err
 	}
 	deadline := opt.buildDeadline()
 	a, err := compile.Compile(st, root, compile.Options{MaxStates: opt.MaxStates, File: opt.File, Syntax: opt.Syntax,
@@ -385,8 +385,8 @@ type Raw struct {
 // NewRaw prepares the checker of a for the locations locs. Options.Mode is
 // verdict.Prefix or verdict.Accept; MaxStates, File and Syntax do not apply.
 func NewRaw(a *nfa.NFA, locs *nfa.Alphabets, opt Options) (*Raw, error) {
-	if opt.Mode != verdict.Prefix && opt.Mode != verdict.Accept {
-		return nil, fmt.Errorf("the automata engine answers accept and prefix modes, not %s", opt.Mode)
+	if err := Answers(opt.Mode); err != nil {
+		return nil, err
 	}
 	c, err := nfa.NewChecker(a, locs, opt.checkerOptions(time.Time{}))
 	if err != nil {
@@ -522,4 +522,15 @@ func (n *names) explain(r nfa.Result) (*verdict.Explanation, string) {
 		ex.Components = append(ex.Components, cp)
 	}
 	return ex, detail.String()
+}
+
+// Answers returns nil when the automata engine answers mode: accept and
+// prefix (slice mode simulates unobserved actions, which only the runtime
+// engine does), and an error saying so otherwise. It is the one statement
+// of this rule: the front door (package check) asks it too.
+func Answers(mode verdict.Mode) error {
+	if mode != verdict.Prefix && mode != verdict.Accept {
+		return fmt.Errorf("the automata engine answers accept and prefix modes, not %s", mode)
+	}
+	return nil
 }

@@ -36,6 +36,10 @@ type Input struct {
 	ReadLetters func() ([][]nfa.Letter, error)
 	// Explore asks for the runtime engine's explored graph (Outcome.Graph).
 	Explore bool
+	// Incomplete, when set, says that the reader lost events of the
+	// multi-trace (malformed lines): judged without them, a Fail could
+	// pass, so it is not judged, and its verdict is Inconc with this reason.
+	Incomplete string
 }
 
 // Outcome is the judgment of one Input.
@@ -203,6 +207,8 @@ func (c *Checker) judge(i int, in Input) (o Outcome) {
 		o.Engine = EngineAutomata
 		o.Result, o.Err = c.CheckLetters(mt)
 		o.Elapsed = time.Since(t0)
+	case in.Incomplete != "":
+		o.Result = verdict.Result{Verdict: verdict.Inconc, Mode: c.opt.Analysis.Mode, Detail: in.Incomplete}
 	case in.Read != nil:
 		mt, err := in.Read()
 		if err != nil {

@@ -120,7 +120,7 @@ type Checker struct {
 
 // New prepares a checker of sp: for the automata engine it compiles the
 // interaction (timed as Setup). The errors are those of the settings (a
-// mode the engine does not answer), of the compilation when EngineAutomata
+// *SettingError: a mode the engine does not answer), of the compilation when EngineAutomata
 // was asked, or any compilation error but LoopError, StateLimitError and
 // nfa.LimitError with EngineAuto.
 func New(sp *Spec, opt Options) (*Checker, error) {
@@ -130,14 +130,11 @@ func New(sp *Spec, opt Options) (*Checker, error) {
 	defer func() { c.setup = time.Since(t0) }()
 	ao := automata.Options{Mode: mode, Procedure: opt.Procedure, MaxStates: opt.MaxStates,
 		MaxNodes: opt.Analysis.MaxNodes, Timeout: opt.Analysis.Timeout, MaxMemory: opt.Analysis.MaxMemory}
-	automatable := mode == verdict.Prefix || mode == verdict.Accept
+	if err := opt.validate(sp); err != nil {
+		return nil, err
+	}
+	automatable := automata.Answers(mode) == nil
 	if sp.NFA != nil {
-		switch {
-		case opt.Engine == EngineRuntime:
-			return nil, errors.New("a .timbuk NFA has no interaction: only the automata engine (or auto) applies")
-		case !automatable:
-			return nil, fmt.Errorf("a .timbuk NFA is checked in accept or prefix mode, not %s", mode)
-		}
 		r, err := automata.NewRaw(sp.NFA, sp.Locations, ao)
 		if err != nil {
 			return nil, err
@@ -151,9 +148,6 @@ func New(sp *Spec, opt Options) (*Checker, error) {
 	case EngineRuntime:
 		return c, nil
 	case EngineAutomata:
-		if !automatable {
-			return nil, fmt.Errorf("the automata engine answers accept and prefix modes, not %s", mode)
-		}
 	default:
 		c.engine = EngineRuntime
 		if !automatable {
@@ -242,6 +236,19 @@ func (c *Checker) check(mt *multitrace.MultiTrace, record bool) (verdict.Result,
 		return res, g, setup, EngineRuntime
 	}
 	return a.Analyze(mt), nil, setup, EngineRuntime
+}
+
+// Witness returns an interleaving of mt's events that the interaction
+// accepts in mode, and true, as runtime.Analyzer.Witness does with the
+// checker's runtime settings (a drawing of mt shows it); false when there
+// is none, when a limit stopped the search, or for a raw NFA.
+func (c *Checker) Witness(mt *multitrace.MultiTrace, mode verdict.Mode) (runtime.Witness, bool) {
+	if c.sp.Interaction == nil {
+		return nil, false
+	}
+	a := c.analyzer()
+	defer c.release(a)
+	return a.Witness(mt, mode)
 }
 
 // analyzer takes an idle runtime analyzer, or makes one: each has its own

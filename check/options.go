@@ -9,22 +9,22 @@ import (
 	"github.com/ivc-project/ivc/verdict"
 )
 
-// Settings that option files may give, named as ivc analyze's flags.
+// The settings that option files may give.
 const (
-	SettingMode     = "mode"      // analysis_kind
-	SettingBudget   = "budget"    // the budget of analysis_kind = simulate[slice=true,...]
-	SettingLOC      = "loc"       // local_analysis
-	SettingPOR      = "por"       // partial_order_reduction
-	SettingStrategy = "strategy"  // strategy
-	SettingMaxNodes = "max-nodes" // filters = [max_node_number = N]
+	settingMode     = "mode"      // analysis_kind
+	settingBudget   = "budget"    // the budget of analysis_kind = simulate[slice=true,...]
+	settingLOC      = "loc"       // local_analysis
+	settingPOR      = "por"       // partial_order_reduction
+	settingStrategy = "strategy"  // strategy
+	settingMaxNodes = "max-nodes" // filters = [max_node_number = N]
 )
 
-// Layer applies the HIBOU options of the @analyze_option sections of a
+// layer applies the HIBOU options of the @analyze_option sections of a
 // legacy single-file .hsf, then of the .hcf files, in order, so that a later
-// one wins; a setting for which fixed returns true (the caller's own, say
-// given on the command line) is left as it is. Options that do not change
-// verdicts (goal, memoize, loggers, priorities) are ignored; the filters
-// ivc does not have give warnings, which Layer returns.
+// one wins; a setting for which fixed returns true (the caller's own) is
+// left as it is. Options that do not change verdicts (goal, memoize,
+// loggers, priorities) are ignored; the filters ivc does not have give
+// warnings, which layer returns.
 //
 // The mapping: analysis_kind accept → verdict.Accept; prefix, eliminate,
 // hide → verdict.Prefix (which decides exactly what HIBOU leaves Inconc);
@@ -32,7 +32,7 @@ const (
 // without slice → verdict.Prefix. local_analysis → LOC,
 // partial_order_reduction → POR, strategy BFS → runtime.BFS (DFS, HCS and
 // HIBOU ≤ 0.7's greedy → runtime.DFS), max_node_number → MaxNodes.
-func (o *Options) Layer(sp *Spec, hcfFiles []string, fixed func(setting string) bool) (warnings []string, err error) {
+func (o *Options) layer(sp *Spec, hcfFiles []string, fixed func(setting string) bool) (warnings []string, err error) {
 	apply := func(file string, f *hcf.File) {
 		if sec := f.Section(hcf.Analyze); sec != nil {
 			warnings = append(warnings, o.apply(file, sec, fixed)...)
@@ -60,7 +60,7 @@ func (o *Options) apply(file string, sec *hcf.Section, fixed func(string) bool) 
 	h := &sec.Options
 	a := &o.Analysis
 	given := func(k hcf.Key, setting string) bool { return h.Has(k) && !fixed(setting) }
-	if given(hcf.KeyAnalysisKind, SettingMode) {
+	if given(hcf.KeyAnalysisKind, settingMode) {
 		switch h.Analysis.Kind {
 		case hcf.Accept:
 			a.Mode = verdict.Accept
@@ -75,19 +75,19 @@ func (o *Options) apply(file string, sec *hcf.Section, fixed func(string) bool) 
 				break
 			}
 			a.Mode = verdict.Slice
-			if !fixed(SettingBudget) {
+			if !fixed(settingBudget) {
 				a.Simulation = runtime.Simulation{Reset: sim.Reset, Multiply: sim.Multiply,
 					Loops: budgetOf(sim.Loop), Actions: budgetOf(sim.Act)}
 			}
 		}
 	}
-	if given(hcf.KeyLocalAnalysis, SettingLOC) {
+	if given(hcf.KeyLocalAnalysis, settingLOC) {
 		a.LOC = h.LocalAnalysis.Enabled
 	}
-	if given(hcf.KeyPartialOrderReduction, SettingPOR) {
+	if given(hcf.KeyPartialOrderReduction, settingPOR) {
 		a.POR = h.PartialOrderReduction
 	}
-	if given(hcf.KeyStrategy, SettingStrategy) {
+	if given(hcf.KeyStrategy, settingStrategy) {
 		// HCS is depth first with a different order of siblings, and the
 		// greedy strategy of HIBOU ≤ 0.7 has no equivalent: depth first.
 		a.Strategy = runtime.DFS
@@ -95,7 +95,7 @@ func (o *Options) apply(file string, sec *hcf.Section, fixed func(string) bool) 
 			a.Strategy = runtime.BFS
 		}
 	}
-	if given(hcf.KeyMaxNodeNumber, SettingMaxNodes) {
+	if given(hcf.KeyMaxNodeNumber, settingMaxNodes) {
 		a.MaxNodes = h.Filters.MaxNodeNumber
 	}
 	for _, k := range []hcf.Key{hcf.KeyMaxDepth, hcf.KeyMaxLoopDepth} {

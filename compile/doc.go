@@ -35,6 +35,5 @@
 // where the language stays regular, which the synthesis proves by
 // terminating (see LoopError). Everything else is for the runtime engine.
 //
-// DrawInteraction draws an interaction for review, as its operator tree with
-// message arrows as leaves.
+// An interaction's operator tree is drawn by package draw (InteractionDOT).
 package compile

@@ -16,6 +16,10 @@
 //	w, _ := a.Witness(mt, res.Mode) // for a Fail: a.Witness(draw.Consumed(mt, res.Explanation), verdict.Prefix)
 //	svg := draw.MultiTraceSVG(draw.Run{Sig: sp.Sig, Syntax: sp.Syntax, MT: mt, Result: res, Witness: w}, draw.Options{})
 //
+// For review, InteractionDOT gives an interaction's operator tree in
+// Graphviz DOT, with the message arrows as leaves (what ivc dot --what
+// interaction writes).
+//
 // Drawings are deterministic and self-contained (inline style, no font,
 // script or image from elsewhere). Labels are set in a monospace font whose
 // advance is known, so that the layout can keep every label clear of the

@@ -396,7 +396,7 @@ func TestEscape(t *testing.T) {
 	if got := escape(`a<b>&"c'` + "\x01"); got != "a&lt;b&gt;&amp;&quot;c&#39;\uFFFD" {
 		t.Errorf("escape: %q", got)
 	}
-	if got := mermaidText("a;b#c:d"); got != "a#59;b#35;c#58;d" {
+	if got := mermaidText("a;b#c:d<b>"); got != "a#59;b#35;c#58;d#lt;b#gt;" {
 		t.Errorf("mermaidText: %q", got)
 	}
 }

@@ -199,8 +199,10 @@ func (m *mermaid) node(n *interaction.Node, depth int) {
 }
 
 // mermaidText escapes what Mermaid's parser reads in labels: ';' ends a
-// statement, '#' starts an entity, and a line break ends the label.
-func mermaidText(s string) string {
-	r := strings.NewReplacer("#", "#35;", ";", "#59;", "\n", " ", "\r", " ", ":", "#58;")
-	return r.Replace(s)
-}
+// statement, '#' starts an entity, a line break ends the label, and '<'
+// and '>' would open HTML tags, which Mermaid renders (a quoted name such
+// as "<b>x</b>" is text).
+func mermaidText(s string) string { return mermaidEscaper.Replace(s) }
+
+var mermaidEscaper = strings.NewReplacer("#", "#35;", ";", "#59;", "\n", " ", "\r", " ", ":", "#58;",
+	"<", "#lt;", ">", "#gt;")

@@ -110,21 +110,12 @@ func multiTraceCanvas(r Run, opt Options) *canvas {
 		y += textHeight + 4
 	}
 	res := r.Result
-	head := res.Verdict.String()
-	switch {
-	case res.Verdict == verdict.WeakPass && res.Mode == verdict.Slice:
-		head += " (a slice: the logs may start late and stop early)"
-	case res.Verdict == verdict.WeakPass:
-		head += " (a multi-prefix: the logs may stop early)"
-	}
-	if why := res.Text(); why != "" {
-		head += ": " + why
-	}
+	head := res.Heading()
 	b := c.text(margin, y, "start", strings.ToLower(res.Verdict.String()), head)
 	width = max(width, b.x1)
 	y += textHeight + 4
 	if e := res.Explanation; e != nil && e.LocalFailure != "" {
-		b := c.text(margin, y, "start", "fail", fmt.Sprintf("local failure: the log of [%s] is impossible on its own", e.LocalFailure))
+		b := c.text(margin, y, "start", "fail", e.LocalFailureText())
 		width = max(width, b.x1)
 		y += textHeight + 4
 	}
@@ -468,13 +459,12 @@ func (l *traceLayout) fail() {
 }
 
 // parseActions reads an action "a!m" or a multi-action "{a!m,b?m}" as the
-// explanations write them; what it cannot read it leaves out.
+// explanations write them (names quoted where needed); what it cannot read
+// it leaves out.
 func parseActions(sig *interaction.Signature, s string) []interaction.Action {
-	var out []interaction.Action
-	for _, part := range strings.Split(strings.Trim(s, "{}"), ",") {
-		if a, err := sig.ParseAction(strings.TrimSpace(part)); err == nil {
-			out = append(out, a)
-		}
+	m, err := sig.ParseMultiAction(strings.TrimSpace(s))
+	if err != nil {
+		return nil
 	}
-	return out
+	return m
 }

@@ -40,6 +40,9 @@ var e2eCases = []e2eCase{
 	// Written for this test: two branches whose areas do not meet.
 	{model: "inter", partition: "discrete", pkg: "inter", htf: []string{
 		"testdata/models/inter/i1.htf", "testdata/models/inter/i2.htf"}},
+	// Real names (issue 24): quoted, aliased, holding the .htf's punctuation.
+	{model: "quoted", partition: "discrete", pkg: "quoted"},
+	{model: "quoted", partition: `gateway;xincan-user,plain;my.service [1],back\slash`, pkg: "quotedgrouped"},
 	{model: "hr", partition: "discrete", pkg: "hr", heavy: true},
 	{model: "rover", partition: "discrete", pkg: "rover", heavy: true},
 	{model: "sensor", partition: "discrete", pkg: "sensor", heavy: true},
@@ -128,6 +131,9 @@ func TestEndToEnd(t *testing.T) {
 		mainCases = append(mainCases, c.pkg)
 		if c.pkg == "abpdiscrete" {
 			writeFile(t, filepath.Join(mod, c.pkg, "parse_test.go"), parseTest)
+		}
+		if c.model == "quoted" {
+			writeFile(t, filepath.Join(mod, c.pkg, "names_test.go"), strings.ReplaceAll(namesTest, "PACKAGE", c.pkg))
 		}
 		if c.pkg == "abpdiscrete" || c.pkg == "abptrivial" {
 			writeBench(t, mod, c.pkg, m)
@@ -504,6 +510,45 @@ func TestGoGenerate(t *testing.T) {
 		t.Errorf("abpcheckcheck: %s", out)
 	}
 }
+
+// namesTest tests the real names of the quoted model in a verifier: every
+// action, multi-actions included, reads back from its String, which is
+// its .htf text; ParseHTF reads quoted names with escapes and reports a
+// bad one at its position.
+const namesTest = `package PACKAGE
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestNames(t *testing.T) {
+	multi := 0
+	for a := Action(0); a < NumActions; a++ {
+		if strings.HasPrefix(a.String(), "{") {
+			multi++
+		}
+		if b, ok := ParseAction(a.String()); !ok || b != a {
+			t.Errorf("ParseAction(%s) = %v, %v", a, b, ok)
+		}
+	}
+	if PACKAGE_multi := multi; PACKAGE_multi == 0 && strings.HasSuffix("PACKAGE", "grouped") {
+		t.Errorf("no multi-action in a location")
+	}
+	if _, err := ParseHTF("x.htf", []byte("{ [\"back\\\\slash\"] \"back\\\\slash\"!\"a,b?c\" }")); err != nil && !strings.Contains(err.Error(), "component is not a location") {
+		t.Error(err)
+	}
+	for src, want := range map[string]string{
+		"{ [\"api-gateway\"] gateway!\"x\" }":  "x.htf:1:27: undeclared message \"x\"",
+		"{ [\"api-gateway\"] \"api-gateway\"!\"a\\q\" }": "x.htf:1:35: unexpected '\\\\' in a quoted name",
+		"{ [\"api-gateway\"] \"api-gateway\"!\"a": "x.htf:1:33: quoted name not terminated",
+	} {
+		if _, err := ParseHTF("x.htf", []byte(src)); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: got %v, want %s", src, err, want)
+		}
+	}
+}
+`
 
 // parseTest tests the .htf parser and the API of the ABP verifier
 // (discrete locations).

@@ -165,16 +165,19 @@ func (m *model) symbolFuncs(f *File) {
 		Return(Id("m")),
 	).Call()
 	f.Line()
-	f.Comment("lifelineIndex and messageIndex map the signature's names to their indices.")
+	f.Comment("lifelineIndex and messageIndex map the signature's names and aliases to their indices.")
 	f.Var().Defs(
-		Id("lifelineIndex").Op("=").Id("indexOf").Call(Id("lifelineNames").Index(Op(":"))),
-		Id("messageIndex").Op("=").Id("indexOf").Call(Id("messageNames").Index(Op(":"))),
+		Id("lifelineIndex").Op("=").Id("indexOf").Call(Id("lifelineNames").Index(Op(":")), Id("lifelineAliases")),
+		Id("messageIndex").Op("=").Id("indexOf").Call(Id("messageNames").Index(Op(":")), Id("messageAliases")),
 	)
 	f.Line()
-	f.Func().Id("indexOf").Params(Id("names").Index().String()).Map(String()).Int32().Block(
-		Id("m").Op(":=").Make(Map(String()).Int32(), Len(Id("names"))),
+	f.Func().Id("indexOf").Params(Id("names").Index().String(), Id("aliases").Map(String()).Int32()).Map(String()).Int32().Block(
+		Id("m").Op(":=").Make(Map(String()).Int32(), Len(Id("names")).Op("+").Len(Id("aliases"))),
 		For(List(Id("i"), Id("n")).Op(":=").Range().Id("names")).Block(
 			Id("m").Index(Id("n")).Op("=").Int32().Call(Id("i")),
+		),
+		For(List(Id("a"), Id("i")).Op(":=").Range().Id("aliases")).Block(
+			Id("m").Index(Id("a")).Op("=").Id("i"),
 		),
 		Return(Id("m")),
 	)
@@ -223,7 +226,7 @@ func (m *model) symbolFuncs(f *File) {
 			Return(Id("NoAction"), False()),
 		),
 		Var().Id("parts").Index().Id("Action"),
-		For(List(Id("_"), Id("p")).Op(":=").Range().Qual("strings", "Split").Call(Id("s").Index(Lit(1).Op(":").Len(Id("s")).Op("-").Lit(1)), Lit(","))).Block(
+		For(List(Id("_"), Id("p")).Op(":=").Range().Id("splitActions").Call(Id("s").Index(Lit(1).Op(":").Len(Id("s")).Op("-").Lit(1)))).Block(
 			List(Id("a"), Id("ok")).Op(":=").Id("actionIndex").Index(Qual("strings", "TrimSpace").Call(Id("p"))),
 			If(Op("!").Id("ok").Op("||").Id("actionLifelines").Index(Id("a")).Op("<").Lit(0)).Block(Return(Id("NoAction"), False())),
 			Id("parts").Op("=").Append(Id("parts"), Id("a")),

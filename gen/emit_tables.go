@@ -70,6 +70,21 @@ func (m *model) tablesFile() *File {
 	for i, a := range m.sigAction {
 		sig[i] = Lit(a)
 	}
+	aliases := func(as []string) Code {
+		d := Dict{}
+		for i, a := range as {
+			if a != "" {
+				d[Lit(a)] = Lit(i)
+			}
+		}
+		return Map(String()).Int32().Values(d)
+	}
+	f.Comment("The aliases of lifelines and messages (gateway for \"api-gateway\").")
+	f.Var().Defs(
+		Id("lifelineAliases").Op("=").Add(aliases(m.cfg.LifelineAliases)),
+		Id("messageAliases").Op("=").Add(aliases(m.cfg.MessageAliases)),
+	)
+	f.Line()
 	f.Comment("The signature: lifelines and messages, the location of each lifeline, the")
 	f.Comment("lifelines of each location, and sigActions[(l*numMessages+m)*2+kind], the")
 	f.Comment("action l!m (kind 0) or l?m (kind 1).")

@@ -36,6 +36,10 @@ type Config struct {
 	Checker *nfa.Checker
 	// Lifelines and Messages are the signature's names, in its order.
 	Lifelines, Messages []string
+	// LifelineAliases and MessageAliases are the signature's aliases, by
+	// index ("" for a name without; nil when none has one): the verifier's
+	// .htf reader takes an alias for its name, as ivc does.
+	LifelineAliases, MessageAliases []string
 	// Locations[i] lists the lifelines of location i (indices into
 	// Lifelines): the partition the checker was built for, in the order of
 	// its locations. Every lifeline is in exactly one location.

@@ -58,7 +58,8 @@ func compileModel(t testing.TB, name, partition, pkg string) *compiled {
 		t.Fatal(err)
 	}
 	cfg := gen.Config{Package: pkg, Source: filepath.Base(sp.SigPath), Checker: chk,
-		Lifelines: sp.Sig.Lifelines, Messages: sp.Sig.Messages}
+		Lifelines: sp.Sig.Lifelines, Messages: sp.Sig.Messages,
+		LifelineAliases: sp.Sig.LifelineAliases, MessageAliases: sp.Sig.MessageAliases}
 	if sp.HIFPath != sp.SigPath {
 		cfg.Source += " + " + filepath.Base(sp.HIFPath)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/nfa/engine"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // model is what the generated code is made of, derived from a Config: the
@@ -198,7 +199,9 @@ func (m *model) layActions(owner []int) error {
 						continue
 					}
 					m.sigAction[code] = len(m.actions)
-					m.actions = append(m.actions, action{name: cfg.Lifelines[l] + string(op) + cfg.Messages[msg], loc: i, lifeline: l})
+					// Named as a .htf writes it, as the letters are.
+					name := syntax.QuoteName(cfg.Lifelines[l]) + string(op) + syntax.QuoteName(cfg.Messages[msg])
+					m.actions = append(m.actions, action{name: name, loc: i, lifeline: l})
 				}
 			}
 		}

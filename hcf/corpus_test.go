@@ -10,11 +10,8 @@ import (
 	"testing"
 
 	"github.com/ivc-project/ivc/internal/scan"
+	"github.com/ivc-project/ivc/internal/testutil"
 )
-
-// sharedCorpus holds the HIBOU experiments' files; testdata has copies of
-// its option files so that the tests also run without it.
-const sharedCorpus = "/work/shared/corpus"
 
 // optionSections parses the option sections of a legacy single-file .hsf,
 // wherever they are among its signature sections.
@@ -115,11 +112,10 @@ func checkTree(t *testing.T, root string) {
 
 func TestTestdata(t *testing.T) { checkTree(t, "testdata") }
 
+// TestSharedCorpus checks the HIBOU experiments' files (testdata has copies
+// of their option files, so that the tests also run without the corpus).
 func TestSharedCorpus(t *testing.T) {
-	if _, err := os.Stat(sharedCorpus); err != nil {
-		t.Skipf("shared corpus absent (%v); testdata holds copies of its option files", err)
-	}
-	checkTree(t, sharedCorpus)
+	checkTree(t, filepath.Join(testutil.Shared(t), "corpus"))
 }
 
 func parseFile(t *testing.T, path string) *File {

@@ -179,7 +179,11 @@ func formatLogger(l Logger) string {
 		case PartitionSpecific:
 			var gs []string
 			for _, g := range t.Partition.Groups {
-				gs = append(gs, "("+strings.Join(g, ",")+")")
+				names := make([]string, len(g))
+				for i, l := range g {
+					names[i] = syntax.QuoteName(l)
+				}
+				gs = append(gs, "("+strings.Join(names, ",")+")")
 			}
 			ps = append(ps, "partition={"+strings.Join(gs, ",")+"}")
 		default:

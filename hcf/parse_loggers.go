@@ -215,7 +215,7 @@ func (p *parser) partition(pt *Partition) error {
 		}
 		var group []string
 		for {
-			l, err := p.s.ExpectIdent("a lifeline name in the partition")
+			l, err := p.s.ExpectName("a lifeline name in the partition")
 			if err != nil {
 				return err
 			}

@@ -95,6 +95,8 @@ var spellings = []spelling{
 	{"explore", "loggers = [tracegen[generation=modulo depth 1,\n partition=discrete]]", "loggers = [tracegen[generation=modulo depth 1, partition=discrete]]"},
 	{"explore", "loggers = [tracegen[generation = exact depth 5, partition = {(l1,l2),(l3)}, folder = f, trace_prefix = p, no_duplicates = true]]",
 		"loggers = [tracegen[generation=exact depth 5, partition={(l1,l2),(l3)}, folder=f, prefix=p, no_duplicates=true]]"},
+	{"explore", `loggers = [tracegen[partition={("api-gateway",l1),("a\\b")}]]`, `loggers = [tracegen[partition={("api-gateway",l1),("a\\b")}]]`},
+	{"explore", `loggers = [tracegen[partition={("l1",l2)}]]`, `loggers = [tracegen[partition={(l1,l2)}]]`},
 	{"explore", "loggers = [nfait, tracegen, graphic[png]]", "loggers = [nfa, tracegen, graphic[png]]"},
 	{"explore", "loggers = []", "loggers = []"},
 	// Canonization.

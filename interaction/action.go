@@ -3,6 +3,8 @@ package interaction
 import (
 	"slices"
 	"strings"
+
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // Kind tells an emission (l!m) from a reception (l?m).
@@ -44,7 +46,8 @@ func (a Action) Message() MessageID { return MessageID(a >> 1 & (ghostBit - 1)) 
 // Kind returns Emission or Reception.
 func (a Action) Kind() Kind { return Kind(a & 1) }
 
-// Format returns "l!m" or "l?m" with the names of sig.
+// Format returns "l!m" or "l?m" with the names of sig, each quoted when it
+// is not an identifier (see syntax.QuoteName), as a .htf writes it.
 func (a Action) Format(sig *Signature) string {
 	var buf [32]byte
 	return string(a.AppendFormat(buf[:0], sig))
@@ -55,13 +58,13 @@ func (a Action) AppendFormat(b []byte, sig *Signature) []byte {
 	if a.IsGhost() {
 		b = append(b, '~')
 	}
-	b = append(b, sig.Lifelines[a.Lifeline()]...)
+	b = syntax.AppendName(b, sig.Lifelines[a.Lifeline()])
 	if a.Kind() == Emission {
 		b = append(b, '!')
 	} else {
 		b = append(b, '?')
 	}
-	return append(b, sig.Messages[a.Message()]...)
+	return syntax.AppendName(b, sig.Messages[a.Message()])
 }
 
 func (a Action) writeTo(b *strings.Builder, sig *Signature) {

@@ -83,6 +83,10 @@ type SigSection struct {
 	Pos   syntax.Pos
 	End   int // the offset just after its closing '}'
 	Names []Name
+	// Texts holds, at the index of a name written as an alias (gateway =
+	// "api-gateway"), the name it stands for; a zero Name at the index of
+	// a name without alias. Nil when the section has no alias.
+	Texts []Name
 	// Comments are the source's comments kept with the section (nil when
 	// none); those among its names are Inside it.
 	Comments *syntax.Comments

@@ -54,18 +54,24 @@ func writeNames(b *bytes.Buffer, names []Name) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(n.Text)
+		writeName(b, n.Text)
 	}
 }
 
+// writeName writes a name bare, or quoted when it is not an identifier.
+func writeName(b *bytes.Buffer, name string) {
+	var buf [64]byte
+	b.Write(syntax.AppendName(buf[:0], name))
+}
+
 func writeActionSyntax(b *bytes.Buffer, a ActionSyntax) {
-	b.WriteString(a.Lifeline.Text)
+	writeName(b, a.Lifeline.Text)
 	if a.Kind == Emission {
 		b.WriteByte('!')
 	} else {
 		b.WriteByte('?')
 	}
-	b.WriteString(a.Msg.Text)
+	writeName(b, a.Msg.Text)
 }
 
 func writeNode(b *bytes.Buffer, n *Node, depth int) {
@@ -75,19 +81,19 @@ func writeNode(b *bytes.Buffer, n *Node, depth int) {
 		return
 	case NodeMessage:
 		if n.From != nil {
-			b.WriteString(n.From.Text)
+			writeName(b, n.From.Text)
 			b.WriteString(" -- ")
 		}
 		if n.Synch {
 			b.WriteString("<synch>")
 		}
-		b.WriteString(n.Msg.Text)
+		writeName(b, n.Msg.Text)
 		switch {
 		case n.ToEnv:
 			b.WriteString(" ->|")
 		case len(n.To) == 1:
 			b.WriteString(" -> ")
-			b.WriteString(n.To[0].Text)
+			writeName(b, n.To[0].Text)
 		default:
 			b.WriteString(" -> (")
 			writeNames(b, n.To)
@@ -160,7 +166,11 @@ func FormatHSF(f *SigFile) []byte {
 			if i > 0 {
 				b.WriteByte(';')
 			}
-			b.WriteString(n.Text)
+			writeName(&b, n.Text)
+			if i < len(sec.Texts) && sec.Texts[i].Text != "" {
+				b.WriteString(" = ")
+				writeName(&b, sec.Texts[i].Text)
+			}
 		}
 		b.WriteString("\n}")
 		scan.WriteAfter(&b, c.After)
@@ -176,19 +186,28 @@ func FormatHSF(f *SigFile) []byte {
 // FormatSignature prints sig as a canonical .hsf file.
 func FormatSignature(sig *Signature) []byte {
 	f := &SigFile{}
-	add := func(kind string, names []string) {
+	add := func(kind string, names, aliases []string) {
 		if len(names) == 0 {
 			return
 		}
 		sec := SigSection{Kind: kind}
-		for _, n := range names {
+		for i, n := range names {
+			if aliases != nil {
+				// An alias is written first: alias = "name".
+				if aliases[i] != "" {
+					sec.Names = append(sec.Names, Name{Text: aliases[i]})
+					sec.Texts = append(sec.Texts, Name{Text: n})
+					continue
+				}
+				sec.Texts = append(sec.Texts, Name{})
+			}
 			sec.Names = append(sec.Names, Name{Text: n})
 		}
 		f.Sections = append(f.Sections, sec)
 	}
-	add("message", sig.Messages)
-	add("lifeline", sig.Lifelines)
-	add("gate", sig.Gates)
+	add("message", sig.Messages, sig.MessageAliases)
+	add("lifeline", sig.Lifelines, sig.LifelineAliases)
+	add("gate", sig.Gates, nil)
 	return FormatHSF(f)
 }
 
@@ -292,10 +311,13 @@ func (s *Store) reception(t Term) (MessageID, bool) {
 	return acts[0].Message(), true
 }
 
-func (s *Store) name(l LifelineID) Name { return Name{Text: s.sig.Lifelines[l]} }
+func (s *Store) name(l LifelineID) Name { return Name{Text: s.sig.LifelineAlias(l)} }
+
+// message returns the name of m as a .hif writes it: its alias, if any.
+func (s *Store) message(m MessageID) Name { return Name{Text: s.sig.MessageAlias(m)} }
 
 func (s *Store) actionSyntax(a Action) ActionSyntax {
-	return ActionSyntax{Lifeline: s.name(a.Lifeline()), Kind: a.Kind(), Msg: Name{Text: s.sig.Messages[a.Message()]}}
+	return ActionSyntax{Lifeline: s.name(a.Lifeline()), Kind: a.Kind(), Msg: s.message(a.Message())}
 }
 
 // actSyntax writes a leaf: a -- m ->|, m -> b, or a <synch> message.
@@ -317,7 +339,7 @@ func (s *Store) actSyntax(m MultiAction) *Node {
 			to = append(to, s.name(a.Lifeline()))
 		}
 	}
-	return &Node{Kind: NodeMessage, From: from, Synch: len(m) > 1, Msg: Name{Text: s.sig.Messages[msg]},
+	return &Node{Kind: NodeMessage, From: from, Synch: len(m) > 1, Msg: s.message(msg),
 		To: to, ToEnv: len(to) == 0}
 }
 
@@ -377,7 +399,7 @@ func (s *Store) messageSyntax(t Term) *Node {
 			return nil
 		}
 		from := s.name(acts[0].Lifeline())
-		return &Node{Kind: NodeMessage, From: &from, Msg: Name{Text: s.sig.Messages[acts[0].Message()]}, To: to}
+		return &Node{Kind: NodeMessage, From: &from, Msg: s.message(acts[0].Message()), To: to}
 	case OpSeq:
 		l := s.nodes[n.left]
 		if l.op != OpAct {
@@ -391,7 +413,7 @@ func (s *Store) messageSyntax(t Term) *Node {
 		if !ok {
 			return nil
 		}
-		return &Node{Kind: NodeMessage, Msg: Name{Text: s.sig.Messages[acts[0].Message()]}, To: to}
+		return &Node{Kind: NodeMessage, Msg: s.message(acts[0].Message()), To: to}
 	}
 	return nil
 }

@@ -39,6 +39,7 @@ func FuzzParseHIF(f *testing.F) {
 		"seq(a -- m -> (b,c), alt(o, m -> a), coreg(a,b)(a -- <synch>m -> b, loopP(b -- m ->|)))",
 		"sync{a!m,b?m}(a -- m -> b, par(a -- m ->|, m -> b))",
 		"loopW(strict(g -- n -> a, loop S(a -- m -> h)))",
+		`seq("a" -- "m" -> ("b",c), "o" -> a, "x y" -- "I'm \"q\"\\" ->|, sync{"a"!m,b?"n"}(o, "seq" -- n ->|))`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -91,6 +92,7 @@ func FuzzParseHIF(f *testing.F) {
 func FuzzParseHSF(f *testing.F) {
 	corpusSeeds(f, ".hsf")
 	f.Add([]byte("@lifeline{a;b}\n@message{m}\n@gate{g}"))
+	f.Add([]byte(`@lifeline{gw = "api-gateway"; "b c"; d = e}` + "\n" + `@message{p = "GET /x"; "m\\n\""}`))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		file, err := ParseHSF("fuzz.hsf", src)
 		if err != nil {

@@ -3,7 +3,8 @@ package interaction
 import (
 	"iter"
 	"math/bits"
-	"strings"
+
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // Lifelines is an immutable set of lifelines: a bitset stored in a string so
@@ -171,14 +172,15 @@ func (s Lifelines) Slice() []LifelineID {
 	return out
 }
 
-// Format returns the names of the set's lifelines as "a,b,c".
+// Format returns the names of the set's lifelines as "a,b,c" (each quoted
+// when it is not an identifier, as a .htf writes it).
 func (s Lifelines) Format(sig *Signature) string {
-	var b strings.Builder
+	var b []byte
 	for l := range s.All() {
-		if b.Len() > 0 {
-			b.WriteByte(',')
+		if len(b) > 0 {
+			b = append(b, ',')
 		}
-		b.WriteString(sig.Lifelines[l])
+		b = syntax.AppendName(b, sig.Lifelines[l])
 	}
-	return b.String()
+	return string(b)
 }

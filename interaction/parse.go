@@ -214,8 +214,22 @@ func (p *parser) sigSection(at syntax.Pos, kind string) (SigSection, error) {
 	for {
 		t := p.s.Next()
 		switch {
-		case t.Kind == scan.Ident:
+		case t.IsName():
 			sec.Names = append(sec.Names, Name{Text: t.Text, Pos: t.Pos})
+			if p.s.Peek().Is("=") {
+				// An alias: gateway = "api-gateway".
+				p.s.Next()
+				full, err := p.s.ExpectName(fmt.Sprintf("the %s name that %s stands for, after '='", kind, scan.Quote(t.Text)))
+				if err != nil {
+					return sec, err
+				}
+				if sec.Texts == nil {
+					sec.Texts = make([]Name, len(sec.Names)-1, cap(sec.Names))
+				}
+				sec.Texts = append(sec.Texts, Name{Text: full.Text, Pos: full.Pos})
+			} else if sec.Texts != nil {
+				sec.Texts = append(sec.Texts, Name{})
+			}
 		case t.Is("}") && len(sec.Names) > 0:
 			sec.End = p.s.End()
 			return sec, nil
@@ -294,6 +308,18 @@ func (p *parser) termBody() (*Node, error) {
 		return p.message(nil)
 	case t.Kind == scan.Ident:
 		return p.identTerm(p.s.Next())
+	case t.Kind == scan.Quoted:
+		// A quoted name is never a keyword: it starts a message.
+		t = p.s.Next()
+		switch next := p.s.Peek(); next.Kind {
+		case scan.Dash2:
+			p.s.Next()
+			return p.message(&Name{Text: t.Text, Pos: t.Pos})
+		case scan.Arrow:
+			return p.messageRest(&Node{Kind: NodeMessage, Pos: t.Pos, Msg: Name{Text: t.Text, Pos: t.Pos}})
+		default:
+			return nil, p.s.Unexpected(next, fmt.Sprintf("'--' or '->' after the name %s of a message", scan.Quote(t.Text)))
+		}
 	default:
 		return nil, p.s.Unexpected(t, "an interaction (o, a message like a -- m -> b, or an operator: "+operatorList+")")
 	}
@@ -350,7 +376,7 @@ func (p *parser) message(from *Name) (*Node, error) {
 			return nil, err
 		}
 	}
-	m, err := p.s.ExpectIdent("a message name")
+	m, err := p.s.ExpectName("a message name")
 	if err != nil {
 		return nil, err
 	}
@@ -367,7 +393,7 @@ func (p *parser) messageRest(n *Node) (*Node, error) {
 	switch {
 	case t.Is("|"):
 		n.ToEnv = true
-	case t.Kind == scan.Ident:
+	case t.IsName():
 		n.To = []Name{{Text: t.Text, Pos: t.Pos}}
 	case t.Is("("):
 		names, err := p.nameList("a receiving lifeline")
@@ -388,7 +414,7 @@ func (p *parser) messageRest(n *Node) (*Node, error) {
 func (p *parser) nameList(what string) ([]Name, error) {
 	var names []Name
 	for {
-		t, err := p.s.ExpectIdent(what)
+		t, err := p.s.ExpectName(what)
 		if err != nil {
 			return nil, err
 		}
@@ -498,7 +524,7 @@ func (p *parser) syncActions() ([]ActionSyntax, error) {
 
 // parseActionSyntax reads an action "l!m" or "l?m" from s.
 func parseActionSyntax(s *scan.Scanner) (ActionSyntax, error) {
-	l, err := s.ExpectIdent("an action l!m or l?m")
+	l, err := s.ExpectName("an action l!m or l?m")
 	if err != nil {
 		return ActionSyntax{}, err
 	}
@@ -512,7 +538,7 @@ func parseActionSyntax(s *scan.Scanner) (ActionSyntax, error) {
 	default:
 		return a, s.Unexpected(t, fmt.Sprintf("'!' or '?' after lifeline %s in an action", scan.Quote(l.Text)))
 	}
-	m, err := s.ExpectIdent("a message name in an action")
+	m, err := s.ExpectName("a message name in an action")
 	if err != nil {
 		return a, err
 	}

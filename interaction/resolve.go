@@ -16,7 +16,17 @@ func (f *SigFile) Signature(file string) (sig *Signature, warnings []error, err 
 	sig = &Signature{}
 	seen := map[string]syntax.Pos{}
 	for _, sec := range f.Sections {
-		for _, n := range sec.Names {
+		for i, n := range sec.Names {
+			var text Name // the name n stands for, when n is an alias
+			if i < len(sec.Texts) {
+				text = sec.Texts[i]
+			}
+			if text.Text != "" {
+				if err := declareAlias(sig, sec.Kind, n, text, seen); err != nil {
+					return nil, nil, &syntax.Error{File: file, Pos: n.Pos, Msg: err.Error()}
+				}
+				continue
+			}
 			key := sec.Kind + ":" + n.Text
 			if first, dup := seen[key]; dup {
 				warnings = append(warnings, &syntax.Error{File: file, Pos: n.Pos,
@@ -48,6 +58,29 @@ func (f *SigFile) Signature(file string) (sig *Signature, warnings []error, err 
 		return nil, nil, &syntax.Error{File: file, Pos: syntax.Pos{Line: 1, Col: 1}, Msg: "no lifeline declared: add a @lifeline{...} section"}
 	}
 	return sig, warnings, nil
+}
+
+// declareAlias declares the lifeline or message text with the alias n. An
+// alias is new syntax, not HIBOU's: its repeats are errors, not warnings.
+func declareAlias(sig *Signature, kind string, n, text Name, seen map[string]syntax.Pos) error {
+	for _, x := range []Name{n, text} {
+		for _, k := range []string{"message", "lifeline", "gate"} {
+			if k == "message" && kind != "message" || k != "message" && kind == "message" {
+				continue
+			}
+			if first, dup := seen[k+":"+x.Text]; dup {
+				return fmt.Errorf("%s %s is declared twice (first at %s)", k, scan.Quote(x.Text), first)
+			}
+		}
+		seen[kind+":"+x.Text] = x.Pos
+	}
+	switch kind {
+	case "message":
+		return sig.AddMessageAlias(text.Text, n.Text)
+	case "lifeline":
+		return sig.AddLifelineAlias(text.Text, n.Text)
+	}
+	return fmt.Errorf("gate %s: a gate has no alias (aliases are for lifelines and messages)", scan.Quote(n.Text))
 }
 
 // Resolve checks the names of the interaction n against the store's

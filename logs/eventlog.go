@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ivc-project/ivc/interaction"
 )
@@ -79,10 +80,24 @@ type value struct {
 // event is the fields of one line of an event log, by role.
 type event [numRoles]value
 
-// badField is a malformed event: the role whose field is wrong, and why.
+// badField is a malformed event: the role whose field is wrong, and why;
+// undeclared when it is a name outside the signature (Options.Strict).
 type badField struct {
-	role role
-	msg  string
+	role       role
+	msg        string
+	undeclared bool
+}
+
+// bad reports the malformed event ev, read at line:col: an event of its
+// session, which is then incomplete, unless the session id itself is wrong
+// or the event is only outside the signature (it would not have been
+// judged).
+func (b *builder) bad(ev *event, bf *badField, line, col int) {
+	if bf.role == roleSession || bf.undeclared {
+		b.malformed(line, col, "%s", bf.msg)
+		return
+	}
+	b.dropped(ev[roleSession].text, line, col, "%s", bf.msg)
 }
 
 // interpret turns the fields of one line into an event of the builder: in
@@ -91,30 +106,34 @@ type badField struct {
 func (b *builder) interpret(ev *event, names *[numRoles]string, line int) (*badField, error) {
 	sess := ev[roleSession]
 	if sess.typ == other {
-		return &badField{roleSession, fmt.Sprintf("field %q (session): expected a string or a number", names[roleSession])}, nil
+		return &badField{role: roleSession, msg: fmt.Sprintf("field %q (session): expected a string or a number", names[roleSession])}, nil
+	}
+	if !utf8.Valid(sess.text) {
+		// Printed, two such ids could not be told apart.
+		return &badField{role: roleSession, msg: fmt.Sprintf("field %q (session): %q is not valid UTF-8", names[roleSession], sess.text)}, nil
 	}
 	var l, m []byte
 	var k interaction.Kind
 	if a := ev[roleAction]; a.typ != absent {
 		i := bytes.IndexAny(a.text, "!?")
 		if a.typ != text || i <= 0 || i == len(a.text)-1 {
-			return &badField{roleAction, fmt.Sprintf("field %q (action): %s is not an action l!m or l?m", names[roleAction], show(a))}, nil
+			return &badField{role: roleAction, msg: fmt.Sprintf("field %q (action): %s is not an action l!m or l?m", names[roleAction], show(a))}, nil
 		}
 		l, m = a.text[:i], a.text[i+1:]
 		if a.text[i] == '?' {
 			k = interaction.Reception
 		}
 		if ll := ev[roleLifeline]; ll.typ != absent && !bytes.Equal(ll.text, l) {
-			return &badField{roleLifeline, fmt.Sprintf("field %q (lifeline): %s disagrees with the action %q", names[roleLifeline], show(ll), a.text)}, nil
+			return &badField{role: roleLifeline, msg: fmt.Sprintf("field %q (lifeline): %s disagrees with the action %q", names[roleLifeline], show(ll), a.text)}, nil
 		}
 	} else {
 		for _, r := range []role{roleLifeline, roleKind, roleMessage} {
 			if ev[r].typ == absent {
-				return &badField{r, fmt.Sprintf("no action: expected field %q (l!m or l?m), or fields %q, %q and %q, but %q is missing",
+				return &badField{role: r, msg: fmt.Sprintf("no action: expected field %q (l!m or l?m), or fields %q, %q and %q, but %q is missing",
 					names[roleAction], names[roleLifeline], names[roleKind], names[roleMessage], names[r])}, nil
 			}
 			if ev[r].typ != text {
-				return &badField{r, fmt.Sprintf("field %q (%s): expected a string, found %s", names[r], roleNames[r], show(ev[r]))}, nil
+				return &badField{role: r, msg: fmt.Sprintf("field %q (%s): expected a string, found %s", names[r], roleNames[r], show(ev[r]))}, nil
 			}
 		}
 		l, m = ev[roleLifeline].text, ev[roleMessage].text
@@ -124,7 +143,7 @@ func (b *builder) interpret(ev *event, names *[numRoles]string, line int) (*badF
 		case string(kind) == "?" || bytes.EqualFold(kind, []byte("receive")):
 			k = interaction.Reception
 		default:
-			return &badField{roleKind, fmt.Sprintf("field %q (kind): %q is not send, receive, ! or ?", names[roleKind], kind)}, nil
+			return &badField{role: roleKind, msg: fmt.Sprintf("field %q (kind): %q is not send, receive, ! or ?", names[roleKind], kind)}, nil
 		}
 	}
 	act, ok, undeclared := b.action(sess.text, line, l, k, m)
@@ -133,7 +152,7 @@ func (b *builder) interpret(ev *event, names *[numRoles]string, line int) (*badF
 		if ev[r].typ == absent {
 			r = roleLifeline
 		}
-		return &badField{r, undeclared}, nil
+		return &badField{role: r, msg: undeclared, undeclared: true}, nil
 	}
 	if !ok {
 		return nil, nil
@@ -142,7 +161,7 @@ func (b *builder) interpret(ev *event, names *[numRoles]string, line int) (*badF
 	if s := ev[roleSeq]; s.typ != absent {
 		n, ok := parseInt(s.text)
 		if !ok || s.typ == other {
-			return &badField{roleSeq, fmt.Sprintf("field %q (seq): %s is not an integer", names[roleSeq], show(s))}, nil
+			return &badField{role: roleSeq, msg: fmt.Sprintf("field %q (seq): %s is not an integer", names[roleSeq], show(s))}, nil
 		}
 		key = orderKey{kind: keySeq, hi: n}
 	} else if t := ev[roleTime]; t.typ != absent {
@@ -151,7 +170,7 @@ func (b *builder) interpret(ev *event, names *[numRoles]string, line int) (*badF
 			key, ok = parseTime(t.text)
 		}
 		if !ok {
-			return &badField{roleTime, fmt.Sprintf("field %q (time): %s is neither an RFC 3339 time nor a number", names[roleTime], show(t))}, nil
+			return &badField{role: roleTime, msg: fmt.Sprintf("field %q (time): %s is neither an RFC 3339 time nor a number", names[roleTime], show(t))}, nil
 		}
 	}
 	return nil, b.add(sess.text, line, act, key)
@@ -203,10 +222,11 @@ func parseTime(s []byte) (orderKey, bool) {
 	if sec, nsec, ok := parseRFC3339(s); ok {
 		return orderKey{kind: keyTime, hi: sec, lo: uint32(nsec)}, true
 	}
-	if len(s) > 0 && (s[0] == '-' || s[0] >= '0' && s[0] <= '9') {
+	if isNumber(s) {
 		if hi, lo, ok := parseNumber(s); ok {
 			return orderKey{kind: keyNumber, hi: hi, lo: lo}, true
 		}
+		return orderKey{}, false
 	}
 	t, err := time.Parse(time.RFC3339Nano, string(s))
 	if err != nil {
@@ -215,9 +235,46 @@ func parseTime(s []byte) (orderKey, bool) {
 	return orderKey{kind: keyTime, hi: t.Unix(), lo: uint32(t.Nanosecond())}, true
 }
 
-// parseNumber reads a decimal number [-]int[.frac][e±exp] as the floor of
-// its value and its fractional part in billionths (digits past the ninth
-// are dropped), so that any two compare as their values do.
+// isNumber reports whether s is a decimal number as JSON writes it,
+// -?digits[.digits][(e|E)[+|-]digits] (leading zeros allowed, as CSV
+// columns have them), and nothing else: no "+1", "--5.5", ".5", "1." or
+// hexadecimal, which strconv would read.
+func isNumber(s []byte) bool {
+	i := 0
+	digits := func() bool {
+		j := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i > j
+	}
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	if !digits() {
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if !digits() {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if !digits() {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// parseNumber reads a decimal number [-]int[.frac][e±exp] (isNumber) as
+// the floor of its value and its fractional part in billionths (digits past
+// the ninth are dropped), so that any two compare as their values do.
 func parseNumber(s []byte) (hi int64, lo uint32, ok bool) {
 	mant := s
 	if bytes.ContainsAny(s, "eE") {

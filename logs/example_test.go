@@ -35,5 +35,5 @@ func Example() {
 	// trace1 (line 1, 250 events): WeakPass
 	// trace1_error_1 (line 2, 251 events): Fail
 	// trace2 (line 3, 500 events): WeakPass
-	// {Sessions:3 Events:1001 Ignored:0 Malformed:0}
+	// {Sessions:3 Events:1001 Ignored:0 Malformed:0 Unkinded:0}
 }

@@ -110,7 +110,7 @@ func TestReadFiles(t *testing.T) {
 		{"x.jsonl", []byte(log), logs.Auto, logs.Options{Sig: sig, Fields: map[string]string{"sesion": "id"}}, `x.jsonl: unknown role "sesion"`},
 		{"x.jsonl", []byte(log), logs.Auto, logs.Options{Sig: sig, Fields: map[string]string{"session": "action"}}, `x.jsonl: field "action" is given two roles, session and action`},
 		{"x.csv", []byte("session,action,action\n"), logs.Auto, logs.Options{Sig: sig}, `x.csv:1:16: header row: field "action" appears twice`},
-		{"x.csv", []byte("session,\"action\n"), logs.Auto, logs.Options{Sig: sig}, `x.csv:1:9: header row: quoted field not closed`},
+		{"x.csv", []byte("session,\"action\n"), logs.Auto, logs.Options{Sig: sig}, `x.csv:1: header row: quoted field not closed`},
 		{"x.pb", []byte("\x0a\x85\x01\x0a"), logs.OTLP, logs.Options{Sig: sig}, `x.pb: binary content (OTLP/protobuf?)`},
 		{"x.zst", []byte("\x28\xb5\x2f\xfd\x00"), logs.JSONL, logs.Options{Sig: sig}, `x.zst: zstd-compressed`},
 	} {

@@ -72,6 +72,8 @@ type sessionState struct {
 	input           int32 // the input of its first event
 	head, tail      int32
 	events, ignored int
+	dropped         int // events malformed
+	firstDropped    int // the line of the first
 }
 
 // sessionBytes is what a session holds in memory besides its id's bytes:
@@ -161,6 +163,18 @@ func (g *gatherer) sessionAt(id []byte, input int32, line, index int) int32 {
 
 func (g *gatherer) ignore(id []byte, line, index int) {
 	g.sess[g.sessionOf(id, line, index)].ignored++
+}
+
+func (g *gatherer) drop(id []byte, line, index int) {
+	g.sess[g.sessionOf(id, line, index)].dropAt(line)
+}
+
+// dropAt counts a malformed event of s, read at line.
+func (s *sessionState) dropAt(line int) {
+	if s.dropped == 0 {
+		s.firstDropped = line
+	}
+	s.dropped++
 }
 
 // add records the event act of session id, read at line, with its order
@@ -254,7 +268,8 @@ func (x keyed) input() int32  { return int32(x.meta >> 8) }
 // order read, which is input order, then line order), or the error that
 // says why a location cannot be ordered.
 func (g *gatherer) build(s *sessionState, a *arena) Session {
-	out := Session{File: g.inputs[s.input], Input: int(s.input), ID: s.id, Line: s.line, Events: s.events, Ignored: s.ignored}
+	out := Session{File: g.inputs[s.input], Input: int(s.input), ID: s.id, Line: s.line, Events: s.events, Ignored: s.ignored,
+		Dropped: s.dropped, FirstDropped: s.firstDropped}
 	count := slices.Grow(a.count[:0], len(g.locs)+1)[:len(g.locs)+1]
 	a.count = count
 	clear(count)

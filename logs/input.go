@@ -165,6 +165,7 @@ func (in *Input) scan(report func(error), out sink) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
+	defer b.reportHidden()
 	switch in.Format {
 	case JSONL:
 		err = readJSONL(b, lr, opt)

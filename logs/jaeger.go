@@ -2,10 +2,10 @@ package logs
 
 import (
 	"encoding/json"
-	"errors"
 	"io"
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ivc-project/ivc/interaction"
 )
@@ -67,70 +67,69 @@ type pendingSpan struct {
 	line, col int
 }
 
-// readJaeger reads Jaeger's JSON ({"data": [{"traceID", "spans",
-// "processes"}, ...]}, or several such documents one after the other) one
-// trace at a time. A span's lifeline is its process's serviceName, its
-// kind the tag span.kind (client and producer: emission; server and
-// consumer: reception; others carry no action), its message the tag
-// messaging.destination.name, else rpc.method, else its operationName, and
-// its start time (µs) orders its location. A syntax error ends the reading
-// of the file: it is reported, and the events read before it are kept.
+// readJaeger reads Jaeger's JSON one trace at a time: {"data": [trace,
+// ...]} (its query API, its UI's download, possibly with more keys), a bare
+// trace {"traceID", "spans", "processes"}, or an array of traces, or
+// several of these one after the other. A span's lifeline is its process's
+// serviceName, its kind the tag span.kind (client and producer: emission;
+// server and consumer: reception; others carry no action), its message the
+// tag messaging.destination.name, else rpc.method, else its operationName,
+// and its start time (µs) orders its location. A syntax error ends the
+// reading of the file: it is reported, and the events read before it are
+// kept.
 func readJaeger(b *builder, in io.Reader, line int, opt *Options) error {
 	r := newSpanReader(b, opt)
 	s := newJSONStream(b.file, in, line)
-	var raw json.RawMessage
 	for {
 		t, err := s.token()
 		if err == io.EOF {
-			return nil
+			return r.checkFound("Jaeger JSON", jaegerExpected)
 		}
 		if err != nil {
 			return b.stop(err)
 		}
-		if t != json.Delim('{') {
-			return b.stop(s.errorAt(s.d.InputOffset()-1, "expected a Jaeger object {\"data\": [...]}, found %v", t))
+		r.docs++
+		switch t {
+		case json.Delim('{'):
+			line, col := s.lc.pos(s.d.InputOffset() - 1)
+			err = r.jaegerObject(s, line, col, true)
+		case json.Delim('['):
+			err = r.jaegerTraces(s)
+		default:
+			err = s.errorAt(s.d.InputOffset()-1, "expected Jaeger JSON (%s), found %v", jaegerExpected, t)
 		}
-		for s.d.More() {
-			t, err := s.token()
-			if err != nil {
-				return b.stop(err)
-			}
-			if t != "data" {
-				if _, _, err := s.value(&raw); err != nil {
-					return b.stop(err)
-				}
-				continue
-			}
-			if _, _, err := s.expect('[', "an array of traces"); err != nil {
-				return b.stop(err)
-			}
-			for s.d.More() {
-				if err := r.jaegerTrace(s); err != nil {
-					return b.stop(err)
-				}
-			}
-			if _, _, err := s.expect(']', "']'"); err != nil {
-				return b.stop(err)
-			}
-		}
-		if _, _, err := s.expect('}', "'}'"); err != nil {
+		if err != nil {
 			return b.stop(err)
 		}
 	}
 }
 
-// jaegerTrace reads one trace: its spans are kept until its processes are
-// read (they may come after them).
-func (r *spanReader) jaegerTrace(s *jsonStream) error {
-	line, col, err := s.expect('{', "a trace object")
-	if err != nil {
-		return err
+// jaegerTraces reads the traces of an array, up to its ']'.
+func (r *spanReader) jaegerTraces(s *jsonStream) error {
+	for s.d.More() {
+		line, col, err := s.expect('{', "a trace object")
+		if err != nil {
+			return err
+		}
+		if err := r.jaegerObject(s, line, col, false); err != nil {
+			return err
+		}
 	}
+	_, _, err := s.expect(']', "']'")
+	return err
+}
+
+// jaegerObject reads an object whose '{' was read at line:col, up to its
+// '}': a trace, or, when envelope, {"data": [trace, ...]} as well. A
+// trace's spans are kept until its processes are read when they come
+// after them.
+func (r *spanReader) jaegerObject(s *jsonStream, line, col int, envelope bool) error {
 	var (
 		raw       json.RawMessage
 		traceID   string
 		pending   []pendingSpan
 		processes map[string]jaegerProcess
+		trace     bool // a key of a trace was met
 	)
 	for s.d.More() {
 		t, err := s.token()
@@ -138,7 +137,20 @@ func (r *spanReader) jaegerTrace(s *jsonStream) error {
 			return err
 		}
 		switch t {
+		case "data":
+			if !envelope {
+				break
+			}
+			if _, _, err := s.expect('[', "an array of traces"); err != nil {
+				return err
+			}
+			r.found++
+			if err := r.jaegerTraces(s); err != nil {
+				return err
+			}
+			continue
 		case "spans":
+			trace = true
 			if _, _, err := s.expect('[', "an array of spans"); err != nil {
 				return err
 			}
@@ -152,12 +164,21 @@ func (r *spanReader) jaegerTrace(s *jsonStream) error {
 					r.b.malformed(sl, sc, "invalid Jaeger span: %s", err)
 					continue
 				}
-				pending = append(pending, pendingSpan{sp, sl, sc})
+				p := pendingSpan{sp, sl, sc}
+				if processes != nil || sp.Process != nil {
+					if err := r.jaegerSpan(&p, traceID, processes, line, col); err != nil {
+						return err
+					}
+					continue
+				}
+				pending = append(pending, p)
 			}
 			if _, _, err := s.expect(']', "']'"); err != nil {
 				return err
 			}
+			continue
 		case "processes":
+			trace = true
 			pl, pc, err := s.value(&raw)
 			if err != nil {
 				return err
@@ -165,7 +186,12 @@ func (r *spanReader) jaegerTrace(s *jsonStream) error {
 			if err := json.Unmarshal(raw, &processes); err != nil {
 				r.b.malformed(pl, pc, "invalid Jaeger processes: %s", err)
 			}
+			if processes == nil {
+				processes = map[string]jaegerProcess{}
+			}
+			continue
 		case "traceID":
+			trace = true
 			tl, tc, err := s.value(&raw)
 			if err != nil {
 				return err
@@ -173,14 +199,17 @@ func (r *spanReader) jaegerTrace(s *jsonStream) error {
 			if err := json.Unmarshal(raw, &traceID); err != nil {
 				r.b.malformed(tl, tc, "invalid Jaeger trace id: %s", err)
 			}
-		default:
-			if _, _, err := s.value(&raw); err != nil {
-				return err
-			}
+			continue
+		}
+		if _, _, err := s.value(&raw); err != nil {
+			return err
 		}
 	}
 	if _, _, err := s.expect('}', "'}'"); err != nil {
 		return err
+	}
+	if trace {
+		r.found++
 	}
 	for _, p := range pending {
 		if err := r.jaegerSpan(&p, traceID, processes, line, col); err != nil {
@@ -201,13 +230,24 @@ func (r *spanReader) jaegerSpan(p *pendingSpan, traceID string, processes map[st
 	case "server", "consumer":
 		kind = interaction.Reception
 	default:
+		r.b.stats.Unkinded++
+		return nil
+	}
+	id := sp.TraceID
+	if id == "" {
+		id = traceID
+	}
+	if strings.ContainsRune(id, utf8.RuneError) {
+		// encoding/json turned bytes that are not UTF-8 into U+FFFD: two
+		// such ids could not be told apart.
+		r.b.malformed(p.line, p.col, "span %q: trace id %q is not valid UTF-8", sp.SpanID, id)
 		return nil
 	}
 	proc := sp.Process
 	if proc == nil {
 		pr, ok := processes[sp.ProcessID]
 		if !ok {
-			r.b.malformed(p.line, p.col, "span %s: process %q is not in the trace's processes (at %d:%d)", sp.SpanID, sp.ProcessID, line, col)
+			r.b.dropped([]byte(id), p.line, p.col, "span %q: process %q is not in the trace's processes (at %d:%d)", sp.SpanID, sp.ProcessID, line, col)
 			return nil
 		}
 		proc = &pr
@@ -221,16 +261,9 @@ func (r *spanReader) jaegerSpan(p *pendingSpan, traceID string, processes map[st
 	}
 	m := r.message(func(k string) (string, bool) { return tag(sp.Tags, k) }, sp.OperationName)
 	start, err := sp.StartTime.Int64()
-	if err == nil && (start > math.MaxInt64/1000 || start < math.MinInt64/1000) {
-		err = errors.New("out of range")
-	}
-	if err != nil {
-		r.b.malformed(p.line, p.col, "span %s: startTime %q is not an integer (µs)", sp.SpanID, sp.StartTime)
+	if err != nil || start <= 0 || start > math.MaxInt64/1000 {
+		r.b.dropped([]byte(id), p.line, p.col, "span %q: startTime %q is not a time (a positive integer of µs)", sp.SpanID, sp.StartTime)
 		return nil
-	}
-	id := sp.TraceID
-	if id == "" {
-		id = traceID
 	}
 	return r.span([]byte(id), p.line, p.col, sp.SpanID, l, kind, m, start*1000)
 }

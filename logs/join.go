@@ -103,7 +103,7 @@ func (j *Joiner) Read(in *Input, report func(error)) (Stats, error) {
 // Spilled reports whether the joiner has spilled to disk.
 func (j *Joiner) Spilled() bool { return j.spill != nil }
 
-// add and ignore make the joiner the sink of the readers.
+// add, ignore and drop make the joiner the sink of the readers.
 func (j *Joiner) add(id []byte, line, index int, act interaction.Action, key orderKey) error {
 	if j.spill != nil {
 		return j.spill.event(id, j.g.input(), line, index, byte(key.kind), act, key)
@@ -123,6 +123,14 @@ func (j *Joiner) ignore(id []byte, line, index int) {
 	if err := j.check(); err != nil {
 		j.err = err
 	}
+}
+
+func (j *Joiner) drop(id []byte, line, index int) {
+	if j.spill != nil {
+		j.err = j.spill.event(id, j.g.input(), line, index, droppedTag, 0, orderKey{})
+		return
+	}
+	j.g.drop(id, line, index)
 }
 
 // check spills what the joiner holds once past its budget.
@@ -191,7 +199,12 @@ const (
 	ignoredTag = 0xff // an event outside the signature
 	headerTag  = 0xfe // the first event of a session gathered before the spill, and its counts
 	endTag     = 0xfd // in a run: the end of a session's events
+	droppedTag = 0xfc // a malformed event (reported)
 )
+
+// isKey reports whether tag is an event's key kind: an event in the
+// signature.
+func isKey(tag byte) bool { return tag < droppedTag }
 
 // spill holds the events of a Joiner past its budget: first in partitions
 // by a hash of the session id, then, partition by partition, gathered into
@@ -257,7 +270,8 @@ func (sp *spill) event(id []byte, input int32, line, index int, tag byte, act in
 }
 
 // header writes a session gathered before the spill to its partition: its
-// first event and its count of ignored events; its events follow.
+// first event and its counts of ignored and malformed events; its events
+// follow.
 func (sp *spill) header(s *sessionState) {
 	sp.buf = appendHeader(sp.buf[:0], s)
 	sp.write(sp.parts[maphash.String(sp.seed, s.id)%spillParts], sp.buf)
@@ -284,7 +298,7 @@ func appendEvent(b, id []byte, tag byte, input int32, line, index int, act inter
 	b = binary.AppendUvarint(b, uint64(input))
 	b = binary.AppendUvarint(b, uint64(line))
 	b = binary.AppendUvarint(b, uint64(index))
-	if tag < headerTag-1 {
+	if isKey(tag) {
 		b = binary.AppendUvarint(b, uint64(act))
 		b = binary.AppendVarint(b, key.hi)
 		b = binary.AppendUvarint(b, uint64(key.lo))
@@ -293,7 +307,7 @@ func appendEvent(b, id []byte, tag byte, input int32, line, index int, act inter
 }
 
 // appendHeader appends the encoding of a session's header: its id, its
-// first event and its count of ignored events.
+// first event and its counts of ignored and malformed events.
 func appendHeader(b []byte, s *sessionState) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s.id)))
 	b = append(b, s.id...)
@@ -301,7 +315,9 @@ func appendHeader(b []byte, s *sessionState) []byte {
 	b = binary.AppendUvarint(b, uint64(s.input))
 	b = binary.AppendUvarint(b, uint64(s.line))
 	b = binary.AppendUvarint(b, uint64(s.index))
-	return binary.AppendUvarint(b, uint64(s.ignored))
+	b = binary.AppendUvarint(b, uint64(s.ignored))
+	b = binary.AppendUvarint(b, uint64(s.dropped))
+	return binary.AppendUvarint(b, uint64(s.firstDropped))
 }
 
 // close closes f and removes it.
@@ -330,7 +346,9 @@ type spilled struct {
 	tag         byte
 	input       int32
 	line, index int
-	ignored     int // headerTag
+	ignored     int // headerTag: the counts of the session
+	dropped     int
+	firstDrop   int
 	act         interaction.Action
 	key         orderKey
 }
@@ -363,8 +381,8 @@ func (e *spilled) read(r *bufio.Reader) error {
 	e.input, e.line, e.index = int32(u()), int(u()), int(u())
 	switch {
 	case e.tag == headerTag:
-		e.ignored = int(u())
-	case e.tag < headerTag-1:
+		e.ignored, e.dropped, e.firstDrop = int(u()), int(u()), int(u())
+	case isKey(e.tag):
 		e.act = interaction.Action(u())
 		hi, e2 := binary.ReadVarint(r)
 		if e2 != nil && err == nil {
@@ -381,8 +399,13 @@ func (g *gatherer) put(e *spilled) {
 	switch e.tag {
 	case headerTag:
 		s.ignored += e.ignored
+		if e.dropped > 0 {
+			s.dropped, s.firstDropped = e.dropped, e.firstDrop
+		}
 	case ignoredTag:
 		s.ignored++
+	case droppedTag:
+		s.dropAt(e.line)
 	default:
 		s.events++
 		g.events++

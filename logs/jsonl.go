@@ -73,7 +73,7 @@ func readJSONL(b *builder, lr *lineReader, opt *Options) error {
 			return err
 		}
 		if bad != nil {
-			b.malformed(lr.line, fieldCol(line, names[bad.role]), "%s", bad.msg)
+			b.bad(&ev, bad, lr.line, fieldCol(line, names[bad.role]))
 		}
 	}
 }

@@ -2,14 +2,19 @@ package logs
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
+	"math"
+	"regexp"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // Default attributes of the OpenTelemetry semantic conventions that name a
@@ -31,7 +36,28 @@ const (
 type spanReader struct {
 	b                         *builder
 	lifelineAttr, messageAttr string
+	// docs counts the documents read (OTLP objects, Jaeger objects), found
+	// those where the format's structure was (resource spans, traces): a
+	// file with documents and none of its format's is not of that format.
+	docs, found int
 }
+
+// checkFound returns the error for a file whose documents hold none of
+// the format's structure (and were not reported as malformed).
+func (r *spanReader) checkFound(format, expected string) error {
+	if r.docs > 0 && r.found == 0 && r.b.stats.Malformed == 0 {
+		return fmt.Errorf("%s: no %s in the file: not %s (expected %s)", syntax.FileName(r.b.file), structureOf[format], format, expected)
+	}
+	return nil
+}
+
+var structureOf = map[string]string{"OTLP/JSON": "resource spans", "Jaeger JSON": "traces"}
+
+// What readOTLP and readJaeger expect, for checkFound.
+const (
+	otlpExpected   = `{"resourceSpans": [...]} objects, one a line or over many lines; Jaeger's API v3 {"result": {"resourceSpans": [...]}}`
+	jaegerExpected = `{"data": [trace, ...]}, a trace {"traceID", "spans", "processes"}, or an array of traces`
+)
 
 func newSpanReader(b *builder, opt *Options) *spanReader {
 	return &spanReader{b: b, lifelineAttr: opt.LifelineAttr, messageAttr: opt.MessageAttr}
@@ -44,7 +70,7 @@ func newSpanReader(b *builder, opt *Options) *spanReader {
 func (r *spanReader) span(id []byte, line, col int, spanID string, l string, k interaction.Kind, m string, start int64) error {
 	act, ok, undeclared := r.b.action(id, line, []byte(l), k, []byte(m))
 	if undeclared != "" {
-		r.b.malformed(line, col, "span %s: %s", spanID, undeclared)
+		r.b.malformed(line, col, "span %q: %s", spanID, undeclared)
 		return nil
 	}
 	if !ok {
@@ -68,10 +94,16 @@ func readOTLP(b *builder, lr *lineReader, opt *Options) error {
 	for {
 		first, ok := lr.peekLine()
 		if !ok || len(bytes.TrimSpace(first)) > 0 {
+			var err error
 			if ok && json.Valid(first) {
-				return r.otlpLines(lr)
+				err = r.otlpLines(lr)
+			} else {
+				err = r.otlpStream(newJSONStream(b.file, lr.rest(), lr.line))
 			}
-			return r.otlpStream(newJSONStream(b.file, lr.rest(), lr.line))
+			if err != nil {
+				return err
+			}
+			return r.checkFound("OTLP/JSON", otlpExpected)
 		}
 		if _, err := lr.next(); err != nil { // a blank line
 			return nil
@@ -89,14 +121,17 @@ func (r *spanReader) otlpLines(lr *lineReader) error {
 		} else if err != nil {
 			return err
 		}
-		td, err := u.UnmarshalTraces(line)
-		if err != nil {
-			col, msg := jsonSyntaxError(line)
-			if msg == "" {
-				msg = err.Error()
+		r.docs++
+		td, bad := decodeOTLP(&u, line, nil, lr.line, 1)
+		if bad != nil {
+			if col, msg := jsonSyntaxError(line); msg != "" {
+				bad = &Error{Line: lr.line, Col: col, Msg: "invalid OTLP/JSON: " + msg}
 			}
-			r.b.malformed(lr.line, col, "invalid OTLP/JSON: %s", msg)
+			r.b.malformed(bad.Line, bad.Col, "%s", bad.Msg)
 			continue
+		}
+		if td.ResourceSpans().Len() > 0 || bytes.Contains(line, []byte(otlpResourceSpans)) || bytes.Contains(line, []byte(otlpResourceSpansSnaked)) {
+			r.found++
 		}
 		if err := r.traces(td, lr.line, 0); err != nil {
 			return err
@@ -110,7 +145,8 @@ func (r *spanReader) otlpLines(lr *lineReader) error {
 // is reported, and the events read before it are kept.
 func (r *spanReader) otlpStream(s *jsonStream) error {
 	var u ptrace.JSONUnmarshaler
-	var raw, wrapped json.RawMessage
+	var raw json.RawMessage
+	var wrapped []byte
 	for {
 		t, err := s.token()
 		if err == io.EOF {
@@ -122,6 +158,7 @@ func (r *spanReader) otlpStream(s *jsonStream) error {
 		if t != json.Delim('{') {
 			return r.b.stop(s.errorAt(s.d.InputOffset()-1, "expected an OTLP object (TracesData), found %v", t))
 		}
+		r.docs++
 		for s.d.More() {
 			t, err := s.token()
 			if err != nil {
@@ -133,6 +170,7 @@ func (r *spanReader) otlpStream(s *jsonStream) error {
 				}
 				continue
 			}
+			r.found++
 			if _, _, err := s.expect('[', "an array of resource spans"); err != nil {
 				return r.b.stop(err)
 			}
@@ -141,10 +179,9 @@ func (r *spanReader) otlpStream(s *jsonStream) error {
 				if err != nil {
 					return r.b.stop(err)
 				}
-				wrapped = append(append(append(wrapped[:0], `{"resourceSpans":[`...), raw...), "]}"...)
-				td, err := u.UnmarshalTraces(wrapped)
-				if err != nil {
-					r.b.malformed(line, col, "invalid OTLP/JSON resource spans: %s", err)
+				td, bad := decodeOTLP(&u, raw, &wrapped, line, col)
+				if bad != nil {
+					r.b.malformed(bad.Line, bad.Col, "%s", bad.Msg)
 					continue
 				}
 				if err := r.traces(td, line, col); err != nil {
@@ -159,6 +196,105 @@ func (r *spanReader) otlpStream(s *jsonStream) error {
 			return r.b.stop(err)
 		}
 	}
+}
+
+// decodeOTLP decodes doc, read at line:col, with pdata: a TracesData
+// object, or with wrapped one of its resource spans (wrapped is then the
+// buffer of the object made of it). OTLP/JSON writes ids in hex, proto3's
+// canonical JSON (Python's MessageToJson, say) in base64: when pdata
+// refuses doc, its base64 ids are turned into hex and it is decoded again;
+// an id that is neither gets an error at its position.
+func decodeOTLP(u *ptrace.JSONUnmarshaler, doc []byte, wrapped *[]byte, line, col int) (ptrace.Traces, *Error) {
+	decode := func(doc []byte) (ptrace.Traces, error) {
+		if wrapped == nil {
+			return u.UnmarshalTraces(doc)
+		}
+		*wrapped = append(append(append((*wrapped)[:0], `{"resourceSpans":[`...), doc...), "]}"...)
+		return u.UnmarshalTraces(*wrapped)
+	}
+	td, err := decode(doc)
+	if err == nil {
+		return td, nil
+	}
+	what := "invalid OTLP/JSON: "
+	if wrapped != nil {
+		what = "invalid OTLP/JSON resource spans: "
+	}
+	hexed, at, msg := hexIDs(doc)
+	if msg != "" {
+		l, c := posIn(doc, at, line, col)
+		return ptrace.Traces{}, &Error{Line: l, Col: c, Msg: what + msg}
+	}
+	if hexed != nil {
+		if td, err := decode(hexed); err == nil {
+			return td, nil
+		}
+	}
+	return ptrace.Traces{}, &Error{Line: line, Col: col, Msg: what + err.Error()}
+}
+
+// otlpID matches an id of OTLP/JSON: its key, and its string value.
+var otlpID = regexp.MustCompile(`"(traceId|spanId|parentSpanId|trace_id|span_id|parent_span_id)"\s*:\s*"([^"\\]*)"`)
+
+// hexIDs returns doc with its ids in base64 written in hex, or nil when
+// none is; msg, when an id is neither (at offset at of doc).
+func hexIDs(doc []byte) (hexed []byte, at int, msg string) {
+	var out []byte
+	last := 0
+	for _, m := range otlpID.FindAllSubmatchIndex(doc, -1) {
+		key, v := doc[m[2]:m[3]], doc[m[4]:m[5]]
+		n := 8
+		if bytes.HasPrefix(key, []byte("trace")) {
+			n = 16
+		}
+		if len(v) == 0 || isHex(v, n) {
+			continue
+		}
+		id, ok := base64ID(v, n)
+		if !ok {
+			return nil, m[4] - 1, fmt.Sprintf("%s %q is neither %d hexadecimal digits nor the base64 of %d bytes", key, v, 2*n, n)
+		}
+		out = append(out, doc[last:m[4]]...)
+		out = hex.AppendEncode(out, id)
+		last = m[5]
+	}
+	if out == nil {
+		return nil, 0, ""
+	}
+	return append(out, doc[last:]...), 0, ""
+}
+
+func isHex(v []byte, n int) bool {
+	if len(v) != 2*n {
+		return false
+	}
+	for _, c := range v {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// base64ID decodes v, the base64 of n bytes (standard or URL alphabet,
+// padded or not).
+func base64ID(v []byte, n int) ([]byte, bool) {
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		if id, err := enc.AppendDecode(nil, v); err == nil && len(id) == n {
+			return id, true
+		}
+	}
+	return nil, false
+}
+
+// posIn returns the line and column of offset off of doc, which starts at
+// line:col.
+func posIn(doc []byte, off, line, col int) (int, int) {
+	before := doc[:off]
+	if k := bytes.Count(before, []byte{'\n'}); k > 0 {
+		return line + k, off - bytes.LastIndexByte(before, '\n')
+	}
+	return line, col + off
 }
 
 // traces adds the spans of td, read at line:col.
@@ -184,6 +320,7 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 				case ptrace.SpanKindConsumer, ptrace.SpanKindServer:
 					kind = interaction.Reception
 				default:
+					r.b.stats.Unkinded++
 					continue
 				}
 				l := resLifeline
@@ -195,7 +332,14 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 				if tid := sp.TraceID(); !tid.IsEmpty() {
 					id = idBuf[:hex.Encode(idBuf[:], tid[:])]
 				}
-				if err := r.span(id, line, col, sp.SpanID().String(), l, kind, m, int64(sp.StartTimestamp())); err != nil {
+				start := uint64(sp.StartTimestamp())
+				if start == 0 || start > math.MaxInt64 {
+					// Read as is, it would put the span first (or last) and
+					// change the verdict silently.
+					r.b.dropped(id, line, col, "span %q: startTimeUnixNano %d is not a time (missing, or past 2^63-1 ns)", sp.SpanID().String(), start)
+					continue
+				}
+				if err := r.span(id, line, col, sp.SpanID().String(), l, kind, m, int64(start)); err != nil {
 					return err
 				}
 			}

@@ -54,7 +54,8 @@ func TestParseNumber(t *testing.T) {
 		}
 		prev = k
 	}
-	for _, s := range []string{"", "-", "1.", ".5", "+1", "1.2.3", "1e", "0x10", "1_000", "NaN", "1e400"} {
+	for _, s := range []string{"", "-", "1.", ".5", "+1", "1.2.3", "1e", "0x10", "1_000", "NaN", "1e400",
+		"--5.5", "--5", "-+5", "+1e3", ".5e3", "1.e3", "1e+", "Inf", "-Inf", "infinity", "0x1p3", "1 ", " 1", "1e5x"} {
 		if k, ok := parseTime([]byte(s)); ok {
 			t.Errorf("%q: read as %v", s, k)
 		}

@@ -37,11 +37,19 @@ type Options struct {
 	// MaxBytes refuses an input larger than this, once decompressed
 	// (0: DefaultMaxBytes).
 	MaxBytes int64
+	// MaxReports is how many malformed lines or records of a file are
+	// reported (0: DefaultMaxReports); the others are counted in
+	// Stats.Malformed, and one last report says how many there were.
+	MaxReports int
 }
 
 // DefaultMaxBytes is the largest input Read accepts when Options.MaxBytes
 // is 0.
 const DefaultMaxBytes = 4 << 30
+
+// DefaultMaxReports is how many malformed lines of a file are reported
+// when Options.MaxReports is 0.
+const DefaultMaxReports = 100
 
 var utf8BOM = []byte("\ufeff")
 

@@ -18,11 +18,15 @@ func testSig(t testing.TB) *interaction.Signature {
 }
 
 // dump prints sessions one a line: "id@line events/ignored: a!m.a?n | b?m | "
-// (one part per location), or the session's error.
+// (one part per location), or the session's error; "(2 dropped, from line
+// 5)" before them for a session that lost events to malformed lines.
 func dump(sig *interaction.Signature, sessions []logs.Session) string {
 	var b strings.Builder
 	for _, s := range sessions {
 		fmt.Fprintf(&b, "%s@%d %d/%d: ", s.ID, s.Line, s.Events, s.Ignored)
+		if s.Dropped > 0 {
+			fmt.Fprintf(&b, "(%d dropped, from line %d) ", s.Dropped, s.FirstDropped)
+		}
 		if s.Err != nil {
 			fmt.Fprintf(&b, "error: %v\n", s.Err)
 			continue
@@ -118,7 +122,7 @@ func TestReadJSONL(t *testing.T) {
 {"action":"a?m","time":"2025-01-01T09:59:59.999999999Z"}
 {"action":"a?n","time":"2025-01-01 09:00:00Z"}
 `,
-		want:    "@1 3/0: a?m.a!n.a!m |  | \n",
+		want:    "@1 3/0: (1 dropped, from line 4) a?m.a!n.a!m |  | \n",
 		reports: "x.jsonl:4:24: field \"time\" (time): \"2025-01-01 09:00:00Z\" is neither an RFC 3339 time nor a number\n",
 		stats:   logs.Stats{Sessions: 1, Events: 3, Malformed: 1},
 	}, {
@@ -191,7 +195,7 @@ x.jsonl:3:28: message "heartbeat" is not declared in the signature
 {"session":"s1","action":"b?m"} x
 {"session":"s1","action":"c?m"}
 `,
-		want: "s1@1 2/0: a!m |  | c?m\n",
+		want: "s1@1 2/0: (7 dropped, from line 4) a!m |  | c?m\n",
 		reports: `x.jsonl:2:30: invalid JSON: unexpected end of JSON input
 x.jsonl:3:1: expected a JSON object (one event a line), found array
 x.jsonl:4:26: field "action" (action): "a-m" is not an action l!m or l?m
@@ -218,8 +222,57 @@ x.jsonl:12:33: invalid JSON: invalid character 'x' after top-level value
 	}})
 }
 
+// TestReadHostile checks the readers against the hostile inputs of issue
+// 25: a session that loses an event to a malformed line says so (item 9),
+// numbers are read strictly (item 11), session ids that are not UTF-8 are
+// refused rather than printed alike (item 12), and a file's name and what
+// the file holds are escaped in messages (item 14).
+func TestReadHostile(t *testing.T) {
+	runReadCases(t, []readCase{{
+		name: "hour 24 and --5.5 drop events of their sessions",
+		file: "x.jsonl",
+		in: `{"session":"s1","action":"a!m","time":"2025-01-01T10:00:00Z"}
+{"session":"s1","action":"a?m","time":"2025-01-01T24:00:00Z"}
+{"session":"s2","action":"a!m","time":5}
+{"session":"s2","action":"a?m","time":"--5.5"}
+{"session":"s2","action":"a?n","time":--5.5}
+{"session":"s3","action":"a!m","time":+1e3}
+`,
+		want: "s1@1 1/0: (1 dropped, from line 2) a!m |  | \n" +
+			"s2@3 1/0: (2 dropped, from line 4) a!m |  | \n" +
+			"s3@6 0/0: (1 dropped, from line 6)  |  | \n",
+		// fastjson takes --5.5 and +1e3 for numbers: the time is refused.
+		reports: `x.jsonl:2:39: field "time" (time): "2025-01-01T24:00:00Z" is neither an RFC 3339 time nor a number
+x.jsonl:4:39: field "time" (time): "--5.5" is neither an RFC 3339 time nor a number
+x.jsonl:5:39: field "time" (time): --5.5 is neither an RFC 3339 time nor a number
+x.jsonl:6:39: field "time" (time): +1e3 is neither an RFC 3339 time nor a number
+`,
+		stats: logs.Stats{Sessions: 3, Events: 2, Malformed: 4},
+	}, {
+		name: "session ids not UTF-8, a hostile file name",
+		file: "x\x1b[2J\n.csv",
+		in:   "session,action,time\na\xff,a!m,1\na\xfe,a!m,1\nok,a!m,1\nok,a!m,\x1b]0;t\x07\n",
+		want: "ok@4 1/0: (1 dropped, from line 5) a!m |  | \n",
+		reports: `"x\x1b[2J\n.csv":2:1: field "session" (session): "a\xff" is not valid UTF-8
+"x\x1b[2J\n.csv":3:1: field "session" (session): "a\xfe" is not valid UTF-8
+"x\x1b[2J\n.csv":5:8: field "time" (time): "\x1b]0;t\a" is neither an RFC 3339 time nor a number
+`,
+		stats: logs.Stats{Sessions: 1, Events: 1, Malformed: 3},
+	}})
+}
+
 func TestReadCSV(t *testing.T) {
 	runReadCases(t, []readCase{{
+		// Issue 25 item 17: a ragged row's error has a column.
+		name: "ragged rows, with the column where they go wrong",
+		file: "x.csv",
+		in:   "session,action,seq\ns1,a!m,1,extra\ns1,a!m\n   \ns1,a?m,2\n",
+		want: "s1@5 1/0: a?m |  | \n",
+		reports: `x.csv:2:10: the row has 4 fields, the header 3: an extra field starts here
+x.csv:3:7: the row has 2 fields, the header 3: field "seq" is missing
+`,
+		stats: logs.Stats{Sessions: 1, Events: 1, Malformed: 2},
+	}, {
 		name: "CSV with quotes",
 		file: "x.csv",
 		in: "session,time,lifeline,kind,message,note\r\n" +
@@ -256,12 +309,39 @@ s1,a!n,two
 s1,"a?m,3
 s2,b!m,1
 `,
-		want: "s1@2 1/0: a!m |  | \n",
-		reports: `x.csv:3: the row has 2 fields, the header 3
-x.csv:4:9: unexpected 'x' after a quoted field
+		want: "s1@2 1/0: (1 dropped, from line 5) a!m |  | \n",
+		reports: `x.csv:3:7: the row has 2 fields, the header 3: field "seq" is missing
+x.csv:4:8: a '"' in a quoted field not doubled, or text after its closing quote
 x.csv:5:8: field "seq" (seq): "two" is not an integer
-x.csv:6:4: quoted field not closed
+x.csv:6: quoted field not closed
 `,
 		stats: logs.Stats{Sessions: 1, Events: 1, Malformed: 4},
 	}})
+}
+
+// TestManyMalformed checks that a file of malformed lines costs its
+// reader's caller no memory (issue 25 item 1): the first of them are
+// reported, the others counted, and one last report says how many.
+func TestManyMalformed(t *testing.T) {
+	var in strings.Builder
+	in.WriteString(`{"session":"s","action":"a!m"}` + "\n")
+	for range 5000 {
+		in.WriteString("not json\n")
+	}
+	var reports []string
+	opt := logs.Options{Sig: testSig(t), MaxReports: 3}
+	sessions, st, err := logs.ReadFrom("x.jsonl", strings.NewReader(in.String()), logs.Auto, opt,
+		func(err error) { reports = append(reports, err.Error()) })
+	if err != nil || len(sessions) != 1 || st.Malformed != 5000 {
+		t.Fatalf("%d sessions, %+v, %v", len(sessions), st, err)
+	}
+	want := []string{
+		"x.jsonl:2:2: invalid JSON: invalid character 'o' in literal null (expecting 'u')",
+		"x.jsonl:3:2: invalid JSON: invalid character 'o' in literal null (expecting 'u')",
+		"x.jsonl:4:2: invalid JSON: invalid character 'o' in literal null (expecting 'u')",
+		"x.jsonl:5: 4997 more malformed lines or records from here on, not shown (only the first 3 of a file are)",
+	}
+	if strings.Join(reports, "\n") != strings.Join(want, "\n") {
+		t.Errorf("reports:\n%s\nwant:\n%s", strings.Join(reports, "\n"), strings.Join(want, "\n"))
+	}
 }

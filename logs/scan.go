@@ -22,11 +22,12 @@ type Event struct {
 	// so that ties of the order key keep it, as with Read.
 	Index int
 	Line  int // where the event was read (for a span, its object's line)
-	// Ignored marks an event outside the signature: Action and the order
-	// key are then unset.
-	Ignored bool
-	Action  interaction.Action
-	key     orderKey
+	// Ignored marks an event outside the signature, Dropped a malformed
+	// one (reported, and its session incomplete): Action and the order key
+	// are then unset.
+	Ignored, Dropped bool
+	Action           interaction.Action
+	key              orderKey
 }
 
 // Scan reads a log as ReadFrom does, but hands each event to emit as soon
@@ -74,6 +75,10 @@ func (e *emitter) ignore(id []byte, line, index int) {
 	e.emit(Event{Session: e.id(id), Index: index, Line: line, Ignored: true})
 }
 
+func (e *emitter) drop(id []byte, line, index int) {
+	e.emit(Event{Session: e.id(id), Index: index, Line: line, Dropped: true})
+}
+
 // Assembler builds sessions from their events, as Read does once it has
 // read a file: its multi-trace, its counts, and its error when its events
 // mix order keys. It is safe for concurrent use.
@@ -115,6 +120,10 @@ func (a *Assembler) Assemble(file, id string, events []Event) (Session, error) {
 			g.ignore(key, e.Line, e.Index)
 			continue
 		}
+		if e.Dropped {
+			g.drop(key, e.Line, e.Index)
+			continue
+		}
 		if int(e.Action.Lifeline()) >= len(a.sig.Lifelines) || int(e.Action.Message()) >= len(a.sig.Messages) {
 			return Session{}, fmt.Errorf("%s:%d: event %d of session %q: action %d is not in the signature", file, e.Line, e.Index, id, e.Action)
 		}
@@ -132,8 +141,11 @@ func (e Event) AppendBinary(b []byte) ([]byte, error) {
 	b = append(b, e.Session...)
 	b = binary.AppendUvarint(b, uint64(e.Index))
 	b = binary.AppendUvarint(b, uint64(e.Line))
-	if e.Ignored {
+	switch {
+	case e.Ignored:
 		return append(b, 0xff), nil
+	case e.Dropped:
+		return append(b, 0xfe), nil
 	}
 	b = append(b, byte(e.key.kind))
 	b = binary.AppendUvarint(b, uint64(e.Action))
@@ -158,6 +170,8 @@ func (e *Event) UnmarshalBinary(data []byte) error {
 	switch {
 	case kind == 0xff:
 		ev.Ignored = true
+	case kind == 0xfe:
+		ev.Dropped = true
 	case int(kind) < len(keyNames):
 		ev.Action = interaction.Action(d.uvarint(1<<32 - 1))
 		ev.key = orderKey{kind: keyKind(kind), hi: d.varint()}

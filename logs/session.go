@@ -3,9 +3,13 @@ package logs
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // Session is one multi-trace of a log: the events of one session id.
@@ -33,16 +37,35 @@ type Session struct {
 	// Ignored is the number of events outside the signature, not in MT
 	// (counted, not judged).
 	Ignored int
+	// Dropped is the number of the session's events that were malformed
+	// (reported, not in MT), the first of them at line FirstDropped: a
+	// session that lost events cannot be judged truthfully (Incomplete).
+	Dropped, FirstDropped int
 	// Err says why this session alone cannot be judged (the events of one
 	// of its locations mix order keys, or come from several files with
 	// line order only), naming file:line.
 	Err error
 }
 
+// Incomplete says why the session cannot be judged truthfully when it lost
+// events to malformed lines ("" when it lost none): judged without them, a
+// Fail could turn into a WeakPass. ivc gives it Inconc with this reason.
+func (s *Session) Incomplete() string {
+	switch s.Dropped {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("1 event of the session is malformed (line %d): not judged without it", s.FirstDropped)
+	}
+	return fmt.Sprintf("%d events of the session are malformed (the first at line %d): not judged without them", s.Dropped, s.FirstDropped)
+}
+
 // Stats count what a log held. Every event read is one of Events (in a
 // session: judged, or in a session with an Err), Ignored (outside the
-// signature) or Malformed (reported).
-type Stats struct{ Sessions, Events, Ignored, Malformed int }
+// signature) or Malformed (reported). Unkinded counts the spans of a trace
+// file that carry no action, INTERNAL or without a kind: not events, but
+// counted, so that a file of them does not look empty.
+type Stats struct{ Sessions, Events, Ignored, Malformed, Unkinded int }
 
 // Error is a malformed line or record, or a session that cannot be judged:
 // it prints as "file:line:col: message", or "file:line: message" when the
@@ -53,11 +76,37 @@ type Error struct {
 	Msg       string
 }
 
+// Error returns the message, the file's name quoted when it holds
+// characters that are not printable (as spec.FileName does) and any such
+// character of the message escaped: what a log holds can neither forge a
+// line of ivc's output nor send escapes to a terminal.
 func (e *Error) Error() string {
 	if e.Col > 0 {
-		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+		return fmt.Sprintf("%s:%d:%d: %s", syntax.FileName(e.File), e.Line, e.Col, printable(e.Msg))
 	}
-	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	return fmt.Sprintf("%s:%d: %s", syntax.FileName(e.File), e.Line, printable(e.Msg))
+}
+
+// printable returns s with its characters that are not printable (control
+// characters, bytes that are not UTF-8) escaped as %q would.
+func printable(s string) string {
+	i := strings.IndexFunc(s, func(r rune) bool { return r == utf8.RuneError || !strconv.IsPrint(r) && r != ' ' })
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.WriteString(s[:i])
+	for s = s[i:]; s != ""; {
+		r, n := utf8.DecodeRuneInString(s)
+		if r == utf8.RuneError || !strconv.IsPrint(r) && r != ' ' {
+			q := strconv.QuoteToASCII(s[:n])
+			b.WriteString(q[1 : len(q)-1])
+		} else {
+			b.WriteString(s[:n])
+		}
+		s = s[n:]
+	}
+	return b.String()
 }
 
 // keyKind is what orders the events of a location: one kind per session.
@@ -96,6 +145,10 @@ type builder struct {
 
 	index int // of the next event, in the order read
 	stats Stats
+
+	maxReports          int // malformed lines reported, the others counted
+	hidden, firstHidden int // malformed lines not reported, the line of the first
+	lastLine            int // of the last malformed line
 }
 
 // sink takes the events of a log, in the order read (index counts them
@@ -105,6 +158,8 @@ type sink interface {
 	add(id []byte, line, index int, act interaction.Action, key orderKey) error
 	// ignore takes an event outside the signature.
 	ignore(id []byte, line, index int)
+	// drop takes an event of session id that is malformed (reported).
+	drop(id []byte, line, index int)
 }
 
 func newBuilder(file string, opt *Options, report func(error), out sink) (*builder, error) {
@@ -115,9 +170,12 @@ func newBuilder(file string, opt *Options, report func(error), out sink) (*build
 	if report == nil {
 		report = func(error) {}
 	}
-	b := &builder{file: file, strict: opt.Strict, report: report, sink: out,
+	b := &builder{file: file, strict: opt.Strict, report: report, sink: out, maxReports: opt.MaxReports,
 		lifelines: make(map[string]interaction.LifelineID, len(sig.Lifelines)),
 		messages:  make(map[string]interaction.MessageID, len(sig.Messages))}
+	if b.maxReports <= 0 {
+		b.maxReports = DefaultMaxReports
+	}
 	for i, l := range sig.Lifelines {
 		b.lifelines[l] = interaction.LifelineID(i)
 	}
@@ -129,8 +187,43 @@ func newBuilder(file string, opt *Options, report func(error), out sink) (*build
 
 // malformed reports a malformed line or record.
 func (b *builder) malformed(line, col int, format string, args ...any) {
-	b.stats.Malformed++
+	b.lastLine = line
+	if b.hide() {
+		return
+	}
 	b.report(&Error{File: b.file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)})
+}
+
+// hide counts a malformed line or record, and reports whether it is past
+// the first maxReports of the file: it is then counted, not reported, so
+// that a file of bad lines costs no memory to its reader's caller.
+func (b *builder) hide() bool {
+	b.stats.Malformed++
+	if b.stats.Malformed <= b.maxReports {
+		return false
+	}
+	if b.hidden == 0 {
+		b.firstHidden = b.lastLine
+	}
+	b.hidden++
+	return true
+}
+
+// reportHidden reports, at the end of the file, how many malformed lines
+// were counted and not reported.
+func (b *builder) reportHidden() {
+	if b.hidden > 0 {
+		b.report(&Error{File: b.file, Line: b.firstHidden, Msg: fmt.Sprintf(
+			"%d more malformed lines or records from here on, not shown (only the first %d of a file are)", b.hidden, b.maxReports)})
+	}
+}
+
+// dropped reports a malformed event of session id, which is then
+// incomplete (Session.Incomplete).
+func (b *builder) dropped(id []byte, line, col int, format string, args ...any) {
+	b.malformed(line, col, format, args...)
+	b.sink.drop(id, line, b.index)
+	b.index++
 }
 
 // stop ends the reading of a stream on err: a positioned *Error (a syntax
@@ -139,8 +232,10 @@ func (b *builder) malformed(line, col int, format string, args ...any) {
 func (b *builder) stop(err error) error {
 	var e *Error
 	if errors.As(err, &e) {
-		b.stats.Malformed++
-		b.report(e)
+		b.lastLine = e.Line
+		if !b.hide() {
+			b.report(e)
+		}
 		return nil
 	}
 	return err

@@ -1,6 +1,7 @@
 package logs_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ivc-project/ivc/logs"
@@ -63,9 +64,9 @@ func TestReadOTLP(t *testing.T) {
 			`{"resourceSpans":[` + "\n",
 		want: t1 + "@1 4/0: a!n.a!m | b?n.b?m | \n" +
 			t2 + "@1 1/1:  | b?n | \n",
-		reports: "traces.json:5: invalid OTLP/JSON: ID.UnmarshalJSONIter: length mismatch, error found in #10 byte of ...|eId\":\"xyz\"}]}]}]}|..., bigger context ...|urce\":{}, \"scopeSpans\":[{\"spans\":[{\"traceId\":\"xyz\"}]}]}]}|...\n" +
+		reports: "traces.json:5:70: invalid OTLP/JSON: traceId \"xyz\" is neither 32 hexadecimal digits nor the base64 of 16 bytes\n" +
 			"traces.json:6:18: invalid OTLP/JSON: unexpected end of JSON input\n",
-		stats: logs.Stats{Sessions: 2, Events: 5, Ignored: 1, Malformed: 2},
+		stats: logs.Stats{Sessions: 2, Events: 5, Ignored: 1, Malformed: 2, Unkinded: 2},
 	}, {
 		name: "snake_case keys, one object over many lines, attribute overrides",
 		file: "traces.json",
@@ -85,7 +86,7 @@ func TestReadOTLP(t *testing.T) {
   ],
   "extra": {"ignored": [1, 2]}
 }
-{"resourceSpans": [{"resource": {}, "scopeSpans": [{"spans": [{"traceId": "` + t2 + `", "kind": 3, "name": "n",
+{"resourceSpans": [{"resource": {}, "scopeSpans": [{"spans": [{"traceId": "` + t2 + `", "kind": 3, "name": "n", "startTimeUnixNano": "1",
   "attributes": [{"key": "peer", "value": {"stringValue": "b"}}]}]}]}]}
 {"resourceSpans": [
   {"resource": {}} x
@@ -95,6 +96,52 @@ func TestReadOTLP(t *testing.T) {
 		reports: "traces.json:12:5: invalid OTLP/JSON resource spans: ReadStringAsSlice: expects \" or n, but found 1, error found in #10 byte of ...|ace_id\": 12}]}]}]}|..., bigger context ...|ce\": {}, \"scope_spans\": [{\"spans\": [{\"trace_id\": 12}]}]}]}|...\n" +
 			"traces.json:19:20: invalid JSON: expected comma after array element\n",
 		stats: logs.Stats{Sessions: 2, Events: 4, Malformed: 2},
+	}})
+}
+
+// TestReadOTLPBase64 reads ids in base64, as proto3's canonical JSON
+// writes them (issue 24 part 3), as well as hex, in upper case too; an id
+// that is neither is an error at its position (issue 25 item 17).
+func TestReadOTLPBase64(t *testing.T) {
+	// t1 in base64: CvdlGRbNQ92ESOshHIAxnA==
+	b64 := strings.Replace(otlpSpan(t1, "4", "m", 1, ""), t1, "CvdlGRbNQ92ESOshHIAxnA==", 1)
+	b64 = strings.Replace(b64, "0102030405060708", "AQIDBAUGBwg=", 1)
+	upper := otlpSpan(strings.ToUpper(t1), "5", "m", 2, "")
+	runReadCases(t, []readCase{{
+		name: "base64 and upper-case hex ids, one object a line",
+		file: "t.json",
+		in:   otlpLine("a", b64) + "\n" + otlpLine("b", upper) + "\n" + otlpLine("c", strings.Replace(b64, "AQIDBAUGBwg=", "AQIDBAUGBw==", 1)) + "\n",
+		want: t1 + "@1 2/0: a!m | b?m | \n",
+		reports: `t.json:3:170: invalid OTLP/JSON: spanId "AQIDBAUGBw==" is neither 16 hexadecimal digits nor the base64 of 8 bytes
+`,
+		stats: logs.Stats{Sessions: 1, Events: 2, Malformed: 1},
+	}, {
+		name: "base64 ids, one object over many lines",
+		file: "t.json",
+		in:   "{\"resourceSpans\": [\n" + strings.TrimSuffix(strings.TrimPrefix(otlpLine("a", b64), `{"resourceSpans":[`), "]}") + ",\n" + strings.TrimSuffix(strings.TrimPrefix(otlpLine("c", strings.Replace(b64, "AQIDBAUGBwg=", "!!", 1)), `{"resourceSpans":[`), "]}") + "\n]}\n",
+		want: t1 + "@2 1/0: a!m |  | \n",
+		reports: `t.json:3:152: invalid OTLP/JSON resource spans: spanId "!!" is neither 16 hexadecimal digits nor the base64 of 8 bytes
+`,
+		stats: logs.Stats{Sessions: 1, Events: 1, Malformed: 1},
+	}})
+}
+
+// TestReadOTLPStart checks that a span without a start time, or one past
+// 2^63-1 ns, is malformed and its session incomplete (issue 25 item 10):
+// read as 0 or as a negative time, it would move first and change the
+// verdict silently.
+func TestReadOTLPStart(t *testing.T) {
+	noStart := strings.Replace(otlpSpan(t1, "4", "m", 1, ""), `,"startTimeUnixNano":"1"`, "", 1)
+	runReadCases(t, []readCase{{
+		name: "no start, start 2^64-1",
+		file: "traces.jsonl.json",
+		in: otlpLine("a", otlpSpan(t1, "4", "m", 5, ""), noStart) + "\n" +
+			otlpLine("b", strings.Replace(otlpSpan(t1, "5", "m", 1, ""), `"1"`, `"18446744073709551615"`, 1)) + "\n",
+		want: t1 + "@1 1/0: (2 dropped, from line 1) a!m |  | \n",
+		reports: `traces.jsonl.json:1: span "0102030405060708": startTimeUnixNano 0 is not a time (missing, or past 2^63-1 ns)
+traces.jsonl.json:2: span "0102030405060708": startTimeUnixNano 18446744073709551615 is not a time (missing, or past 2^63-1 ns)
+`,
+		stats: logs.Stats{Sessions: 1, Events: 1, Malformed: 2},
 	}})
 }
 
@@ -124,12 +171,12 @@ func TestReadJaeger(t *testing.T) {
 {"traceID":"abc2","processes":{"p1":{"serviceName":"frontend"}},"spans":[` + span("abc2", "t1", "m", "producer", 1, "p1", "") + `]}
 ],"total":0,"limit":0,"offset":0,"errors":null}
 `,
-		want: "abc1@2 4/0: a!m.a!n | b?n.b?m | \nabc2@12 0/1:  |  | \n",
+		want: "abc1@2 4/0: (1 dropped, from line 7) a!m.a!n | b?n.b?m | \nabc2@12 0/1:  |  | \n",
 		reports: `jaeger.json:8:1: invalid Jaeger span: json: invalid number literal, trying to unmarshal "\"x\"" into Number
 jaeger.json:9:1: invalid Jaeger span: json: cannot unmarshal bool into Go struct field jaegerSpan.startTime of type json.Number
-jaeger.json:7:1: span s6: process "p9" is not in the trace's processes (at 1:10)
+jaeger.json:7:1: span "s6": process "p9" is not in the trace's processes (at 1:10)
 `,
-		stats: logs.Stats{Sessions: 2, Events: 4, Ignored: 1, Malformed: 3},
+		stats: logs.Stats{Sessions: 2, Events: 4, Ignored: 1, Malformed: 3, Unkinded: 1},
 	}, {
 		name: "a syntax error ends the file; what was read is kept",
 		file: "jaeger.json",
@@ -141,5 +188,63 @@ jaeger.json:7:1: span s6: process "p9" is not in the trace's processes (at 1:10)
 		want:    "abc1@2 1/0: a!m |  | \n",
 		reports: "jaeger.json:4:189: invalid JSON: invalid character ',' looking for beginning of value\n",
 		stats:   logs.Stats{Sessions: 1, Events: 1, Malformed: 1},
+	}, {
+		// Issue 25 items 10, 12, 14: a start of 0 or below is no time, a
+		// trace id that is not UTF-8 cannot be told from another, and what
+		// the file holds is escaped in messages (no terminal escapes, no
+		// forged lines).
+		name: "no start time, a trace id not UTF-8, hostile span ids",
+		file: "jaeger.json",
+		in: `{"data":[{"traceID":"abc1","processes":{"p1":{"serviceName":"a"}},"spans":[
+` + span("abc1", "s1", "m", "producer", 10, "p1", "") + `,
+` + span("abc1", `\u001b]0;pwned\u0007\u001b[2J`, "m", "producer", 0, "p1", "") + `,
+` + strings.Replace(span("abc1", `x\nabc1: Pass`, "m", "producer", 5, "p1", ""), `"startTime":5`, `"startTime":-5`, 1) + `,
+` + span("a\xff", "s4", "m", "producer", 10, "p1", "") + `]}]}
+`,
+		want: "abc1@2 1/0: (2 dropped, from line 3) a!m |  | \n",
+		reports: `jaeger.json:3:1: span "\x1b]0;pwned\a\x1b[2J": startTime "0" is not a time (a positive integer of µs)
+jaeger.json:4:1: span "x\nabc1: Pass": startTime "-5" is not a time (a positive integer of µs)
+jaeger.json:5:1: span "s4": trace id "a\ufffd" is not valid UTF-8
+`,
+		stats: logs.Stats{Sessions: 1, Events: 1, Malformed: 3},
 	}})
+}
+
+// TestReadForced reads files in a forced format: a bare Jaeger trace and
+// an array of them are Jaeger (issue 24 part 3), and a file that holds none
+// of the format's structure is an error naming the file and what was
+// expected, not an empty log (issue 25 item 8).
+func TestReadForced(t *testing.T) {
+	trace := func(id string) string {
+		return `{"traceID":"` + id + `","spans":[{"traceID":"` + id + `","spanID":"s1","operationName":"m","startTime":1,` +
+			`"tags":[{"key":"span.kind","value":"producer"}],"processID":"p1"},` +
+			`{"traceID":"` + id + `","spanID":"s2","operationName":"work","startTime":2,"tags":[],"processID":"p1"}],` +
+			`"processes":{"p1":{"serviceName":"a"}}}`
+	}
+	jsonl := `{"session":"s1","action":"a!m"}` + "\n" + `{"session":"s1","action":"b?m"}` + "\n"
+	for _, c := range []struct {
+		name, in string
+		f        logs.Format
+		want     string // dump, or the error
+		unkinded int
+	}{
+		{"a bare Jaeger trace", trace("abc1"), logs.Jaeger, "abc1@1 1/0: a!m |  | \n", 1},
+		{"an array of Jaeger traces", "[" + trace("abc1") + ",\n" + trace("abc2") + "]", logs.Jaeger,
+			"abc1@1 1/0: a!m |  | \nabc2@2 1/0: a!m |  | \n", 2},
+		{"JSON Lines read as OTLP", jsonl, logs.OTLP, `x.jsonl: no resource spans in the file: not OTLP/JSON (expected {"resourceSpans": [...]} objects, one a line or over many lines; Jaeger's API v3 {"result": {"resourceSpans": [...]}})`, 0},
+		{"JSON Lines read as Jaeger", jsonl, logs.Jaeger, `x.jsonl: no traces in the file: not Jaeger JSON (expected {"data": [trace, ...]}, a trace {"traceID", "spans", "processes"}, or an array of traces)`, 0},
+		{"an empty file is no error", "\n", logs.OTLP, "", 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			opt := logs.Options{Sig: testSig(t)}
+			sessions, st, err := logs.ReadFrom("x.jsonl", strings.NewReader(c.in), c.f, opt, func(err error) { t.Error(err) })
+			got := dump(opt.Sig, sessions)
+			if err != nil {
+				got = err.Error()
+			}
+			if got != c.want || st.Unkinded != c.unkinded {
+				t.Errorf("got %s (%+v), want %s (%d unkinded)", got, st, c.want, c.unkinded)
+			}
+		})
+	}
 }

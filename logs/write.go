@@ -2,6 +2,7 @@ package logs
 
 import (
 	"bufio"
+	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -91,7 +92,7 @@ func Write(w io.Writer, f Format, sig *interaction.Signature, ids []string, mts 
 	case JSONL:
 		writeJSONL(bw, sig, ids, events)
 	case CSV:
-		writeCSV(bw, sig, ids, events)
+		err = writeCSV(bw, sig, ids, events)
 	case OTLP:
 		err = writeOTLP(bw, sig, ids, events, rng)
 	case Jaeger:
@@ -235,32 +236,24 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, q...)
 }
 
-func writeCSV(w *bufio.Writer, sig *interaction.Signature, ids []string, events []logEvent) {
-	w.WriteString("session,time,lifeline,kind,message\n")
-	var b []byte
+// writeCSV writes the events with encoding/csv, which quotes a field when
+// it must be.
+func writeCSV(w *bufio.Writer, sig *interaction.Signature, ids []string, events []logEvent) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write([]string{"session", "time", "lifeline", "kind", "message"}); err != nil {
+		return err
+	}
+	var rec [5]string
+	var t []byte
 	for _, e := range events {
-		b = appendCSV(b[:0], ids[e.session])
-		b = append(b, ',')
-		b = e.time.AppendFormat(b, time.RFC3339Nano)
-		b = append(b, ',')
-		b = appendCSV(b, sig.Lifelines[e.act.Lifeline()])
-		b = append(b, ',')
-		b = append(b, kindWord(e.act)...)
-		b = append(b, ',')
-		b = appendCSV(b, sig.Messages[e.act.Message()])
-		b = append(b, '\n')
-		w.Write(b)
+		t = e.time.AppendFormat(t[:0], time.RFC3339Nano)
+		rec = [5]string{ids[e.session], string(t), sig.Lifelines[e.act.Lifeline()], kindWord(e.act), sig.Messages[e.act.Message()]}
+		if err := cw.Write(rec[:]); err != nil {
+			return err
+		}
 	}
-}
-
-// appendCSV appends a CSV field, quoted when it must be.
-func appendCSV(b []byte, s string) []byte {
-	if !strings.ContainsAny(s, ",\"\r\n\t") {
-		return append(b, s...)
-	}
-	b = append(b, '"')
-	b = append(b, strings.ReplaceAll(s, `"`, `""`)...)
-	return append(b, '"')
+	cw.Flush()
+	return cw.Error()
 }
 
 // randomID fills id with random bytes, never all zero.

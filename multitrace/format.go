@@ -153,7 +153,7 @@ func (p *printer) name(s sym) {
 		p.str(" ")
 		p.space = false
 	}
-	p.str((*p.names)[s])
+	p.b = syntax.AppendName(p.b, (*p.names)[s])
 }
 
 func (p *printer) writeAction(a actionRef) {
@@ -163,7 +163,7 @@ func (p *printer) writeAction(a actionRef) {
 	} else {
 		p.str("?")
 	}
-	p.str((*p.names)[a.m])
+	p.b = syntax.AppendName(p.b, (*p.names)[a.m])
 }
 
 func (p *printer) component(_ syntax.Pos, k Kind) error {

@@ -23,6 +23,7 @@ func fuzzSeeds(f *testing.F) {
 		"{ [a] a!m.a?n; [b,c] c?m; [d] ; [#any] {l1!m1,l2?m1}.l1!m2; [#all] l3?m3 }",
 		"{ }", "{;}", "a!m.b?m", "{a!m,b?m}.c!n", "[#all] a!m", "[a] a!m; [b] ;",
 		"{ [a] /* c */ a ! m }", "{ [#any] }", "{ [g] g!m }", "{ [a,a] }", "{ [#all]; [#all] }",
+		`{ ["a",b] "a"!"m".{b?m,"a"?"x"}; ["c"] "c"!"n" }`, `"a b"!"m\"\\"`, `{ [a] a!"m`,
 	} {
 		f.Add([]byte(s))
 	}

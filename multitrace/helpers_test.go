@@ -2,22 +2,17 @@ package multitrace
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/testutil"
 )
 
-// corpusDir returns the HIBOU corpus (../shared/corpus of the project, or
-// $IVC_CORPUS), skipping the test when it is absent.
+// corpusDir returns the HIBOU corpus (see testutil.Shared), skipping the
+// test when it is absent.
 func corpusDir(tb testing.TB) string {
-	dir := os.Getenv("IVC_CORPUS")
-	if dir == "" {
-		dir = "/work/shared/corpus"
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		tb.Skipf("corpus %s absent (set IVC_CORPUS to run this test)", dir)
-	}
-	return dir
+	return filepath.Join(testutil.Shared(tb), "corpus")
 }
 
 func readSig(tb testing.TB, path string) *interaction.Signature {

@@ -352,18 +352,22 @@ func (p *parser) at() byte {
 	return 0
 }
 
-// isLabelStart reports whether a label starts at p.off.
+// isLabelStart reports whether a name, a label or a quoted name, starts
+// at p.off.
 func (p *parser) isLabelStart() bool {
 	if p.off < len(p.src) && p.src[p.off] < utf8.RuneSelf {
-		return labelByte[p.src[p.off]] == 1
+		return labelByte[p.src[p.off]] == 1 || p.src[p.off] == '"'
 	}
 	return p.off < len(p.src) && p.identEnd(p.off) > p.off
 }
 
-// name reads a label at p.off (which must start one) and interns it. A small
-// direct-mapped cache in front of the map makes repeated names cheap.
+// name reads a name at p.off (which must start one) and interns it. A small
+// direct-mapped cache in front of the map makes repeated labels cheap.
 func (p *parser) name() sym {
 	start := p.off
+	if p.src[start] == '"' {
+		return p.quoted()
+	}
 	end := p.identEnd(start)
 	p.off = end
 	b := p.src[start:end]
@@ -375,6 +379,25 @@ func (p *parser) name() sym {
 	s := p.internBytes(b)
 	p.cache[h] = cacheEntry{p.names[s], s}
 	return s
+}
+
+// quoted reads a quoted name at p.off and interns it. A name that is not
+// well formed is a lexical error that ends the input, as an unterminated
+// comment does.
+func (p *parser) quoted() sym {
+	start := p.off
+	name, end, bad, msg := scan.Unquote(p.src, start)
+	if msg != "" {
+		pos := p.pos()
+		pos.Offset, pos.Col = bad, pos.Col+bad-start // on the quote's line
+		if p.lexErr == nil {
+			p.lexErr = p.errorf(pos, "%s", msg)
+		}
+		p.off = len(p.src)
+		return p.intern("")
+	}
+	p.off = end
+	return p.intern(name)
 }
 
 // unexpected returns the error "expected <want>, found <what is at p.off>".

@@ -76,13 +76,8 @@ func (mt *MultiTrace) Format(sig *interaction.Signature) []byte {
 				if k > 0 {
 					b.WriteByte(',')
 				}
-				b.WriteString(sig.Lifelines[a.Lifeline()])
-				if a.Kind() == interaction.Emission {
-					b.WriteByte('!')
-				} else {
-					b.WriteByte('?')
-				}
-				b.WriteString(sig.Messages[a.Message()])
+				var buf [64]byte
+				b.Write(a.AppendFormat(buf[:0], sig))
 			}
 			if len(e) != 1 {
 				b.WriteByte('}')
@@ -307,7 +302,7 @@ func (r *resolver) describe(c *compInfo) string {
 			b.WriteString("...")
 			break
 		}
-		b.WriteString(short(r.name(s)))
+		b.WriteString(short(syntax.QuoteName(r.name(s))))
 	}
 	b.WriteByte(']')
 	return b.String()
@@ -318,7 +313,7 @@ func (r *resolver) actionText(a actionRef) string {
 	if a.kind == interaction.Reception {
 		k = "?"
 	}
-	return short(r.name(a.l)) + k + short(r.name(a.m))
+	return short(syntax.QuoteName(r.name(a.l))) + k + short(syntax.QuoteName(r.name(a.m)))
 }
 
 func (r *resolver) component(pos syntax.Pos, k Kind) error {
@@ -385,7 +380,7 @@ func (r *resolver) resolve(a actionRef) (interaction.Action, error) {
 		c := &r.comps[r.cur]
 		switch c.kind {
 		case Explicit:
-			return 0, r.errorf(a.lpos, "%s is on %s, outside component %s", r.actionText(a), short(r.name(a.l)), r.describe(c))
+			return 0, r.errorf(a.lpos, "%s is on %s, outside component %s", r.actionText(a), short(syntax.QuoteName(r.name(a.l))), r.describe(c))
 		case Any:
 			if err := r.claim(l, a.l, a.lpos); err != nil {
 				return 0, err
@@ -510,7 +505,7 @@ func (r *resolver) finish() error {
 		if bad >= 0 {
 			a := r.allUse[bad]
 			return r.errorf(a.lpos, "%s is on %s, outside component [#all] (%s is in the component at %s)",
-				r.actionText(a), short(r.name(a.l)), short(r.name(a.l)), r.comps[r.owner[bad]-1].pos)
+				r.actionText(a), short(syntax.QuoteName(r.name(a.l))), short(syntax.QuoteName(r.name(a.l))), r.comps[r.owner[bad]-1].pos)
 		}
 		for l, o := range r.owner {
 			if o == 0 {

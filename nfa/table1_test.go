@@ -354,7 +354,7 @@ func (g *generator) sets(sizes map[string]int) []table1Set {
 // TestTable1Verdicts checks the generated sets: AS gives each multi-trace
 // its set's verdict, and AC agrees on Pass against Fail (a sample of them
 // without -tags sweep: 60 per set, and of the LocalError and AllTypes sets
-// one in four for AC, which explores up to 500,000 interleavings on a local
+// one in ten for AC, which explores up to 500,000 interleavings on a local
 // error of nfa1).
 func TestTable1Verdicts(t *testing.T) {
 	t.Parallel()
@@ -370,7 +370,7 @@ func TestTable1Verdicts(t *testing.T) {
 					t.Errorf("%s %s #%d: AS %s", d.name, s.kind, k, as)
 				}
 				slowAC := s.kind == "LocalError" || s.kind == "AllTypes"
-				if !slowAC || k%4 == 0 || testutil.Sweep() {
+				if !slowAC || k%10 == 0 || testutil.Sweep() {
 					if ac := d.c.CheckAC(mt, Accept); (as.Verdict == Pass) != (ac.Verdict == Pass) {
 						t.Errorf("%s %s #%d: AS %s, AC %s\n%s", d.name, s.kind, k, as, ac, FormatLetterTraces(d.c.locs, mt))
 					}

@@ -48,6 +48,18 @@ func TestDifferential(t *testing.T) {
 		}
 		term := random.Interaction(st, rng, random.Params{MaxDepth: 3, MinActions: 3, Weights: w, Messages: msgs})
 		loopFree := st.NumActions(term) == countLoopFree(st, term)
+		// One analyzer per configuration for the multi-traces of a term, as
+		// check's workers use them (a fresh one takes its first chunk of
+		// vertices, 256 KiB, which dominated the test's time).
+		analyzers := map[Options]*Analyzer{}
+		analyze := func(o Options, mt *multitrace.MultiTrace) verdict.Result {
+			a := analyzers[o]
+			if a == nil {
+				a = New(st, term, o)
+				analyzers[o] = a
+			}
+			return a.Analyze(mt)
+		}
 		for k := range 6 {
 			mt, ok := drawMultiTrace(st, term, rng, k)
 			if !ok || mt.Len() > 7 {
@@ -69,8 +81,8 @@ func TestDifferential(t *testing.T) {
 			var first verdict.Verdict
 			for i, cfg := range configs {
 				for _, strat := range []Strategy{DFS, BFS} {
-					got := New(st, term, Options{Mode: verdict.Prefix, POR: cfg.por, LOC: cfg.loc, Strategy: strat, MaxNodes: 200000}).Analyze(&mt)
-					acc := New(st, term, Options{Mode: verdict.Accept, POR: cfg.por, LOC: cfg.loc, Strategy: strat, MaxNodes: 200000}).Analyze(&mt)
+					got := analyze(Options{Mode: verdict.Prefix, POR: cfg.por, LOC: cfg.loc, Strategy: strat, MaxNodes: 200000}, &mt)
+					acc := analyze(Options{Mode: verdict.Accept, POR: cfg.por, LOC: cfg.loc, Strategy: strat, MaxNodes: 200000}, &mt)
 					if i == 0 && strat == DFS {
 						first = got.Verdict
 					}
@@ -89,7 +101,7 @@ func TestDifferential(t *testing.T) {
 			// that prefix mode fails) end Inconc, sooner with a smaller budget.
 			isSlice := reference.IsSlice(st, term, mt, maxLen)
 			for _, cfg := range configs {
-				sl := New(st, term, Options{Mode: verdict.Slice, POR: cfg.por, LOC: cfg.loc, Simulation: DefaultSimulation(), MaxNodes: 50_000}).Analyze(&mt)
+				sl := analyze(Options{Mode: verdict.Slice, POR: cfg.por, LOC: cfg.loc, Simulation: DefaultSimulation(), MaxNodes: 50_000}, &mt)
 				switch {
 				case first.OK() && !sl.Verdict.OK():
 					t.Errorf("seed %d: %s on %s: prefix mode %s but slice mode %s (%s)", seed, st.Format(term), mt.Format(sig), first, sl.Verdict, cfg.name)

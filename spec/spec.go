@@ -51,14 +51,93 @@ type Spec struct {
 // empty, the interaction is taken from a legacy single-file hsf, or else from
 // the .hif file of the same name beside hsf.
 func Load(hsf, hif string) (*Spec, error) {
+	sp, _, err := LoadSource(hsf, hif)
+	return sp, err
+}
+
+// Source is the text of a specification's files, which Parse loads: a
+// driver that reads the files once hands their text to a remote worker.
+type Source struct {
+	SigName string // the .hsf file
+	Sig     []byte
+	// HIFName and HIF are the .hif file, empty for a legacy single-file .hsf.
+	HIFName string
+	HIF     []byte
+}
+
+// Parse loads the specification of s, as Parse does.
+func (s Source) Parse() (*Spec, error) { return Parse(s.SigName, s.Sig, s.HIFName, s.HIF) }
+
+// LoadSource is Load, and returns the text of the files it read too.
+func LoadSource(hsf, hif string) (*Spec, Source, error) {
 	src, err := ReadFile(hsf)
 	if err != nil {
-		return nil, err
+		return nil, Source{}, err
 	}
+	sp, hifSrc, err := load(hsf, src, hif)
+	if err != nil {
+		return nil, Source{}, err
+	}
+	s := Source{SigName: hsf, Sig: src}
+	if sp.HIFPath != hsf {
+		s.HIFName, s.HIF = sp.HIFPath, hifSrc
+	}
+	return sp, s, nil
+}
+
+// load is Load once the signature file is read, and returns the text of
+// the .hif it read (nil for a legacy single-file .hsf).
+func load(hsf string, src []byte, hif string) (*Spec, []byte, error) {
 	sf, err := interaction.ParseHSF(hsf, src)
+	if err != nil {
+		return nil, nil, err
+	}
+	var hifSrc []byte
+	switch {
+	case hif != "":
+		if sf.Interaction != nil {
+			return nil, nil, fmt.Errorf("%s: holds an interaction (legacy single-file .hsf): do not also give %s", FileName(hsf), FileName(hif))
+		}
+	case sf.Interaction != nil:
+	default:
+		hif = strings.TrimSuffix(hsf, filepath.Ext(hsf)) + ".hif"
+		if _, err := os.Stat(hif); errors.Is(err, os.ErrNotExist) {
+			return nil, nil, fmt.Errorf("%s: no interaction: give a .hif file (none found at %s)", FileName(hsf), FileName(hif))
+		}
+	}
+	if hif != "" {
+		if hifSrc, err = ReadFile(hif); err != nil {
+			return nil, nil, err
+		}
+	}
+	sp, err := parse(hsf, src, sf, hif, hifSrc)
+	return sp, hifSrc, err
+}
+
+// Parse loads a specification from the text of its files, as Load does
+// from the files: hsf is the name of the signature file (for messages) and
+// hsfSrc its text; hif and hifSrc are the interaction's, or empty for a
+// legacy single-file .hsf. No file is read.
+//
+//	sp, err := spec.Parse("abp.hsf", sigText, "abp.hif", hifText)
+func Parse(hsf string, hsfSrc []byte, hif string, hifSrc []byte) (*Spec, error) {
+	sf, err := interaction.ParseHSF(hsf, hsfSrc)
 	if err != nil {
 		return nil, err
 	}
+	switch {
+	case hif != "" && sf.Interaction != nil:
+		return nil, fmt.Errorf("%s: holds an interaction (legacy single-file .hsf): do not also give %s", FileName(hsf), FileName(hif))
+	case hif == "" && sf.Interaction == nil:
+		return nil, fmt.Errorf("%s: no interaction: give a .hif file", FileName(hsf))
+	}
+	return parse(hsf, hsfSrc, sf, hif, hifSrc)
+}
+
+// parse loads the specification whose signature file hsf (text src) parsed
+// as sf, and whose interaction is that of hif (text hifSrc), or sf's own
+// when hif is empty.
+func parse(hsf string, src []byte, sf *interaction.SigFile, hif string, hifSrc []byte) (*Spec, error) {
 	sig, warnings, err := sf.Signature(hsf)
 	if err != nil {
 		return nil, err
@@ -67,27 +146,10 @@ func Load(hsf, hif string) (*Spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp := &Spec{SigPath: hsf, Sig: sig, SigFile: sf, Store: interaction.NewStore(sig), Options: opts, Warnings: warnings}
+	sp := &Spec{SigPath: hsf, HIFPath: hsf, Sig: sig, SigFile: sf, Store: interaction.NewStore(sig), Options: opts, Warnings: warnings}
 	node := sf.Interaction
-	switch {
-	case hif != "":
-		if node != nil {
-			return nil, fmt.Errorf("%s: holds an interaction (legacy single-file .hsf): do not also give %s", FileName(hsf), FileName(hif))
-		}
-	case node != nil:
-		sp.HIFPath = hsf
-	default:
-		hif = strings.TrimSuffix(hsf, filepath.Ext(hsf)) + ".hif"
-		if _, err := os.Stat(hif); errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("%s: no interaction: give a .hif file (none found at %s)", FileName(hsf), FileName(hif))
-		}
-	}
-	if node == nil {
-		src, err := ReadFile(hif)
-		if err != nil {
-			return nil, err
-		}
-		if node, err = interaction.ParseHIF(hif, src); err != nil {
+	if hif != "" {
+		if node, err = interaction.ParseHIF(hif, hifSrc); err != nil {
 			return nil, err
 		}
 		sp.HIFPath = hif
@@ -163,14 +225,21 @@ var ErrNotRegular = input.ErrNotRegular
 
 // FileError rewrites an *fs.PathError ("open x: reason") as "x: reason",
 // with x quoted when it holds a newline or another character that is not
-// printable (see FileName).
+// printable (see FileName). The error keeps its cause: errors.As finds the
+// *fs.PathError, and errors.Is its reason (fs.ErrNotExist, ErrTooLarge).
 func FileError(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %w", FileName(pe.Path), pe.Err)
+		return &fileError{pe}
 	}
 	return err
 }
+
+// fileError is an *fs.PathError printed without its operation.
+type fileError struct{ pe *fs.PathError }
+
+func (e *fileError) Error() string { return FileName(e.pe.Path) + ": " + e.pe.Err.Error() }
+func (e *fileError) Unwrap() error { return e.pe }
 
 // FileName returns a file name as messages print it: as it is, or quoted
 // as %q does when it holds a newline, an escape or another character that

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -159,5 +160,34 @@ func TestReadFileLimit(t *testing.T) {
 	_, err := Load(link, "")
 	if !errors.Is(err, ErrNotRegular) || err.Error() != link+": is a character device, not a regular file (give a file, or - for standard input)" {
 		t.Errorf("Load of a link to /dev/zero: %v", err)
+	}
+}
+
+// TestParse loads from text what Load loads from files, without reading
+// any file, with errors naming the files given.
+func TestParse(t *testing.T) {
+	sig := []byte("@lifeline{a;b}\n@message{m}\n")
+	sp, err := Parse("mem/s.hsf", sig, "mem/s.hif", []byte("a -- m -> b\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sp.SigPath != "mem/s.hsf" || sp.HIFPath != "mem/s.hif" || len(sp.Sig.Lifelines) != 2 {
+		t.Errorf("Parse: %+v", sp)
+	}
+	if _, err := Parse("mem/s.hsf", sig, "mem/bad.hif", []byte("a -- x -> b\n")); err == nil || !strings.HasPrefix(err.Error(), "mem/bad.hif:1:") {
+		t.Errorf("bad .hif: %v", err)
+	}
+	if _, err := Parse("mem/s.hsf", sig, "", nil); err == nil || !strings.Contains(err.Error(), "no interaction") {
+		t.Errorf("no .hif: %v", err)
+	}
+}
+
+// TestFileErrorCause: FileError drops the operation from the message but
+// keeps the *fs.PathError and its reason for errors.As and errors.Is.
+func TestFileErrorCause(t *testing.T) {
+	_, err := Load(filepath.Join(t.TempDir(), "none.hsf"), "")
+	var pe *fs.PathError
+	if !errors.As(err, &pe) || !errors.Is(err, fs.ErrNotExist) || strings.HasPrefix(err.Error(), "open ") {
+		t.Errorf("missing file: %v (%T)", err, err)
 	}
 }

@@ -18,6 +18,7 @@ package syntax
 import (
 	"fmt"
 	"strconv"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -73,4 +74,68 @@ type Comments struct {
 	After  []string // at the end of the part's last line
 	Inside []string // on lines of their own before the part's closing brace
 	Below  []string // on lines of their own after the part: the end of a file
+}
+
+// A name (of a lifeline, a gate or a message) is written bare when it is an
+// identifier: a Unicode letter followed by letters, ASCII digits or '_', as
+// in HIBOU's files. Any other name is written quoted: "api-gateway",
+// "GET /owners/{id}". Between the quotes, any UTF-8 text but control
+// characters, with \" for a quote and \\ for a backslash. A bare name and
+// the same text quoted are the same name.
+
+// IsIdent reports whether the name s is written bare.
+func IsIdent(s string) bool {
+	for i, r := range s {
+		switch {
+		case r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'):
+		case i > 0 && (r >= '0' && r <= '9' || r == '_'):
+		case r >= utf8.RuneSelf && r != utf8.RuneError && unicode.IsLetter(r):
+		default:
+			return false
+		}
+	}
+	return s != ""
+}
+
+// QuoteName returns the name s as the text formats write it: bare when it
+// is an identifier, else quoted.
+func QuoteName(s string) string {
+	if IsIdent(s) {
+		return s
+	}
+	return string(AppendName(nil, s))
+}
+
+// AppendName appends the name s to b as QuoteName writes it.
+func AppendName(b []byte, s string) []byte {
+	if IsIdent(s) {
+		return append(b, s...)
+	}
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '"' || c == '\\' {
+			b = append(b, '\\')
+		}
+		b = append(b, s[i])
+	}
+	return append(b, '"')
+}
+
+// ValidName returns why s cannot be a name, or "" when it can: a name is
+// non-empty UTF-8 text without control characters.
+func ValidName(s string) string {
+	if s == "" {
+		return "a name cannot be empty"
+	}
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(s[i:]); size <= 1 {
+				return fmt.Sprintf("invalid UTF-8 byte 0x%02x in a name", s[i])
+			}
+		}
+		if unicode.IsControl(r) {
+			return fmt.Sprintf("control character %U in a name", r)
+		}
+	}
+	return ""
 }

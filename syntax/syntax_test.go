@@ -24,3 +24,30 @@ func TestFileName(t *testing.T) {
 		t.Errorf("Error() = %s, want %s", got, want)
 	}
 }
+
+func TestQuoteName(t *testing.T) {
+	for name, want := range map[string]string{
+		"abp":               "abp",
+		"d_zero":            "d_zero",
+		"été":               "été",
+		"l2":                "l2",
+		"api-gateway":       `"api-gateway"`,
+		"GET /owners/{id}":  `"GET /owners/{id}"`,
+		"2fa":               `"2fa"`,
+		"_x":                `"_x"`,
+		`say "hi"\`:         `"say \"hi\"\\"`,
+		"my.service":        `"my.service"`,
+		"I'm a server span": `"I'm a server span"`,
+		"x\xff":             "\"x\xff\"",
+	} {
+		if got := QuoteName(name); got != want {
+			t.Errorf("QuoteName(%q) = %s, want %s", name, got, want)
+		}
+	}
+	for name, want := range map[string]string{"ok": "", "": "a name cannot be empty", "a\tb": "control character U+0009 in a name",
+		"x\xff": "invalid UTF-8 byte 0xff in a name"} {
+		if got := ValidName(name); got != want {
+			t.Errorf("ValidName(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/scan"
 	"github.com/ivc-project/ivc/multitrace"
 )
 
@@ -31,8 +32,9 @@ func Trivial(sig *interaction.Signature) Partition {
 // ParsePartition reads a partition of sig's lifelines into locations, as
 // the --locations flags take it: "discrete", "trivial", the lifeline names
 // of each location "a,b;c" (';' between locations, ',' within), or HIBOU's
-// "{(a,b),(c)}". Lifelines that no location names get a location of their
-// own, after the others, in signature order.
+// "{(a,b),(c)}". A name is written as in a .htf: bare, or quoted when it is
+// not an identifier ("my.service","a;b";c). Lifelines that no location names
+// get a location of their own, after the others, in signature order.
 func ParsePartition(sig *interaction.Signature, spec string) (Partition, error) {
 	spec = strings.TrimSpace(spec)
 	switch spec {
@@ -67,16 +69,26 @@ func ParsePartition(sig *interaction.Signature, spec string) (Partition, error) 
 			}
 		}
 	} else if spec != "" {
-		groups = strings.Split(spec, ";")
+		groups = splitOutsideQuotes(spec, ';')
 	}
 	var p Partition
 	var used interaction.Lifelines
 	for _, g := range groups {
 		var ls interaction.Lifelines
-		for _, name := range strings.Split(g, ",") {
+		for _, name := range splitOutsideQuotes(g, ',') {
 			name = strings.TrimSpace(name)
 			if name == "" {
 				return nil, fmt.Errorf("locations %q: empty lifeline name or location", spec)
+			}
+			if name[0] == '"' {
+				n, end, _, msg := scan.Unquote([]byte(name), 0)
+				if msg == "" && end != len(name) {
+					msg = "text after a quoted name"
+				}
+				if msg != "" {
+					return nil, fmt.Errorf("locations %q: %s: %s", spec, name, msg)
+				}
+				name = n
 			}
 			l, ok := sig.Lifeline(name)
 			if !ok {
@@ -96,6 +108,24 @@ func ParsePartition(sig *interaction.Signature, spec string) (Partition, error) 
 		}
 	}
 	return p, nil
+}
+
+// splitOutsideQuotes splits s at each sep that is not in a quoted name.
+func splitOutsideQuotes(s string, sep byte) []string {
+	var parts []string
+	start, quoted := 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\' && quoted:
+			i++
+		case c == '"':
+			quoted = !quoted
+		case c == sep && !quoted:
+			parts = append(parts, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(parts, s[start:])
 }
 
 // Format returns the partition as ParsePartition reads it: "a,b;c".

@@ -136,6 +136,34 @@ func TestParsePartition(t *testing.T) {
 			t.Errorf("ParsePartition(%q) = %s (%v), want %s", tc.spec, got, err, tc.want)
 		}
 	}
+	// Real names (issue 24): quoted as in a .htf, aliases too; Format
+	// writes what ParsePartition reads.
+	f, err := interaction.ParseHSF("q.hsf", []byte(`@lifeline{gw = "api;gateway"; "a,b"; "say \"hi\""; c}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, _, err := f.Signature("q.hsf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for spec, want := range map[string]string{
+		`gw,"a,b";"say \"hi\""`:          `"api;gateway","a,b";"say \"hi\"";c`,
+		`"api;gateway" ; c,"say \"hi\""`: `"api;gateway";"say \"hi\"",c;"a,b"`,
+		`"a,b"x`:                         "error",
+		`"a,b`:                           "error",
+	} {
+		p, err := ParsePartition(q, spec)
+		got := "error"
+		if err == nil {
+			got = p.Format(q)
+			if back, err := ParsePartition(q, got); err != nil || back.Format(q) != got {
+				t.Errorf("%s reads back as %v (%v)", got, back, err)
+			}
+		}
+		if got != want {
+			t.Errorf("ParsePartition(%s) = %s (%v), want %s", spec, got, err, want)
+		}
+	}
 }
 
 func TestProject(t *testing.T) {

@@ -1,6 +1,7 @@
 package verdict_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ivc-project/ivc/nfa/engine"
@@ -58,5 +59,33 @@ func TestText(t *testing.T) {
 	}
 	if _, err := verdict.ParseMode("exact"); err == nil {
 		t.Error("ParseMode(exact) succeeded")
+	}
+}
+
+// TestWords: the lines, heading and diagnosis every output takes from a
+// result.
+func TestWords(t *testing.T) {
+	fail := verdict.Result{Verdict: verdict.Fail, Explanation: &verdict.Explanation{
+		Components:   []verdict.ComponentProgress{{Lifelines: "a", Consumed: 1, Length: 2, Head: "a!m"}, {Lifelines: "b", Consumed: 0, Length: 0}},
+		LocalFailure: "a"}}
+	got := strings.Join(fail.Explain(), "|")
+	want := "local failure: the trace of [a] is impossible on its own|[a] consumed 1/2, next a!m|[b] consumed 0/0|expected: nothing more"
+	if got != want {
+		t.Errorf("Explain:\n got %s\nwant %s", got, want)
+	}
+	if k, why := fail.Diagnosis(); k != "local failure" || why != "local failure: the trace of [a] is impossible on its own; expected nothing more" {
+		t.Errorf("Diagnosis: %q %q", k, why)
+	}
+	slice := verdict.Result{Verdict: verdict.WeakPass, Mode: verdict.Slice, Simulated: []verdict.SimulatedAction{
+		{Action: "a!m", Component: "a"}, {Action: "b?m", Component: "b"}, {Action: "a!n", Component: "a"}}}
+	if got := strings.Join(slice.Explain(), "|"); got != "before the log of [a] starts: a!m a!n|before the log of [b] starts: b?m" {
+		t.Errorf("Explain slice: %s", got)
+	}
+	if got := slice.Heading(); got != "WeakPass (a slice: the logs may start late and stop early)" {
+		t.Errorf("Heading: %s", got)
+	}
+	inter := verdict.Result{Verdict: verdict.Fail, Reason: verdict.InterError}
+	if k, why := inter.Diagnosis(); k != "InterError" || why != "InterError" || inter.Heading() != "Fail: InterError" {
+		t.Errorf("InterError: %q %q %q", k, why, inter.Heading())
 	}
 }

@@ -5,18 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"slices"
-	"strings"
+	goruntime "runtime"
 	"sync"
-	"time"
 
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/tracegen"
-	"github.com/ivc-project/ivc/verdict"
 )
 
 // Config is the whole of a run: what to read, how to judge it and where to
@@ -46,20 +41,16 @@ type Config struct {
 
 	Spec Spec
 
-	// The settings of ivc analyze of the same names.
-	Mode      string        // prefix (default), accept or slice
-	Engine    string        // auto (default), runtime or automata
-	MaxNodes  int           // 0: the engine's default
-	Timeout   time.Duration // per session; 0: none
-	Locations string        // "a,b;c": the lifelines that share a clock
+	// Settings are those of the check, as ivc analyze's flags give them (a
+	// setting left empty lets a legacy .hsf's option sections give it);
+	// Jobs is the checks a worker runs at once (0: its cores).
+	Settings check.Settings
+
+	Locations string // "a,b;c": the lifelines that share a clock
 	// Fields renames the fields of an event log: role → name.
 	Fields                    map[string]string
 	LifelineAttr, MessageAttr string
 	Strict                    bool
-	// Given lists the settings given on the command line (check.SettingMode,
-	// ...): a legacy .hsf's option sections do not override them, as with
-	// ivc analyze.
-	Given []string
 }
 
 // DefaultBuckets is the number of buckets when Config.Buckets is 0:
@@ -80,60 +71,24 @@ type Spec struct {
 }
 
 // ReadSpec reads the signature hsf and the interaction hif (empty: the .hif
-// beside hsf, or the interaction of a legacy single-file .hsf), and checks
-// that they load, with errors naming file:line:col.
+// beside hsf, or the interaction of a legacy single-file .hsf), once, and
+// checks that they load, with errors naming file:line:col.
 func ReadSpec(hsf, hif string) (Spec, error) {
-	sp, err := spec.Load(hsf, hif)
+	_, src, err := spec.LoadSource(hsf, hif)
 	if err != nil {
 		return Spec{}, err
 	}
-	sig, err := spec.ReadFile(hsf)
-	if err != nil {
-		return Spec{}, err
-	}
-	out := Spec{SigName: hsf, Sig: string(sig)}
-	if sp.HIFPath != sp.SigPath {
-		src, err := spec.ReadFile(sp.HIFPath)
-		if err != nil {
-			return Spec{}, err
-		}
-		out.HIFName, out.HIF = sp.HIFPath, string(src)
-	}
-	return out, nil
+	return Spec{SigName: src.SigName, Sig: string(src.Sig), HIFName: src.HIFName, HIF: string(src.HIF)}, nil
 }
 
-// load loads the spec from its text: the files are written to a directory
-// of their own, under their base names, and loaded from there.
+// load loads the spec from its text, with errors naming the original
+// files: no file is read or written.
 func (s Spec) load() (*check.Spec, error) {
-	dir, err := os.MkdirTemp("", "ivc-beam-spec-")
+	sp, err := spec.Parse(s.SigName, []byte(s.Sig), s.HIFName, []byte(s.HIF))
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
-	sig := filepath.Join(dir, filepath.Base(s.SigName))
-	if err := os.WriteFile(sig, []byte(s.Sig), 0o600); err != nil {
-		return nil, err
-	}
-	hif := ""
-	if s.HIFName != "" {
-		if err := os.Mkdir(filepath.Join(dir, "hif"), 0o700); err != nil {
-			return nil, err
-		}
-		hif = filepath.Join(dir, "hif", filepath.Base(s.HIFName))
-		if err := os.WriteFile(hif, []byte(s.HIF), 0o600); err != nil {
-			return nil, err
-		}
-	}
-	sp, err := check.LoadSpec(sig, hif, "")
-	if err != nil {
-		// Named after the original files, not the copies.
-		msg := strings.ReplaceAll(err.Error(), sig, s.SigName)
-		if hif != "" {
-			msg = strings.ReplaceAll(msg, hif, s.HIFName)
-		}
-		return nil, errors.New(msg)
-	}
-	return sp, nil
+	return &check.Spec{Path: sp.SigPath, Interaction: sp}, nil
 }
 
 // judge is what a worker needs to judge sessions, built once per process
@@ -180,17 +135,13 @@ func (c *Config) newJudge() (*judge, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts, err := c.checkOptions()
+	set := c.Settings
+	if set.Jobs == 0 {
+		set.Jobs = goruntime.NumCPU()
+	}
+	opts, warnings, err := set.Options(sp)
 	if err != nil {
 		return nil, err
-	}
-	fixed := func(setting string) bool { return slices.Contains(c.Given, setting) }
-	warnings, err := opts.Layer(sp, nil, fixed)
-	if err != nil {
-		return nil, err
-	}
-	if opts.Engine == check.EngineAutomata && opts.Analysis.Mode == verdict.Slice {
-		return nil, errors.New("the automata engine answers --mode accept and prefix")
 	}
 	ch, err := check.New(sp, opts)
 	if err != nil {
@@ -218,32 +169,6 @@ func (c *Config) formatName() string {
 		return "auto"
 	}
 	return c.Format
-}
-
-// checkOptions turns the settings into the checker's options, as ivc
-// analyze does.
-func (c *Config) checkOptions() (check.Options, error) {
-	opts := check.DefaultOptions()
-	o := &opts.Analysis
-	if c.Mode != "" {
-		m, err := verdict.ParseMode(c.Mode)
-		if err != nil {
-			return opts, fmt.Errorf("invalid mode %q: want accept, prefix or slice", c.Mode)
-		}
-		o.Mode = m
-	}
-	if c.Engine != "" {
-		e, err := check.ParseEngine(c.Engine)
-		if err != nil {
-			return opts, err
-		}
-		opts.Engine = e
-	}
-	if c.MaxNodes < 0 || c.Timeout < 0 {
-		return opts, fmt.Errorf("invalid limits: max nodes %d, timeout %s (want 0 or more)", c.MaxNodes, c.Timeout)
-	}
-	o.MaxNodes, o.Timeout = c.MaxNodes, c.Timeout
-	return opts, nil
 }
 
 // Check checks the settings of c, building what a worker builds: an error

@@ -75,6 +75,7 @@ func (f *scanFn) ProcessElement(ctx context.Context, file fileio.ReadableFile,
 	})
 	b.flush()
 	sum.BadLines = st.Malformed
+	sum.SpansUnkinded = st.Unkinded
 	if err != nil {
 		return unreadable(err)
 	}
@@ -89,7 +90,7 @@ func (f *scanFn) htf(in *logs.Input, record func(outLine), problem func(int, err
 		problem(0, fileError(in.Name, err))
 		return sum
 	}
-	rec, err := f.j.judgeOne(in.Name, "", 0, mt)
+	rec, err := f.j.judgeOne(in.Name, "", 0, mt, "")
 	if err != nil {
 		problem(0, err)
 		return sum
@@ -206,7 +207,7 @@ func (f *judgeFn) judgeSession(s *session, limit int, add func(int, outLine)) er
 		f.sum.add(Summary{MultiTraces: 1, Unjudged: 1, EventsUnjudged: as.Events, EventsIgnored: as.Ignored})
 		return nil
 	}
-	rec, err := f.j.judgeOne(s.file, s.id, as.Ignored, as.MT)
+	rec, err := f.j.judgeOne(s.file, s.id, as.Ignored, as.MT, as.Incomplete())
 	if err != nil {
 		problem(as.Line, err)
 		f.sum.add(Summary{MultiTraces: 1, Unjudged: 1, EventsUnjudged: as.Events, EventsIgnored: as.Ignored})
@@ -225,8 +226,8 @@ type judged struct {
 
 // judgeOne judges mt, the multi-trace of session id of file; a panic of
 // the checker is an error (check.PanicError), as with ivc analyze.
-func (j *judge) judgeOne(file, id string, ignored int, mt *multitrace.MultiTrace) (judged, error) {
-	o := j.checker.Judge(check.Input{Name: file, Session: id, Ignored: ignored,
+func (j *judge) judgeOne(file, id string, ignored int, mt *multitrace.MultiTrace, incomplete string) (judged, error) {
+	o := j.checker.Judge(check.Input{Name: file, Session: id, Ignored: ignored, Incomplete: incomplete,
 		Read: func() (*multitrace.MultiTrace, error) { return mt, nil }})
 	if o.Err != nil {
 		return judged{}, fmt.Errorf("%s: session %q: %w", file, id, o.Err)

@@ -94,6 +94,9 @@ type Summary struct {
 	EventsUnjudged int `json:"events_unjudged"`
 	EventsIgnored  int `json:"events_ignored"`
 	BadLines       int `json:"bad_lines"` // malformed lines and records
+	// SpansUnkinded counts the spans without a protocol kind (INTERNAL or
+	// none): not events, but not nothing either.
+	SpansUnkinded int `json:"spans_unkinded,omitempty"`
 }
 
 func (s *Summary) add(o Summary) {
@@ -105,6 +108,7 @@ func (s *Summary) add(o Summary) {
 	s.EventsUnjudged += o.EventsUnjudged
 	s.EventsIgnored += o.EventsIgnored
 	s.BadLines += o.BadLines
+	s.SpansUnkinded += o.SpansUnkinded
 	for v, n := range o.Verdicts {
 		s.count(v, "", n)
 	}

@@ -109,8 +109,8 @@ func analyze(t *testing.T, cfg Config, hsf, hif string, files []string) analyzed
 		t.Fatal(err)
 	}
 	opts := check.DefaultOptions()
-	if cfg.Mode != "" {
-		if opts.Analysis.Mode, err = verdict.ParseMode(cfg.Mode); err != nil {
+	if cfg.Settings.Mode != "" {
+		if opts.Analysis.Mode, err = verdict.ParseMode(cfg.Settings.Mode); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -279,7 +279,7 @@ func TestPipelineAgreesWithAnalyze(t *testing.T) {
 			dir := t.TempDir()
 			files := writeLogs(t, dir, c.hsf, c.hif)
 			cfg := newConfig(t, dir, c.hsf, c.hif)
-			cfg.Mode, cfg.Locations, cfg.Shards, cfg.Buckets = c.mode, c.locations, c.shards, c.buckets
+			cfg.Settings.Mode, cfg.Locations, cfg.Shards, cfg.Buckets = c.mode, c.locations, c.shards, c.buckets
 			want := analyze(t, cfg, c.hsf, c.hif, files)
 			got := run(t, cfg)
 			if c.shards == 1 {
@@ -368,13 +368,13 @@ func TestConfigCheck(t *testing.T) {
 		change func(*Config)
 		want   string
 	}{
-		{func(c *Config) { c.Mode = "total" }, `invalid mode "total"`},
-		{func(c *Config) { c.Engine = "fast" }, `unknown engine "fast"`},
+		{func(c *Config) { c.Settings.Mode = "total" }, `invalid mode "total"`},
+		{func(c *Config) { c.Settings.Engine = "fast" }, `invalid engine "fast"`},
 		{func(c *Config) { c.Format = "xml" }, `unknown log format "xml"`},
 		{func(c *Config) { c.Locations = "l1;l1" }, "locations:"},
 		{func(c *Config) { c.Inputs = nil }, "no input"},
 		{func(c *Config) { c.Output = "" }, "no output"},
-		{func(c *Config) { c.Engine, c.Mode = "automata", "slice" }, "automata engine answers"},
+		{func(c *Config) { c.Settings.Engine, c.Settings.Mode = "automata", "slice" }, "automata engine answers"},
 	} {
 		cfg := good
 		c.change(&cfg)

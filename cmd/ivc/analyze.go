@@ -184,11 +184,7 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error {
 	path, hif, paths := args[0], "", args[1:]
 	timbuk := check.IsTimbuk(path)
-	if timbuk {
-		if fl.graph != "" || fl.options != "" {
-			return a.usagef("--graph and --options apply to interactions, not to a .timbuk NFA")
-		}
-	} else {
+	if !timbuk {
 		var err error
 		if _, hif, paths, err = a.specArgs(args); err != nil {
 			return err
@@ -196,18 +192,6 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 	}
 	if len(paths) == 0 {
 		return a.usagef("no MULTITRACE given (want SPEC [HIF] MULTITRACE...)")
-	}
-	opts, err := a.checkOptions(cmd, fl)
-	if err != nil {
-		return err
-	}
-	if timbuk {
-		if opts.Engine == check.EngineRuntime {
-			return a.usagef("a .timbuk NFA has no interaction: only --engine automata (or auto) applies")
-		}
-		if m := opts.Analysis.Mode; m != verdict.Prefix && m != verdict.Accept {
-			return a.usagef("invalid --mode %q for a .timbuk NFA: want accept or prefix", m)
-		}
 	}
 	letters := "" // the split of a .timbuk NFA's letters; for logs, logOptions reads it
 	if timbuk {
@@ -223,27 +207,13 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 	if sp.Interaction != nil {
 		a.warn(sp.Interaction.Warnings)
 	}
-	var hcfFiles []string
-	if fl.options != "" {
-		hcfFiles = []string{fl.options}
-	}
-	warnings, err := opts.Layer(sp, hcfFiles, cmd.Flags().Changed)
+	set := settings(cmd, fl)
+	opts, warnings, err := set.Options(sp)
 	for _, w := range warnings {
 		a.warnf("%s", w)
 	}
 	if err != nil {
 		return err
-	}
-	if fl.graph != "" {
-		switch opts.Engine {
-		case check.EngineAutomata:
-			return a.usagef("--graph draws the runtime engine's search: use --engine runtime")
-		case check.EngineAuto:
-			opts.Engine = check.EngineRuntime
-		}
-	}
-	if opts.Engine == check.EngineAutomata && opts.Analysis.Mode == verdict.Slice {
-		return a.usagef("--engine automata answers --mode accept and prefix")
 	}
 	start := time.Now() // the batch's time includes the setup
 	c, err := check.New(sp, opts)
@@ -287,8 +257,13 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 	}
 	c.Run(inputs, fl.jobs, b.print)
 	b.prog.clear()
-	if b.judged+b.errors > 1 || counts.ignored > 0 || counts.malformed > 0 {
+	if b.judged+b.errors > 1 || counts.ignored > 0 || counts.malformed > 0 || counts.unkinded > 0 {
 		b.summary(time.Since(start), counts)
+	}
+	if !timbuk && b.errors == 0 {
+		if err := counts.nothingJudged(); err != nil {
+			a.report(err)
+		}
 	}
 	if err := b.rep.write(time.Since(start)); err != nil {
 		a.report(err)
@@ -355,48 +330,15 @@ func (b *batch) print(o check.Outcome) {
 func printResult(w io.Writer, file string, r verdict.Result, us int64, ignored int) {
 	fmt.Fprintf(w, "%s: %s (%d nodes, %d µs", file, r.Verdict, r.Nodes, us)
 	if ignored > 0 {
-		fmt.Fprintf(w, ", %d events ignored", ignored)
+		fmt.Fprintf(w, ", %s ignored", plural(ignored, "event"))
 	}
 	fmt.Fprint(w, ")")
 	if why := r.Text(); why != "" {
 		fmt.Fprintf(w, ": %s", why)
 	}
 	fmt.Fprintln(w)
-	printSimulated(w, r.Simulated)
-	if r.Verdict != verdict.Fail || r.Explanation == nil {
-		return
-	}
-	e := r.Explanation
-	if e.LocalFailure != "" {
-		fmt.Fprintf(w, "\tlocal failure: the trace of [%s] is impossible on its own\n", e.LocalFailure)
-	}
-	for _, c := range e.Components {
-		fmt.Fprintf(w, "\t[%s] consumed %d/%d", c.Lifelines, c.Consumed, c.Length)
-		if c.Head != "" {
-			fmt.Fprintf(w, ", next %s", c.Head)
-		}
-		fmt.Fprintln(w)
-	}
-	if len(e.Expected) == 0 {
-		fmt.Fprintf(w, "\texpected: nothing more\n")
-	} else {
-		fmt.Fprintf(w, "\texpected: %s\n", strings.Join(e.Expected, " "))
-	}
-}
-
-// printSimulated prints, per component, the actions a slice explanation
-// assumed unobserved before the component's log starts.
-func printSimulated(w io.Writer, sim []verdict.SimulatedAction) {
-	var comps []string
-	byComp := map[string][]string{}
-	for _, s := range sim {
-		if _, ok := byComp[s.Component]; !ok {
-			comps = append(comps, s.Component)
-		}
-		byComp[s.Component] = append(byComp[s.Component], s.Action)
-	}
-	for _, c := range comps {
-		fmt.Fprintf(w, "\tbefore the log of [%s] starts: %s\n", c, strings.Join(byComp[c], " "))
+	for _, line := range r.Explain() {
+		fmt.Fprintf(w, "\t%s\n", line)
 	}
 }
 
@@ -413,10 +355,13 @@ func (b *batch) summary(d time.Duration, counts logCounts) {
 		parts = append(parts, fmt.Sprintf("%d unreadable", b.errors))
 	}
 	if counts.malformed > 0 {
-		parts = append(parts, fmt.Sprintf("%d malformed log lines", counts.malformed))
+		parts = append(parts, plural(counts.malformed, "malformed log line"))
 	}
 	if counts.ignored > 0 {
-		parts = append(parts, fmt.Sprintf("%d events outside the signature ignored", counts.ignored))
+		parts = append(parts, plural(counts.ignored, "event")+" outside the signature ignored")
+	}
+	if counts.unkinded > 0 {
+		parts = append(parts, plural(counts.unkinded, "span")+" without a protocol kind (INTERNAL or none) not judged")
 	}
 	setup := ""
 	if b.setup >= time.Millisecond {
@@ -425,6 +370,14 @@ func (b *batch) summary(d time.Duration, counts logCounts) {
 	fmt.Fprintf(b.a.stderr, "%d multi-traces: %s in %s%s\n", b.judged+b.errors, strings.Join(parts, ", "), report.RoundDuration(d), setup)
 	if counts.logs > 0 {
 		fmt.Fprintf(b.a.stderr, "%d log files: %d sessions (%d across several files), events: %d judged, %d ignored, %d in sessions not judged\n",
-			counts.logs, counts.sessions, counts.joined, counts.events, counts.ignored, counts.unjudged)
+			counts.logs, counts.sessions, counts.joined, counts.events-counts.unjudged, counts.ignored, counts.unjudged)
 	}
+}
+
+// plural returns "1 thing" or "n things".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }

@@ -166,7 +166,8 @@ func verifierConfig(sp *spec.Spec, e *automata.Engine, part []interaction.Lifeli
 	if err != nil {
 		return gen.Config{}, fmt.Errorf("%s: %v", sp.HIFPath, err)
 	}
-	cfg := gen.Config{Source: filepath.Base(sp.SigPath), Checker: c, Lifelines: sp.Sig.Lifelines, Messages: sp.Sig.Messages}
+	cfg := gen.Config{Source: filepath.Base(sp.SigPath), Checker: c, Lifelines: sp.Sig.Lifelines, Messages: sp.Sig.Messages,
+		LifelineAliases: sp.Sig.LifelineAliases, MessageAliases: sp.Sig.MessageAliases}
 	if sp.HIFPath != sp.SigPath {
 		cfg.Source += " + " + filepath.Base(sp.HIFPath)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ivc-project/ivc/automata"
 	"github.com/ivc-project/ivc/compile"
+	"github.com/ivc-project/ivc/draw"
 	"github.com/ivc-project/ivc/internal/atomicfile"
 	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/spec"
@@ -72,7 +73,7 @@ it is used when HIF is omitted) or a legacy single-file .hsf.`,
 			var g string
 			switch what {
 			case "interaction":
-				g = compile.DrawInteraction(sp.Syntax, sp.HIFPath)
+				g = draw.InteractionDOT(sp.Syntax, sp.HIFPath)
 			case "nfa":
 				m, err := compile.Compile(sp.Store, sp.Root, compile.Options{Labels: labels, File: sp.HIFPath, Syntax: sp.Syntax,
 					Deadline: lim.deadline(), MaxMemory: int64(lim.maxMemory)})

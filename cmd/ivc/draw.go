@@ -108,17 +108,20 @@ multi-trace is drawn in SVG only).
 	return cmd
 }
 
-// drawMultiTrace judges the multi-trace at path with the runtime engine,
-// finds the interleaving to draw, and draws it.
+// drawMultiTrace judges the multi-trace at path as ivc analyze does (with
+// the runtime engine by default, whose explanation the drawing shows), finds
+// the interleaving to draw, and draws it.
 func (a *app) drawMultiTrace(cmd *cobra.Command, fl *analyzeFlags, sp *spec.Spec, path string, opt draw.Options) ([]byte, error) {
-	opts, err := a.checkOptions(cmd, fl)
-	if err != nil {
-		return nil, err
-	}
-	warnings, err := opts.Layer(&check.Spec{Path: sp.SigPath, Interaction: sp}, nil, cmd.Flags().Changed)
+	csp := &check.Spec{Path: sp.SigPath, Interaction: sp}
+	set := settings(cmd, fl)
+	opts, warnings, err := set.Options(csp)
 	for _, w := range warnings {
 		a.warnf("%s", w)
 	}
+	if err != nil {
+		return nil, err
+	}
+	c, err := check.New(csp, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -129,26 +132,26 @@ func (a *app) drawMultiTrace(cmd *cobra.Command, fl *analyzeFlags, sp *spec.Spec
 	if opt.Title == "" {
 		opt.Title = path
 	}
-	an := runtime.New(sp.Store, sp.Root, opts.Analysis)
-	res := an.Analyze(mt)
+	res := c.Check(mt)
 	run := draw.Run{Sig: sp.Sig, Syntax: sp.Syntax, MT: mt, Result: res}
-	run.Witness = witness(an, mt, res)
+	run.Witness = witness(c.Witness, mt, res)
 	if !res.Verdict.OK() {
 		a.fail()
 	}
 	return draw.MultiTraceSVG(run, opt), nil
 }
 
-// witness is the interleaving a drawing of mt shows: for a Pass or
-// WeakPass, an accepted one; for a Fail, one of the part the explanation
-// says was consumed (nil if none is found within the limits).
-func witness(an *runtime.Analyzer, mt *multitrace.MultiTrace, res verdict.Result) runtime.Witness {
+// witness is the interleaving a drawing of mt shows, as find (a checker's or
+// an analyzer's Witness) gives it: for a Pass or WeakPass, an accepted one;
+// for a Fail, one of the part the explanation says was consumed (nil if
+// none is found within the limits).
+func witness(find func(*multitrace.MultiTrace, verdict.Mode) (runtime.Witness, bool), mt *multitrace.MultiTrace, res verdict.Result) runtime.Witness {
 	switch {
 	case res.Verdict.OK():
-		w, _ := an.Witness(mt, res.Mode)
+		w, _ := find(mt, res.Mode)
 		return w
 	case res.Verdict == verdict.Fail && res.Explanation != nil:
-		w, _ := an.Witness(draw.Consumed(mt, res.Explanation), verdict.Prefix)
+		w, _ := find(draw.Consumed(mt, res.Explanation), verdict.Prefix)
 		return w
 	}
 	return nil

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"iter"
 	"strings"
 
@@ -80,10 +81,37 @@ type logCounts struct {
 	logs      int // log files read
 	sessions  int // sessions of the logs
 	joined    int // sessions with events in several files
-	events    int // events of the sessions judged
 	unjudged  int // events of the sessions that could not be judged
 	ignored   int // events outside the signature
 	malformed int // lines reported
+	events    int // events in the signature, judged
+	unkinded  int // spans without an action (INTERNAL or no kind)
+	htf       int // .htf multi-traces
+}
+
+// nothingJudged returns the error of a batch that judged no event: every
+// event of its logs was outside the signature, or the logs held none (an
+// empty log, spans without a kind, a format that does not fit). Exit status
+// 2: a Pass of nothing is no answer (issue 25 item 8).
+func (c *logCounts) nothingJudged() error {
+	if c.htf > 0 || c.events > 0 {
+		return nil
+	}
+	var held []string
+	if c.ignored > 0 {
+		held = append(held, plural(c.ignored, "event")+" outside the signature")
+	}
+	if c.unkinded > 0 {
+		held = append(held, plural(c.unkinded, "span")+" without a protocol kind (INTERNAL or none)")
+	}
+	if c.malformed > 0 {
+		held = append(held, plural(c.malformed, "malformed line"))
+	}
+	what := "no event at all"
+	if len(held) > 0 {
+		what = "only " + strings.Join(held, ", ")
+	}
+	return fmt.Errorf("nothing judged: the logs hold %s (check the signature's names, --lifeline-attr, --message-attr, --field and --log-format)", what)
 }
 
 // malformed is a malformed line of a log, reported in the batch's output
@@ -178,6 +206,7 @@ func logInputs(files []string, run logRun, counts *logCounts) iter.Seq[check.Inp
 				continue
 			}
 			if in.Format == logs.HTF {
+				counts.htf++
 				put(htfInput(in, file, run.opt))
 				continue
 			}
@@ -193,7 +222,9 @@ func logInputs(files []string, run logRun, counts *logCounts) iter.Seq[check.Inp
 			in.Close()
 			counts.logs++
 			counts.ignored += stats.Ignored
-			counts.malformed += len(bad)
+			counts.malformed += stats.Malformed
+			counts.events += stats.Events
+			counts.unkinded += stats.Unkinded
 			if err != nil {
 				bad = append(bad, err)
 			}
@@ -241,7 +272,7 @@ func sessionInput(s logs.Session, counts *logCounts) check.Input {
 	if s.Err != nil {
 		counts.unjudged += s.Events
 	} else {
-		counts.events += s.Events
+		in.Incomplete = s.Incomplete()
 	}
 	return in
 }

@@ -36,8 +36,18 @@
 // in testdata/script at the top of the module (one per user story).
 package main
 
-import "os"
+import (
+	"fmt"
+	"os"
+)
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	status := run(os.Args[1:], os.Stdout, os.Stderr)
+	// Close reports what a write may not have yet (a file system that
+	// writes back late): results lost there are an error too.
+	if err := os.Stdout.Close(); err != nil && status < exitInput {
+		fmt.Fprintf(os.Stderr, "ivc: cannot write the results to standard output: %v\n", err)
+		status = exitInput
+	}
+	os.Exit(status)
 }

@@ -58,16 +58,10 @@ func TestAnalysisOptions(t *testing.T) {
 			if err := cmd.ParseFlags(tc.args); err != nil {
 				t.Fatal(err)
 			}
-			opts, err := a.checkOptions(cmd, fl)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var files []string
-			if fl.options != "" {
-				files = []string{fl.options}
-			}
 			sp := &check.Spec{Interaction: &spec.Spec{SigPath: "legacy.hsf", Options: tc.legacy}}
-			if _, err := opts.Layer(sp, files, cmd.Flags().Changed); err != nil {
+			set := settings(cmd, fl)
+			opts, _, err := set.Options(sp)
+			if err != nil {
 				t.Fatal(err)
 			}
 			got := opts.Analysis

@@ -98,18 +98,8 @@ func (r *reportBuilder) add(o check.Outcome) {
 		row.Verdict, row.Reason = "error", describe(o.Err).Error()
 	default:
 		res := o.Result
-		row.Verdict, row.Reason = res.Verdict.String(), res.Text()
-		if res.Reason != verdict.NoReason {
-			row.Kind = res.Reason.String()
-		}
-		if e := res.Explanation; e != nil && row.Kind == "" {
-			// The runtime engine's Fail: its explanation says why.
-			row.Kind, row.Reason = "no accepted interleaving", "expected "+orNothing(e.Expected)
-			if e.LocalFailure != "" {
-				row.Kind = "local failure"
-				row.Reason = "the trace of [" + e.LocalFailure + "] is impossible on its own; " + row.Reason
-			}
-		}
+		row.Verdict = res.Verdict.String()
+		row.Kind, row.Reason = res.Diagnosis()
 		if res.Verdict == verdict.Fail {
 			if mt != nil && len(r.fails) < report.DefaultMaxDrawings {
 				r.fails = append(r.fails, failure{row: len(r.rep.Rows), mt: mt, res: res})
@@ -119,14 +109,6 @@ func (r *reportBuilder) add(o check.Outcome) {
 		}
 	}
 	r.rep.Rows = append(r.rep.Rows, row)
-}
-
-// orNothing joins actions, or says "nothing more".
-func orNothing(actions []string) string {
-	if len(actions) == 0 {
-		return "nothing more"
-	}
-	return strings.Join(actions, " ")
 }
 
 // write draws the failures kept and writes the report, atomically.
@@ -145,7 +127,7 @@ func (r *reportBuilder) write(elapsed time.Duration) error {
 		opts.Timeout = witnessTimeout
 		an := runtime.New(st, st.Import(in.Store, in.Root), opts)
 		for _, f := range r.fails {
-			run := draw.Run{Sig: in.Sig, Syntax: in.Syntax, MT: f.mt, Result: f.res, Witness: witness(an, f.mt, f.res)}
+			run := draw.Run{Sig: in.Sig, Syntax: in.Syntax, MT: f.mt, Result: f.res, Witness: witness(an.Witness, f.mt, f.res)}
 			title := r.rep.Rows[f.row].File
 			if s := r.rep.Rows[f.row].Session; s != "" {
 				title += " (session " + s + ")"

@@ -136,14 +136,24 @@ func run(args []string, stdout, stderr io.Writer) (status int) {
 			status = exitInput
 		}
 	}()
-	a := &app{stdout: stdout, stderr: stderr}
+	out := &output{w: stdout}
+	a := &app{stdout: out, stderr: stderr}
 	root := newRootCmd(a)
 	root.SetArgs(args)
-	root.SetOut(stdout)
+	root.SetOut(out)
 	root.SetErr(stderr)
 	cmd, err := root.ExecuteC()
+	if err == nil && out.err != nil {
+		// Results lost (a full disk, a closed pipe): never exit 0 on them.
+		fmt.Fprintf(stderr, "ivc: cannot write the results to standard output: %v\n", out.err)
+		return exitInput
+	}
 	if err == nil {
 		return a.status
+	}
+	var se *check.SettingError
+	if errors.As(err, &se) {
+		err = settingError(se)
 	}
 	var ue *usageError
 	if errors.As(err, &ue) || a.cmd == nil {
@@ -180,4 +190,23 @@ func describe(err error) error {
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// output is standard output as commands write it: it keeps the first write
+// error, after which it writes nothing more, so that run reports lost
+// results once, with exit status 2, whichever write failed.
+type output struct {
+	w   io.Writer
+	err error
+}
+
+func (o *output) Write(p []byte) (int, error) {
+	if o.err != nil {
+		return 0, o.err
+	}
+	n, err := o.w.Write(p)
+	if err != nil {
+		o.err = err
+	}
+	return n, err
 }

@@ -5,8 +5,9 @@
 // link to.
 //
 // The formats share one lexical grammar: labels are a Unicode letter followed by
-// letters, ASCII digits or '_'; whitespace separates tokens; /* */ comments are
-// skipped; numbers are decimal, optionally negative.
+// letters, ASCII digits or '_'; a name may also be quoted, "api-gateway",
+// with \" and \\ escapes (see syntax.IsIdent); whitespace separates tokens;
+// /* */ comments are skipped; numbers are decimal, optionally negative.
 package scan
 
 import (
@@ -24,6 +25,7 @@ type Kind uint8
 const (
 	EOF    Kind = iota
 	Ident       // a label: lifeline, message, operator or option name
+	Quoted      // a quoted name: Text is the name, without quotes or escapes
 	Number      // decimal integer, possibly negative
 	Punct       // one of ( ) { } [ ] , ; . ! ? @ # = < > | : + * / -
 	Dash2       // --
@@ -33,7 +35,7 @@ const (
 	Bottom      // ⊥
 )
 
-var kindNames = [...]string{EOF: "end of file", Ident: "name", Number: "number", Punct: "symbol",
+var kindNames = [...]string{EOF: "end of file", Ident: "name", Quoted: "quoted name", Number: "number", Punct: "symbol",
 	Dash2: "'--'", Arrow: "'->'", Empty: "'∅'", Top: "'⊤'", Bottom: "'⊥'"}
 
 func (k Kind) String() string { return kindNames[k] }
@@ -41,22 +43,27 @@ func (k Kind) String() string { return kindNames[k] }
 // Token is one lexical unit.
 type Token struct {
 	Kind Kind
-	Text string // the source text of the token
+	Text string // the source text of the token; the name of a Quoted one
 	Pos  syntax.Pos
+	End  int // the offset just after the token
 }
 
 // Is reports whether t is the punctuation p.
 func (t Token) Is(p string) bool { return t.Kind == Punct && t.Text == p }
 
-// IsIdent reports whether t is the label s.
+// IsIdent reports whether t is the label s (written bare: a quoted name
+// is never a keyword).
 func (t Token) IsIdent(s string) bool { return t.Kind == Ident && t.Text == s }
+
+// IsName reports whether t is a name, bare or quoted.
+func (t Token) IsName() bool { return t.Kind == Ident || t.Kind == Quoted }
 
 // Describe returns the token as an error message shows it.
 func (t Token) Describe() string {
 	switch t.Kind {
 	case EOF:
 		return "end of file"
-	case Ident:
+	case Ident, Quoted:
 		return "name " + Quote(t.Text)
 	case Number:
 		return fmt.Sprintf("number %s", t.Text)
@@ -239,11 +246,20 @@ func EndsLine(c byte) bool {
 func (s *Scanner) Comments() []Comment { return s.comments }
 
 // End returns the offset just after the last token consumed by Next.
-func (s *Scanner) End() int { return s.tok.Pos.Offset + len(s.tok.Text) }
+func (s *Scanner) End() int { return s.tok.End }
 
 const punctuation = "(){}[],;.!?@#=<>|:+*/-"
 
 func (s *Scanner) scan() Token {
+	t := s.token()
+	t.End = s.off
+	if t.Kind == EOF {
+		t.End = t.Pos.Offset
+	}
+	return t
+}
+
+func (s *Scanner) token() Token {
 	if s.err != nil {
 		return Token{Kind: EOF, Pos: s.pos()}
 	}
@@ -261,6 +277,8 @@ func (s *Scanner) scan() Token {
 			return s.ident(p)
 		case c >= '0' && c <= '9':
 			return s.number(p)
+		case c == '"':
+			return s.quoted(p)
 		case c == '-':
 			if s.off+1 < len(s.src) {
 				switch n := s.src[s.off+1]; {
@@ -383,6 +401,26 @@ func (s *Scanner) Expect(p string, context string) (Token, error) {
 	ok := t.Is(p) || (p == "--" && t.Kind == Dash2) || (p == "->" && t.Kind == Arrow)
 	if !ok {
 		return t, s.Unexpected(t, fmt.Sprintf("'%s' %s", p, context))
+	}
+	return t, nil
+}
+
+// quoted reads a quoted name at p.
+func (s *Scanner) quoted(p syntax.Pos) Token {
+	name, end, bad, msg := Unquote(s.src, s.off)
+	if msg != "" {
+		return s.fail(syntax.Pos{Offset: bad, Line: p.Line, Col: p.Col + bad - p.Offset}, "%s", msg)
+	}
+	s.advanceRune(end - s.off) // no newline in a quoted name
+	return Token{Kind: Quoted, Text: name, Pos: p}
+}
+
+// ExpectName consumes the next token and checks that it is a name, bare
+// or quoted.
+func (s *Scanner) ExpectName(what string) (Token, error) {
+	t := s.Next()
+	if !t.IsName() {
+		return t, s.Unexpected(t, what)
 	}
 	return t, nil
 }

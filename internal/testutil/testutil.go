@@ -19,25 +19,30 @@ func Shared(t testing.TB) string {
 		}
 		return shared
 	}
+	shared := filepath.Join(ModuleRoot(t), "..", "shared")
+	if _, err := os.Stat(filepath.Join(shared, "corpus")); err != nil {
+		t.Skipf("skipping: the shared corpus is not at %s (it is beside the checkout in CI)", shared)
+	}
+	return shared
+}
+
+// ModuleRoot returns the directory of the go.mod of the module under test.
+func ModuleRoot(t testing.TB) string {
+	t.Helper()
 	dir, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
+			return dir
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			t.Skip("go.mod not found")
+			t.Fatal("go.mod not found")
 		}
 		dir = parent
 	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(filepath.Join(shared, "corpus")); err != nil {
-		t.Skipf("skipping: the shared corpus is not at %s (it is beside the checkout in CI)", shared)
-	}
-	return shared
 }
 
 // Sweep reports whether heavy corpus sweeps should run in full: when the

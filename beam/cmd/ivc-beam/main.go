@@ -11,8 +11,9 @@
 // --format json) to PREFIX-sessions-*.jsonl, the malformed lines and the
 // sessions that cannot be judged to PREFIX-errors-*.txt, and the counts to
 // PREFIX-summary.json, which it also prints. The exit status is 0 when the
-// job succeeded, whatever the verdicts (they are in the summary), 1 when
-// it could not run or failed. Beam's own flags (--runner,
+// job succeeded, whatever the verdicts (they are in the summary), 2 when an
+// --input matches no file or the job judged no event (as ivc analyze: a
+// Pass of nothing is no answer), 1 when it could not run or failed. Beam's own flags (--runner,
 // --endpoint, --environment_type, --worker_binary, Dataflow's --project,
 // ...) are passed to Beam; see beam/README.md.
 package main
@@ -20,6 +21,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -95,9 +97,15 @@ func main() {
 	}
 	if err := run(context.Background(), os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "ivc-beam:", err)
+		if errors.As(err, new(inputError)) {
+			exit(2)
+		}
 		exit(1)
 	}
 }
+
+// inputError is an error of the inputs, not of the job: exit status 2.
+type inputError struct{ error }
 
 // exit is os.Exit after the deferred work of main (the profile).
 var exit = os.Exit
@@ -162,7 +170,7 @@ func run(ctx context.Context, stdout io.Writer) error {
 	}
 	cfg := pipeline.Config{
 		Inputs: inputs, Format: *logFormat, Output: *output, Shards: *shards, Buckets: *buckets, MaxSessionEvents: *maxSessionEvents,
-		Spec: sp, Mode: *mode, Engine: *engine, MaxNodes: *maxNodes, Timeout: *timeout, Locations: *locations,
+		Spec: sp, Settings: check.Settings{Engine: *engine, Timeout: *timeout}, Locations: *locations,
 		LifelineAttr: *lifelineAttr, MessageAttr: *messageAttr, Strict: *strict,
 	}
 	for _, f := range fields {
@@ -176,11 +184,12 @@ func run(ctx context.Context, stdout io.Writer) error {
 		cfg.Fields[role] = name
 	}
 	flag.Visit(func(f *flag.Flag) {
+		// Given on the command line: over a legacy .hsf's option sections.
 		switch f.Name {
 		case "mode":
-			cfg.Given = append(cfg.Given, check.SettingMode)
+			cfg.Settings.Mode = *mode
 		case "max-nodes":
-			cfg.Given = append(cfg.Given, check.SettingMaxNodes)
+			cfg.Settings.MaxNodes = maxNodes
 		}
 	})
 	warnings, err := cfg.Check()
@@ -189,6 +198,11 @@ func run(ctx context.Context, stdout io.Writer) error {
 	}
 	if err != nil {
 		return err
+	}
+	for _, in := range cfg.Inputs {
+		if err := matchesAFile(ctx, in); err != nil {
+			return err
+		}
 	}
 	p, s := beam.NewPipelineWithRoot()
 	if err := pipeline.Build(s, cfg); err != nil {
@@ -204,32 +218,56 @@ func run(ctx context.Context, stdout io.Writer) error {
 	if *jobopts.Async {
 		return nil // the job goes on: its summary is not written yet
 	}
-	if err := printSummary(ctx, stdout, cfg.Output+"-summary.json"); err != nil {
+	sum, err := printSummary(ctx, stdout, cfg.Output+"-summary.json")
+	if err != nil {
 		// Done, but written where this machine does not see (a cluster's
 		// local disks) or cannot read (credentials).
 		fmt.Fprintf(os.Stderr, "ivc-beam: the job is done, but its summary cannot be read from here: %v\n", err)
+		return nil
+	}
+	if sum.EventsJudged == 0 {
+		return inputError{fmt.Errorf("nothing judged: the logs hold %d events outside the signature, %d spans without a protocol kind (INTERNAL or none), %d malformed lines, %d unreadable files (check the signature's names, --lifeline-attr, --message-attr, --field and --log-format)",
+			sum.EventsIgnored, sum.SpansUnkinded, sum.BadLines, sum.UnreadableFiles)}
+	}
+	return nil
+}
+
+// matchesAFile returns an error when the glob in matches no file, on any
+// Beam filesystem.
+func matchesAFile(ctx context.Context, in string) error {
+	fs, err := filesystem.New(ctx, in)
+	if err != nil {
+		return err
+	}
+	defer fs.Close()
+	files, err := fs.List(ctx, in)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return inputError{fmt.Errorf("--input %q matches no file", in)}
 	}
 	return nil
 }
 
 // printSummary copies the summary to stdout, when it can be read from
-// here.
-func printSummary(ctx context.Context, w io.Writer, name string) error {
+// here, and returns it.
+func printSummary(ctx context.Context, w io.Writer, name string) (pipeline.Summary, error) {
+	var s pipeline.Summary
 	fs, err := filesystem.New(ctx, name)
 	if err != nil {
-		return err
+		return s, err
 	}
 	defer fs.Close()
 	r, err := fs.OpenRead(ctx, name)
 	if err != nil {
-		return err
+		return s, err
 	}
 	defer r.Close()
-	var s pipeline.Summary
 	if err := json.NewDecoder(r).Decode(&s); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+		return s, fmt.Errorf("%s: %w", name, err)
 	}
 	b, _ := json.Marshal(s)
 	_, err = fmt.Fprintf(w, "%s\n", b)
-	return err
+	return s, err
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -78,6 +79,7 @@ func TestRunErrors(t *testing.T) {
 		{[]string{"spec", "../../../testdata/abp/abp.hsf", "input", "x.jsonl", "output", "o", "field", "session"}, `invalid --field "session": want ROLE=NAME`},
 		{[]string{"spec", "../../../testdata/abp/abp.hsf", "input", "x.jsonl", "output", "o", "mode", "all"}, `invalid mode "all"`},
 		{[]string{"spec", "../../../testdata/abp/abp.hsf", "input", "nope://x", "output", "o"}, `file system scheme "nope" not registered`},
+		{[]string{"spec", "../../../testdata/abp/abp.hsf", "input", "../../../testdata/logs/*.nothing", "output", "o"}, `--input "../../../testdata/logs/*.nothing" matches no file`},
 	} {
 		t.Run(c.want, func(t *testing.T) {
 			setFlags(t, c.flags...)
@@ -86,5 +88,18 @@ func TestRunErrors(t *testing.T) {
 				t.Errorf("%v: %v, want %q", c.flags, err, c.want)
 			}
 		})
+	}
+}
+
+// TestRunNothingJudged: a job that judges no event (here, every span's
+// lifeline read from an attribute that is not there) is an input error,
+// exit status 2, as with ivc analyze (issue 25 item 8).
+func TestRunNothingJudged(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "abp")
+	setFlags(t, "spec", "../../../testdata/abp/abp.hsf", "input", "../../../testdata/logs/abp.otlp.json", "output", out,
+		"lifeline-attr", "service")
+	err := run(context.Background(), new(bytes.Buffer))
+	if err == nil || !errors.As(err, new(inputError)) || !strings.Contains(err.Error(), "nothing judged: the logs hold ") {
+		t.Errorf("%v, want nothing judged", err)
 	}
 }

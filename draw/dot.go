@@ -1,4 +1,4 @@
-package compile
+package draw
 
 import (
 	"fmt"
@@ -8,13 +8,13 @@ import (
 	"github.com/ivc-project/ivc/interaction"
 )
 
-// DrawInteraction returns an interaction in Graphviz DOT, for review: its
+// InteractionDOT returns an interaction in Graphviz DOT, for review: its
 // operator tree drawn top-down, operands left to right in order, with the
 // message arrows as leaves written as in .hif files ("a -- m -> b",
 // "a -- <synch>m -> (b,c)", "m -> b", "a -- m ->|"). n is a syntax tree: the
 // interaction as written (spec.Spec.Syntax) or a term's (Store.Syntax).
 // title, when not empty, labels the graph. The output is deterministic.
-func DrawInteraction(n *interaction.Node, title string) string {
+func InteractionDOT(n *interaction.Node, title string) string {
 	g := dot.NewGraph(dot.Directed)
 	g.ID("interaction")
 	g.Attr("rankdir", "TB")
@@ -47,33 +47,4 @@ func DrawInteraction(n *interaction.Node, title string) string {
 	}
 	draw(n)
 	return g.String()
-}
-
-// operatorLabel names the operator of an inner node: "seq", "loopW",
-// "coreg(a,b)", "sync(a!m)".
-func operatorLabel(n *interaction.Node) string {
-	var b strings.Builder
-	switch n.Kind {
-	case interaction.NodeCoreg:
-		b.WriteString("coreg(")
-		for i, l := range n.Coreg {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(l.Text)
-		}
-		b.WriteByte(')')
-	case interaction.NodeSync:
-		b.WriteString("sync(")
-		for i, a := range n.Sync {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(a.String())
-		}
-		b.WriteByte(')')
-	default:
-		b.WriteString(n.Op.String())
-	}
-	return b.String()
 }

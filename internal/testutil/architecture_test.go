@@ -1,0 +1,185 @@
+package testutil
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The architecture of the module, as the README's drawing shows it: for
+// each package, the packages of the module it may import, and the modules
+// outside the standard library it may use. TestArchitecture checks the
+// imports of every package (not of its tests) against it, and that the
+// README's architecture section names every package.
+//
+// When a package moves, update its line here and the README's drawing
+// together. Keep the list a layering: a package only imports packages
+// listed above it.
+var architecture = []struct {
+	pkg     string   // path in the module
+	imports []string // packages of the module it may import
+	modules []string // modules outside the standard library it may import from
+}{
+	// Files in: syntax, terms, multi-traces, options and specs.
+	{"syntax", nil, nil},
+	{"internal/scan", []string{"syntax"}, nil},
+	{"internal/input", nil, nil},
+	{"internal/atomicfile", nil, nil},
+	{"interaction", []string{"syntax", "internal/scan"}, nil},
+	{"multitrace", []string{"syntax", "internal/scan", "internal/input", "interaction"}, nil},
+	{"hcf", []string{"syntax", "internal/scan"}, nil},
+	{"spec", []string{"syntax", "internal/scan", "internal/input", "interaction", "multitrace", "hcf"}, nil},
+	{"logs", []string{"syntax", "internal/input", "interaction", "multitrace"},
+		[]string{"github.com/valyala/fastjson", "go.opentelemetry.io/collector/pdata"}},
+	{"tracegen", []string{"interaction", "multitrace"}, nil},
+	// The engines. nfa/engine is the standard library only: gen copies its
+	// files into every generated package.
+	{"verdict", nil, nil},
+	{"nfa/engine", nil, nil},
+	{"nfa", []string{"nfa/engine"}, []string{"github.com/emicklei/dot"}},
+	{"compile", []string{"interaction", "nfa"}, []string{"github.com/emicklei/dot"}},
+	{"automata", []string{"interaction", "multitrace", "verdict", "nfa", "compile"}, nil},
+	{"runtime", []string{"interaction", "multitrace", "verdict"}, nil},
+	// gen is fed by nfa's tables and typed letters: nothing above nfa.
+	{"gen", []string{"syntax", "internal/atomicfile", "nfa/engine", "nfa"},
+		[]string{"github.com/dave/jennifer", "golang.org/x/mod"}},
+	// The front door, and what prints its results.
+	{"check", []string{"syntax", "interaction", "multitrace", "hcf", "spec", "logs", "verdict", "nfa", "compile", "automata", "runtime"}, nil},
+	{"draw", []string{"interaction", "multitrace", "verdict", "runtime"}, nil},
+	{"report", nil, nil},
+	// The driver: flags, wiring and printing.
+	{"cmd/ivc", []string{"syntax", "internal/input", "internal/atomicfile", "interaction", "multitrace", "spec", "logs", "tracegen",
+		"verdict", "nfa", "compile", "automata", "runtime", "gen", "check", "draw", "report"},
+		[]string{"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/schollz/progressbar", "golang.org/x/term", "github.com/emicklei/dot"}},
+	// For tests and benchmarks only.
+	{"internal/random", []string{"interaction"}, nil},
+	{"internal/reference", []string{"interaction", "multitrace"}, nil},
+	{"internal/testutil", nil, nil},
+	{"internal/benchtable", nil, nil},
+}
+
+const module = "github.com/ivc-project/ivc"
+
+// listed is a package as go list -json prints it.
+type listed struct {
+	ImportPath string
+	Imports    []string
+	Error      *struct{ Err string }
+}
+
+// goList runs go list -json on the packages of the module (not those of
+// the nested modules beam/ and browser/, which have their own go.mod).
+func goList(t *testing.T, root string) []listed {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	cmd := exec.Command(goTool, "list", "-e", "-json=ImportPath,Imports,Error", "./...")
+	cmd.Dir = root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderr.Bytes())
+	}
+	var pkgs []listed
+	for dec := json.NewDecoder(bytes.NewReader(out)); ; {
+		var p listed
+		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if p.Error != nil {
+			t.Fatalf("go list %s: %s", p.ImportPath, p.Error.Err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs
+}
+
+func TestArchitecture(t *testing.T) {
+	root := ModuleRoot(t)
+	rules := map[string]int{}
+	for i, r := range architecture {
+		if _, dup := rules[r.pkg]; dup {
+			t.Errorf("%s is listed twice", r.pkg)
+		}
+		for _, imp := range r.imports {
+			if j, ok := rules[imp]; !ok || j >= i {
+				t.Errorf("%s may import %s, which is not listed above it", r.pkg, imp)
+			}
+		}
+		rules[r.pkg] = i
+	}
+	pkgs := goList(t, root)
+	seen := map[string]bool{}
+	for _, p := range pkgs {
+		pkg, ok := strings.CutPrefix(p.ImportPath, module+"/")
+		if !ok {
+			t.Errorf("package %s outside the module %s", p.ImportPath, module)
+			continue
+		}
+		seen[pkg] = true
+		i, ok := rules[pkg]
+		if !ok {
+			t.Errorf("package %s is not in the architecture: add it to the list in internal/testutil/architecture_test.go and to the README's drawing", pkg)
+			continue
+		}
+		r := architecture[i]
+		for _, imp := range p.Imports {
+			if own, ok := strings.CutPrefix(imp, module+"/"); ok {
+				if !slices.Contains(r.imports, own) {
+					t.Errorf("%s imports %s: not in its architecture (%s)", pkg, own, strings.Join(r.imports, ", "))
+				}
+				continue
+			}
+			if isStandard(imp) {
+				continue
+			}
+			if !slices.ContainsFunc(r.modules, func(m string) bool { return imp == m || strings.HasPrefix(imp, m+"/") }) {
+				t.Errorf("%s imports %s: a module outside the standard library not in its architecture", pkg, imp)
+			}
+		}
+	}
+	for _, r := range architecture {
+		if !seen[r.pkg] {
+			t.Errorf("the architecture lists %s, which go list does not know", r.pkg)
+		}
+	}
+
+	// The README's architecture section names every package outside
+	// internal/ (in its drawing or its list).
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	section := regexp.MustCompile(`(?s)\n## Architecture\n(.*?)\n## `).FindSubmatch(append(readme, "\n## "...))
+	if section == nil {
+		t.Fatal("README.md has no section ## Architecture")
+	}
+	for _, r := range architecture {
+		if strings.HasPrefix(r.pkg, "internal/") {
+			continue
+		}
+		if !regexp.MustCompile(`(^|[^\w/])` + regexp.QuoteMeta(r.pkg) + `($|[^\w/])`).Match(section[1]) {
+			t.Errorf("the README's architecture does not name %s", r.pkg)
+		}
+	}
+}
+
+// isStandard reports whether an import path is the standard library's: its
+// first element has no dot (as the go command decides).
+func isStandard(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}

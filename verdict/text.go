@@ -1,0 +1,96 @@
+package verdict
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The words of a result, as every output says them: ivc analyze's text
+// lines, the HTML report's rows and the drawings' headings.
+
+// Explain returns the lines that explain r under its verdict, without
+// indentation: per component, the actions a slice explanation simulated
+// before its log starts; for a Fail, the component whose log is impossible
+// on its own, how far each component was consumed and its next action, and
+// what the interaction expected there.
+func (r Result) Explain() []string {
+	var lines []string
+	var comps []string
+	byComp := map[string][]string{}
+	for _, s := range r.Simulated {
+		if _, ok := byComp[s.Component]; !ok {
+			comps = append(comps, s.Component)
+		}
+		byComp[s.Component] = append(byComp[s.Component], s.Action)
+	}
+	for _, c := range comps {
+		lines = append(lines, fmt.Sprintf("before the log of [%s] starts: %s", c, strings.Join(byComp[c], " ")))
+	}
+	e := r.Explanation
+	if r.Verdict != Fail || e == nil {
+		return lines
+	}
+	if e.LocalFailure != "" {
+		lines = append(lines, e.LocalFailureText())
+	}
+	for _, c := range e.Components {
+		line := fmt.Sprintf("[%s] consumed %d/%d", c.Lifelines, c.Consumed, c.Length)
+		if c.Head != "" {
+			line += ", next " + c.Head
+		}
+		lines = append(lines, line)
+	}
+	return append(lines, "expected: "+e.expected())
+}
+
+// Heading is the verdict with what it means and its reason (Text), as a
+// drawing's title line says it: "WeakPass (a multi-prefix: the logs may
+// stop early)", "Fail: InterError".
+func (r Result) Heading() string {
+	head := r.Verdict.String()
+	switch {
+	case r.Verdict == WeakPass && r.Mode == Slice:
+		head += " (a slice: the logs may start late and stop early)"
+	case r.Verdict == WeakPass:
+		head += " (a multi-prefix: the logs may stop early)"
+	}
+	if why := r.Text(); why != "" {
+		head += ": " + why
+	}
+	return head
+}
+
+// Diagnosis is the kind of r's reason and the reason in words, as a table
+// of results gives them: the Reason and Text when there is one; for the
+// runtime engine's Fail, which has none, what its explanation says ("no
+// accepted interleaving", or "local failure").
+func (r Result) Diagnosis() (kind, why string) {
+	why = r.Text()
+	if r.Reason != NoReason {
+		kind = r.Reason.String()
+	}
+	if e := r.Explanation; e != nil && kind == "" {
+		kind, why = "no accepted interleaving", "expected "+e.expected()
+		if e.LocalFailure != "" {
+			kind, why = "local failure", e.LocalFailureText()+"; "+why
+		}
+	}
+	return kind, why
+}
+
+// LocalFailureText says which component's trace is impossible on its own,
+// or is empty when none is.
+func (e *Explanation) LocalFailureText() string {
+	if e.LocalFailure == "" {
+		return ""
+	}
+	return fmt.Sprintf("local failure: the trace of [%s] is impossible on its own", e.LocalFailure)
+}
+
+// expected joins the actions expected, or says "nothing more".
+func (e *Explanation) expected() string {
+	if len(e.Expected) == 0 {
+		return "nothing more"
+	}
+	return strings.Join(e.Expected, " ")
+}
