@@ -216,3 +216,56 @@ s5 from y.csv:7 in y.csv: 1/0: { [a] ; [b] ; [c] c?m }
 		}
 	}
 }
+
+// TestABPServiceLogs checks the per-service logs shipped in
+// testdata/logs/services (the ABP traces, one log per service, each with
+// its own clock; R's rotated into two files): joined, they hold the ABP
+// traces and get the verdicts of the .htf files. With -update, it writes
+// them again.
+func TestABPServiceLogs(t *testing.T) {
+	sp, mts, names := abpTraces(t)
+	sig := sp.Interaction.Sig
+	ids := make([]string, len(names))
+	for i, n := range names {
+		ids[i] = strings.TrimSuffix(n, ".htf")
+	}
+	dir := filepath.Join("..", "testdata", "logs", "services")
+	formats := map[string]logs.Format{"S": logs.JSONL, "K": logs.CSV, "L": logs.JSONL, "R": logs.JSONL}
+	if *update {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for k, l := range sig.Lifelines {
+			f := formats[l]
+			var buf bytes.Buffer
+			if err := logs.Write(&buf, f, sig, ids, logs.Location(mts, k), int64(k+1)); err != nil {
+				t.Fatal(err)
+			}
+			files := map[string][]byte{l + "." + f.String(): buf.Bytes()}
+			if l == "R" { // rotated: R.1.jsonl holds the older half
+				lines := strings.SplitAfter(buf.String(), "\n")
+				half := len(lines) / 2
+				files = map[string][]byte{"R.1.jsonl": []byte(strings.Join(lines[:half], "")), "R.jsonl": []byte(strings.Join(lines[half:], ""))}
+			}
+			for name, data := range files {
+				if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*"))
+	if err != nil || len(files) != 5 {
+		t.Fatal(files, err)
+	}
+	sessions := joined(t, files, logs.Options{Sig: sig}, 0, false)
+	if len(sessions) != len(ids) {
+		t.Fatalf("%d sessions, want %d", len(sessions), len(ids))
+	}
+	for i, id := range ids {
+		k := slices.IndexFunc(sessions, func(s logs.Session) bool { return s.ID == id })
+		if k < 0 || sessions[k].Err != nil || !sessions[k].MT.Equal(mts[i]) {
+			t.Errorf("session %s is not %s projected", id, names[i])
+		}
+	}
+}
