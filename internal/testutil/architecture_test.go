@@ -39,13 +39,13 @@ var architecture = []struct {
 	{"spec", []string{"syntax", "internal/scan", "internal/input", "interaction", "multitrace", "hcf"}, nil},
 	{"logs", []string{"syntax", "internal/input", "interaction", "multitrace"},
 		[]string{"github.com/valyala/fastjson", "go.opentelemetry.io/collector/pdata"}},
-	{"tracegen", []string{"interaction", "multitrace"}, nil},
+	{"tracegen", []string{"syntax", "internal/scan", "interaction", "multitrace"}, nil},
 	// The engines. nfa/engine is the standard library only: gen copies its
 	// files into every generated package.
 	{"verdict", nil, nil},
 	{"nfa/engine", nil, nil},
 	{"nfa", []string{"nfa/engine"}, []string{"github.com/emicklei/dot"}},
-	{"compile", []string{"interaction", "nfa"}, []string{"github.com/emicklei/dot"}},
+	{"compile", []string{"interaction", "nfa"}, nil},
 	{"automata", []string{"interaction", "multitrace", "verdict", "nfa", "compile"}, nil},
 	{"runtime", []string{"interaction", "multitrace", "verdict"}, nil},
 	// gen is fed by nfa's tables and typed letters: nothing above nfa.
@@ -53,7 +53,7 @@ var architecture = []struct {
 		[]string{"github.com/dave/jennifer", "golang.org/x/mod"}},
 	// The front door, and what prints its results.
 	{"check", []string{"syntax", "interaction", "multitrace", "hcf", "spec", "logs", "verdict", "nfa", "compile", "automata", "runtime"}, nil},
-	{"draw", []string{"interaction", "multitrace", "verdict", "runtime"}, nil},
+	{"draw", []string{"interaction", "multitrace", "verdict", "runtime"}, []string{"github.com/emicklei/dot"}},
 	{"report", nil, nil},
 	// The driver: flags, wiring and printing.
 	{"cmd/ivc", []string{"syntax", "internal/input", "internal/atomicfile", "interaction", "multitrace", "spec", "logs", "tracegen",
