@@ -106,10 +106,11 @@ Verdicts, by --mode:
 SPEC is a .hsf signature (the .hif of the same name beside it is used when
 HIF is omitted) or a legacy single-file .hsf. A MULTITRACE is a .htf file; a
 LOG is an event log or a trace file holding many sessions, each one
-multi-trace judged apart (printed as FILE (session ID)); a directory stands
-for the .htf files and JSON Lines logs below it (with --log-format, for the
-files of that format), sorted; "-" is standard input, and a .gz file is read
-compressed. --log-format (default auto: by extension, then
+multi-trace judged apart (printed as FILE (session ID)); a session is its
+id across every log of the run (--session-scope file: within its file). A
+directory stands for the .htf files and logs below it, by extension or
+content (with --log-format, the files of that format), sorted; "-" is
+standard input, and a .gz file is read compressed. --log-format (default auto: by extension, then
 content) says which:
   jsonl, csv        event logs (.jsonl/.ndjson; .csv/.tsv with a header row),
                     one event a line with the fields session, action (l!m,
@@ -233,7 +234,8 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 		if err != nil {
 			return err
 		}
-		files = a.expand(paths, logs.Extensions(run.format)...)
+		files, counts.skipped = a.expandMatch(paths, func(path string) bool { return logs.Recognize(path, run.format, run.opt) },
+			orList(append(logs.Extensions(run.format), "other log")))
 		inputs = logInputs(files, run, &counts)
 	}
 	if fl.graph != "" {
@@ -257,7 +259,7 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 	}
 	c.Run(inputs, fl.jobs, b.print)
 	b.prog.clear()
-	if b.judged+b.errors > 1 || counts.ignored > 0 || counts.malformed > 0 || counts.unkinded > 0 {
+	if b.judged+b.errors > 1 || counts.ignored > 0 || counts.malformed > 0 || counts.unkinded > 0 || len(counts.skipped) > 0 {
 		b.summary(time.Since(start), counts)
 	}
 	if !timbuk && b.errors == 0 {
@@ -368,6 +370,16 @@ func (b *batch) summary(d time.Duration, counts logCounts) {
 		setup = fmt.Sprintf(" (setup %s)", report.RoundDuration(b.setup))
 	}
 	fmt.Fprintf(b.a.stderr, "%d multi-traces: %s in %s%s\n", b.judged+b.errors, strings.Join(parts, ", "), report.RoundDuration(d), setup)
+	if n := len(counts.skipped); n > 0 {
+		names := make([]string, min(n, 5))
+		for i := range names {
+			names[i] = spec.FileName(counts.skipped[i])
+		}
+		if n > len(names) {
+			names = append(names, fmt.Sprintf("and %d more", n-len(names)))
+		}
+		fmt.Fprintf(b.a.stderr, "%s of the directories given, neither logs nor .htf files, skipped: %s\n", plural(n, "file"), strings.Join(names, ", "))
+	}
 	if counts.logs > 0 {
 		fmt.Fprintf(b.a.stderr, "%d log files: %d sessions (%d across several files), events: %d judged, %d ignored, %d in sessions not judged\n",
 			counts.logs, counts.sessions, counts.joined, counts.events-counts.unjudged, counts.ignored, counts.unjudged)

@@ -78,15 +78,16 @@ func (a *app) logOptions(fl *analyzeFlags, sp *check.Spec) (logRun, error) {
 
 // logCounts are what the logs of a batch held besides their sessions.
 type logCounts struct {
-	logs      int // log files read
-	sessions  int // sessions of the logs
-	joined    int // sessions with events in several files
-	unjudged  int // events of the sessions that could not be judged
-	ignored   int // events outside the signature
-	malformed int // lines reported
-	events    int // events in the signature, judged
-	unkinded  int // spans without an action (INTERNAL or no kind)
-	htf       int // .htf multi-traces
+	logs      int      // log files read
+	sessions  int      // sessions of the logs
+	joined    int      // sessions with events in several files
+	unjudged  int      // events of the sessions that could not be judged
+	ignored   int      // events outside the signature
+	malformed int      // lines reported
+	events    int      // events in the signature, judged
+	unkinded  int      // spans without an action (INTERNAL or no kind)
+	htf       int      // .htf multi-traces
+	skipped   []string // files of directories in no format
 }
 
 // nothingJudged returns the error of a batch that judged no event: every
