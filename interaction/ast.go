@@ -59,13 +59,14 @@ type ActionSyntax struct {
 	Msg      Name
 }
 
-// String returns the action as written: l!m or l?m.
+// String returns the action as written: l!m or l?m, each name quoted when
+// it is not an identifier.
 func (a ActionSyntax) String() string {
 	k := "?"
 	if a.Kind == Emission {
 		k = "!"
 	}
-	return a.Lifeline.Text + k + a.Msg.Text
+	return syntax.QuoteName(a.Lifeline.Text) + k + syntax.QuoteName(a.Msg.Text)
 }
 
 // SigFile is a parsed .hsf file: the signature sections in source order and,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // record is an event as kept until its session is built: compact, and
@@ -86,7 +87,7 @@ const sessionBytes = 160
 type gatherer struct {
 	sig    *interaction.Signature
 	inputs []string // the names of the inputs read, by index; the last is being read
-	locs   []interaction.Lifelines
+	locs   interaction.Locations
 	locOf  []int32 // location of each lifeline
 	ids    map[string]int32
 	sess   []sessionState
@@ -100,7 +101,7 @@ type gatherer struct {
 func newGatherer(file string, opt *Options) (*gatherer, error) {
 	sig := opt.Sig
 	if sig == nil {
-		return nil, fmt.Errorf("%s: no signature to read the log against", file)
+		return nil, fmt.Errorf("%s: no signature to read the log against", syntax.FileName(file))
 	}
 	g := &gatherer{sig: sig, ids: map[string]int32{}}
 	if file != "" {

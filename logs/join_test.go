@@ -36,7 +36,7 @@ func abpTraces(t *testing.T) (*check.Spec, []*multitrace.MultiTrace, []string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := tracegen.Project(mt.Components[0].Trace, tracegen.Discrete(sig))
+		p := tracegen.Project(mt.Components[0].Trace, interaction.DiscreteLocations(sig))
 		mts = append(mts, &p)
 		names = append(names, filepath.Base(f))
 	}

@@ -146,9 +146,10 @@ type builder struct {
 	index int // of the next event, in the order read
 	stats Stats
 
-	maxReports          int // malformed lines reported, the others counted
-	hidden, firstHidden int // malformed lines not reported, the line of the first
-	lastLine            int // of the last malformed line
+	undeclared          tally // the names outside the signature
+	maxReports          int   // malformed lines reported, the others counted
+	hidden, firstHidden int   // malformed lines not reported, the line of the first
+	lastLine            int   // of the last malformed line
 }
 
 // sink takes the events of a log, in the order read (index counts them
@@ -165,7 +166,7 @@ type sink interface {
 func newBuilder(file string, opt *Options, report func(error), out sink) (*builder, error) {
 	sig := opt.Sig
 	if sig == nil {
-		return nil, fmt.Errorf("%s: no signature to read the log against", file)
+		return nil, fmt.Errorf("%s: no signature to read the log against", syntax.FileName(file))
 	}
 	if report == nil {
 		report = func(error) {}
@@ -255,6 +256,12 @@ func (b *builder) action(id []byte, line int, l []byte, k interaction.Kind, m []
 		return 0, false, fmt.Sprintf("lifeline %q is not declared in the signature", l)
 	case b.strict:
 		return 0, false, fmt.Sprintf("message %q is not declared in the signature", m)
+	}
+	if !lok {
+		b.undeclared.add(true, l)
+	}
+	if !mok {
+		b.undeclared.add(false, m)
 	}
 	b.stats.Ignored++
 	b.sink.ignore(id, line, b.index)

@@ -20,9 +20,9 @@ type Analyzer struct {
 	opts Options
 	all  interaction.Lifelines
 
-	partitions map[uint64][]*partition   // by a hash of their lifeline sets
-	letters    []interaction.MultiAction // every multi-action of the interaction
-	hasSync    bool                      // the interaction has a sync operator
+	located map[uint64][]*located     // by a hash of their lifeline sets
+	letters []interaction.MultiAction // every multi-action of the interaction
+	hasSync bool                      // the interaction has a sync operator
 
 	// base is what the store held when the analyzer got it (see renew);
 	// spent: the last analysis stopped at the memory budget.
@@ -50,13 +50,13 @@ func New(st *interaction.Store, root interaction.Term, opts Options) *Analyzer {
 		opts.LOC = false
 	}
 	return &Analyzer{
-		st:         st,
-		root:       root,
-		opts:       opts,
-		hasSync:    withSync,
-		all:        st.Signature().AllLifelines(),
-		partitions: map[uint64][]*partition{},
-		base:       st.Bytes(),
+		st:      st,
+		root:    root,
+		opts:    opts,
+		hasSync: withSync,
+		all:     st.Signature().AllLifelines(),
+		located: map[uint64][]*located{},
+		base:    st.Bytes(),
 	}
 }
 
@@ -66,7 +66,7 @@ func New(st *interaction.Store, root interaction.Term, opts Options) *Analyzer {
 // analysis stopped at the budget.
 func (a *Analyzer) renew() {
 	a.st, a.root = a.st.Fresh(a.root)
-	a.partitions = map[uint64][]*partition{}
+	a.located = map[uint64][]*located{}
 	a.vs, a.work, a.succ, a.via = vertices{}, nil, nil, nil
 	a.base, a.spent = a.st.Bytes(), false
 }
@@ -74,13 +74,14 @@ func (a *Analyzer) renew() {
 // Options returns the analyzer's options.
 func (a *Analyzer) Options() Options { return a.opts }
 
-var partitionSeed = maphash.MakeSeed()
+var locationsSeed = maphash.MakeSeed()
 
-// partition is the grouping of lifelines into components, with the
-// component-wise split of each multi-action (computed once per partition).
-type partition struct {
+// located is the locations of a multi-trace (the lifelines of its
+// components), with the component-wise split of each multi-action (computed
+// once per set of locations).
+type located struct {
 	comp       []int32                 // component of each lifeline
-	lifelines  []interaction.Lifelines // lifelines of each component
+	lifelines  interaction.Locations   // lifelines of each component
 	complement []interaction.Lifelines // all lifelines but those of the component, "" until needed
 	split      [][]part                // parts of each multi-action (by ActID), nil until computed
 	several    []int32                 // the components of several lifelines
@@ -92,24 +93,24 @@ type part struct {
 	act interaction.ActID
 }
 
-func (a *Analyzer) partition(mt *multitrace.MultiTrace) *partition {
-	// Partitions are found by a hash of their lifeline sets (a key made of
+func (a *Analyzer) locate(mt *multitrace.MultiTrace) *located {
+	// Locations are found by a hash of their lifeline sets (a key made of
 	// the sets themselves would take, with many lifelines, their square).
 	var h maphash.Hash
-	h.SetSeed(partitionSeed)
+	h.SetSeed(locationsSeed)
 	for _, c := range mt.Components {
 		n := len(c.Lifelines)
 		h.Write([]byte{byte(n), byte(n >> 8), byte(n >> 16), byte(n >> 24)})
 		h.WriteString(string(c.Lifelines))
 	}
 	key := h.Sum64()
-	for _, p := range a.partitions[key] {
+	for _, p := range a.located[key] {
 		if slices.EqualFunc(p.lifelines, mt.Components, func(ls interaction.Lifelines, c multitrace.Component) bool { return ls == c.Lifelines }) {
 			return p
 		}
 	}
 	n := a.st.Signature().NumLifelines()
-	p := &partition{comp: make([]int32, n)}
+	p := &located{comp: make([]int32, n)}
 	for i := range p.comp {
 		p.comp[i] = -1
 	}
@@ -123,13 +124,13 @@ func (a *Analyzer) partition(mt *multitrace.MultiTrace) *partition {
 		}
 		p.complement = append(p.complement, "")
 	}
-	a.partitions[key] = append(a.partitions[key], p)
+	a.located[key] = append(a.located[key], p)
 	return p
 }
 
 // complementOf returns all lifelines but those of component c (computed
 // when first needed: with many lifelines, each takes room).
-func (a *Analyzer) complementOf(p *partition, c int) interaction.Lifelines {
+func (a *Analyzer) complementOf(p *located, c int) interaction.Lifelines {
 	if p.complement[c] == "" {
 		p.complement[c] = a.all.Minus(p.lifelines[c])
 	}
@@ -140,7 +141,7 @@ func (a *Analyzer) complementOf(p *partition, c int) interaction.Lifelines {
 // observed part of it on each component it touches. Ghost actions are never
 // observed: a silent multi-action has no part, and executing it consumes
 // nothing.
-func (a *Analyzer) parts(p *partition, id interaction.ActID) []part {
+func (a *Analyzer) parts(p *located, id interaction.ActID) []part {
 	if int(id) < len(p.split) && p.split[id] != nil {
 		return p.split[id]
 	}
@@ -175,7 +176,7 @@ func (a *Analyzer) parts(p *partition, id interaction.ActID) []part {
 // problem is one multi-trace being analyzed.
 type problem struct {
 	a       *Analyzer
-	p       *partition
+	p       *located
 	traces  [][]interaction.ActID
 	exact   bool
 	kind    searchKind
@@ -246,7 +247,7 @@ func (a *Analyzer) newProblem(mt *multitrace.MultiTrace) *problem {
 	if max := a.opts.MaxMemory; a.spent || max > 0 && a.st.Bytes()-a.base > max/2 {
 		a.renew()
 	}
-	pb := &problem{a: a, p: a.partition(mt), loc: map[locKey]bool{}, locFail: -1, foreignAt: -1, deadline: deadline,
+	pb := &problem{a: a, p: a.locate(mt), loc: map[locKey]bool{}, locFail: -1, foreignAt: -1, deadline: deadline,
 		maxNodes: a.opts.MaxNodes, sim: a.opts.Simulation}
 	a.st.OnGrowth(pb.grows)
 	for _, c := range mt.Components {

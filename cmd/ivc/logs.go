@@ -7,10 +7,10 @@ import (
 	"strings"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
-	"github.com/ivc-project/ivc/tracegen"
 )
 
 // logFlags are the flags of ivc analyze for event logs and traces.
@@ -66,7 +66,7 @@ func (a *app) logOptions(fl *analyzeFlags, sp *check.Spec) (logRun, error) {
 		opt.Fields[role] = name
 	}
 	if fl.locations != "" {
-		part, err := tracegen.ParsePartition(opt.Sig, fl.locations)
+		part, err := interaction.ParseLocations(opt.Sig, fl.locations)
 		if err != nil {
 			return run, a.usagef("--locations: %v", err)
 		}
@@ -88,6 +88,34 @@ type logCounts struct {
 	unkinded  int      // spans without an action (INTERNAL or no kind)
 	htf       int      // .htf multi-traces
 	skipped   []string // files of directories in no format
+	// undeclared are the names outside the signature seen most
+	undeclared []logs.Undeclared
+}
+
+// maxUndeclaredShown is how many names outside the signature the summary
+// shows.
+const maxUndeclaredShown = 5
+
+// undeclaredLine says which names outside the signature the logs' events
+// carry most, each with the declared name it likely misspells: when a
+// spec matches little of a log, the first thing to look at.
+func (c *logCounts) undeclaredLine(sig *interaction.Signature) string {
+	if len(c.undeclared) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, u := range c.undeclared {
+		what, declared := "message", sig.Messages
+		if u.Lifeline {
+			what, declared = "lifeline", sig.Lifelines
+		}
+		p := fmt.Sprintf("%s %q (%s", what, u.Name, plural(u.Events, "event"))
+		if near := logs.Nearest(u.Name, declared); near != "" {
+			p += fmt.Sprintf("; did you mean %q?", near)
+		}
+		parts = append(parts, p+")")
+	}
+	return "outside the signature, most seen: " + strings.Join(parts, ", ")
 }
 
 // nothingJudged returns the error of a batch that judged no event: every
@@ -222,6 +250,9 @@ func logInputs(files []string, run logRun, counts *logCounts) iter.Seq[check.Inp
 			stats, err := j.Read(in, func(err error) { bad = append(bad, malformed{err}) })
 			in.Close()
 			counts.logs++
+			if u := in.Undeclared(); len(u) > 0 {
+				counts.undeclared = logs.MostUndeclared(maxUndeclaredShown, counts.undeclared, u)
+			}
 			counts.ignored += stats.Ignored
 			counts.malformed += stats.Malformed
 			counts.events += stats.Events
