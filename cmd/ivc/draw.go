@@ -17,13 +17,15 @@ import (
 func newDrawCmd(a *app) *cobra.Command {
 	var (
 		format, out, title string
+		force              bool
 		maxSteps           int
 		fl                 = analyzeFlags{engine: "runtime", strategy: "dfs", por: true, loc: true, jobs: 1, maxInput: byteSize(input.DefaultLimit)}
 	)
 	cmd := &cobra.Command{
 		Use:   "draw SPEC [HIF] [MULTITRACE]",
 		Short: "Draw an interaction, or a multi-trace with its verdict, as a sequence diagram",
-		Long: `Draw writes a picture to stdout (or to the file of -o).
+		Long: `Draw writes a picture to stdout (or to the file of -o, which replaces an
+existing file only with --force, and never an input or a symbolic link).
 
 With SPEC [HIF], the interaction as a UML sequence diagram: the lifelines as
 columns with their names on top, each message as an arrow labelled with it
@@ -67,9 +69,9 @@ multi-trace is drawn in SVG only).
 				return err
 			}
 			if out != "" && out != "-" {
-				// Never over an input, nor through a link (a drawing has
-				// no marker of its own: an existing picture is replaced).
-				if err := checkOutput("-o", out, append([]string{sp.SigPath, sp.HIFPath}, args...), "", false); err != nil {
+				// Never over an input, nor through a link; a drawing has
+				// no marker of its own: any existing file needs --force.
+				if err := checkOutput("-o", out, append([]string{sp.SigPath, sp.HIFPath}, args...), "", force); err != nil {
 					return err
 				}
 			}
@@ -106,6 +108,7 @@ multi-trace is drawn in SVG only).
 	// A local --format: svg or mermaid, in place of the global text or json.
 	f.StringVar(&format, "format", "svg", "the picture's format, `svg|mermaid`")
 	f.StringVarP(&out, "output", "o", "", "write to `FILE` instead of stdout")
+	f.BoolVar(&force, "force", false, "let -o replace an existing file")
 	f.StringVar(&title, "title", "", "the drawing's title (default: the file drawn)")
 	f.IntVar(&maxSteps, "max-steps", 0, "with a MULTITRACE, draw only its last `N` steps (before where the analysis got stuck, for a Fail); 0: all")
 	f.StringVar(&fl.mode, "mode", "prefix", "with a MULTITRACE, the question asked, `accept|prefix|slice` (see ivc analyze)")

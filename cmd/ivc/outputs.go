@@ -15,8 +15,9 @@ import (
 // checkOutput checks, before a batch runs, that ivc may write the file
 // path: not through a symbolic link, not over one of the command's inputs
 // (the same file, by any name), and, unless force, not over a file that
-// ivc did not write (whose first bytes hold no marker; an empty marker
-// skips this check). A new file in a directory that exists is fine. flag
+// ivc did not write (whose first bytes hold no marker; with an empty
+// marker, for outputs that carry none, every existing file counts as one
+// ivc did not write). A new file in a directory that exists is fine. flag
 // names the option, for the message.
 func checkOutput(flag, path string, inputs []string, marker string, force bool) error {
 	fi, err := os.Lstat(path)
@@ -35,8 +36,11 @@ func checkOutput(flag, path string, inputs []string, marker string, force bool) 
 			return fmt.Errorf("%s %s: is the input %s: not replaced", flag, spec.FileName(path), spec.FileName(in))
 		}
 	}
-	if force || marker == "" {
+	if force {
 		return nil
+	}
+	if marker == "" {
+		return fmt.Errorf("%s %s: exists: not replaced (remove it, choose another name, or give --force)", flag, spec.FileName(path))
 	}
 	f, err := os.Open(path)
 	if err != nil {
