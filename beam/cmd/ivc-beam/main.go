@@ -72,6 +72,7 @@ var (
 	shards           = flag.Int("shards", 1, "the number of files the records, and the errors, are each written to")
 	buckets          = flag.Int("buckets", pipeline.DefaultBuckets, "the number of groups the sessions are spread over: the unit of work of the workers that judge")
 	maxSessionEvents = flag.Int("max-session-events", pipeline.DefaultMaxSessionEvents, "the most events a session may have to be judged; a larger one is reported, not judged")
+	force            = flag.Bool("force", false, "remove a previous run's outputs of the same --output PREFIX (its shards, error files and summary) before running")
 	verbose          = flag.Bool("verbose", false, "show Beam's informational logs")
 	cpuProfile       = flag.String("cpuprofile", "", "write a CPU profile of this process to `FILE` (with Prism in process, of the whole pipeline)")
 	inputs, fields   repeated
@@ -205,6 +206,19 @@ func run(ctx context.Context, stdout io.Writer) error {
 		if err := matchesAFile(ctx, in); err != nil {
 			return err
 		}
+	}
+	// A previous run's outputs of the prefix: refused, or with --force
+	// removed, before the pipeline runs (stale shards would otherwise sit
+	// beside this run's).
+	stale, err := pipeline.Outputs(ctx, cfg.Output)
+	if err != nil {
+		return err
+	}
+	if len(stale) > 0 && !*force {
+		return inputError{fmt.Errorf("--output %q: %d files of a previous run exist (such as %s): not replaced (remove them, choose another prefix, or give --force)", cfg.Output, len(stale), stale[0])}
+	}
+	if err := pipeline.RemoveOutputs(ctx, stale); err != nil {
+		return err
 	}
 	p, s := beam.NewPipelineWithRoot()
 	if err := pipeline.Build(s, cfg); err != nil {

@@ -103,3 +103,56 @@ func TestRunNothingJudged(t *testing.T) {
 		t.Errorf("%v, want nothing judged", err)
 	}
 }
+
+// TestRunStaleOutputs: a previous run's outputs of the same prefix are
+// refused before the pipeline runs, and with --force removed (exactly the
+// files of the run's patterns): a run of 6 sessions leaves 6 records in
+// PREFIX-sessions-*, not 6 plus the previous run's (issue 25 item 7).
+func TestRunStaleOutputs(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "abp")
+	stale := []string{"abp-sessions-00000-of-00002.jsonl", "abp-sessions-00001-of-00002.jsonl", "abp-errors-00001-of-00002.txt", "abp-summary.json"}
+	kept := []string{"abp-notes.txt", "abp-sessions-mine.jsonl", "abpx-summary.json"}
+	for _, name := range append(stale, kept...) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("{\"session\":\"old\"}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	setFlags(t, "spec", "../../../testdata/abp/abp.hsf", "input", "../../../testdata/logs/abp.*", "output", out,
+		"field", "session=session")
+	err := run(context.Background(), new(bytes.Buffer))
+	if err == nil || !errors.As(err, new(inputError)) || !strings.Contains(err.Error(), "4 files of a previous run exist") {
+		t.Fatalf("%v, want the previous run's files refused", err)
+	}
+	for _, name := range append(stale, kept...) {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("refused, yet: %v", err)
+		}
+	}
+	setFlags(t, "force", "true")
+	if err := run(context.Background(), new(bytes.Buffer)); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range stale[:3] { // 2 shards and an error file, gone (the summary is rewritten)
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			t.Errorf("%s: stale, not removed", name)
+		}
+	}
+	for _, name := range kept {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("not the run's: %v", err)
+		}
+	}
+	files, _ := filepath.Glob(out + "-sessions-*-of-*.jsonl")
+	n := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += strings.Count(string(b), "\n")
+	}
+	if n != 6 || len(files) != 1 {
+		t.Errorf("%d records in %v, want 6 in one shard", n, files)
+	}
+}
