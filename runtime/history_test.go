@@ -50,7 +50,7 @@ func TestHistoryIndependent(t *testing.T) {
 	}
 	cold := func(opts Options, mt *multitrace.MultiTrace) verdict.Result {
 		st, root := sp.Store.Fresh(sp.Root)
-		return New(st, root, opts).Analyze(mt)
+		return New(st, root, opts).Check(mt)
 	}
 	for _, cfg := range configs {
 		for _, mode := range []verdict.Mode{verdict.Prefix, verdict.Accept} {
@@ -88,7 +88,7 @@ func TestHistoryIndependent(t *testing.T) {
 						slices.Reverse(order)
 					}
 					for _, i := range order {
-						if got := a.Analyze(mts[i]); !reflect.DeepEqual(got, want[i]) {
+						if got := a.Check(mts[i]); !reflect.DeepEqual(got, want[i]) {
 							t.Errorf("%s, round %d, %s:\nwarm %+v\ncold %+v", name, round, names[i], got, want[i])
 						}
 					}
