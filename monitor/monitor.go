@@ -48,6 +48,9 @@ type Options struct {
 	// no memory bound.
 	MaxSessions int
 	MaxMemory   int64
+	// MaxRequests bounds the OTLP requests read at once; past it the
+	// monitor answers saturated (0: DefaultMaxRequests).
+	MaxRequests int
 	// Report receives malformed lines and sessions that cannot be judged.
 	Report func(error)
 	// Now is the clock (tests); time.Now when nil.
@@ -64,6 +67,7 @@ const (
 	DefaultMax         = 5 * time.Minute
 	DefaultGrace       = 30 * time.Second
 	DefaultMaxSessions = 1_000_000
+	DefaultMaxRequests = 64
 )
 
 // Bytes held per event and per session, as BenchmarkJoinHeld of logs
@@ -101,6 +105,8 @@ type Counts struct {
 	Open                                       int   // sessions open
 	Sessions                                   int64 // records emitted
 	Evicted                                    int64 // sessions judged early for lack of room
+	Rejected                                   int64 // OTLP requests refused, saturated (retried by clients)
+	BadRequests                                int64 // OTLP requests that could not be decoded (400)
 	Verdicts                                   map[string]int64
 }
 
@@ -132,6 +138,7 @@ type Monitor struct {
 	index    int
 	bytes    int64
 	counts   Counts
+	slots    chan struct{} // one per OTLP request being read
 }
 
 // New returns a monitor of the sessions read with lopt (its signature and
@@ -153,6 +160,9 @@ func New(c *check.Checker, lopt logs.Options, opt Options, emit func(Record)) (*
 	if opt.MaxSessions <= 0 {
 		opt.MaxSessions = DefaultMaxSessions
 	}
+	if opt.MaxRequests <= 0 {
+		opt.MaxRequests = DefaultMaxRequests
+	}
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
@@ -161,7 +171,7 @@ func New(c *check.Checker, lopt logs.Options, opt Options, emit func(Record)) (*
 	}
 	return &Monitor{c: c, asm: asm, lopt: lopt, opt: opt, emit: emit,
 		sessions: map[string]*session{}, open: list.New(), closed: list.New(), tombs: map[string]struct{}{},
-		counts: Counts{Verdicts: map[string]int64{}}}, nil
+		counts: Counts{Verdicts: map[string]int64{}}, slots: make(chan struct{}, opt.MaxRequests)}, nil
 }
 
 // Scan reads the events of r, a log of format f named name (JSON Lines,
