@@ -102,12 +102,15 @@ type Record struct {
 // sessions judged, and of sessions that could not be, reported).
 type Counts struct {
 	Received, Judged, Ignored, Malformed, Late int64
-	Open                                       int   // sessions open
-	Sessions                                   int64 // records emitted
-	Evicted                                    int64 // sessions judged early for lack of room
-	Rejected                                   int64 // OTLP requests refused, saturated (retried by clients)
-	BadRequests                                int64 // OTLP requests that could not be decoded (400)
-	Verdicts                                   map[string]int64
+	// Unkinded counts the spans without a protocol kind (INTERNAL or
+	// none): not events, as for ivc analyze.
+	Unkinded    int64
+	Open        int   // sessions open
+	Sessions    int64 // records emitted
+	Evicted     int64 // sessions judged early for lack of room
+	Rejected    int64 // OTLP requests refused, saturated (retried by clients)
+	BadRequests int64 // OTLP requests that could not be decoded (400)
+	Verdicts    map[string]int64
 }
 
 // session is the events of one session id, in arrival order.
@@ -184,6 +187,7 @@ func (m *Monitor) Scan(name string, r io.Reader, f logs.Format) (logs.Stats, err
 	m.mu.Lock()
 	m.counts.Malformed += int64(st.Malformed)
 	m.counts.Received += int64(st.Malformed)
+	m.counts.Unkinded += int64(st.Unkinded)
 	m.mu.Unlock()
 	return st, err
 }
@@ -191,6 +195,9 @@ func (m *Monitor) Scan(name string, r io.Reader, f logs.Format) (logs.Stats, err
 // Traces reads the spans of td (an OTLP request) as the OTLP reader of logs
 // maps them, and returns the number of spans rejected as malformed.
 func (m *Monitor) Traces(name string, td ptrace.Traces) (rejected int, err error) {
+	if td.SpanCount() == 0 {
+		return 0, nil // an exporter's empty request: nothing to read
+	}
 	var mar ptrace.JSONMarshaler
 	doc, err := mar.MarshalTraces(td)
 	if err != nil {
