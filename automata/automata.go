@@ -154,7 +154,7 @@ func (e *Engine) NFA() *nfa.NFA { return e.a }
 type located struct {
 	ready   chan struct{} // closed once the fields below are set
 	c       *nfa.Checker
-	groups  []interaction.Lifelines
+	locs    interaction.Locations
 	letters []letterIndex // per location
 	err     error
 }
@@ -198,20 +198,20 @@ func (ix *letterIndex) add(m interaction.MultiAction, x nfa.Letter) {
 }
 
 // alphabets returns the alphabets of the symbols acts (the multi-actions
-// of an NFA's symbols) for a partition of the lifelines into groups
-// (locations), and the index of each location's letters: a symbol's part at
-// a group is its restriction to the group's lifelines, a letter made of
+// of an NFA's symbols) at the locations locs, and the index of each
+// location's letters: a symbol's part at a location is its restriction to
+// the location's lifelines, a letter made of
 // those actions (named by MultiAction.Format, for printing).
-func alphabets(sig *interaction.Signature, acts []interaction.MultiAction, groups []interaction.Lifelines) (*nfa.Alphabets, []letterIndex) {
-	names := make([]string, len(groups))
-	index := make([]letterIndex, len(groups))
-	for i, g := range groups {
+func alphabets(sig *interaction.Signature, acts []interaction.MultiAction, locs interaction.Locations) (*nfa.Alphabets, []letterIndex) {
+	names := make([]string, len(locs))
+	index := make([]letterIndex, len(locs))
+	for i, g := range locs {
 		names[i] = "[" + g.Format(sig) + "]"
 		index[i].single = map[interaction.Action]nfa.Letter{}
 	}
 	alph := nfa.NewAlphabets(names...)
 	for x, m := range acts {
-		for i, g := range groups {
+		for i, g := range locs {
 			part := restrict(m, g)
 			if len(part) == 0 {
 				continue
@@ -247,23 +247,23 @@ func restrict(m interaction.MultiAction, g interaction.Lifelines) interaction.Mu
 	return part
 }
 
-// Checker returns the checker of the partition groups (built on first use).
-func (e *Engine) Checker(groups []interaction.Lifelines) (*nfa.Checker, error) {
-	l := e.located(groups)
+// Checker returns the checker of the locations locs (built on first use).
+func (e *Engine) Checker(locs interaction.Locations) (*nfa.Checker, error) {
+	l := e.located(locs)
 	return l.c, l.err
 }
 
-func (e *Engine) located(groups []interaction.Lifelines) *located {
-	l, _ := e.locate(groups)
+func (e *Engine) located(locs interaction.Locations) *located {
+	l, _ := e.locate(locs)
 	return l
 }
 
-// locate returns the checker of the partition groups and the time this
+// locate returns the checker of the locations locs and the time this
 // call spent building it, or waiting while another call built it (0 when it
 // was ready). Checkers of different partitions are built concurrently.
-func (e *Engine) locate(groups []interaction.Lifelines) (*located, time.Duration) {
+func (e *Engine) locate(locs interaction.Locations) (*located, time.Duration) {
 	var key strings.Builder
-	for _, g := range groups {
+	for _, g := range locs {
 		key.WriteString(string(g))
 		key.WriteByte(0xff)
 	}
@@ -279,13 +279,13 @@ func (e *Engine) locate(groups []interaction.Lifelines) (*located, time.Duration
 			return l, time.Since(t0)
 		}
 	}
-	l := &located{ready: make(chan struct{}), groups: slices.Clone(groups)}
+	l := &located{ready: make(chan struct{}), locs: slices.Clone(locs)}
 	e.checkers[key.String()] = l
 	deadline := e.first
 	e.first = time.Time{}
 	e.mu.Unlock()
 	defer close(l.ready)
-	alph, index := alphabets(e.sig, e.acts, groups)
+	alph, index := alphabets(e.sig, e.acts, locs)
 	l.c, l.err = nfa.NewChecker(e.a, alph, e.opt.checkerOptions(deadline))
 	l.letters = index
 	return l, time.Since(t0)
@@ -295,19 +295,11 @@ func (e *Engine) locate(groups []interaction.Lifelines) (*located, time.Duration
 // checker of its partition). An event that is no letter maps to a value
 // outside the location's alphabet.
 func (e *Engine) Letters(mt *multitrace.MultiTrace) ([][]nfa.Letter, error) {
-	l := e.located(groups(mt))
+	l := e.located(mt.Locations())
 	if l.err != nil {
 		return nil, l.err
 	}
 	return l.trace(mt), nil
-}
-
-func groups(mt *multitrace.MultiTrace) []interaction.Lifelines {
-	gs := make([]interaction.Lifelines, len(mt.Components))
-	for i, c := range mt.Components {
-		gs[i] = c.Lifelines
-	}
-	return gs
 }
 
 func (l *located) trace(mt *multitrace.MultiTrace) [][]nfa.Letter {
@@ -341,14 +333,14 @@ func (l *located) trace(mt *multitrace.MultiTrace) [][]nfa.Letter {
 // took, 0 when the checker was built before, so that a caller can report
 // it apart from the check.
 func (e *Engine) Prepare(mt *multitrace.MultiTrace) (time.Duration, error) {
-	l, d := e.locate(groups(mt))
+	l, d := e.locate(mt.Locations())
 	return d, l.err
 }
 
 // Analyze decides mt. A multi-trace whose partition makes a projection too
 // big answers Inconc with the reason.
 func (e *Engine) Analyze(mt *multitrace.MultiTrace) verdict.Result {
-	l := e.located(groups(mt))
+	l := e.located(mt.Locations())
 	if l.err != nil {
 		res := verdict.Result{Verdict: verdict.Inconc, Mode: e.opt.Mode, Detail: l.err.Error()}
 		if le := (*nfa.LimitError)(nil); errors.As(l.err, &le) {

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
@@ -38,7 +39,7 @@ func BenchmarkLongTraces(b *testing.B) {
 				b.Fatal(err)
 			}
 			global = append(global, mt)
-			pm := tracegen.Project(mt.Components[0].Trace, tracegen.Discrete(sp.Sig))
+			pm := tracegen.Project(mt.Components[0].Trace, interaction.DiscreteLocations(sp.Sig))
 			discrete = append(discrete, &pm)
 		}
 		for _, set := range []struct {

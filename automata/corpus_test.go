@@ -140,7 +140,7 @@ func TestLongTraces(t *testing.T) {
 			for l := range sig.NumLifelines() / 2 {
 				half = half.Add(interaction.LifelineID(l))
 			}
-			for _, part := range []tracegen.Partition{tracegen.Discrete(sig), {half, sig.AllLifelines().Minus(half)}} {
+			for _, part := range []interaction.Locations{interaction.DiscreteLocations(sig), {half, sig.AllLifelines().Minus(half)}} {
 				pm := tracegen.Project(global, part)
 				if rng.IntN(2) == 0 {
 					pm = tracegen.Prefix(pm, rng)

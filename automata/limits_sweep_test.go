@@ -15,7 +15,6 @@ import (
 	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/nfa"
-	"github.com/ivc-project/ivc/tracegen"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -73,7 +72,7 @@ func TestSweepBoundedAttempts(t *testing.T) {
 			st := interaction.NewStore(tc.sig)
 			e, err := New(st, st.MustParseTerm(tc.term), opt)
 			if err == nil {
-				_, err = e.Checker(tracegen.Discrete(tc.sig))
+				_, err = e.Checker(interaction.DiscreteLocations(tc.sig))
 			}
 			return err
 		}

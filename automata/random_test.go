@@ -203,16 +203,16 @@ func draw(st *interaction.Store, term interaction.Term, rng *rand.Rand, k int) (
 	if err != nil {
 		return multitrace.MultiTrace{}, false
 	}
-	var part tracegen.Partition
+	var part interaction.Locations
 	switch rng.IntN(4) {
 	case 0:
-		part, _ = tracegen.ParsePartition(sig, "l1,l2;l3,l4")
+		part, _ = interaction.ParseLocations(sig, "l1,l2;l3,l4")
 	case 1:
-		part, _ = tracegen.ParsePartition(sig, "l1,l3;l2")
+		part, _ = interaction.ParseLocations(sig, "l1,l3;l2")
 	case 2:
-		part = tracegen.Trivial(sig)
+		part = interaction.TrivialLocations(sig)
 	default:
-		part = tracegen.Discrete(sig)
+		part = interaction.DiscreteLocations(sig)
 	}
 	mt := tracegen.Project(tr, part)
 	switch k {

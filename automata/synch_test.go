@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/runtime"
@@ -30,7 +31,7 @@ func TestSynchModels(t *testing.T) {
 	}
 	sig := sp.Sig
 	rng := rand.New(rand.NewPCG(3, 4))
-	co, err := tracegen.ParsePartition(sig, "Client,Proxy;Log")
+	co, err := interaction.ParseLocations(sig, "Client,Proxy;Log")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func TestSynchModels(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			part := tracegen.Discrete(sig)
+			part := interaction.DiscreteLocations(sig)
 			if k%2 == 1 {
 				part = co
 			}

@@ -11,12 +11,12 @@ import (
 
 // The settings that option files may give.
 const (
-	settingMode     = "mode"      // analysis_kind
-	settingBudget   = "budget"    // the budget of analysis_kind = simulate[slice=true,...]
-	settingLOC      = "loc"       // local_analysis
-	settingPOR      = "por"       // partial_order_reduction
-	settingStrategy = "strategy"  // strategy
-	settingMaxNodes = "max-nodes" // filters = [max_node_number = N]
+	settingMode     = "mode"           // analysis_kind
+	settingBudget   = "budget"         // the budget of analysis_kind = simulate[slice=true,...]
+	settingLOC      = "local-analyses" // local_analysis
+	settingPOR      = "por"            // partial_order_reduction
+	settingStrategy = "strategy"       // strategy
+	settingMaxNodes = "max-nodes"      // filters = [max_node_number = N]
 )
 
 // layer applies the HIBOU options of the @analyze_option sections of a

@@ -29,8 +29,9 @@ type Spec struct {
 func IsTimbuk(path string) bool { return strings.EqualFold(filepath.Ext(path), ".timbuk") }
 
 // LoadSpec loads the spec at path: a .timbuk NFA, split by locations
-// ("a,b;c", groups separated by ';', optionally named "L=a,b"; empty: one
-// location per letter), or else a .hsf signature with the interaction hif
+// (as nfa.ParseAlphabets reads them: "a,b;c", groups separated by ';',
+// optionally named "L=a,b"; "discrete" or empty: one location per letter;
+// "trivial": one location), or else a .hsf signature with the interaction hif
 // (empty: the .hif beside it, or the one a legacy single-file .hsf holds).
 func LoadSpec(path, hif, locations string) (*Spec, error) {
 	if !IsTimbuk(path) {
@@ -54,16 +55,7 @@ func LoadSpec(path, hif, locations string) (*Spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	var locs *nfa.Alphabets
-	if locations != "" {
-		locs, err = nfa.ParseAlphabets(a.Symbols(), locations)
-	} else {
-		var groups [][]string
-		for _, x := range a.Symbols().Names() {
-			groups = append(groups, []string{x})
-		}
-		locs, err = nfa.PartitionSymbols(a.Symbols(), groups, a.Symbols().Names())
-	}
+	locs, err := nfa.ParseAlphabets(a.Symbols(), locations)
 	if err != nil {
 		return nil, &LocationsError{err}
 	}

@@ -132,7 +132,7 @@ func (s *synth) precheck(root interaction.Term) error {
 			continue
 		}
 		p := &synth{st: s.st, opt: Options{MaxStates: precheckStates},
-			bound: s.bound, maxPile: s.maxPile, pileMemo: s.pileMemo, budget: s.budget}
+			bound: s.bound, maxPile: s.maxPile, pileMemo: s.pileMemo, limiter: s.limiter}
 		_, err := p.run(l.t)
 		p.release()
 		var le *nfa.LimitError
@@ -295,7 +295,7 @@ func blame(st *interaction.Store, root interaction.Term, opt Options) error {
 	for _, l := range loops {
 		s := newSynth(st, Options{MaxStates: min(opt.maxStates(), blameStates)}, l.t)
 		// Past the budget of the whole synthesis, a loop is not blamed.
-		s.budget = nfa.NewBudget("NFA synthesis", opt.Deadline, opt.MaxMemory)
+		s.limiter = nfa.NewLimiter("NFA synthesis", opt.Deadline, opt.MaxMemory)
 		if _, err := s.run(l.t); err != nil {
 			if _, grow := err.(*growthError); grow {
 				culprit = l

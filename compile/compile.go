@@ -85,14 +85,14 @@ func Synthesize(st *interaction.Store, root interaction.Term, opt Options) (*Aut
 
 // synthesize is Synthesize, and returns the budget of opt with what the
 // synthesis used of it, for the stages after it.
-func synthesize(st *interaction.Store, root interaction.Term, opt Options) (*Automaton, *nfa.Budget, error) {
+func synthesize(st *interaction.Store, root interaction.Term, opt Options) (*Automaton, *nfa.Limiter, error) {
 	s := newSynth(st, opt, root)
-	s.budget = nfa.NewBudget("NFA synthesis", opt.Deadline, opt.MaxMemory)
+	s.limiter = nfa.NewLimiter("NFA synthesis", opt.Deadline, opt.MaxMemory)
 	a, err := s.run(root)
 	var le *nfa.LimitError
 	switch {
 	case err == nil:
-		return a, s.budget, nil
+		return a, s.limiter, nil
 	case errors.As(err, &le):
 		le.File = opt.File
 	case isGrowth(err):
@@ -178,7 +178,7 @@ type synth struct {
 	// budget bounds the time and memory of the synthesis; accounted is
 	// what the synthesis reported to it so far, and bytes0 the
 	// Store's footprint when it started.
-	budget    *nfa.Budget
+	limiter   *nfa.Limiter
 	accounted int64
 	bytes0    int64
 
@@ -241,7 +241,7 @@ func (s *synth) run(root interaction.Term) (*Automaton, error) {
 		// term (the copies of a message in a par).
 		s.row = s.row[:0]
 		for k, n := 0, st.NumFrontier(t); k < n; k++ {
-			if err := s.budget.Tick(); err != nil {
+			if err := s.limiter.Tick(); err != nil {
 				return nil, err
 			}
 			act, next := st.Successor(t, k)
@@ -282,15 +282,15 @@ func (s *synth) account() error {
 	if s.opt.Labels {
 		b += int64(len(s.terms)) * 64 // a term's label: a string of a few dozen bytes
 	}
-	err := s.budget.Alloc(b - s.accounted)
+	err := s.limiter.Alloc(b - s.accounted)
 	s.accounted = b
 	return err
 }
 
-// release returns what the synthesis reported to its budget: a synthesis
+// release returns what the synthesis reported to its limiter: a synthesis
 // of a loop alone (see precheck) shares the budget of the whole one.
 func (s *synth) release() {
-	s.budget.Free(s.accounted)
+	s.limiter.Free(s.accounted)
 	s.accounted = 0
 }
 

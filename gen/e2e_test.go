@@ -236,7 +236,7 @@ func traces(t *testing.T, m *compiled, n int) []multitrace.MultiTrace {
 				continue
 			}
 			mts, err := tracegen.Generate(m.sp.Store, m.sp.Root, tracegen.Config{
-				Kind: kind, N: n, Seed: uint64(7 + k), Partition: m.part, From: from})
+				Kind: kind, N: n, Seed: uint64(7 + k), Locations: m.part, From: from})
 			if err != nil {
 				if kind.IsMutant() {
 					continue // a mutation impossible here (no two events to swap, ...)

@@ -14,9 +14,9 @@ import (
 
 	"github.com/ivc-project/ivc/automata"
 	"github.com/ivc-project/ivc/gen"
+	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/spec"
-	"github.com/ivc-project/ivc/tracegen"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -26,7 +26,7 @@ var update = flag.Bool("update", false, "rewrite the golden files of testdata/go
 // needs, and the in-process engines to compare with.
 type compiled struct {
 	sp   *spec.Spec
-	part tracegen.Partition
+	part interaction.Locations
 	eng  *automata.Engine
 	chk  *nfa.Checker
 	cfg  gen.Config
@@ -45,7 +45,7 @@ func compileModel(t testing.TB, name, partition, pkg string) *compiled {
 	if err != nil {
 		t.Fatal(err)
 	}
-	part, err := tracegen.ParsePartition(sp.Sig, partition)
+	part, err := interaction.ParseLocations(sp.Sig, partition)
 	if err != nil {
 		t.Fatal(err)
 	}

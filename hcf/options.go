@@ -3,6 +3,7 @@ package hcf
 import (
 	"fmt"
 
+	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/scan"
 	"github.com/ivc-project/ivc/syntax"
 )
@@ -399,6 +400,20 @@ const (
 )
 
 var partitionNames = [...]string{"", "discrete", "trivial", "specific"}
+
+// Locations returns the locations that p names among sig's lifelines, as
+// interaction.ParseLocations reads them (the --locations flags).
+func (p Partition) Locations(sig *interaction.Signature) (interaction.Locations, error) {
+	switch p.Kind {
+	case PartitionDiscrete:
+		return interaction.DiscreteLocations(sig), nil
+	case PartitionTrivial:
+		return interaction.TrivialLocations(sig), nil
+	case PartitionSpecific:
+		return interaction.NamedLocations(sig, p.Groups)
+	}
+	return nil, fmt.Errorf("partition of kind %s", p.Kind)
+}
 
 func (k PartitionKind) String() string { return enumName(partitionNames[:], k) }
 

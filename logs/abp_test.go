@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/tracegen"
@@ -51,7 +52,7 @@ func TestABPLogs(t *testing.T) {
 		if len(mt.Components) != 1 {
 			t.Fatalf("%s: a global trace expected", f)
 		}
-		p := tracegen.Project(mt.Components[0].Trace, tracegen.Discrete(sig))
+		p := tracegen.Project(mt.Components[0].Trace, interaction.DiscreteLocations(sig))
 		htf, projected = append(htf, mt), append(projected, &p)
 		names = append(names, strings.TrimSuffix(filepath.Base(f), ".htf"))
 	}

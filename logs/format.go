@@ -8,6 +8,8 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // Format is the format of a log.
@@ -50,13 +52,17 @@ var (
 
 // Detect decides the format of a file by its name and its first bytes head
 // (the more the better: 64 KiB is plenty). A ".gz" suffix is looked
-// through, and so is a gzip head. By the name: .htf → HTF; .jsonl and
-// .ndjson → JSONL; .csv and .tsv → CSV; .json → by its first object: OTLP
-// when it has "resourceSpans" (or "resource_spans"), Jaeger when it has
-// "data" whose first element has "traceID". Any other name (and "-",
-// standard input) is decided by the content alone: an OTLP or Jaeger
-// object as for .json, another JSON object → JSONL, a '{' followed by '['
-// → HTF, a header row of names separated by ',' or a tab → CSV.
+// through, and so is a gzip head. Traces are recognized by their content
+// first, whatever the name (the Collector's file exporter prefers .jsonl
+// for its OTLP objects): OTLP when the first object has "resourceSpans"
+// (or "resource_spans"), also inside "result" (Jaeger's API v3); Jaeger
+// when it has "data" whose first element has "traceID", or is itself a
+// trace (it has "spans" or "processes"), or is an array whose
+// first element is one. Otherwise, by the name: .htf → HTF; .jsonl and
+// .ndjson → JSONL; .csv and .tsv → CSV; .json → an error (it is neither
+// OTLP nor Jaeger). Any other name (and "-", standard input) is decided by
+// the content alone: another JSON object → JSONL, a '{' followed by '[' →
+// HTF, a header row of names separated by ',' or a tab → CSV.
 //
 // A zstd-compressed or binary (protobuf) head gets an error saying so:
 // ivc reads OTLP/JSON, not OTLP/protobuf.
@@ -65,9 +71,14 @@ func Detect(name string, head []byte) (Format, error) {
 	if bytes.HasPrefix(head, gzipMagic) {
 		head = gunzipHead(head)
 	}
-	switch filepath.Ext(base) {
-	case ".htf":
+	ext := filepath.Ext(base)
+	if ext == ".htf" {
 		return HTF, nil
+	}
+	if f := traceFormat(bytes.TrimPrefix(head, utf8BOM)); f != Auto {
+		return f, nil
+	}
+	switch ext {
 	case ".jsonl", ".ndjson":
 		return JSONL, nil
 	case ".csv", ".tsv":
@@ -76,12 +87,8 @@ func Detect(name string, head []byte) (Format, error) {
 	if err := binaryHead(name, head); err != nil {
 		return Auto, err
 	}
-	isJSON := filepath.Ext(base) == ".json"
-	if f := traceFormat(head); f != Auto {
-		return f, nil
-	}
-	if isJSON {
-		return Auto, fmt.Errorf("%s: cannot tell the log format: a .json file is read as OTLP when its first object has \"resourceSpans\", as Jaeger when it has \"data\" with \"traceID\" (rename a JSON Lines event log .jsonl, or give the format)", name)
+	if ext == ".json" {
+		return Auto, fmt.Errorf("%s: cannot tell the log format: a .json file is read as OTLP when its first object has \"resourceSpans\" (also in \"result\"), as Jaeger when it has \"data\" with \"traceID\" or is a trace {\"traceID\", \"spans\", \"processes\"} or an array of them (rename a JSON Lines event log .jsonl, or give the format)", syntax.FileName(name))
 	}
 	body := bytes.TrimLeft(head, " \t\r\n\ufeff")
 	if len(body) > 0 && body[0] == '{' {
@@ -96,7 +103,7 @@ func Detect(name string, head []byte) (Format, error) {
 	if isHeaderRow(body) {
 		return CSV, nil
 	}
-	return Auto, fmt.Errorf("%s: cannot tell the log format from the file's name or first bytes: give it (htf, jsonl, csv, otlp or jaeger)", name)
+	return Auto, fmt.Errorf("%s: cannot tell the log format from the file's name or first bytes: give it (htf, jsonl, csv, otlp or jaeger)", syntax.FileName(name))
 }
 
 // gunzipHead returns what the gzip head decompresses to, as far as it goes.
@@ -114,24 +121,40 @@ func gunzipHead(head []byte) []byte {
 // compression: zstd.
 func binaryHead(name string, head []byte) error {
 	if bytes.HasPrefix(head, zstdMagic) {
-		return fmt.Errorf("%s: zstd-compressed: ivc reads plain or gzip-compressed logs (decompress it with zstd -d, or set the file exporter's compression to none)", name)
+		return fmt.Errorf("%s: zstd-compressed: ivc reads plain or gzip-compressed logs (decompress it with zstd -d, or set the file exporter's compression to none)", syntax.FileName(name))
 	}
 	n := min(len(head), 512)
 	for _, b := range head[:n] {
 		if b < 0x20 && b != '\t' && b != '\n' && b != '\r' {
-			return fmt.Errorf("%s: binary content (OTLP/protobuf?): ivc reads OTLP/JSON (set the file exporter's format to json)", name)
+			return fmt.Errorf("%s: binary content (OTLP/protobuf?): ivc reads OTLP/JSON (set the file exporter's format to json)", syntax.FileName(name))
 		}
 	}
 	return nil
 }
 
-// traceFormat returns OTLP or Jaeger when the first JSON object of head has
-// their top-level keys, Auto otherwise.
+// traceFormat returns OTLP or Jaeger when the first JSON value of head has
+// their top-level keys (see Detect), Auto otherwise.
 func traceFormat(head []byte) Format {
 	d := json.NewDecoder(bytes.NewReader(head))
-	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+	t, err := d.Token()
+	if err != nil {
 		return Auto
 	}
+	if t == json.Delim('[') { // an array of Jaeger traces
+		if t, err := d.Token(); err != nil || t != json.Delim('{') {
+			return Auto
+		}
+		return objectFormat(d, false)
+	}
+	if t != json.Delim('{') {
+		return Auto
+	}
+	return objectFormat(d, true)
+}
+
+// objectFormat returns the format of the object d is in (after its '{'):
+// top, when it is a file's first value.
+func objectFormat(d *json.Decoder, top bool) Format {
 	for d.More() {
 		t, err := d.Token()
 		if err != nil {
@@ -139,12 +162,23 @@ func traceFormat(head []byte) Format {
 		}
 		switch t {
 		case "resourceSpans", "resource_spans":
-			return OTLP
+			if top {
+				return OTLP
+			}
+		case "result": // Jaeger's API v3: OTLP inside
+			if t, err := d.Token(); top && err == nil && t == json.Delim('{') {
+				if objectFormat(d, true) == OTLP {
+					return OTLP
+				}
+			}
+			return Auto
 		case "data":
-			if firstHasTraceID(d) {
+			if top && firstHasTraceID(d) {
 				return Jaeger
 			}
 			return Auto
+		case "spans", "processes": // not "traceID" alone: an event log may name its session so
+			return Jaeger
 		}
 		if skipValue(d) != nil {
 			return Auto

@@ -53,7 +53,7 @@ func fuzzRead(t *testing.T, name string, in []byte, f logs.Format, strict bool) 
 func checkSessions(t *testing.T, sig *interaction.Signature, sessions []logs.Session, st logs.Stats, nlocs int) {
 	t.Helper()
 	var sum logs.Stats
-	sum.Sessions, sum.Malformed = len(sessions), st.Malformed
+	sum.Sessions, sum.Malformed, sum.Unkinded = len(sessions), st.Malformed, st.Unkinded // spans without a kind are in no session
 	ids := map[string]bool{}
 	for _, s := range sessions {
 		sum.Events += s.Events
@@ -156,8 +156,14 @@ func FuzzOTLP(f *testing.F) {
 			if len(bytes.TrimSpace(line)) == 0 {
 				continue
 			}
+			if bytes.Contains(line, []byte(`"result"`)) {
+				return // Jaeger's API v3 answer: the reader reads the object inside, pdata not
+			}
 			td, err := u.UnmarshalTraces(bytes.TrimSuffix(line, []byte("\r")))
 			if err != nil {
+				if bytes.Contains(line, []byte(`Id"`)) || bytes.Contains(line, []byte(`_id"`)) {
+					return // the reader may read its ids as base64, which pdata refuses
+				}
 				malformed++
 				continue
 			}

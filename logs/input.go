@@ -13,6 +13,7 @@ import (
 
 	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // An Input is one input of a run, opened: a log or a .htf multi-trace,
@@ -40,6 +41,19 @@ type Input struct {
 	lr      *lineReader // the decompressed, bounded content, its head peeked
 	closer  io.Closer   // the file, if Open opened one
 	used    bool
+	tally   tally // of the names outside the signature, once read
+}
+
+// Undeclared returns, once the log is read, the names its events carry
+// that the signature does not declare, each with its number of events
+// (ignored), most first.
+func (in *Input) Undeclared() []Undeclared {
+	out := make([]Undeclared, 0, len(in.tally))
+	for k, n := range in.tally {
+		k.Events = n
+		out = append(out, k)
+	}
+	return MostUndeclared(len(out), out)
 }
 
 // Open opens the input at path ("-": standard input) for reading: a
@@ -55,7 +69,7 @@ func Open(path string, f Format, opt Options) (*Input, error) {
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
-			err = fmt.Errorf("%s: %w", pe.Path, pe.Err)
+			err = fmt.Errorf("%s: %w", syntax.FileName(pe.Path), pe.Err)
 		}
 		return nil, err
 	}
@@ -126,7 +140,7 @@ func (in *Input) Close() error {
 // once.
 func (in *Input) use() error {
 	if in.used {
-		return fmt.Errorf("%s: read twice", in.errName)
+		return fmt.Errorf("%s: read twice", syntax.FileName(in.errName))
 	}
 	in.used = true
 	return nil
@@ -165,6 +179,7 @@ func (in *Input) scan(report func(error), out sink) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
+	defer func() { in.tally = b.undeclared }()
 	defer b.reportHidden()
 	switch in.Format {
 	case JSONL:
@@ -176,9 +191,9 @@ func (in *Input) scan(report func(error), out sink) (Stats, error) {
 	case Jaeger:
 		err = readJaeger(b, lr.rest(), lr.line, opt)
 	case HTF:
-		return Stats{}, fmt.Errorf("%s: a .htf multi-trace is not a log: read it with multitrace.Read or Input.MultiTrace", name)
+		return Stats{}, fmt.Errorf("%s: a .htf multi-trace is not a log: read it with multitrace.Read or Input.MultiTrace", syntax.FileName(name))
 	default:
-		return Stats{}, fmt.Errorf("%s: unknown log format %s", name, in.Format)
+		return Stats{}, fmt.Errorf("%s: unknown log format %s", syntax.FileName(name), in.Format)
 	}
 	if err != nil {
 		return b.stats, fileError(name, err)
@@ -191,13 +206,13 @@ func (in *Input) scan(report func(error), out sink) (Stats, error) {
 // locations, its components: with Options.Locations set, it is an error.
 func (in *Input) MultiTrace() (*multitrace.MultiTrace, error) {
 	if in.Format != HTF {
-		return nil, fmt.Errorf("%s: a %s log is not a .htf multi-trace: read it with Input.Read", in.errName, in.Format)
+		return nil, fmt.Errorf("%s: a %s log is not a .htf multi-trace: read it with Input.Read", syntax.FileName(in.errName), in.Format)
 	}
 	if in.opt.Locations != nil {
-		return nil, fmt.Errorf("%s: a .htf multi-trace has its own locations (its components): --locations applies to event logs and traces", in.Name)
+		return nil, fmt.Errorf("%s: a .htf multi-trace has its own locations (its components): --locations applies to event logs and traces", syntax.FileName(in.Name))
 	}
 	if in.opt.Sig == nil {
-		return nil, fmt.Errorf("%s: no signature to read the multi-trace against", in.errName)
+		return nil, fmt.Errorf("%s: no signature to read the multi-trace against", syntax.FileName(in.errName))
 	}
 	if err := in.use(); err != nil {
 		return nil, err
@@ -219,22 +234,22 @@ var exts = [...][]string{
 }
 
 // Extensions returns the extensions of the files a directory stands for
-// when read in format f, each also with ".gz" (but .htf): with a format
-// given, its files; with Auto, .htf files and JSON Lines logs only, whose
-// extensions say what they are (a .csv, .tsv or .json file beside them may
-// hold anything: it is read when named, or with its format given).
+// when read in format f, each also with ".gz": with a format given, its
+// files; with Auto, .htf files, JSON Lines logs and .json traces (OTLP or
+// Jaeger, told by their content: a .json file that is neither is an error,
+// not skipped). CSV files are read when named, or with their format given:
+// a .csv beside the logs may hold anything.
 func Extensions(f Format) []string {
 	var out []string
 	if f == Auto {
 		out = append(out, exts[HTF]...)
 		out = append(out, exts[JSONL]...)
+		out = append(out, exts[OTLP]...)
 	} else if int(f) < len(exts) {
 		out = append(out, exts[f]...)
 	}
 	for _, e := range out {
-		if e != ".htf" {
-			out = append(out, e+".gz")
-		}
+		out = append(out, e+".gz")
 	}
 	return out
 }

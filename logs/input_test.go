@@ -2,6 +2,7 @@ package logs_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -120,10 +121,10 @@ func TestExtensions(t *testing.T) {
 		f    logs.Format
 		want string
 	}{
-		{logs.Auto, ".htf .jsonl .ndjson .jsonl.gz .ndjson.gz"},
+		{logs.Auto, ".htf .jsonl .ndjson .json .htf.gz .jsonl.gz .ndjson.gz .json.gz"},
 		{logs.CSV, ".csv .tsv .csv.gz .tsv.gz"},
 		{logs.OTLP, ".json .json.gz"},
-		{logs.HTF, ".htf"},
+		{logs.HTF, ".htf .htf.gz"},
 	} {
 		if got := strings.Join(logs.Extensions(c.f), " "); got != c.want {
 			t.Errorf("Extensions(%v) = %q, want %q", c.f, got, c.want)
@@ -132,7 +133,7 @@ func TestExtensions(t *testing.T) {
 	exts := logs.Extensions(logs.Auto)
 	for name, want := range map[string]bool{
 		"a/x.jsonl": true, "x.JSONL.GZ": true, "x.htf": true, "x.gz": false, ".jsonl": false,
-		"x.json": false, "x.htf.gz": false, "x.jsonl.bak": false,
+		"x.json": true, "x.htf.gz": true, "x.jsonl.bak": false, "x.csv": false,
 	} {
 		if got := logs.HasExtension(name, exts...); got != want {
 			t.Errorf("HasExtension(%q) = %v, want %v", name, got, want)
@@ -140,5 +141,28 @@ func TestExtensions(t *testing.T) {
 	}
 	if !slices.Contains(logs.Extensions(logs.Jaeger), ".json.gz") {
 		t.Errorf("Jaeger: %v", logs.Extensions(logs.Jaeger))
+	}
+}
+
+// TestUndeclared tallies the names outside the signature, and finds the
+// declared names they are likely misspellings of (issue 24 part 3).
+func TestUndeclared(t *testing.T) {
+	sig := testSig(t)
+	log := `{"action":"a!mm"}` + "\n" + `{"action":"a!mm"}` + "\n" + `{"action":"gateway!m"}` + "\n" + `{"action":"a!m"}` + "\n"
+	in, err := logs.NewInput("x.jsonl", strings.NewReader(log), logs.Auto, logs.Options{Sig: sig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := in.Read(nil); err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(in.Undeclared())
+	if want := "[{false mm 2} {true gateway 1}]"; got != want {
+		t.Errorf("%s, want %s", got, want)
+	}
+	for name, want := range map[string]string{"mm": "m", "gateway": "", "A": "a", "nn": "n", "xyz": ""} {
+		if got := logs.Nearest(name, append(sig.Lifelines, sig.Messages...)); got != want {
+			t.Errorf("Nearest(%q) = %q, want %q", name, got, want)
+		}
 	}
 }

@@ -20,7 +20,7 @@ type jsonStream struct {
 }
 
 func newJSONStream(file string, r io.Reader, line int) *jsonStream {
-	lc := &lineCounter{r: r, line: line, lastNL: -1}
+	lc := &lineCounter{r: r, line: line, lastNL: -1, max: MaxLine}
 	d := json.NewDecoder(lc)
 	d.UseNumber()
 	return &jsonStream{file: file, d: d, lc: lc}
@@ -77,6 +77,9 @@ func (s *jsonStream) errorAt(off int64, format string, args ...any) *Error {
 // syntaxError returns the error of a value starting after offset off, with
 // its position as encoding/json finds it on the bytes kept.
 func (s *jsonStream) syntaxError(off int64, err error) error {
+	if errors.Is(err, errValueTooLong) {
+		return s.errorAt(off, "a JSON value longer than %d bytes, the most one value may hold", s.lc.max)
+	}
 	var se *json.SyntaxError
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		return s.errorAt(off, "invalid JSON: unexpected end of input")
@@ -92,10 +95,15 @@ func (s *jsonStream) syntaxError(off int64, err error) error {
 	return s.errorAt(start, "invalid JSON: %s", se.Error())
 }
 
+// errValueTooLong ends the reading of a JSON document at a value longer
+// than MaxLine.
+var errValueTooLong = errors.New("JSON value too long")
+
 // lineCounter is the reader under a jsonStream: it keeps the bytes read
 // from the last mark on, and counts the lines before it.
 type lineCounter struct {
 	r      io.Reader
+	max    int    // the most bytes kept: one value's
 	keep   []byte // the bytes read from offset kept on
 	kept   int64
 	line   int   // lines ended before kept
@@ -103,6 +111,11 @@ type lineCounter struct {
 }
 
 func (c *lineCounter) Read(p []byte) (int, error) {
+	if len(c.keep) > c.max {
+		// One value (a Jaeger span, an OTLP resource) that large would
+		// take many times its size to decode: it ends the reading.
+		return 0, errValueTooLong
+	}
 	n, err := c.r.Read(p)
 	c.keep = append(c.keep, p[:n]...)
 	return n, err

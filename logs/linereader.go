@@ -6,9 +6,13 @@ import (
 	"io"
 )
 
-// MaxLine is the longest line the readers accept: a longer one is reported
-// as malformed and skipped.
-const MaxLine = 64 << 20
+// MaxLine is the longest line the readers accept, and the longest JSON
+// value (a Jaeger span, an OTLP resource) and CSV record: a longer line is
+// reported as malformed and skipped, a longer value or record is reported
+// and ends the reading of its file. Decoding takes several times the size
+// of what it decodes (pdata: tens of times an OTLP line), so this bounds
+// the memory one line can take, whatever its compression.
+const MaxLine = 16 << 20
 
 // errLineTooLong is reported for a line longer than the reader's maximum.
 var errLineTooLong = errors.New("line too long")

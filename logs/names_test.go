@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
@@ -22,12 +23,12 @@ func TestRealNames(t *testing.T) {
 	for _, f := range []logs.Format{logs.JSONL, logs.CSV, logs.OTLP, logs.Jaeger} {
 		for _, part := range []string{"discrete", `gateway,"xincan-user";plain,"back\\slash"`} {
 			t.Run(fmt.Sprintf("%s/%s", f, part), func(t *testing.T) {
-				p, err := tracegen.ParsePartition(sp.Sig, part)
+				p, err := interaction.ParseLocations(sp.Sig, part)
 				if err != nil {
 					t.Fatal(err)
 				}
 				mts, err := tracegen.Generate(sp.Store, sp.Root, tracegen.Config{Kind: tracegen.KindAccepted, N: 10, Seed: 5,
-					Partition: p, Options: tracegen.Options{MaxLength: 30}})
+					Locations: p, Options: tracegen.Options{MaxLength: 30}})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -10,6 +10,7 @@ import (
 	"math"
 	"regexp"
 
+	"github.com/valyala/fastjson"
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
@@ -107,7 +108,11 @@ func readOTLP(b *builder, lr *lineReader, opt *Options) error {
 
 // otlpLines reads one OTLP object a line.
 func (r *spanReader) otlpLines(lr *lineReader) error {
-	var u ptrace.JSONUnmarshaler
+	var (
+		u      ptrace.JSONUnmarshaler
+		p      fastjson.Parser
+		result []byte
+	)
 	for {
 		line, err := lr.nextEvent(r.b)
 		if err == io.EOF {
@@ -116,7 +121,16 @@ func (r *spanReader) otlpLines(lr *lineReader) error {
 			return err
 		}
 		r.docs++
-		td, bad := decodeOTLP(&u, line, nil, lr.line, 1)
+		doc := line
+		if bytes.Contains(line, []byte(`"result"`)) { // Jaeger's API v3 answers {"result": TracesData}
+			if v, err := p.ParseBytes(line); err == nil && v.Get(otlpResourceSpans) == nil && v.Get(otlpResourceSpansSnaked) == nil {
+				if res := v.Get("result"); res != nil && res.Type() == fastjson.TypeObject {
+					result = res.MarshalTo(result[:0])
+					doc = result
+				}
+			}
+		}
+		td, bad := decodeOTLP(&u, doc, nil, lr.line, 1)
 		if bad != nil {
 			if col, msg := jsonSyntaxError(line); msg != "" {
 				bad = &Error{Line: lr.line, Col: col, Msg: "invalid OTLP/JSON: " + msg}
@@ -153,43 +167,63 @@ func (r *spanReader) otlpStream(s *jsonStream) error {
 			return r.b.stop(s.errorAt(s.d.InputOffset()-1, "expected an OTLP object (TracesData), found %v", t))
 		}
 		r.docs++
-		for s.d.More() {
-			t, err := s.token()
-			if err != nil {
-				return r.b.stop(err)
-			}
-			if t != otlpResourceSpans && t != otlpResourceSpansSnaked {
-				if _, _, err := s.value(&raw); err != nil {
-					return r.b.stop(err)
-				}
-				continue
-			}
-			r.found++
-			if _, _, err := s.expect('[', "an array of resource spans"); err != nil {
-				return r.b.stop(err)
-			}
-			for s.d.More() {
-				line, col, err := s.value(&raw)
-				if err != nil {
-					return r.b.stop(err)
-				}
-				td, bad := decodeOTLP(&u, raw, &wrapped, line, col)
-				if bad != nil {
-					r.b.malformed(bad.Line, bad.Col, "%s", bad.Msg)
-					continue
-				}
-				if err := r.traces(td, line, col); err != nil {
-					return err
-				}
-			}
-			if _, _, err := s.expect(']', "']'"); err != nil {
-				return r.b.stop(err)
-			}
-		}
-		if _, _, err := s.expect('}', "'}'"); err != nil {
+		if err := r.otlpKeys(s, &u, &raw, &wrapped, true); err != nil {
 			return r.b.stop(err)
 		}
 	}
+}
+
+// otlpKeys reads the keys of an OTLP object, after its '{', up to its '}'
+// included: the resource spans of "resourceSpans", and, when top, the
+// object of "result" (Jaeger's API v3 answers {"result": TracesData});
+// other keys are skipped.
+func (r *spanReader) otlpKeys(s *jsonStream, u *ptrace.JSONUnmarshaler, raw *json.RawMessage, wrapped *[]byte, top bool) error {
+	for s.d.More() {
+		t, err := s.token()
+		if err != nil {
+			return err
+		}
+		if t == "result" && top {
+			if _, _, err := s.expect('{', "an OTLP object (TracesData)"); err != nil {
+				return err
+			}
+			if err := r.otlpKeys(s, u, raw, wrapped, false); err != nil {
+				return err
+			}
+			continue
+		}
+		if t != otlpResourceSpans && t != otlpResourceSpansSnaked {
+			if _, _, err := s.value(raw); err != nil {
+				return err
+			}
+			continue
+		}
+		r.found++
+		if _, _, err := s.expect('[', "an array of resource spans"); err != nil {
+			return err
+		}
+		for s.d.More() {
+			line, col, err := s.value(raw)
+			if err != nil {
+				return err
+			}
+			td, bad := decodeOTLP(u, *raw, wrapped, line, col)
+			if bad != nil {
+				r.b.malformed(bad.Line, bad.Col, "%s", bad.Msg)
+				continue
+			}
+			if err := r.traces(td, line, col); err != nil {
+				return err
+			}
+		}
+		if _, _, err := s.expect(']', "']'"); err != nil {
+			return err
+		}
+	}
+	if _, _, err := s.expect('}', "'}'"); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeOTLP decodes doc, read at line:col, with pdata: a TracesData

@@ -139,3 +139,19 @@ func TestLineReader(t *testing.T) {
 		t.Errorf("a read error: %v", err)
 	}
 }
+
+// TestValueTooLong checks that a JSON value longer than the bound ends the
+// reading with an error at the value (issue 25 item 2): a 1 MB .gz of one
+// huge Jaeger tag took gigabytes to decode.
+func TestValueTooLong(t *testing.T) {
+	in := `{"data": [` + "\n" + `{"traceID": "` + strings.Repeat("x", 1000) + `"}]}`
+	s := newJSONStream("j.json", strings.NewReader(in), 0)
+	s.lc.max = 100
+	var err error
+	for err == nil {
+		_, err = s.token()
+	}
+	if err == io.EOF || err.Error() != "j.json:2:13: a JSON value longer than 100 bytes, the most one value may hold" {
+		t.Errorf("%v", err)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // Options say how to read a log.
@@ -19,7 +20,7 @@ type Options struct {
 	// component of each session's multi-trace each, in order; nil: one
 	// location per lifeline of Sig. A lifeline in no group gets a location
 	// of its own, after the others, in signature order.
-	Locations []interaction.Lifelines
+	Locations interaction.Locations
 	// Fields renames the roles of an event log's fields: role → field name
 	// (--field role=NAME). The roles are session, action, lifeline, kind,
 	// message, seq and time; each is its own field name by default.
@@ -96,10 +97,10 @@ func fileError(name string, err error) error {
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	if strings.HasPrefix(err.Error(), name+":") {
+	if strings.HasPrefix(err.Error(), syntax.FileName(name)+":") {
 		return err
 	}
-	return fmt.Errorf("%s: %w", name, err)
+	return fmt.Errorf("%s: %w", syntax.FileName(name), err)
 }
 
 func isTSV(name string) bool {
@@ -114,7 +115,7 @@ func maxBytes(opt Options) int64 {
 }
 
 func tooBig(name string, opt Options) error {
-	return fmt.Errorf("%s: larger than %d bytes, the most a log may hold (raise the limit to read it)", name, maxBytes(opt))
+	return fmt.Errorf("%s: larger than %d bytes, the most a log may hold (raise the limit to read it)", syntax.FileName(name), maxBytes(opt))
 }
 
 // limitReader fails with err once more than left bytes are read.

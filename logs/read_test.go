@@ -341,3 +341,12 @@ func TestManyMalformed(t *testing.T) {
 		t.Errorf("reports:\n%s\nwant:\n%s", strings.Join(reports, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestHostileFileName checks that a file's name is quoted in the errors
+// for the file as a whole too (issue 25 item 14).
+func TestHostileFileName(t *testing.T) {
+	_, _, err := logs.ReadFrom("x\x1b[2J\n.log", strings.NewReader("??\n"), logs.Auto, logs.Options{Sig: testSig(t)}, nil)
+	if err == nil || !strings.HasPrefix(err.Error(), `"x\x1b[2J\n.log": cannot tell the log format`) {
+		t.Errorf("%v", err)
+	}
+}

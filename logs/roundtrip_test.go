@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
@@ -13,17 +14,17 @@ import (
 
 // generated returns n multi-traces of the ABP example, of kind k, over the
 // locations part ("discrete", "trivial", or "a,b;c").
-func generated(t testing.TB, k tracegen.Kind, n int, part string) (*spec.Spec, tracegen.Partition, []*multitrace.MultiTrace) {
+func generated(t testing.TB, k tracegen.Kind, n int, part string) (*spec.Spec, interaction.Locations, []*multitrace.MultiTrace) {
 	t.Helper()
 	sp, err := spec.Load("../testdata/abp/abp.hsf", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := tracegen.ParsePartition(sp.Sig, part)
+	p, err := interaction.ParseLocations(sp.Sig, part)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mts, err := tracegen.Generate(sp.Store, sp.Root, tracegen.Config{Kind: k, N: n, Seed: 3, Partition: p,
+	mts, err := tracegen.Generate(sp.Store, sp.Root, tracegen.Config{Kind: k, N: n, Seed: 3, Locations: p,
 		Options: tracegen.Options{MaxLength: 60}})
 	if err != nil {
 		t.Fatal(err)

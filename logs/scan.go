@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // Event is one event of a log as Scan hands it out, before it is gathered
@@ -104,7 +105,7 @@ func NewAssembler(opt Options) (*Assembler, error) {
 // that Scan cannot have given with this signature.
 func (a *Assembler) Assemble(file, id string, events []Event) (Session, error) {
 	if len(events) == 0 {
-		return Session{}, fmt.Errorf("%s: session %q has no events", file, id)
+		return Session{}, fmt.Errorf("%s: session %q has no events", syntax.FileName(file), id)
 	}
 	slices.SortFunc(events, func(x, y Event) int { return cmp.Compare(x.Index, y.Index) })
 	g := &gatherer{file: file, locs: a.template.locs, locOf: a.template.locOf, ids: make(map[string]int32, 1)}
@@ -113,7 +114,7 @@ func (a *Assembler) Assemble(file, id string, events []Event) (Session, error) {
 	for i := range events {
 		e := &events[i]
 		if e.Session != id {
-			return Session{}, fmt.Errorf("%s:%d: an event of session %q among those of %q", file, e.Line, e.Session, id)
+			return Session{}, fmt.Errorf("%s:%d: an event of session %q among those of %q", syntax.FileName(file), e.Line, e.Session, id)
 		}
 		if e.Ignored {
 			g.ignore(key, e.Line, e.Index)
@@ -124,7 +125,7 @@ func (a *Assembler) Assemble(file, id string, events []Event) (Session, error) {
 			continue
 		}
 		if int(e.Action.Lifeline()) >= len(a.sig.Lifelines) || int(e.Action.Message()) >= len(a.sig.Messages) {
-			return Session{}, fmt.Errorf("%s:%d: event %d of session %q: action %d is not in the signature", file, e.Line, e.Index, id, e.Action)
+			return Session{}, fmt.Errorf("%s:%d: event %d of session %q: action %d is not in the signature", syntax.FileName(file), e.Line, e.Index, id, e.Action)
 		}
 		if err := g.add(key, e.Line, e.Index, e.Action, e.key); err != nil {
 			return Session{}, err

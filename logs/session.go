@@ -191,9 +191,10 @@ type builder struct {
 	index int // of the next event, in the order read
 	stats Stats
 
-	maxReports          int // malformed lines reported, the others counted
-	hidden, firstHidden int // malformed lines not reported, the line of the first
-	lastLine            int // of the last malformed line
+	undeclared          tally // the names outside the signature
+	maxReports          int   // malformed lines reported, the others counted
+	hidden, firstHidden int   // malformed lines not reported, the line of the first
+	lastLine            int   // of the last malformed line
 }
 
 // sink takes the events of a log, in the order read (index counts them
@@ -210,7 +211,7 @@ type sink interface {
 func newBuilder(file string, opt *Options, report func(error), out sink) (*builder, error) {
 	sig := opt.Sig
 	if sig == nil {
-		return nil, fmt.Errorf("%s: no signature to read the log against", file)
+		return nil, fmt.Errorf("%s: no signature to read the log against", syntax.FileName(file))
 	}
 	if report == nil {
 		report = func(error) {}
@@ -301,6 +302,12 @@ func (b *builder) action(id []byte, line int, l []byte, k interaction.Kind, m []
 	case b.strict:
 		return 0, false, fmt.Sprintf("message %q is not declared in the signature", m)
 	}
+	if !lok {
+		b.undeclared.add(true, l)
+	}
+	if !mok {
+		b.undeclared.add(false, m)
+	}
 	b.stats.Ignored++
 	b.sink.ignore(id, line, b.index)
 	b.index++
@@ -319,7 +326,7 @@ func (b *builder) add(id []byte, line int, act interaction.Action, key orderKey)
 // multi-traces: the sink of Read, and of Assembler for one session.
 type gatherer struct {
 	file   string
-	locs   []interaction.Lifelines
+	locs   interaction.Locations
 	locOf  []int32 // location of each lifeline
 	ids    map[string]int32
 	sess   []sessionState
@@ -331,7 +338,7 @@ type gatherer struct {
 func newGatherer(file string, opt *Options) (*gatherer, error) {
 	sig := opt.Sig
 	if sig == nil {
-		return nil, fmt.Errorf("%s: no signature to read the log against", file)
+		return nil, fmt.Errorf("%s: no signature to read the log against", syntax.FileName(file))
 	}
 	g := &gatherer{file: file, ids: map[string]int32{}}
 	g.locOf = make([]int32, len(sig.Lifelines))

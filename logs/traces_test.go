@@ -248,3 +248,41 @@ func TestReadForced(t *testing.T) {
 		})
 	}
 }
+
+// TestReadByContent reads traces recognized by their content, whatever
+// their name (issue 24 part 3): OTLP objects in a .jsonl file (the
+// Collector's file exporter prefers it), with a byte order mark, Jaeger's
+// API v3 answer {"result": TracesData} on one line or many, a bare Jaeger
+// trace and an array of them in a .json file; an event log whose session
+// field is named traceID stays an event log.
+func TestReadByContent(t *testing.T) {
+	span := otlpSpan(t1, "4", "m", 1, "")
+	jaeger := `{"traceID":"abc1","spans":[{"spanID":"s1","operationName":"m","startTime":1,` +
+		`"tags":[{"key":"span.kind","value":"producer"}],"processID":"p1"}],"processes":{"p1":{"serviceName":"a"}}}`
+	runReadCases(t, []readCase{{
+		name: "OTLP in a .jsonl file, with a byte order mark",
+		file: "traces.jsonl", in: "\ufeff" + otlpLine("a", span) + "\n",
+		want: t1 + "@1 1/0: a!m |  | \n", stats: logs.Stats{Sessions: 1, Events: 1},
+	}, {
+		name: "Jaeger's API v3, one line",
+		file: "v3.json", in: `{"result":` + otlpLine("a", span) + "}\n",
+		want: t1 + "@1 1/0: a!m |  | \n", stats: logs.Stats{Sessions: 1, Events: 1},
+	}, {
+		name: "Jaeger's API v3, many lines",
+		file: "v3.json", in: "{\"result\": {\n \"resourceSpans\": [" + strings.TrimSuffix(strings.TrimPrefix(otlpLine("a", span), `{"resourceSpans":[`), "]}") + "]\n }\n}\n",
+		want: t1 + "@2 1/0: a!m |  | \n", stats: logs.Stats{Sessions: 1, Events: 1},
+	}, {
+		name: "a bare Jaeger trace",
+		file: "trace.json", in: jaeger + "\n",
+		want: "abc1@1 1/0: a!m |  | \n", stats: logs.Stats{Sessions: 1, Events: 1},
+	}, {
+		name: "an array of Jaeger traces",
+		file: "traces", in: "[\n" + jaeger + "\n]\n",
+		want: "abc1@2 1/0: a!m |  | \n", stats: logs.Stats{Sessions: 1, Events: 1},
+	}, {
+		name: "an event log whose session is named traceID",
+		file: "x.jsonl", opt: logs.Options{Fields: map[string]string{"session": "traceID"}},
+		in:   `{"traceID":"t","action":"a!m"}` + "\n",
+		want: "t@1 1/0: a!m |  | \n", stats: logs.Stats{Sessions: 1, Events: 1},
+	}})
+}

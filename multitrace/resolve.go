@@ -36,6 +36,15 @@ func (mt *MultiTrace) Len() int {
 }
 
 // Equal reports whether mt and o have the same components, in the same
+// Locations returns the locations of mt: the lifelines of each component.
+func (mt *MultiTrace) Locations() interaction.Locations {
+	p := make(interaction.Locations, len(mt.Components))
+	for i, c := range mt.Components {
+		p[i] = c.Lifelines
+	}
+	return p
+}
+
 // order, with the same traces.
 func (mt *MultiTrace) Equal(o *MultiTrace) bool {
 	if len(mt.Components) != len(o.Components) {

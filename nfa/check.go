@@ -102,7 +102,7 @@ func NewChecker(a *NFA, locs *Alphabets, opt CheckerOptions) (*Checker, error) {
 			}
 		}
 	}
-	b := NewBudget("trimming of the NFA", opt.Deadline, opt.MaxMemory)
+	b := NewLimiter("trimming of the NFA", opt.Deadline, opt.MaxMemory)
 	if !a.isTrim() {
 		// The trimmed copy: its transitions, and its states' tables.
 		if err := b.Alloc(int64(len(a.trans))*12 + int64(a.n)*8); err != nil {
@@ -169,7 +169,7 @@ const (
 // memory of b. When they would cost more, the checker goes without them:
 // pruning makes the search faster, not its verdicts different. The
 // deadline of b still stops the construction with a *LimitError.
-func backward(a *NFA, locs *Alphabets, t *engine.Tables, maxStates int, b *Budget, maxWork int64) error {
+func backward(a *NFA, locs *Alphabets, t *engine.Tables, maxStates int, b *Limiter, maxWork int64) error {
 	used := b.Used()
 	if err := b.Alloc(4*int64(a.n) + 4*int64(len(a.trans))); err != nil {
 		b.Free(b.Used() - used) // no room for the reverse index: no pruning

@@ -101,7 +101,7 @@ func (a *NFA) Determinize(maxStates int) (*DFA, error) {
 	for x := range letterOf {
 		letterOf[x] = Letter(x)
 	}
-	pb := &projBuilder{a: a, letterOf: letterOf, k: k, max: maxStates, budget: NewBudget("determinization", time.Time{}, -1)}
+	pb := &projBuilder{a: a, letterOf: letterOf, k: k, max: maxStates, limiter: NewLimiter("determinization", time.Time{}, -1)}
 	d, _, _, err := pb.build(a.initial, false)
 	if err != nil {
 		return nil, err

@@ -53,7 +53,7 @@
 //
 // The constructions are bounded: CheckerOptions carry a deadline, a memory
 // budget and a state bound, counted as the projections are built (a
-// Budget: the bytes of the rows and tables kept, no memory statistics), and
+// Limiter: the bytes of the rows and tables kept, no memory statistics), and
 // past them NewChecker fails with a *LimitError naming the stage and the
 // limit; package compile bounds the synthesis the same way. The subsets,
 // areas and futures of a projection are dense rows over the states and

@@ -191,8 +191,20 @@ func PartitionSymbols(syms *Symbols, groups [][]string, names []string) (*Alphab
 // optionally named "NAME=": "a,e;c,d;b" or "p=a,e;q=c,d;r=b". Unnamed
 // groups are named L1, L2, … by position. An empty group or letter
 // ("a,e;;b", "a,,e") is an error, as in the locations of lifelines that
-// compile takes: a location observes something.
+// compile takes: a location observes something. As for lifelines,
+// "discrete" (or the empty text) is one location per letter, named after
+// it, and "trivial" one location L1 with every letter.
 func ParseAlphabets(syms *Symbols, spec string) (*Alphabets, error) {
+	switch strings.TrimSpace(spec) {
+	case "", "discrete":
+		var groups [][]string
+		for _, x := range syms.Names() {
+			groups = append(groups, []string{x})
+		}
+		return PartitionSymbols(syms, groups, syms.Names())
+	case "trivial":
+		return PartitionSymbols(syms, [][]string{syms.Names()}, []string{"L1"})
+	}
 	var groups [][]string
 	var names []string
 	for i, g := range strings.Split(spec, ";") {

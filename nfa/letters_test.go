@@ -10,6 +10,9 @@ func TestParseAlphabets(t *testing.T) {
 	for _, tc := range []struct{ spec, want string }{
 		{"a,e;c,d;b", "L1={a,e} L2={c,d} L3={b}"},
 		{" p = a , e ; q=c,d;r=b ", "p={a,e} q={c,d} r={b}"},
+		{"discrete", "a={a} b={b} c={c} d={d} e={e}"},
+		{"", "a={a} b={b} c={c} d={d} e={e}"},
+		{" trivial ", "L1={a,b,c,d,e}"},
 		// An empty group or letter is an error, as compile's locations of
 		// lifelines (issue 19): it once made a location with no letter.
 		{"a,e;;c,d;b", `locations "a,e;;c,d;b": empty letter or location (group 2)`},

@@ -99,7 +99,7 @@ type projBuilder struct {
 	reverse  bool
 	rev      revIndex // reverse: the transitions entering each state
 	max      int
-	budget   *Budget
+	limiter  *Limiter
 	// work counts the states of A added to subsets; past maxWork (when
 	// positive), the construction stops with errCostly.
 	work, maxWork int64
@@ -159,7 +159,7 @@ func (pb *projBuilder) state() (State, error) {
 		return State(i), nil
 	}
 	if pb.max > 0 && pb.subsets.len() > pb.max {
-		return 0, &LimitError{Stage: pb.budget.Stage(), Limit: LimitStates, Max: int64(pb.max)}
+		return 0, &LimitError{Stage: pb.limiter.Stage(), Limit: LimitStates, Max: int64(pb.max)}
 	}
 	var list []State
 	if k := len(pb.spare); k > 0 {
@@ -170,7 +170,7 @@ func (pb *projBuilder) state() (State, error) {
 	pb.lists = append(pb.lists, list)
 	// The row and its list (what a reused list grew by); the row of the
 	// transition table and of its labels; the final bit.
-	return State(i), pb.budget.Alloc(grown + 4*int64(cap(list)-c) + 24 + 8*int64(pb.k) + 1)
+	return State(i), pb.limiter.Alloc(grown + 4*int64(cap(list)-c) + 24 + 8*int64(pb.k) + 1)
 }
 
 // maxSpareLists bounds the lists kept for reuse: the states found but not
@@ -199,13 +199,13 @@ func (pb *projBuilder) build(start []State, areas bool) (*DFA, []int32, *rows, e
 	if areas {
 		scratch += int64(tw) * 8
 	}
-	if err := pb.budget.Alloc(scratch); err != nil {
+	if err := pb.limiter.Alloc(scratch); err != nil {
 		return nil, nil, nil, err
 	}
 	defer func() {
-		pb.budget.Free(scratch)
+		pb.limiter.Free(scratch)
 		for _, l := range pb.spare {
-			pb.budget.Free(4 * int64(cap(l)))
+			pb.limiter.Free(4 * int64(cap(l)))
 		}
 		pb.spare = nil
 	}()
@@ -229,7 +229,7 @@ func (pb *projBuilder) build(start []State, areas bool) (*DFA, []int32, *rows, e
 	}
 	var used []Letter
 	for i := 0; i < len(pb.lists); i++ {
-		if err := pb.budget.Tick(); err != nil {
+		if err := pb.limiter.Tick(); err != nil {
 			return nil, nil, nil, err
 		}
 		used = used[:0]
@@ -262,7 +262,7 @@ func (pb *projBuilder) build(start []State, areas bool) (*DFA, []int32, *rows, e
 		if len(pb.spare) < maxSpareLists {
 			pb.spare = append(pb.spare, pb.lists[i])
 		} else {
-			pb.budget.Free(4 * int64(cap(pb.lists[i])))
+			pb.limiter.Free(4 * int64(cap(pb.lists[i])))
 		}
 		pb.lists[i] = nil
 		d.final = growBits(d.final, i)
@@ -277,7 +277,7 @@ func (pb *projBuilder) build(start []State, areas bool) (*DFA, []int32, *rows, e
 			}
 		}
 		for _, x := range used {
-			if err := pb.budget.Tick(); err != nil {
+			if err := pb.limiter.Tick(); err != nil {
 				return nil, nil, nil, err
 			}
 			pb.cur.clear()
@@ -312,7 +312,7 @@ func (pb *projBuilder) build(start []State, areas bool) (*DFA, []int32, *rows, e
 				}
 			}
 			id, _, grown := labels.add(lab)
-			if err := pb.budget.Alloc(grown); err != nil {
+			if err := pb.limiter.Alloc(grown); err != nil {
 				return nil, nil, nil, err
 			}
 			areaOf[row+int(x)] = id
@@ -320,7 +320,7 @@ func (pb *projBuilder) build(start []State, areas bool) (*DFA, []int32, *rows, e
 	}
 	d.n = pb.subsets.len()
 	d.final = growBits(d.final, d.n-1)
-	if err := finish(pb.budget, pb.subsets, labels); err != nil {
+	if err := finish(pb.limiter, pb.subsets, labels); err != nil {
 		return nil, nil, nil, err
 	}
 	return d, areaOf, labels, nil
@@ -357,15 +357,15 @@ var errCostly = errors.New("construction too costly")
 // maxStates bounds the DFA's states (0: no bound), b the time and memory of
 // the construction (nil: no bound); past them, Project returns a
 // *LimitError (wrapping ErrTooManyStates for the state bound).
-func Project(a *NFA, locs *Alphabets, i int, maxStates int, b *Budget) (*Proj, error) {
+func Project(a *NFA, locs *Alphabets, i int, maxStates int, b *Limiter) (*Proj, error) {
 	p, _, err := project(a, locs, i, maxStates, b)
 	return p, err
 }
 
 // project is Project, and returns the work of the subset construction.
-func project(a *NFA, locs *Alphabets, i int, maxStates int, b *Budget) (*Proj, int64, error) {
+func project(a *NFA, locs *Alphabets, i int, maxStates int, b *Limiter) (*Proj, int64, error) {
 	letters := NewSymbols(locs.Letters(i)...)
-	pb := &projBuilder{a: a, letterOf: letterMap(a, locs, i), k: letters.Len(), max: maxStates, budget: b}
+	pb := &projBuilder{a: a, letterOf: letterMap(a, locs, i), k: letters.Len(), max: maxStates, limiter: b}
 	d, areaOf, areas, err := pb.build(a.initial, true)
 	if err != nil {
 		return nil, 0, err
@@ -404,7 +404,7 @@ func project(a *NFA, locs *Alphabets, i int, maxStates int, b *Budget) (*Proj, i
 // have the same future, in reverse topological order (Tarjan's algorithm),
 // so that the successors' futures are complete first; one row of
 // transitions is kept per distinct future.
-func (p *Proj) futures(a *NFA, b *Budget) error {
+func (p *Proj) futures(a *NFA, b *Limiter) error {
 	d := p.dfa
 	n, k := d.n, d.k
 	p.fut = newRows(nwords(len(a.trans)))
@@ -500,8 +500,8 @@ func (p *Proj) futures(a *NFA, b *Budget) error {
 }
 
 // finish lays out the rows of a construction for reading (rows.done),
-// within the budget: the copy they may take exists with them for a moment.
-func finish(b *Budget, rs ...*rows) error {
+// within the limiter: the copy they may take exists with them for a moment.
+func finish(b *Limiter, rs ...*rows) error {
 	for _, r := range rs {
 		x := r.done()
 		if err := b.Alloc(x); err != nil {
@@ -534,9 +534,9 @@ func setRange(s Bits, lo, hi int) {
 // returns, with the work it took. Past maxWork (when positive) it fails
 // with errCostly.
 // rev is a's reverse index (computed when nil).
-func projectBack(a *NFA, rev *revIndex, locs *Alphabets, i int, anyEnd bool, maxStates int, b *Budget, maxWork int64) (*DFA, *rows, int64, error) {
+func projectBack(a *NFA, rev *revIndex, locs *Alphabets, i int, anyEnd bool, maxStates int, b *Limiter, maxWork int64) (*DFA, *rows, int64, error) {
 	pb := &projBuilder{a: a, letterOf: letterMap(a, locs, i), k: len(locs.Letters(i)), reverse: true, max: maxStates,
-		budget: b, maxWork: maxWork}
+		limiter: b, maxWork: maxWork}
 	if rev != nil {
 		pb.rev = *rev
 	}

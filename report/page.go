@@ -7,6 +7,7 @@ const pageHTML = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta name="generator" content="ivc">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.R.Title}}</title>
 <style>{{.Style}}</style>
@@ -41,7 +42,8 @@ const pageHTML = `<!DOCTYPE html>
 <thead><tr><th data-key="n" class="num">#</th><th data-key="file">file</th><th data-key="session">session</th><th data-key="verdict">verdict</th><th data-key="reason">reason</th><th data-key="time" class="num">time (µs)</th><th></th></tr></thead>
 <tbody></tbody>
 </table>
-<noscript><p>The table needs JavaScript; the summary and the drawings do not.</p></noscript>
+{{if .Unlisted}}<p id="unlisted">The last {{.Unlisted}} multi-traces are counted above but not listed: the table holds at most {{.TableLimit}} of text.</p>
+{{end}}<noscript><p>The table needs JavaScript; the summary and the drawings do not.</p></noscript>
 </section>
 <section id="failures">
 <h2>Failures</h2>

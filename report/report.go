@@ -22,10 +22,39 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
+
+// Generator is in the head of every report, so that a driver can tell a
+// report it may replace from a file it did not write.
+const Generator = `<meta name="generator" content="ivc">`
 
 // DefaultMaxDrawings is how many failures a report draws by default.
 const DefaultMaxDrawings = 50
+
+// MaxField bounds what a report copies of one text of a row (a file name,
+// a session id, a reason) and DefaultMaxTable the text of all its rows, in
+// bytes: a longer text is cut with a marker (Shorten), and the rows past
+// the table's cap are counted in the summary but not listed, so that a few
+// huge ids cannot make a report of gigabytes.
+const (
+	MaxField        = 1 << 10
+	DefaultMaxTable = 64 << 20
+)
+
+// Shorten returns s when it has at most max bytes, else its first bytes
+// (cut at a character boundary) and a marker saying how many were left out:
+// "abc… (1234 more bytes)".
+func Shorten(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	n := max
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return fmt.Sprintf("%s… (%d more bytes)", s[:n], len(s)-n)
+}
 
 // Report is a batch's outcomes.
 type Report struct {
@@ -43,6 +72,9 @@ type Report struct {
 	// NoDrawing, when not empty, says why no failure is drawn (a raw NFA
 	// has no interaction to draw).
 	NoDrawing string
+	// MaxTable bounds the text of the rows listed, in bytes (0:
+	// DefaultMaxTable).
+	MaxTable int
 }
 
 // Row is one multi-trace or session.
@@ -78,17 +110,28 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	files := map[string]int{}
 	var fileNames []string
 	type jsonRow [7]any // file index, session, verdict, kind, reason, µs, drawing
-	rows := make([]jsonRow, len(r.Rows))
-	for i, row := range r.Rows {
+	rows := make([]jsonRow, 0, len(r.Rows))
+	size, unlisted := 0, 0
+	maxTable := r.MaxTable
+	if maxTable <= 0 {
+		maxTable = DefaultMaxTable
+	}
+	for _, row := range r.Rows {
+		row = row.shortened()
 		byVerdict[row.Verdict]++
 		byKind[verdictKind{row.Verdict, row.Kind}]++
+		if size += len(row.Session) + len(row.Kind) + len(row.Reason) + 64; size > maxTable {
+			unlisted++
+			continue
+		}
 		f, ok := files[row.File]
 		if !ok {
 			f = len(fileNames)
 			files[row.File] = f
 			fileNames = append(fileNames, row.File)
+			size += len(row.File)
 		}
-		rows[i] = jsonRow{f, row.Session, row.Verdict, row.Kind, row.Reason, row.Elapsed.Microseconds(), row.Drawing}
+		rows = append(rows, jsonRow{f, row.Session, row.Verdict, row.Kind, row.Reason, row.Elapsed.Microseconds(), row.Drawing})
 	}
 	var vs, ks []count
 	for _, v := range verdicts {
@@ -117,6 +160,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		drawings = append(drawings, drawing{Index: i, URI: template.URL("data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString(d))})
 	}
 	for i, row := range r.Rows {
+		row = row.shortened()
 		if d := row.Drawing; d >= 0 && d < len(drawings) {
 			drawings[d].Row = i + 1
 			drawings[d].Name = row.File
@@ -128,7 +172,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	}
 	var b bytes.Buffer
 	err = page.Execute(&b, map[string]any{
-		"R": r, "Total": len(r.Rows), "Verdicts": vs, "Kinds": ks, "Drawings": drawings,
+		"R": r, "Total": len(r.Rows), "Unlisted": unlisted, "TableLimit": fmt.Sprintf("%d bytes", maxTable), "Verdicts": vs, "Kinds": ks, "Drawings": drawings,
 		"Failures": byVerdict["Fail"], "Elapsed": RoundDuration(r.Elapsed),
 		"Data": template.JS(data), "Script": template.JS(script), "Style": template.CSS(style),
 	})
@@ -137,6 +181,15 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	}
 	_, err = w.Write(b.Bytes())
 	return err
+}
+
+// shortened is row with its texts cut to MaxField bytes.
+func (row Row) shortened() Row {
+	row.File = Shorten(row.File, MaxField)
+	row.Session = Shorten(row.Session, MaxField)
+	row.Kind = Shorten(row.Kind, MaxField)
+	row.Reason = Shorten(row.Reason, MaxField)
+	return row
 }
 
 type drawing struct {

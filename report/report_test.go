@@ -140,3 +140,34 @@ func TestLarge(t *testing.T) {
 		}
 	})
 }
+
+// TestCaps: a report copies at most MaxField bytes of a row's texts, cut
+// with a marker, and lists rows up to MaxTable bytes of text, counting the
+// others (issue 25, item 3: ten 30 MiB ids made a 1.8 GB report).
+func TestCaps(t *testing.T) {
+	if got := Shorten("aé", 2); got != "a… (2 more bytes)" {
+		t.Errorf("Shorten cuts inside a character: %q", got)
+	}
+	if got := Shorten("abc", 3); got != "abc" {
+		t.Errorf("Shorten(abc, 3) = %q", got)
+	}
+	huge := strings.Repeat("x", 30<<20)
+	r := &Report{Title: "caps", MaxTable: 64 << 10}
+	const n = 100
+	for range n {
+		r.Rows = append(r.Rows, Row{File: "f.jsonl", Session: huge, Verdict: "Fail", Reason: huge, Drawing: -1})
+	}
+	var b bytes.Buffer
+	if err := r.WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	if b.Len() > 1<<20 {
+		t.Errorf("report of %d bytes for 100 rows and a table capped at 64 KiB", b.Len())
+	}
+	html := b.String()
+	for _, want := range []string{"more bytes)", "counted above but not listed", "100 multi-traces"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the report does not say %q", want)
+		}
+	}
+}

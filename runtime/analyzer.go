@@ -20,9 +20,16 @@ type Analyzer struct {
 	opts Options
 	all  interaction.Lifelines
 
-	partitions map[uint64][]*partition   // by a hash of their lifeline sets
-	letters    []interaction.MultiAction // every multi-action of the interaction
-	hasSync    bool                      // the interaction has a sync operator
+	located     map[uint64][]*located     // by a hash of their lifeline sets
+	npart       int32                     // sets of locations made
+	suffixes    map[uint64]int32          // ids of the traces met (see suffix)
+	tuples      map[uint64]int32          // ids of the multi-traces met (see multiTraceID)
+	results     map[int32]verdict.Result  // by multi-trace id: the verdicts decided
+	kept        int                       // entries of the locations' memos (see keep)
+	last        *located                  // the locations of the last analysis
+	lastEntries int                       // its memos' entries before
+	letters     []interaction.MultiAction // every multi-action of the interaction
+	hasSync     bool                      // the interaction has a sync operator
 
 	// base is what the store held when the analyzer got it (see renew);
 	// spent: the last analysis stopped at the memory budget.
@@ -30,10 +37,12 @@ type Analyzer struct {
 	spent bool
 
 	// Scratch space reused from one search to the next.
-	vs   vertices
-	work []edge
-	succ []move
-	via  []viaStep // slice searches: how each vertex was reached
+	pb    problem
+	grows func() // pb.grows
+	vs    vertices
+	work  []edge
+	succ  []move
+	via   []viaStep // slice searches: how each vertex was reached
 }
 
 // New returns an Analyzer of root, a term of st.
@@ -49,15 +58,35 @@ func New(st *interaction.Store, root interaction.Term, opts Options) *Analyzer {
 		// the projection would reject what the interaction accepts.
 		opts.LOC = false
 	}
-	return &Analyzer{
-		st:         st,
-		root:       root,
-		opts:       opts,
-		hasSync:    withSync,
-		all:        st.Signature().AllLifelines(),
-		partitions: map[uint64][]*partition{},
-		base:       st.Bytes(),
+	a := &Analyzer{
+		st:       st,
+		root:     root,
+		opts:     opts,
+		hasSync:  withSync,
+		all:      st.Signature().AllLifelines(),
+		located:  map[uint64][]*located{},
+		suffixes: map[uint64]int32{},
+		tuples:   map[uint64]int32{},
+		results:  map[int32]verdict.Result{},
+		base:     st.Bytes(),
 	}
+	a.prepare()
+	return a
+}
+
+// prepare does the one-time work that the first multi-trace would
+// otherwise do, so that it counts as setup: the partition of one lifeline
+// per component (that of .htf files and logs without co-localizations), and
+// the first table and chunk of the search's vertices.
+func (a *Analyzer) prepare() {
+	n := a.st.Signature().NumLifelines()
+	mt := &multitrace.MultiTrace{Components: make([]multitrace.Component, n)}
+	for l := range mt.Components {
+		mt.Components[l].Lifelines = interaction.LifelinesOf(interaction.LifelineID(l))
+	}
+	a.locate(mt)
+	a.vs.table = make([]int32, minTable)
+	a.vs.chunks = [][]int32{make([]int32, chunkInts)}
 }
 
 // renew gives the analyzer a fresh store with a copy of its interaction,
@@ -66,24 +95,176 @@ func New(st *interaction.Store, root interaction.Term, opts Options) *Analyzer {
 // analysis stopped at the budget.
 func (a *Analyzer) renew() {
 	a.st, a.root = a.st.Fresh(a.root)
-	a.partitions = map[uint64][]*partition{}
-	a.vs, a.work, a.succ, a.via = vertices{}, nil, nil, nil
+	a.located = map[uint64][]*located{}
+	a.suffixes, a.kept, a.last = map[uint64]int32{}, 0, nil
+	a.tuples, a.results = map[uint64]int32{}, map[int32]verdict.Result{}
+	a.vs, a.work, a.succ, a.via, a.pb = vertices{}, nil, nil, nil, problem{}
 	a.base, a.spent = a.st.Bytes(), false
 }
 
 // Options returns the analyzer's options.
 func (a *Analyzer) Options() Options { return a.opts }
 
-var partitionSeed = maphash.MakeSeed()
+var locationsSeed = maphash.MakeSeed()
 
-// partition is the grouping of lifelines into components, with the
-// component-wise split of each multi-action (computed once per partition).
-type partition struct {
+// located is the locations of a multi-trace (the lifelines of its
+// components), with the component-wise split of each multi-action (computed
+// once per set of locations).
+type located struct {
+	id         int32                   // its index among the analyzer's sets of locations
 	comp       []int32                 // component of each lifeline
-	lifelines  []interaction.Lifelines // lifelines of each component
+	lifelines  interaction.Locations   // lifelines of each component
 	complement []interaction.Lifelines // all lifelines but those of the component, "" until needed
 	split      [][]part                // parts of each multi-action (by ActID), nil until computed
 	several    []int32                 // the components of several lifelines
+
+	// Memos kept from one multi-trace to the next (see compMemo), and the
+	// results of local analyses by projected term and remaining trace
+	// (see suffixes).
+	memo []compMemo
+	loc  map[locKey]bool
+}
+
+// compMemo holds, for one component of a partition, what the local
+// analyses ask of the store again and again, by integer keys: the
+// projection of a term on the component (Remove of the other lifelines),
+// whether an action of the component can start the projection
+// (FirstInProjection), and the fewest events the term needs of the
+// component (MinEvents). The store memoizes these too, but by a lifeline
+// set it must hash first, and only for large terms.
+type compMemo struct {
+	proj  map[interaction.Term]interaction.Term
+	first map[uint64]bool // by term<<32 | ActID
+	min   map[interaction.Term]int32
+}
+
+// proj returns the term t projected on component c.
+func (a *Analyzer) proj(p *located, c int, t interaction.Term) interaction.Term {
+	m := &p.memo[c]
+	if r, ok := m.proj[t]; ok {
+		return r
+	}
+	r := a.st.Remove(t, a.complementOf(p, c))
+	if m.proj == nil {
+		m.proj = map[interaction.Term]interaction.Term{}
+	}
+	m.proj[t] = r
+	return r
+}
+
+// firstIn reports whether act, an action of component c, can start the
+// projection of t on c (interaction.Store.FirstInProjection).
+func (a *Analyzer) firstIn(p *located, c int, t interaction.Term, act interaction.ActID) bool {
+	m := &p.memo[c]
+	key := uint64(t)<<32 | uint64(act)
+	if r, ok := m.first[key]; ok {
+		return r
+	}
+	r := a.st.FirstInProjection(t, p.lifelines[c], act)
+	if m.first == nil {
+		m.first = map[uint64]bool{}
+	}
+	m.first[key] = r
+	return r
+}
+
+// minEvents returns the fewest events of component c in a trace of t
+// (interaction.Store.MinEvents).
+func (a *Analyzer) minEvents(p *located, c int, t interaction.Term) int {
+	m := &p.memo[c]
+	if r, ok := m.min[t]; ok {
+		return int(r)
+	}
+	r := a.st.MinEvents(t, p.lifelines[c])
+	if m.min == nil {
+		m.min = map[interaction.Term]int32{}
+	}
+	m.min[t] = int32(min(r, 1<<30))
+	return r
+}
+
+// memoEntries counts the entries of the memos a partition keeps.
+func (p *located) memoEntries() int {
+	n := len(p.loc)
+	for _, m := range p.memo {
+		n += len(m.proj) + len(m.first) + len(m.min)
+	}
+	return n
+}
+
+// The memos kept from one multi-trace to the next are dropped when they
+// grow past maxKept entries (they are caches), and counted in the memory
+// budget at keptBytes bytes an entry.
+const (
+	maxKept   = 1 << 16
+	keptBytes = 40
+)
+
+// suffix returns the id of the trace act·s, where s is the trace of id
+// next (0: the empty trace). Traces get ids as they are met, so that a
+// local analysis, which depends on the projected term and on the trace
+// left, is remembered from one multi-trace to the next.
+func (a *Analyzer) suffix(act interaction.ActID, next int32) int32 {
+	key := uint64(act)<<32 | uint64(uint32(next))
+	if id, ok := a.suffixes[key]; ok {
+		return id
+	}
+	id := int32(len(a.suffixes) + 1)
+	a.suffixes[key] = id
+	return id
+}
+
+// multiTraceID returns the id of pb's multi-trace: of its partition and
+// of each component's trace (see suffix). An analyzer remembers the
+// verdicts it decided by these ids: the sessions of a log repeat, and a
+// session met before costs the lookup of its id. (Only decided verdicts are
+// remembered: an Inconc depends on the limits, not only on the multi-trace.)
+func (a *Analyzer) multiTraceID(pb *problem) int32 {
+	id := -pb.p.id
+	for _, ids := range pb.sfx {
+		key := uint64(uint32(id))<<32 | uint64(uint32(ids[0]))
+		next, ok := a.tuples[key]
+		if !ok {
+			next = int32(len(a.tuples) + 1)
+			a.tuples[key] = next
+		}
+		id = next
+	}
+	return id
+}
+
+// cloneResult returns a copy of r that shares nothing with it, for the
+// verdicts an analyzer remembers.
+func cloneResult(r verdict.Result) verdict.Result {
+	if e := r.Explanation; e != nil {
+		c := *e
+		c.Components, c.Expected = slices.Clone(e.Components), slices.Clone(e.Expected)
+		r.Explanation = &c
+	}
+	r.Simulated = slices.Clone(r.Simulated)
+	return r
+}
+
+// keep drops the kept memos when they have grown too large. It counts
+// what the last analysis added to its partition's memos (a.last).
+func (a *Analyzer) keep() {
+	if a.last != nil {
+		a.kept += a.last.memoEntries() - a.lastEntries
+		a.last = nil
+	}
+	if a.kept+len(a.suffixes)+len(a.tuples)+len(a.results) <= maxKept {
+		return
+	}
+	clear(a.suffixes)
+	clear(a.tuples)
+	clear(a.results)
+	for _, ps := range a.located {
+		for _, p := range ps {
+			p.loc = map[locKey]bool{}
+			clear(p.memo)
+		}
+	}
+	a.kept = 0
 }
 
 // part is the piece of a multi-action that lies on one component.
@@ -92,24 +273,25 @@ type part struct {
 	act interaction.ActID
 }
 
-func (a *Analyzer) partition(mt *multitrace.MultiTrace) *partition {
+func (a *Analyzer) locate(mt *multitrace.MultiTrace) *located {
 	// Partitions are found by a hash of their lifeline sets (a key made of
 	// the sets themselves would take, with many lifelines, their square).
 	var h maphash.Hash
-	h.SetSeed(partitionSeed)
+	h.SetSeed(locationsSeed)
 	for _, c := range mt.Components {
 		n := len(c.Lifelines)
 		h.Write([]byte{byte(n), byte(n >> 8), byte(n >> 16), byte(n >> 24)})
 		h.WriteString(string(c.Lifelines))
 	}
 	key := h.Sum64()
-	for _, p := range a.partitions[key] {
+	for _, p := range a.located[key] {
 		if slices.EqualFunc(p.lifelines, mt.Components, func(ls interaction.Lifelines, c multitrace.Component) bool { return ls == c.Lifelines }) {
 			return p
 		}
 	}
 	n := a.st.Signature().NumLifelines()
-	p := &partition{comp: make([]int32, n)}
+	a.npart++
+	p := &located{id: a.npart, comp: make([]int32, n)}
 	for i := range p.comp {
 		p.comp[i] = -1
 	}
@@ -123,13 +305,15 @@ func (a *Analyzer) partition(mt *multitrace.MultiTrace) *partition {
 		}
 		p.complement = append(p.complement, "")
 	}
-	a.partitions[key] = append(a.partitions[key], p)
+	p.memo = make([]compMemo, len(mt.Components))
+	p.loc = map[locKey]bool{}
+	a.located[key] = append(a.located[key], p)
 	return p
 }
 
 // complementOf returns all lifelines but those of component c (computed
 // when first needed: with many lifelines, each takes room).
-func (a *Analyzer) complementOf(p *partition, c int) interaction.Lifelines {
+func (a *Analyzer) complementOf(p *located, c int) interaction.Lifelines {
 	if p.complement[c] == "" {
 		p.complement[c] = a.all.Minus(p.lifelines[c])
 	}
@@ -140,7 +324,7 @@ func (a *Analyzer) complementOf(p *partition, c int) interaction.Lifelines {
 // observed part of it on each component it touches. Ghost actions are never
 // observed: a silent multi-action has no part, and executing it consumes
 // nothing.
-func (a *Analyzer) parts(p *partition, id interaction.ActID) []part {
+func (a *Analyzer) parts(p *located, id interaction.ActID) []part {
 	if int(id) < len(p.split) && p.split[id] != nil {
 		return p.split[id]
 	}
@@ -175,8 +359,9 @@ func (a *Analyzer) parts(p *partition, id interaction.ActID) []part {
 // problem is one multi-trace being analyzed.
 type problem struct {
 	a       *Analyzer
-	p       *partition
+	p       *located
 	traces  [][]interaction.ActID
+	events  []interaction.ActID // the traces' backing array
 	exact   bool
 	kind    searchKind
 	sim     Simulation
@@ -193,7 +378,9 @@ type problem struct {
 	stopped    string         // why the search stopped early, if it did
 	stopReason verdict.Reason // NodeLimit or Timeout, when stopped
 
-	loc        map[locKey]bool
+	sfx        [][]int32 // the id of each component's trace from each position (see suffix)
+	sfxIDs     []int32   // the backing array of sfx
+	keptLoc    int       // entries of the partition's memo of local analyses at the start
 	locStack   []locFrame
 	completing map[interaction.Term]int // scratch of completable
 	ready      []int32                  // scratch of localOK
@@ -202,7 +389,8 @@ type problem struct {
 
 	graph *graphRec // the explored graph, for Explore
 
-	// The furthest vertices reached, for explanations.
+	// The furthest vertices reached, for explanations (best is -1 before
+	// the first).
 	best      int
 	bestPos   []int32
 	bestTerms []interaction.Term // their terms
@@ -221,10 +409,12 @@ type problem struct {
 	explaining bool
 }
 
+// locKey is a local analysis: of the projected term t, on component c,
+// of the trace of id sfx (see suffix), complete or a prefix.
 type locKey struct {
 	t     interaction.Term
 	c     int32
-	pos   int32
+	sfx   int32
 	exact bool
 }
 
@@ -246,15 +436,46 @@ func (a *Analyzer) newProblem(mt *multitrace.MultiTrace) *problem {
 	if max := a.opts.MaxMemory; a.spent || max > 0 && a.st.Bytes()-a.base > max/2 {
 		a.renew()
 	}
-	pb := &problem{a: a, p: a.partition(mt), loc: map[locKey]bool{}, locFail: -1, foreignAt: -1, deadline: deadline,
-		maxNodes: a.opts.MaxNodes, sim: a.opts.Simulation}
-	a.st.OnGrowth(pb.grows)
+	a.keep()
+	// The problem and its scratch space (traces, stacks) are the
+	// analyzer's, reused from one multi-trace to the next: a small
+	// multi-trace allocates nothing.
+	pb := &a.pb
+	old := *pb
+	*pb = problem{a: a, p: a.locate(mt), locFail: -1, foreignAt: -1, deadline: deadline,
+		maxNodes: a.opts.MaxNodes, sim: a.opts.Simulation, best: -1,
+		locStack: old.locStack[:0], completing: old.completing, ready: old.ready[:0],
+		scratch: old.scratch[:0], sizes: old.sizes[:0], bestPos: old.bestPos[:0], bestTerms: old.bestTerms[:0],
+		expect: old.expect, events: old.events[:0], traces: old.traces[:0], sfx: old.sfx[:0], sfxIDs: old.sfxIDs[:0]}
+	pb.keptLoc = len(pb.p.loc)
+	a.last, a.lastEntries = pb.p, pb.p.memoEntries()
+	if a.grows == nil {
+		a.grows = pb.grows // a method value allocates: once
+	}
+	a.st.OnGrowth(a.grows)
+	n := 0
 	for _, c := range mt.Components {
-		tr := make([]interaction.ActID, len(c.Trace))
-		for i, e := range c.Trace {
-			tr[i] = a.st.ActID(e)
+		n += len(c.Trace)
+	}
+	pb.events = slices.Grow(pb.events, n)
+	for _, c := range mt.Components {
+		start := len(pb.events)
+		for _, e := range c.Trace {
+			pb.events = append(pb.events, a.st.ActID(e))
 		}
-		pb.traces = append(pb.traces, tr)
+		pb.traces = append(pb.traces, pb.events[start:len(pb.events):len(pb.events)])
+	}
+	{
+		pb.sfxIDs = slices.Grow(pb.sfxIDs, n+len(pb.traces))
+		for _, tr := range pb.traces {
+			start := len(pb.sfxIDs)
+			pb.sfxIDs = append(pb.sfxIDs, make([]int32, len(tr)+1)...)
+			ids := pb.sfxIDs[start:len(pb.sfxIDs):len(pb.sfxIDs)]
+			for q := len(tr) - 1; q >= 0; q-- {
+				ids[q] = a.suffix(tr[q], ids[q+1])
+			}
+			pb.sfx = append(pb.sfx, ids)
+		}
 	}
 	return pb
 }
@@ -270,6 +491,10 @@ func (a *Analyzer) analyze(mt *multitrace.MultiTrace, record bool) (verdict.Resu
 	defer a.st.OnGrowth(nil)
 	if record {
 		pb.graph = &graphRec{pb: pb}
+	}
+	key := a.multiTraceID(pb)
+	if r, ok := a.results[key]; ok && !record {
+		return cloneResult(r), nil
 	}
 	res := verdict.Result{Mode: a.opts.Mode}
 	switch a.opts.Mode {
@@ -322,6 +547,9 @@ func (a *Analyzer) analyze(mt *multitrace.MultiTrace, record bool) (verdict.Resu
 		pb.guard(func() { res.Explanation = pb.explain() })
 	}
 	a.spent = pb.stopReason == verdict.Memory
+	if res.Verdict != verdict.Inconc {
+		a.results[key] = cloneResult(res)
+	}
 	if pb.graph == nil {
 		return res, nil
 	}
@@ -336,7 +564,7 @@ func (pb *problem) search(kind searchKind) verdict.Verdict {
 }
 
 func (pb *problem) resetExplanation() {
-	pb.best, pb.bestPos, pb.bestTerms, pb.locFail, pb.foreignAt = 0, nil, nil, -1, -1
+	pb.best, pb.bestPos, pb.bestTerms, pb.locFail, pb.foreignAt = -1, pb.bestPos[:0], pb.bestTerms[:0], -1, -1
 }
 
 // noSlice reports whether some component's trace alone shows that the

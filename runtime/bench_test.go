@@ -10,6 +10,7 @@ import (
 	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/tracegen"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -77,4 +78,36 @@ func BenchmarkLfrem(b *testing.B) {
 			b.ReportMetric(0, "ns/op")
 		})
 	}
+}
+
+// BenchmarkSessions analyzes small multi-traces, as a log's sessions are:
+// 2,000 accepted multi-traces of lfrem's i1 (one lifeline per component,
+// about five events each; as in a log, they repeat: 9 are distinct) with
+// one analyzer, prefix mode and the default options, and reports the time
+// and allocations per multi-trace. BenchmarkLfrem measures distinct
+// multi-traces.
+func BenchmarkSessions(b *testing.B) {
+	sp, err := spec.Load(filepath.Join("..", "testdata", "lfrem", "signature.hsf"), filepath.Join("..", "testdata", "lfrem", "i1.hif"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	mts, err := tracegen.Generate(sp.Store, sp.Root, tracegen.Config{Kind: tracegen.KindAccepted, N: 2000, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	a := New(sp.Store, sp.Root, DefaultOptions())
+	events := 0
+	for i := range mts {
+		events += mts[i].Len()
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range mts {
+			if res := a.Analyze(&mts[i]); !res.Verdict.OK() {
+				b.Fatalf("multi-trace %d: %s", i, res.Text())
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(mts)), "ns/multi-trace")
+	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }

@@ -51,8 +51,18 @@
 //   - Local analyses (LOC): a vertex is dropped when some component's
 //     remaining trace is not (a prefix of) a trace of the interaction
 //     projected on that component (Prop. 15). Results are cached by
-//     (projected term, component, position), so unchanged components cost a
-//     map lookup.
+//     (projected term, component, trace left), so unchanged components cost a
+//     map lookup, and the cache is kept from one multi-trace to the next:
+//     the sessions of a log, which repeat the same few local traces, find
+//     most of their local analyses done (Result.LocalNodes counts the
+//     vertices of local analyses this analysis explored).
+//
+// An analyzer also remembers the verdicts it decided, by the multi-trace
+// (its partition of the lifelines and each component's trace, interned):
+// the sessions of a log repeat, and a session met before is answered by a
+// lookup. Inconc verdicts, which depend on the limits, are not remembered.
+// These memos, and those of local analyses, are dropped when they grow
+// past a fixed size, and count in the memory budget.
 //
 // Searches are bounded by a node budget, an optional timeout and an optional
 // memory budget (the terms and memos the analysis adds to its store, and its

@@ -23,7 +23,7 @@ func (pb *problem) track(t interaction.Term, pos []int32) {
 		sum += int(x)
 	}
 	switch {
-	case pb.bestPos == nil || sum > pb.best:
+	case sum > pb.best:
 		pb.best = sum
 		pb.bestPos = append(pb.bestPos[:0], pos...)
 		pb.bestTerms = pb.bestTerms[:0]
@@ -80,7 +80,7 @@ func (pb *problem) explain() *verdict.Explanation {
 	sig := st.Signature()
 	e := &verdict.Explanation{}
 	pos := slices.Clone(pb.bestPos)
-	if pos == nil {
+	if pb.best < 0 {
 		pos = make([]int32, len(pb.traces))
 		pb.bestTerms = append(pb.bestTerms[:0], pb.a.root)
 	}

@@ -62,7 +62,7 @@ func TestExplanationsAgainstAutomata(t *testing.T) {
 			a := New(sp.Store, sp.Root, Options{Mode: mode, POR: true, LOC: true})
 			rng := rand.New(rand.NewPCG(uint64(len(compared)), 7))
 			for range 12 {
-				for _, part := range []tracegen.Partition{tracegen.Trivial(sp.Sig), tracegen.Discrete(sp.Sig)} {
+				for _, part := range []interaction.Locations{interaction.TrivialLocations(sp.Sig), interaction.DiscreteLocations(sp.Sig)} {
 					mt, ok := failing(sp.Store, sp.Root, rng, part)
 					if !ok {
 						continue
@@ -106,7 +106,7 @@ func TestExplanationsAgainstAutomata(t *testing.T) {
 
 // failing returns an accepted trace of root cut at a random point and
 // followed by a random action, projected on part, when it could draw one.
-func failing(st *interaction.Store, root interaction.Term, rng *rand.Rand, part tracegen.Partition) (*multitrace.MultiTrace, bool) {
+func failing(st *interaction.Store, root interaction.Term, rng *rand.Rand, part interaction.Locations) (*multitrace.MultiTrace, bool) {
 	tr, err := tracegen.Accepted(st, root, rng, tracegen.Options{MaxLength: 30})
 	if err != nil {
 		return nil, false

@@ -54,14 +54,14 @@ func (pb *problem) localOK(t interaction.Term, pos []int32) bool {
 		}
 		// The first event left must be able to start the projection; with
 		// one event left (multi-prefix), that is the whole local analysis.
-		if int(pos[c]) < len(tr) && !st.FirstInProjection(t, pb.p.lifelines[c], tr[pos[c]]) {
+		if int(pos[c]) < len(tr) && !pb.a.firstIn(pb.p, c, t, tr[pos[c]]) {
 			pb.blame(c, t)
 			return false
 		}
 		if !pb.exact && int(pos[c])+1 == len(tr) {
 			continue
 		}
-		proj := st.Remove(t, pb.a.complementOf(pb.p, c))
+		proj := pb.a.proj(pb.p, c, t)
 		if !pb.local(proj, int32(c), pos[c]) {
 			if pb.stopped == "" {
 				pb.blame(c, t)
@@ -160,15 +160,18 @@ func (pb *problem) closure(t interaction.Term, max int) []interaction.Term {
 func (pb *problem) local(t interaction.Term, c, q int32) bool {
 	st := pb.a.st
 	tr := pb.traces[c]
-	key := func(t interaction.Term, q int32) locKey { return locKey{t: t, c: c, pos: q, exact: pb.exact} }
-	if ok, known := pb.loc[key(t, q)]; known {
+	// The memo is the partition's, kept from one multi-trace to the next:
+	// the vertex (t, q) is keyed by t and the id of the trace from q.
+	memo, sfx := pb.p.loc, pb.sfx[c]
+	key := func(t interaction.Term, q int32) locKey { return locKey{t: t, c: c, sfx: sfx[q], exact: pb.exact} }
+	if ok, known := memo[key(t, q)]; known {
 		return ok
 	}
 	stack := append(pb.locStack[:0], locFrame{t: t, q: q})
 	defer func() { pb.locStack = stack[:0] }()
 	success := func() bool {
 		for _, f := range stack {
-			pb.loc[key(f.t, f.q)] = true
+			memo[key(f.t, f.q)] = true
 		}
 		return true
 	}
@@ -183,7 +186,7 @@ func (pb *problem) local(t interaction.Term, c, q int32) bool {
 			if int(f.q) == len(tr) && (!pb.exact || st.Nullable(f.t)) {
 				return success()
 			}
-			if int(f.q) == len(tr) || pb.exact && st.MinEvents(f.t, pb.p.lifelines[c]) > len(tr)-int(f.q) {
+			if int(f.q) == len(tr) || pb.exact && pb.a.minEvents(pb.p, int(c), f.t) > len(tr)-int(f.q) {
 				f.next = st.NumFrontier(f.t) // no successor
 			}
 		}
@@ -195,7 +198,7 @@ func (pb *problem) local(t interaction.Term, c, q int32) bool {
 				continue
 			}
 			child := st.Step(f.t, k)
-			ok, known := pb.loc[key(child, f.q+1)]
+			ok, known := memo[key(child, f.q+1)]
 			if known && ok {
 				return success()
 			}
@@ -206,7 +209,7 @@ func (pb *problem) local(t interaction.Term, c, q int32) bool {
 			}
 		}
 		if !pushed {
-			pb.loc[key(f.t, f.q)] = false
+			memo[key(f.t, f.q)] = false
 			stack = stack[:len(stack)-1]
 		}
 	}

@@ -143,9 +143,9 @@ func drawMultiTrace(st *interaction.Store, term interaction.Term, rng *rand.Rand
 	if err != nil {
 		return multitrace.MultiTrace{}, false
 	}
-	part := tracegen.Discrete(sig)
+	part := interaction.DiscreteLocations(sig)
 	if rng.IntN(3) == 0 {
-		part, _ = tracegen.ParsePartition(sig, "l1,l2;l3")
+		part, _ = interaction.ParseLocations(sig, "l1,l2;l3")
 	}
 	mt := tracegen.Project(tr, part)
 	switch k {

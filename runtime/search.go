@@ -527,9 +527,8 @@ func (pb *problem) starved(t interaction.Term, pos []int32) bool {
 // enoughLeft reports whether every component has at least as many events
 // left as the term demands of it (an exact search must consume them all).
 func (pb *problem) enoughLeft(t interaction.Term, pos []int32) bool {
-	st := pb.a.st
 	for c, tr := range pb.traces {
-		if st.MinEvents(t, pb.p.lifelines[c]) > len(tr)-int(pos[c]) {
+		if pb.a.minEvents(pb.p, c, t) > len(tr)-int(pos[c]) {
 			return false
 		}
 	}

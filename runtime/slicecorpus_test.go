@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
@@ -25,7 +26,7 @@ func sliceCases(t testing.TB, model, partition string, n, maxLen int) (*spec.Spe
 	if err != nil {
 		t.Fatal(err)
 	}
-	part, err := tracegen.ParsePartition(sp.Sig, partition)
+	part, err := interaction.ParseLocations(sp.Sig, partition)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,12 +19,14 @@ type vertices struct {
 	used   int
 }
 
-// chunkInts is the size of a chunk of vertices, in int32s (256 KiB); a
-// search keeps keptChunks of them, and a table of keptTable slots at most,
-// from the one before.
+// chunkInts is the size of a chunk of vertices, in int32s (16 KiB: a
+// small search touches no more); a search keeps keptChunks of them (4 MiB),
+// and a table of keptTable slots at most, from the one before. A table
+// starts with minTable slots.
 const (
-	chunkInts  = 1 << 16
-	keptChunks = 16
+	minTable   = 1 << 10
+	chunkInts  = 1 << 12
+	keptChunks = 256
 	keptTable  = 1 << 20
 )
 
@@ -36,8 +38,14 @@ func (vs *vertices) reset(n, budget int) {
 	vs.n = n
 	vs.key = n + 1 - budget
 	vs.per = max(1, chunkInts/(n+1))
-	if len(vs.chunks) > 0 && len(vs.chunks[0]) < vs.per*(n+1) {
-		vs.chunks = nil // too small for these vertices
+	for k, c := range vs.chunks {
+		if len(c) < vs.per*(n+1) {
+			// Too small for these vertices: chunks are of chunkInts, or
+			// of one vertex when one takes more.
+			clear(vs.chunks[k:])
+			vs.chunks = vs.chunks[:k]
+			break
+		}
 	}
 	// Keep a few chunks and a small table for the next search, not all
 	// that a large search took.
@@ -49,16 +57,23 @@ func (vs *vertices) reset(n, budget int) {
 	if len(vs.table) > keptTable {
 		vs.table = nil
 	}
+	// The set is emptied by clearing its table, whose size is that of the
+	// largest search yet: after a large search, the next small ones would
+	// each clear it whole. The table, empty, is cut down to the size the
+	// last search needed, so that clearing costs no more than that search.
+	if n := max(minTable, ceilPow2(2*vs.used)); n < len(vs.table) {
+		vs.table = vs.table[:n]
+	}
 	clear(vs.table)
 	if len(vs.table) == 0 {
-		vs.table = make([]int32, 1024)
+		vs.table = make([]int32, minTable)
 	}
 	vs.used = 0
 }
 
 // bytes returns the memory the vertices take.
 func (vs *vertices) bytes() int64 {
-	b := 4 * int64(len(vs.table))
+	b := 4 * int64(cap(vs.table))
 	for _, c := range vs.chunks {
 		b += 4 * int64(len(c))
 	}
@@ -70,7 +85,7 @@ func (vs *vertices) bytes() int64 {
 func (vs *vertices) add(t interaction.Term) int32 {
 	i := vs.count
 	if c := i / vs.per; c == len(vs.chunks) {
-		vs.chunks = append(vs.chunks, make([]int32, vs.per*(vs.n+1)))
+		vs.chunks = append(vs.chunks, make([]int32, max(chunkInts, vs.per*(vs.n+1))))
 	}
 	vs.count++
 	s := vs.slots(int32(i))
@@ -151,6 +166,15 @@ func (vs *vertices) insert(i int32) (int32, bool) {
 			return i, true
 		}
 	}
+}
+
+// ceilPow2 returns the least power of 2 at least n (n ≥ 1).
+func ceilPow2(n int) int {
+	p := 1
+	for p < n {
+		p <<= 1
+	}
+	return p
 }
 
 func (vs *vertices) grow() {

@@ -96,7 +96,7 @@ func load(hsf string, src []byte, hif string) (*Spec, []byte, error) {
 	switch {
 	case hif != "":
 		if sf.Interaction != nil {
-			return nil, nil, fmt.Errorf("%s: holds an interaction (legacy single-file .hsf): do not also give %s", FileName(hsf), FileName(hif))
+			return nil, nil, twoInteractions(hsf, hif)
 		}
 	case sf.Interaction != nil:
 	default:
@@ -127,11 +127,17 @@ func Parse(hsf string, hsfSrc []byte, hif string, hifSrc []byte) (*Spec, error) 
 	}
 	switch {
 	case hif != "" && sf.Interaction != nil:
-		return nil, fmt.Errorf("%s: holds an interaction (legacy single-file .hsf): do not also give %s", FileName(hsf), FileName(hif))
+		return nil, twoInteractions(hsf, hif)
 	case hif == "" && sf.Interaction == nil:
 		return nil, fmt.Errorf("%s: no interaction: give a .hif file", FileName(hsf))
 	}
 	return parse(hsf, hsfSrc, sf, hif, hifSrc)
+}
+
+// twoInteractions is the error of a legacy single-file .hsf given with a
+// .hif.
+func twoInteractions(hsf, hif string) error {
+	return fmt.Errorf("%s: holds an interaction (legacy single-file .hsf): do not also give %s", FileName(hsf), FileName(hif))
 }
 
 // parse loads the specification whose signature file hsf (text src) parsed

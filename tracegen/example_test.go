@@ -17,7 +17,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	part, _ := tracegen.ParsePartition(sig, "a,b;c")
+	part, _ := interaction.ParseLocations(sig, "a,b;c")
 	mt := tracegen.Project(tr, part)
 	fmt.Print(string(mt.Format(sig)))
 	pre := tracegen.Prefix(mt, rng)

@@ -58,9 +58,9 @@ type Config struct {
 	Kind Kind
 	N    int    // number of multi-traces
 	Seed uint64 // the batch is a function of the seed and the other fields
-	// Partition is the locations of the multi-traces, one component each
+	// Locations are the locations of the multi-traces, one component each
 	// (default: discrete, one location per lifeline).
-	Partition Partition
+	Locations interaction.Locations
 	From      Base    // what the mutants are made from (default: prefixes)
 	Options   Options // bounds of the random walks
 }
@@ -74,10 +74,10 @@ const maxMutationTries = 100
 // for cfg.Seed. It fails when t has no accepted trace within the bounds of
 // cfg.Options, or when a mutation stays impossible on 100 fresh bases.
 func Generate(st *interaction.Store, t interaction.Term, cfg Config) ([]multitrace.MultiTrace, error) {
-	g := &generator{st: st, t: t, cfg: cfg, part: cfg.Partition,
+	g := &generator{st: st, t: t, cfg: cfg, part: cfg.Locations,
 		rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x6a09e667f3bcc908))}
 	if g.part == nil {
-		g.part = Discrete(st.Signature())
+		g.part = interaction.DiscreteLocations(st.Signature())
 	}
 	out := make([]multitrace.MultiTrace, 0, cfg.N)
 	for range cfg.N {
@@ -94,7 +94,7 @@ type generator struct {
 	st   *interaction.Store
 	t    interaction.Term
 	cfg  Config
-	part Partition
+	part interaction.Locations
 	rng  *rand.Rand
 }
 

@@ -9,14 +9,14 @@
 //	rng := rand.New(rand.NewPCG(1, 2))
 //	tr, err := tracegen.Accepted(st, t, rng, tracegen.Options{MaxLength: 20})
 //	if err != nil { ... }                         // no accepted trace found within the bounds
-//	mt := tracegen.Project(tr, tracegen.Discrete(sig))
+//	mt := tracegen.Project(tr, interaction.DiscreteLocations(sig))
 //	pre := tracegen.Prefix(mt, rng)               // a multi-prefix: Pass or WeakPass in prefix mode
 //	bad := tracegen.Noise(sig, pre, rng)          // usually a Fail
 //
 // Generate does the whole job for a batch, from a kind and a seed:
 //
 //	mts, err := tracegen.Generate(st, t, tracegen.Config{Kind: tracegen.KindSlice, N: 100, Seed: 7,
-//		Partition: tracegen.Discrete(sig)})
+//		Locations: interaction.DiscreteLocations(sig)})
 package tracegen
 
 import (

@@ -45,7 +45,7 @@ func TestAcceptedByReference(t *testing.T) {
 	sig := st.Signature()
 	rng := rand.New(rand.NewPCG(1, 2))
 	opt := Options{MaxLength: 6, StopProbability: 0.3}
-	partitions := []Partition{Discrete(sig), Trivial(sig), {interaction.LifelinesOf(0, 2), interaction.LifelinesOf(1)}}
+	partitions := []interaction.Locations{interaction.DiscreteLocations(sig), interaction.TrivialLocations(sig), {interaction.LifelinesOf(0, 2), interaction.LifelinesOf(1)}}
 	terms := smallTerms(st, 11, count(40, 150))
 	checked := 0
 	for _, term := range terms {
@@ -109,67 +109,10 @@ func TestAcceptedBounds(t *testing.T) {
 	}
 }
 
-func TestParsePartition(t *testing.T) {
-	sig := random.Signature(4, 1)
-	tests := []struct{ spec, want string }{
-		{"discrete", "l1;l2;l3;l4"},
-		{"trivial", "l1,l2,l3,l4"},
-		{"l1,l2;l3", "l1,l2;l3;l4"},
-		{" l3 , l1 ; l4 ", "l1,l3;l4;l2"},
-		{"{(l1,l2),(l3)}", "l1,l2;l3;l4"},
-		{"{ (l4) }", "l4;l1;l2;l3"},
-		{"", "l1;l2;l3;l4"},
-		{"l1,l5", "error"},
-		{"l1;l1", "error"},
-		{"l1;;l2", "error"},
-		{"{(l1),}", "error"},
-		{"{(l1)(l2)}", "error"},
-		{"{(l1", "error"},
-	}
-	for _, tc := range tests {
-		p, err := ParsePartition(sig, tc.spec)
-		got := "error"
-		if err == nil {
-			got = p.Format(sig)
-		}
-		if got != tc.want {
-			t.Errorf("ParsePartition(%q) = %s (%v), want %s", tc.spec, got, err, tc.want)
-		}
-	}
-	// Real names (issue 24): quoted as in a .htf, aliases too; Format
-	// writes what ParsePartition reads.
-	f, err := interaction.ParseHSF("q.hsf", []byte(`@lifeline{gw = "api;gateway"; "a,b"; "say \"hi\""; c}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	q, _, err := f.Signature("q.hsf")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for spec, want := range map[string]string{
-		`gw,"a,b";"say \"hi\""`:          `"api;gateway","a,b";"say \"hi\"";c`,
-		`"api;gateway" ; c,"say \"hi\""`: `"api;gateway";"say \"hi\"",c;"a,b"`,
-		`"a,b"x`:                         "error",
-		`"a,b`:                           "error",
-	} {
-		p, err := ParsePartition(q, spec)
-		got := "error"
-		if err == nil {
-			got = p.Format(q)
-			if back, err := ParsePartition(q, got); err != nil || back.Format(q) != got {
-				t.Errorf("%s reads back as %v (%v)", got, back, err)
-			}
-		}
-		if got != want {
-			t.Errorf("ParsePartition(%s) = %s (%v), want %s", spec, got, err, want)
-		}
-	}
-}
-
 func TestProject(t *testing.T) {
 	sig := random.Signature(3, 4)
 	tr := reference.MustParseTrace(sig, "l1!m1.l3?m1.{l2?m1,l3!m2}.l3!m4.l2?m4")
-	p, _ := ParsePartition(sig, "l1,l2;l3")
+	p, _ := interaction.ParseLocations(sig, "l1,l2;l3")
 	mt := Project(tr, p)
 	want := "{\n\t[l1,l2] l1!m1.l2?m1.l2?m4;\n\t[l3] l3?m1.l3!m2.l3!m4\n}\n"
 	if got := string(mt.Format(sig)); got != want {
@@ -319,7 +262,7 @@ func TestGenerateVerdicts(t *testing.T) {
 	st := interaction.NewStore(random.Signature(3, 2))
 	term := st.MustParseTerm("seq(strict(l1!m1,l2?m1),par(strict(l2!m2,l3?m2),alt(l3!m1,strict(l1!m2,l3?m2))))")
 	n := st.NumActions(term)
-	part, _ := ParsePartition(st.Signature(), "l1,l2;l3")
+	part, _ := interaction.ParseLocations(st.Signature(), "l1,l2;l3")
 	for _, tc := range []struct {
 		kind  Kind
 		check func(multitrace.MultiTrace) bool
@@ -328,7 +271,7 @@ func TestGenerateVerdicts(t *testing.T) {
 		{KindPrefix, func(mt multitrace.MultiTrace) bool { return reference.IsMultiPrefix(st, term, mt, n) }},
 		{KindSlice, func(mt multitrace.MultiTrace) bool { return reference.IsSlice(st, term, mt, n) }},
 	} {
-		mts, err := Generate(st, term, Config{Kind: tc.kind, N: 30, Seed: 9, Partition: part})
+		mts, err := Generate(st, term, Config{Kind: tc.kind, N: 30, Seed: 9, Locations: part})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,9 +9,9 @@ import (
 	"sync"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/spec"
-	"github.com/ivc-project/ivc/tracegen"
 )
 
 // Config is the whole of a run: what to read, how to judge it and where to
@@ -150,7 +150,7 @@ func (c *Config) newJudge() (*judge, error) {
 	opt := logs.Options{Sig: sp.Interaction.Sig, Fields: c.Fields, LifelineAttr: c.LifelineAttr,
 		MessageAttr: c.MessageAttr, Strict: c.Strict}
 	if c.Locations != "" {
-		if opt.Locations, err = tracegen.ParsePartition(opt.Sig, c.Locations); err != nil {
+		if opt.Locations, err = interaction.ParseLocations(opt.Sig, c.Locations); err != nil {
 			return nil, fmt.Errorf("locations: %w", err)
 		}
 	}

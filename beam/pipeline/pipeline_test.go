@@ -16,6 +16,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/tracegen"
@@ -120,7 +121,7 @@ func analyze(t *testing.T, cfg Config, hsf, hif string, files []string) analyzed
 	}
 	lopt := logs.Options{Sig: sp.Interaction.Sig}
 	if cfg.Locations != "" {
-		if lopt.Locations, err = tracegen.ParsePartition(lopt.Sig, cfg.Locations); err != nil {
+		if lopt.Locations, err = interaction.ParseLocations(lopt.Sig, cfg.Locations); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -28,6 +28,8 @@ type analyzeFlags struct {
 	timeout                time.Duration
 	maxNodes, jobs         int
 	options, graph         string
+	session                string
+	force                  bool
 	report                 string
 	locations              string
 	budget                 string
@@ -81,9 +83,9 @@ Engines (--engine):
 Raw NFAs: SPEC may be a .timbuk word automaton (the automata paper's
 benchmark format); its letters are split into locations by
 --locations "a,b;c,d" (groups separated by ';', optionally named "L=a,b"),
-by default one location per letter, and each MULTITRACE is a text file of
-one line per location, "NAME: letter letter ...". The automata engine
-answers for it.
+discrete (the default: one location per letter) or trivial (one location),
+and each MULTITRACE is a text file of one line per location, "NAME: letter
+letter ...". The automata engine answers for it.
 
 Verdicts, by --mode:
   prefix (default)  Pass: exactly accepted; WeakPass: a multi-prefix of an
@@ -107,10 +109,10 @@ SPEC is a .hsf signature (the .hif of the same name beside it is used when
 HIF is omitted) or a legacy single-file .hsf. A MULTITRACE is a .htf file; a
 LOG is an event log or a trace file holding many sessions, each one
 multi-trace judged apart (printed as FILE (session ID)); a directory stands
-for the .htf files and JSON Lines logs below it (with --log-format, for the
-files of that format), sorted; "-" is standard input, and a .gz file is read
-compressed. --log-format (default auto: by extension, then
-content) says which:
+for the .htf files, JSON Lines logs and .json traces below it (with
+--log-format, for the files of that format), sorted; "-" is standard input,
+and a .gz file is read compressed. --log-format (default auto: traces by
+content, then by extension) says which:
   jsonl, csv        event logs (.jsonl/.ndjson; .csv/.tsv with a header row),
                     one event a line with the fields session, action (l!m,
                     l?m) or lifeline + kind (send|receive) + message, and
@@ -122,8 +124,9 @@ content) says which:
                     reception of the message messaging.destination.name, else
                     rpc.method, else the span's name, in start-time order
   jaeger            Jaeger's JSON traces, mapped alike (span.kind tag)
---locations "a,b;c" groups the lifelines of logs that share a clock (default:
-one location per lifeline). An event whose lifeline or message the signature
+--locations groups the lifelines of logs that share a clock: discrete (the
+default: one location per lifeline), trivial (one for all) or the lifelines of
+each location "a,b;c". An event whose lifeline or message the signature
 does not declare is ignored and counted (--strict: an error); a malformed line
 is reported as FILE:LINE and the rest of the log is still judged.
 
@@ -131,7 +134,7 @@ Settings are layered: the command line wins over --options FILE.hcf, which
 wins over the option sections of a legacy single-file .hsf, which win over the
 defaults. From @analyze_option, ivc reads analysis_kind (accept: accept;
 prefix, eliminate, hide: prefix; simulate[slice=true,...]: slice with its
-budget; simulate without slice: prefix), local_analysis (--loc),
+budget; simulate without slice: prefix), local_analysis (--local-analyses),
 partial_order_reduction (--por), strategy (BFS: bfs; DFS, HCS: dfs) and
 filters max_node_number (--max-nodes); it ignores the options that do not
 change verdicts (goal, memoize, loggers, priorities), and warns about the
@@ -156,9 +159,12 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 	f.StringVar(&fl.mode, "mode", "prefix", "the question asked, `accept|prefix|slice`")
 	f.StringVar(&fl.budget, "budget", "liberal", "slice mode's simulation budget, `liberal|paper` (see --help)")
 	f.StringVar(&fl.engine, "engine", "auto", "the analysis engine, `auto|runtime|automata`")
-	f.StringVar(&fl.locations, "locations", "", "the locations of logs, `\"a,b;c\"` (default: one per lifeline); with a .timbuk SPEC, the letters of each location (default: one per letter)")
+	f.StringVar(&fl.locations, "locations", "", locationsHelp+"; with a .timbuk SPEC, the letters of each location, groups optionally named \"L=a,b\" (discrete: one per letter)")
 	f.BoolVar(&fl.por, "por", true, "partial order reduction (--por=false to switch it off)")
-	f.BoolVar(&fl.loc, "loc", true, "local analyses (--loc=false to switch them off)")
+	f.BoolVar(&fl.loc, "local-analyses", true, "local analyses (--local-analyses=false to switch them off)")
+	// --loc was the flag's name before it sat beside --locations.
+	f.BoolVar(&fl.loc, "loc", true, "local analyses (old name of --local-analyses)")
+	f.MarkDeprecated("loc", "use --local-analyses")
 	f.StringVar(&fl.strategy, "strategy", "dfs", "the search order, `dfs|bfs`")
 	f.DurationVar(&fl.timeout, "timeout", 0, "time budget per multi-trace, e.g. 5s (0: none); Inconc when hit")
 	f.IntVar(&fl.maxNodes, "max-nodes", 0, fmt.Sprintf("vertex budget per multi-trace (0: %d); Inconc when hit", runtime.DefaultMaxNodes))
@@ -174,6 +180,8 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "OTLP/Jaeger: the attribute naming a span's message (default messaging.destination.name, then rpc.method, then the span name)")
 	f.BoolVar(&fl.logs.strict, "strict", false, "an event outside the signature is an error (default: ignored and counted)")
 	f.StringVar(&fl.graph, "graph", "", "write the graph explored for the one multi-trace to `FILE.dot` (Graphviz)")
+	f.BoolVar(&fl.force, "force", false, "let --report and --graph replace a file that ivc did not write")
+	f.StringVar(&fl.session, "session", "", "with --graph and a log, the session whose search is drawn, by its `ID`")
 	f.StringVar(&fl.report, "report", "", "also write an HTML report to `FILE.html`: counts, a table of every multi-trace, drawings of the failures")
 	return cmd, &fl
 }
@@ -222,30 +230,43 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 		files  []string
 		inputs iter.Seq[check.Input]
 		counts logCounts
+		format logs.Format
+		lopt   logs.Options
 	)
 	if timbuk {
 		files = a.expand(paths, ".txt")
 		inputs = check.Files(c, files)
 	} else {
-		format, lopt, err := a.logOptions(fl, sp)
-		if err != nil {
+		if format, lopt, err = a.logOptions(fl, sp); err != nil {
 			return err
 		}
 		files = a.expand(paths, logs.Extensions(format)...)
 		inputs = logInputs(files, format, lopt, &counts)
 	}
-	if fl.graph != "" {
-		if len(files) != 1 || len(paths) != 1 {
-			return a.usagef("--graph draws the search of one multi-trace: give exactly one .htf file")
+	var graph *graphInputs
+	switch {
+	case fl.graph != "":
+		if graph, err = a.graphInputs(fl, paths, files, format, lopt); err != nil {
+			return err
 		}
-		all := inputs
-		inputs = func(yield func(check.Input) bool) {
-			for in := range all {
-				in.Explore = true
-				if !yield(in) {
-					return
-				}
-			}
+		inputs = graph.explore(inputs)
+	case fl.session != "":
+		return a.usagef("--session chooses the session whose search --graph draws: give --graph FILE.dot")
+	}
+	// The outputs, checked before the batch: never an input, a link, or a
+	// file ivc did not write (without --force).
+	ins := append([]string{path, hif, fl.options}, files...)
+	if sp.Interaction != nil {
+		ins = append(ins, sp.Interaction.HIFPath)
+	}
+	if fl.report != "" {
+		if err := checkOutput("--report", fl.report, ins, report.Generator, fl.force); err != nil {
+			return err
+		}
+	}
+	if fl.graph != "" {
+		if err := checkOutput("--graph", fl.graph, ins, graphMarker, fl.force); err != nil {
+			return err
 		}
 	}
 	b := &batch{a: a, c: c, graph: fl.graph, prog: newProgress(a.stderr, files, a.json())}
@@ -255,8 +276,16 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 	}
 	c.Run(inputs, fl.jobs, b.print)
 	b.prog.clear()
+	if err := graph.check(); err != nil {
+		return err
+	}
 	if b.judged+b.errors > 1 || counts.ignored > 0 || counts.malformed > 0 || counts.unkinded > 0 {
 		b.summary(time.Since(start), counts)
+	}
+	if !timbuk {
+		if line := counts.undeclaredLine(sp.Interaction.Sig); line != "" {
+			fmt.Fprintln(a.stderr, line)
+		}
 	}
 	if !timbuk && b.errors == 0 {
 		if err := counts.nothingJudged(); err != nil {
@@ -316,7 +345,11 @@ func (b *batch) print(o check.Outcome) {
 		printResult(a.stdout, name, r, us, o.Ignored)
 	}
 	if b.graph != "" && o.Graph != nil {
-		if err := writeGraph(b.graph, o.Name, r, o.Graph); err != nil {
+		name := o.Name
+		if o.Session != "" {
+			name += " (session " + o.Session + ")"
+		}
+		if err := writeGraph(b.graph, name, r, o.Graph); err != nil {
 			a.report(err)
 		}
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/ivc-project/ivc/gen"
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/spec"
-	"github.com/ivc-project/ivc/tracegen"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -66,7 +65,7 @@ It works from a go:generate line of a downstream module:
 	f := cmd.Flags()
 	f.StringVarP(&fl.out, "output", "o", "", "directory to write the package into (created if needed)")
 	f.StringVar(&fl.pkg, "package", "", "package name (default: the output directory's base name)")
-	f.StringVar(&fl.locations, "locations", "discrete", `the locations: discrete, trivial or the lifelines of each "a,b;c"`)
+	f.StringVar(&fl.locations, "locations", "", locationsHelp)
 	f.BoolVar(&fl.main, "main", false, "also write a command DIR/cmd/NAMEcheck that checks .htf files")
 	f.StringVar(&fl.importPath, "import-path", "", "with --main, the package's import path (default: from go.mod)")
 	f.BoolVar(&fl.force, "force", false, "replace files that ivc did not generate, and write among other packages' files")
@@ -104,7 +103,7 @@ func (a *app) compile(fl *compileFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	part, err := tracegen.ParsePartition(sp.Sig, fl.locations)
+	part, err := interaction.ParseLocations(sp.Sig, fl.locations)
 	if err != nil {
 		return a.usagef("--locations: %v", err)
 	}
@@ -161,7 +160,7 @@ func (a *app) compile(fl *compileFlags, args []string) error {
 // interaction, compiled by e, for the locations part: e's checker for
 // them, the signature's names, each location's lifelines, and the names of
 // sp's files as the source.
-func verifierConfig(sp *spec.Spec, e *automata.Engine, part []interaction.Lifelines) (gen.Config, error) {
+func verifierConfig(sp *spec.Spec, e *automata.Engine, part interaction.Locations) (gen.Config, error) {
 	c, err := e.Checker(part)
 	if err != nil {
 		return gen.Config{}, fmt.Errorf("%s: %v", sp.HIFPath, err)
@@ -190,7 +189,7 @@ func commandArgs(sp *spec.Spec, fl *compileFlags, pkg string) []string {
 		args = append(args, filepath.ToSlash(filepath.Base(sp.HIFPath)))
 	}
 	args = append(args, "--package", pkg)
-	if fl.locations != "discrete" {
+	if fl.locations != "" && fl.locations != "discrete" {
 		args = append(args, "--locations", fmt.Sprintf("%q", fl.locations))
 	}
 	return args

@@ -7,10 +7,10 @@ import (
 	"github.com/ivc-project/ivc/automata"
 	"github.com/ivc-project/ivc/compile"
 	"github.com/ivc-project/ivc/draw"
+	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/atomicfile"
 	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/spec"
-	"github.com/ivc-project/ivc/tracegen"
 	"github.com/spf13/cobra"
 )
 
@@ -43,8 +43,8 @@ of -o), for review:
                        none does
 
 The locations of proj and area (groups of lifelines that share a clock)
-are those of --locations ("a,b;c", as in the .htf components; default: one
-per lifeline), and --location names one of them by its lifelines ("a" or
+are those of --locations (discrete, the default: one per lifeline; trivial:
+one for all; or the lifelines of each "a,b;c", as in the .htf components), and --location names one of them by its lifelines ("a" or
 "a,b").
 
 Render it with Graphviz: dot -Tsvg FILE.dot -o FILE.svg. The output is
@@ -82,9 +82,9 @@ it is used when HIF is omitted) or a legacy single-file .hsf.`,
 				}
 				g = m.NFA.DOT(nfa.DOTOptions{Name: sp.HIFPath, Labels: labels})
 			case "proj", "area":
-				part := tracegen.Discrete(sp.Sig)
+				part := interaction.DiscreteLocations(sp.Sig)
 				if locations != "" {
-					if part, err = tracegen.ParsePartition(sp.Sig, locations); err != nil {
+					if part, err = interaction.ParseLocations(sp.Sig, locations); err != nil {
 						return a.usagef("--locations: %v", err)
 					}
 				}
@@ -131,7 +131,7 @@ it is used when HIF is omitted) or a legacy single-file .hsf.`,
 	f.StringVarP(&out, "output", "o", "", "write to `FILE.dot` instead of stdout")
 	f.BoolVar(&labels, "labels", false, "with --what nfa, label each state with its interaction term")
 	f.StringVar(&location, "location", "", "with --what proj or area, the location drawn, by its lifelines `a,b`")
-	f.StringVar(&locations, "locations", "", "the locations, the lifelines of each `\"a,b;c\"` (default: one per lifeline)")
+	f.StringVar(&locations, "locations", "", locationsHelp)
 	lim.register(f)
 	return cmd
 }

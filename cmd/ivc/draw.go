@@ -66,6 +66,13 @@ multi-trace is drawn in SVG only).
 			if err != nil {
 				return err
 			}
+			if out != "" && out != "-" {
+				// Never over an input, nor through a link (a drawing has
+				// no marker of its own: an existing picture is replaced).
+				if err := checkOutput("-o", out, append([]string{sp.SigPath, sp.HIFPath}, args...), "", false); err != nil {
+					return err
+				}
+			}
 			if maxSteps < 0 {
 				return a.usagef("invalid --max-steps %d: want a positive number, or 0 for all", maxSteps)
 			}

@@ -71,10 +71,10 @@ ivc analyze reads it back (with the same --locations) to the same verdicts.`,
 	f.StringVar(&fl.kind, "kind", "accepted", "accepted, prefix, slice, noise, swap-act or swap-comp")
 	f.IntVarP(&fl.n, "n", "n", 10, "number of multi-traces")
 	f.Uint64Var(&fl.seed, "seed", 1, "random seed (the output is a function of it)")
-	f.StringVar(&fl.locations, "locations", "discrete", `the locations: discrete, trivial or the lifelines of each "a,b;c"`)
+	f.StringVar(&fl.locations, "locations", "", locationsHelp)
 	// --partition was the flag's name before ivc settled on the automata
 	// paper's word, "location", for every command.
-	f.StringVar(&fl.locations, "partition", "discrete", "the locations (old name of --locations)")
+	f.StringVar(&fl.locations, "partition", "", "the locations (old name of --locations)")
 	f.MarkDeprecated("partition", "use --locations")
 	f.IntVar(&fl.maxLength, "max-length", 30, "maximum number of events of an accepted trace")
 	f.StringVar(&fl.from, "from", "prefix", "what mutants are made from: prefix, accepted or slice")
@@ -117,12 +117,12 @@ func (a *app) gen(fl *genFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	part, err := tracegen.ParsePartition(sp.Sig, fl.locations)
+	part, err := interaction.ParseLocations(sp.Sig, fl.locations)
 	if err != nil {
 		return a.usagef("--locations: %v", err)
 	}
 	mts, err := tracegen.Generate(sp.Store, sp.Root, tracegen.Config{
-		Kind: kind, N: fl.n, Seed: fl.seed, Partition: part, From: from,
+		Kind: kind, N: fl.n, Seed: fl.seed, Locations: part, From: from,
 		Options: tracegen.Options{MaxLength: fl.maxLength},
 	})
 	if err != nil {

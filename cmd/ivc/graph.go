@@ -2,11 +2,15 @@ package main
 
 import (
 	"fmt"
+	"iter"
 	"strconv"
 	"strings"
 
 	"github.com/emicklei/dot"
+	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/internal/atomicfile"
+	"github.com/ivc-project/ivc/internal/input"
+	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/verdict"
@@ -72,5 +76,82 @@ func drawGraph(file string, r verdict.Result, eg *runtime.Graph) string {
 		}
 		g.Edge(nodes[e.From], nodes[e.To], e.Label).Attr("fontname", "monospace")
 	}
-	return g.String()
+	return graphMarker + g.String()
+}
+
+// graphMarker starts every graph file ivc analyze --graph writes, so that
+// it may replace one without --force.
+const graphMarker = "// written by ivc analyze --graph\n"
+
+// graphInputs picks the one multi-trace whose search ivc analyze --graph
+// draws: the .htf file, or the session --session names in a log; the
+// graph file is then written once.
+type graphInputs struct {
+	a       *app
+	file    string
+	session string // --session
+	found   bool   // the session was read
+	log     bool   // a log was read without --session: refused
+}
+
+// graphInputs checks the arguments of --graph before the batch runs: one
+// file, and --session for a log (or a session of standard input).
+func (a *app) graphInputs(fl *analyzeFlags, paths, files []string, format logs.Format, opt logs.Options) (*graphInputs, error) {
+	if len(files) != 1 || len(paths) != 1 {
+		return nil, a.usagef("--graph draws the search of one multi-trace: give exactly one .htf file, or a log and --session ID")
+	}
+	g := &graphInputs{a: a, file: files[0], session: fl.session}
+	if g.file == input.Stdin {
+		return g, nil // its format is known once read
+	}
+	in, err := logs.Open(g.file, format, opt)
+	if err != nil {
+		return g, nil // reported as the batch reads it
+	}
+	f := in.Format
+	in.Close()
+	switch {
+	case f != logs.HTF && g.session == "":
+		return nil, a.usagef("--graph draws the search of one multi-trace: %s is a log, give --session ID", spec.FileName(g.file))
+	case f == logs.HTF && g.session != "":
+		return nil, a.usagef("--session chooses a session of a log: %s is one multi-trace", spec.FileName(g.file))
+	}
+	return g, nil
+}
+
+// explore asks for the explored graph of the multi-trace chosen, and leaves
+// out the other sessions of a log; the errors (unreadable files, malformed
+// lines) are still reported.
+func (g *graphInputs) explore(inputs iter.Seq[check.Input]) iter.Seq[check.Input] {
+	return func(yield func(check.Input) bool) {
+		for in := range inputs {
+			switch {
+			case in.Session != "" && g.session == "":
+				g.log = true
+				return
+			case in.Session != "" && in.Session != g.session:
+				continue
+			case in.Session != "":
+				g.found = true
+			}
+			in.Explore = true
+			if !yield(in) {
+				return
+			}
+		}
+	}
+}
+
+// check says, after the batch, what went wrong in the choice: a log read
+// without --session, or a session that is not there.
+func (g *graphInputs) check() error {
+	switch {
+	case g == nil:
+		return nil
+	case g.log:
+		return g.a.usagef("--graph draws the search of one multi-trace: %s is a log, give --session ID", spec.FileName(g.file))
+	case g.session != "" && !g.found:
+		return fmt.Errorf("%s: no session %s (--session)", spec.FileName(g.file), spec.FileName(g.session))
+	}
+	return nil
 }

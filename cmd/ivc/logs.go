@@ -7,10 +7,10 @@ import (
 	"strings"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
-	"github.com/ivc-project/ivc/tracegen"
 )
 
 // logFlags are the flags of ivc analyze for event logs and traces.
@@ -47,7 +47,7 @@ func (a *app) logOptions(fl *analyzeFlags, sp *check.Spec) (logs.Format, logs.Op
 		opt.Fields[role] = name
 	}
 	if fl.locations != "" {
-		part, err := tracegen.ParsePartition(opt.Sig, fl.locations)
+		part, err := interaction.ParseLocations(opt.Sig, fl.locations)
 		if err != nil {
 			return 0, opt, a.usagef("--locations: %v", err)
 		}
@@ -63,6 +63,34 @@ type logCounts struct {
 	events    int // events in the signature, judged
 	unkinded  int // spans without an action (INTERNAL or no kind)
 	htf       int // .htf multi-traces
+	// undeclared are the names outside the signature seen most
+	undeclared []logs.Undeclared
+}
+
+// maxUndeclaredShown is how many names outside the signature the summary
+// shows.
+const maxUndeclaredShown = 5
+
+// undeclaredLine says which names outside the signature the logs' events
+// carry most, each with the declared name it likely misspells: when a
+// spec matches little of a log, the first thing to look at.
+func (c *logCounts) undeclaredLine(sig *interaction.Signature) string {
+	if len(c.undeclared) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, u := range c.undeclared {
+		what, declared := "message", sig.Messages
+		if u.Lifeline {
+			what, declared = "lifeline", sig.Lifelines
+		}
+		p := fmt.Sprintf("%s %q (%s", what, u.Name, plural(u.Events, "event"))
+		if near := logs.Nearest(u.Name, declared); near != "" {
+			p += fmt.Sprintf("; did you mean %q?", near)
+		}
+		parts = append(parts, p+")")
+	}
+	return "outside the signature, most seen: " + strings.Join(parts, ", ")
 }
 
 // nothingJudged returns the error of a batch that judged no event: every
@@ -138,6 +166,9 @@ func logInputs(files []string, f logs.Format, opt logs.Options, counts *logCount
 			report := func(err error) { bad = append(bad, malformed{err}) }
 			sessions, stats, err := in.Read(report)
 			in.Close()
+			if u := in.Undeclared(); len(u) > 0 {
+				counts.undeclared = logs.MostUndeclared(maxUndeclaredShown, counts.undeclared, u)
+			}
 			counts.ignored += stats.Ignored
 			counts.malformed += stats.Malformed
 			counts.events += stats.Events

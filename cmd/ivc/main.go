@@ -39,9 +39,23 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/ivc-project/ivc/internal/atomicfile"
 )
 
 func main() {
+	// Interrupted: no temporary file of a write under way is left behind
+	// (the file it replaces stays as it was), and the status is the
+	// shell's for SIGINT.
+	interrupt := make(chan os.Signal, 1)
+	signal.Notify(interrupt, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-interrupt
+		atomicfile.RemoveTemps()
+		os.Exit(130)
+	}()
 	status := run(os.Args[1:], os.Stdout, os.Stderr)
 	// Close reports what a write may not have yet (a file system that
 	// writes back late): results lost there are an error too.

@@ -31,7 +31,7 @@ func settings(cmd *cobra.Command, fl *analyzeFlags) check.Settings {
 	if given("por") {
 		s.POR = &fl.por
 	}
-	if given("loc") {
+	if given("local-analyses") || given("loc") { // --loc: the old name
 		s.LOC = &fl.loc
 	}
 	if given("max-nodes") {

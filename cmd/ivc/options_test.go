@@ -40,13 +40,14 @@ func TestAnalysisOptions(t *testing.T) {
 		want   runtime.Options
 	}{
 		{"defaults", nil, nil, def},
-		{"flags", []string{"--mode", "accept", "--por=false", "--loc=false", "--strategy", "bfs", "--max-nodes", "7", "--timeout", "2s", "--max-memory", "1GiB"}, nil,
+		{"flags", []string{"--mode", "accept", "--por=false", "--local-analyses=false", "--strategy", "bfs", "--max-nodes", "7", "--timeout", "2s", "--max-memory", "1GiB"}, nil,
 			with(func(o *runtime.Options) {
 				*o = runtime.Options{Mode: verdict.Accept, Strategy: runtime.BFS, MaxNodes: 7, Timeout: 2e9, MaxMemory: 1 << 30, Simulation: runtime.DefaultSimulation()}
 			})},
 		{"file", []string{"--options", off}, nil,
 			with(func(o *runtime.Options) { o.POR, o.LOC, o.Strategy, o.MaxNodes = false, false, runtime.BFS, 5 })},
-		{"flags over file", []string{"--options", off, "--por", "--loc=true", "--strategy=dfs", "--max-nodes=0"}, nil, def},
+		{"flags over file", []string{"--options", off, "--por", "--loc=true" /* the deprecated name still works */, "--strategy=dfs", "--max-nodes=0"}, nil, def},
+		{"new name over file", []string{"--options", off, "--por", "--local-analyses", "--strategy=dfs", "--max-nodes=0"}, nil, def},
 		{"HCS is dfs", []string{"--options", hcs}, nil, with(func(o *runtime.Options) { o.Mode = verdict.Accept })},
 		{"legacy", nil, legacy, with(func(o *runtime.Options) { o.Mode, o.LOC, o.Strategy = verdict.Accept, false, runtime.BFS })},
 		{"file over legacy", []string{"--options", hcs}, legacy, with(func(o *runtime.Options) { o.Mode, o.LOC = verdict.Accept, true })},

@@ -92,7 +92,9 @@ func (r *reportBuilder) add(o check.Outcome) {
 	mt := r.mts[o.Index]
 	delete(r.mts, o.Index)
 	r.mu.Unlock()
-	row := report.Row{File: o.Name, Session: o.Session, Elapsed: o.Elapsed, Drawing: -1}
+	// Shortened now: a report keeps no more of a huge id than it shows.
+	row := report.Row{File: report.Shorten(o.Name, report.MaxField), Session: report.Shorten(o.Session, report.MaxField),
+		Elapsed: o.Elapsed, Drawing: -1}
 	switch {
 	case o.Err != nil:
 		row.Verdict, row.Reason = "error", describe(o.Err).Error()
@@ -108,6 +110,7 @@ func (r *reportBuilder) add(o check.Outcome) {
 			}
 		}
 	}
+	row.Kind, row.Reason = report.Shorten(row.Kind, report.MaxField), report.Shorten(row.Reason, report.MaxField)
 	r.rep.Rows = append(r.rep.Rows, row)
 }
 

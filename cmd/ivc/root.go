@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/interaction"
 	"github.com/spf13/cobra"
 )
 
@@ -31,6 +32,10 @@ const (
 	exitFail  = 1 // some verdict is Fail or Inconc
 	exitInput = 2 // a usage or input error
 )
+
+// locationsHelp is the help of every --locations flag: one grammar,
+// interaction.ParseLocations's, for every command.
+const locationsHelp = "the locations (groups of lifelines that share a clock): " + interaction.LocationsSyntax + "; default discrete"
 
 // app is the state that every command shares: output streams, global
 // flags and the exit status built up while a command runs.

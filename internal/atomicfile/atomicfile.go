@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // maxLinks bounds the symbolic links followed from one path, as the
@@ -22,6 +23,37 @@ const maxLinks = 40
 // rename is os.Rename, a variable so that tests can make the last step
 // fail.
 var rename = os.Rename
+
+// temps are the temporary files being written, which RemoveTemps removes.
+var temps struct {
+	sync.Mutex
+	names map[string]bool
+}
+
+// RemoveTemps removes the temporary files of the writes under way, for a
+// program interrupted (SIGINT) before they end: no hidden .NAME.tmpNNN is
+// left behind. The files they replace are left as they were.
+func RemoveTemps() {
+	temps.Lock()
+	defer temps.Unlock()
+	for name := range temps.names {
+		os.Remove(name)
+		delete(temps.names, name)
+	}
+}
+
+func track(name string, on bool) {
+	temps.Lock()
+	defer temps.Unlock()
+	if temps.names == nil {
+		temps.names = map[string]bool{}
+	}
+	if on {
+		temps.names[name] = true
+	} else {
+		delete(temps.names, name)
+	}
+}
 
 // WriteFile writes data to the file at path, replacing its content
 // atomically: it writes a temporary file in the same directory, syncs it
@@ -65,11 +97,13 @@ func replace(target string, data []byte, perm fs.FileMode) (err error) {
 		return err
 	}
 	tmp := f.Name()
+	track(tmp, true)
 	defer func() {
 		if err != nil {
 			f.Close() // a second Close only fails, harmlessly
 			os.Remove(tmp)
 		}
+		track(tmp, false)
 	}()
 	if _, err := f.Write(data); err != nil {
 		return err

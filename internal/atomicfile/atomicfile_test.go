@@ -196,3 +196,34 @@ func TestErrors(t *testing.T) {
 		t.Errorf("directory holds %q, want only sub", got)
 	}
 }
+
+// TestRemoveTemps: an interrupt while a file is being written (here, just
+// before its rename) removes the temporary file, and leaves the original
+// (issue 25, item 6: SIGINT left a hidden 37 MB .NAME.tmpNNN behind).
+func TestRemoveTemps(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "report.html")
+	if err := os.WriteFile(path, []byte("original"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer func(r func(string, string) error) { rename = r }(rename)
+	rename = func(from, to string) error {
+		if _, err := os.Stat(from); err != nil {
+			t.Errorf("no temporary file before the interrupt: %v", err)
+		}
+		RemoveTemps() // what ivc's SIGINT handler does
+		if _, err := os.Stat(from); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("temporary file %s left after RemoveTemps: %v", from, err)
+		}
+		return errors.New("interrupted")
+	}
+	if err := WriteFile(path, []byte("replacement"), 0o644); err == nil {
+		t.Fatal("no error")
+	}
+	if got := readFile(t, path); got != "original" {
+		t.Errorf("file holds %q after an interrupted write", got)
+	}
+	if got := files(t, dir); len(got) != 1 {
+		t.Errorf("directory holds %q after an interrupted write", got)
+	}
+}

@@ -5,6 +5,7 @@
 //	go run ./internal/benchtable            # every row (a few minutes)
 //	go run ./internal/benchtable -rows lfrem,sat
 //	go run ./internal/benchtable -table1    # the automata paper's Table 1, set by set
+//	go run ./internal/benchtable -hibou     # ivc beside HIBOU 0.8.7 on corpus/lfrem
 //
 // It needs the shared corpus beside the module (../shared), as the
 // benchmarks do. Each row runs `go test -bench` on one package and reads the
@@ -18,6 +19,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
@@ -294,8 +296,26 @@ var producers = []producer{
 func main() {
 	only := flag.String("rows", "", "comma-separated rows to run (default all): "+keys())
 	table1 := flag.Bool("table1", false, "print the automata paper's Table 1 with our seconds per set beside the paper's, instead of the rows")
+	hibou := flag.Bool("hibou", false, "measure ivc beside HIBOU 0.8.7 (../shared/tools/hibou) on the lifeline-removal corpus, instead of the rows")
+	every := flag.Int("every", 5, "with -hibou: one multi-trace in every this many of corpus/lfrem")
+	cache := flag.String("hibou-cache", "", "with -hibou: keep HIBOU's results in this file and read them back when it exists")
 	flag.Parse()
 	fmt.Printf("Machine: %s/%s, %d CPUs, %s\n\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
+	if *hibou {
+		// The shared directory beside the module (run from its root, as
+		// the rows are); by the working directory's name, as the tests
+		// find it (a module reached through a link finds the link's
+		// neighbour).
+		wd, err := os.Getwd()
+		if err == nil {
+			err = printHibou(filepath.Join(wd, "..", "shared"), max(*every, 1), *cache)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *table1 {
 		if err := printTable1(); err != nil {
 			fmt.Fprintln(os.Stderr, err)

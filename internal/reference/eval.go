@@ -46,7 +46,7 @@ type event struct {
 // therefore not be part of a global trace whose projection is mt, nor can
 // any trace built from it: dropping it early is exact.
 type observation struct {
-	groups []interaction.Lifelines
+	groups interaction.Locations
 	traces [][]interaction.MultiAction
 }
 

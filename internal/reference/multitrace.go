@@ -11,7 +11,7 @@ import (
 // order): each event is split per location, the actions of the event on the
 // lifelines of a location forming one event of that location's component.
 // Actions on lifelines of no location are dropped.
-func Project(tr Trace, groups []interaction.Lifelines) multitrace.MultiTrace {
+func Project(tr Trace, groups interaction.Locations) multitrace.MultiTrace {
 	mt := multitrace.MultiTrace{Components: make([]multitrace.Component, len(groups))}
 	for k, g := range groups {
 		mt.Components[k].Lifelines = g
@@ -32,14 +32,6 @@ func Project(tr Trace, groups []interaction.Lifelines) multitrace.MultiTrace {
 	return mt
 }
 
-func groupsOf(mt multitrace.MultiTrace) []interaction.Lifelines {
-	gs := make([]interaction.Lifelines, len(mt.Components))
-	for k, c := range mt.Components {
-		gs[k] = c.Lifelines
-	}
-	return gs
-}
-
 // Accepts reports whether mt is exactly the projection of a global trace of
 // t onto mt's locations (μ ∈ σ_C(t)). Lifelines in no component of mt
 // count as observed with an empty trace, as in a .htf file.
@@ -52,7 +44,7 @@ func groupsOf(mt multitrace.MultiTrace) []interaction.Lifelines {
 // every interleaving of the components with one location per lifeline: keep
 // mt to about ten events.
 func Accepts(st *interaction.Store, t interaction.Term, mt multitrace.MultiTrace) bool {
-	obs := &observation{groups: groupsOf(mt)}
+	obs := &observation{groups: mt.Locations()}
 	n := 0
 	for _, c := range mt.Components {
 		n += len(c.Trace)
@@ -96,7 +88,7 @@ func IsSlice(st *interaction.Store, t interaction.Term, mt multitrace.MultiTrace
 
 func someProjection(st *interaction.Store, t interaction.Term, mt multitrace.MultiTrace, maxLen int,
 	rel func(sub, whole []interaction.MultiAction) bool) bool {
-	groups := groupsOf(mt)
+	groups := mt.Locations()
 	for _, tr := range Traces(st, t, maxLen).byKey {
 		if componentsMatch(mt, Project(tr, groups), rel) {
 			return true

@@ -128,7 +128,7 @@ func TestProject(t *testing.T) {
 	tr := MustParseTrace(sig, "l1!m1.l3?m1.l2?m1.l3!m4.l2?m4")
 	l1, l2, l3 := interaction.LifelineID(0), interaction.LifelineID(1), interaction.LifelineID(2)
 	tests := []struct {
-		groups []interaction.Lifelines
+		groups interaction.Locations
 		want   string
 	}{
 		{[]interaction.Lifelines{interaction.LifelinesOf(l1), interaction.LifelinesOf(l2), interaction.LifelinesOf(l3)},
@@ -207,7 +207,7 @@ func TestLifelineRemovalExamples(t *testing.T) {
 		t.Errorf("T2: %s not accepted", t2.Format(sig))
 	}
 	mt := parseMT(t, st, "{[lp] lp!pub; [lb] lb?sub.lb?pub.lb!pub; [ls] ls!sub.ls?pub}")
-	groups := groupsOf(mt)
+	groups := mt.Locations()
 	p1, p2 := Project(t1, groups), Project(t2, groups)
 	if !p1.Equal(&mt) || !p2.Equal(&mt) {
 		t.Error("T2: T1 and its variant do not project onto μ")
@@ -255,7 +255,7 @@ func TestLifelineRemovalExamples(t *testing.T) {
 	mt9 := parseMT(t, st2, "{[l1] ; [l2] l2?m}")
 	for _, tr := range Traces(st2, i9, 2).All() {
 		for k := range len(tr) + 1 {
-			if p := Project(tr[:k], groupsOf(mt9)); p.Equal(&mt9) {
+			if p := Project(tr[:k], mt9.Locations()); p.Equal(&mt9) {
 				t.Errorf("T9: the prefix %s projects onto (ε, l2?m)", tr[:k].Format(st2.Signature()))
 			}
 		}

@@ -35,7 +35,7 @@ var architecture = []struct {
 	{"internal/atomicfile", nil, nil},
 	{"interaction", []string{"syntax", "internal/scan"}, nil},
 	{"multitrace", []string{"syntax", "internal/scan", "internal/input", "interaction"}, nil},
-	{"hcf", []string{"syntax", "internal/scan"}, nil},
+	{"hcf", []string{"syntax", "internal/scan", "interaction"}, nil},
 	{"spec", []string{"syntax", "internal/scan", "internal/input", "interaction", "multitrace", "hcf"}, nil},
 	{"logs", []string{"syntax", "internal/input", "interaction", "multitrace"},
 		[]string{"github.com/valyala/fastjson", "go.opentelemetry.io/collector/pdata"}},
@@ -63,7 +63,7 @@ var architecture = []struct {
 	{"internal/random", []string{"interaction"}, nil},
 	{"internal/reference", []string{"interaction", "multitrace"}, nil},
 	{"internal/testutil", nil, nil},
-	{"internal/benchtable", nil, nil},
+	{"internal/benchtable", []string{"check"}, nil}, // -hibou judges the corpus as ivc analyze does
 }
 
 const module = "github.com/ivc-project/ivc"

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // A Checker decides multi-traces on prepared tables, by the
@@ -18,6 +19,10 @@ type Checker struct {
 	t     *Tables
 	opt   Options
 	prune bool
+	// The working memory of checks: spare, made by NewChecker (one-time
+	// work, not the first check's), serves one check at a time; pool
+	// serves the others (the collector may empty a sync.Pool, not spare).
+	spare atomic.Pointer[scratch]
 	pool  sync.Pool
 }
 
@@ -33,7 +38,9 @@ func NewChecker(t *Tables, opt Options) (*Checker, error) {
 	for i := range t.Projs {
 		prune = prune && t.Projs[i].Back != nil
 	}
-	return &Checker{t: t, opt: opt, prune: prune}, nil
+	c := &Checker{t: t, opt: opt, prune: prune}
+	c.spare.Store(c.newScratch())
+	return c, nil
 }
 
 // Tables returns the checker's tables.
@@ -51,9 +58,22 @@ type scratch struct {
 }
 
 func (c *Checker) getScratch() *scratch {
+	if s := c.spare.Swap(nil); s != nil {
+		return s
+	}
 	if s, ok := c.pool.Get().(*scratch); ok {
 		return s
 	}
+	return c.newScratch()
+}
+
+func (c *Checker) putScratch(s *scratch) {
+	if !c.spare.CompareAndSwap(nil, s) {
+		c.pool.Put(s)
+	}
+}
+
+func (c *Checker) newScratch() *scratch {
 	t := c.t
 	s := &scratch{inter: make([]uint64, t.tw), seen: make([]uint64, t.sw)}
 	for l := range t.Projs {
@@ -80,7 +100,7 @@ func (c *Checker) checkShape(n int) {
 func (c *Checker) Check(mt [][]Action, mode Mode) Result {
 	c.checkShape(len(mt))
 	s := c.getScratch()
-	defer c.pool.Put(s)
+	defer c.putScratch(s)
 	var res Result
 	walked := c.localChecks(s, mt, mode)
 	for _, i := range walked {
@@ -179,7 +199,7 @@ func (c *Checker) CheckCentral(areas []Area, mt [][]Action, mode Mode) (Result, 
 		return Result{Verdict: WeakPass}, nil
 	}
 	s := c.getScratch()
-	defer c.pool.Put(s)
+	defer c.putScratch(s)
 	return c.central(s, areas, mt, mode), nil
 }
 
@@ -247,7 +267,7 @@ func (c *Checker) semi(s *scratch, areas []Area, mt [][]Action, prefix bool, nod
 func (c *Checker) CheckAC(mt [][]Action, mode Mode) Result {
 	c.checkShape(len(mt))
 	s := c.getScratch()
-	defer c.pool.Put(s)
+	defer c.putScratch(s)
 	if mode == Accept {
 		return c.search(s, mt, false, nil, false, false, 0)
 	}

@@ -46,6 +46,7 @@ import (
 
 	"github.com/ivc-project/ivc/beam/pipeline"
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/interaction"
 )
 
 // repeated is a flag that may be given several times.
@@ -60,7 +61,7 @@ var (
 	logFormat        = flag.String("log-format", "auto", "the format of the inputs, `auto|htf|jsonl|csv|otlp|jaeger` (auto: per file, by extension and content)")
 	mode             = flag.String("mode", "prefix", "the question asked, `accept|prefix|slice`")
 	engine           = flag.String("engine", "auto", "the analysis engine, `auto|runtime|automata`")
-	locations        = flag.String("locations", "", "the locations of the logs, `\"a,b;c\"` (default: one per lifeline)")
+	locations        = flag.String("locations", "", "the locations of the logs (groups of lifelines that share a clock): "+interaction.LocationsSyntax+"; default discrete")
 	lifelineAttr     = flag.String("lifeline-attr", "", "OTLP/Jaeger: the attribute naming a span's lifeline (default service.name)")
 	messageAttr      = flag.String("message-attr", "", "OTLP/Jaeger: the attribute naming a span's message")
 	strict           = flag.Bool("strict", false, "an event outside the signature is an error (default: ignored and counted)")

@@ -195,7 +195,7 @@ func TestPruningDropped(t *testing.T) {
 		tab.Projs = append(tab.Projs, engine.Proj{Name: p.Name, K: p.K, DFA: p.DFA, AreaOf: p.AreaOf, Areas: p.Areas,
 			Init: p.Init, FutureOf: p.FutureOf, Futures: p.Futures})
 	}
-	b := NewBudget("test", time.Time{}, 0)
+	b := NewLimiter("test", time.Time{}, 0)
 	if err := backward(pruned.NFA(), locs, tab, 0, b, 1); err != nil {
 		t.Fatal(err)
 	}

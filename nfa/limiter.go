@@ -18,7 +18,7 @@ const (
 	LimitStates                  // it needed more states than its state bound
 )
 
-// LimitError reports a construction stopped by its budget: the NFA
+// LimitError reports a construction stopped by its limiter: the NFA
 // synthesis of package compile, or the projection of one location by
 // NewChecker. It never stands for a wrong input: the same construction
 // with a larger budget (or the runtime engine, which builds no automaton)
@@ -76,13 +76,13 @@ func FormatBytes(n int64) string {
 	return fmt.Sprintf("%.3g %ciB", v, "KMGTP"[i])
 }
 
-// A Budget bounds the time and the memory of one construction. The
+// A Limiter bounds the time and the memory of one construction. The
 // construction reports the bytes of what it keeps (Alloc: rows of bitsets,
 // tables, states) as it allocates them, and checks the deadline where it
 // loops (Tick); past either, the call returns a *LimitError and the
 // construction stops. Counting is a few additions per state: the budget
-// reads no memory statistics. A nil *Budget has no bounds.
-type Budget struct {
+// reads no memory statistics. A nil *Limiter has no bounds.
+type Limiter struct {
 	stage    string
 	start    time.Time
 	deadline time.Time // zero: none
@@ -91,26 +91,26 @@ type Budget struct {
 	ticks    uint32
 }
 
-// NewBudget returns the budget of the construction stage (named as in
+// NewLimiter returns the limiter of the construction stage (named as in
 // LimitError.Stage), ending at deadline (the zero Time: never) and of
 // maxMemory bytes (0: DefaultMaxMemory; negative: no bound).
-func NewBudget(stage string, deadline time.Time, maxMemory int64) *Budget {
+func NewLimiter(stage string, deadline time.Time, maxMemory int64) *Limiter {
 	if maxMemory == 0 {
 		maxMemory = DefaultMaxMemory
 	}
-	return &Budget{stage: stage, start: time.Now(), deadline: deadline, max: maxMemory}
+	return &Limiter{stage: stage, start: time.Now(), deadline: deadline, max: maxMemory}
 }
 
 // SetStage names the stage of the construction that runs next, for the
 // errors: the bytes of one stage count against the next.
-func (b *Budget) SetStage(name string) {
+func (b *Limiter) SetStage(name string) {
 	if b != nil {
 		b.stage = name
 	}
 }
 
 // Stage returns the name of the stage that runs ("" for a nil budget).
-func (b *Budget) Stage() string {
+func (b *Limiter) Stage() string {
 	if b == nil {
 		return ""
 	}
@@ -118,7 +118,7 @@ func (b *Budget) Stage() string {
 }
 
 // Used returns the bytes reported so far.
-func (b *Budget) Used() int64 {
+func (b *Limiter) Used() int64 {
 	if b == nil {
 		return 0
 	}
@@ -127,7 +127,7 @@ func (b *Budget) Used() int64 {
 
 // Alloc reports n more bytes kept by the construction; past the budget it
 // returns a *LimitError.
-func (b *Budget) Alloc(n int64) error {
+func (b *Limiter) Alloc(n int64) error {
 	if b == nil {
 		return nil
 	}
@@ -139,7 +139,7 @@ func (b *Budget) Alloc(n int64) error {
 }
 
 // Free reports n bytes the construction no longer keeps.
-func (b *Budget) Free(n int64) {
+func (b *Limiter) Free(n int64) {
 	if b != nil {
 		b.used -= n
 	}
@@ -150,7 +150,7 @@ const tickEvery = 32
 
 // Tick checks the deadline every few calls: a loop calls it once per unit
 // of work (a state, a transition) that costs well under a millisecond.
-func (b *Budget) Tick() error {
+func (b *Limiter) Tick() error {
 	if b == nil || b.deadline.IsZero() {
 		return nil
 	}
@@ -162,7 +162,7 @@ func (b *Budget) Tick() error {
 }
 
 // Check checks the deadline now.
-func (b *Budget) Check() error {
+func (b *Limiter) Check() error {
 	if b == nil || b.deadline.IsZero() {
 		return nil
 	}

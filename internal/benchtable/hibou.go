@@ -1,0 +1,296 @@
+package main
+
+// The side-by-side measurement of ivc and HIBOU 0.8.7 on the
+// lifeline-removal corpus (issue 27): `go run ./internal/benchtable -hibou`.
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ivc-project/ivc/check"
+)
+
+// A sample is one multi-trace of the corpus: HIBOU's verdict and analysis
+// time, and ivc's with the engine chosen (auto) and with the runtime engine
+// forced.
+type sample struct {
+	hif, htf  string
+	hibou     string
+	hibouTime time.Duration
+	auto, rt  check.Outcome
+	first     bool // the first multi-trace of its run
+}
+
+var (
+	hibouVerdict = regexp.MustCompile(`verdict\s*:\s*'(\w+)'`)
+	hibouElapsed = regexp.MustCompile(`elapsed\s*:\s*([0-9.eE+-]+)`)
+)
+
+// printHibou measures HIBOU (analysis kind eliminate, POR and local
+// analyses, goal WeakPass: tools/hibou/eliminate-por-loc.hcf, one process
+// per multi-trace, its own "elapsed") and ivc (prefix mode, the default
+// options, one checker per interaction judging its multi-traces in order on
+// one worker, as `ivc analyze --jobs 1` does, each multi-trace's
+// Outcome.Elapsed, which ivc prints as elapsed_us) on one multi-trace in
+// every of corpus/lfrem/verdicts.tsv, and prints both side by side.
+// HIBOU's results are kept in cache (when not empty) and read back from it
+// on the next run: HIBOU does not change.
+func printHibou(shared string, every int, cache string) error {
+	dir := filepath.Join(shared, "corpus", "lfrem")
+	tool := filepath.Join(shared, "tools", "hibou")
+	if _, err := os.Stat(filepath.Join(tool, "hibou_label")); err != nil {
+		fmt.Printf("skipped: %v\n", err)
+		return nil
+	}
+	tsv, err := os.ReadFile(filepath.Join(dir, "verdicts.tsv"))
+	if err != nil {
+		return err
+	}
+	var samples []*sample
+	for i, line := range strings.Split(strings.TrimSpace(string(tsv)), "\n")[1:] {
+		f := strings.Split(line, "\t")
+		if i%every == 0 && len(f) >= 2 {
+			samples = append(samples, &sample{htf: f[0], hif: f[1]})
+		}
+	}
+	if err := runHibou(dir, tool, samples, cache); err != nil {
+		return err
+	}
+	for _, engine := range []check.Engine{check.EngineAuto, check.EngineRuntime} {
+		if err := runIVC(dir, samples, engine); err != nil {
+			return err
+		}
+	}
+	report(samples, every)
+	return nil
+}
+
+// runHibou runs HIBOU on every sample, one process at a time (so that its
+// analyses do not compete with each other), or reads its results from
+// cache.
+func runHibou(dir, tool string, samples []*sample, cache string) error {
+	if cache != "" {
+		if data, err := os.ReadFile(cache); err == nil {
+			got := map[string][2]string{}
+			for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+				if f := strings.Split(line, "\t"); len(f) == 3 {
+					got[f[0]] = [2]string{f[1], f[2]}
+				}
+			}
+			missing := false
+			for _, s := range samples {
+				r, ok := got[s.htf]
+				ns, err := strconv.ParseInt(r[1], 10, 64)
+				if !ok || err != nil {
+					missing = true
+					break
+				}
+				s.hibou, s.hibouTime = r[0], time.Duration(ns)
+			}
+			if !missing {
+				fmt.Fprintf(os.Stderr, "HIBOU's results read from %s\n", cache)
+				return nil
+			}
+		}
+	}
+	fmt.Fprintf(os.Stderr, "running HIBOU on %d multi-traces\n", len(samples))
+	var wg sync.WaitGroup
+	errs := make([]error, len(samples))
+	next := make(chan int)
+	{
+		wg.Go(func() {
+			for i := range next {
+				s := samples[i]
+				cmd := exec.Command(filepath.Join(tool, "hibou_label"), "analyze", "signature.hsf", s.hif, s.htf, filepath.Join(tool, "eliminate-por-loc.hcf"))
+				cmd.Dir = dir
+				out, err := cmd.Output()
+				v, e := hibouVerdict.FindSubmatch(out), hibouElapsed.FindSubmatch(out)
+				if err != nil || v == nil || e == nil {
+					errs[i] = fmt.Errorf("hibou on %s: %v\n%s", s.htf, err, out)
+					continue
+				}
+				sec, err := strconv.ParseFloat(string(e[1]), 64)
+				if err != nil {
+					errs[i] = fmt.Errorf("hibou on %s: elapsed %q: %v", s.htf, e[1], err)
+					continue
+				}
+				s.hibou, s.hibouTime = string(v[1]), time.Duration(sec*1e9)
+			}
+		})
+	}
+	for i := range samples {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	if cache != "" {
+		var b bytes.Buffer
+		for _, s := range samples {
+			fmt.Fprintf(&b, "%s\t%s\t%d\n", s.htf, s.hibou, s.hibouTime.Nanoseconds())
+		}
+		return os.WriteFile(cache, b.Bytes(), 0o644)
+	}
+	return nil
+}
+
+// runIVC judges the samples with ivc, one checker per interaction (a run of
+// `ivc analyze` over its multi-traces), with the given engine.
+func runIVC(dir string, samples []*sample, engine check.Engine) error {
+	byHIF := map[string][]*sample{}
+	var order []string
+	for _, s := range samples {
+		if byHIF[s.hif] == nil {
+			order = append(order, s.hif)
+		}
+		byHIF[s.hif] = append(byHIF[s.hif], s)
+	}
+	for _, hif := range order {
+		sp, err := check.LoadSpec(filepath.Join(dir, "signature.hsf"), filepath.Join(dir, hif), "")
+		if err != nil {
+			return err
+		}
+		opt := check.DefaultOptions()
+		opt.Engine = engine
+		c, err := check.New(sp, opt)
+		if err != nil {
+			return err
+		}
+		ss := byHIF[hif]
+		files := make([]string, len(ss))
+		for i, s := range ss {
+			files[i] = filepath.Join(dir, s.htf)
+		}
+		i := 0
+		var fail error
+		c.Run(check.Files(c, files), 1, func(o check.Outcome) {
+			if o.Err != nil && fail == nil {
+				fail = o.Err
+			}
+			if engine == check.EngineRuntime {
+				ss[i].rt = o
+			} else {
+				ss[i].auto, ss[i].first = o, i == 0
+			}
+			i++
+		})
+		if fail != nil {
+			return fail
+		}
+	}
+	return nil
+}
+
+// stats are the median, 90th percentile and maximum of some times.
+type stats struct {
+	n                int
+	median, p90, max time.Duration
+}
+
+func statsOf(ts []time.Duration) stats {
+	if len(ts) == 0 {
+		return stats{}
+	}
+	ts = slices.Clone(ts)
+	slices.Sort(ts)
+	return stats{len(ts), ts[len(ts)/2], ts[len(ts)*9/10], ts[len(ts)-1]}
+}
+
+func (s stats) String() string {
+	return fmt.Sprintf("%s | %s | %s", us(s.median), us(s.p90), us(s.max))
+}
+
+func us(d time.Duration) string { return dur(float64(d.Nanoseconds()) / 1e3) }
+
+func ratio(peer, ivc stats) string {
+	r := func(a, b time.Duration) string { return fmt.Sprintf("%.1f×", float64(a)/float64(max(b, 1))) }
+	return fmt.Sprintf("%s | %s | %s", r(peer.median, ivc.median), r(peer.p90, ivc.p90), r(peer.max, ivc.max))
+}
+
+// report prints the table and the verdicts' agreement.
+func report(samples []*sample, every int) {
+	times := func(keep func(*sample) bool, of func(*sample) time.Duration) stats {
+		var ts []time.Duration
+		for _, s := range samples {
+			if keep(s) {
+				ts = append(ts, of(s))
+			}
+		}
+		return statsOf(ts)
+	}
+	all := func(*sample) bool { return true }
+	engineIs := func(e check.Engine) func(*sample) bool {
+		return func(s *sample) bool { return s.auto.Engine == e }
+	}
+	hibou := func(s *sample) time.Duration { return s.hibouTime }
+	auto := func(s *sample) time.Duration { return s.auto.Elapsed }
+	rt := func(s *sample) time.Duration { return s.rt.Elapsed }
+	fmt.Printf("%d multi-traces of corpus/lfrem (every %d-th row of verdicts.tsv), prefix mode; HIBOU: eliminate, POR, local analyses, goal WeakPass (its \"elapsed\"); ivc: default options, one checker per interaction, one worker (Outcome.Elapsed, elapsed_us)\n\n", len(samples), every)
+	fmt.Println("| multi-traces | tool | n | median | p90 | max |")
+	fmt.Println("|---|---|---|---|---|---|")
+	line := func(what, tool string, s stats) {
+		fmt.Printf("| %s | %s | %d | %s |\n", what, tool, s.n, s)
+	}
+	ratioLine := func(what string, peer, ivc stats) {
+		fmt.Printf("| %s | ratio | | %s |\n", what, ratio(peer, ivc))
+	}
+	groups := []struct {
+		what string
+		keep func(*sample) bool
+		of   func(*sample) time.Duration
+		tool string
+	}{
+		{"all", all, auto, "ivc (engine auto)"},
+		{"all", all, rt, "ivc (runtime engine forced)"},
+		{"auto chose the automata engine", engineIs(check.EngineAutomata), auto, "ivc (automata engine)"},
+		{"auto chose the runtime engine", engineIs(check.EngineRuntime), auto, "ivc (runtime engine)"},
+	}
+	for _, g := range groups {
+		h := times(g.keep, hibou)
+		i := times(g.keep, g.of)
+		line(g.what, "HIBOU 0.8.7", h)
+		line(g.what, g.tool, i)
+		ratioLine(g.what, h, i)
+	}
+	first := func(s *sample) bool { return s.first }
+	rest := func(s *sample) bool { return !s.first }
+	fmt.Printf("\nFirst multi-trace of each run (engine auto): median %s (max %s); the others: median %s. Setup of the first: median %s.\n",
+		us(times(first, auto).median), us(times(first, auto).max), us(times(rest, auto).median),
+		us(times(first, func(s *sample) time.Duration { return s.auto.Setup }).median))
+	agree, weak := 0, 0
+	var differ []string
+	for _, s := range samples {
+		v := s.auto.Result.Verdict.String()
+		switch {
+		case v == s.hibou:
+			agree++
+		case v == "Pass" && s.hibou == "WeakPass":
+			weak++ // HIBOU stops at its goal WeakPass
+		default:
+			differ = append(differ, fmt.Sprintf("%s: HIBOU %s, ivc %s", s.htf, s.hibou, v))
+		}
+		if s.rt.Result.Verdict != s.auto.Result.Verdict {
+			differ = append(differ, fmt.Sprintf("%s: ivc %s with the %s engine, %s with the runtime engine", s.htf, v, s.auto.Engine, s.rt.Result.Verdict))
+		}
+	}
+	fmt.Printf("Verdicts: %d equal, %d HIBOU WeakPass where ivc says Pass (HIBOU stops at its goal WeakPass), %d other differences.\n", agree, weak, len(differ))
+	w := bufio.NewWriter(os.Stdout)
+	for _, d := range differ {
+		fmt.Fprintln(w, "  "+d)
+	}
+	w.Flush()
+}

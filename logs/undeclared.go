@@ -1,0 +1,95 @@
+package logs
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
+
+// Undeclared is a name that events of a log carry and the signature does
+// not declare, with the number of events ignored for it: what a summary
+// shows when a spec matches little or nothing of a log (issue 24 part 3).
+type Undeclared struct {
+	Lifeline bool // a lifeline's name, else a message's
+	Name     string
+	Events   int
+}
+
+// maxUndeclared bounds the distinct names a reader tallies: a log of
+// random names costs no more.
+const maxUndeclared = 1 << 10
+
+// tally counts the events of the names the signature does not declare.
+type tally map[Undeclared]int
+
+func (t *tally) add(lifeline bool, name []byte) {
+	if *t == nil {
+		*t = tally{}
+	}
+	k := Undeclared{Lifeline: lifeline, Name: string(name)}
+	if _, ok := (*t)[k]; ok || len(*t) < maxUndeclared {
+		(*t)[k]++
+	}
+}
+
+// MostUndeclared merges the tallies of several logs and returns the n
+// names with the most events, most first (then by name).
+func MostUndeclared(n int, lists ...[]Undeclared) []Undeclared {
+	sum := map[Undeclared]int{}
+	for _, l := range lists {
+		for _, u := range l {
+			k := u
+			k.Events = 0
+			sum[k] += u.Events
+		}
+	}
+	out := make([]Undeclared, 0, len(sum))
+	for k, c := range sum {
+		k.Events = c
+		out = append(out, k)
+	}
+	slices.SortFunc(out, func(a, b Undeclared) int {
+		if c := cmp.Compare(b.Events, a.Events); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return out[:min(n, len(out))]
+}
+
+// Nearest returns the name of declared nearest to name, by edit distance
+// ignoring case, when it is near enough to be a likely misspelling (at most
+// a third of the name's length, and 1 for short names); "" otherwise.
+func Nearest(name string, declared []string) string {
+	if name == "" {
+		return "" // an attribute that is not there: nothing is near
+	}
+	best, bestD := "", max(1, len(name)/3)+1
+	for _, d := range declared {
+		if dist := editDistance(strings.ToLower(name), strings.ToLower(d)); dist < bestD {
+			best, bestD = d, dist
+		}
+	}
+	return best
+}
+
+// editDistance is Levenshtein's distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
