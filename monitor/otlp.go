@@ -144,6 +144,13 @@ func (m *Monitor) malformedRequest() {
 	m.mu.Unlock()
 }
 
+// NewGRPCServer returns a gRPC server of the OTLP trace service.
+func (m *Monitor) NewGRPCServer() *grpc.Server {
+	s := grpc.NewServer()
+	m.RegisterGRPC(s)
+	return s
+}
+
 // RegisterGRPC registers the OTLP/gRPC trace service on s (the gzip codec
 // is registered by this package): RESOURCE_EXHAUSTED with a RetryInfo when
 // the monitor is saturated, so that clients retry.

@@ -22,7 +22,6 @@ import (
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/verdict"
 	"github.com/spf13/cobra"
-	"google.golang.org/grpc"
 )
 
 // monitorFlags are the flags of ivc monitor.
@@ -199,8 +198,7 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 		if err != nil {
 			return err
 		}
-		s := grpc.NewServer()
-		m.RegisterGRPC(s)
+		s := m.NewGRPCServer()
 		go s.Serve(ln)
 		servers = append(servers, s.GracefulStop)
 	}
