@@ -25,28 +25,32 @@ import (
 // e2eCase is a model compiled for a partition into package pkg.
 type e2eCase struct {
 	model, partition, pkg string
-	heavy                 bool     // only with -tags sweep (testutil.Sweep)
+	sweep                 bool     // only with -tags sweep (testutil.Sweep)
 	htf                   []string // .htf files to check besides the generated ones
 }
 
+// e2eCases: the default run keeps one case of each kind (discrete,
+// grouped and trivial partitions, --main, .htf files, real names); the
+// others, and the heavy models, cost a package each and run with -tags
+// sweep.
 var e2eCases = []e2eCase{
 	{model: "abp", partition: "discrete", pkg: "abpdiscrete"},
-	{model: "abp", partition: "S,K;L,R", pkg: "abpgrouped"},
+	{model: "abp", partition: "S,K;L,R", pkg: "abpgrouped", sweep: true},
 	{model: "abp", partition: "trivial", pkg: "abptrivial", htf: []string{
 		"../testdata/abp/traces/trace1.htf", "../testdata/abp/traces/trace1_error_1.htf", "../testdata/abp/traces/trace2.htf"}},
-	{model: "network-synch", partition: "discrete", pkg: "network"},
-	{model: "network-synch", partition: "Proxy,Log;Client;EServer,SupServer", pkg: "networkgrouped"},
-	{model: "platoon2", partition: "discrete", pkg: "platoon2"},
+	{model: "network-synch", partition: "discrete", pkg: "network", sweep: true},
+	{model: "network-synch", partition: "Proxy,Log;Client;EServer,SupServer", pkg: "networkgrouped", sweep: true},
+	{model: "platoon2", partition: "discrete", pkg: "platoon2", sweep: true},
 	// Written for this test: two branches whose areas do not meet.
 	{model: "inter", partition: "discrete", pkg: "inter", htf: []string{
 		"testdata/models/inter/i1.htf", "testdata/models/inter/i2.htf"}},
 	// Real names (issue 24): quoted, aliased, holding the .htf's punctuation.
-	{model: "quoted", partition: "discrete", pkg: "quoted"},
+	{model: "quoted", partition: "discrete", pkg: "quoted", sweep: true},
 	{model: "quoted", partition: `gateway;xincan-user,plain;my.service [1],back\slash`, pkg: "quotedgrouped"},
-	{model: "hr", partition: "discrete", pkg: "hr", heavy: true},
-	{model: "rover", partition: "discrete", pkg: "rover", heavy: true},
-	{model: "sensor", partition: "discrete", pkg: "sensor", heavy: true},
-	{model: "platoon3", partition: "discrete", pkg: "platoon3", heavy: true},
+	{model: "hr", partition: "discrete", pkg: "hr", sweep: true},
+	{model: "rover", partition: "discrete", pkg: "rover", sweep: true},
+	{model: "sensor", partition: "discrete", pkg: "sensor", sweep: true},
+	{model: "platoon3", partition: "discrete", pkg: "platoon3", sweep: true},
 }
 
 // TestEndToEnd generates the verifier of several models into a temporary
@@ -58,8 +62,8 @@ var e2eCases = []e2eCase{
 // prefix mode with prefix). With IVC_GEN_BENCH=1 it also runs the
 // benchmarks of the generated code and logs them; with IVC_GEN_DIR=DIR it
 // writes the module into DIR rather than a temporary directory. Every
-// generated package costs its build, vet and test binary: the heavy models
-// are generated only with -tags sweep.
+// generated package costs its build, vet and test binary: most models are
+// generated only with -tags sweep (see e2eCases).
 func TestEndToEnd(t *testing.T) {
 	t.Parallel() // it mostly waits for the go command, as TestGoGenerate
 	goTool, err := exec.LookPath("go")
@@ -78,7 +82,7 @@ func TestEndToEnd(t *testing.T) {
 	want := map[string]string{} // by file: "accept | prefix"
 	var mainCases []string
 	for _, c := range e2eCases {
-		if c.heavy && !testutil.Sweep() {
+		if c.sweep && !testutil.Sweep() {
 			continue
 		}
 		m := compileModel(t, c.model, c.partition, c.pkg)
@@ -457,8 +461,14 @@ func BenchmarkCheck(b *testing.B) {
 
 // TestGoGenerate runs ivc compile from a go:generate line of a downstream
 // module (which requires ivc, replaced by this checkout: no network), then
-// builds, vets and tests what it generated, and runs its command.
+// builds, vets and tests what it generated, and runs its command. It is
+// behind the sweep tag (it builds ivc and a module of its own: seconds);
+// the default run checks ivc compile in cmd/ivc's scripts and the generated
+// code in TestEndToEnd.
 func TestGoGenerate(t *testing.T) {
+	if !testutil.Sweep() {
+		t.Skip("builds ivc and a downstream module: go test -tags sweep")
+	}
 	t.Parallel()
 	goTool, err := exec.LookPath("go")
 	if err != nil {

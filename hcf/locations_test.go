@@ -1,8 +1,9 @@
-package hcf
+package hcf_test
 
 import (
 	"testing"
 
+	"github.com/ivc-project/ivc/hcf"
 	"github.com/ivc-project/ivc/interaction"
 )
 
@@ -18,12 +19,13 @@ func TestPartitionLocations(t *testing.T) {
 		{"partition=trivial", "l1,l2,l3"},
 		{"partition={(l3,l1)}", "l1,l3;l2"},
 		{"partition={(l1),(l4)}", "error"},
+		{`partition={("l2"),(l3)}`, "l2;l3;l1"},
 	} {
-		f, err := Parse("t.hcf", []byte("@explore_option{ loggers = [tracegen["+tc.src+"]] }"))
+		f, err := hcf.Parse("t.hcf", []byte("@explore_option{ loggers = [tracegen["+tc.src+"]] }"))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.src, err)
 		}
-		p, err := f.Section(Explore).Options.Loggers[0].TraceGen.Partition.Locations(sig)
+		p, err := interaction.ParseLocations(sig, f.Section(hcf.Explore).Options.Loggers[0].TraceGen.Partition.Locations())
 		got := "error"
 		if err == nil {
 			got = p.Format(sig)

@@ -2,8 +2,8 @@ package hcf
 
 import (
 	"fmt"
+	"strings"
 
-	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/scan"
 	"github.com/ivc-project/ivc/syntax"
 )
@@ -401,18 +401,23 @@ const (
 
 var partitionNames = [...]string{"", "discrete", "trivial", "specific"}
 
-// Locations returns the locations that p names among sig's lifelines, as
-// interaction.ParseLocations reads them (the --locations flags).
-func (p Partition) Locations(sig *interaction.Signature) (interaction.Locations, error) {
-	switch p.Kind {
-	case PartitionDiscrete:
-		return interaction.DiscreteLocations(sig), nil
-	case PartitionTrivial:
-		return interaction.TrivialLocations(sig), nil
-	case PartitionSpecific:
-		return interaction.NamedLocations(sig, p.Groups)
+// Locations returns p as the --locations flags write locations, which
+// interaction.ParseLocations reads: "discrete", "trivial", or the lifeline
+// names of each location "a,b;c" (quoted as in a .htf when they are not
+// identifiers).
+func (p Partition) Locations() string {
+	if p.Kind != PartitionSpecific {
+		return p.Kind.String()
 	}
-	return nil, fmt.Errorf("partition of kind %s", p.Kind)
+	gs := make([]string, len(p.Groups))
+	for k, g := range p.Groups {
+		names := make([]string, len(g))
+		for i, l := range g {
+			names[i] = syntax.QuoteName(l)
+		}
+		gs[k] = strings.Join(names, ",")
+	}
+	return strings.Join(gs, ";")
 }
 
 func (k PartitionKind) String() string { return enumName(partitionNames[:], k) }

@@ -63,8 +63,8 @@ func (p *dumpParser) resolve(lifeline scan.Token, reception bool, msg scan.Token
 }
 
 func (p *dumpParser) term(depth int) (Term, error) {
-	if depth > MaxNesting {
-		return 0, p.s.Errorf(p.s.Peek().Pos, "term nested more than %d deep", MaxNesting)
+	if depth > maxNesting {
+		return 0, p.s.Errorf(p.s.Peek().Pos, "term nested more than %d deep", maxNesting)
 	}
 	t := p.s.Peek()
 	switch {

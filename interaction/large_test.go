@@ -140,28 +140,37 @@ func TestDeepNesting(t *testing.T) {
 	}
 }
 
-// TestTooDeep: one level deeper than MaxNesting is an error at the operator
-// that goes too deep, for .hif, legacy .hsf and ParseTerm.
+// TestTooDeep: one level deeper than the bound is an error at the operator
+// that goes too deep, for .hif, legacy .hsf and ParseTerm. The bound is
+// MaxNesting with -tags sweep (four parses of seconds, for the stack) and
+// lowered to 2,000 without.
 func TestTooDeep(t *testing.T) {
-	t.Parallel()
-	src := nested("seq(", "o", ", o)", MaxNesting+1)
-	want := fmt.Sprintf("deep.hif:1:%d: operators nested more than %d deep", 4*MaxNesting+1, MaxNesting)
+	// Not parallel: it may lower maxNesting, which parallel tests read.
+	limit := 2000
+	if testutil.Sweep() {
+		limit = MaxNesting
+	} else {
+		defer func(old int) { maxNesting = old }(maxNesting)
+		maxNesting = limit
+	}
+	src := nested("seq(", "o", ", o)", limit+1)
+	want := fmt.Sprintf("deep.hif:1:%d: operators nested more than %d deep", 4*limit+1, limit)
 	if _, err := ParseHIF("deep.hif", src); err == nil || err.Error() != want {
 		t.Errorf("ParseHIF: %v, want %s", err, want)
 	}
-	hsf := append([]byte("@lifeline{a}\n@message{m}\n"), nested("loop S(", "o", ")", MaxNesting+1)...)
-	want = fmt.Sprintf("deep.hsf:3:%d: operators nested more than %d deep", 7*MaxNesting+1, MaxNesting)
+	hsf := append([]byte("@lifeline{a}\n@message{m}\n"), nested("loop S(", "o", ")", limit+1)...)
+	want = fmt.Sprintf("deep.hsf:3:%d: operators nested more than %d deep", 7*limit+1, limit)
 	if _, err := ParseHSF("deep.hsf", hsf); err == nil || err.Error() != want {
 		t.Errorf("ParseHSF: %v, want %s", err, want)
 	}
 	st := NewStore(testSignature(t))
-	want = fmt.Sprintf("term:1:%d: term nested more than %d deep", 6*(MaxNesting+1)+1, MaxNesting)
-	if _, err := st.ParseTerm(string(nested("loopS(", "a!m", ")", MaxNesting+1))); err == nil || err.Error() != want {
+	want = fmt.Sprintf("term:1:%d: term nested more than %d deep", 6*(limit+1)+1, limit)
+	if _, err := st.ParseTerm(string(nested("loopS(", "a!m", ")", limit+1))); err == nil || err.Error() != want {
 		t.Errorf("ParseTerm: %v, want %s", err, want)
 	}
 	// Unclosed: the error is at the end of the file, after the depth check.
-	src = nested("seq(", "", "", MaxNesting)
-	want = fmt.Sprintf("deep.hif:1:%d: expected an interaction", 4*MaxNesting+1)
+	src = nested("seq(", "", "", limit)
+	want = fmt.Sprintf("deep.hif:1:%d: expected an interaction", 4*limit+1)
 	if _, err := ParseHIF("deep.hif", src); err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("ParseHIF: %v, want %s...", err, want)
 	}

@@ -13,6 +13,10 @@ import (
 // stack. N-ary operators do not count: seq(i1,...,i100000) has nesting 1.
 const MaxNesting = 100_000
 
+// maxNesting is the bound the parsers apply: MaxNesting, lowered by tests so
+// that they need not parse 100,000 levels.
+var maxNesting = MaxNesting
+
 // ParseHIF parses a .hif file: one interaction term.
 func ParseHIF(file string, src []byte) (*Node, error) {
 	p := &parser{s: scan.New(file, src)}
@@ -439,8 +443,8 @@ func (p *parser) operator(kw scan.Token) (*Node, error) {
 	}
 	p.depth++
 	defer func() { p.depth-- }()
-	if p.depth > MaxNesting {
-		return nil, p.s.Errorf(kw.Pos, "operators nested more than %d deep", MaxNesting)
+	if p.depth > maxNesting {
+		return nil, p.s.Errorf(kw.Pos, "operators nested more than %d deep", maxNesting)
 	}
 	n := &Node{Pos: kw.Pos, Op: op}
 	switch {

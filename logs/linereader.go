@@ -14,6 +14,10 @@ import (
 // the memory one line can take, whatever its compression.
 const MaxLine = 16 << 20
 
+// maxLine is the limit the readers apply: MaxLine, lowered by tests so that
+// they need not write MaxLine bytes.
+var maxLine = MaxLine
+
 // errLineTooLong is reported for a line longer than the reader's maximum.
 var errLineTooLong = errors.New("line too long")
 

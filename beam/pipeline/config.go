@@ -39,7 +39,8 @@ type Config struct {
 	// (0: DefaultMaxSessionEvents); a larger one is reported, not judged.
 	MaxSessionEvents int
 
-	Spec Spec
+	// Source is the text of the files of the interaction.
+	Source spec.Source
 
 	// Settings are those of the check, as ivc analyze's flags give them (a
 	// setting left empty lets a legacy .hsf's option sections give it);
@@ -63,28 +64,18 @@ const DefaultBuckets = 1024
 // 120 bytes an event on the worker that judges it, before the check.
 const DefaultMaxSessionEvents = 4 << 20
 
-// Spec is the text of the files an interaction is read from.
-type Spec struct {
-	SigName, Sig string // the .hsf file
-	// HIFName and HIF are the .hif file, empty for a legacy single-file .hsf.
-	HIFName, HIF string
-}
-
-// ReadSpec reads the signature hsf and the interaction hif (empty: the .hif
-// beside hsf, or the interaction of a legacy single-file .hsf), once, and
-// checks that they load, with errors naming file:line:col.
-func ReadSpec(hsf, hif string) (Spec, error) {
+// ReadSource reads the signature hsf and the interaction hif (empty: the
+// .hif beside hsf, or the interaction of a legacy single-file .hsf), once,
+// and checks that they load, with errors naming file:line:col.
+func ReadSource(hsf, hif string) (spec.Source, error) {
 	_, src, err := spec.LoadSource(hsf, hif)
-	if err != nil {
-		return Spec{}, err
-	}
-	return Spec{SigName: src.SigName, Sig: string(src.Sig), HIFName: src.HIFName, HIF: string(src.HIF)}, nil
+	return src, err
 }
 
 // load loads the spec from its text, with errors naming the original
 // files: no file is read or written.
-func (s Spec) load() (*check.Spec, error) {
-	sp, err := spec.Parse(s.SigName, []byte(s.Sig), s.HIFName, []byte(s.HIF))
+func load(src spec.Source) (*check.Spec, error) {
+	sp, err := src.Parse()
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +122,7 @@ func (c *Config) newJudge() (*judge, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp, err := c.Spec.load()
+	sp, err := load(c.Source)
 	if err != nil {
 		return nil, err
 	}

@@ -255,11 +255,11 @@ func readLines(t *testing.T, glob string) []string {
 
 func newConfig(t *testing.T, dir, hsf, hif string) Config {
 	t.Helper()
-	sp, err := ReadSpec(hsf, hif)
+	sp, err := ReadSource(hsf, hif)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Config{Inputs: []string{filepath.Join(dir, "*.*")}, Output: filepath.Join(dir, "out", "res"), Spec: sp}
+	return Config{Inputs: []string{filepath.Join(dir, "*.*")}, Output: filepath.Join(dir, "out", "res"), Source: sp}
 }
 
 // TestPipelineAgreesWithAnalyze runs the pipeline on Prism on logs of
@@ -362,7 +362,7 @@ func TestConfigCheck(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("seq(\n  l1 -- m1 ->\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadSpec(sigFile, bad); err == nil || !strings.HasPrefix(err.Error(), bad+":") {
+	if _, err := ReadSource(sigFile, bad); err == nil || !strings.HasPrefix(err.Error(), bad+":") {
 		t.Errorf("bad .hif: %v", err)
 	}
 	for _, c := range []struct {

@@ -165,13 +165,13 @@ func run(ctx context.Context, stdout io.Writer) error {
 	if *sigPath == "" {
 		return fmt.Errorf("no interaction: give --spec FILE.hsf")
 	}
-	sp, err := pipeline.ReadSpec(*sigPath, *hifPath)
+	sp, err := pipeline.ReadSource(*sigPath, *hifPath)
 	if err != nil {
 		return err
 	}
 	cfg := pipeline.Config{
 		Inputs: inputs, Format: *logFormat, Output: *output, Shards: *shards, Buckets: *buckets, MaxSessionEvents: *maxSessionEvents,
-		Spec: sp, Settings: check.Settings{Engine: *engine, Timeout: *timeout}, Locations: *locations,
+		Source: sp, Settings: check.Settings{Engine: *engine, Timeout: *timeout}, Locations: *locations,
 		LifelineAttr: *lifelineAttr, MessageAttr: *messageAttr, Strict: *strict,
 	}
 	for _, f := range fields {
