@@ -3,6 +3,7 @@ package logs
 import (
 	"encoding/json"
 	"io"
+	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -260,9 +261,9 @@ func (r *spanReader) jaegerSpan(p *pendingSpan, traceID string, processes map[st
 	}
 	m := r.message(func(k string) (string, bool) { return tag(sp.Tags, k) }, sp.OperationName)
 	start, err := sp.StartTime.Int64()
-	if err != nil || start <= 0 {
+	if err != nil || start <= 0 || start > math.MaxInt64/1000 {
 		r.b.dropped([]byte(id), p.line, p.col, "span %q: startTime %q is not a time (a positive integer of µs)", sp.SpanID, sp.StartTime)
 		return nil
 	}
-	return r.span([]byte(id), p.line, p.col, sp.SpanID, l, kind, m, start)
+	return r.span([]byte(id), p.line, p.col, sp.SpanID, l, kind, m, start*1000)
 }
