@@ -208,7 +208,9 @@ func (m *Monitor) Traces(name string, td ptrace.Traces) (rejected int, err error
 }
 
 // Add adds one event read from source (logs.Scan's): its Index is replaced
-// by the monitor's arrival rank.
+// by the monitor's arrival rank, its File by source, so that a session whose
+// events come from several sources (one log per service) is joined as
+// ivc analyze's logs.Joiner joins it across files.
 func (m *Monitor) Add(source string, ev logs.Event) {
 	now := m.opt.Now()
 	m.mu.Lock()
@@ -218,7 +220,7 @@ func (m *Monitor) Add(source string, ev logs.Event) {
 		// Counted with Malformed by Scan; its session is incomplete.
 		m.counts.Received--
 	}
-	ev.Index = m.index
+	ev.Index, ev.File = m.index, source
 	m.index++
 	s := m.sessions[ev.Session]
 	switch {
@@ -351,7 +353,7 @@ func (m *Monitor) closeSession(s *session, by string, now time.Time) {
 		m.opt.Report(err)
 		return
 	}
-	in := check.Input{Name: s.file, Session: s.id, Ignored: ls.Ignored, Incomplete: ls.Incomplete(),
+	in := check.Input{Name: ls.File, Session: s.id, Ignored: ls.Ignored, Incomplete: ls.Incomplete(),
 		Read: func() (*multitrace.MultiTrace, error) { return ls.MT, nil }}
 	o := m.c.Judge(in)
 	if o.Err != nil {

@@ -133,11 +133,12 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 	if err != nil {
 		return err
 	}
-	fl.logs.format = "jsonl"
-	_, lopt, err := a.logOptions(&fl.analyzeFlags, sp)
+	fl.logs.format, fl.logs.sessionScope = "jsonl", "run" // a session is its id across every source
+	lrun, err := a.logOptions(&fl.analyzeFlags, sp)
 	if err != nil {
 		return err
 	}
+	lopt := lrun.opt
 	out, err := openOutput(fl.output, a.stdout)
 	if err != nil {
 		return err
