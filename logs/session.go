@@ -368,9 +368,15 @@ func newGatherer(file string, opt *Options) (*gatherer, error) {
 	return g, nil
 }
 
-// session returns the index of the session id, made at line if new.
+// session returns the index of the session id, made at line if new. A
+// session's line is its first: spans are added once their file is read
+// (their messages may come from their linked partners), after the
+// malformed spans reported while reading.
 func (g *gatherer) session(id []byte, line int) int32 {
 	if s, ok := g.ids[string(id)]; ok {
+		if st := &g.sess[s]; line < st.line {
+			st.line = line
+		}
 		return s
 	}
 	s, text := int32(len(g.sess)), string(id)
