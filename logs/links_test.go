@@ -28,13 +28,13 @@ func TestReadLinkedSpans(t *testing.T) {
 		name: "OTLP: server before its client, in time and in the file; consumer linked to its producer",
 		file: "traces.json",
 		in: otlpLine("b",
-			linkedSpan(t1, s1, c1, "2", "n", 5, "", ""), // SERVER named after its route, its clock ahead of its client's
+			linkedSpan(t1, s1, c1, "2", "n", 5, "", ""),                // SERVER named after its route, its clock ahead of its client's
 			linkedSpan(t1, p1, s1, "4", "publish", 7, "", "")) + "\n" + // PRODUCER
 			otlpLine("c",
 				linkedSpan(t1, k1, "", "5", "process", 30, dest("m"), `{"traceId":"`+t1+`","spanId":"`+p1+`"}`)) + "\n" + // CONSUMER
 			otlpLine("a",
-				linkedSpan(t1, c1, "", "3", "HTTP GET", 10, "", ""), // CLIENT
-				linkedSpan(t2, c1, "", "3", "HTTP GET", 10, "", ""), // CLIENT, nobody received: its own name
+				linkedSpan(t1, c1, "", "3", "HTTP GET", 10, "", ""),                  // CLIENT
+				linkedSpan(t2, c1, "", "3", "HTTP GET", 10, "", ""),                  // CLIENT, nobody received: its own name
 				linkedSpan(t2, s1, "00000000000000ff", "2", "m", 20, "", "")) + "\n", // SERVER whose client is not in the file: its own name
 		want:  t1 + "@1 4/0: a!n | b?n.b!m | c?m\n" + t2 + "@3 1/1: a?m |  | \n",
 		stats: logs.Stats{Sessions: 2, Events: 5, Ignored: 1},
