@@ -24,6 +24,9 @@ type Input struct {
 	// Session is the session's id in a log that holds several (as
 	// written), "" for a file that is one multi-trace.
 	Session string
+	// Files names every file that holds events of a session joined across
+	// the logs of a run, when there are more than one (Name is the first).
+	Files []string
 	// Ignored counts the events of the session that the reader left out
 	// (outside the signature): reported with the outcome.
 	Ignored int
@@ -43,8 +46,9 @@ type Input struct {
 type Outcome struct {
 	Index   int // of the input, from 0
 	Name    string
-	Session string // Input.Session
-	Ignored int    // Input.Ignored
+	Session string   // Input.Session
+	Files   []string // Input.Files
+	Ignored int      // Input.Ignored
 	Result  verdict.Result
 	Engine  Engine         // the engine that answered
 	Graph   *runtime.Graph // with Input.Explore
@@ -185,10 +189,10 @@ func (c *Checker) Judge(in Input) Outcome { return c.judge(0, in) }
 
 // judge reads and checks one input.
 func (c *Checker) judge(i int, in Input) (o Outcome) {
-	o = Outcome{Index: i, Name: in.Name, Session: in.Session, Ignored: in.Ignored}
+	o = Outcome{Index: i, Name: in.Name, Session: in.Session, Files: in.Files, Ignored: in.Ignored}
 	defer func() {
 		if v := recover(); v != nil {
-			o = Outcome{Index: i, Name: in.Name, Session: in.Session, Ignored: in.Ignored,
+			o = Outcome{Index: i, Name: in.Name, Session: in.Session, Files: in.Files, Ignored: in.Ignored,
 				Err: &PanicError{Value: v, Stack: debug.Stack()}}
 		}
 	}()

@@ -7,12 +7,15 @@ import "github.com/ivc-project/ivc/verdict"
 type Record struct {
 	File string `json:"file"`
 	// Session is the session's id in a log of several, as written.
-	Session   string `json:"session,omitempty"`
-	Verdict   string `json:"verdict"`
-	Mode      string `json:"mode"`
-	Engine    string `json:"engine"`
-	Nodes     int    `json:"nodes"`
-	ElapsedUS int64  `json:"elapsed_us"`
+	Session string `json:"session,omitempty"`
+	// Files names every file of a session joined across several (File is
+	// the first).
+	Files     []string `json:"files,omitempty"`
+	Verdict   string   `json:"verdict"`
+	Mode      string   `json:"mode"`
+	Engine    string   `json:"engine"`
+	Nodes     int      `json:"nodes"`
+	ElapsedUS int64    `json:"elapsed_us"`
 	// SetupUS is the one-time work this multi-trace caused (see
 	// Outcome.Setup), apart from its own check's time ElapsedUS.
 	SetupUS     int64                `json:"setup_us,omitempty"`
@@ -28,7 +31,7 @@ type Record struct {
 func NewRecord(o Outcome) Record {
 	r := o.Result
 	return Record{
-		File: o.Name, Session: o.Session, IgnoredEvents: o.Ignored,
+		File: o.Name, Session: o.Session, Files: o.Files, IgnoredEvents: o.Ignored,
 		Verdict: r.Verdict.String(), Mode: r.Mode.String(), Engine: o.Engine.String(),
 		Nodes: r.Nodes, ElapsedUS: o.Elapsed.Microseconds(), SetupUS: o.Setup.Microseconds(),
 		Reason: r.Text(), Explanation: r.Explanation, Simulated: r.Simulated,

@@ -9,10 +9,8 @@ import (
 	"testing"
 
 	"github.com/ivc-project/ivc/check"
-	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
-	"github.com/ivc-project/ivc/tracegen"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -33,29 +31,18 @@ var abpLogs = []struct {
 // on one location per lifeline, and get the verdicts of the .htf traces.
 // With -update, it writes them again.
 func TestABPLogs(t *testing.T) {
-	sp, err := check.LoadSpec("../testdata/abp/abp.hsf", "", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sp, projected, names := abpTraces(t)
 	sig := sp.Interaction.Sig
-	files, err := filepath.Glob("../testdata/abp/traces/*.htf")
-	if err != nil || len(files) == 0 {
-		t.Fatal(files, err)
-	}
-	var htf, projected []*multitrace.MultiTrace
-	var names []string
-	for _, f := range files {
-		mt, err := multitrace.Read(f, sig)
+	var htf []*multitrace.MultiTrace
+	for i, n := range names {
+		mt, err := multitrace.Read(filepath.Join("..", "testdata", "abp", "traces", n), sig)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(mt.Components) != 1 {
-			t.Fatalf("%s: a global trace expected", f)
-		}
-		p := tracegen.Project(mt.Components[0].Trace, interaction.DiscreteLocations(sig))
-		htf, projected = append(htf, mt), append(projected, &p)
-		names = append(names, strings.TrimSuffix(filepath.Base(f), ".htf"))
+		htf = append(htf, mt)
+		names[i] = strings.TrimSuffix(n, ".htf")
 	}
+	files := names
 	for _, l := range abpLogs {
 		path := filepath.Join("..", "testdata", "logs", l.file)
 		ids := names

@@ -68,6 +68,20 @@
 // document (Jaeger, multi-line OTLP) a syntax error ends the reading of the
 // file: it is reported, and what was read before it is kept.
 //
+// # One session across many logs
+//
+// Real systems write one log per service, often rotated into several
+// files. A Joiner reads every log of a run and makes a session of each id
+// across all of them (Scope: ScopeFile keeps the per-file sessions), in
+// any mix of formats; a location's events are ordered by their keys across
+// files, ties in input then line order, and a location with events from
+// several files but line order only is its session's error. Past a memory
+// budget, a Joiner spills to temporary files partitioned by session, with
+// the same sessions in the same order. Open (or NewInput) opens any input,
+// Recognize says which files of a directory are logs, and Location
+// restricts multi-traces to one location, so that Write makes one log per
+// service.
+//
 // # Reading across machines
 //
 // Scan reads a log like Read, with the same readers, but hands out each

@@ -265,3 +265,41 @@ func HasExtension(path string, exts ...string) bool {
 	}
 	return false
 }
+
+// Recognize reports whether the file at path is an input of format f (Auto:
+// any) that a directory stands for: by its extension (Extensions), or,
+// with Auto, by its first bytes (Detect: an OTLP or Jaeger .json file, a
+// JSON Lines log of another name, ...). A CSV or TSV file, which may hold
+// any table, is a log when its header names the field of an action or a
+// lifeline (Options.Fields).
+func Recognize(path string, f Format, opt Options) bool {
+	if HasExtension(path, Extensions(f)...) {
+		return true
+	}
+	if f != Auto {
+		return false
+	}
+	in, err := Open(path, Auto, opt)
+	if err != nil {
+		return false
+	}
+	defer in.Close()
+	if in.Format != CSV {
+		return true
+	}
+	names, err := fieldNames(opt.Fields)
+	if err != nil {
+		return false
+	}
+	head, _ := in.lr.peekLine()
+	sep := ","
+	if isTSV(path) || strings.Contains(string(head), "\t") {
+		sep = "\t"
+	}
+	for _, h := range strings.Split(string(head), sep) {
+		if h = strings.Trim(strings.TrimSpace(h), `"`); h == names[roleAction] || h == names[roleLifeline] {
+			return true
+		}
+	}
+	return false
+}

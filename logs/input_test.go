@@ -144,6 +144,36 @@ func TestExtensions(t *testing.T) {
 	}
 }
 
+// TestRecognize: the files a directory stands for, by extension or content.
+func TestRecognize(t *testing.T) {
+	dir := t.TempDir()
+	for name, c := range map[string]struct {
+		data string
+		want bool
+	}{
+		"a.jsonl":        {"", true},
+		"svc.log":        {`{"session":"s","action":"a!m"}` + "\n", true},
+		"trace.json":     {`{"resourceSpans":[]}`, true},
+		"events.csv":     {"session,lifeline,kind,message\ns,a,send,m\n", true},
+		"verdicts.tsv":   {"file\tverdict\nx\tPass\n", false},
+		"notes.txt":      {"some notes: not a log\n", false},
+		"data.json":      {`{"total":3}`, true}, // by its extension: reading it says it is no trace
+		"renamed.csv.gz": {string(gz(t, "trace,act\nt,a!m\n")), false},
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(c.data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := logs.Recognize(p, logs.Auto, logs.Options{}); got != c.want {
+			t.Errorf("Recognize(%s) = %v, want %v", name, got, c.want)
+		}
+	}
+	p := filepath.Join(dir, "renamed.csv.gz")
+	if !logs.Recognize(p, logs.Auto, logs.Options{Fields: map[string]string{"action": "act"}}) {
+		t.Errorf("Recognize(%s) with --field action=act: false", p)
+	}
+}
+
 // TestUndeclared tallies the names outside the signature, and finds the
 // declared names they are likely misspellings of (issue 24 part 3).
 func TestUndeclared(t *testing.T) {

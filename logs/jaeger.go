@@ -3,6 +3,7 @@ package logs
 import (
 	"encoding/json"
 	"io"
+	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -280,11 +281,11 @@ func (r *spanReader) jaegerSpan(p *pendingSpan, traceID string, processes map[st
 	lookup := func(k string) (string, bool) { return tag(sp.Tags, k) }
 	m := r.message(lookup, sp.OperationName, false)
 	start, err := sp.StartTime.Int64()
-	if err != nil || start <= 0 {
+	if err != nil || start <= 0 || start > math.MaxInt64/1000 {
 		r.b.dropped([]byte(id), p.line, p.col, "span %q: startTime %q is not a time (a positive integer of µs)", sp.SpanID, sp.StartTime)
 		return nil
 	}
-	h := heldSpan{trace: id, spanID: strings.ToLower(sp.SpanID), line: p.line, col: p.col, l: l, m: m, kind: kind, start: start}
+	h := heldSpan{trace: id, spanID: strings.ToLower(sp.SpanID), line: p.line, col: p.col, l: l, m: m, kind: kind, start: start * 1000}
 	if kind.action() == interaction.Reception {
 		h.pairM = r.message(lookup, sp.OperationName, true)
 		for _, ref := range sp.References {

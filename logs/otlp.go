@@ -65,8 +65,10 @@ func newSpanReader(b *builder, opt *Options) *spanReader {
 	return &spanReader{b: b, lifelineAttr: opt.LifelineAttr, messageAttr: opt.MessageAttr}
 }
 
-// span adds one span: session id, action (l, k, m), start time, read at
-// line:col. ok is false for a span that carries no action.
+// span adds one span: session id, action (l, k, m), start time (in
+// nanoseconds since the Unix epoch), read at line:col. ok is false for a
+// span that carries no action. The start is a time like an event log's
+// RFC 3339 time, so that a location's spans and events order together.
 func (r *spanReader) span(id []byte, line, col int, spanID string, l string, k interaction.Kind, m string, start int64) error {
 	act, ok, undeclared := r.b.action(id, line, []byte(l), k, []byte(m))
 	if undeclared != "" {
@@ -76,7 +78,11 @@ func (r *spanReader) span(id []byte, line, col int, spanID string, l string, k i
 	if !ok {
 		return nil
 	}
-	return r.b.add(id, line, act, orderKey{kind: keyNumber, hi: start})
+	sec, nsec := start/1e9, start%1e9
+	if nsec < 0 {
+		sec, nsec = sec-1, nsec+1e9
+	}
+	return r.b.add(id, line, act, orderKey{kind: keyTime, hi: sec, lo: uint32(nsec)})
 }
 
 // readOTLP reads OTLP/JSON traces with the OpenTelemetry Collector's own

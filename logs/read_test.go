@@ -136,21 +136,25 @@ func TestReadJSONL(t *testing.T) {
 `,
 		want: "@1 5/0: a!n.a?m.a?n.a!m | b?n | \n", stats: logs.Stats{Sessions: 1, Events: 5},
 	}, {
-		name: "mixed order keys: that session alone is an error",
+		name: "mixed order keys in a location: that session alone is an error; each location has its own clock",
 		file: "x.jsonl",
 		in: `{"session":"s1","action":"a!m","seq":1}
 {"session":"s2","action":"a!m","seq":1}
-{"session":"s1","action":"b?m"}
+{"session":"s1","action":"a?n"}
 {"session":"s2","action":"b?m","seq":2}
 {"session":"s1","action":"c?m","seq":2}
 {"session":"s3","action":"a!m","time":5}
 {"session":"s3","action":"a!n","time":"2025-01-01T00:00:00Z"}
+{"session":"s4","action":"a!m","seq":7}
+{"session":"s4","action":"b?m","time":5}
+{"session":"s4","action":"c?m"}
 `,
-		want: `s1@1 3/0: error: x.jsonl:3: session "s1" mixes order keys: this event has neither seq nor time, the one at line 1 has a seq (a session's events are ordered by seq, by time, or by line)
+		want: `s1@1 3/0: error: x.jsonl:3: session "s1", location [a]: mixed order keys: this event has neither seq nor time, the one at line 1 has a seq (the events of a location are ordered by seq, by time, or by line)
 s2@2 2/0: a!m | b?m | 
-s3@6 2/0: error: x.jsonl:7: session "s3" mixes order keys: this event has an RFC 3339 time, the one at line 6 has a numeric time (a session's events are ordered by seq, by time, or by line)
+s3@6 2/0: error: x.jsonl:7: session "s3", location [a]: mixed order keys: this event has an RFC 3339 time (or a span's start), the one at line 6 has a numeric time (the events of a location are ordered by seq, by time, or by line)
+s4@8 3/0: a!m | b?m | c?m
 `,
-		stats: logs.Stats{Sessions: 3, Events: 7},
+		stats: logs.Stats{Sessions: 4, Events: 10},
 	}, {
 		name: "events outside the signature are ignored and counted",
 		file: "x.jsonl",

@@ -23,6 +23,10 @@ type Event struct {
 	// so that ties of the order key keep it, as with Read.
 	Index int
 	Line  int // where the event was read (for a span, its object's line)
+	// File is the input the event was read from, when a caller gathers a
+	// session's events from several (Scan leaves it empty, and the binary
+	// form does not hold it): Assemble orders inputs by name.
+	File string
 	// Ignored marks an event outside the signature, Dropped a malformed
 	// one (reported, and its session incomplete): Action and the order key
 	// are then unset.
@@ -101,18 +105,33 @@ func NewAssembler(opt Options) (*Assembler, error) {
 // Assemble returns the session id of file made of events, all of whose
 // Session is id, in any order: they are put back in the order read
 // (Event.Index), then split by location and each location sorted by its
-// order key, exactly as Read builds a session. The error is for events
-// that Scan cannot have given with this signature.
+// order key, exactly as Read builds a session. Events that name their
+// File may come from several inputs, joined as a Joiner joins them: the
+// inputs in the order of their names, file is then the first. The error is
+// for events that Scan cannot have given with this signature.
 func (a *Assembler) Assemble(file, id string, events []Event) (Session, error) {
 	if len(events) == 0 {
 		return Session{}, fmt.Errorf("%s: session %q has no events", syntax.FileName(file), id)
 	}
-	slices.SortFunc(events, func(x, y Event) int { return cmp.Compare(x.Index, y.Index) })
-	g := &gatherer{file: file, locs: a.template.locs, locOf: a.template.locOf, ids: make(map[string]int32, 1)}
+	slices.SortFunc(events, func(x, y Event) int { return cmp.Or(cmp.Compare(x.File, y.File), cmp.Compare(x.Index, y.Index)) })
+	var inputs []string // the inputs, by name
+	for _, e := range events {
+		if len(inputs) == 0 || inputs[len(inputs)-1] != e.File {
+			inputs = append(inputs, e.File)
+		}
+	}
+	if len(inputs) == 1 && inputs[0] == "" {
+		inputs[0] = file
+	}
+	file = inputs[0]
+	g := a.template.empty()
 	g.recs.reserve(len(events))
 	key := []byte(id)
 	for i := range events {
 		e := &events[i]
+		if n := len(g.inputs); n == 0 || e.File != "" && g.inputs[n-1] != e.File {
+			g.inputs = inputs[:n+1] // the input of e: g.input()
+		}
 		if e.Session != id {
 			return Session{}, fmt.Errorf("%s:%d: an event of session %q among those of %q", syntax.FileName(file), e.Line, e.Session, id)
 		}

@@ -1,11 +1,8 @@
 package logs
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
-	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -17,7 +14,15 @@ import (
 
 // Session is one multi-trace of a log: the events of one session id.
 type Session struct {
-	File string
+	// File is the input of its first event; Files, every input that holds
+	// one of its events in the signature (its first event's too), in the
+	// order read: more than one when the session is joined across the logs
+	// of a run (Joiner).
+	File  string
+	Files []string
+	// Input is the rank of File among the inputs read (for a Joiner: in
+	// the order of its Read calls).
+	Input int
 	// ID is the session id as written (OTLP and Jaeger: the hex trace id);
 	// "" for the events that have none (when the log has no session field,
 	// every event).
@@ -36,8 +41,9 @@ type Session struct {
 	// (reported, not in MT), the first of them at line FirstDropped: a
 	// session that lost events cannot be judged truthfully (Incomplete).
 	Dropped, FirstDropped int
-	// Err says why this session alone cannot be judged (its events mix
-	// order keys), naming file:line.
+	// Err says why this session alone cannot be judged (the events of one
+	// of its locations mix order keys, or come from several files with
+	// line order only), naming file:line.
 	Err error
 }
 
@@ -109,11 +115,11 @@ type keyKind uint8
 const (
 	keyLine   keyKind = iota // line order: no seq, no time
 	keySeq                   // an integer sequence number
-	keyTime                  // an RFC 3339 time
+	keyTime                  // a time: RFC 3339, or a span's start
 	keyNumber                // a time given as a number (of any unit)
 )
 
-var keyNames = [...]string{keyLine: "neither seq nor time", keySeq: "a seq", keyTime: "an RFC 3339 time",
+var keyNames = [...]string{keyLine: "neither seq nor time", keySeq: "a seq", keyTime: "an RFC 3339 time (or a span's start)",
 	keyNumber: "a numeric time"}
 
 // orderKey is an event's position in its location's order: hi then lo
@@ -123,57 +129,6 @@ type orderKey struct {
 	kind keyKind
 	hi   int64
 	lo   uint32
-}
-
-// record is an event as kept until the end of the file: compact, and
-// chained to the next event of its session.
-type record struct {
-	hi   int64
-	act  interaction.Action
-	lo   uint32
-	next int32 // the session's next record, -1 at the end
-}
-
-// records holds the records of a log in chunks: growing never copies them,
-// and never holds twice their size.
-type records struct {
-	chunks [][]record
-	n      int32
-}
-
-const recordChunk = 1 << 14
-
-func (rs *records) add(r record) int32 {
-	if int(rs.n)%recordChunk == 0 && int(rs.n)/recordChunk == len(rs.chunks) {
-		rs.chunks = append(rs.chunks, make([]record, 0, recordChunk))
-	}
-	c := &rs.chunks[len(rs.chunks)-1]
-	*c = append(*c, r)
-	rs.n++
-	return rs.n - 1
-}
-
-// reserve makes room for n records before the first is added: a session
-// assembled alone takes what it needs, not a whole chunk.
-func (rs *records) reserve(n int) {
-	if len(rs.chunks) == 0 {
-		rs.chunks = append(rs.chunks, make([]record, 0, min(n, recordChunk)))
-	}
-}
-
-func (rs *records) at(i int32) *record { return &rs.chunks[i/recordChunk][i%recordChunk] }
-
-// sessionState is a session being read.
-type sessionState struct {
-	id              string
-	line            int
-	kind            keyKind
-	kindLine        int // the line of the first event in the signature, 0 before it
-	err             error
-	head, tail      int32
-	events, ignored int
-	dropped         int // events malformed
-	firstDropped    int // the line of the first
 }
 
 // builder turns what a reader finds into events: it looks their names up
@@ -320,211 +275,4 @@ func (b *builder) add(id []byte, line int, act interaction.Action, key orderKey)
 	b.stats.Events++
 	b.index++
 	return b.sink.add(id, line, b.index-1, act, key)
-}
-
-// gatherer gathers the events of a log into sessions and builds their
-// multi-traces: the sink of Read, and of Assembler for one session.
-type gatherer struct {
-	file   string
-	locs   interaction.Locations
-	locOf  []int32 // location of each lifeline
-	ids    map[string]int32
-	sess   []sessionState
-	recs   records
-	events int // events in the signature, in a session with an error or not
-}
-
-// newGatherer checks the locations of opt against its signature.
-func newGatherer(file string, opt *Options) (*gatherer, error) {
-	sig := opt.Sig
-	if sig == nil {
-		return nil, fmt.Errorf("%s: no signature to read the log against", syntax.FileName(file))
-	}
-	g := &gatherer{file: file, ids: map[string]int32{}}
-	g.locOf = make([]int32, len(sig.Lifelines))
-	for i := range g.locOf {
-		g.locOf[i] = -1
-	}
-	for _, grp := range opt.Locations {
-		for l := range grp.All() {
-			if int(l) >= len(sig.Lifelines) {
-				return nil, fmt.Errorf("locations: lifeline %d is not in the signature", l)
-			}
-			if g.locOf[l] >= 0 {
-				return nil, fmt.Errorf("locations: lifeline %s is in two locations", sig.Lifelines[l])
-			}
-			g.locOf[l] = int32(len(g.locs))
-		}
-		if !grp.IsEmpty() {
-			g.locs = append(g.locs, grp)
-		}
-	}
-	for l := range g.locOf {
-		if g.locOf[l] < 0 {
-			g.locOf[l] = int32(len(g.locs))
-			g.locs = append(g.locs, interaction.LifelinesOf(interaction.LifelineID(l)))
-		}
-	}
-	return g, nil
-}
-
-// session returns the index of the session id, made at line if new. A
-// session's line is its first: spans are added once their file is read
-// (their messages may come from their linked partners), after the
-// malformed spans reported while reading.
-func (g *gatherer) session(id []byte, line int) int32 {
-	if s, ok := g.ids[string(id)]; ok {
-		if st := &g.sess[s]; line < st.line {
-			st.line = line
-		}
-		return s
-	}
-	s, text := int32(len(g.sess)), string(id)
-	g.ids[text] = s
-	g.sess = append(g.sess, sessionState{id: text, line: line, head: -1, tail: -1})
-	return s
-}
-
-func (g *gatherer) ignore(id []byte, line, _ int) {
-	g.sess[g.session(id, line)].ignored++
-}
-
-func (g *gatherer) drop(id []byte, line, _ int) {
-	s := &g.sess[g.session(id, line)]
-	if s.dropped == 0 {
-		s.firstDropped = line
-	}
-	s.dropped++
-}
-
-// add records the event act of session id, read at line, with its order
-// key. A session whose events do not all have the same kind of key gets an
-// error, and keeps its count of events.
-func (g *gatherer) add(id []byte, line, _ int, act interaction.Action, key orderKey) error {
-	if g.recs.n == math.MaxInt32 {
-		return fmt.Errorf("%s:%d: too many events (at most %d per log)", syntax.FileName(g.file), line, math.MaxInt32)
-	}
-	g.events++
-	si := g.session(id, line)
-	s := &g.sess[si]
-	s.events++
-	if s.kindLine == 0 {
-		s.kind, s.kindLine = key.kind, line
-	} else if key.kind != s.kind && s.err == nil {
-		s.err = &Error{File: g.file, Line: line, Msg: fmt.Sprintf(
-			"session %q mixes order keys: this event has %s, the one at line %d has %s (a session's events are ordered by seq, by time, or by line)",
-			s.id, keyNames[key.kind], s.kindLine, keyNames[s.kind])}
-	}
-	if s.err != nil {
-		return nil
-	}
-	r := g.recs.add(record{hi: key.hi, act: act, lo: key.lo, next: -1})
-	if s.tail >= 0 {
-		g.recs.at(s.tail).next = r
-	} else {
-		s.head = r
-	}
-	s.tail = r
-	return nil
-}
-
-// finish returns the sessions, in order of first appearance, with their
-// multi-traces. The multi-traces share a few large arrays (their actions,
-// events and components), so that building them costs a few allocations,
-// not several a session.
-func (g *gatherer) finish() []Session {
-	out := make([]Session, len(g.sess))
-	a := &arena{
-		acts:  make([]interaction.Action, g.events),
-		trace: make([]interaction.MultiAction, g.events),
-		count: make([]int, len(g.locs)+1),
-	}
-	judged := 0
-	for i := range g.sess {
-		if g.sess[i].err == nil {
-			judged++
-		}
-	}
-	mts := make([]multitrace.MultiTrace, judged)
-	comps := make([]multitrace.Component, judged*len(g.locs))
-	for i := range g.sess {
-		s := &g.sess[i]
-		out[i] = Session{File: g.file, ID: s.id, Line: s.line, Events: s.events, Ignored: s.ignored, Err: s.err,
-			Dropped: s.dropped, FirstDropped: s.firstDropped}
-		if s.err == nil {
-			mt := &mts[0]
-			mts = mts[1:]
-			mt.Components = comps[:len(g.locs):len(g.locs)]
-			comps = comps[len(g.locs):]
-			g.multiTrace(s, mt, a)
-			out[i].MT = mt
-		}
-	}
-	return out
-}
-
-// arena is the storage finish shares between multi-traces, and the
-// buffers it reuses.
-type arena struct {
-	acts  []interaction.Action
-	trace []interaction.MultiAction
-	count []int   // events of each location, then their start
-	tmp   []keyed // the events of a session, by location
-}
-
-// keyed is an event with its order key, while its location is sorted.
-type keyed struct {
-	hi  int64
-	lo  uint32
-	act interaction.Action
-}
-
-func (x keyed) compare(y keyed) int {
-	if c := cmp.Compare(x.hi, y.hi); c != 0 {
-		return c
-	}
-	return cmp.Compare(x.lo, y.lo)
-}
-
-// multiTrace builds the multi-trace of s into mt: its events split by
-// location, each location sorted by its order key (stably: ties keep line
-// order).
-func (g *gatherer) multiTrace(s *sessionState, mt *multitrace.MultiTrace, a *arena) {
-	count := a.count
-	clear(count)
-	for r := s.head; r >= 0; {
-		rec := g.recs.at(r)
-		count[g.locOf[rec.act.Lifeline()]+1]++
-		r = rec.next
-	}
-	for k := 1; k < len(count); k++ { // count[k]: where location k starts
-		count[k] += count[k-1]
-	}
-	n := count[len(count)-1]
-	tmp := slices.Grow(a.tmp[:0], n)[:n]
-	a.tmp = tmp
-	for r := s.head; r >= 0; r = g.recs.at(r).next {
-		rec := g.recs.at(r)
-		k := g.locOf[rec.act.Lifeline()]
-		tmp[count[k]] = keyed{hi: rec.hi, lo: rec.lo, act: rec.act}
-		count[k]++
-	}
-	// count[k] is now where location k ends.
-	acts, trace := a.acts[:n:n], a.trace[:n:n]
-	a.acts, a.trace = a.acts[n:], a.trace[n:]
-	start := 0
-	for k, g := range g.locs {
-		end := count[k]
-		loc := tmp[start:end]
-		if s.kind != keyLine && !slices.IsSortedFunc(loc, keyed.compare) {
-			slices.SortStableFunc(loc, keyed.compare)
-		}
-		for i, e := range loc {
-			j := start + i
-			acts[j] = e.act
-			trace[j] = acts[j : j+1 : j+1]
-		}
-		mt.Components[k] = multitrace.Component{Lifelines: g, Trace: trace[start:end:end]}
-		start = end
-	}
 }

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
@@ -52,6 +53,15 @@ type Config struct {
 	Fields                    map[string]string
 	LifelineAttr, MessageAttr string
 	Strict                    bool
+	// SessionScope is what a session is: "run" (or ""), its id across
+	// every input, as ivc analyze joins them; "file", its id within its file.
+	SessionScope string
+}
+
+// scope returns the session scope (SessionScope checked by validate).
+func (c Config) scope() logs.Scope {
+	s, _ := logs.ParseScope(cmp.Or(c.SessionScope, "run"))
+	return s
 }
 
 // DefaultBuckets is the number of buckets when Config.Buckets is 0:
@@ -120,6 +130,9 @@ func (c *Config) judge() (*judge, error) {
 func (c *Config) newJudge() (*judge, error) {
 	f, err := logs.ParseFormat(c.formatName())
 	if err != nil {
+		return nil, err
+	}
+	if _, err := logs.ParseScope(cmp.Or(c.SessionScope, "run")); err != nil {
 		return nil, err
 	}
 	sp, err := load(c.Source)

@@ -64,7 +64,7 @@ func (f *scanFn) ProcessElement(ctx context.Context, file fileio.ReadableFile,
 		sum.add(f.htf(in, func(l outLine) { lines.add(sessionsFile, l) }, problem))
 		return nil
 	}
-	b := batcher{emit: emitBatch, file: name, buckets: f.Config.buckets()}
+	b := batcher{emit: emitBatch, file: name, buckets: f.Config.buckets(), scope: f.Config.scope()}
 	st, err := in.Scan(b.add, func(err error) {
 		var e *logs.Error
 		line := 0
@@ -90,7 +90,7 @@ func (f *scanFn) htf(in *logs.Input, record func(outLine), problem func(int, err
 		problem(0, fileError(in.Name, err))
 		return sum
 	}
-	rec, err := f.j.judgeOne(in.Name, "", 0, mt, "")
+	rec, err := f.j.judgeOne(in.Name, "", nil, 0, mt, "")
 	if err != nil {
 		problem(0, err)
 		return sum
@@ -141,8 +141,9 @@ type session struct {
 }
 
 func (s *session) add(e logs.Event, limit int) {
-	if s.total == 0 || e.Index < s.first.Index {
+	if s.total == 0 || e.File < s.first.File || e.File == s.first.File && e.Index < s.first.Index {
 		s.first = e
+		s.file = e.File
 	}
 	if s.total++; s.total > limit {
 		s.events = nil
@@ -159,16 +160,23 @@ func (f *judgeFn) ProcessElement(ctx context.Context, bucket int, batches func(*
 	var batch []byte
 	for batches(&batch) {
 		err := forSessions(batch, func(key string, events []byte) error {
-			s := sessions[key]
-			if s == nil {
-				file, id, err := splitSessionKey(key)
-				if err != nil {
-					return err
-				}
-				s = &session{file: file, id: id}
-				sessions[key] = s
+			file, id, err := splitSessionKey(key)
+			if err != nil {
+				return err
 			}
-			return forEvents(events, s.id, func(e logs.Event) { s.add(e, limit) })
+			group := key // a session: its id across files, or within its file
+			if f.Config.scope() == logs.ScopeRun {
+				group = id
+			}
+			s := sessions[group]
+			if s == nil {
+				s = &session{file: file, id: id}
+				sessions[group] = s
+			}
+			return forEvents(events, s.id, func(e logs.Event) {
+				e.File = file
+				s.add(e, limit)
+			})
 		})
 		if err != nil {
 			return fmt.Errorf("bucket %d: %w", bucket, err)
@@ -207,14 +215,22 @@ func (f *judgeFn) judgeSession(s *session, limit int, add func(int, outLine)) er
 		f.sum.add(Summary{MultiTraces: 1, Unjudged: 1, EventsUnjudged: as.Events, EventsIgnored: as.Ignored})
 		return nil
 	}
-	rec, err := f.j.judgeOne(s.file, s.id, as.Ignored, as.MT, as.Incomplete())
+	var files []string
+	if len(as.Files) > 1 {
+		files = as.Files
+	}
+	rec, err := f.j.judgeOne(s.file, s.id, files, as.Ignored, as.MT, as.Incomplete())
 	if err != nil {
 		problem(as.Line, err)
 		f.sum.add(Summary{MultiTraces: 1, Unjudged: 1, EventsUnjudged: as.Events, EventsIgnored: as.Ignored})
 		return nil
 	}
 	add(sessionsFile, outLine{File: s.file, Line: as.Line, Index: s.first.Index, Text: rec.text})
-	f.sum.add(rec.summary(as.Events, as.Ignored))
+	sum := rec.summary(as.Events, as.Ignored)
+	if files != nil {
+		sum.JoinedSessions = 1
+	}
+	f.sum.add(sum)
 	return nil
 }
 
@@ -226,8 +242,8 @@ type judged struct {
 
 // judgeOne judges mt, the multi-trace of session id of file; a panic of
 // the checker is an error (check.PanicError), as with ivc analyze.
-func (j *judge) judgeOne(file, id string, ignored int, mt *multitrace.MultiTrace, incomplete string) (judged, error) {
-	o := j.checker.Judge(check.Input{Name: file, Session: id, Ignored: ignored, Incomplete: incomplete,
+func (j *judge) judgeOne(file, id string, files []string, ignored int, mt *multitrace.MultiTrace, incomplete string) (judged, error) {
+	o := j.checker.Judge(check.Input{Name: file, Session: id, Files: files, Ignored: ignored, Incomplete: incomplete,
 		Read: func() (*multitrace.MultiTrace, error) { return mt, nil }})
 	if o.Err != nil {
 		return judged{}, fmt.Errorf("%s: session %q: %w", file, id, o.Err)

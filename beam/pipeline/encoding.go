@@ -101,6 +101,7 @@ type batcher struct {
 	emit    func(int, []byte)
 	file    string
 	buckets int
+	scope   logs.Scope
 
 	sessions map[string][]byte
 	size     int
@@ -134,6 +135,9 @@ func (b *batcher) flush() {
 	for id, events := range b.sessions {
 		key := sessionKey(b.file, id)
 		k := bucketOf(key, b.buckets)
+		if b.scope == logs.ScopeRun { // a session's events meet across files
+			k = bucketOf(id, b.buckets)
+		}
 		batches[k] = appendChunk(appendChunk(batches[k], []byte(key)), events)
 	}
 	for k, batch := range batches {

@@ -97,6 +97,9 @@ type Summary struct {
 	// SpansUnkinded counts the spans without a protocol kind (INTERNAL or
 	// none): not events, but not nothing either.
 	SpansUnkinded int `json:"spans_unkinded,omitempty"`
+	// JoinedSessions counts the sessions judged whose events come from
+	// several files.
+	JoinedSessions int `json:"joined_sessions"`
 }
 
 func (s *Summary) add(o Summary) {
@@ -109,6 +112,7 @@ func (s *Summary) add(o Summary) {
 	s.EventsIgnored += o.EventsIgnored
 	s.BadLines += o.BadLines
 	s.SpansUnkinded += o.SpansUnkinded
+	s.JoinedSessions += o.JoinedSessions
 	for v, n := range o.Verdicts {
 		s.count(v, "", n)
 	}

@@ -281,6 +281,9 @@ func TestPipelineAgreesWithAnalyze(t *testing.T) {
 			files := writeLogs(t, dir, c.hsf, c.hif)
 			cfg := newConfig(t, dir, c.hsf, c.hif)
 			cfg.Settings.Mode, cfg.Locations, cfg.Shards, cfg.Buckets = c.mode, c.locations, c.shards, c.buckets
+			// The logs of every format hold the same ids: sessions of their
+			// file (TestPipelineJoins joins them across files).
+			cfg.SessionScope = "file"
 			want := analyze(t, cfg, c.hsf, c.hif, files)
 			got := run(t, cfg)
 			if c.shards == 1 {
@@ -433,7 +436,7 @@ func TestBatch(t *testing.T) {
 	for k, batch := range batches {
 		err := forSessions(batch, func(key string, events []byte) error {
 			file, id, err := splitSessionKey(key)
-			if err != nil || file != "a.jsonl" || bucketOf(key, 3) != k {
+			if err != nil || file != "a.jsonl" || bucketOf(id, 3) != k { // by id: a session meets across files
 				t.Errorf("session %q in bucket %d: %v", key, k, err)
 			}
 			return forEvents(events, id, func(e logs.Event) { got = append(got, e) })
@@ -479,5 +482,65 @@ func TestLines(t *testing.T) {
 	}
 	if err := forLines([]byte{1, 'a', 0x80}, func(outLine) {}); err == nil {
 		t.Error("a damaged blob decoded")
+	}
+}
+
+// TestPipelineJoins runs the pipeline on the ABP traces written as one log
+// per service (testdata/logs/services: JSON Lines and CSV, each service
+// its own clock, one rotated into two files) and compares every record with
+// ivc analyze's, which joins a session's events across the files of a run.
+func TestPipelineJoins(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "logs", "services")
+	files, err := filepath.Glob(filepath.Join(dir, "*"))
+	if err != nil || len(files) < 2 {
+		t.Fatal(files, err)
+	}
+	sp, err := ReadSource(abpSigFile, abpHIFFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	cfg := Config{Inputs: []string{filepath.Join(dir, "*")}, Output: filepath.Join(out, "res"), Source: sp}
+	got := run(t, cfg)
+
+	spec, err := check.LoadSpec(abpSigFile, abpHIFFile, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := check.New(spec, check.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := logs.Options{Sig: spec.Interaction.Sig}
+	j, err := logs.NewJoiner(opt, 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	for _, f := range files { // sorted, as ivc analyze lists a directory
+		in, err := logs.Open(f, logs.Auto, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := j.Read(in, func(err error) { t.Error(err) }); err != nil {
+			t.Fatal(err)
+		}
+		in.Close()
+	}
+	var want []check.Record
+	for s, err := range j.Sessions() {
+		if err != nil || s.Err != nil {
+			t.Fatal(err, s.Err)
+		}
+		in := check.Input{Name: s.File, Session: s.ID, Files: s.Files, Read: func() (*multitrace.MultiTrace, error) { return s.MT, nil }}
+		rec := check.NewRecord(c.Judge(in))
+		rec.ElapsedUS, rec.SetupUS = 0, 0
+		want = append(want, rec)
+	}
+	if len(want) != 3 || !reflect.DeepEqual(got.records, want) {
+		t.Errorf("records:\n%s\nivc analyze:\n%s", show(got.records), show(want))
+	}
+	if s := got.summary; s.JoinedSessions != len(want) || s.MultiTraces != len(want) || s.Files != len(files) {
+		t.Errorf("summary: %+v", s)
 	}
 }

@@ -108,11 +108,12 @@ Verdicts, by --mode:
 SPEC is a .hsf signature (the .hif of the same name beside it is used when
 HIF is omitted) or a legacy single-file .hsf. A MULTITRACE is a .htf file; a
 LOG is an event log or a trace file holding many sessions, each one
-multi-trace judged apart (printed as FILE (session ID)); a directory stands
-for the .htf files, JSON Lines logs and .json traces below it (with
---log-format, for the files of that format), sorted; "-" is standard input,
-and a .gz file is read compressed. --log-format (default auto: traces by
-content, then by extension) says which:
+multi-trace judged apart (printed as FILE (session ID)); a session is its
+id across every log of the run (--session-scope file: within its file). A
+directory stands for the .htf files and logs below it, by extension or
+content (with --log-format, the files of that format), sorted; "-" is
+standard input, and a .gz file is read compressed. --log-format (default
+auto: traces by content, then by extension) says which:
   jsonl, csv        event logs (.jsonl/.ndjson; .csv/.tsv with a header row),
                     one event a line with the fields session, action (l!m,
                     l?m) or lifeline + kind (send|receive) + message, and
@@ -179,6 +180,8 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 	f.StringVar(&fl.logs.lifelineAttr, "lifeline-attr", "", "OTLP/Jaeger: the attribute naming a span's lifeline (default service.name)")
 	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "OTLP/Jaeger: the attribute naming a span's message (default messaging.destination.name, then rpc.method, then the span name)")
 	f.BoolVar(&fl.logs.strict, "strict", false, "an event outside the signature is an error (default: ignored and counted)")
+	f.StringVar(&fl.logs.sessionScope, "session-scope", "run", "what a log's session is, `run|file`: its id across every log of the run, or within its file")
+	f.StringVar(&fl.logs.tmpDir, "tmp-dir", "", "where sessions spill to disk past --max-memory (default: the system's temporary directory)")
 	f.StringVar(&fl.graph, "graph", "", "write the graph explored for the one multi-trace to `FILE.dot` (Graphviz)")
 	f.BoolVar(&fl.force, "force", false, "let --report and --graph replace a file that ivc did not write")
 	f.StringVar(&fl.session, "session", "", "with --graph and a log, the session whose search is drawn, by its `ID`")
@@ -230,23 +233,23 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 		files  []string
 		inputs iter.Seq[check.Input]
 		counts logCounts
-		format logs.Format
-		lopt   logs.Options
+		run    logRun
 	)
 	if timbuk {
 		files = a.expand(paths, ".txt")
 		inputs = check.Files(c, files)
 	} else {
-		if format, lopt, err = a.logOptions(fl, sp); err != nil {
+		if run, err = a.logOptions(fl, sp); err != nil {
 			return err
 		}
-		files = a.expand(paths, logs.Extensions(format)...)
-		inputs = logInputs(files, format, lopt, &counts)
+		files, counts.skipped = a.expandMatch(paths, func(path string) bool { return logs.Recognize(path, run.format, run.opt) },
+			orList(append(logs.Extensions(run.format), "other log")))
+		inputs = logInputs(files, run, &counts)
 	}
 	var graph *graphInputs
 	switch {
 	case fl.graph != "":
-		if graph, err = a.graphInputs(fl, paths, files, format, lopt); err != nil {
+		if graph, err = a.graphInputs(fl, paths, files, run.format, run.opt); err != nil {
 			return err
 		}
 		inputs = graph.explore(inputs)
@@ -279,7 +282,7 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 	if err := graph.check(); err != nil {
 		return err
 	}
-	if b.judged+b.errors > 1 || counts.ignored > 0 || counts.malformed > 0 || counts.unkinded > 0 {
+	if b.judged+b.errors > 1 || counts.ignored > 0 || counts.malformed > 0 || counts.unkinded > 0 || len(counts.skipped) > 0 {
 		b.summary(time.Since(start), counts)
 	}
 	if !timbuk {
@@ -339,6 +342,9 @@ func (b *batch) print(o check.Outcome) {
 		fmt.Fprintf(a.stdout, "%s\n", line)
 	} else {
 		name := spec.FileName(o.Name)
+		for _, f := range o.Files[min(1, len(o.Files)):] { // a session joined across files
+			name += ", " + spec.FileName(f)
+		}
 		if o.Session != "" {
 			name += " (session " + spec.FileName(o.Session) + ")"
 		}
@@ -396,6 +402,20 @@ func (b *batch) summary(d time.Duration, counts logCounts) {
 		setup = fmt.Sprintf(" (setup %s)", report.RoundDuration(b.setup))
 	}
 	fmt.Fprintf(b.a.stderr, "%d multi-traces: %s in %s%s\n", b.judged+b.errors, strings.Join(parts, ", "), report.RoundDuration(d), setup)
+	if n := len(counts.skipped); n > 0 {
+		names := make([]string, min(n, 5))
+		for i := range names {
+			names[i] = spec.FileName(counts.skipped[i])
+		}
+		if n > len(names) {
+			names = append(names, fmt.Sprintf("and %d more", n-len(names)))
+		}
+		fmt.Fprintf(b.a.stderr, "%s of the directories given, neither logs nor .htf files, skipped: %s\n", plural(n, "file"), strings.Join(names, ", "))
+	}
+	if counts.logs > 0 {
+		fmt.Fprintf(b.a.stderr, "%d log files: %d sessions (%d across several files), events: %d judged, %d ignored, %d in sessions not judged\n",
+			counts.logs, counts.sessions, counts.joined, counts.events-counts.unjudged, counts.ignored, counts.unjudged)
+	}
 }
 
 // plural returns "1 thing" or "n things".

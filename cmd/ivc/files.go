@@ -82,7 +82,14 @@ func hasExt(path string, exts ...string) bool {
 // symbolic link given as a path is followed (the links below a directory are
 // not, so that a loop of links cannot make the walk endless).
 func (a *app) expand(paths []string, exts ...string) []string {
-	var files []string
+	files, _ := a.expandMatch(paths, func(path string) bool { return logs.HasExtension(path, exts...) }, orList(exts))
+	return files
+}
+
+// expandMatch is expand with the files of a directory chosen by match
+// (what names them in an error); it also returns the files of directories
+// that match refused.
+func (a *app) expandMatch(paths []string, match func(path string) bool, what string) (files, skipped []string) {
 	for _, p := range paths {
 		if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
 			files = append(files, p)
@@ -96,11 +103,14 @@ func (a *app) expand(paths []string, exts ...string) []string {
 		}
 		n := len(files)
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
+			switch {
+			case err != nil:
 				return err
-			}
-			if !d.IsDir() && logs.HasExtension(path, exts...) {
+			case d.IsDir():
+			case match(path):
 				files = append(files, path)
+			default:
+				skipped = append(skipped, path)
 			}
 			return nil
 		})
@@ -108,10 +118,10 @@ func (a *app) expand(paths []string, exts ...string) []string {
 		case err != nil:
 			a.report(spec.FileError(err))
 		case len(files) == n:
-			a.report(fmt.Errorf("%s: no %s file in this directory", spec.FileName(p), orList(exts)))
+			a.report(fmt.Errorf("%s: no %s file in this directory", spec.FileName(p), what))
 		}
 	}
-	return files
+	return files, skipped
 }
 
 // orList joins words as "a", "a or b", "a, b or c".

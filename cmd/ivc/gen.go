@@ -27,6 +27,7 @@ type genFlags struct {
 	out       string
 	force     bool
 	logFormat string
+	perLoc    bool
 }
 
 func newGenCmd(a *app) *cobra.Command {
@@ -81,6 +82,7 @@ ivc analyze reads it back (with the same --locations) to the same verdicts.`,
 	f.StringVarP(&fl.out, "output", "o", "", "directory to write the .htf files into (created if needed)")
 	f.BoolVar(&fl.force, "force", false, "replace existing .htf files (or log)")
 	f.StringVar(&fl.logFormat, "log-format", "htf", "write `htf` files, or one log: jsonl, csv, otlp or jaeger")
+	f.BoolVar(&fl.perLoc, "log-per-location", false, "with --log-format, one log per location (KIND.locN.EXT, each its own clock), as distributed services write them")
 	return cmd
 }
 
@@ -132,10 +134,13 @@ func (a *app) gen(fl *genFlags, args []string) error {
 	for i := range mts {
 		name := filepath.Join(fl.out, fmt.Sprintf("%s%d.htf", kind, i+1))
 		if logFormat != logs.HTF {
-			if i > 0 {
+			if i > 0 && (!fl.perLoc || i >= len(mts[0].Components)) {
 				break
 			}
 			name = filepath.Join(fl.out, kind.String()+logFileExt[logFormat])
+			if fl.perLoc {
+				name = filepath.Join(fl.out, fmt.Sprintf("%s.loc%d%s", kind, i+1, logFileExt[logFormat]))
+			}
 		}
 		// Nothing is written when any file exists: a user's multi-traces
 		// are not replaced by drawn ones.
@@ -148,7 +153,7 @@ func (a *app) gen(fl *genFlags, args []string) error {
 		return spec.FileError(err)
 	}
 	if logFormat != logs.HTF {
-		return a.writeLog(fl, files[0], logFormat, kind, sp.Sig, mts)
+		return a.writeLog(fl, files, logFormat, kind, sp.Sig, mts)
 	}
 	for i, mt := range mts {
 		if err := atomicfile.WriteFile(files[i], mt.Format(sp.Sig), 0o644); err != nil {
@@ -165,23 +170,36 @@ func (a *app) gen(fl *genFlags, args []string) error {
 // logFileExt is the extension of the log gen writes, by format.
 var logFileExt = map[logs.Format]string{logs.JSONL: ".jsonl", logs.CSV: ".csv", logs.OTLP: ".json", logs.Jaeger: ".json"}
 
-// writeLog writes the multi-traces as one log of format f, the file name.
-func (a *app) writeLog(fl *genFlags, name string, f logs.Format, kind tracegen.Kind, sig *interaction.Signature, mts []multitrace.MultiTrace) error {
+// writeLog writes the multi-traces as one log of format f, the file
+// names[0], or, with --log-per-location, one log per location k, the file
+// names[k], each with its own clock and the same session ids.
+func (a *app) writeLog(fl *genFlags, names []string, f logs.Format, kind tracegen.Kind, sig *interaction.Signature, mts []multitrace.MultiTrace) error {
 	ptrs := make([]*multitrace.MultiTrace, len(mts))
 	for i := range mts {
 		ptrs[i] = &mts[i]
 	}
-	var buf bytes.Buffer
-	if err := logs.Write(&buf, f, sig, nil, ptrs, int64(fl.seed)); err != nil {
-		return err
-	}
-	if err := atomicfile.WriteFile(name, buf.Bytes(), 0o644); err != nil {
-		return spec.FileError(err)
+	ids := logs.IDs(f, len(mts), int64(fl.seed))
+	for k, name := range names {
+		part := ptrs
+		if fl.perLoc {
+			part = logs.Location(ptrs, k)
+		}
+		var buf bytes.Buffer
+		if err := logs.Write(&buf, f, sig, ids, part, int64(fl.seed)+int64(k)); err != nil {
+			return err
+		}
+		if err := atomicfile.WriteFile(name, buf.Bytes(), 0o644); err != nil {
+			return spec.FileError(err)
+		}
 	}
 	if a.json() {
 		return json.NewEncoder(a.stdout).Encode(map[string]any{"kind": kind.String(), "n": len(mts), "seed": fl.seed,
-			"files": []string{name}, "log_format": f.String()})
+			"files": names, "log_format": f.String()})
 	}
-	fmt.Fprintf(a.stdout, "wrote %d %s multi-traces as sessions of %s\n", len(mts), kind, spec.FileName(name))
+	what := spec.FileName(names[0])
+	if len(names) > 1 {
+		what = fmt.Sprintf("%d logs, %s ... %s", len(names), spec.FileName(names[0]), spec.FileName(names[len(names)-1]))
+	}
+	fmt.Fprintf(a.stdout, "wrote %d %s multi-traces as sessions of %s\n", len(mts), kind, what)
 	return nil
 }

@@ -20,14 +20,33 @@ type logFlags struct {
 	lifelineAttr string
 	messageAttr  string
 	strict       bool
+	sessionScope string
+	tmpDir       string
+}
+
+// logRun is how ivc analyze reads the logs of a run.
+type logRun struct {
+	format logs.Format
+	opt    logs.Options
+	scope  logs.Scope
+	budget int64  // bytes of sessions held before spilling to disk
+	tmpDir string // where they spill
 }
 
 // logOptions turns the flags into the readers' options.
-func (a *app) logOptions(fl *analyzeFlags, sp *check.Spec) (logs.Format, logs.Options, error) {
+func (a *app) logOptions(fl *analyzeFlags, sp *check.Spec) (logRun, error) {
 	lf := &fl.logs
 	f, err := logs.ParseFormat(lf.format)
 	if err != nil {
-		return 0, logs.Options{}, a.usagef("invalid --log-format %q: want auto, htf, jsonl, csv, otlp or jaeger", lf.format)
+		return logRun{}, a.usagef("invalid --log-format %q: want auto, htf, jsonl, csv, otlp or jaeger", lf.format)
+	}
+	scope, err := logs.ParseScope(lf.sessionScope)
+	if err != nil {
+		return logRun{}, a.usagef("invalid --session-scope %q: want run or file", lf.sessionScope)
+	}
+	run := logRun{format: f, scope: scope, budget: int64(fl.maxMemory), tmpDir: lf.tmpDir}
+	if run.budget == 0 {
+		run.budget = check.DefaultMaxMemory(1)
 	}
 	opt := logs.Options{Sig: sp.Interaction.Sig, LifelineAttr: lf.lifelineAttr, MessageAttr: lf.messageAttr, Strict: lf.strict,
 		MaxBytes: int64(fl.maxInput)}
@@ -39,7 +58,7 @@ func (a *app) logOptions(fl *analyzeFlags, sp *check.Spec) (logs.Format, logs.Op
 			ok = false
 		}
 		if !ok || name == "" {
-			return 0, opt, a.usagef("invalid --field %q: want ROLE=NAME, ROLE one of session, action, lifeline, kind, message, seq, time", fv)
+			return run, a.usagef("invalid --field %q: want ROLE=NAME, ROLE one of session, action, lifeline, kind, message, seq, time", fv)
 		}
 		if opt.Fields == nil {
 			opt.Fields = map[string]string{}
@@ -49,20 +68,26 @@ func (a *app) logOptions(fl *analyzeFlags, sp *check.Spec) (logs.Format, logs.Op
 	if fl.locations != "" {
 		part, err := interaction.ParseLocations(opt.Sig, fl.locations)
 		if err != nil {
-			return 0, opt, a.usagef("--locations: %v", err)
+			return run, a.usagef("--locations: %v", err)
 		}
 		opt.Locations = part
 	}
-	return f, opt, nil
+	run.opt = opt
+	return run, nil
 }
 
 // logCounts are what the logs of a batch held besides their sessions.
 type logCounts struct {
-	ignored   int // events outside the signature
-	malformed int // lines reported
-	events    int // events in the signature, judged
-	unkinded  int // spans without an action (INTERNAL or no kind)
-	htf       int // .htf multi-traces
+	logs      int      // log files read
+	sessions  int      // sessions of the logs
+	joined    int      // sessions with events in several files
+	unjudged  int      // events of the sessions that could not be judged
+	ignored   int      // events outside the signature
+	malformed int      // lines reported
+	events    int      // events in the signature, judged
+	unkinded  int      // spans without an action (INTERNAL or no kind)
+	htf       int      // .htf multi-traces
+	skipped   []string // files of directories in no format
 	// undeclared are the names outside the signature seen most
 	undeclared []logs.Undeclared
 }
@@ -123,49 +148,108 @@ func (c *logCounts) nothingJudged() error {
 type malformed struct{ error }
 
 // logInputs returns the inputs of ivc analyze against an interaction: a
-// .htf file is one multi-trace, a log is one per session, in order of first
-// appearance; a log's malformed lines come first, as inputs whose read
-// fails. Reading a log happens here, in the goroutine that feeds the
-// workers; reading a .htf file and judging the sessions, in the workers.
-func logInputs(files []string, f logs.Format, opt logs.Options, counts *logCounts) iter.Seq[check.Input] {
+// .htf file is one multi-trace, a log holds sessions. With --session-scope
+// run (the default) a session is its id across every log of the run, and
+// the sessions come once all the logs are read, in order of first
+// appearance, a .htf file at its place among them; with file, a session is
+// its id within one log, and a log's sessions come once it is read. A
+// log's malformed lines come as they are read, as inputs whose read fails.
+// Reading the logs happens here, in the goroutine that feeds the workers;
+// reading a .htf file and judging the sessions, in the workers.
+func logInputs(files []string, run logRun, counts *logCounts) iter.Seq[check.Input] {
 	fail := func(name string, err error) check.Input {
 		return check.Input{Name: name, Read: func() (*multitrace.MultiTrace, error) { return nil, err }}
 	}
+	// A .htf file, or an error, after the logs of the run began: it waits
+	// for the sessions that come before it.
+	type later struct {
+		before int // its place: the number of logs read before it
+		in     check.Input
+	}
 	return func(yield func(check.Input) bool) {
-		stdin := false
+		var (
+			j       *logs.Joiner
+			pending []later
+			stdin   bool
+			failed  bool // stop: yield said so
+		)
+		defer func() {
+			if j != nil {
+				j.Close()
+			}
+		}()
+		// put yields in, or keeps it for its place among the sessions.
+		put := func(in check.Input) {
+			if failed {
+				return
+			}
+			if run.scope == logs.ScopeRun && j != nil && counts.logs > 0 {
+				pending = append(pending, later{before: counts.logs, in: in})
+				return
+			}
+			failed = !yield(in)
+		}
+		// flush yields the sessions of j, the pending inputs at their place.
+		flush := func() {
+			if j == nil {
+				return
+			}
+			for s, err := range j.Sessions() {
+				if err != nil {
+					failed = failed || !yield(fail("", err))
+					break
+				}
+				for len(pending) > 0 && pending[0].before <= s.Input && !failed {
+					failed = !yield(pending[0].in)
+					pending = pending[1:]
+				}
+				if failed {
+					break
+				}
+				failed = !yield(sessionInput(s, counts))
+			}
+			for _, p := range pending {
+				if failed {
+					break
+				}
+				failed = !yield(p.in)
+			}
+			pending = nil
+			j.Close()
+			j = nil
+		}
 		for _, file := range files {
+			if failed {
+				return
+			}
 			if file == input.Stdin {
 				if stdin {
-					if !yield(fail(file, errors.New("-: standard input given twice"))) {
-						return
-					}
+					put(fail(file, errors.New("-: standard input given twice")))
 					continue
 				}
 				stdin = true
 			}
-			in, err := logs.Open(file, f, opt)
+			in, err := logs.Open(file, run.format, run.opt)
 			if err != nil {
-				if !yield(fail(file, err)) {
-					return
-				}
+				put(fail(file, err))
 				continue
 			}
 			if in.Format == logs.HTF {
-				read := func() (*multitrace.MultiTrace, error) {
-					defer in.Close()
-					return in.MultiTrace()
-				}
 				counts.htf++
-				if !yield(check.Input{Name: file, Read: read}) {
-					in.Close()
-					return
-				}
+				put(htfInput(in, file, run.opt))
 				continue
 			}
+			if j == nil {
+				if j, err = logs.NewJoiner(run.opt, run.budget, run.tmpDir); err != nil {
+					in.Close()
+					put(fail(file, err))
+					continue
+				}
+			}
 			var bad []error
-			report := func(err error) { bad = append(bad, malformed{err}) }
-			sessions, stats, err := in.Read(report)
+			stats, err := j.Read(in, func(err error) { bad = append(bad, malformed{err}) })
 			in.Close()
+			counts.logs++
 			if u := in.Undeclared(); len(u) > 0 {
 				counts.undeclared = logs.MostUndeclared(maxUndeclaredShown, counts.undeclared, u)
 			}
@@ -177,20 +261,50 @@ func logInputs(files []string, f logs.Format, opt logs.Options, counts *logCount
 				bad = append(bad, err)
 			}
 			for _, err := range bad {
-				if !yield(fail(file, err)) {
+				if failed = failed || !yield(fail(file, err)); failed {
 					return
 				}
 			}
-			for _, s := range sessions {
-				in := check.Input{Name: file, Session: s.ID, Ignored: s.Ignored,
-					Read: func() (*multitrace.MultiTrace, error) { return s.MT, s.Err }}
-				if s.Err == nil {
-					in.Incomplete = s.Incomplete()
-				}
-				if !yield(in) {
-					return
-				}
+			if run.scope == logs.ScopeFile {
+				flush()
 			}
 		}
+		flush()
 	}
+}
+
+// htfInput is the input of a .htf file, opened: read on a worker, or,
+// when it waits for its place among sessions, opened again then (so that
+// files waiting hold no descriptor); standard input is read at once.
+func htfInput(in *logs.Input, file string, opt logs.Options) check.Input {
+	if file == input.Stdin {
+		mt, err := in.MultiTrace()
+		return check.Input{Name: file, Read: func() (*multitrace.MultiTrace, error) { return mt, err }}
+	}
+	in.Close()
+	return check.Input{Name: file, Read: func() (*multitrace.MultiTrace, error) {
+		in, err := logs.Open(file, logs.HTF, opt)
+		if err != nil {
+			return nil, err
+		}
+		defer in.Close()
+		return in.MultiTrace()
+	}}
+}
+
+// sessionInput is the input of a session, counted.
+func sessionInput(s logs.Session, counts *logCounts) check.Input {
+	counts.sessions++
+	in := check.Input{Name: s.File, Session: s.ID, Ignored: s.Ignored,
+		Read: func() (*multitrace.MultiTrace, error) { return s.MT, s.Err }}
+	if len(s.Files) > 1 {
+		counts.joined++
+		in.Files = s.Files
+	}
+	if s.Err != nil {
+		counts.unjudged += s.Events
+	} else {
+		in.Incomplete = s.Incomplete()
+	}
+	return in
 }

@@ -23,7 +23,7 @@ const testdata = "../../testdata"
 
 // TestScripts runs the user stories of testdata/script/*.txtar. Each script
 // starts in a work directory holding a copy of the shipped examples (abp/,
-// lfrem/, legacy/, slice/), so that it may rewrite them and sees short paths.
+// lfrem/, legacy/, logs/, slice/), so that it may rewrite them and sees short paths.
 //
 // Besides the standard commands, scripts have "exits N CMD ARGS...", which
 // runs CMD and checks that its exit status is N (stdout and stderr are then
@@ -35,7 +35,7 @@ func TestScripts(t *testing.T) {
 		RequireUniqueNames:  true,
 		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"exits": exits},
 		Setup: func(env *testscript.Env) error {
-			for _, dir := range []string{"abp", "lfrem", "legacy", "slice"} {
+			for _, dir := range []string{"abp", "lfrem", "legacy", "logs", "slice"} {
 				if err := os.CopyFS(filepath.Join(env.WorkDir, dir), os.DirFS(filepath.Join(testdata, dir))); err != nil {
 					return err
 				}

@@ -65,6 +65,7 @@ var (
 	lifelineAttr     = flag.String("lifeline-attr", "", "OTLP/Jaeger: the attribute naming a span's lifeline (default service.name)")
 	messageAttr      = flag.String("message-attr", "", "OTLP/Jaeger: the attribute naming a span's message")
 	strict           = flag.Bool("strict", false, "an event outside the signature is an error (default: ignored and counted)")
+	sessionScope     = flag.String("session-scope", "run", "what a log's session is, `run|file`: its id across every input, or within its file")
 	maxNodes         = flag.Int("max-nodes", 0, "vertex budget per session (0: the engine's default); Inconc when hit")
 	timeout          = flag.Duration("timeout", 0, "time budget per session, e.g. 5s (0: none); Inconc when hit")
 	output           = flag.String("output", "", "the `PREFIX` of the files written, on any Beam filesystem (required)")
@@ -172,7 +173,7 @@ func run(ctx context.Context, stdout io.Writer) error {
 	cfg := pipeline.Config{
 		Inputs: inputs, Format: *logFormat, Output: *output, Shards: *shards, Buckets: *buckets, MaxSessionEvents: *maxSessionEvents,
 		Source: sp, Settings: check.Settings{Engine: *engine, Timeout: *timeout}, Locations: *locations,
-		LifelineAttr: *lifelineAttr, MessageAttr: *messageAttr, Strict: *strict,
+		LifelineAttr: *lifelineAttr, MessageAttr: *messageAttr, Strict: *strict, SessionScope: *sessionScope,
 	}
 	for _, f := range fields {
 		role, name, ok := strings.Cut(f, "=")

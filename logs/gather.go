@@ -1,0 +1,377 @@
+package logs
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/syntax"
+)
+
+// record is an event as kept until its session is built: compact, and
+// chained to the next event of its session.
+type record struct {
+	hi   int64
+	act  interaction.Action
+	lo   uint32
+	next int32  // the session's next record, -1 at the end
+	line uint32 // where it was read (clamped)
+	meta uint32 // its input << 8 | the kind of its order key
+}
+
+// recordBytes is what a record holds in memory.
+const recordBytes = 32
+
+// maxInputs bounds the inputs of a gatherer: an input's index fits in a
+// record's meta.
+const maxInputs = 1 << 24
+
+func (r *record) input() int32  { return int32(r.meta >> 8) }
+func (r *record) kind() keyKind { return keyKind(r.meta) }
+
+func clampLine(line int) uint32 { return uint32(min(max(line, 0), math.MaxUint32)) }
+
+// records holds records in chunks: growing never copies them, and never
+// holds twice their size.
+type records struct {
+	chunks [][]record
+	n      int32
+}
+
+const recordChunk = 1 << 14
+
+func (rs *records) add(r record) int32 {
+	if int(rs.n)%recordChunk == 0 && int(rs.n)/recordChunk == len(rs.chunks) {
+		rs.chunks = append(rs.chunks, make([]record, 0, recordChunk))
+	}
+	c := &rs.chunks[len(rs.chunks)-1]
+	*c = append(*c, r)
+	rs.n++
+	return rs.n - 1
+}
+
+// reserve makes room for n records before the first is added: a session
+// assembled alone takes what it needs, not a whole chunk.
+func (rs *records) reserve(n int) {
+	if len(rs.chunks) == 0 {
+		rs.chunks = append(rs.chunks, make([]record, 0, min(n, recordChunk)))
+	}
+}
+
+func (rs *records) at(i int32) *record { return &rs.chunks[i/recordChunk][i%recordChunk] }
+
+// sessionState is a session being read: sparse, whatever the number of
+// locations (its events are a chain of records).
+type sessionState struct {
+	id              string
+	line            int   // of its first event
+	index           int   // the rank of its first event in its input
+	input           int32 // the input of its first event
+	head, tail      int32
+	events, ignored int
+	dropped         int // events malformed
+	firstDropped    int // the line of the first
+}
+
+// sessionBytes is what a session holds in memory besides its id's bytes:
+// its state, with room to grow, and its entry in the map of ids.
+const sessionBytes = 160
+
+// gatherer gathers the events of logs into sessions and builds their
+// multi-traces: the store of Read (one input), of a Joiner (every input
+// of a run) and of Assembler (one session).
+type gatherer struct {
+	sig    *interaction.Signature
+	inputs []string // the names of the inputs read, by index; the last is being read
+	locs   interaction.Locations
+	locOf  []int32 // location of each lifeline
+	ids    map[string]int32
+	sess   []sessionState
+	recs   records
+	events int   // events in the signature
+	bytes  int64 // held, as counted by recordBytes and sessionBytes
+}
+
+// newGatherer checks the locations of opt against its signature; file,
+// when not "", is its first input.
+func newGatherer(file string, opt *Options) (*gatherer, error) {
+	sig := opt.Sig
+	if sig == nil {
+		return nil, fmt.Errorf("%s: no signature to read the log against", syntax.FileName(file))
+	}
+	g := &gatherer{sig: sig, ids: map[string]int32{}}
+	if file != "" {
+		g.inputs = []string{file}
+	}
+	g.locOf = make([]int32, len(sig.Lifelines))
+	for i := range g.locOf {
+		g.locOf[i] = -1
+	}
+	for _, grp := range opt.Locations {
+		for l := range grp.All() {
+			if int(l) >= len(sig.Lifelines) {
+				return nil, fmt.Errorf("locations: lifeline %d is not in the signature", l)
+			}
+			if g.locOf[l] >= 0 {
+				return nil, fmt.Errorf("locations: lifeline %s is in two locations", sig.Lifelines[l])
+			}
+			g.locOf[l] = int32(len(g.locs))
+		}
+		if !grp.IsEmpty() {
+			g.locs = append(g.locs, grp)
+		}
+	}
+	for l := range g.locOf {
+		if g.locOf[l] < 0 {
+			g.locOf[l] = int32(len(g.locs))
+			g.locs = append(g.locs, interaction.LifelinesOf(interaction.LifelineID(l)))
+		}
+	}
+	return g, nil
+}
+
+// empty returns a gatherer of the same signature, locations and inputs,
+// holding no session.
+func (g *gatherer) empty() *gatherer {
+	return &gatherer{sig: g.sig, inputs: g.inputs, locs: g.locs, locOf: g.locOf, ids: map[string]int32{}}
+}
+
+// input is the index of the input being read.
+func (g *gatherer) input() int32 { return int32(len(g.inputs) - 1) }
+
+// sessionOf returns the index of the session id, made at line and index of
+// the current input if new.
+func (g *gatherer) sessionOf(id []byte, line, index int) int32 {
+	return g.sessionAt(id, g.input(), line, index)
+}
+
+// sessionAt returns the index of the session id, made at line and index of
+// input if new. A session's line in its first input is its smallest: spans
+// are added once their file is read (their messages may come from their
+// linked partners), after the malformed spans reported while reading.
+func (g *gatherer) sessionAt(id []byte, input int32, line, index int) int32 {
+	if s, ok := g.ids[string(id)]; ok {
+		if st := &g.sess[s]; input == st.input && line < st.line {
+			st.line = line
+		}
+		return s
+	}
+	s, text := int32(len(g.sess)), string(id)
+	g.ids[text] = s
+	g.sess = append(g.sess, sessionState{id: text, line: line, index: index, input: input, head: -1, tail: -1})
+	g.bytes += sessionBytes + int64(len(text))
+	return s
+}
+
+func (g *gatherer) ignore(id []byte, line, index int) {
+	g.sess[g.sessionOf(id, line, index)].ignored++
+}
+
+func (g *gatherer) drop(id []byte, line, index int) {
+	g.sess[g.sessionOf(id, line, index)].dropAt(line)
+}
+
+// dropAt counts a malformed event of s, read at line.
+func (s *sessionState) dropAt(line int) {
+	if s.dropped == 0 {
+		s.firstDropped = line
+	}
+	s.dropped++
+}
+
+// add records the event act of session id, read at line, with its order
+// key.
+func (g *gatherer) add(id []byte, line, index int, act interaction.Action, key orderKey) error {
+	if g.recs.n == math.MaxInt32 {
+		return fmt.Errorf("%s:%d: too many events (at most %d held at once)", g.inputs[g.input()], line, math.MaxInt32)
+	}
+	g.events++
+	s := &g.sess[g.sessionOf(id, line, index)]
+	s.events++
+	g.link(s, record{hi: key.hi, act: act, lo: key.lo, next: -1, line: clampLine(line),
+		meta: uint32(g.input())<<8 | uint32(key.kind)})
+	return nil
+}
+
+// link adds r at the end of the chain of s.
+func (g *gatherer) link(s *sessionState, r record) {
+	i := g.recs.add(r)
+	if s.tail >= 0 {
+		g.recs.at(s.tail).next = i
+	} else {
+		s.head = i
+	}
+	s.tail = i
+	g.bytes += recordBytes
+}
+
+// finish returns the sessions, in order of first appearance, with their
+// multi-traces. The multi-traces share a few large arrays (their actions,
+// events and components), so that building them costs a few allocations,
+// not several a session.
+func (g *gatherer) finish() []Session {
+	out := make([]Session, len(g.sess))
+	a := &arena{
+		acts:  make([]interaction.Action, g.events),
+		trace: make([]interaction.MultiAction, g.events),
+		comps: make([]multitrace.Component, len(g.sess)*len(g.locs)),
+		mts:   make([]multitrace.MultiTrace, len(g.sess)),
+	}
+	for i := range g.sess {
+		out[i] = g.build(&g.sess[i], a)
+	}
+	return out
+}
+
+// arena is the storage that built sessions share, and the buffers build
+// reuses. Past what it holds, it takes new chunks.
+type arena struct {
+	acts  []interaction.Action
+	trace []interaction.MultiAction
+	comps []multitrace.Component
+	mts   []multitrace.MultiTrace
+	count []int   // events of each location, then their start
+	tmp   []keyed // the events of a session, by location
+}
+
+// arenaChunk is the least an arena takes at once.
+const arenaChunk = 1 << 12
+
+func take[T any](s *[]T, n int) []T {
+	if len(*s) < n {
+		*s = make([]T, max(n, arenaChunk))
+	}
+	out := (*s)[:n:n]
+	*s = (*s)[n:]
+	return out
+}
+
+// keyed is an event with its order key, while its location is sorted.
+type keyed struct {
+	hi   int64
+	lo   uint32
+	act  interaction.Action
+	line uint32
+	meta uint32
+}
+
+func (x keyed) compare(y keyed) int {
+	if c := cmp.Compare(x.hi, y.hi); c != 0 {
+		return c
+	}
+	return cmp.Compare(x.lo, y.lo)
+}
+
+func (x keyed) kind() keyKind { return keyKind(x.meta) }
+func (x keyed) input() int32  { return int32(x.meta >> 8) }
+
+// build returns the session s: its multi-trace (its events split by
+// location, each location sorted by its order key, stably: ties keep the
+// order read, which is input order, then line order), or the error that
+// says why a location cannot be ordered.
+func (g *gatherer) build(s *sessionState, a *arena) Session {
+	out := Session{File: g.inputs[s.input], Input: int(s.input), ID: s.id, Line: s.line, Events: s.events, Ignored: s.ignored,
+		Dropped: s.dropped, FirstDropped: s.firstDropped}
+	count := slices.Grow(a.count[:0], len(g.locs)+1)[:len(g.locs)+1]
+	a.count = count
+	clear(count)
+	last := s.input
+	out.Files = []string{out.File}
+	for r := s.head; r >= 0; {
+		rec := g.recs.at(r)
+		count[g.locOf[rec.act.Lifeline()]+1]++
+		if in := rec.input(); in != last { // inputs come in increasing order
+			if in > s.input {
+				out.Files = append(out.Files, g.inputs[in])
+			}
+			last = in
+		}
+		r = rec.next
+	}
+	for k := 1; k < len(count); k++ { // count[k]: where location k starts
+		count[k] += count[k-1]
+	}
+	n := count[len(count)-1]
+	tmp := slices.Grow(a.tmp[:0], n)[:n]
+	a.tmp = tmp
+	for r := s.head; r >= 0; r = g.recs.at(r).next {
+		rec := g.recs.at(r)
+		k := g.locOf[rec.act.Lifeline()]
+		tmp[count[k]] = keyed{hi: rec.hi, lo: rec.lo, act: rec.act, line: rec.line, meta: rec.meta}
+		count[k]++
+	}
+	// count[k] is now where location k ends.
+	start := 0
+	for k := range g.locs {
+		if err := g.orderable(s, k, tmp[start:count[k]]); err != nil {
+			out.Err = err
+			return out
+		}
+		start = count[k]
+	}
+	acts, trace := take(&a.acts, n), take(&a.trace, n)
+	mt := &take(&a.mts, 1)[0]
+	mt.Components = take(&a.comps, len(g.locs))
+	start = 0
+	for k, grp := range g.locs {
+		end := count[k]
+		loc := tmp[start:end]
+		if len(loc) > 0 && loc[0].kind() != keyLine && !slices.IsSortedFunc(loc, keyed.compare) {
+			slices.SortStableFunc(loc, keyed.compare)
+		}
+		for i, e := range loc {
+			j := start + i
+			acts[j] = e.act
+			trace[j] = acts[j : j+1 : j+1]
+		}
+		mt.Components[k] = multitrace.Component{Lifelines: grp, Trace: trace[start:end:end]}
+		start = end
+	}
+	out.MT = mt
+	return out
+}
+
+// orderable returns nil when the events of location k of session s, in the
+// order read, can be ordered: all with the same kind of order key, and
+// from one input when that key is the line order (lines of two files say
+// nothing of the order between them).
+func (g *gatherer) orderable(s *sessionState, k int, loc []keyed) error {
+	if len(loc) == 0 {
+		return nil
+	}
+	first := loc[0]
+	for _, e := range loc[1:] {
+		if e.kind() != first.kind() {
+			at := fmt.Sprintf("line %d", first.line)
+			if e.input() != first.input() {
+				at = fmt.Sprintf("%s:%d", g.inputs[first.input()], first.line)
+			}
+			return &Error{File: g.inputs[e.input()], Line: int(e.line), Msg: fmt.Sprintf(
+				"session %q, location [%s]: mixed order keys: this event has %s, the one at %s has %s (the events of a location are ordered by seq, by time, or by line)",
+				s.id, g.locs[k].Format(g.sig), keyNames[e.kind()], at, keyNames[first.kind()])}
+		}
+	}
+	if first.kind() != keyLine {
+		return nil
+	}
+	var files []string
+	var second keyed
+	for i, e := range loc {
+		if i == 0 || e.input() != loc[i-1].input() {
+			if len(files) == 1 {
+				second = e
+			}
+			files = append(files, g.inputs[e.input()])
+		}
+	}
+	if len(files) < 2 {
+		return nil
+	}
+	return &Error{File: g.inputs[second.input()], Line: int(second.line), Msg: fmt.Sprintf(
+		"session %q, location [%s]: events in %d files (%s) with neither seq nor time: their order across files is unknown (give the events a seq or a time)",
+		s.id, g.locs[k].Format(g.sig), len(files), strings.Join(files, ", "))}
+}

@@ -1,0 +1,542 @@
+package logs
+
+import (
+	"bufio"
+	"container/heap"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"io"
+	"iter"
+	"math"
+	"os"
+	"slices"
+
+	"github.com/ivc-project/ivc/interaction"
+)
+
+// Scope says what one session is: its id across every input of a run
+// (Run, the default), or its id within one file (File: for logs that reuse
+// ids from file to file).
+type Scope uint8
+
+const (
+	ScopeRun  Scope = iota // a session is its id across the inputs of the run
+	ScopeFile              // a session is its id within one input
+)
+
+// ParseScope reads "run" or "file".
+func ParseScope(s string) (Scope, error) {
+	switch s {
+	case "run":
+		return ScopeRun, nil
+	case "file":
+		return ScopeFile, nil
+	}
+	return 0, fmt.Errorf("unknown session scope %q (expected run or file)", s)
+}
+
+// A Joiner gathers the sessions of the logs of a run: a session is its id
+// across all of them, whatever their formats (a JSON Lines session equal
+// to a trace id is that trace). The events of a location are ordered by
+// their order key across inputs, ties kept in the order read (input order,
+// then line order); a location whose events mix kinds of keys, or come
+// from several inputs with line order only, makes its session an error
+// (Session.Err), naming the session, the location and the files.
+//
+//	j, err := logs.NewJoiner(opt, budget, "")
+//	defer j.Close()
+//	for _, path := range paths { in, _ := logs.Open(path, logs.Auto, opt); j.Read(in, report); in.Close() }
+//	for s, err := range j.Sessions() { ... }   // in order of first appearance
+//
+// Memory is bounded: past budget bytes of events and sessions held, they
+// spill to temporary files in a directory (partitioned by a hash of the
+// session id, one partition gathered at a time), which are removed as soon
+// as they are made (on Unix: only their open descriptors keep them, so an
+// interrupted run leaves nothing behind) and closed by Close. The sessions
+// and their order are the same with or without spilling.
+type Joiner struct {
+	opt    Options
+	g      *gatherer
+	budget int64
+	dir    string
+	spill  *spill // nil until the budget is passed
+	arena  arena
+	done   bool
+	err    error // of spilling an ignored event
+}
+
+// NewJoiner returns a joiner of the logs of a run read with opt (its
+// signature and locations), holding at most about budget bytes in memory
+// (0: no bound) and spilling past it into temporary files in dir (""
+// os.TempDir()).
+func NewJoiner(opt Options, budget int64, dir string) (*Joiner, error) {
+	g, err := newGatherer("", &opt)
+	if err != nil {
+		return nil, err
+	}
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	return &Joiner{opt: opt, g: g, budget: budget, dir: dir}, nil
+}
+
+// Read reads the log in (opened with the joiner's options) into the
+// joiner, as Input.Read reads it: malformed lines go to report, Stats
+// count what it held (Sessions: 0, for the sessions are the run's).
+func (j *Joiner) Read(in *Input, report func(error)) (Stats, error) {
+	if j.done {
+		return Stats{}, errors.New("logs: Joiner.Read after Sessions")
+	}
+	if len(j.g.inputs) == maxInputs {
+		return Stats{}, fmt.Errorf("%s: too many inputs (at most %d)", in.Name, maxInputs)
+	}
+	j.g.inputs = append(j.g.inputs, in.Name)
+	st, err := in.scan(report, j)
+	if err == nil {
+		err = j.err
+	}
+	return st, err
+}
+
+// Spilled reports whether the joiner has spilled to disk.
+func (j *Joiner) Spilled() bool { return j.spill != nil }
+
+// add, ignore and drop make the joiner the sink of the readers.
+func (j *Joiner) add(id []byte, line, index int, act interaction.Action, key orderKey) error {
+	if j.spill != nil {
+		return j.spill.event(id, j.g.input(), line, index, byte(key.kind), act, key)
+	}
+	if err := j.g.add(id, line, index, act, key); err != nil {
+		return err
+	}
+	return j.check()
+}
+
+func (j *Joiner) ignore(id []byte, line, index int) {
+	if j.spill != nil {
+		j.err = j.spill.event(id, j.g.input(), line, index, ignoredTag, 0, orderKey{})
+		return
+	}
+	j.g.ignore(id, line, index)
+	if err := j.check(); err != nil {
+		j.err = err
+	}
+}
+
+func (j *Joiner) drop(id []byte, line, index int) {
+	if j.spill != nil {
+		j.err = j.spill.event(id, j.g.input(), line, index, droppedTag, 0, orderKey{})
+		return
+	}
+	j.g.drop(id, line, index)
+}
+
+// check spills what the joiner holds once past its budget.
+func (j *Joiner) check() error {
+	if j.budget <= 0 || j.g.bytes <= j.budget {
+		return nil
+	}
+	sp, err := newSpill(j.dir)
+	if err != nil {
+		return err
+	}
+	j.spill = sp
+	g := j.g
+	for i := range g.sess {
+		s := &g.sess[i]
+		sp.header(s)
+		for r := s.head; r >= 0; r = g.recs.at(r).next {
+			rec := g.recs.at(r)
+			sp.event([]byte(s.id), rec.input(), int(rec.line), 0, byte(rec.kind()), rec.act, orderKey{kind: rec.kind(), hi: rec.hi, lo: rec.lo})
+		}
+	}
+	j.g = g.empty()
+	return sp.err
+}
+
+// Sessions returns the sessions of the run in order of first appearance
+// (input order, then line order), each with its multi-trace or its Err, one
+// at a time: a session's multi-trace is built when it is handed out. The
+// error (a temporary file that cannot be written or read) ends the
+// sequence. Sessions is called once, after the last Read.
+func (j *Joiner) Sessions() iter.Seq2[Session, error] {
+	j.done = true
+	return func(yield func(Session, error) bool) {
+		if j.spill == nil {
+			for i := range j.g.sess {
+				if !yield(j.g.build(&j.g.sess[i], &j.arena), nil) {
+					return
+				}
+			}
+			return
+		}
+		if err := j.spill.sort(j.g); err != nil {
+			yield(Session{}, err)
+			return
+		}
+		j.spill.merge(j.g, &j.arena, yield)
+	}
+}
+
+// Close removes the temporary files of the joiner.
+func (j *Joiner) Close() error {
+	if j.spill == nil {
+		return nil
+	}
+	return j.spill.close()
+}
+
+// spillParts is the number of partitions of a spill: each is gathered in
+// memory alone, so that a run spills about this many times its budget
+// before a partition outgrows it.
+const spillParts = 64
+
+// The tags of what a spill file holds besides events, in the place of an
+// event's key kind.
+const (
+	ignoredTag = 0xff // an event outside the signature
+	headerTag  = 0xfe // the first event of a session gathered before the spill, and its counts
+	endTag     = 0xfd // in a run: the end of a session's events
+	droppedTag = 0xfc // a malformed event (reported)
+)
+
+// isKey reports whether tag is an event's key kind: an event in the
+// signature.
+func isKey(tag byte) bool { return tag < droppedTag }
+
+// spill holds the events of a Joiner past its budget: first in partitions
+// by a hash of the session id, then, partition by partition, gathered into
+// runs of sessions in order of first appearance, which merge reads back in
+// the order of the run.
+type spill struct {
+	dir   string
+	seed  maphash.Seed
+	parts []*spillFile
+	runs  []*spillFile
+	buf   []byte
+	err   error
+}
+
+// spillFile is a temporary file, written then read back.
+type spillFile struct {
+	f       *os.File
+	w       *bufio.Writer
+	removed bool // its name is gone already
+}
+
+func newSpill(dir string) (*spill, error) {
+	sp := &spill{dir: dir, seed: maphash.MakeSeed()}
+	for range spillParts {
+		f, err := sp.create()
+		if err != nil {
+			sp.close()
+			return nil, err
+		}
+		sp.parts = append(sp.parts, f)
+	}
+	return sp, nil
+}
+
+// create makes a temporary file and removes its name at once where an
+// open file can lose its name (Unix), so that nothing is left behind
+// whatever ends the process.
+func (sp *spill) create() (*spillFile, error) {
+	f, err := os.CreateTemp(sp.dir, "ivc-spill-*")
+	if err != nil {
+		return nil, fmt.Errorf("spilling sessions to disk: %w (see --tmp-dir)", err)
+	}
+	removed := os.Remove(f.Name()) == nil
+	return &spillFile{f: f, w: bufio.NewWriterSize(f, 32<<10), removed: removed}, nil
+}
+
+func (sp *spill) close() error {
+	var errs []error
+	for _, f := range append(sp.parts, sp.runs...) {
+		if f != nil {
+			errs = append(errs, f.close())
+		}
+	}
+	sp.parts, sp.runs = nil, nil
+	return errors.Join(errs...)
+}
+
+// event writes an event of session id (tag: its key kind, or ignoredTag)
+// to its partition.
+func (sp *spill) event(id []byte, input int32, line, index int, tag byte, act interaction.Action, key orderKey) error {
+	sp.buf = appendEvent(sp.buf[:0], id, tag, input, line, index, act, key)
+	return sp.write(sp.parts[maphash.Bytes(sp.seed, id)%spillParts], sp.buf)
+}
+
+// header writes a session gathered before the spill to its partition: its
+// first event and its counts of ignored and malformed events; its events
+// follow.
+func (sp *spill) header(s *sessionState) {
+	sp.buf = appendHeader(sp.buf[:0], s)
+	sp.write(sp.parts[maphash.String(sp.seed, s.id)%spillParts], sp.buf)
+}
+
+// write writes b to f; the first error sticks.
+func (sp *spill) write(f *spillFile, b []byte) error {
+	if sp.err != nil {
+		return sp.err
+	}
+	if _, err := f.w.Write(b); err != nil {
+		sp.err = fmt.Errorf("spilling sessions to disk: %w", err)
+	}
+	return sp.err
+}
+
+// appendEvent appends the encoding of an event: its session id, its tag
+// (its key kind, ignoredTag or endTag), input, line and rank in its input,
+// then, for an event in the signature, its action and key.
+func appendEvent(b, id []byte, tag byte, input int32, line, index int, act interaction.Action, key orderKey) []byte {
+	b = binary.AppendUvarint(b, uint64(len(id)))
+	b = append(b, id...)
+	b = append(b, tag)
+	b = binary.AppendUvarint(b, uint64(input))
+	b = binary.AppendUvarint(b, uint64(line))
+	b = binary.AppendUvarint(b, uint64(index))
+	if isKey(tag) {
+		b = binary.AppendUvarint(b, uint64(act))
+		b = binary.AppendVarint(b, key.hi)
+		b = binary.AppendUvarint(b, uint64(key.lo))
+	}
+	return b
+}
+
+// appendHeader appends the encoding of a session's header: its id, its
+// first event and its counts of ignored and malformed events.
+func appendHeader(b []byte, s *sessionState) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s.id)))
+	b = append(b, s.id...)
+	b = append(b, headerTag)
+	b = binary.AppendUvarint(b, uint64(s.input))
+	b = binary.AppendUvarint(b, uint64(s.line))
+	b = binary.AppendUvarint(b, uint64(s.index))
+	b = binary.AppendUvarint(b, uint64(s.ignored))
+	b = binary.AppendUvarint(b, uint64(s.dropped))
+	return binary.AppendUvarint(b, uint64(s.firstDropped))
+}
+
+// close closes f and removes it.
+func (f *spillFile) close() error {
+	err := f.f.Close()
+	if !f.removed {
+		os.Remove(f.f.Name())
+	}
+	return err
+}
+
+// rewind flushes f and returns a reader of it from its start.
+func (f *spillFile) rewind() (*bufio.Reader, error) {
+	if err := f.w.Flush(); err != nil {
+		return nil, err
+	}
+	if _, err := f.f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return bufio.NewReaderSize(f.f, 32<<10), nil
+}
+
+// spilled is an event as read back from a spill file.
+type spilled struct {
+	id          []byte
+	tag         byte
+	input       int32
+	line, index int
+	ignored     int // headerTag: the counts of the session
+	dropped     int
+	firstDrop   int
+	act         interaction.Action
+	key         orderKey
+}
+
+var errSpill = errors.New("corrupt spill file")
+
+// read reads the next event of r into e; io.EOF at the end.
+func (e *spilled) read(r *bufio.Reader) error {
+	n, err := binary.ReadUvarint(r)
+	if err != nil {
+		return err // io.EOF between events
+	}
+	if n > math.MaxInt32 {
+		return errSpill
+	}
+	e.id = slices.Grow(e.id[:0], int(n))[:n]
+	if _, err := io.ReadFull(r, e.id); err != nil {
+		return errSpill
+	}
+	if e.tag, err = r.ReadByte(); err != nil {
+		return errSpill
+	}
+	u := func() uint64 {
+		v, e := binary.ReadUvarint(r)
+		if e != nil && err == nil {
+			err = errSpill
+		}
+		return v
+	}
+	e.input, e.line, e.index = int32(u()), int(u()), int(u())
+	switch {
+	case e.tag == headerTag:
+		e.ignored, e.dropped, e.firstDrop = int(u()), int(u()), int(u())
+	case isKey(e.tag):
+		e.act = interaction.Action(u())
+		hi, e2 := binary.ReadVarint(r)
+		if e2 != nil && err == nil {
+			err = errSpill
+		}
+		e.key = orderKey{kind: keyKind(e.tag), hi: hi, lo: uint32(u())}
+	}
+	return err
+}
+
+// put adds e to its session in g.
+func (g *gatherer) put(e *spilled) {
+	s := &g.sess[g.sessionAt(e.id, e.input, e.line, e.index)]
+	switch e.tag {
+	case headerTag:
+		s.ignored += e.ignored
+		if e.dropped > 0 {
+			s.dropped, s.firstDropped = e.dropped, e.firstDrop
+		}
+	case ignoredTag:
+		s.ignored++
+	case droppedTag:
+		s.dropAt(e.line)
+	default:
+		s.events++
+		g.events++
+		g.link(s, record{hi: e.key.hi, act: e.act, lo: e.key.lo, next: -1, line: clampLine(e.line),
+			meta: uint32(e.input)<<8 | uint32(e.key.kind)})
+	}
+}
+
+// sort gathers each partition in turn and writes its sessions, in order
+// of first appearance, to a run: for each session its header, its events
+// (without id) and an end.
+func (sp *spill) sort(template *gatherer) error {
+	if sp.err != nil {
+		return sp.err
+	}
+	var e spilled
+	for p, part := range sp.parts {
+		r, err := part.rewind()
+		if err != nil {
+			return fmt.Errorf("reading spilled sessions: %w", err)
+		}
+		g := template.empty()
+		for {
+			err := e.read(r)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return fmt.Errorf("reading spilled sessions: %w", err)
+			}
+			g.put(&e)
+		}
+		part.close()
+		sp.parts[p] = nil
+		run, err := sp.create()
+		if err != nil {
+			return err
+		}
+		sp.runs = append(sp.runs, run)
+		for i := range g.sess {
+			s := &g.sess[i]
+			sp.buf = appendHeader(sp.buf[:0], s)
+			sp.write(run, sp.buf)
+			for ri := s.head; ri >= 0; ri = g.recs.at(ri).next {
+				rec := g.recs.at(ri)
+				sp.buf = appendEvent(sp.buf[:0], nil, byte(rec.kind()), rec.input(), int(rec.line), 0, rec.act,
+					orderKey{kind: rec.kind(), hi: rec.hi, lo: rec.lo})
+				sp.write(run, sp.buf)
+			}
+			sp.buf = appendEvent(sp.buf[:0], nil, endTag, 0, 0, 0, 0, orderKey{})
+			sp.write(run, sp.buf)
+		}
+		if sp.err != nil {
+			return sp.err
+		}
+	}
+	return nil
+}
+
+// cursor is a run being merged: the header of its next session.
+type cursor struct {
+	r    *bufio.Reader
+	head spilled
+}
+
+type cursors []*cursor
+
+func (c cursors) Len() int { return len(c) }
+func (c cursors) Less(i, j int) bool {
+	x, y := &c[i].head, &c[j].head
+	return x.input < y.input || x.input == y.input && x.index < y.index
+}
+func (c cursors) Swap(i, j int) { c[i], c[j] = c[j], c[i] }
+func (c *cursors) Push(x any)   { *c = append(*c, x.(*cursor)) }
+func (c *cursors) Pop() any {
+	old := *c
+	x := old[len(old)-1]
+	*c = old[:len(old)-1]
+	return x
+}
+
+// merge hands out the sessions of the runs in order of first appearance:
+// the order of the run, as the runs are each in that order.
+func (sp *spill) merge(template *gatherer, a *arena, yield func(Session, error) bool) {
+	fail := func(err error) { yield(Session{}, fmt.Errorf("reading spilled sessions: %w", err)) }
+	var h cursors
+	for _, run := range sp.runs {
+		r, err := run.rewind()
+		if err != nil {
+			fail(err)
+			return
+		}
+		c := &cursor{r: r}
+		switch err := c.head.read(r); {
+		case err == io.EOF:
+			continue
+		case err != nil:
+			fail(err)
+			return
+		}
+		h = append(h, c)
+	}
+	heap.Init(&h)
+	var e spilled
+	for len(h) > 0 {
+		c := h[0]
+		g := template.empty()
+		g.put(&c.head)
+		for {
+			if err := e.read(c.r); err != nil {
+				fail(err)
+				return
+			}
+			if e.tag == endTag {
+				break
+			}
+			e.id = c.head.id
+			g.put(&e)
+			e.id = nil
+		}
+		if !yield(g.build(&g.sess[0], a), nil) {
+			return
+		}
+		switch err := c.head.read(c.r); {
+		case err == io.EOF:
+			heap.Pop(&h)
+		case err != nil:
+			fail(err)
+			return
+		default:
+			heap.Fix(&h, 0)
+		}
+	}
+}

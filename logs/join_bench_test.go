@@ -1,0 +1,76 @@
+package logs_test
+
+import (
+	"bytes"
+	"fmt"
+	"runtime"
+	"testing"
+
+	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/logs"
+)
+
+// joinLog is a JSON Lines log of sessions of perSession events each, over
+// the lifelines of sig, sessions interleaved by tens.
+func joinLog(sig *interaction.Signature, sessions, perSession int) []byte {
+	var b bytes.Buffer
+	for base := 0; base < sessions; base += 10 {
+		for e := range perSession {
+			for s := base; s < min(base+10, sessions); s++ {
+				l := sig.Lifelines[(s+e)%len(sig.Lifelines)]
+				fmt.Fprintf(&b, `{"session":"s%d","action":"%s!%s","seq":%d}`+"\n", s, l, sig.Messages[0], e)
+			}
+		}
+	}
+	return b.Bytes()
+}
+
+// BenchmarkJoinHeld measures what a Joiner holds in memory once it has
+// read a log, per event (B/event) and per session (B/session), and its
+// reading speed; lifelines=100 checks that a session holds nothing per
+// location (sessions are sparse).
+func BenchmarkJoinHeld(b *testing.B) {
+	for _, nl := range []int{3, 100} {
+		b.Run(fmt.Sprintf("lifelines=%d", nl), func(b *testing.B) {
+			var names []string
+			for i := range nl {
+				names = append(names, fmt.Sprintf("l%d", i))
+			}
+			sig, err := interaction.NewSignature(names, []string{"m"}, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			const sessions, per = 20000, 10
+			data := joinLog(sig, sessions, per)
+			opt := logs.Options{Sig: sig}
+			var held uint64
+			b.ResetTimer()
+			for range b.N {
+				var before, after runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				j, err := logs.NewJoiner(opt, 0, "")
+				if err != nil {
+					b.Fatal(err)
+				}
+				in, err := logs.NewInput("bench.jsonl", bytes.NewReader(data), logs.JSONL, opt)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := j.Read(in, nil); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				in = nil
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				held = after.HeapAlloc - before.HeapAlloc
+				runtime.KeepAlive(j)
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(held)/(sessions*per), "B/event")
+			b.ReportMetric(float64(held)/sessions, "B/session")
+			b.ReportMetric(float64(b.N*sessions*per)/b.Elapsed().Seconds(), "events/s")
+		})
+	}
+}

@@ -1,0 +1,271 @@
+package logs_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/tracegen"
+)
+
+// abpTraces returns the ABP spec's signature, its .htf traces projected on
+// one location per lifeline, and their names.
+func abpTraces(t *testing.T) (*check.Spec, []*multitrace.MultiTrace, []string) {
+	t.Helper()
+	sp, err := check.LoadSpec("../testdata/abp/abp.hsf", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig := sp.Interaction.Sig
+	files, err := filepath.Glob("../testdata/abp/traces/*.htf")
+	if err != nil || len(files) == 0 {
+		t.Fatal(files, err)
+	}
+	var mts []*multitrace.MultiTrace
+	var names []string
+	for _, f := range files {
+		mt, err := multitrace.Read(f, sig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := tracegen.Project(mt.Components[0].Trace, interaction.DiscreteLocations(sig))
+		mts = append(mts, &p)
+		names = append(names, filepath.Base(f))
+	}
+	return sp, mts, names
+}
+
+// splitLogs writes the multi-traces mts as one log per location (per
+// lifeline) in dir, in mixed formats (JSON Lines, CSV, OTLP, JSON Lines
+// rotated into two files, the newer named first), and returns the files
+// in the order to read them.
+func splitLogs(t *testing.T, dir string, sig *interaction.Signature, mts []*multitrace.MultiTrace, ids []string) []string {
+	t.Helper()
+	formats := []logs.Format{logs.JSONL, logs.CSV, logs.OTLP, logs.JSONL}
+	var files []string
+	for k := range mts[0].Components {
+		f := formats[k%len(formats)]
+		var buf bytes.Buffer
+		if err := logs.Write(&buf, f, sig, ids, logs.Location(mts, k), int64(k)); err != nil {
+			t.Fatal(err)
+		}
+		name := sig.Lifelines[k]
+		write := func(name string, data []byte) {
+			p := filepath.Join(dir, name)
+			if err := os.WriteFile(p, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, p)
+		}
+		switch {
+		case k == 3: // rotated: the newer half first
+			lines := strings.SplitAfter(buf.String(), "\n")
+			half := len(lines) / 2
+			write(name+".jsonl", []byte(strings.Join(lines[half:], "")))
+			write(name+".1.jsonl", []byte(strings.Join(lines[:half], "")))
+		case f == logs.OTLP:
+			write(name+".otlp.json", buf.Bytes())
+		default:
+			write(name+"."+f.String(), buf.Bytes())
+		}
+	}
+	return files
+}
+
+// joined reads files with a joiner of the given budget and returns its
+// sessions, checking that it spilled or not as expected and that it
+// leaves no file in its directory.
+func joined(t *testing.T, files []string, opt logs.Options, budget int64, spill bool) []logs.Session {
+	t.Helper()
+	tmp := t.TempDir()
+	j, err := logs.NewJoiner(opt, budget, tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		in, err := logs.Open(f, logs.Auto, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := j.Read(in, func(err error) { t.Error(err) }); err != nil {
+			t.Fatal(err)
+		}
+		in.Close()
+	}
+	if j.Spilled() != spill {
+		t.Errorf("budget %d: spilled %v", budget, j.Spilled())
+	}
+	var out []logs.Session
+	for s, err := range j.Sessions() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("budget %d: %d files left in the temporary directory", budget, len(left))
+	}
+	return out
+}
+
+// dumpJoined prints sessions with their files, lines and counts.
+func dumpJoined(sig *interaction.Signature, sessions []logs.Session) string {
+	var b strings.Builder
+	for _, s := range sessions {
+		fmt.Fprintf(&b, "%s from %s:%d in %s: %d/%d: ", s.ID, filepath.Base(s.File), s.Line, strings.Join(bases(s.Files), ","), s.Events, s.Ignored)
+		if s.Err != nil {
+			fmt.Fprintf(&b, "error: %v\n", s.Err)
+			continue
+		}
+		b.Write(bytes.Join(bytes.Fields(s.MT.Format(sig)), []byte(" ")))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func bases(files []string) []string {
+	var out []string
+	for _, f := range files {
+		out = append(out, filepath.Base(f))
+	}
+	return out
+}
+
+// TestJoinSplitLogs splits the ABP traces into one log per service, in
+// mixed formats with rotation, and checks that joining them gives back
+// every multi-trace, one session each, with and without spilling.
+func TestJoinSplitLogs(t *testing.T) {
+	sp, mts, names := abpTraces(t)
+	sig := sp.Interaction.Sig
+	ids := logs.IDs(logs.OTLP, len(mts), 7) // trace ids, the same session in every format
+	files := splitLogs(t, t.TempDir(), sig, mts, ids)
+	opt := logs.Options{Sig: sig}
+	sessions := joined(t, files, opt, 0, false)
+	if len(sessions) != len(mts) {
+		t.Fatalf("%d sessions, want %d:\n%s", len(sessions), len(mts), dumpJoined(sig, sessions))
+	}
+	for i, id := range ids {
+		k := slices.IndexFunc(sessions, func(s logs.Session) bool { return s.ID == id })
+		if k < 0 {
+			t.Fatalf("no session %s (%s)", id, names[i])
+		}
+		s := sessions[k]
+		if s.Err != nil || !s.MT.Equal(mts[i]) {
+			t.Errorf("session %s (%s): %v\n%s\nwant\n%s", id, names[i], s.Err, s.MT.Format(sig), mts[i].Format(sig))
+		}
+		if len(s.Files) < 2 {
+			t.Errorf("session %s: files %v", id, s.Files)
+		}
+	}
+	want := dumpJoined(sig, sessions)
+	for _, budget := range []int64{1, 4000} {
+		if got := dumpJoined(sig, joined(t, files, opt, budget, true)); got != want {
+			t.Errorf("budget %d, spilled:\n%s\nwant, in memory:\n%s", budget, got, want)
+		}
+	}
+}
+
+// TestJoinOrder: a location's events are ordered by their keys across
+// files; one that mixes keys, or comes from two files with line order only,
+// is its session's error, and the other sessions are judged.
+func TestJoinOrder(t *testing.T) {
+	sig := testSig(t)
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	x := write("x.jsonl", `{"session":"s1","action":"a!m","seq":2}
+{"session":"s2","action":"a!m"}
+{"session":"s3","action":"a!m","seq":1}
+{"session":"s4","action":"a!m","seq":1}
+{"session":"s4","action":"b?m","seq":1}
+`)
+	y := write("y.csv", `session,action,seq,time
+s1,a!n,1,
+s2,a!n,,
+s3,a!n,,5
+s4,b?n,2,
+s1,b?m,,
+s5,c?m,,
+`)
+	opt := logs.Options{Sig: sig}
+	want := `s1 from x.jsonl:1 in x.jsonl,y.csv: 3/0: { [a] a!n.a!m; [b] b?m; [c] ; }
+s2 from x.jsonl:2 in x.jsonl,y.csv: 2/0: error: ` + y + `:3: session "s2", location [a]: events in 2 files (` + x + `, ` + y + `) with neither seq nor time: their order across files is unknown (give the events a seq or a time)
+s3 from x.jsonl:3 in x.jsonl,y.csv: 2/0: error: ` + y + `:4: session "s3", location [a]: mixed order keys: this event has a numeric time, the one at ` + x + `:3 has a seq (the events of a location are ordered by seq, by time, or by line)
+s4 from x.jsonl:4 in x.jsonl,y.csv: 3/0: { [a] a!m; [b] b?m.b?n; [c] ; }
+s5 from y.csv:7 in y.csv: 1/0: { [a] ; [b] ; [c] c?m }
+`
+	for _, budget := range []int64{0, 1} {
+		if got := dumpJoined(sig, joined(t, []string{x, y}, opt, budget, budget > 0)); got != want {
+			t.Errorf("budget %d:\n%s\nwant\n%s", budget, got, want)
+		}
+	}
+}
+
+// TestABPServiceLogs checks the per-service logs shipped in
+// testdata/logs/services (the ABP traces, one log per service, each with
+// its own clock; R's rotated into two files): joined, they hold the ABP
+// traces and get the verdicts of the .htf files. With -update, it writes
+// them again.
+func TestABPServiceLogs(t *testing.T) {
+	sp, mts, names := abpTraces(t)
+	sig := sp.Interaction.Sig
+	ids := make([]string, len(names))
+	for i, n := range names {
+		ids[i] = strings.TrimSuffix(n, ".htf")
+	}
+	dir := filepath.Join("..", "testdata", "logs", "services")
+	formats := map[string]logs.Format{"S": logs.JSONL, "K": logs.CSV, "L": logs.JSONL, "R": logs.JSONL}
+	if *update {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for k, l := range sig.Lifelines {
+			f := formats[l]
+			var buf bytes.Buffer
+			if err := logs.Write(&buf, f, sig, ids, logs.Location(mts, k), int64(k+1)); err != nil {
+				t.Fatal(err)
+			}
+			files := map[string][]byte{l + "." + f.String(): buf.Bytes()}
+			if l == "R" { // rotated: R.1.jsonl holds the older half
+				lines := strings.SplitAfter(buf.String(), "\n")
+				half := len(lines) / 2
+				files = map[string][]byte{"R.1.jsonl": []byte(strings.Join(lines[:half], "")), "R.jsonl": []byte(strings.Join(lines[half:], ""))}
+			}
+			for name, data := range files {
+				if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*"))
+	if err != nil || len(files) != 5 {
+		t.Fatal(files, err)
+	}
+	sessions := joined(t, files, logs.Options{Sig: sig}, 0, false)
+	if len(sessions) != len(ids) {
+		t.Fatalf("%d sessions, want %d", len(sessions), len(ids))
+	}
+	for i, id := range ids {
+		k := slices.IndexFunc(sessions, func(s logs.Session) bool { return s.ID == id })
+		if k < 0 || sessions[k].Err != nil || !sessions[k].MT.Equal(mts[i]) {
+			t.Errorf("session %s is not %s projected", id, names[i])
+		}
+	}
+}

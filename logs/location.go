@@ -1,0 +1,22 @@
+package logs
+
+import "github.com/ivc-project/ivc/multitrace"
+
+// Location returns the multi-traces mts restricted to their component k,
+// the others left empty: what the log of one location (one service) holds,
+// for Write to make distributed logs, one file per location, that a Joiner
+// reads back as mts.
+func Location(mts []*multitrace.MultiTrace, k int) []*multitrace.MultiTrace {
+	out := make([]*multitrace.MultiTrace, len(mts))
+	for i, mt := range mts {
+		comps := make([]multitrace.Component, len(mt.Components))
+		for c, comp := range mt.Components {
+			comps[c].Lifelines = comp.Lifelines
+		}
+		if k < len(comps) {
+			comps[k].Trace = mt.Components[k].Trace
+		}
+		out[i] = &multitrace.MultiTrace{Components: comps}
+	}
+	return out
+}
