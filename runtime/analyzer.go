@@ -418,9 +418,9 @@ type locKey struct {
 	exact bool
 }
 
-// Analyze decides the verdict of mt, a multi-trace over the analyzer's
+// Check decides the verdict of mt, a multi-trace over the analyzer's
 // signature whose components partition its lifelines.
-func (a *Analyzer) Analyze(mt *multitrace.MultiTrace) verdict.Result {
+func (a *Analyzer) Check(mt *multitrace.MultiTrace) verdict.Result {
 	res, _ := a.analyze(mt, false)
 	return res
 }
@@ -480,7 +480,7 @@ func (a *Analyzer) newProblem(mt *multitrace.MultiTrace) *problem {
 	return pb
 }
 
-// Explore is Analyze that also records the part of the analysis graph the
+// Explore is Check that also records the part of the analysis graph the
 // search explored, for review (slow).
 func (a *Analyzer) Explore(mt *multitrace.MultiTrace) (verdict.Result, *Graph) {
 	return a.analyze(mt, true)

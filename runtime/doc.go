@@ -12,7 +12,7 @@
 // nothing is removed and the final term must terminate.
 //
 //	a := runtime.New(store, term, runtime.DefaultOptions())
-//	res := a.Analyze(mt) // res.Verdict is Pass, WeakPass, Fail or Inconc
+//	res := a.Check(mt) // res.Verdict is Pass, WeakPass, Fail or Inconc
 //
 // Removal is exact (Th. 1 of the lifeline-removal paper) for single actions
 // outside coregions and syncs. Elsewhere it is not: a <synch> multi-action
