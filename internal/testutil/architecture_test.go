@@ -55,9 +55,13 @@ var architecture = []struct {
 	{"check", []string{"syntax", "interaction", "multitrace", "hcf", "spec", "logs", "verdict", "nfa", "compile", "automata", "runtime"}, nil},
 	{"draw", []string{"interaction", "multitrace", "verdict", "runtime"}, []string{"github.com/emicklei/dot"}},
 	{"report", nil, nil},
+	// The live driver's library: sessions of live traffic judged by check.
+	{"monitor", []string{"check", "logs", "multitrace"},
+		[]string{"go.opentelemetry.io/collector/pdata", "google.golang.org/grpc", "google.golang.org/genproto/googleapis/rpc",
+			"google.golang.org/protobuf", "github.com/prometheus/client_golang"}},
 	// The driver: flags, wiring and printing.
 	{"cmd/ivc", []string{"syntax", "internal/input", "internal/atomicfile", "interaction", "multitrace", "spec", "logs", "tracegen",
-		"verdict", "nfa", "compile", "automata", "runtime", "gen", "check", "draw", "report"},
+		"verdict", "nfa", "compile", "automata", "runtime", "gen", "check", "draw", "report", "monitor"},
 		[]string{"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/schollz/progressbar", "golang.org/x/term", "github.com/emicklei/dot"}},
 	// For tests and benchmarks only.
 	{"internal/random", []string{"interaction"}, nil},
