@@ -11,7 +11,7 @@
 //	e, err := automata.New(sp.Store, sp.Root, automata.Options{Mode: verdict.Prefix})
 //	var le *compile.LoopError
 //	if errors.As(err, &le) { ... }   // outside the compiled sublanguage: use the runtime engine
-//	res := e.Analyze(mt)             // Pass, WeakPass, Fail (Reason: LocalError(...), InterError, CentralError)
+//	res := e.Check(mt)             // Pass, WeakPass, Fail (Reason: LocalError(...), InterError, CentralError)
 //
 // It is a package of its own, not part of compile, because it joins three
 // worlds that compile does not need: multi-traces and their partitions, the
@@ -73,7 +73,7 @@ type Options struct {
 	// MaxMemory bounds the bytes of the compilation, and of each
 	// partition's checker (0: nfa.DefaultMaxMemory; negative: none). Past
 	// it or the build timeout, New fails with a *nfa.LimitError, and
-	// Analyze answers Inconc for a multi-trace whose checker could not be
+	// Check answers Inconc for a multi-trace whose checker could not be
 	// built.
 	MaxMemory int64
 	// NoPruning: see nfa.CheckerOptions.
@@ -328,7 +328,7 @@ func (l *located) trace(mt *multitrace.MultiTrace) [][]nfa.Letter {
 }
 
 // Prepare builds the checker of mt's partition of the lifelines, if it is
-// not built yet: the one-time work that Analyze would otherwise do for the
+// not built yet: the one-time work that Check would otherwise do for the
 // first multi-trace of each partition. It returns the time the building
 // took, 0 when the checker was built before, so that a caller can report
 // it apart from the check.
@@ -337,9 +337,9 @@ func (e *Engine) Prepare(mt *multitrace.MultiTrace) (time.Duration, error) {
 	return d, l.err
 }
 
-// Analyze decides mt. A multi-trace whose partition makes a projection too
+// Check decides mt. A multi-trace whose partition makes a projection too
 // big answers Inconc with the reason.
-func (e *Engine) Analyze(mt *multitrace.MultiTrace) verdict.Result {
+func (e *Engine) Check(mt *multitrace.MultiTrace) verdict.Result {
 	l := e.located(mt.Locations())
 	if l.err != nil {
 		res := verdict.Result{Verdict: verdict.Inconc, Mode: e.opt.Mode, Detail: l.err.Error()}
@@ -401,10 +401,10 @@ func NewRaw(a *nfa.NFA, locs *nfa.Alphabets, opt Options) (*Raw, error) {
 // Alphabets returns the alphabets of the locations.
 func (r *Raw) Alphabets() *nfa.Alphabets { return r.c.Alphabets() }
 
-// Analyze decides the letter traces mt, one per location (as
+// Check decides the letter traces mt, one per location (as
 // nfa.ParseLetterTraces reads them). The explanation of a Fail names the
 // locations as components.
-func (r *Raw) Analyze(mt [][]nfa.Letter) verdict.Result {
+func (r *Raw) Check(mt [][]nfa.Letter) verdict.Result {
 	res := check(r.c, mt, r.opt)
 	if res.Verdict != nfa.Fail {
 		return result(res, r.opt, nil)

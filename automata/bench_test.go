@@ -48,14 +48,14 @@ func BenchmarkLongTraces(b *testing.B) {
 		}{{"global", global}, {"discrete", discrete}} {
 			b.Run(model+"/"+set.name, func(b *testing.B) {
 				for _, mt := range set.mts {
-					if v := e.Analyze(mt).Verdict; v != verdict.Pass && v != verdict.WeakPass {
+					if v := e.Check(mt).Verdict; v != verdict.Pass && v != verdict.WeakPass {
 						b.Fatalf("%s on an accepted prefix", v)
 					}
 				}
 				actions := 0
 				for b.Loop() {
 					for _, mt := range set.mts {
-						e.Analyze(mt)
+						e.Check(mt)
 						actions += mt.Len()
 					}
 				}

@@ -80,9 +80,9 @@ func TestLfremCorpus(t *testing.T) {
 			if mode == verdict.Prefix {
 				want = row.Prefix
 			}
-			rt := m.rt[mi].Analyze(mt).Verdict.String()
+			rt := m.rt[mi].Check(mt).Verdict.String()
 			for _, p := range []Procedure{AS, AC} {
-				res := m.engines[mode.String()+string(rune('0'+p))].Analyze(mt)
+				res := m.engines[mode.String()+string(rune('0'+p))].Check(mt)
 				got := res.Verdict.String()
 				if got != rt {
 					t.Errorf("%s (%s) %s %v: automata %s (%s), runtime %s", row.HTF, row.Kind, mode, p, got, res.Text(), rt)
@@ -125,7 +125,7 @@ func TestLongTraces(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := e.Analyze(mt); got.Verdict.String() != lt.Verdict {
+			if got := e.Check(mt); got.Verdict.String() != lt.Verdict {
 				t.Errorf("%s/%s (%d actions): %s (%s), want %s", model, lt.Name, mt.Len(), got.Verdict, got.Text(), lt.Verdict)
 			}
 			checked++
@@ -149,11 +149,11 @@ func TestLongTraces(t *testing.T) {
 					e  *Engine
 					rt *runtime.Analyzer
 				}{{e, rt}, {ea, rta}} {
-					want := c.rt.Analyze(&pm)
+					want := c.rt.Check(&pm)
 					if want.Verdict == verdict.Inconc {
 						continue
 					}
-					if got := c.e.Analyze(&pm); got.Verdict != want.Verdict {
+					if got := c.e.Check(&pm); got.Verdict != want.Verdict {
 						t.Errorf("%s/%s projected on %d components (%d events) %s: automata %s (%s), runtime %s",
 							model, lt.Name, len(part), pm.Len(), want.Mode, got.Verdict, got.Text(), want.Verdict)
 					}

@@ -30,7 +30,7 @@ func Example() {
 		if err != nil {
 			panic(err)
 		}
-		res := e.Analyze(mt)
+		res := e.Check(mt)
 		if res.Verdict == verdict.Pass {
 			fmt.Println(res.Verdict)
 			continue

@@ -36,7 +36,7 @@ func TestSweepChain1001(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := e.Analyze(mt); res.Verdict != verdict.WeakPass {
+	if res := e.Check(mt); res.Verdict != verdict.WeakPass {
 		t.Errorf("%s %s, want WeakPass", res.Verdict, res.Text())
 	}
 	runtime.GC()

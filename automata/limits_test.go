@@ -43,15 +43,15 @@ func TestBuildLimits(t *testing.T) {
 	if _, err := e.Prepare(mt); !errors.As(err, &le) || le.Limit != nfa.LimitMemory {
 		t.Errorf("Prepare: error %v, want a memory LimitError", err)
 	}
-	res := e.Analyze(mt)
+	res := e.Check(mt)
 	if res.Verdict != verdict.Inconc || !strings.Contains(res.Detail, "raise --max-memory") {
-		t.Errorf("Analyze: %s %q, want Inconc for the memory budget", res.Verdict, res.Detail)
+		t.Errorf("Check: %s %q, want Inconc for the memory budget", res.Verdict, res.Detail)
 	}
 	e, err = New(st, term, Options{Mode: verdict.Prefix, MaxMemory: 64 << 20, Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := e.Analyze(mt); res.Verdict != verdict.WeakPass {
+	if res := e.Check(mt); res.Verdict != verdict.WeakPass {
 		t.Errorf("within the limits: %s %s, want WeakPass", res.Verdict, res.Text())
 	}
 }

@@ -82,13 +82,13 @@ func TestDifferentialRuntime(t *testing.T) {
 				continue
 			}
 			for mi := range 2 {
-				want := rt[mi].Analyze(&mt)
+				want := rt[mi].Check(&mt)
 				if want.Verdict == verdict.Inconc {
 					continue
 				}
 				oracle := verdict.Verdict(255)
 				for ei, e := range es[mi] {
-					got := e.Analyze(&mt)
+					got := e.Check(&mt)
 					if got.Verdict == want.Verdict {
 						continue
 					}
@@ -159,11 +159,11 @@ func FuzzDifferential(f *testing.F) {
 				var got []verdict.Verdict
 				for i, rt := range rts {
 					names = append(names, fmt.Sprintf("runtime(config %d)", i))
-					got = append(got, rt.Analyze(&mt).Verdict)
+					got = append(got, rt.Check(&mt).Verdict)
 				}
 				for i, e := range es {
 					names = append(names, engines[i].name)
-					got = append(got, e.Analyze(&mt).Verdict)
+					got = append(got, e.Check(&mt).Verdict)
 				}
 				agree := true
 				for _, v := range got {

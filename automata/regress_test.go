@@ -46,7 +46,7 @@ func TestPrefixExact(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res := e.Analyze(mt)
+			res := e.Check(mt)
 			got := res.Verdict.String() + " " + res.Text()
 			if eng.opt.Procedure == AC {
 				got = res.Verdict.String()
@@ -59,7 +59,7 @@ func TestPrefixExact(t *testing.T) {
 				t.Errorf("%s on %s: %s gives %q, want %q", tc.term, tc.mt, eng.name, got, want)
 			}
 		}
-		if rt := runtime.New(st, term, runtime.DefaultOptions()).Analyze(mt); rt.Verdict != verdict.Fail {
+		if rt := runtime.New(st, term, runtime.DefaultOptions()).Check(mt); rt.Verdict != verdict.Fail {
 			t.Errorf("%s on %s: runtime engine %s, want Fail", tc.term, tc.mt, rt.Verdict)
 		}
 	}

@@ -64,8 +64,8 @@ func TestSynchModels(t *testing.T) {
 			case 4:
 				mt = tracegen.Slice(mt, rng)
 			}
-			want := rt.Analyze(&mt)
-			if got := e.Analyze(&mt); got.Verdict != want.Verdict {
+			want := rt.Check(&mt)
+			if got := e.Check(&mt); got.Verdict != want.Verdict {
 				t.Errorf("network %s on %s: automata %s (%s), runtime %s", mode, mt.Format(sig), got.Verdict, got.Text(), want.Verdict)
 			}
 			checked++
@@ -90,7 +90,7 @@ func TestSynchModels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := e.Analyze(mt); got.Verdict != verdict.WeakPass {
+		if got := e.Check(mt); got.Verdict != verdict.WeakPass {
 			t.Errorf("%s: %s (%s), want WeakPass", name, got.Verdict, got.Text())
 		}
 		checked++

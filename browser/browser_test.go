@@ -262,7 +262,7 @@ func TestDrawings(t *testing.T) {
 		opts := runtime.DefaultOptions()
 		opts.Mode = verdict.Slice
 		an := runtime.New(sp.Store, sp.Root, opts)
-		res := an.Analyze(mt)
+		res := an.Check(mt)
 		w, _ := an.Witness(mt, res.Mode)
 		if res.Verdict == verdict.Fail {
 			w, _ = an.Witness(draw.Consumed(mt, res.Explanation), verdict.Prefix)

@@ -223,7 +223,7 @@ func (c *Checker) check(mt *multitrace.MultiTrace, record bool) (verdict.Result,
 		d, err := c.auto.Prepare(mt)
 		var limit *nfa.LimitError
 		if c.opt.Engine != EngineAuto || !errors.As(err, &limit) {
-			return c.auto.Analyze(mt), nil, d, EngineAutomata // an error is Analyze's Inconc
+			return c.auto.Check(mt), nil, d, EngineAutomata // an error is Analyze's Inconc
 		}
 		setup = d
 	}
@@ -235,7 +235,7 @@ func (c *Checker) check(mt *multitrace.MultiTrace, record bool) (verdict.Result,
 		res, g := a.Explore(mt)
 		return res, g, setup, EngineRuntime
 	}
-	return a.Analyze(mt), nil, setup, EngineRuntime
+	return a.Check(mt), nil, setup, EngineRuntime
 }
 
 // Witness returns an interleaving of mt's events that the interaction
@@ -281,5 +281,5 @@ func (c *Checker) CheckLetters(mt [][]nfa.Letter) (verdict.Result, error) {
 	if c.raw == nil {
 		return verdict.Result{}, errors.New("letter traces are checked against a .timbuk NFA, not an interaction")
 	}
-	return c.raw.Analyze(mt), nil
+	return c.raw.Check(mt), nil
 }

@@ -181,7 +181,7 @@ func newAcceptor(st *interaction.Store, root interaction.Term) *acceptor {
 
 func (ac *acceptor) accepts(tr []interaction.MultiAction) (bool, verdict.Result) {
 	mt := multitrace.MultiTrace{Components: []multitrace.Component{{Lifelines: ac.all, Trace: tr}}}
-	r := ac.a.Analyze(&mt)
+	r := ac.a.Check(&mt)
 	return r.Verdict == verdict.Pass, r
 }
 

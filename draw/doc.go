@@ -12,7 +12,7 @@
 // interaction expected there:
 //
 //	a := runtime.New(sp.Store, sp.Root, runtime.DefaultOptions())
-//	res := a.Analyze(mt)
+//	res := a.Check(mt)
 //	w, _ := a.Witness(mt, res.Mode) // for a Fail: a.Witness(draw.Consumed(mt, res.Explanation), verdict.Prefix)
 //	svg := draw.MultiTraceSVG(draw.Run{Sig: sp.Sig, Syntax: sp.Syntax, MT: mt, Result: res, Witness: w}, draw.Options{})
 //

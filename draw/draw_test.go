@@ -197,7 +197,7 @@ func TestMultiTraceGolden(t *testing.T) {
 		opts := runtime.DefaultOptions()
 		opts.Mode = r.mode
 		an := runtime.New(sp.Store, sp.Root, opts)
-		res := an.Analyze(mt)
+		res := an.Check(mt)
 		if res.Verdict != r.want {
 			t.Fatalf("%s: %s, want %s", r.name, res.Verdict, r.want)
 		}
@@ -376,7 +376,7 @@ func TestMultiTraceApart(t *testing.T) {
 		t.Fatal(err)
 	}
 	an := runtime.New(st, root, runtime.DefaultOptions())
-	res := an.Analyze(mt)
+	res := an.Check(mt)
 	run := Run{Sig: sig, Syntax: node, MT: mt, Result: res}
 	if res.Verdict == verdict.Fail {
 		run.Witness, _ = an.Witness(Consumed(mt, res.Explanation), verdict.Prefix)
@@ -410,7 +410,7 @@ func TestMaxSteps(t *testing.T) {
 		t.Fatal(err)
 	}
 	an := runtime.New(sp.Store, sp.Root, runtime.DefaultOptions())
-	res := an.Analyze(mt)
+	res := an.Check(mt)
 	w, ok := an.Witness(Consumed(mt, res.Explanation), verdict.Prefix)
 	if res.Verdict != verdict.Fail || !ok || len(w) != 250 {
 		t.Fatalf("%s, witness %v of %d steps", res.Verdict, ok, len(w))

@@ -120,8 +120,8 @@ func TestEndToEnd(t *testing.T) {
 				rt       verdict.Result
 				rtMapped string
 			}{
-				{"accept", acc, m.chk.CheckAC(letters, nfa.Accept), rtAccept.Analyze(mt), ""},
-				{"prefix", pre, m.chk.CheckAC(letters, nfa.Prefix), rtPrefix.Analyze(mt), ""},
+				{"accept", acc, m.chk.CheckAC(letters, nfa.Accept), rtAccept.Check(mt), ""},
+				{"prefix", pre, m.chk.CheckAC(letters, nfa.Prefix), rtPrefix.Check(mt), ""},
 			} {
 				if r.as.Verdict != r.ac.Verdict {
 					t.Errorf("%s %s: AS %v, AC %v", name, r.mode, r.as, r.ac)

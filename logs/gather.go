@@ -150,9 +150,14 @@ func (g *gatherer) sessionOf(id []byte, line, index int) int32 {
 }
 
 // sessionAt returns the index of the session id, made at line and index of
-// input if new.
+// input if new. A session's line in its first input is its smallest: spans
+// are added once their file is read (their messages may come from their
+// linked partners), after the malformed spans reported while reading.
 func (g *gatherer) sessionAt(id []byte, input int32, line, index int) int32 {
 	if s, ok := g.ids[string(id)]; ok {
+		if st := &g.sess[s]; input == st.input && line < st.line {
+			st.line = line
+		}
 		return s
 	}
 	s, text := int32(len(g.sess)), string(id)

@@ -22,6 +22,12 @@ type (
 		Tags          []jaegerTag    `json:"tags"`
 		ProcessID     string         `json:"processID"`
 		Process       *jaegerProcess `json:"process"` // older exports embed the process
+		References    []jaegerRef    `json:"references"`
+	}
+	jaegerRef struct {
+		RefType string `json:"refType"` // CHILD_OF (the parent) or FOLLOWS_FROM (a link)
+		TraceID string `json:"traceID"`
+		SpanID  string `json:"spanID"`
 	}
 	jaegerProcess struct {
 		ServiceName string      `json:"serviceName"`
@@ -83,9 +89,15 @@ func readJaeger(b *builder, in io.Reader, line int, opt *Options) error {
 	for {
 		t, err := s.token()
 		if err == io.EOF {
+			if err := r.flush(); err != nil {
+				return err
+			}
 			return r.checkFound("Jaeger JSON", jaegerExpected)
 		}
 		if err != nil {
+			if ferr := r.flush(); ferr != nil {
+				return ferr
+			}
 			return b.stop(err)
 		}
 		r.docs++
@@ -99,6 +111,9 @@ func readJaeger(b *builder, in io.Reader, line int, opt *Options) error {
 			err = s.errorAt(s.d.InputOffset()-1, "expected Jaeger JSON (%s), found %v", jaegerExpected, t)
 		}
 		if err != nil {
+			if ferr := r.flush(); ferr != nil {
+				return ferr
+			}
 			return b.stop(err)
 		}
 	}
@@ -223,12 +238,16 @@ func (r *spanReader) jaegerObject(s *jsonStream, line, col int, envelope bool) e
 func (r *spanReader) jaegerSpan(p *pendingSpan, traceID string, processes map[string]jaegerProcess, line, col int) error {
 	sp := &p.span
 	kindTag, _ := tag(sp.Tags, defaultSpanKindTag)
-	var kind interaction.Kind
+	var kind spanKind
 	switch strings.ToLower(kindTag) {
-	case "client", "producer":
-		kind = interaction.Emission
-	case "server", "consumer":
-		kind = interaction.Reception
+	case "client":
+		kind = kindClient
+	case "producer":
+		kind = kindProducer
+	case "server":
+		kind = kindServer
+	case "consumer":
+		kind = kindConsumer
 	default:
 		r.b.stats.Unkinded++
 		return nil
@@ -259,11 +278,27 @@ func (r *spanReader) jaegerSpan(p *pendingSpan, traceID string, processes map[st
 			l, _ = tag(sp.Tags, r.lifelineAttr)
 		}
 	}
-	m := r.message(func(k string) (string, bool) { return tag(sp.Tags, k) }, sp.OperationName)
+	lookup := func(k string) (string, bool) { return tag(sp.Tags, k) }
+	m := r.message(lookup, sp.OperationName, false)
 	start, err := sp.StartTime.Int64()
 	if err != nil || start <= 0 || start > math.MaxInt64/1000 {
 		r.b.dropped([]byte(id), p.line, p.col, "span %q: startTime %q is not a time (a positive integer of µs)", sp.SpanID, sp.StartTime)
 		return nil
 	}
-	return r.span([]byte(id), p.line, p.col, sp.SpanID, l, kind, m, start*1000)
+	h := heldSpan{trace: id, spanID: strings.ToLower(sp.SpanID), line: p.line, col: p.col, l: l, m: m, kind: kind, start: start * 1000}
+	if kind.action() == interaction.Reception {
+		h.pairM = r.message(lookup, sp.OperationName, true)
+		for _, ref := range sp.References {
+			if ref.TraceID != "" && !strings.EqualFold(ref.TraceID, id) {
+				continue
+			}
+			if ref.RefType == "CHILD_OF" && h.parent == "" {
+				h.parent = strings.ToLower(ref.SpanID)
+			} else {
+				h.links = append(h.links, strings.ToLower(ref.SpanID))
+			}
+		}
+	}
+	r.hold(h)
+	return nil
 }

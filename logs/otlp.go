@@ -41,6 +41,7 @@ type spanReader struct {
 	// those where the format's structure was (resource spans, traces): a
 	// file with documents and none of its format's is not of that format.
 	docs, found int
+	held        []heldSpan // the spans with an action, until flush
 }
 
 // checkFound returns the error for a file whose documents hold none of
@@ -100,6 +101,9 @@ func readOTLP(b *builder, lr *lineReader, opt *Options) error {
 				err = r.otlpLines(lr)
 			} else {
 				err = r.otlpStream(newJSONStream(b.file, lr.rest(), lr.line))
+			}
+			if ferr := r.flush(); err == nil {
+				err = ferr
 			}
 			if err != nil {
 				return err
@@ -347,12 +351,16 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 			spans := sss.At(j).Spans()
 			for k := range spans.Len() {
 				sp := spans.At(k)
-				var kind interaction.Kind
+				var kind spanKind
 				switch sp.Kind() {
-				case ptrace.SpanKindProducer, ptrace.SpanKindClient:
-					kind = interaction.Emission
-				case ptrace.SpanKindConsumer, ptrace.SpanKindServer:
-					kind = interaction.Reception
+				case ptrace.SpanKindClient:
+					kind = kindClient
+				case ptrace.SpanKindProducer:
+					kind = kindProducer
+				case ptrace.SpanKindServer:
+					kind = kindServer
+				case ptrace.SpanKindConsumer:
+					kind = kindConsumer
 				default:
 					r.b.stats.Unkinded++
 					continue
@@ -361,7 +369,8 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 				if !resHas {
 					l, _ = attr(sp.Attributes(), lifelineKey)
 				}
-				m := r.message(func(k string) (string, bool) { return attr(sp.Attributes(), k) }, sp.Name())
+				lookup := func(k string) (string, bool) { return attr(sp.Attributes(), k) }
+				m := r.message(lookup, sp.Name(), false)
 				var id []byte
 				if tid := sp.TraceID(); !tid.IsEmpty() {
 					id = idBuf[:hex.Encode(idBuf[:], tid[:])]
@@ -373,9 +382,18 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 					r.b.dropped(id, line, col, "span %q: startTimeUnixNano %d is not a time (missing, or past 2^63-1 ns)", sp.SpanID().String(), start)
 					continue
 				}
-				if err := r.span(id, line, col, sp.SpanID().String(), l, kind, m, int64(start)); err != nil {
-					return err
+				h := heldSpan{trace: string(id), spanID: spanID(sp.SpanID()), parent: spanID(sp.ParentSpanID()),
+					line: line, col: col, l: l, m: m, kind: kind, start: int64(start)}
+				if kind.action() == interaction.Reception {
+					h.pairM = r.message(lookup, sp.Name(), true)
+					links := sp.Links()
+					for n := range links.Len() {
+						if ln := links.At(n); ln.TraceID() == sp.TraceID() {
+							h.links = append(h.links, spanID(ln.SpanID()))
+						}
+					}
 				}
+				r.hold(h)
 			}
 		}
 	}
@@ -383,10 +401,14 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 }
 
 // message returns the message of a span: MessageAttr's value if set and
-// present, else messaging.destination.name's or rpc.method's, else name;
+// present, else messaging.destination.name's or rpc.method's (or, when
+// route, for the receiving side of a linked pair, http.route's), else name;
 // lookup reads an attribute (OTLP) or a tag (Jaeger) of the span.
-func (r *spanReader) message(lookup func(key string) (string, bool), name string) string {
+func (r *spanReader) message(lookup func(key string) (string, bool), name string, route bool) string {
 	keys := []string{MessagingDestination, RPCMethod}
+	if route {
+		keys = append(keys, HTTPRoute)
+	}
 	if r.messageAttr != "" {
 		keys = []string{r.messageAttr}
 	}
@@ -396,6 +418,14 @@ func (r *spanReader) message(lookup func(key string) (string, bool), name string
 		}
 	}
 	return name
+}
+
+// spanID returns a span id in hex, "" for the empty id.
+func spanID(id pcommon.SpanID) string {
+	if id.IsEmpty() {
+		return ""
+	}
+	return hex.EncodeToString(id[:])
 }
 
 // attr returns the value of an attribute as a string.

@@ -28,13 +28,16 @@ type Analyzer struct {
 	kept        int                       // entries of the locations' memos (see keep)
 	last        *located                  // the locations of the last analysis
 	lastEntries int                       // its memos' entries before
+	loc         map[locKey]bool           // the local analyses of this analysis (see local)
 	letters     []interaction.MultiAction // every multi-action of the interaction
 	hasSync     bool                      // the interaction has a sync operator
 
 	// base is what the store held when the analyzer got it (see renew);
-	// spent: the last analysis stopped at the memory budget.
+	// spent: the last analysis stopped at the memory budget; used: an
+	// analysis ran since (see analyze).
 	base  int64
 	spent bool
+	used  bool
 
 	// Scratch space reused from one search to the next.
 	pb    problem
@@ -51,6 +54,13 @@ func New(st *interaction.Store, root interaction.Term, opts Options) *Analyzer {
 		opts.MaxNodes = DefaultMaxNodes
 	}
 	root = st.Simplify(root)
+	if opts.MaxMemory > 0 {
+		// The memory an analysis is charged for counts the growth of the
+		// store, which depends on what the store held before: start from a
+		// copy of the interaction alone, as renew does, so that an analysis
+		// judged first, or again after renew, is charged the same.
+		st, root = st.Fresh(root)
+	}
 	withSync := hasSync(st, root)
 	if opts.LOC && withSync {
 		// A local analysis projects by Remove, which erases the synchronized
@@ -68,6 +78,7 @@ func New(st *interaction.Store, root interaction.Term, opts Options) *Analyzer {
 		suffixes: map[uint64]int32{},
 		tuples:   map[uint64]int32{},
 		results:  map[int32]verdict.Result{},
+		loc:      map[locKey]bool{},
 		base:     st.Bytes(),
 	}
 	a.prepare()
@@ -97,9 +108,10 @@ func (a *Analyzer) renew() {
 	a.st, a.root = a.st.Fresh(a.root)
 	a.located = map[uint64][]*located{}
 	a.suffixes, a.kept, a.last = map[uint64]int32{}, 0, nil
-	a.tuples, a.results = map[uint64]int32{}, map[int32]verdict.Result{}
+	a.tuples, a.results, a.loc = map[uint64]int32{}, map[int32]verdict.Result{}, map[locKey]bool{}
 	a.vs, a.work, a.succ, a.via, a.pb = vertices{}, nil, nil, nil, problem{}
-	a.base, a.spent = a.st.Bytes(), false
+	a.base, a.spent, a.used = a.st.Bytes(), false, false
+	a.prepare()
 }
 
 // Options returns the analyzer's options.
@@ -118,11 +130,8 @@ type located struct {
 	split      [][]part                // parts of each multi-action (by ActID), nil until computed
 	several    []int32                 // the components of several lifelines
 
-	// Memos kept from one multi-trace to the next (see compMemo), and the
-	// results of local analyses by projected term and remaining trace
-	// (see suffixes).
+	// Memos kept from one multi-trace to the next (see compMemo).
 	memo []compMemo
-	loc  map[locKey]bool
 }
 
 // compMemo holds, for one component of a partition, what the local
@@ -185,7 +194,7 @@ func (a *Analyzer) minEvents(p *located, c int, t interaction.Term) int {
 
 // memoEntries counts the entries of the memos a partition keeps.
 func (p *located) memoEntries() int {
-	n := len(p.loc)
+	n := 0
 	for _, m := range p.memo {
 		n += len(m.proj) + len(m.first) + len(m.min)
 	}
@@ -193,8 +202,13 @@ func (p *located) memoEntries() int {
 }
 
 // The memos kept from one multi-trace to the next are dropped when they
-// grow past maxKept entries (they are caches), and counted in the memory
-// budget at keptBytes bytes an entry.
+// grow past maxKept entries (they are caches). They are not counted in the
+// memory budget of an analysis: what they hold depends on the multi-traces
+// judged before, and a verdict must not (ivc analyze gives the same output
+// for any number of workers, which each judge different sessions). Their
+// bound, maxKept entries of keptBytes bytes (2.5 MiB), is a fixed cost of
+// the analyzer beside the budget. The local analyses of one analysis, which
+// are counted, take keptBytes an entry too.
 const (
 	maxKept   = 1 << 16
 	keptBytes = 40
@@ -260,7 +274,6 @@ func (a *Analyzer) keep() {
 	clear(a.results)
 	for _, ps := range a.located {
 		for _, p := range ps {
-			p.loc = map[locKey]bool{}
 			clear(p.memo)
 		}
 	}
@@ -306,7 +319,6 @@ func (a *Analyzer) locate(mt *multitrace.MultiTrace) *located {
 		p.complement = append(p.complement, "")
 	}
 	p.memo = make([]compMemo, len(mt.Components))
-	p.loc = map[locKey]bool{}
 	a.located[key] = append(a.located[key], p)
 	return p
 }
@@ -380,7 +392,6 @@ type problem struct {
 
 	sfx        [][]int32 // the id of each component's trace from each position (see suffix)
 	sfxIDs     []int32   // the backing array of sfx
-	keptLoc    int       // entries of the partition's memo of local analyses at the start
 	locStack   []locFrame
 	completing map[interaction.Term]int // scratch of completable
 	ready      []int32                  // scratch of localOK
@@ -418,9 +429,9 @@ type locKey struct {
 	exact bool
 }
 
-// Analyze decides the verdict of mt, a multi-trace over the analyzer's
+// Check decides the verdict of mt, a multi-trace over the analyzer's
 // signature whose components partition its lifelines.
-func (a *Analyzer) Analyze(mt *multitrace.MultiTrace) verdict.Result {
+func (a *Analyzer) Check(mt *multitrace.MultiTrace) verdict.Result {
 	res, _ := a.analyze(mt, false)
 	return res
 }
@@ -447,7 +458,16 @@ func (a *Analyzer) newProblem(mt *multitrace.MultiTrace) *problem {
 		locStack: old.locStack[:0], completing: old.completing, ready: old.ready[:0],
 		scratch: old.scratch[:0], sizes: old.sizes[:0], bestPos: old.bestPos[:0], bestTerms: old.bestTerms[:0],
 		expect: old.expect, events: old.events[:0], traces: old.traces[:0], sfx: old.sfx[:0], sfxIDs: old.sfxIDs[:0]}
-	pb.keptLoc = len(pb.p.loc)
+	// Local analyses are remembered within one analysis only: a vertex of
+	// a local analysis counts in the node budget and in LocalNodes, and a
+	// vertex remembered from an earlier multi-trace would cost nothing,
+	// which would make the verdict near the budget, and LocalNodes, depend
+	// on what the analyzer judged before.
+	if len(a.loc) > 1<<12 {
+		a.loc = map[locKey]bool{} // clear costs the buckets of its largest size
+	} else {
+		clear(a.loc)
+	}
 	a.last, a.lastEntries = pb.p, pb.p.memoEntries()
 	if a.grows == nil {
 		a.grows = pb.grows // a method value allocates: once
@@ -480,14 +500,35 @@ func (a *Analyzer) newProblem(mt *multitrace.MultiTrace) *problem {
 	return pb
 }
 
-// Explore is Analyze that also records the part of the analysis graph the
+// Explore is Check that also records the part of the analysis graph the
 // search explored, for review (slow).
 func (a *Analyzer) Explore(mt *multitrace.MultiTrace) (verdict.Result, *Graph) {
 	return a.analyze(mt, true)
 }
 
+// analyze decides mt's verdict. The memory an analysis is charged for
+// depends on what the analyzer holds from earlier ones: the terms and memos
+// of its store, the capacity of its scratch space (the memos it keeps
+// beside them are not charged, see maxKept). An analysis by a used
+// analyzer is charged at least what it would be by a fresh one, step by
+// step: so it is decided only when a fresh analyzer would decide it, and
+// when it stops at the memory budget it runs again on a fresh store, to
+// stop where a fresh analyzer would. The verdict and the result depend on
+// the multi-trace and the options alone, not on which multi-traces the
+// analyzer judged before.
 func (a *Analyzer) analyze(mt *multitrace.MultiTrace, record bool) (verdict.Result, *Graph) {
+	warm := a.used
+	res, g := a.analyzeOnce(mt, record)
+	if warm && a.spent {
+		a.renew()
+		res, g = a.analyzeOnce(mt, record)
+	}
+	return res, g
+}
+
+func (a *Analyzer) analyzeOnce(mt *multitrace.MultiTrace, record bool) (verdict.Result, *Graph) {
 	pb := a.newProblem(mt)
+	a.used = true
 	defer a.st.OnGrowth(nil)
 	if record {
 		pb.graph = &graphRec{pb: pb}

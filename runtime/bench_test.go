@@ -64,7 +64,7 @@ func BenchmarkLfrem(b *testing.B) {
 						analyzers[c.sp] = a
 					}
 					t0 := time.Now()
-					res := a.Analyze(c.mt)
+					res := a.Check(c.mt)
 					times = append(times, time.Since(t0))
 					if res.Verdict == verdict.Inconc {
 						b.Errorf("%s: Inconc (%s)", c.row.HTF, res.Text())
@@ -103,7 +103,7 @@ func BenchmarkSessions(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for i := range mts {
-			if res := a.Analyze(&mts[i]); !res.Verdict.OK() {
+			if res := a.Check(&mts[i]); !res.Verdict.OK() {
 				b.Fatalf("multi-trace %d: %s", i, res.Text())
 			}
 		}

@@ -112,7 +112,7 @@ func (pb *problem) bytes() int64 {
 	a := pb.a
 	b := a.st.Bytes() - a.base
 	b += a.vs.bytes() + 12*int64(cap(a.work)+cap(a.via))
-	b += int64(a.kept+len(a.suffixes)+len(a.tuples)+len(a.results)-pb.keptLoc+len(pb.p.loc))*keptBytes + int64(len(pb.completing))*20 + 16*int64(cap(pb.locStack)) + 4*int64(cap(pb.bestTerms))
+	b += int64(len(a.loc))*keptBytes + int64(len(pb.completing))*20 + 16*int64(cap(pb.locStack)) + 4*int64(cap(pb.bestTerms))
 	if g := pb.graph; g != nil {
 		b += int64(g.bytes) + 24*int64(len(g.ids))
 	}

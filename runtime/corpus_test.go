@@ -78,7 +78,7 @@ func TestLfremCorpus(t *testing.T) {
 					a = New(sp.Store, sp.Root, Options{Mode: mode, POR: cfg.por, LOC: cfg.loc})
 					analyzers[key] = a
 				}
-				res := a.Analyze(mt)
+				res := a.Check(mt)
 				got := res.Verdict.String()
 				if got != want && !(want == "WeakPass|Pass" && res.Verdict.OK()) {
 					t.Errorf("%s (%s) %s %s: got %s (%s), want %s", row.HTF, row.Kind, mode, cfg.name, got, res.Text(), want)
@@ -93,7 +93,7 @@ func TestLfremCorpus(t *testing.T) {
 				a = New(sp.Store, sp.Root, Options{Mode: verdict.Slice, POR: true, LOC: true, Simulation: DefaultSimulation()})
 				analyzers[row.HIF+"slice"] = a
 			}
-			res := a.Analyze(mt)
+			res := a.Check(mt)
 			if !res.Verdict.OK() || row.Prefix != "WeakPass|Pass" && res.Verdict.String() != row.Prefix {
 				t.Errorf("%s (%s) slice: got %s (%s), want %s", row.HTF, row.Kind, res.Verdict, res.Text(), row.Prefix)
 			}

@@ -12,7 +12,7 @@
 // nothing is removed and the final term must terminate.
 //
 //	a := runtime.New(store, term, runtime.DefaultOptions())
-//	res := a.Analyze(mt) // res.Verdict is Pass, WeakPass, Fail or Inconc
+//	res := a.Check(mt) // res.Verdict is Pass, WeakPass, Fail or Inconc
 //
 // Removal is exact (Th. 1 of the lifeline-removal paper) for single actions
 // outside coregions and syncs. Elsewhere it is not: a <synch> multi-action
@@ -51,18 +51,20 @@
 //   - Local analyses (LOC): a vertex is dropped when some component's
 //     remaining trace is not (a prefix of) a trace of the interaction
 //     projected on that component (Prop. 15). Results are cached by
-//     (projected term, component, trace left), so unchanged components cost a
-//     map lookup, and the cache is kept from one multi-trace to the next:
-//     the sessions of a log, which repeat the same few local traces, find
-//     most of their local analyses done (Result.LocalNodes counts the
-//     vertices of local analyses this analysis explored).
+//     (projected term, component, trace left) within one analysis, so
+//     unchanged components cost a map lookup (Result.LocalNodes counts the
+//     vertices of local analyses this analysis explored; they count in the
+//     node budget).
 //
 // An analyzer also remembers the verdicts it decided, by the multi-trace
 // (its partition of the lifelines and each component's trace, interned):
 // the sessions of a log repeat, and a session met before is answered by a
-// lookup. Inconc verdicts, which depend on the limits, are not remembered.
-// These memos, and those of local analyses, are dropped when they grow
-// past a fixed size, and count in the memory budget.
+// lookup, with the result a first analysis gave, node counts included.
+// Inconc verdicts, which depend on the limits, are not remembered. These
+// memos, and the projections the local analyses ask for, are dropped when
+// they grow past a fixed size, and are not counted in the memory budget: a
+// verdict depends on the multi-trace, the interaction and the options, never
+// on what the analyzer judged before (see Analyzer.analyze).
 //
 // Searches are bounded by a node budget, an optional timeout and an optional
 // memory budget (the terms and memos the analysis adds to its store, and its

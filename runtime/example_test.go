@@ -33,7 +33,7 @@ func Example() {
 			if err != nil {
 				panic(err)
 			}
-			res := a.Analyze(mt) // an Analyzer and its Store belong to one goroutine
+			res := a.Check(mt) // an Analyzer and its Store belong to one goroutine
 			fmt.Printf("%s: %s\n", mode, res.Verdict)
 		}
 	}

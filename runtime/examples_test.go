@@ -111,7 +111,7 @@ func TestPaperExamples(t *testing.T) {
 					if mode == verdict.Accept {
 						want = ex.exact
 					}
-					res := New(st, term, Options{Mode: mode, POR: cfg.por, LOC: cfg.loc, Strategy: strat}).Analyze(mt)
+					res := New(st, term, Options{Mode: mode, POR: cfg.por, LOC: cfg.loc, Strategy: strat}).Check(mt)
 					if res.Verdict != want {
 						t.Errorf("%s, %s %s %s: %s, want %s", ex.name, mode, cfg.name, strat, res.Verdict, want)
 					}
@@ -126,8 +126,8 @@ func TestLocalAnalysesPrune(t *testing.T) {
 	st := storeOf(t, "l1,l2", "m1,m2,m3,m4,m5,m6")
 	term := st.MustParseTerm("seq(seq(loopW(strict(l1!m1,l2?m1)),alt(seq(l1!m1,l1!m2),∅)),seq(l2!m2,seq(l2!m3,seq(l2!m4,seq(l2!m5,l2!m6)))))")
 	mt := mtOf(t, st.Signature(), "[l1] l1!m1.l1!m2; [l2] l2?m1.l2!m2.l2!m3.l2!m4.l2!m5.l2!m6")
-	without := New(st, term, Options{Mode: verdict.Prefix}).Analyze(mt)
-	with := New(st, term, Options{Mode: verdict.Prefix, LOC: true}).Analyze(mt)
+	without := New(st, term, Options{Mode: verdict.Prefix}).Check(mt)
+	with := New(st, term, Options{Mode: verdict.Prefix, LOC: true}).Check(mt)
 	if without.Verdict != verdict.Fail || with.Verdict != verdict.Fail {
 		t.Fatalf("verdicts %s / %s, want Fail", without.Verdict, with.Verdict)
 	}
@@ -140,7 +140,7 @@ func TestExplanation(t *testing.T) {
 	st := storeOf(t, "l1,l2", "m,n")
 	term := st.MustParseTerm("seq(strict(l1!m,l2?m),strict(l2!n,l1?n))")
 	mt := mtOf(t, st.Signature(), "[l1] l1!m.l1?m; [l2] l2?m")
-	res := New(st, term, DefaultOptions()).Analyze(mt)
+	res := New(st, term, DefaultOptions()).Check(mt)
 	if res.Verdict != verdict.Fail || res.Explanation == nil {
 		t.Fatalf("got %s, %+v", res.Verdict, res.Explanation)
 	}
@@ -148,7 +148,7 @@ func TestExplanation(t *testing.T) {
 	if e.LocalFailure != "l1" {
 		t.Errorf("local failure on %q, want l1", e.LocalFailure)
 	}
-	res = New(st, term, Options{Mode: verdict.Prefix}).Analyze(mt)
+	res = New(st, term, Options{Mode: verdict.Prefix}).Check(mt)
 	e = res.Explanation
 	if got := e.Components[0]; got.Consumed != 1 || got.Head != "l1?m" {
 		t.Errorf("component l1: %+v, want 1 consumed, head l1?m", got)
@@ -159,7 +159,7 @@ func TestLimits(t *testing.T) {
 	st := storeOf(t, "l1,l2", "m")
 	term := st.MustParseTerm("par(loopP(l1!m),loopP(l2!m))")
 	mt := mtOf(t, st.Signature(), "[l1,l2] l1!m.l2!m.l1!m.l2!m.l1!m.l2!m.l1!m.l2!m.l1!m.l2!m.l1!m.l1?m")
-	res := New(st, term, Options{Mode: verdict.Prefix, MaxNodes: 5}).Analyze(mt)
+	res := New(st, term, Options{Mode: verdict.Prefix, MaxNodes: 5}).Check(mt)
 	if res.Verdict != verdict.Inconc || !strings.Contains(res.Text(), "node limit") {
 		t.Errorf("got %s (%s), want Inconc for the node limit", res.Verdict, res.Text())
 	}
@@ -170,8 +170,8 @@ func TestGraph(t *testing.T) {
 	term := st.MustParseTerm("seq(strict(l1!m,l2?m),alt(strict(l2!m,l1?m),∅))")
 	mt := mtOf(t, st.Signature(), "[l2] l2?m")
 	res, g := New(st, term, Options{Mode: verdict.Prefix}).Explore(mt)
-	if want := New(st, term, Options{Mode: verdict.Prefix}).Analyze(mt); !reflect.DeepEqual(res, want) {
-		t.Errorf("Explore gives %+v, Analyze %+v", res, want)
+	if want := New(st, term, Options{Mode: verdict.Prefix}).Check(mt); !reflect.DeepEqual(res, want) {
+		t.Errorf("Explore gives %+v, Check %+v", res, want)
 	}
 	if g == nil || len(g.Vertices) < 2 || len(g.Edges) < 1 {
 		t.Fatalf("graph %+v", g)
@@ -199,7 +199,7 @@ func TestSyncCompletion(t *testing.T) {
 	for _, src := range []string{"[l1,l2,l3,l4]", "[l1,l2,l3,l4] l2!m2.l1?m2.l2!m2.l1?m2.l2!m1.l1?m1"} {
 		mt := mtOf(t, st.Signature(), src)
 		for _, opt := range []Options{{Mode: verdict.Prefix}, DefaultOptions()} {
-			if res := New(st, term, opt).Analyze(mt); res.Verdict != verdict.WeakPass {
+			if res := New(st, term, opt).Check(mt); res.Verdict != verdict.WeakPass {
 				t.Errorf("%s: %s (%s), want WeakPass", src, res.Verdict, res.Text())
 			}
 		}

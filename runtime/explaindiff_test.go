@@ -68,7 +68,7 @@ func TestExplanationsAgainstAutomata(t *testing.T) {
 						continue
 					}
 					name := filepath.Base(hsf) + " " + mode.String() + " " + string(mt.Format(sp.Sig))
-					r, m := a.Analyze(mt), e.Analyze(mt)
+					r, m := a.Check(mt), e.Check(mt)
 					if r.Verdict != m.Verdict {
 						t.Fatalf("%s: runtime %s, automata %s", name, r.Verdict, m.Verdict)
 					}

@@ -40,7 +40,7 @@ func arrows(t testing.TB, n int) (*interaction.Store, interaction.Term, *multitr
 func TestMemoryLimit(t *testing.T) {
 	st, u, mt := arrows(t, 11)
 	opts := Options{MaxMemory: 8 << 20}
-	res := New(st, u, opts).Analyze(mt)
+	res := New(st, u, opts).Check(mt)
 	if res.Verdict != verdict.Inconc || res.Reason != verdict.Memory ||
 		!strings.Contains(res.Detail, "8 MiB") || !strings.Contains(res.Detail, "--max-memory") {
 		t.Fatalf("par of 11 arrows, 8 MiB: %s (%s: %s), want Inconc at the memory limit", res.Verdict, res.Reason, res.Detail)
@@ -50,7 +50,7 @@ func TestMemoryLimit(t *testing.T) {
 	}
 	st, u, mt = arrows(t, 7)
 	for _, max := range []int64{0, 1 << 30} {
-		if res := New(st, u, Options{MaxMemory: max}).Analyze(mt); res.Verdict != verdict.Fail || res.Nodes != 3*3*3*3*3*3*3 {
+		if res := New(st, u, Options{MaxMemory: max}).Check(mt); res.Verdict != verdict.Fail || res.Nodes != 3*3*3*3*3*3*3 {
 			t.Errorf("par of 7 arrows, MaxMemory %d: %s (%s) after %d vertices, want Fail after 3^7", max, res.Verdict, res.Text(), res.Nodes)
 		}
 	}
@@ -62,11 +62,11 @@ func TestMemoryLimitRenews(t *testing.T) {
 	st, u, mt := arrows(t, 10)
 	small := mtOf(t, st.Signature(), "[a1] a1!m; [b1] b1?m")
 	a := New(st, u, Options{MaxMemory: 4 << 20})
-	if res := a.Analyze(mt); res.Reason != verdict.Memory {
+	if res := a.Check(mt); res.Reason != verdict.Memory {
 		t.Fatalf("%s (%s), want Inconc at the memory limit", res.Verdict, res.Text())
 	}
 	for range 3 {
-		if res := a.Analyze(small); res.Verdict != verdict.WeakPass {
+		if res := a.Check(small); res.Verdict != verdict.WeakPass {
 			t.Errorf("then a multi-prefix: %s (%s)", res.Verdict, res.Text())
 		}
 		if a.st == st || a.st.Bytes() > 1<<20 {
@@ -81,7 +81,7 @@ func TestWideParLimits(t *testing.T) {
 	st, u, mt := arrows(t, 3000)
 	a := New(st, u, Options{POR: true, LOC: true, MaxMemory: 32 << 20})
 	base := a.st.Bytes()
-	res := a.Analyze(mt)
+	res := a.Check(mt)
 	if res.Verdict != verdict.Inconc || res.Reason != verdict.Memory || res.Nodes > 1 {
 		t.Errorf("par of 3000 arrows, 32 MiB: %s (%s) after %d vertices", res.Verdict, res.Text(), res.Nodes)
 	}
@@ -97,7 +97,7 @@ func TestWideParLimits(t *testing.T) {
 	st, u, mt = arrows(t, 3000)
 	a = New(st, u, Options{POR: true, LOC: true, Timeout: time.Nanosecond})
 	base = a.st.Bytes()
-	res = a.Analyze(mt)
+	res = a.Check(mt)
 	if res.Verdict != verdict.Inconc || res.Reason != verdict.Timeout || res.Nodes > 1 {
 		t.Errorf("par of 3000 arrows, 1 ns: %s (%s) after %d vertices", res.Verdict, res.Text(), res.Nodes)
 	}
@@ -122,7 +122,7 @@ func TestNodeCounts(t *testing.T) {
 	mt := mtOf(t, sp.Sig, text)
 	for _, cfg := range configs {
 		for _, max := range []int{1, 10, 30} {
-			res := New(sp.Store, sp.Root, Options{POR: cfg.por, LOC: cfg.loc, MaxNodes: max}).Analyze(mt)
+			res := New(sp.Store, sp.Root, Options{POR: cfg.por, LOC: cfg.loc, MaxNodes: max}).Check(mt)
 			if res.Verdict != verdict.Inconc || res.Reason != verdict.NodeLimit || res.Nodes+res.LocalNodes != max {
 				t.Errorf("%s, %d: %s (%s) after %d + %d vertices, want Inconc after %d", cfg.name, max, res.Verdict, res.Text(), res.Nodes, res.LocalNodes, max)
 				continue
@@ -148,11 +148,11 @@ func TestSliceBlame(t *testing.T) {
 	}
 	for _, loc := range []bool{true, false} {
 		a := New(sp.Store, sp.Root, Options{Mode: verdict.Slice, POR: true, LOC: loc, Simulation: DefaultSimulation()})
-		res := a.Analyze(mtOf(t, sp.Sig, "[S] S?d; [K] K!d_one; [L] L!d_zero; [R]"))
+		res := a.Check(mtOf(t, sp.Sig, "[S] S?d; [K] K!d_one; [L] L!d_zero; [R]"))
 		if res.Verdict != verdict.Fail || res.Explanation.LocalFailure != "L" {
 			t.Errorf("LOC %v: %s, blaming %q; want Fail blaming [L]", loc, res.Verdict, res.Explanation.LocalFailure)
 		}
-		if res := a.Analyze(mtOf(t, sp.Sig, "[K] K!d_one")); res.Verdict != verdict.WeakPass {
+		if res := a.Check(mtOf(t, sp.Sig, "[K] K!d_one")); res.Verdict != verdict.WeakPass {
 			t.Errorf("LOC %v: [K] K!d_one alone: %s, want WeakPass", loc, res.Verdict)
 		}
 	}
@@ -160,7 +160,7 @@ func TestSliceBlame(t *testing.T) {
 	// an order no slice has: R receives d_zero twice in a row only after
 	// sending ce in between.
 	a := New(sp.Store, sp.Root, Options{Mode: verdict.Slice, POR: true, LOC: true, Simulation: DefaultSimulation()})
-	res := a.Analyze(mtOf(t, sp.Sig, "[S] S!d_zero; [R] R!d.R!d"))
+	res := a.Check(mtOf(t, sp.Sig, "[S] S!d_zero; [R] R!d.R!d"))
 	if res.Verdict != verdict.Fail || res.Explanation.LocalFailure != "R" {
 		t.Fatalf("R!d.R!d: %s, blaming %q; want Fail blaming [R]", res.Verdict, res.Explanation.LocalFailure)
 	}
@@ -175,11 +175,11 @@ func TestSliceBlame(t *testing.T) {
 // stopped by the memory budget.
 func TestSliceIndependent(t *testing.T) {
 	st, u, mt := arrows(t, 20)
-	res := New(st, u, Options{Mode: verdict.Slice, POR: true, LOC: true, Simulation: DefaultSimulation()}).Analyze(mt)
+	res := New(st, u, Options{Mode: verdict.Slice, POR: true, LOC: true, Simulation: DefaultSimulation()}).Check(mt)
 	if res.Verdict != verdict.Fail || res.Explanation.LocalFailure != "b20" || res.Nodes+res.LocalNodes > 100 {
 		t.Errorf("par of 20 arrows, slice: %s after %d + %d vertices, blaming %q", res.Verdict, res.Nodes, res.LocalNodes, res.Explanation.LocalFailure)
 	}
-	res = New(st, u, Options{Mode: verdict.Slice, POR: true, Simulation: DefaultSimulation(), MaxMemory: 16 << 20}).Analyze(mt)
+	res = New(st, u, Options{Mode: verdict.Slice, POR: true, Simulation: DefaultSimulation(), MaxMemory: 16 << 20}).Check(mt)
 	if res.Verdict != verdict.Inconc || res.Reason != verdict.Memory {
 		t.Errorf("par of 20 arrows, slice without local analyses, 16 MiB: %s (%s)", res.Verdict, res.Text())
 	}
@@ -215,7 +215,7 @@ func TestBytesPerVertex(t *testing.T) {
 	st, u, mt := arrows(t, 10)
 	a := New(st, u, Options{})
 	base := a.st.Bytes()
-	res := a.Analyze(mt)
+	res := a.Check(mt)
 	search := a.vs.bytes()
 	store := a.st.Bytes() - base
 	perVertex := float64(search+store) / float64(res.Nodes)

@@ -60,7 +60,7 @@ func TestLongTraces(t *testing.T) {
 				a = New(lt.sp.Store, lt.sp.Root, Options{Mode: verdict.Prefix, POR: cfg.por, LOC: cfg.loc, MaxNodes: 250_000})
 				analyzers[lt.sp] = a
 			}
-			res := a.Analyze(lt.mt)
+			res := a.Check(lt.mt)
 			if res.Verdict.String() != lt.verdict {
 				t.Errorf("%s/%s (%s, %d actions) %s: %s (%s), want %s", lt.model, lt.name, lt.kind, lt.mt.Len(), cfg.name, res.Verdict, res.Text(), lt.verdict)
 			}
@@ -88,7 +88,7 @@ func BenchmarkLongTraces(b *testing.B) {
 							a = New(lt.sp.Store, lt.sp.Root, DefaultOptions())
 							analyzers[lt.sp] = a
 						}
-						a.Analyze(lt.mt)
+						a.Check(lt.mt)
 						actions += lt.mt.Len()
 					}
 				}

@@ -58,7 +58,7 @@ func TestDifferential(t *testing.T) {
 				a = New(st, term, o)
 				analyzers[o] = a
 			}
-			return a.Analyze(mt)
+			return a.Check(mt)
 		}
 		for k := range 6 {
 			mt, ok := drawMultiTrace(st, term, rng, k)

@@ -33,7 +33,7 @@ func TestWideParReproducer(t *testing.T) {
 		st, u, mt := arrows(t, n) // a store each: the first analysis fills its store
 		a := New(st, u, opts)
 		base := a.st.Bytes()
-		res := a.Analyze(mt)
+		res := a.Check(mt)
 		grown := a.st.Bytes() - base
 		if res.Verdict != verdict.Fail && (res.Verdict != verdict.Inconc || !res.Reason.Limit()) {
 			t.Errorf("par of %d arrows, %v, %d bytes: %s (%s)", n, opts.Timeout, opts.MaxMemory, res.Verdict, res.Text())
@@ -54,12 +54,12 @@ func TestIndependentReproducer(t *testing.T) {
 		n, max = 20, 1<<30
 	}
 	st, u, mt := arrows(t, n)
-	res := New(st, u, Options{MaxMemory: max}).Analyze(mt)
+	res := New(st, u, Options{MaxMemory: max}).Check(mt)
 	if res.Verdict != verdict.Inconc || res.Reason != verdict.Memory {
 		t.Errorf("par of %d arrows, %d bytes: %s (%s)", n, max, res.Verdict, res.Text())
 	}
 	// Slice mode with the default options answers at once.
-	res = New(st, u, Options{Mode: verdict.Slice, POR: true, LOC: true, Simulation: DefaultSimulation()}).Analyze(mt)
+	res = New(st, u, Options{Mode: verdict.Slice, POR: true, LOC: true, Simulation: DefaultSimulation()}).Check(mt)
 	if res.Verdict != verdict.Fail || res.Nodes+res.LocalNodes > 100 {
 		t.Errorf("par of %d arrows, slice: %s after %d vertices", n, res.Verdict, res.Nodes+res.LocalNodes)
 	}

@@ -56,7 +56,7 @@ func TestSAT(t *testing.T) {
 		if !testutil.Sweep() && i%10 != 0 {
 			continue
 		}
-		res := New(c.sp.Store, c.sp.Root, Options{Mode: verdict.Prefix, POR: true, LOC: true, MaxNodes: 100_000}).Analyze(c.mt)
+		res := New(c.sp.Store, c.sp.Root, Options{Mode: verdict.Prefix, POR: true, LOC: true, MaxNodes: 100_000}).Check(c.mt)
 		if !res.Verdict.OK() {
 			t.Errorf("%s: %s (%s), want WeakPass", c.name, res.Verdict, res.Text())
 		}
@@ -72,7 +72,7 @@ func BenchmarkSAT(b *testing.B) {
 		times = times[:0]
 		for _, c := range cases {
 			t0 := time.Now()
-			New(c.sp.Store, c.sp.Root, DefaultOptions()).Analyze(c.mt)
+			New(c.sp.Store, c.sp.Root, DefaultOptions()).Check(c.mt)
 			times = append(times, time.Since(t0))
 		}
 	}

@@ -51,7 +51,7 @@ func TestSliceExamples(t *testing.T) {
 				if !sim.Reset {
 					want = tc.wantLiberal
 				}
-				res := New(st, term, Options{Mode: verdict.Slice, POR: cfg.por, LOC: cfg.loc, Simulation: sim}).Analyze(mt)
+				res := New(st, term, Options{Mode: verdict.Slice, POR: cfg.por, LOC: cfg.loc, Simulation: sim}).Check(mt)
 				if res.Verdict != want {
 					t.Errorf("%s, %s, reset=%v: %s (%s), want %s", tc.name, cfg.name, sim.Reset, res.Verdict, res.Reason, want)
 				}
@@ -64,13 +64,13 @@ func TestSliceExamples(t *testing.T) {
 // {l1,l2}'s observation starts (l3!m4 is after {l3}'s end: removed).
 func TestSliceExplanation(t *testing.T) {
 	st := storeOf(t, "l1,l2,l3", "m1,m2,m3,m4,m5")
-	res := New(st, st.MustParseTerm(jotI0), DefaultOptions()).Analyze(mtOf(t, st.Signature(), "[l1,l2] l2?m4; [l3] l3?m1"))
+	res := New(st, st.MustParseTerm(jotI0), DefaultOptions()).Check(mtOf(t, st.Signature(), "[l1,l2] l2?m4; [l3] l3?m1"))
 	if res.Verdict != verdict.Fail {
 		t.Errorf("prefix mode: %s, want Fail", res.Verdict)
 	}
 	opts := DefaultOptions()
 	opts.Mode = verdict.Slice
-	res = New(st, st.MustParseTerm(jotI0), opts).Analyze(mtOf(t, st.Signature(), "[l1,l2] l2?m4; [l3] l3?m1"))
+	res = New(st, st.MustParseTerm(jotI0), opts).Check(mtOf(t, st.Signature(), "[l1,l2] l2?m4; [l3] l3?m1"))
 	if res.Verdict != verdict.WeakPass {
 		t.Fatalf("slice mode: %s (%s)", res.Verdict, res.Text())
 	}

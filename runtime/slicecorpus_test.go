@@ -63,7 +63,7 @@ func TestSliceUseCases(t *testing.T) {
 		a := New(sp.Store, sp.Root, Options{Mode: verdict.Slice, POR: true, LOC: true, Simulation: DefaultSimulation(), MaxNodes: 1_000_000})
 		ok := 0
 		for _, mt := range cases {
-			res := a.Analyze(&mt)
+			res := a.Check(&mt)
 			switch {
 			case res.Verdict.OK():
 				ok++
@@ -101,7 +101,7 @@ func BenchmarkSlices(b *testing.B) {
 					a := New(sp.Store, sp.Root, Options{Mode: verdict.Slice, POR: true, LOC: true, Simulation: DefaultSimulation()})
 					for i := range sel {
 						t0 := time.Now()
-						a.Analyze(&sel[i])
+						a.Check(&sel[i])
 						times = append(times, time.Since(t0))
 					}
 				}

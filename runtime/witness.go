@@ -39,9 +39,9 @@ type EventRef struct {
 // rest). In slice mode it may also simulate actions before a component's
 // log starts.
 //
-// It runs the searches of Analyze (search, with the same successors and
+// It runs the searches of Check (search, with the same successors and
 // limits), recording how each vertex was reached, and reads the path to
-// the goal back: it costs about one more Analyze.
+// the goal back: it costs about one more Check.
 func (a *Analyzer) Witness(mt *multitrace.MultiTrace, mode verdict.Mode) (Witness, bool) {
 	pb := a.newProblem(mt)
 	defer a.st.OnGrowth(nil)

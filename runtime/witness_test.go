@@ -124,7 +124,7 @@ func TestWitnessSlice(t *testing.T) {
 }
 
 // TestWitnessDifferential: on random interactions and multi-traces, a
-// witness exists in each mode exactly when Analyze says Pass or WeakPass,
+// witness exists in each mode exactly when Check says Pass or WeakPass,
 // and it is one.
 func TestWitnessDifferential(t *testing.T) {
 	t.Parallel()
@@ -145,7 +145,7 @@ func TestWitnessDifferential(t *testing.T) {
 			}
 			for _, mode := range []verdict.Mode{verdict.Accept, verdict.Prefix, verdict.Slice} {
 				a := New(st, term, Options{Mode: mode, POR: true, LOC: true, Simulation: DefaultSimulation(), MaxNodes: 50_000})
-				res := a.Analyze(&mt)
+				res := a.Check(&mt)
 				if res.Verdict == verdict.Inconc {
 					continue
 				}

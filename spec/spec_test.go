@@ -90,7 +90,7 @@ func TestLoadErrors(t *testing.T) {
 
 // TestLoadDuplicates: a name declared twice in the signature is accepted
 // with a warning, as HIBOU accepts it, and means its first declaration;
-// Format keeps the file as written.
+// format.File keeps the file as written (format's TestFormatDuplicates).
 func TestLoadDuplicates(t *testing.T) {
 	dir := t.TempDir()
 	hsf := filepath.Join(dir, "tpm.hsf")
@@ -122,13 +122,6 @@ func TestLoadDuplicates(t *testing.T) {
 	}
 	if len(sp.Sig.Lifelines) != 2 || sp.Store.NumActions(sp.Root) != 4 {
 		t.Errorf("lifelines %v, %d actions", sp.Sig.Lifelines, sp.Store.NumActions(sp.Root))
-	}
-	out, err := Format(hsf, []byte(src), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Count(string(out), "SendComplete") != 2 || strings.Count(string(out), "host") != 2 {
-		t.Errorf("Format dropped a declaration:\n%s", out)
 	}
 }
 

@@ -2,6 +2,7 @@ package tracegen
 
 import (
 	"fmt"
+	"iter"
 	"math/rand/v2"
 
 	"github.com/ivc-project/ivc/interaction"
@@ -74,20 +75,37 @@ const maxMutationTries = 100
 // for cfg.Seed. It fails when t has no accepted trace within the bounds of
 // cfg.Options, or when a mutation stays impossible on 100 fresh bases.
 func Generate(st *interaction.Store, t interaction.Term, cfg Config) ([]multitrace.MultiTrace, error) {
-	g := &generator{st: st, t: t, cfg: cfg, part: cfg.Locations,
-		rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x6a09e667f3bcc908))}
-	if g.part == nil {
-		g.part = interaction.DiscreteLocations(st.Signature())
-	}
 	out := make([]multitrace.MultiTrace, 0, cfg.N)
-	for range cfg.N {
-		mt, err := g.next()
+	for mt, err := range Stream(st, t, cfg) {
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, mt)
 	}
 	return out, nil
+}
+
+// Stream yields the multi-traces Generate returns, one at a time, so that a
+// batch of any size is written in memory independent of cfg.N. It yields
+// an error (and a zero multi-trace) once and stops when Generate would fail.
+func Stream(st *interaction.Store, t interaction.Term, cfg Config) iter.Seq2[multitrace.MultiTrace, error] {
+	return func(yield func(multitrace.MultiTrace, error) bool) {
+		g := &generator{st: st, t: t, cfg: cfg, part: cfg.Locations,
+			rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x6a09e667f3bcc908))}
+		if g.part == nil {
+			g.part = interaction.DiscreteLocations(st.Signature())
+		}
+		for range cfg.N {
+			mt, err := g.next()
+			if err != nil {
+				yield(multitrace.MultiTrace{}, err)
+				return
+			}
+			if !yield(mt, nil) {
+				return
+			}
+		}
+	}
 }
 
 type generator struct {

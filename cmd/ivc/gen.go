@@ -123,47 +123,69 @@ func (a *app) gen(fl *genFlags, args []string) error {
 	if err != nil {
 		return a.usagef("--locations: %v", err)
 	}
-	mts, err := tracegen.Generate(sp.Store, sp.Root, tracegen.Config{
+	cfg := tracegen.Config{
 		Kind: kind, N: fl.n, Seed: fl.seed, Locations: part, From: from,
 		Options: tracegen.Options{MaxLength: fl.maxLength},
-	})
-	if err != nil {
-		return fmt.Errorf("%s: %v", spec.FileName(sp.HIFPath), err)
 	}
-	var files []string
-	for i := range mts {
-		name := filepath.Join(fl.out, fmt.Sprintf("%s%d.htf", kind, i+1))
-		if logFormat != logs.HTF {
-			if i > 0 && (!fl.perLoc || i >= len(mts[0].Components)) {
-				break
-			}
-			name = filepath.Join(fl.out, kind.String()+logFileExt[logFormat])
-			if fl.perLoc {
-				name = filepath.Join(fl.out, fmt.Sprintf("%s.loc%d%s", kind, i+1, logFileExt[logFormat]))
+	// The names are known before anything is drawn: nothing is written
+	// when any file exists, a user's multi-traces are not replaced by
+	// drawn ones.
+	name := func(i int) string { return filepath.Join(fl.out, fmt.Sprintf("%s%d.htf", kind, i+1)) }
+	count := fl.n
+	if logFormat != logs.HTF {
+		count = 1
+		name = func(int) string { return filepath.Join(fl.out, kind.String()+logFileExt[logFormat]) }
+		if fl.perLoc {
+			count = len(part)
+			name = func(i int) string {
+				return filepath.Join(fl.out, fmt.Sprintf("%s.loc%d%s", kind, i+1, logFileExt[logFormat]))
 			}
 		}
-		// Nothing is written when any file exists: a user's multi-traces
-		// are not replaced by drawn ones.
-		if _, err := os.Lstat(name); err == nil && !fl.force {
-			return fmt.Errorf("%s: exists: not replaced (remove it, choose another -o, or give --force)", spec.FileName(name))
-		}
-		files = append(files, name)
 	}
-	if err := os.MkdirAll(fl.out, 0o755); err != nil {
-		return spec.FileError(err)
+	for i := range count {
+		if _, err := os.Lstat(name(i)); err == nil && !fl.force {
+			return fmt.Errorf("%s: exists: not replaced (remove it, choose another -o, or give --force)", spec.FileName(name(i)))
+		}
 	}
 	if logFormat != logs.HTF {
-		return a.writeLog(fl, files, logFormat, kind, sp.Sig, mts)
-	}
-	for i, mt := range mts {
-		if err := atomicfile.WriteFile(files[i], mt.Format(sp.Sig), 0o644); err != nil {
+		mts, err := tracegen.Generate(sp.Store, sp.Root, cfg)
+		if err != nil {
+			return fmt.Errorf("%s: %v", spec.FileName(sp.HIFPath), err)
+		}
+		files := make([]string, count)
+		for i := range files {
+			files[i] = name(i)
+		}
+		if err := os.MkdirAll(fl.out, 0o755); err != nil {
 			return spec.FileError(err)
 		}
+		return a.writeLog(fl, files, logFormat, kind, sp.Sig, mts)
+	}
+	// The multi-traces are written as they are drawn, one at a time: the
+	// memory gen needs does not grow with -n.
+	var files []string // for --json only
+	i := 0
+	for mt, err := range tracegen.Stream(sp.Store, sp.Root, cfg) {
+		if err != nil {
+			return fmt.Errorf("%s: %v", spec.FileName(sp.HIFPath), err)
+		}
+		if i == 0 {
+			if err := os.MkdirAll(fl.out, 0o755); err != nil {
+				return spec.FileError(err)
+			}
+		}
+		if err := atomicfile.WriteFile(name(i), mt.Format(sp.Sig), 0o644); err != nil {
+			return spec.FileError(err)
+		}
+		if a.json() {
+			files = append(files, name(i))
+		}
+		i++
 	}
 	if a.json() {
-		return json.NewEncoder(a.stdout).Encode(map[string]any{"kind": kind.String(), "n": len(files), "seed": fl.seed, "files": files})
+		return json.NewEncoder(a.stdout).Encode(map[string]any{"kind": kind.String(), "n": i, "seed": fl.seed, "files": files})
 	}
-	fmt.Fprintf(a.stdout, "wrote %d %s multi-traces to %s\n", len(files), kind, spec.FileName(fl.out))
+	fmt.Fprintf(a.stdout, "wrote %d %s multi-traces to %s\n", i, kind, spec.FileName(fl.out))
 	return nil
 }
 

@@ -16,6 +16,7 @@ import (
 // commands builds the subcommands of ivc, one constructor per file.
 var commands = []func(a *app) *cobra.Command{
 	newAnalyzeCmd,
+	newMonitorCmd,
 	newFmtCmd,
 	newStatsCmd,
 	newNFACmd,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/spf13/cobra"
 )
@@ -30,12 +31,12 @@ HIF is omitted) or a legacy single-file .hsf.`,
 			if err != nil {
 				return err
 			}
-			m := sp.Metrics()
+			m := interaction.Measure(sp.Store, sp.Root)
 			if a.json() {
 				line, err := json.Marshal(struct {
 					Spec string `json:"spec"`
 					HIF  string `json:"hif"`
-					spec.Metrics
+					interaction.Metrics
 				}{sp.SigPath, sp.HIFPath, m})
 				if err != nil {
 					return err
@@ -49,7 +50,7 @@ HIF is omitted) or a legacy single-file .hsf.`,
 	}
 }
 
-func printStats(a *app, sp *spec.Spec, m spec.Metrics) {
+func printStats(a *app, sp *spec.Spec, m interaction.Metrics) {
 	w := a.stdout
 	fmt.Fprintf(w, "interaction:    %s\n", specFiles(sp))
 	fmt.Fprintf(w, "lifelines:      %d (%d used): %s\n", m.Lifelines, m.UsedLifelines, strings.Join(sp.Sig.Lifelines, ","))

@@ -37,6 +37,7 @@ var architecture = []struct {
 	{"multitrace", []string{"syntax", "internal/scan", "internal/input", "interaction"}, nil},
 	{"hcf", []string{"syntax", "internal/scan", "interaction"}, nil},
 	{"spec", []string{"syntax", "internal/scan", "internal/input", "interaction", "multitrace", "hcf"}, nil},
+	{"format", []string{"syntax", "interaction", "multitrace", "hcf", "spec"}, nil}, // ivc fmt: every kind of file
 	{"logs", []string{"syntax", "internal/input", "interaction", "multitrace"},
 		[]string{"github.com/valyala/fastjson", "go.opentelemetry.io/collector/pdata"}},
 	{"tracegen", []string{"syntax", "internal/scan", "interaction", "multitrace"}, nil},
@@ -55,9 +56,13 @@ var architecture = []struct {
 	{"check", []string{"syntax", "interaction", "multitrace", "hcf", "spec", "logs", "verdict", "nfa", "compile", "automata", "runtime"}, nil},
 	{"draw", []string{"interaction", "multitrace", "verdict", "runtime"}, []string{"github.com/emicklei/dot"}},
 	{"report", nil, nil},
+	// The live driver's library: sessions of live traffic judged by check.
+	{"monitor", []string{"check", "logs", "multitrace"},
+		[]string{"go.opentelemetry.io/collector/pdata", "google.golang.org/grpc", "google.golang.org/genproto/googleapis/rpc",
+			"google.golang.org/protobuf", "github.com/prometheus/client_golang"}},
 	// The driver: flags, wiring and printing.
-	{"cmd/ivc", []string{"syntax", "internal/input", "internal/atomicfile", "interaction", "multitrace", "spec", "logs", "tracegen",
-		"verdict", "nfa", "compile", "automata", "runtime", "gen", "check", "draw", "report"},
+	{"cmd/ivc", []string{"syntax", "internal/input", "internal/atomicfile", "interaction", "multitrace", "spec", "format", "logs",
+		"tracegen", "verdict", "nfa", "compile", "automata", "runtime", "gen", "check", "draw", "report", "monitor"},
 		[]string{"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/schollz/progressbar", "golang.org/x/term", "github.com/emicklei/dot"}},
 	// For tests and benchmarks only.
 	{"internal/random", []string{"interaction"}, nil},

@@ -1,4 +1,4 @@
-package spec
+package format
 
 import (
 	"bytes"
@@ -14,15 +14,18 @@ import (
 	"github.com/ivc-project/ivc/internal/testutil"
 )
 
+// testdata is the repository's corpus of HIBOU files.
+const testdata = "../testdata"
+
 // checkFixedPoint formats src and checks that the result formats to itself.
 func checkFixedPoint(t *testing.T, path string, src []byte) {
 	t.Helper()
-	out, err := Format(path, src, nil)
+	out, err := File(path, src, nil)
 	if err != nil {
 		t.Errorf("%v", err)
 		return
 	}
-	again, err := Format(path, out, nil)
+	again, err := File(path, out, nil)
 	if err != nil {
 		t.Errorf("%s: the canonical form does not parse: %v\n%s", path, err, out)
 		return
@@ -92,14 +95,14 @@ func TestFormatErrors(t *testing.T) {
 		{"x.htf", "{[a] a!m b?m}", "x.htf:1:10: "},
 		{"x.hcf", "@analyze_option{ goal = Never }", "x.hcf:1:25: "},
 	} {
-		_, err := Format(tc.path, []byte(tc.src), nil)
+		_, err := File(tc.path, []byte(tc.src), nil)
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
-			t.Errorf("Format(%s, %q) = %v, want %q...", tc.path, tc.src, err, tc.want)
+			t.Errorf("File(%s, %q) = %v, want %q...", tc.path, tc.src, err, tc.want)
 		}
 	}
 }
 
-// TestKeepsComments: the last line of defence of Format, which reports a
+// TestKeepsComments: the last line of defence of File, which reports a
 // comment that a formatter would drop instead of dropping it.
 func TestKeepsComments(t *testing.T) {
 	src := []byte("a -- m -> b\n  /* kept */ /* lost */")
@@ -141,14 +144,14 @@ func FuzzFormat(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, kind uint8, src []byte) {
 		path := "fuzz" + Extensions[int(kind)%len(Extensions)]
-		out, err := Format(path, src, nil)
+		out, err := File(path, src, nil)
 		if err != nil {
 			if strings.Contains(err.Error(), "cannot keep this comment") {
 				t.Fatalf("%v\n%s", err, src)
 			}
 			return
 		}
-		again, err := Format(path, out, nil)
+		again, err := File(path, out, nil)
 		if err != nil {
 			t.Fatalf("the canonical form does not parse: %v\n%s", err, out)
 		}
@@ -160,7 +163,7 @@ func FuzzFormat(f *testing.F) {
 
 // TestFormatKeepsComments puts comments at random places between the
 // tokens of the files of testdata, on lines of their own or ending a line,
-// and checks that Format keeps every one of them and is a fixed point.
+// and checks that File keeps every one of them and is a fixed point.
 func TestFormatKeepsComments(t *testing.T) {
 	var files []string
 	err := filepath.WalkDir(testdata, func(path string, d fs.DirEntry, err error) error {
@@ -182,7 +185,7 @@ func TestFormatKeepsComments(t *testing.T) {
 		if len(src) > 20000 {
 			continue
 		}
-		if _, err := Format(path, src, nil); err != nil {
+		if _, err := File(path, src, nil); err != nil {
 			continue // not a file of ivc's formats (a legacy one it refuses)
 		}
 		// The places between tokens: the start, the end, every space and
@@ -216,7 +219,7 @@ func TestFormatKeepsComments(t *testing.T) {
 					b = append(b, src[i])
 				}
 			}
-			out, err := Format(path, b, nil)
+			out, err := File(path, b, nil)
 			if err != nil {
 				t.Errorf("%s: %v\n%s", path, err, b)
 				continue
@@ -226,7 +229,7 @@ func TestFormatKeepsComments(t *testing.T) {
 					t.Errorf("%s: comment c%d.%d dropped:\n%s\n→\n%s", path, trial, k, b, out)
 				}
 			}
-			again, err := Format(path, out, nil)
+			again, err := File(path, out, nil)
 			if err != nil || !bytes.Equal(again, out) {
 				t.Errorf("%s: not a fixed point (%v):\n%s\n→\n%s\n→\n%s", path, err, b, out, again)
 			}
@@ -234,5 +237,18 @@ func TestFormatKeepsComments(t *testing.T) {
 	}
 	if n < 10 {
 		t.Errorf("commented %d files of testdata", n)
+	}
+}
+
+// TestFormatDuplicates: a name declared twice is kept as written (loading
+// warns about it, and the first declaration counts).
+func TestFormatDuplicates(t *testing.T) {
+	src := "@message{\n  SendCommand;\n  SendComplete;\n  SendComplete\n}\n@lifeline{host;tpm;host}\n"
+	out, err := File("tpm.hsf", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(string(out), "SendComplete") != 2 || strings.Count(string(out), "host") != 2 {
+		t.Errorf("File dropped a declaration:\n%s", out)
 	}
 }

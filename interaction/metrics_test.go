@@ -1,13 +1,11 @@
-package spec
+package interaction
 
 import (
 	"testing"
-
-	"github.com/ivc-project/ivc/interaction"
 )
 
 func TestMeasure(t *testing.T) {
-	sig, err := interaction.NewSignature([]string{"a", "b", "c"}, []string{"m", "n"}, []string{"g"})
+	sig, err := NewSignature([]string{"a", "b", "c"}, []string{"m", "n"}, []string{"g"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,11 +30,11 @@ func TestMeasure(t *testing.T) {
 		{"coreg(a)(a -- m -> b, sync(a!n)(a -- n ->|, a -- n ->|))", Metrics{UsedLifelines: 2, Actions: 4, AtomicActions: 4, Symbols: 7,
 			Depth: 2, Operators: OperatorCounts{Coreg: 1, Sync: 1, Strict: 1}}},
 	} {
-		n, err := interaction.ParseHIF("t.hif", []byte(tc.hif))
+		n, err := ParseHIF("t.hif", []byte(tc.hif))
 		if err != nil {
 			t.Fatal(err)
 		}
-		st := interaction.NewStore(sig)
+		st := NewStore(sig)
 		root, err := st.Resolve("t.hif", n)
 		if err != nil {
 			t.Fatal(err)
@@ -52,11 +50,11 @@ func TestMeasure(t *testing.T) {
 // TestMeasureShared checks that shared subterms count once per occurrence
 // and that counts saturate instead of wrapping around.
 func TestMeasureShared(t *testing.T) {
-	sig, err := interaction.NewSignature([]string{"a"}, []string{"m"}, nil)
+	sig, err := NewSignature([]string{"a"}, []string{"m"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := interaction.NewStore(sig)
+	st := NewStore(sig)
 	act, err := sig.ParseAction("a!m")
 	if err != nil {
 		t.Fatal(err)

@@ -1,8 +1,4 @@
-package spec
-
-import (
-	"github.com/ivc-project/ivc/interaction"
-)
+package interaction
 
 // Metrics measure an interaction term as written: n-ary operators count as
 // the right-nested binary operators they stand for and message arrows as the
@@ -63,11 +59,8 @@ type NamedCount struct {
 	Count int64
 }
 
-// Metrics measures the specification's interaction (see Measure).
-func (sp *Spec) Metrics() Metrics { return Measure(sp.Store, sp.Root) }
-
 // Measure returns the metrics of t, a term of st.
-func Measure(st *interaction.Store, t interaction.Term) Metrics {
+func Measure(st *Store, t Term) Metrics {
 	sig := st.Signature()
 	m := Metrics{
 		Lifelines:     len(sig.Lifelines),
@@ -75,7 +68,7 @@ func Measure(st *interaction.Store, t interaction.Term) Metrics {
 		Messages:      len(sig.Messages),
 		Gates:         len(sig.Gates),
 	}
-	mm := measurer{st: st, memo: map[interaction.Term]*tally{}}
+	mm := measurer{st: st, memo: map[Term]*tally{}}
 	tl := mm.measure(t)
 	m.Actions, m.AtomicActions, m.Symbols = tl.actions, tl.atomic, tl.symbols
 	m.Operators = tl.counts()
@@ -89,26 +82,26 @@ func Measure(st *interaction.Store, t interaction.Term) Metrics {
 // subterms while counting the tree as written.
 type tally struct {
 	actions, atomic, symbols int64
-	ops                      [interaction.OpLoopP + 1]int64 // indexed by Op
+	ops                      [OpLoopP + 1]int64 // indexed by Op
 	depth, loopDepth         int
 }
 
 func (tl *tally) counts() OperatorCounts {
 	o := &tl.ops
 	return OperatorCounts{
-		Empty: o[interaction.OpEmpty], Strict: o[interaction.OpStrict], Seq: o[interaction.OpSeq],
-		Par: o[interaction.OpPar], Alt: o[interaction.OpAlt], Coreg: o[interaction.OpCoreg],
-		Sync: o[interaction.OpSync], LoopS: o[interaction.OpLoopS], LoopH: o[interaction.OpLoopH],
-		LoopW: o[interaction.OpLoopW], LoopP: o[interaction.OpLoopP],
+		Empty: o[OpEmpty], Strict: o[OpStrict], Seq: o[OpSeq],
+		Par: o[OpPar], Alt: o[OpAlt], Coreg: o[OpCoreg],
+		Sync: o[OpSync], LoopS: o[OpLoopS], LoopH: o[OpLoopH],
+		LoopW: o[OpLoopW], LoopP: o[OpLoopP],
 	}
 }
 
 type measurer struct {
-	st   *interaction.Store
-	memo map[interaction.Term]*tally
+	st   *Store
+	memo map[Term]*tally
 }
 
-func (m *measurer) measure(t interaction.Term) *tally {
+func (m *measurer) measure(t Term) *tally {
 	if tl, ok := m.memo[t]; ok {
 		return tl
 	}
@@ -116,7 +109,7 @@ func (m *measurer) measure(t interaction.Term) *tally {
 	op := st.Op(t)
 	tl := &tally{symbols: 1}
 	switch {
-	case op == interaction.OpAct:
+	case op == OpAct:
 		tl.actions = 1
 		tl.atomic = int64(len(st.Action(t)))
 	case op.IsLoop():
@@ -131,7 +124,7 @@ func (m *measurer) measure(t interaction.Term) *tally {
 		tl.depth = 1 + max(l.depth, r.depth)
 		tl.loopDepth = max(l.loopDepth, r.loopDepth)
 	}
-	if op != interaction.OpAct {
+	if op != OpAct {
 		tl.ops[op] = sat(tl.ops[op], 1)
 	}
 	m.memo[t] = tl

@@ -1,4 +1,6 @@
-package spec
+// Package format gives the canonical form of every kind of HIBOU source file
+// (.hsf, .hif, .htf, .hcf), as ivc fmt writes it.
+package format
 
 import (
 	"bytes"
@@ -9,14 +11,15 @@ import (
 	"github.com/ivc-project/ivc/hcf"
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/syntax"
 )
 
-// Extensions are the file name extensions Format knows, in the order its
+// Extensions are the file name extensions File knows, in the order its
 // errors list them.
 var Extensions = []string{".hsf", ".hif", ".htf", ".hcf"}
 
-// Format returns the canonical form of a HIBOU source file, chosen by the
+// File returns the canonical form of a HIBOU source file, chosen by the
 // extension of path:
 //
 //   - .hsf: the signature sections in source order; a legacy single-file .hsf
@@ -32,8 +35,8 @@ var Extensions = []string{".hsf", ".hif", ".htf", ".hcf"}
 // formatting it again changes nothing. Comments are kept, next to the part
 // of the file they were next to: a comment that the result would not hold
 // is an error, never a loss.
-func Format(path string, src []byte, sig *interaction.Signature) ([]byte, error) {
-	out, err := format(path, src, sig)
+func File(path string, src []byte, sig *interaction.Signature) ([]byte, error) {
+	out, err := kind(path, src, sig)
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +46,7 @@ func Format(path string, src []byte, sig *interaction.Signature) ([]byte, error)
 	return out, nil
 }
 
-func format(path string, src []byte, sig *interaction.Signature) ([]byte, error) {
+func kind(path string, src []byte, sig *interaction.Signature) ([]byte, error) {
 	switch ext := strings.ToLower(filepath.Ext(path)); ext {
 	case ".hsf":
 		return formatHSF(path, src)
@@ -73,7 +76,7 @@ func format(path string, src []byte, sig *interaction.Signature) ([]byte, error)
 		}
 		return hcf.Format(f), nil
 	default:
-		return nil, fmt.Errorf("%s: unknown kind of file %q (want %s)", FileName(path), ext, strings.Join(Extensions, ", "))
+		return nil, fmt.Errorf("%s: unknown kind of file %q (want %s)", syntax.FileName(path), ext, strings.Join(Extensions, ", "))
 	}
 }
 
@@ -88,7 +91,7 @@ func formatHSF(path string, src []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts, err := LegacyOptions(path, src, sf)
+	opts, err := spec.LegacyOptions(path, src, sf)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +119,7 @@ func formatHSF(path string, src []byte) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// keepsComments reports the first comment of src that out lacks: Format
+// keepsComments reports the first comment of src that out lacks: File
 // keeps every comment, and says so rather than drop one if a formatter
 // ever failed to. src and out are files of a HIBOU format that parsed, so
 // "/*" starts a comment wherever it is outside one.
@@ -130,7 +133,7 @@ func keepsComments(path string, src, out []byte) error {
 		if count[text] == 0 {
 			line := bytes.Count(src[:c], []byte("\n")) + 1
 			col := c - (bytes.LastIndexByte(src[:c], '\n') + 1) + 1
-			return fmt.Errorf("%s:%d:%d: ivc cannot keep this comment in the canonical form: please report it, and move the comment meanwhile", FileName(path), line, col)
+			return fmt.Errorf("%s:%d:%d: ivc cannot keep this comment in the canonical form: please report it, and move the comment meanwhile", syntax.FileName(path), line, col)
 		}
 		count[text]--
 	}

@@ -1,0 +1,223 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.opentelemetry.io/collector/pdata/ptrace"
+	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	grpcgzip "google.golang.org/grpc/encoding/gzip"
+)
+
+// runMonitor runs ivc monitor with args (receivers on 127.0.0.1:0), calls
+// send with the addresses it listens on, then stops it as SIGTERM does and
+// returns its output.
+func runMonitor(t *testing.T, args []string, send func(addrs map[string]string)) (stdout, stderr string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var mu sync.Mutex
+	addrs := map[string]string{}
+	listening := make(chan struct{}, 8)
+	oldSignals, oldListening := monitorSignals, monitorListening
+	defer func() { monitorSignals, monitorListening = oldSignals, oldListening }()
+	monitorSignals = func() (context.Context, context.CancelFunc) { return ctx, cancel }
+	monitorListening = func(what, addr string) {
+		mu.Lock()
+		addrs[what] = addr
+		mu.Unlock()
+		listening <- struct{}{}
+	}
+	var out, errs bytes.Buffer
+	done := make(chan int)
+	go func() {
+		done <- run(append([]string{"monitor", "--engine", "automata", "--otlp-grpc", "127.0.0.1:0", "--otlp-http", "127.0.0.1:0"}, args...), &out, &errs)
+	}()
+	for range 2 {
+		select {
+		case <-listening:
+		case status := <-done:
+			t.Fatalf("ivc monitor exited %d: %s", status, errs.String())
+		}
+	}
+	mu.Lock()
+	send(addrs)
+	mu.Unlock()
+	cancel()
+	if status := <-done; status != 0 {
+		t.Fatalf("ivc monitor exited %d: %s", status, errs.String())
+	}
+	return out.String(), errs.String()
+}
+
+// analyzeRecords returns the records of ivc analyze --format json on log,
+// by session, without the fields that vary.
+func analyzeRecords(t *testing.T, log string) map[string]string {
+	t.Helper()
+	var out, errs bytes.Buffer
+	run([]string{"analyze", "--engine", "automata", "--format", "json", filepath.Join(testdata, "abp/abp.hsf"), log}, &out, &errs)
+	return records(t, out.String(), false)
+}
+
+func records(t *testing.T, out string, monitor bool) map[string]string {
+	t.Helper()
+	recs := map[string]string{}
+	for line := range strings.Lines(out) {
+		var r map[string]any
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		if monitor {
+			if r["revision"] != 1.0 || r["closed_by"] != "shutdown" {
+				t.Errorf("record %s: want revision 1 closed by shutdown", line)
+			}
+			delete(r, "revision")
+			delete(r, "closed_by")
+			delete(r, "latency_us")
+		}
+		delete(r, "file")
+		delete(r, "elapsed_us")
+		delete(r, "setup_us")
+		b, _ := json.Marshal(r)
+		id, _ := r["session"].(string)
+		if _, dup := recs[id]; dup {
+			t.Errorf("session %q judged twice", id)
+		}
+		recs[id] = string(b)
+	}
+	return recs
+}
+
+func sameRecords(t *testing.T, got, want map[string]string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%d sessions, want %d", len(got), len(want))
+	}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("session %q:\n got %s\nwant %s", id, got[id], w)
+		}
+	}
+}
+
+// otlpRequests returns the requests of the shipped OTLP log, one a line.
+func otlpRequests(t *testing.T) []ptraceotlp.ExportRequest {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(testdata, "logs/abp.otlp.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reqs []ptraceotlp.ExportRequest
+	var u ptrace.JSONUnmarshaler
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		td, err := u.UnmarshalTraces(sc.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		reqs = append(reqs, ptraceotlp.NewExportRequestFromTraces(td))
+	}
+	return reqs
+}
+
+// TestMonitorReplay replays the shipped logs through ivc monitor over
+// OTLP/HTTP (JSON, and gzipped protobuf), OTLP/gRPC (gzip) and a followed
+// JSON Lines file: every record is ivc analyze's. The engine is fixed:
+// with --engine auto, a partition whose automaton takes longer than
+// check.DefaultAutoBuildTimeout to build (a loaded machine) is judged by
+// the runtime engine, in either command.
+func TestMonitorReplay(t *testing.T) {
+	spec := filepath.Join(testdata, "abp/abp.hsf")
+	otlp := analyzeRecords(t, filepath.Join(testdata, "logs/abp.otlp.json"))
+	post := func(t *testing.T, addr string, proto bool) func(map[string]string) {
+		return func(addrs map[string]string) {
+			for _, req := range otlpRequests(t) {
+				var body []byte
+				var err error
+				ct := "application/json"
+				if proto {
+					ct = "application/x-protobuf"
+					body, err = req.MarshalProto()
+					var z bytes.Buffer
+					zw := gzip.NewWriter(&z)
+					zw.Write(body)
+					zw.Close()
+					body = z.Bytes()
+				} else {
+					body, err = req.MarshalJSON()
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				hr, _ := http.NewRequest("POST", "http://"+addrs["OTLP/HTTP"]+"/v1/traces", bytes.NewReader(body))
+				hr.Header.Set("Content-Type", ct)
+				if proto {
+					hr.Header.Set("Content-Encoding", "gzip")
+				}
+				resp, err := http.DefaultClient.Do(hr)
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+				if resp.StatusCode != 200 {
+					t.Fatalf("POST: %s", resp.Status)
+				}
+			}
+		}
+	}
+	t.Run("http-json", func(t *testing.T) {
+		out, _ := runMonitor(t, []string{spec}, post(t, "", false))
+		sameRecords(t, records(t, out, true), otlp)
+	})
+	t.Run("http-proto-gzip", func(t *testing.T) {
+		out, _ := runMonitor(t, []string{spec}, post(t, "", true))
+		sameRecords(t, records(t, out, true), otlp)
+	})
+	t.Run("grpc", func(t *testing.T) {
+		out, _ := runMonitor(t, []string{spec}, func(addrs map[string]string) {
+			cc, err := grpc.NewClient(addrs["OTLP/gRPC"], grpc.WithTransportCredentials(insecure.NewCredentials()),
+				grpc.WithDefaultCallOptions(grpc.UseCompressor(grpcgzip.Name)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cc.Close()
+			client := ptraceotlp.NewGRPCClient(cc)
+			for _, req := range otlpRequests(t) {
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				resp, err := client.Export(ctx, req)
+				cancel()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n := resp.PartialSuccess().RejectedSpans(); n != 0 {
+					t.Fatalf("%d spans rejected", n)
+				}
+			}
+		})
+		sameRecords(t, records(t, out, true), otlp)
+	})
+	t.Run("follow-jsonl", func(t *testing.T) {
+		log := filepath.Join(testdata, "logs/abp.jsonl")
+		out, stderr := runMonitor(t, []string{"--follow", log, spec}, func(map[string]string) {})
+		sameRecords(t, records(t, out, true), analyzeRecords(t, log))
+		if !strings.Contains(stderr, "1001 events received = 1001 judged + 0 ignored + 0 malformed + 0 late") {
+			t.Errorf("summary: %s", stderr)
+		}
+	})
+}

@@ -1,0 +1,65 @@
+package monitor
+
+import (
+	"bufio"
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"testing"
+
+	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/logs"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
+)
+
+// FuzzHTTPHandler: any OTLP/HTTP body, JSON or protobuf, is answered 200
+// or 400, never a panic, and what it held is counted: received = judged +
+// ignored + malformed once the monitor is closed.
+func FuzzHTTPHandler(f *testing.F) {
+	src, err := os.ReadFile("../testdata/logs/abp.otlp.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	sc.Buffer(nil, 1<<24)
+	var u ptrace.JSONUnmarshaler
+	for i := 0; sc.Scan() && i < 3; i++ {
+		f.Add(false, bytes.Clone(sc.Bytes()))
+		if td, err := u.UnmarshalTraces(sc.Bytes()); err == nil {
+			b, _ := ptraceotlp.NewExportRequestFromTraces(td).MarshalProto()
+			f.Add(true, b)
+		}
+	}
+	f.Add(false, []byte(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"zz","kind":4}]}]}]}`))
+	sp, err := check.LoadSpec("../testdata/abp/abp.hsf", "", "")
+	if err != nil {
+		f.Fatal(err)
+	}
+	c, err := check.New(sp, check.DefaultOptions())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, proto bool, body []byte) {
+		m, err := New(c, logs.Options{Sig: sp.Interaction.Sig}, Options{}, func(Record) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ct := "application/json"
+		if proto {
+			ct = "application/x-protobuf"
+		}
+		req := httptest.NewRequest("POST", "/v1/traces", bytes.NewReader(body))
+		req.Header.Set("Content-Type", ct)
+		w := httptest.NewRecorder()
+		m.HTTPHandler().ServeHTTP(w, req)
+		if w.Code != http.StatusOK && w.Code != http.StatusBadRequest {
+			t.Fatalf("status %d: %s", w.Code, w.Body)
+		}
+		m.Close()
+		if n := m.Counts(); n.Received != n.Judged+n.Ignored+n.Malformed+n.Late {
+			t.Fatalf("counts %+v", n)
+		}
+	})
+}

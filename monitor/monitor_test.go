@@ -1,0 +1,206 @@
+package monitor_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/monitor"
+	"github.com/ivc-project/ivc/multitrace"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+)
+
+func checker(t *testing.T) (*check.Checker, logs.Options) {
+	t.Helper()
+	sp, err := check.LoadSpec("../testdata/abp/abp.hsf", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := check.New(sp, check.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, logs.Options{Sig: sp.Interaction.Sig}
+}
+
+// batch returns the records ivc analyze gives the log, by session, with the
+// fields that depend on time zeroed.
+func batch(t *testing.T, c *check.Checker, lopt logs.Options, path string) map[string]check.Record {
+	t.Helper()
+	sessions, _, err := logs.Read(path, logs.Auto, lopt, func(err error) { t.Error(err) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]check.Record{}
+	for _, s := range sessions {
+		o := c.Judge(check.Input{Name: path, Session: s.ID, Ignored: s.Ignored, Incomplete: s.Incomplete(),
+			Read: func() (*multitrace.MultiTrace, error) { return s.MT, s.Err }})
+		if o.Err != nil {
+			t.Fatal(o.Err)
+		}
+		want[s.ID] = timeless(check.NewRecord(o))
+	}
+	return want
+}
+
+func timeless(r check.Record) check.Record {
+	r.ElapsedUS, r.SetupUS, r.File = 0, 0, ""
+	return r
+}
+
+// compare checks that the monitor's records are analyze's, one per session.
+func compare(t *testing.T, want map[string]check.Record, got []monitor.Record) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%d records, want %d", len(got), len(want))
+	}
+	for _, r := range got {
+		w, ok := want[r.Session]
+		if !ok {
+			t.Errorf("session %q: not in the batch's", r.Session)
+			continue
+		}
+		a, _ := json.Marshal(timeless(r.Record))
+		b, _ := json.Marshal(w)
+		if !bytes.Equal(a, b) {
+			t.Errorf("session %q:\n got %s\nwant %s", r.Session, a, b)
+		}
+		if r.Revision != 1 || r.ClosedBy != monitor.ClosedShutdown {
+			t.Errorf("session %q: revision %d closed by %s", r.Session, r.Revision, r.ClosedBy)
+		}
+	}
+}
+
+func TestReplayJSONL(t *testing.T) {
+	c, lopt := checker(t)
+	const path = "../testdata/logs/abp.jsonl"
+	want := batch(t, c, lopt, path)
+	var got []monitor.Record
+	m, err := monitor.New(c, lopt, monitor.Options{}, func(r monitor.Record) { got = append(got, r) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := m.Scan(path, f, logs.JSONL); err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+	compare(t, want, got)
+	n := m.Counts()
+	if n.Received != 1001 || n.Received != n.Judged+n.Ignored+n.Malformed+n.Late {
+		t.Errorf("counts %+v: received is not judged + ignored + malformed + late", n)
+	}
+}
+
+// TestReplayOTLP feeds the OTLP file one request (line) at a time, as an
+// exporter would.
+func TestReplayOTLP(t *testing.T) {
+	c, lopt := checker(t)
+	const path = "../testdata/logs/abp.otlp.json"
+	want := batch(t, c, lopt, path)
+	var got []monitor.Record
+	m, err := monitor.New(c, lopt, monitor.Options{}, func(r monitor.Record) { got = append(got, r) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var u ptrace.JSONUnmarshaler
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		td, err := u.UnmarshalTraces(sc.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, err := m.Traces("otlp", td); err != nil || n != 0 {
+			t.Fatal(n, err)
+		}
+	}
+	m.Close()
+	compare(t, want, got)
+}
+
+// TestLifecycle: idle and max closing, a late event within the grace
+// (revision 2), past it (late), and eviction.
+func TestLifecycle(t *testing.T) {
+	c, lopt := checker(t)
+	now := time.Unix(0, 0)
+	var got []monitor.Record
+	m, err := monitor.New(c, lopt, monitor.Options{Idle: time.Second, Max: 10 * time.Second, Grace: 5 * time.Second,
+		MaxSessions: 2, Now: func() time.Time { return now }}, func(r monitor.Record) { got = append(got, r) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	feed := func(lines ...string) {
+		t.Helper()
+		if _, err := m.Scan("in", strings.NewReader(strings.Join(lines, "\n")+"\n"), logs.JSONL); err != nil {
+			t.Fatal(err)
+		}
+	}
+	closed := func() string {
+		var s []string
+		for _, r := range got {
+			s = append(s, r.Session+":"+r.ClosedBy+":"+r.Verdict+":"+string(rune('0'+r.Revision)))
+		}
+		got = nil
+		sort.Strings(s)
+		return strings.Join(s, " ")
+	}
+	feed(`{"session":"a","action":"S?d"}`)
+	now = now.Add(500 * time.Millisecond)
+	m.Tick(now)
+	if s := closed(); s != "" {
+		t.Fatalf("closed too early: %s", s)
+	}
+	now = now.Add(time.Second)
+	m.Tick(now)
+	if s := closed(); s != "a:idle:WeakPass:1" {
+		t.Fatalf("idle: %s", s)
+	}
+	feed(`{"session":"a","action":"S!d_zero"}`) // late, within the grace
+	now = now.Add(2 * time.Second)
+	m.Tick(now)
+	if s := closed(); s != "a:idle:WeakPass:2" {
+		t.Fatalf("revision: %s", s)
+	}
+	now = now.Add(10 * time.Second)
+	m.Tick(now)
+	feed(`{"session":"a","action":"K!d_zero"}`) // past the grace
+	for range 22 {
+		feed(`{"session":"b","action":"S?d"}`)
+		now = now.Add(500 * time.Millisecond)
+		m.Tick(now)
+	}
+	if s := closed(); s != "b:max:Fail:1" {
+		t.Fatalf("max: %s", s)
+	}
+	feed(`{"session":"c","action":"S?d"}`, `{"session":"d","action":"R?zero"}`)
+	if s := closed(); s != "b:evicted:Fail:2" {
+		t.Fatalf("evicted: %s", s)
+	}
+	m.Close()
+	if s := closed(); s != "c:shutdown:WeakPass:1 d:shutdown:Fail:1" {
+		t.Fatalf("shutdown: %s", s)
+	}
+	n := m.Counts()
+	if n.Late != 1 || n.Evicted != 1 || n.Received != n.Judged+n.Ignored+n.Malformed+n.Late {
+		t.Errorf("counts %+v", n)
+	}
+}
