@@ -151,7 +151,9 @@ func TestReport(t *testing.T) {
 	run(t, bin, 0, "gen", hsf, hif, "--kind", "accepted", "-n", "200", "--log-format", "jsonl", "-o", filepath.Join(dir, "ok"))
 	run(t, bin, 0, "gen", hsf, hif, "--kind", "noise", "-n", "100", "--log-format", "jsonl", "-o", filepath.Join(dir, "noise"))
 	report := filepath.Join(dir, "report.html")
-	out := run(t, bin, 1, "analyze", "--format", "json", "--report", report, hsf, hif,
+	// The two logs reuse session ids (each numbers its own from 0): judged
+	// per file, as the sessions of two separate runs.
+	out := run(t, bin, 1, "analyze", "--format", "json", "--session-scope", "file", "--report", report, hsf, hif,
 		filepath.Join(dir, "ok", "accepted.jsonl"), filepath.Join(dir, "noise", "noise.jsonl"))
 	// Sessions with no event are not in a log: fewer rows than sessions.
 	rows := strings.Count(out, "\n")
