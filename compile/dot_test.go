@@ -1,10 +1,7 @@
 package compile
 
 import (
-	"bytes"
-	"fmt"
-	"os"
-	"os/exec"
+	"github.com/ivc-project/ivc/internal/testutil"
 	"path/filepath"
 	"testing"
 
@@ -28,28 +25,5 @@ func TestDOTCorpus(t *testing.T) {
 		}
 		graphs = append(graphs, labelled, a.DOT(nfa.DOTOptions{}))
 	}
-	renderDOT(t, graphs...)
-}
-
-// renderDOT checks that Graphviz renders each graph (dot -Tsvg) without a
-// complaint, when the dot binary is installed (CI installs it).
-func renderDOT(t *testing.T, graphs ...string) {
-	t.Helper()
-	bin, err := exec.LookPath("dot")
-	if err != nil {
-		t.Skip("Graphviz dot not installed: DOT output not rendered")
-	}
-	dir := t.TempDir()
-	for i, g := range graphs {
-		file := filepath.Join(dir, fmt.Sprintf("g%03d.dot", i))
-		if err := os.WriteFile(file, []byte(g), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		var stderr bytes.Buffer
-		cmd := exec.Command(bin, "-Tsvg", "-o", file+".svg", file)
-		cmd.Stderr = &stderr
-		if err := cmd.Run(); err != nil || stderr.Len() > 0 {
-			t.Errorf("dot -Tsvg: %v %s\n%s", err, stderr.String(), g)
-		}
-	}
+	testutil.RenderDOT(t, graphs...)
 }

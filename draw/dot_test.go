@@ -1,10 +1,7 @@
 package draw
 
 import (
-	"bytes"
-	"os"
-	"os/exec"
-	"path/filepath"
+	"github.com/ivc-project/ivc/internal/testutil"
 	"strings"
 	"testing"
 
@@ -52,25 +49,5 @@ func TestInteractionDOT(t *testing.T) {
 	if g := InteractionDOT(st.Syntax(term), ""); !strings.Contains(g, `label="sync(a!m)"`) || !strings.Contains(g, `label="a -- <synch>m -> c"`) {
 		t.Errorf("sync drawing:\n%s", g)
 	}
-	renderDOT(t, got)
-}
-
-// renderDOT checks that Graphviz renders the graph (dot -Tsvg) without a
-// complaint, when the dot binary is installed (CI installs it).
-func renderDOT(t *testing.T, g string) {
-	t.Helper()
-	bin, err := exec.LookPath("dot")
-	if err != nil {
-		t.Skip("Graphviz dot not installed: DOT output not rendered")
-	}
-	file := filepath.Join(t.TempDir(), "g.dot")
-	if err := os.WriteFile(file, []byte(g), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd := exec.Command(bin, "-Tsvg", "-o", file+".svg", file)
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
-		t.Errorf("dot -Tsvg: %v %s\n%s", err, stderr.String(), g)
-	}
+	testutil.RenderDOT(t, got)
 }

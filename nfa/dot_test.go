@@ -1,10 +1,7 @@
 package nfa
 
 import (
-	"bytes"
-	"os"
-	"os/exec"
-	"path/filepath"
+	"github.com/ivc-project/ivc/internal/testutil"
 	"strings"
 	"testing"
 )
@@ -47,29 +44,5 @@ func TestDOT(t *testing.T) {
 			t.Errorf("labelled DOT lacks %s:\n%s", s, labelled)
 		}
 	}
-	renderDOT(t, got, labelled)
-}
-
-// renderDOT checks that Graphviz accepts each graph (dot -Tsvg), when the dot
-// binary is installed (CI installs it).
-func renderDOT(t *testing.T, graphs ...string) {
-	t.Helper()
-	dot, err := exec.LookPath("dot")
-	if err != nil {
-		t.Log("Graphviz dot not found: DOT output not rendered")
-		return
-	}
-	dir := t.TempDir()
-	for i, g := range graphs {
-		file := filepath.Join(dir, "g"+string(rune('a'+i))+".dot")
-		if err := os.WriteFile(file, []byte(g), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		var stderr bytes.Buffer
-		cmd := exec.Command(dot, "-Tsvg", "-o", file+".svg", file)
-		cmd.Stderr = &stderr
-		if err := cmd.Run(); err != nil || stderr.Len() > 0 {
-			t.Errorf("dot -Tsvg %s: %v %s\n%s", file, err, stderr.String(), g)
-		}
-	}
+	testutil.RenderDOT(t, got, labelled)
 }
