@@ -19,11 +19,11 @@ import (
 
 // checker returns the checker of ABP with the automata engine (early
 // failures).
-func checker(t *testing.T) (*check.Checker, logs.Options) {
+func checker(t testing.TB) (*check.Checker, logs.Options) {
 	return checkerOf(t, "../testdata/abp/abp.hsf", "", check.EngineAutomata)
 }
 
-func checkerOf(t *testing.T, hsf, hif string, e check.Engine) (*check.Checker, logs.Options) {
+func checkerOf(t testing.TB, hsf, hif string, e check.Engine) (*check.Checker, logs.Options) {
 	t.Helper()
 	sp, err := check.LoadSpec(hsf, hif, "")
 	if err != nil {
