@@ -274,7 +274,7 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 	}
 	b := &batch{a: a, c: c, graph: fl.graph, prog: newProgress(a.stderr, files, a.json())}
 	if fl.report != "" {
-		b.rep = newReportBuilder(fl.report, c, args)
+		b.rep = newReportBuilder(a, fl.report, c, args)
 		inputs = b.rep.capture(inputs)
 	}
 	c.Run(inputs, fl.jobs, b.print)
@@ -327,7 +327,7 @@ func (b *batch) print(o check.Outcome) {
 		if !errors.As(o.Err, new(malformed)) {
 			b.errors++
 		}
-		a.report(describe(o.Err))
+		a.report(a.describe(o.Err))
 		return
 	}
 	b.judged++

@@ -31,6 +31,7 @@ const (
 // failures (report.DefaultMaxDrawings of them) to draw them once the batch
 // is over, when no worker uses the specification any more.
 type reportBuilder struct {
+	a    *app
 	path string
 	c    *check.Checker
 	rep  report.Report
@@ -47,8 +48,8 @@ type failure struct {
 	res verdict.Result
 }
 
-func newReportBuilder(path string, c *check.Checker, args []string) *reportBuilder {
-	r := &reportBuilder{path: path, c: c, mts: map[int]*multitrace.MultiTrace{}}
+func newReportBuilder(a *app, path string, c *check.Checker, args []string) *reportBuilder {
+	r := &reportBuilder{a: a, path: path, c: c, mts: map[int]*multitrace.MultiTrace{}}
 	r.rep = report.Report{Title: "ivc analyze " + strings.Join(args, " "), Spec: c.Spec().Path,
 		Mode: c.Mode().String(), Engine: c.Engine().String()}
 	return r
@@ -97,7 +98,7 @@ func (r *reportBuilder) add(o check.Outcome) {
 		Elapsed: o.Elapsed, Drawing: -1}
 	switch {
 	case o.Err != nil:
-		row.Verdict, row.Reason = "error", describe(o.Err).Error()
+		row.Verdict, row.Reason = "error", r.a.describe(o.Err).Error()
 	default:
 		res := o.Result
 		row.Verdict = res.Verdict.String()
