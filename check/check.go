@@ -37,6 +37,7 @@ import (
 	"github.com/ivc-project/ivc/automata"
 	"github.com/ivc-project/ivc/compile"
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/enum"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/runtime"
@@ -53,21 +54,16 @@ const (
 	EngineAutomata               // the compiled path (package automata)
 )
 
-var engineNames = [...]string{EngineAuto: "auto", EngineRuntime: "runtime", EngineAutomata: "automata"}
+// engineNames are the engines as flags and JSON spell them: not
+// stringer's identifiers.
+var engineNames = enum.New("Engine", map[Engine]string{EngineAuto: "auto", EngineRuntime: "runtime", EngineAutomata: "automata"})
 
-func (e Engine) String() string {
-	if int(e) < len(engineNames) {
-		return engineNames[e]
-	}
-	return fmt.Sprintf("Engine(%d)", e)
-}
+func (e Engine) String() string { return engineNames.Name(e) }
 
 // ParseEngine reads "auto", "runtime" or "automata".
 func ParseEngine(s string) (Engine, error) {
-	for e, n := range engineNames {
-		if n == s {
-			return Engine(e), nil
-		}
+	if e, ok := engineNames.Value(s); ok {
+		return e, nil
 	}
 	return 0, fmt.Errorf("unknown engine %q (expected auto, runtime or automata)", s)
 }
