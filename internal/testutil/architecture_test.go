@@ -30,7 +30,7 @@ var architecture = []struct {
 }{
 	// Files in: syntax, terms, multi-traces, options and specs.
 	{"internal/input", nil, nil},
-	{"internal/enum", nil, nil}, // the name tables of enumerations
+	{"internal/enum", nil, nil},                 // the name tables of enumerations
 	{"syntax", []string{"internal/input"}, nil}, // ReadFile, FileError: the errors about a file
 	{"internal/scan", []string{"syntax"}, nil},
 	{"internal/atomicfile", nil, nil},
