@@ -11,6 +11,7 @@ import (
 	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/spec"
 )
 
 // logFlags are the flags of ivc analyze for event logs and traces.
@@ -34,7 +35,7 @@ type logRun struct {
 }
 
 // logOptions turns the flags into the readers' options.
-func (a *app) logOptions(fl *analyzeFlags, sp *check.Spec) (logRun, error) {
+func (a *app) logOptions(fl *analyzeFlags, sp *spec.Spec) (logRun, error) {
 	lf := &fl.logs
 	f, err := logs.ParseFormat(lf.format)
 	if err != nil {
@@ -48,7 +49,7 @@ func (a *app) logOptions(fl *analyzeFlags, sp *check.Spec) (logRun, error) {
 	if run.budget == 0 {
 		run.budget = check.DefaultMaxMemory(1)
 	}
-	opt := logs.Options{Sig: sp.Interaction.Sig, LifelineAttr: lf.lifelineAttr, MessageAttr: lf.messageAttr, Strict: lf.strict,
+	opt := logs.Options{Sig: sp.Sig, LifelineAttr: lf.lifelineAttr, MessageAttr: lf.messageAttr, Strict: lf.strict,
 		MaxBytes: int64(fl.maxInput)}
 	for _, fv := range lf.fields {
 		role, name, ok := strings.Cut(fv, "=")
