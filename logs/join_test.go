@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -103,10 +104,22 @@ func joined(t *testing.T, files []string, opt logs.Options, budget int64, spill 
 	if j.Spilled() != spill {
 		t.Errorf("budget %d: spilled %v", budget, j.Spilled())
 	}
+	// The spill's files lose their names as they are made (where an open
+	// file can, as on Unix): a run ended by SIGINT, SIGTERM or SIGKILL
+	// while they are open leaves nothing behind.
+	named := func(when string) {
+		if left, _ := os.ReadDir(tmp); spill && len(left) > 0 && runtime.GOOS != "windows" {
+			t.Errorf("budget %d: %d spill files named in the temporary directory %s", budget, len(left), when)
+		}
+	}
+	named("after reading")
 	var out []logs.Session
 	for s, err := range j.Sessions() {
 		if err != nil {
 			t.Fatal(err)
+		}
+		if len(out) == 0 {
+			named("while sessions are handed out")
 		}
 		out = append(out, s)
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"testing"
 
@@ -27,13 +28,15 @@ const testdata = "../../testdata"
 //
 // Besides the standard commands, scripts have "exits N CMD ARGS...", which
 // runs CMD and checks that its exit status is N (stdout and stderr are then
-// inspected as after exec).
+// inspected as after exec), and "untime FILE...", which replaces the
+// durations of the files (text and JSON) by 0 and drops setup times, so
+// that two runs compare.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join(testdata, "script"),
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
-		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"exits": exits},
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"exits": exits, "untime": untime},
 		Setup: func(env *testscript.Env) error {
 			for _, dir := range []string{"abp", "lfrem", "legacy", "logs", "slice"} {
 				if err := os.CopyFS(filepath.Join(env.WorkDir, dir), os.DirFS(filepath.Join(testdata, dir))); err != nil {
@@ -64,5 +67,30 @@ func exits(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if got != want {
 		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+	}
+}
+
+// durations are what changes from run to run in ivc's outputs: a text
+// duration, and the JSON fields of times in µs; setups, which worker
+// prepared first (--jobs), are dropped.
+var (
+	durations = regexp.MustCompile(`\b\d+(\.\d+)? ?(µs|ms|s)\b|("\w+_us":)\d+`)
+	setups    = regexp.MustCompile(`"setup_us":\d+,|,"setup_us":\d+| \(setup [^)]*\)`)
+)
+
+// untime implements "untime FILE...".
+func untime(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: untime FILE...")
+	}
+	for _, name := range args {
+		data := setups.ReplaceAllString(ts.ReadFile(name), "")
+		data = durations.ReplaceAllStringFunc(data, func(d string) string {
+			if m := durations.FindStringSubmatch(d); m[3] != "" {
+				return m[3] + "0"
+			}
+			return "0 s"
+		})
+		ts.Check(os.WriteFile(ts.MkAbs(name), []byte(data), 0o666))
 	}
 }
