@@ -3,6 +3,7 @@ package logs_test
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -280,5 +281,57 @@ func TestABPServiceLogs(t *testing.T) {
 		if k < 0 || sessions[k].Err != nil || !sessions[k].MT.Equal(mts[i]) {
 			t.Errorf("session %s is not %s projected", id, names[i])
 		}
+	}
+}
+
+// TestWriteRotated writes the ABP traces as one log per location, each
+// rotated every few events, in every format, and checks that joining the
+// files (in any order: the order keys order them) gives back every
+// multi-trace, as the unsplit log does.
+func TestWriteRotated(t *testing.T) {
+	sp, mts, names := abpTraces(t)
+	sig := sp.Interaction.Sig
+	opt := logs.Options{Sig: sig}
+	for _, f := range []logs.Format{logs.JSONL, logs.CSV, logs.OTLP, logs.Jaeger} {
+		t.Run(f.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			ids := logs.IDs(f, len(mts), 3)
+			var files []string
+			for k := range mts[0].Components {
+				var open []*os.File
+				n, err := logs.WriteRotated(func() (io.Writer, error) {
+					name := filepath.Join(dir, fmt.Sprintf("loc%d.%d.%s", k, len(files), f))
+					files = append(files, name)
+					w, err := os.Create(name)
+					open = append(open, w)
+					return w, err
+				}, f, sig, ids, logs.Location(mts, k), int64(k), 20)
+				for _, w := range open {
+					if err := w.Close(); err != nil {
+						t.Error(err)
+					}
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n < 2 {
+					t.Errorf("location %d: %d files, want it rotated", k, n)
+				}
+			}
+			slices.Reverse(files) // the newest first, as a shell lists svc.jsonl before svc.1.jsonl
+			sessions := joined(t, files, opt, 0, false)
+			if len(sessions) != len(mts) {
+				t.Fatalf("%d sessions, want %d:\n%s", len(sessions), len(mts), dumpJoined(sig, sessions))
+			}
+			for i, id := range ids {
+				k := slices.IndexFunc(sessions, func(s logs.Session) bool { return s.ID == id })
+				if k < 0 {
+					t.Fatalf("no session %s (%s)", id, names[i])
+				}
+				if s := sessions[k]; s.Err != nil || !s.MT.Equal(mts[i]) {
+					t.Errorf("session %s (%s): %v\n%s\nwant\n%s", id, names[i], s.Err, s.MT.Format(sig), mts[i].Format(sig))
+				}
+			}
+		})
 	}
 }
