@@ -335,3 +335,44 @@ func TestWriteRotated(t *testing.T) {
 		})
 	}
 }
+
+// TestJoinTraceIDs: a trace seen in an OTLP file (32 hex digits) and in a
+// Jaeger file, whose trace ids are 64 bits (16 hex digits, the high half
+// zero) or in upper case, is one session; so is a JSON Lines session
+// written as OTLP's id.
+func TestJoinTraceIDs(t *testing.T) {
+	sig := testSig(t)
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	otlpSpan := func(trace, span, service, name string, start int) string {
+		return `{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"` + service +
+			`"}}]},"scopeSpans":[{"spans":[{"traceId":"` + trace + `","spanId":"` + span + `","name":"` + name +
+			`","kind":4,"startTimeUnixNano":"` + fmt.Sprint(start) + `"}]}]}]}` + "\n"
+	}
+	jaegerSpan := func(trace, span, op string, start int) string {
+		return `{"traceID":"` + trace + `","spanID":"` + span + `","operationName":"` + op +
+			`","startTime":` + fmt.Sprint(start) + `,"tags":[{"key":"span.kind","type":"string","value":"consumer"}],"processID":"p1"}`
+	}
+	const short, long = "00f067aa0ba902b7", "4bf92f3577b34da6a3ce929d0e0e4736"
+	files := []string{
+		write("a.otlp.json", otlpSpan("0000000000000000"+short, "00000000000000a1", "a", "m", 10)+
+			otlpSpan(long, "00000000000000a2", "a", "n", 10)),
+		write("b.jaeger.json", `{"data":[{"traceID":"`+strings.ToUpper(short)+`","spans":[`+jaegerSpan(strings.ToUpper(short), "b1", "m", 20)+
+			`],"processes":{"p1":{"serviceName":"b"}}},{"traceID":"`+strings.ToUpper(long)+`","spans":[`+jaegerSpan(strings.ToUpper(long), "b2", "n", 20)+
+			`],"processes":{"p1":{"serviceName":"b"}}}]}`+"\n"),
+		write("c.jsonl", `{"session":"`+"0000000000000000"+short+`","action":"c!m","seq":1}`+"\n"),
+	}
+	sessions := joined(t, files, logs.Options{Sig: sig}, 0, false)
+	got := dumpJoined(sig, sessions)
+	want := "0000000000000000" + short + " from a.otlp.json:1 in a.otlp.json,b.jaeger.json,c.jsonl: 3/0: { [a] a!m; [b] b?m; [c] c!m }\n" +
+		long + " from a.otlp.json:2 in a.otlp.json,b.jaeger.json: 2/0: { [a] a!n; [b] b?n; [c] ; }\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
