@@ -15,7 +15,7 @@ import (
 	"github.com/ivc-project/ivc/internal/atomicfile"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
-	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/tracegen"
 )
 
@@ -159,20 +159,20 @@ func (a *app) gen(fl *genFlags, args []string) error {
 	}
 	for i := range count {
 		if _, err := os.Lstat(name(i)); err == nil && !fl.force {
-			return fmt.Errorf("%s: exists: not replaced (remove it, choose another -o, or give --force)", spec.FileName(name(i)))
+			return fmt.Errorf("%s: exists: not replaced (remove it, choose another -o, or give --force)", syntax.FileName(name(i)))
 		}
 	}
 	if logFormat != logs.HTF {
 		mts, err := tracegen.Generate(sp.Store, sp.Root, cfg)
 		if err != nil {
-			return fmt.Errorf("%s: %v", spec.FileName(sp.HIFPath), err)
+			return fmt.Errorf("%s: %v", syntax.FileName(sp.HIFPath), err)
 		}
 		files := make([]string, count)
 		for i := range files {
 			files[i] = name(i)
 		}
 		if err := os.MkdirAll(fl.out, 0o755); err != nil {
-			return spec.FileError(err)
+			return syntax.FileError(err)
 		}
 		return a.writeLog(fl, files, logFormat, kind, sp.Sig, mts)
 	}
@@ -182,15 +182,15 @@ func (a *app) gen(fl *genFlags, args []string) error {
 	i := 0
 	for mt, err := range tracegen.Stream(sp.Store, sp.Root, cfg) {
 		if err != nil {
-			return fmt.Errorf("%s: %v", spec.FileName(sp.HIFPath), err)
+			return fmt.Errorf("%s: %v", syntax.FileName(sp.HIFPath), err)
 		}
 		if i == 0 {
 			if err := os.MkdirAll(fl.out, 0o755); err != nil {
-				return spec.FileError(err)
+				return syntax.FileError(err)
 			}
 		}
 		if err := atomicfile.WriteFile(name(i), mt.Format(sp.Sig), 0o644); err != nil {
-			return spec.FileError(err)
+			return syntax.FileError(err)
 		}
 		if a.json() {
 			files = append(files, name(i))
@@ -200,7 +200,7 @@ func (a *app) gen(fl *genFlags, args []string) error {
 	if a.json() {
 		return json.NewEncoder(a.stdout).Encode(map[string]any{"kind": kind.String(), "n": i, "seed": fl.seed, "files": files})
 	}
-	fmt.Fprintf(a.stdout, "wrote %d %s multi-traces to %s\n", i, kind, spec.FileName(fl.out))
+	fmt.Fprintf(a.stdout, "wrote %d %s multi-traces to %s\n", i, kind, syntax.FileName(fl.out))
 	return nil
 }
 
@@ -240,21 +240,21 @@ func (a *app) writeLog(fl *genFlags, names []string, f logs.Format, kind tracege
 	}
 	for _, name := range files {
 		if _, err := os.Lstat(name); err == nil && !fl.force {
-			return fmt.Errorf("%s: exists: not replaced (remove it, choose another -o, or give --force)", spec.FileName(name))
+			return fmt.Errorf("%s: exists: not replaced (remove it, choose another -o, or give --force)", syntax.FileName(name))
 		}
 	}
 	for i, name := range files {
 		if err := atomicfile.WriteFile(name, data[i], 0o644); err != nil {
-			return spec.FileError(err)
+			return syntax.FileError(err)
 		}
 	}
 	if a.json() {
 		return json.NewEncoder(a.stdout).Encode(map[string]any{"kind": kind.String(), "n": len(mts), "seed": fl.seed,
 			"files": files, "log_format": f.String()})
 	}
-	what := spec.FileName(files[0])
+	what := syntax.FileName(files[0])
 	if len(files) > 1 {
-		what = fmt.Sprintf("%d logs, %s ... %s", len(files), spec.FileName(files[0]), spec.FileName(files[len(files)-1]))
+		what = fmt.Sprintf("%d logs, %s ... %s", len(files), syntax.FileName(files[0]), syntax.FileName(files[len(files)-1]))
 	}
 	fmt.Fprintf(a.stdout, "wrote %d %s multi-traces as sessions of %s\n", len(mts), kind, what)
 	return nil
