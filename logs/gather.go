@@ -298,7 +298,9 @@ func (g *gatherer) build(s *sessionState, a *arena) Session {
 	a.count = count
 	clear(count)
 	last := s.input
-	out.Files = []string{out.File}
+	// A session of one file (most) shares its name with the inputs: no
+	// allocation (capped, so that an append copies).
+	out.Files = g.inputs[s.input : s.input+1 : s.input+1]
 	for r := s.head; r >= 0; {
 		rec := g.recs.at(r)
 		count[g.locOf[rec.act.Lifeline()]+1]++
