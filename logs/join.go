@@ -427,12 +427,13 @@ func (sp *spill) sort(template *gatherer) error {
 		return sp.err
 	}
 	var e spilled
+	g := template.empty()
 	for p, part := range sp.parts {
 		r, err := part.rewind()
 		if err != nil {
 			return fmt.Errorf("reading spilled sessions: %w", err)
 		}
-		g := template.empty()
+		g.reset()
 		for {
 			err := e.read(r)
 			if err == io.EOF {
@@ -515,9 +516,10 @@ func (sp *spill) merge(template *gatherer, a *arena, yield func(Session, error) 
 	}
 	heap.Init(&h)
 	var e spilled
+	g := template.empty()
 	for len(h) > 0 {
 		c := h[0]
-		g := template.empty()
+		g.reset()
 		g.put(&c.head)
 		for {
 			if err := e.read(c.r); err != nil {

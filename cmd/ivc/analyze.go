@@ -37,6 +37,7 @@ type analyzeFlags struct {
 	maxInput               byteSize
 	maxStates              int
 	maxMemory              byteSize
+	joinMemory             byteSize
 }
 
 func newAnalyzeCmd(a *app) *cobra.Command {
@@ -181,7 +182,8 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "OTLP/Jaeger: the attribute naming a span's message (default messaging.destination.name, then rpc.method, then the span name)")
 	f.BoolVar(&fl.logs.strict, "strict", false, "an event outside the signature is an error (default: ignored and counted)")
 	f.StringVar(&fl.logs.sessionScope, "session-scope", "run", "what a log's session is, `run|file`: its id across every log of the run, or within its file")
-	f.StringVar(&fl.logs.tmpDir, "tmp-dir", "", "where sessions spill to disk past --max-memory (default: the system's temporary directory)")
+	f.Var(&fl.joinMemory, "join-memory", "memory budget of the sessions held while the logs of a run are joined, e.g. 256MiB; past it they spill to disk, verdicts unchanged (0: --max-memory, or half the available memory)")
+	f.StringVar(&fl.logs.tmpDir, "tmp-dir", "", "where sessions spill to disk past --join-memory (default: the system's temporary directory)")
 	f.StringVar(&fl.graph, "graph", "", "write the graph explored for the one multi-trace to `FILE.dot` (Graphviz)")
 	f.BoolVar(&fl.force, "force", false, "let --report and --graph replace a file that ivc did not write")
 	f.StringVar(&fl.session, "session", "", "with --graph and a log, the session whose search is drawn, by its `ID`")
@@ -446,6 +448,9 @@ func (b *batch) summary(d time.Duration, counts logCounts) {
 	if counts.logs > 0 {
 		fmt.Fprintf(b.a.stderr, "%d log files: %d sessions (%d across several files), events: %d judged, %d ignored, %d in sessions not judged\n",
 			counts.logs, counts.sessions, counts.joined, counts.events-counts.unjudged, counts.ignored, counts.unjudged)
+	}
+	if counts.spilled {
+		fmt.Fprintln(b.a.stderr, "sessions spilled to disk past --join-memory (the verdicts are the same)")
 	}
 }
 

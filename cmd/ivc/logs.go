@@ -45,7 +45,10 @@ func (a *app) logOptions(fl *analyzeFlags, sp *spec.Spec) (logRun, error) {
 	if err != nil {
 		return logRun{}, a.usagef("invalid --session-scope %q: want run or file", lf.sessionScope)
 	}
-	run := logRun{format: f, scope: scope, budget: int64(fl.maxMemory), tmpDir: lf.tmpDir}
+	run := logRun{format: f, scope: scope, budget: int64(fl.joinMemory), tmpDir: lf.tmpDir}
+	if run.budget == 0 {
+		run.budget = int64(fl.maxMemory)
+	}
 	if run.budget == 0 {
 		run.budget = check.DefaultMaxMemory(1)
 	}
@@ -88,6 +91,7 @@ type logCounts struct {
 	events    int      // events in the signature, judged
 	unkinded  int      // spans without an action (INTERNAL or no kind)
 	htf       int      // .htf multi-traces
+	spilled   bool     // sessions joined past --join-memory went to disk
 	skipped   []string // files of directories in no format
 	// undeclared are the names outside the signature seen most
 	undeclared []logs.Undeclared
@@ -216,6 +220,7 @@ func logInputs(files []string, run logRun, counts *logCounts) iter.Seq[check.Inp
 				failed = !yield(p.in)
 			}
 			pending = nil
+			counts.spilled = counts.spilled || j.Spilled()
 			j.Close()
 			j = nil
 		}
