@@ -11,7 +11,7 @@ import (
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/runtime"
-	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -93,7 +93,7 @@ func (c *Checker) FileInput(f string) Input {
 	in := Input{Name: f}
 	if sp := c.sp; sp.NFA != nil {
 		in.ReadLetters = func() ([][]nfa.Letter, error) {
-			src, err := spec.ReadFileLimit(f, c.opt.MaxInput)
+			src, err := syntax.ReadFileLimit(f, c.opt.MaxInput)
 			if err != nil {
 				return nil, err
 			}
@@ -102,7 +102,7 @@ func (c *Checker) FileInput(f string) Input {
 	} else {
 		in.Read = func() (*multitrace.MultiTrace, error) {
 			mt, err := multitrace.ReadLimit(f, sp.Interaction.Sig, c.opt.MaxInput)
-			return mt, spec.FileError(err)
+			return mt, syntax.FileError(err)
 		}
 	}
 	return in

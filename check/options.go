@@ -5,7 +5,7 @@ import (
 
 	"github.com/ivc-project/ivc/hcf"
 	"github.com/ivc-project/ivc/runtime"
-	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -42,7 +42,7 @@ func (o *Options) layer(sp *Spec, hcfFiles []string, fixed func(setting string) 
 		apply(in.SigPath, in.Options)
 	}
 	for _, file := range hcfFiles {
-		src, err := spec.ReadFile(file)
+		src, err := syntax.ReadFile(file)
 		if err != nil {
 			return warnings, err
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // Spec is what multi-traces are checked against: an interaction with its
@@ -47,7 +48,7 @@ func LoadSpec(path, hif, locations string) (*Spec, error) {
 	if hif != "" {
 		return nil, fmt.Errorf("%s: a .timbuk NFA takes no interaction (%s)", path, hif)
 	}
-	src, err := spec.ReadFile(path)
+	src, err := syntax.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

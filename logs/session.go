@@ -77,7 +77,7 @@ type Error struct {
 }
 
 // Error returns the message, the file's name quoted when it holds
-// characters that are not printable (as spec.FileName does) and any such
+// characters that are not printable (as syntax.FileName does) and any such
 // character of the message escaped: what a log holds can neither forge a
 // line of ivc's output nor send escapes to a terminal.
 func (e *Error) Error() string {

@@ -15,7 +15,7 @@ import (
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/report"
 	"github.com/ivc-project/ivc/runtime"
-	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 	"github.com/spf13/cobra"
 )
@@ -341,12 +341,12 @@ func (b *batch) print(o check.Outcome) {
 		line, _ := json.Marshal(check.NewRecord(o))
 		fmt.Fprintf(a.stdout, "%s\n", line)
 	} else {
-		name := spec.FileName(o.Name)
+		name := syntax.FileName(o.Name)
 		for _, f := range o.Files[min(1, len(o.Files)):] { // a session joined across files
-			name += ", " + spec.FileName(f)
+			name += ", " + syntax.FileName(f)
 		}
 		if o.Session != "" {
-			name += " (session " + spec.FileName(o.Session) + ")"
+			name += " (session " + syntax.FileName(o.Session) + ")"
 		}
 		printResult(a.stdout, name, r, us, o.Ignored)
 	}
@@ -405,7 +405,7 @@ func (b *batch) summary(d time.Duration, counts logCounts) {
 	if n := len(counts.skipped); n > 0 {
 		names := make([]string, min(n, 5))
 		for i := range names {
-			names[i] = spec.FileName(counts.skipped[i])
+			names[i] = syntax.FileName(counts.skipped[i])
 		}
 		if n > len(names) {
 			names = append(names, fmt.Sprintf("and %d more", n-len(names)))

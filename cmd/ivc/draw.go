@@ -10,6 +10,7 @@ import (
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 	"github.com/spf13/cobra"
 )
@@ -101,7 +102,7 @@ multi-trace is drawn in SVG only).
 				_, err := a.stdout.Write(pic)
 				return err
 			}
-			return spec.FileError(atomicfile.WriteFile(out, pic, 0o644))
+			return syntax.FileError(atomicfile.WriteFile(out, pic, 0o644))
 		},
 	}
 	f := cmd.Flags()
@@ -137,7 +138,7 @@ func (a *app) drawMultiTrace(cmd *cobra.Command, fl *analyzeFlags, sp *spec.Spec
 	}
 	mt, err := multitrace.Read(path, sp.Sig)
 	if err != nil {
-		return nil, spec.FileError(err)
+		return nil, syntax.FileError(err)
 	}
 	if opt.Title == "" {
 		opt.Title = path

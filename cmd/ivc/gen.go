@@ -13,7 +13,7 @@ import (
 	"github.com/ivc-project/ivc/internal/atomicfile"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
-	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/tracegen"
 )
 
@@ -144,20 +144,20 @@ func (a *app) gen(fl *genFlags, args []string) error {
 	}
 	for i := range count {
 		if _, err := os.Lstat(name(i)); err == nil && !fl.force {
-			return fmt.Errorf("%s: exists: not replaced (remove it, choose another -o, or give --force)", spec.FileName(name(i)))
+			return fmt.Errorf("%s: exists: not replaced (remove it, choose another -o, or give --force)", syntax.FileName(name(i)))
 		}
 	}
 	if logFormat != logs.HTF {
 		mts, err := tracegen.Generate(sp.Store, sp.Root, cfg)
 		if err != nil {
-			return fmt.Errorf("%s: %v", spec.FileName(sp.HIFPath), err)
+			return fmt.Errorf("%s: %v", syntax.FileName(sp.HIFPath), err)
 		}
 		files := make([]string, count)
 		for i := range files {
 			files[i] = name(i)
 		}
 		if err := os.MkdirAll(fl.out, 0o755); err != nil {
-			return spec.FileError(err)
+			return syntax.FileError(err)
 		}
 		return a.writeLog(fl, files, logFormat, kind, sp.Sig, mts)
 	}
@@ -167,15 +167,15 @@ func (a *app) gen(fl *genFlags, args []string) error {
 	i := 0
 	for mt, err := range tracegen.Stream(sp.Store, sp.Root, cfg) {
 		if err != nil {
-			return fmt.Errorf("%s: %v", spec.FileName(sp.HIFPath), err)
+			return fmt.Errorf("%s: %v", syntax.FileName(sp.HIFPath), err)
 		}
 		if i == 0 {
 			if err := os.MkdirAll(fl.out, 0o755); err != nil {
-				return spec.FileError(err)
+				return syntax.FileError(err)
 			}
 		}
 		if err := atomicfile.WriteFile(name(i), mt.Format(sp.Sig), 0o644); err != nil {
-			return spec.FileError(err)
+			return syntax.FileError(err)
 		}
 		if a.json() {
 			files = append(files, name(i))
@@ -185,7 +185,7 @@ func (a *app) gen(fl *genFlags, args []string) error {
 	if a.json() {
 		return json.NewEncoder(a.stdout).Encode(map[string]any{"kind": kind.String(), "n": i, "seed": fl.seed, "files": files})
 	}
-	fmt.Fprintf(a.stdout, "wrote %d %s multi-traces to %s\n", i, kind, spec.FileName(fl.out))
+	fmt.Fprintf(a.stdout, "wrote %d %s multi-traces to %s\n", i, kind, syntax.FileName(fl.out))
 	return nil
 }
 
@@ -211,16 +211,16 @@ func (a *app) writeLog(fl *genFlags, names []string, f logs.Format, kind tracege
 			return err
 		}
 		if err := atomicfile.WriteFile(name, buf.Bytes(), 0o644); err != nil {
-			return spec.FileError(err)
+			return syntax.FileError(err)
 		}
 	}
 	if a.json() {
 		return json.NewEncoder(a.stdout).Encode(map[string]any{"kind": kind.String(), "n": len(mts), "seed": fl.seed,
 			"files": names, "log_format": f.String()})
 	}
-	what := spec.FileName(names[0])
+	what := syntax.FileName(names[0])
 	if len(names) > 1 {
-		what = fmt.Sprintf("%d logs, %s ... %s", len(names), spec.FileName(names[0]), spec.FileName(names[len(names)-1]))
+		what = fmt.Sprintf("%d logs, %s ... %s", len(names), syntax.FileName(names[0]), syntax.FileName(names[len(names)-1]))
 	}
 	fmt.Fprintf(a.stdout, "wrote %d %s multi-traces as sessions of %s\n", len(mts), kind, what)
 	return nil

@@ -19,7 +19,7 @@ import (
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/monitor"
-	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 	"github.com/spf13/cobra"
 )
@@ -159,7 +159,7 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 		out.write(r)
 		if r.Verdict == verdict.Fail.String() {
 			stderr(func(w io.Writer) {
-				name := spec.FileName(r.File) + " (session " + spec.FileName(r.Session) + ")"
+				name := syntax.FileName(r.File) + " (session " + syntax.FileName(r.Session) + ")"
 				fmt.Fprintf(w, "%s: %s (%d nodes, revision %d, closed by %s, %d µs after its last event)",
 					name, r.Verdict, r.Nodes, r.Revision, r.ClosedBy, r.LatencyUS)
 				if r.Reason != "" {

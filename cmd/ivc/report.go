@@ -14,7 +14,7 @@ import (
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/report"
 	"github.com/ivc-project/ivc/runtime"
-	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -144,7 +144,7 @@ func (r *reportBuilder) write(elapsed time.Duration) error {
 		return err
 	}
 	if err := atomicfile.WriteFile(r.path, b.Bytes(), 0o644); err != nil {
-		return spec.FileError(err)
+		return syntax.FileError(err)
 	}
 	return nil
 }

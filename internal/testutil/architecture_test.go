@@ -29,14 +29,14 @@ var architecture = []struct {
 	modules []string // modules outside the standard library it may import from
 }{
 	// Files in: syntax, terms, multi-traces, options and specs.
-	{"syntax", nil, nil},
-	{"internal/scan", []string{"syntax"}, nil},
 	{"internal/input", nil, nil},
+	{"syntax", []string{"internal/input"}, nil}, // ReadFile, FileError: the errors about a file
+	{"internal/scan", []string{"syntax"}, nil},
 	{"internal/atomicfile", nil, nil},
 	{"interaction", []string{"syntax", "internal/scan"}, nil},
 	{"multitrace", []string{"syntax", "internal/scan", "internal/input", "interaction"}, nil},
 	{"hcf", []string{"syntax", "internal/scan", "interaction"}, nil},
-	{"spec", []string{"syntax", "internal/scan", "internal/input", "interaction", "multitrace", "hcf"}, nil},
+	{"spec", []string{"syntax", "internal/scan", "interaction", "multitrace", "hcf"}, nil},
 	{"format", []string{"syntax", "interaction", "multitrace", "hcf", "spec"}, nil}, // ivc fmt: every kind of file
 	{"logs", []string{"syntax", "internal/input", "interaction", "multitrace"},
 		[]string{"github.com/valyala/fastjson", "go.opentelemetry.io/collector/pdata"}},
