@@ -64,7 +64,9 @@ and the one-time setup excluded). With --format json, one JSON object per
 multi-trace and line, with the fields file, session (for a log), verdict,
 mode, engine, nodes, elapsed_us, setup_us (the one-time work this
 multi-trace caused, when any), reason (when any), explanation (on Fail),
-simulated (slice mode) and ignored_events (for a log).
+simulated (slice mode), ignored_events (for a log) and all_ignored (true
+for a session whose events were all outside the signature: "none judged"
+in the text line).
 
 Engines (--engine):
   runtime           term rewriting over the interaction, the full language
@@ -377,7 +379,7 @@ func (b *batch) print(o check.Outcome) {
 		if o.Session != "" {
 			name += " (session " + syntax.FileName(o.Session) + ")"
 		}
-		printResult(a.stdout, name, r, us, o.Ignored)
+		printResult(a.stdout, name, r, us, o.Ignored, o.AllIgnored)
 	}
 	if b.graph != "" && o.Graph != nil {
 		name := o.Name
@@ -390,10 +392,13 @@ func (b *batch) print(o check.Outcome) {
 	}
 }
 
-func printResult(w io.Writer, file string, r verdict.Result, us int64, ignored int) {
+func printResult(w io.Writer, file string, r verdict.Result, us int64, ignored int, allIgnored bool) {
 	fmt.Fprintf(w, "%s: %s (%d nodes, %d µs", file, r.Verdict, r.Nodes, us)
 	if ignored > 0 {
 		fmt.Fprintf(w, ", %s ignored", plural(ignored, "event"))
+	}
+	if allIgnored {
+		fmt.Fprint(w, ", none judged")
 	}
 	fmt.Fprint(w, ")")
 	if why := r.Text(); why != "" {

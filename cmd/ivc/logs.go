@@ -213,6 +213,9 @@ func logInputs(files []string, run logRun, counts *logCounts) iter.Seq[check.Inp
 				}
 				failed = !yield(sessionInput(s, counts))
 			}
+			if u := j.Undeclared(); len(u) > 0 {
+				counts.undeclared = logs.MostUndeclared(maxUndeclaredShown, counts.undeclared, u)
+			}
 			for _, p := range pending {
 				if failed {
 					break
@@ -259,9 +262,7 @@ func logInputs(files []string, run logRun, counts *logCounts) iter.Seq[check.Inp
 			if u := in.Undeclared(); len(u) > 0 {
 				counts.undeclared = logs.MostUndeclared(maxUndeclaredShown, counts.undeclared, u)
 			}
-			counts.ignored += stats.Ignored
 			counts.malformed += stats.Malformed
-			counts.events += stats.Events
 			counts.unkinded += stats.Unkinded
 			if err != nil {
 				bad = append(bad, err)
@@ -301,6 +302,10 @@ func htfInput(in *logs.Input, file string, opt logs.Options) check.Input {
 // sessionInput is the input of a session, counted.
 func sessionInput(s logs.Session, counts *logCounts) check.Input {
 	counts.sessions++
+	// Counted here, not from the logs' Stats: a span's message, and so
+	// whether it is judged, may come from its partner in another file.
+	counts.events += s.Events
+	counts.ignored += s.Ignored
 	in := check.Input{Name: s.File, Session: s.ID, Ignored: s.Ignored,
 		Read: func() (*multitrace.MultiTrace, error) { return s.MT, s.Err }}
 	if len(s.Files) > 1 {
