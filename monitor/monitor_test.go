@@ -14,6 +14,7 @@ import (
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/monitor"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/spec"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 )
 
@@ -25,7 +26,7 @@ func checker(t testing.TB) (*check.Checker, logs.Options) {
 
 func checkerOf(t testing.TB, hsf, hif string, e check.Engine) (*check.Checker, logs.Options) {
 	t.Helper()
-	sp, err := check.LoadSpec(hsf, hif, "")
+	sp, err := spec.Load(hsf, hif)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +36,7 @@ func checkerOf(t testing.TB, hsf, hif string, e check.Engine) (*check.Checker, l
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c, logs.Options{Sig: sp.Interaction.Sig}
+	return c, logs.Options{Sig: sp.Sig}
 }
 
 // batch returns the records ivc analyze gives the log, by session, with the

@@ -29,14 +29,19 @@ import (
 // returns its output.
 func runMonitor(t *testing.T, args []string, send func(addrs map[string]string)) (stdout, stderr string) {
 	t.Helper()
+	return runMonitorIn(t, strings.NewReader(""), args, send)
+}
+
+// runMonitorIn is runMonitor with stdin as standard input.
+func runMonitorIn(t *testing.T, stdin io.Reader, args []string, send func(addrs map[string]string)) (stdout, stderr string) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var mu sync.Mutex
 	addrs := map[string]string{}
 	listening := make(chan struct{}, 8)
-	oldSignals, oldListening := monitorSignals, monitorListening
-	defer func() { monitorSignals, monitorListening = oldSignals, oldListening }()
-	monitorSignals = func() (context.Context, context.CancelFunc) { return ctx, cancel }
+	oldListening := monitorListening
+	defer func() { monitorListening = oldListening }()
 	monitorListening = func(what, addr string) {
 		mu.Lock()
 		addrs[what] = addr
@@ -46,7 +51,10 @@ func runMonitor(t *testing.T, args []string, send func(addrs map[string]string))
 	var out, errs bytes.Buffer
 	done := make(chan int)
 	go func() {
-		done <- run(append([]string{"monitor", "--engine", "automata", "--otlp-grpc", "127.0.0.1:0", "--otlp-http", "127.0.0.1:0"}, args...), &out, &errs)
+		e := testEnv(&out, &errs)
+		e.stdin = stdin
+		e.interrupted = func() (context.Context, context.CancelFunc) { return ctx, cancel }
+		done <- run(append([]string{"monitor", "--engine", "automata", "--otlp-grpc", "127.0.0.1:0", "--otlp-http", "127.0.0.1:0"}, args...), e)
 	}()
 	for range 2 {
 		select {
@@ -70,7 +78,7 @@ func runMonitor(t *testing.T, args []string, send func(addrs map[string]string))
 func analyzeRecords(t *testing.T, log string) map[string]string {
 	t.Helper()
 	var out, errs bytes.Buffer
-	run([]string{"analyze", "--engine", "automata", "--format", "json", filepath.Join(testdata, "abp/abp.hsf"), log}, &out, &errs)
+	run([]string{"analyze", "--engine", "automata", "--format", "json", filepath.Join(testdata, "abp/abp.hsf"), log}, testEnv(&out, &errs))
 	return records(t, out.String(), false)
 }
 
@@ -230,15 +238,12 @@ func TestMonitorReplay(t *testing.T) {
 // counted, never dropped: the summary line adds up.
 func TestMonitorStdinShutdown(t *testing.T) {
 	pr, pw := io.Pipe()
-	old := monitorStdin
-	monitorStdin = pr
-	defer func() { monitorStdin = old }()
 	stop := make(chan struct{})
 	var written atomic.Int64
 	line := func(i int) []byte {
 		return []byte(fmt.Sprintf(`{"session":"s%d","action":"S?d"}`+"\n", i))
 	}
-	out, stderr := runMonitor(t, []string{"--follow", "-", filepath.Join(testdata, "abp/abp.hsf")}, func(map[string]string) {
+	out, stderr := runMonitorIn(t, pr, []string{"--follow", "-", filepath.Join(testdata, "abp/abp.hsf")}, func(map[string]string) {
 		if _, err := pw.Write(line(0)); err != nil {
 			t.Fatal(err)
 		}
