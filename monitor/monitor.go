@@ -9,26 +9,29 @@
 //
 // Early failure: when the automata engine judges the sessions, each event
 // also steps the walk of its location's projection DFA (automata.Online,
-// the tables of the engine's local checks). A walk that gets stuck is a
-// local error, a Fail whatever events follow, in prefix and accept modes
-// alike (Algorithm 2 of the automata paper): in prefix mode a location's
-// trace may stop early, or be empty (its lifelines unobserved: lifeline
-// removal), but must be a prefix of the projection of an accepted trace,
-// and a walk that got stuck has read a prefix of none, whatever comes
-// after it. So the session is judged at
-// once, on its events so far, closed_by early, if its events keep the
-// two conditions under which no later event can undo that error: each
-// arrived after the previous one of its location in the location's order
-// (logs.Event.After: the order Assemble sorts them in; an event that
-// arrives before another is placed before it, where the walk has already
-// gone), and none is malformed (a session missing events is Inconc).
-// A session that breaks either is judged when it closes, as any other.
-// Events of the session after its early record re-open it (as late events
-// do) for a revision judged on all its events: a Fail again, with the
-// whole session's explanation — unless an event then breaks one of the
-// two conditions, which the early check cannot foresee (an event that
-// arrives late before the failing one of its location, a malformed one).
+// on the tables of the engine's local checks), and an event that makes a
+// local error certain fails its session at once: it is judged on its
+// events so far, closed_by early. A local error is a Fail whatever events
+// follow, in prefix and accept modes alike (Algorithm 2 of the automata
+// paper): in prefix mode a location's trace may stop early, or be empty
+// (its lifelines unobserved: lifeline removal), but must be a prefix of
+// the projection of an accepted trace, and one that is not stays not,
+// whatever is appended. But events may also arrive before others of their
+// location, and be placed before them (logs.Event.After: the order
+// Assemble sorts a location in). So:
+//   - in line order (events with neither seq nor time, from one source),
+//     an event's arrival is its place: the walk of the DFA decides;
+//   - with a seq or a time, the walk is that of the subword closure: an
+//     error is certain when no trace of the location holds its events so
+//     far as a subsequence, wherever the events to come are placed (the
+//     walk is walked again, in the location's order, when an event
+//     arrives out of it).
 //
+// A session with a malformed event (Inconc), or two events its location
+// cannot be ordered with (an error), is not watched. Events of the session
+// after its early record re-open it, as late events do, for a revision
+// judged on all its events: a Fail again, with the whole session's
+// explanation, unless one of them is malformed or cannot be ordered.
 //	m := monitor.New(checker, lopt, monitor.Options{}, func(r monitor.Record) { ... })
 //	go m.Run(ctx)                                  // closes idle and overdue sessions
 //	m.Scan("app.jsonl", r, logs.JSONL)             // or m.Traces("otlp", td) for OTLP
