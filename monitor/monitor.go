@@ -32,6 +32,7 @@
 // after its early record re-open it, as late events do, for a revision
 // judged on all its events: a Fail again, with the whole session's
 // explanation, unless one of them is malformed or cannot be ordered.
+//
 //	m := monitor.New(checker, lopt, monitor.Options{}, func(r monitor.Record) { ... })
 //	go m.Run(ctx)                                  // closes idle and overdue sessions
 //	m.Scan("app.jsonl", r, logs.JSONL)             // or m.Traces("otlp", td) for OTLP
