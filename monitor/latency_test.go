@@ -1,14 +1,17 @@
 package monitor_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/monitor"
 )
@@ -93,4 +96,34 @@ func report(b *testing.B, lat []int64, div float64, unit string) {
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2])/div, "p50-"+unit)
 	b.ReportMetric(float64(lat[len(lat)*99/100])/div, "p99-"+unit)
+}
+
+// BenchmarkAdd measures the reading of the shipped JSON Lines log (1001
+// events of 3 sessions, with times) into the monitor, without judging
+// them: with the early check (the automata engine) and without (the
+// runtime engine).
+//
+//	go test ./monitor/ -run '^$' -bench Add -benchmem
+func BenchmarkAdd(b *testing.B) {
+	src, err := os.ReadFile("../testdata/logs/abp.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, e := range []check.Engine{check.EngineAutomata, check.EngineRuntime} {
+		b.Run(e.String(), func(b *testing.B) {
+			c, lopt := checkerOf(b, "../testdata/abp/abp.hsf", "", e)
+			for b.Loop() {
+				b.StopTimer()
+				m, err := monitor.New(c, lopt, monitor.Options{Idle: time.Hour}, func(monitor.Record) {})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				if _, err := m.Scan("abp.jsonl", bytes.NewReader(src), logs.JSONL); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*1001), "ns/event")
+		})
+	}
 }

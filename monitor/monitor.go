@@ -299,8 +299,7 @@ func (m *Monitor) Add(source string, ev logs.Event) {
 	ev.Index, ev.File = m.index, source
 	m.index++
 	s := m.sessions[ev.Session]
-	_, tomb := m.tombs[ev.Session]
-	if m.sealed || s == nil && tomb { // its session judged: late
+	if m.sealed || s == nil && m.tomb(ev.Session) { // its session judged: late
 		switch {
 		case ev.Dropped:
 		case ev.Ignored:
@@ -402,6 +401,12 @@ func (m *Monitor) Counts() Counts {
 		c.Verdicts[k] = v
 	}
 	return c
+}
+
+// tomb reports whether session id was forgotten past its grace.
+func (m *Monitor) tomb(id string) bool {
+	_, ok := m.tombs[id]
+	return ok
 }
 
 // forget drops a closed session past its grace, keeping its id to count
