@@ -356,6 +356,10 @@ type Online struct {
 	reach [][]uint64 // per location: the states reachable from each state (itself included), sw words each; nil past MaxSubStates
 }
 
+// State is the state of a walk of Online: a state of a location's
+// projection DFA, -1 once stuck.
+type State = nfa.State
+
 // MaxSubStates bounds the DFAs that StepSub walks.
 const MaxSubStates = 1024
 
@@ -399,7 +403,7 @@ func (e *Engine) Online(locs interaction.Locations) (*Online, error) {
 
 // Start returns the state a walk of location i starts in: -1 when the
 // location has no trace at all (every event is then a local error).
-func (o *Online) Start(i int) nfa.State { return o.l.c.Tables().Projs[i].Start }
+func (o *Online) Start(i int) State { return o.l.c.Tables().Projs[i].Start }
 
 // letter returns the entry of act in a row of location i's DFA, or -1 when
 // act is no letter the DFA reads.
@@ -415,7 +419,7 @@ func (o *Online) letter(i int, act interaction.Action) int {
 // Step returns the state the walk of location i reaches from q by an event
 // of action act, or -1 when it gets stuck (act is no letter of the
 // location, or none the DFA reads in q; q is -1 once stuck).
-func (o *Online) Step(i int, q nfa.State, act interaction.Action) nfa.State {
+func (o *Online) Step(i int, q State, act interaction.Action) State {
 	x := o.letter(i, act)
 	if q < 0 || x < 0 {
 		return -1

@@ -58,7 +58,6 @@ import (
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
-	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/verdict"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 )
@@ -171,7 +170,7 @@ type session struct {
 // projection DFA reached (events in line order), and the session's event
 // last in the location's order (-1: none).
 type walk struct {
-	q    nfa.State
+	q    automata.State
 	last int32
 }
 
