@@ -24,9 +24,10 @@ import (
 	grpcgzip "google.golang.org/grpc/encoding/gzip"
 )
 
-// runMonitor runs ivc monitor with args (receivers on 127.0.0.1:0), calls
-// send with the addresses it listens on, then stops it as SIGTERM does and
-// returns its output.
+// runMonitor runs ivc monitor with args (receivers on 127.0.0.1:0, sessions
+// closed at shutdown only, however slow a loaded machine makes the run),
+// calls send with the addresses it listens on, then stops it as SIGTERM
+// does and returns its output.
 func runMonitor(t *testing.T, args []string, send func(addrs map[string]string)) (stdout, stderr string) {
 	t.Helper()
 	return runMonitorIn(t, strings.NewReader(""), args, send)
@@ -54,7 +55,7 @@ func runMonitorIn(t *testing.T, stdin io.Reader, args []string, send func(addrs 
 		e := testEnv(&out, &errs)
 		e.stdin = stdin
 		e.interrupted = func() (context.Context, context.CancelFunc) { return ctx, cancel }
-		done <- run(append([]string{"monitor", "--engine", "automata", "--otlp-grpc", "127.0.0.1:0", "--otlp-http", "127.0.0.1:0"}, args...), e)
+		done <- run(append([]string{"monitor", "--engine", "automata", "--session-idle", "1h", "--otlp-grpc", "127.0.0.1:0", "--otlp-http", "127.0.0.1:0"}, args...), e)
 	}()
 	for range 2 {
 		select {
