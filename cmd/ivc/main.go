@@ -45,6 +45,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/ivc-project/ivc/internal/atomicfile"
@@ -53,11 +54,16 @@ import (
 func main() {
 	// Interrupted: no temporary file of a write under way is left behind
 	// (the file it replaces stays as it was), and the status is the
-	// shell's for SIGINT.
-	interrupt := make(chan os.Signal, 1)
+	// shell's for SIGINT. A command that stops on its own when
+	// interrupted (a.interrupted: ivc monitor judges what it holds, then
+	// exits 0) is left to it, but for a second signal.
+	interrupt := make(chan os.Signal, 2)
 	signal.Notify(interrupt, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		<-interrupt
+		if stopsItself.Load() {
+			<-interrupt
+		}
 		atomicfile.RemoveTemps()
 		os.Exit(130)
 	}()
@@ -71,6 +77,10 @@ func main() {
 	os.Exit(status)
 }
 
+// stopsItself is set once the command run stops on its own at SIGINT or
+// SIGTERM (it called env.interrupted).
+var stopsItself atomic.Bool
+
 // osEnv is the env of the process: its standard streams, its environment
 // and its signals.
 func osEnv() env {
@@ -78,6 +88,7 @@ func osEnv() env {
 		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
 		getenv: os.Getenv,
 		interrupted: func() (context.Context, context.CancelFunc) {
+			stopsItself.Store(true)
 			return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		},
 	}

@@ -285,7 +285,7 @@ loop:
 	if len(vs) == 0 {
 		vs = append(vs, "none")
 	}
-	fmt.Fprintf(a.stderr, "ivc monitor: %d sessions (%s; %d evicted); %d events received = %d judged + %d ignored + %d malformed + %d late; %d spans without a protocol kind; %d requests refused saturated, %d undecodable\n",
+	fmt.Fprintf(a.stderr, "ivc monitor: %d records (%s; %d evicted); %d events received = %d judged + %d ignored + %d malformed + %d late; %d spans without a protocol kind; %d requests refused saturated, %d undecodable\n",
 		n.Sessions, strings.Join(vs, ", "), n.Evicted, n.Received, n.Judged, n.Ignored, n.Malformed, n.Late, n.Unkinded, n.Rejected, n.BadRequests)
 	return out.Close()
 }

@@ -10,10 +10,12 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -282,5 +284,66 @@ func TestMonitorStdinShutdown(t *testing.T) {
 	}
 	if recs := strings.Count(out, "\n"); int64(recs) != judged {
 		t.Errorf("%d records for %d events judged, one a session", recs, judged)
+	}
+}
+
+// TestMonitorSIGTERM: the ivc binary sent SIGTERM judges what it holds and
+// exits 0 (main's handler of interruptions, which exits 130 at once, leaves
+// ivc monitor to stop on its own).
+func TestMonitorSIGTERM(t *testing.T) {
+	hsf, err := filepath.Abs(filepath.Join(testdata, "abp/abp.hsf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(t.TempDir(), "app.jsonl")
+	if err := os.WriteFile(log, []byte(`{"session":"x","action":"S?d"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("ivc", "monitor", "--otlp-grpc", "", "--otlp-http", "", "--metrics", "127.0.0.1:0", "--follow", log, hsf)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(stderr)
+	var addr string
+	for addr == "" && lines.Scan() {
+		addr, _ = strings.CutPrefix(lines.Text(), "ivc monitor: metrics listening on ")
+	}
+	// Once the event is read (the metrics say so), SIGTERM.
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		resp, err := http.Get("http://" + addr + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if strings.Contains(string(body), "ivc_monitor_events_received_total 1\n") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the event is never read: %s", body)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	var rest strings.Builder
+	for lines.Scan() {
+		rest.WriteString(lines.Text() + "\n")
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%v: %s", err, rest.String())
+	}
+	if !strings.Contains(out.String(), `"session":"x","verdict":"WeakPass"`) || !strings.Contains(out.String(), `"closed_by":"shutdown"`) {
+		t.Errorf("records: %s", out.String())
+	}
+	if !strings.Contains(rest.String(), "1 events received = 1 judged + 0 ignored + 0 malformed + 0 late") {
+		t.Errorf("summary: %s", rest.String())
 	}
 }
