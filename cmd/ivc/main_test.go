@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -65,6 +66,8 @@ const testdata = "../../testdata"
 //   - "exits N ivc ARGS..." (in the test process) or "exits N exec CMD
 //     ARGS..." (a process), which checks that the exit status is N (stdout
 //     and stderr are then inspected as after exec).
+//   - "untime FILE...", which replaces the durations of the files (text
+//     and JSON) by 0 and drops setup times, so that two runs compare.
 func TestScripts(t *testing.T) {
 	// Absolute: in-process runs of ivc change the working directory.
 	testdata, err := filepath.Abs(testdata)
@@ -75,7 +78,7 @@ func TestScripts(t *testing.T) {
 		Dir:                 filepath.Join(testdata, "script"),
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
-		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"ivc": ivcCmd, "exits": exits},
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"ivc": ivcCmd, "exits": exits, "untime": untime},
 		Setup: func(env *testscript.Env) error {
 			for _, dir := range []string{"abp", "lfrem", "legacy", "logs", "slice"} {
 				if err := os.CopyFS(filepath.Join(env.WorkDir, dir), os.DirFS(filepath.Join(testdata, dir))); err != nil {
@@ -171,4 +174,29 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// durations are what changes from run to run in ivc's outputs: a text
+// duration, and the JSON fields of times in µs; setups, which worker
+// prepared first (--jobs), are dropped.
+var (
+	durations = regexp.MustCompile(`\b\d+(\.\d+)? ?(µs|ms|s)\b|("\w+_us":)\d+`)
+	setups    = regexp.MustCompile(`"setup_us":\d+,|,"setup_us":\d+| \(setup [^)]*\)`)
+)
+
+// untime implements "untime FILE...".
+func untime(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: untime FILE...")
+	}
+	for _, name := range args {
+		data := setups.ReplaceAllString(ts.ReadFile(name), "")
+		data = durations.ReplaceAllStringFunc(data, func(d string) string {
+			if m := durations.FindStringSubmatch(d); m[3] != "" {
+				return m[3] + "0"
+			}
+			return "0 s"
+		})
+		ts.Check(os.WriteFile(ts.MkAbs(name), []byte(data), 0o666))
+	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/monitor"
+	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 	"github.com/spf13/cobra"
@@ -110,11 +111,11 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 	if len(rest) > 0 {
 		return a.usagef("unexpected argument %s (want SPEC [HIF])", rest[0])
 	}
-	sp, err := check.LoadSpec(hsf, hif, "")
+	sp, err := spec.Load(hsf, hif)
 	if err != nil {
 		return err
 	}
-	a.warn(sp.Interaction.Warnings)
+	a.warn(sp.Warnings)
 	set := settings(cmd, &fl.analyzeFlags)
 	opts, warnings, err := set.Options(sp)
 	for _, w := range warnings {

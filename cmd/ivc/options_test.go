@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/hcf"
 	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
@@ -59,7 +58,7 @@ func TestAnalysisOptions(t *testing.T) {
 			if err := cmd.ParseFlags(tc.args); err != nil {
 				t.Fatal(err)
 			}
-			sp := &check.Spec{Interaction: &spec.Spec{SigPath: "legacy.hsf", Options: tc.legacy}}
+			sp := &spec.Spec{SigPath: "legacy.hsf", Options: tc.legacy}
 			set := settings(cmd, fl)
 			opts, _, err := set.Options(sp)
 			if err != nil {
