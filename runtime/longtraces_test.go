@@ -45,6 +45,7 @@ func loadLongTraces(t testing.TB) []longTrace {
 // within a node budget ten times the most any trace explores (24,265
 // vertices), so that the verdicts do not depend on the machine's speed.
 func TestLongTraces(t *testing.T) {
+	t.Parallel()
 	traces := loadLongTraces(t)
 	if len(traces) != 238 {
 		t.Fatalf("%d long traces, want 238", len(traces))
