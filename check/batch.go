@@ -46,9 +46,12 @@ type Outcome struct {
 	Session string   // Input.Session
 	Files   []string // Input.Files
 	Ignored int      // Input.Ignored
-	Result  verdict.Result
-	Engine  Engine         // the engine that answered
-	Graph   *runtime.Graph // with Input.Explore
+	// AllIgnored flags a session whose events were all ignored (outside
+	// the signature): judged empty, its verdict says nothing of the log.
+	AllIgnored bool
+	Result     verdict.Result
+	Engine     Engine         // the engine that answered
+	Graph      *runtime.Graph // with Input.Explore
 	// Elapsed is the time of the check alone: reading excluded, setup too.
 	Elapsed time.Duration
 	// Setup is the one-time work this input caused: for the first input,
@@ -189,6 +192,7 @@ func (c *Checker) judge(i int, in Input) (o Outcome) {
 			o.Err = err
 			return o
 		}
+		o.AllIgnored = in.Ignored > 0 && mt.Len() == 0
 		t0 := time.Now()
 		if in.Explore && c.engine != EngineRuntime {
 			o.Err = errors.New("the explored graph is the runtime engine's: use the runtime engine")

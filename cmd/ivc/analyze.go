@@ -37,6 +37,7 @@ type analyzeFlags struct {
 	maxInput               byteSize
 	maxStates              int
 	maxMemory              byteSize
+	joinMemory             byteSize
 }
 
 func newAnalyzeCmd(a *app) *cobra.Command {
@@ -63,7 +64,9 @@ and the one-time setup excluded). With --format json, one JSON object per
 multi-trace and line, with the fields file, session (for a log), verdict,
 mode, engine, nodes, elapsed_us, setup_us (the one-time work this
 multi-trace caused, when any), reason (when any), explanation (on Fail),
-simulated (slice mode) and ignored_events (for a log).
+simulated (slice mode), ignored_events (for a log) and all_ignored (true
+for a session whose events were all outside the signature: "none judged"
+in the text line).
 
 Engines (--engine):
   runtime           term rewriting over the interaction, the full language
@@ -181,7 +184,8 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "OTLP/Jaeger: the attribute naming a span's message (default messaging.destination.name, then rpc.method, then the span name)")
 	f.BoolVar(&fl.logs.strict, "strict", false, "an event outside the signature is an error (default: ignored and counted)")
 	f.StringVar(&fl.logs.sessionScope, "session-scope", "run", "what a log's session is, `run|file`: its id across every log of the run, or within its file")
-	f.StringVar(&fl.logs.tmpDir, "tmp-dir", "", "where sessions spill to disk past --max-memory (default: the system's temporary directory)")
+	f.Var(&fl.joinMemory, "join-memory", "memory budget of the sessions held while the logs of a run are joined, e.g. 256MiB; past it they spill to disk, verdicts unchanged (0: --max-memory, or half the available memory)")
+	f.StringVar(&fl.logs.tmpDir, "tmp-dir", "", "where sessions spill to disk past --join-memory (default: the system's temporary directory)")
 	f.StringVar(&fl.graph, "graph", "", "write the graph explored for the one multi-trace to `FILE.dot` (Graphviz)")
 	f.BoolVar(&fl.force, "force", false, "let --report and --graph replace a file that ivc did not write")
 	f.StringVar(&fl.session, "session", "", "with --graph and a log, the session whose search is drawn, by its `ID`")
@@ -239,7 +243,7 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 		return a.usagef(sessionWithoutGraph)
 	}
 	b, err := a.newBatch(fl, args, files, append([]string{path, hif, fl.options, sp.HIFPath}, files...),
-		newReportBuilder(fl.report, args, sp.SigPath, c.Mode(), c.Engine(), sp))
+		newReportBuilder(a, fl.report, args, sp.SigPath, c.Mode(), c.Engine(), sp))
 	if err != nil {
 		return err
 	}
@@ -293,7 +297,7 @@ func (a *app) analyzeRaw(cmd *cobra.Command, fl *analyzeFlags, args []string) er
 		return a.usagef(sessionWithoutGraph)
 	}
 	b, err := a.newBatch(fl, args, files, append([]string{path, fl.options}, files...),
-		newReportBuilder(fl.report, args, r.Path, c.Mode(), c.Engine(), nil))
+		newReportBuilder(a, fl.report, args, r.Path, c.Mode(), c.Engine(), nil))
 	if err != nil {
 		return err
 	}
@@ -354,7 +358,7 @@ func (b *batch) print(o check.Outcome) {
 		if !errors.As(o.Err, new(malformed)) {
 			b.errors++
 		}
-		a.report(describe(o.Err))
+		a.report(a.describe(o.Err))
 		return
 	}
 	b.judged++
@@ -375,7 +379,7 @@ func (b *batch) print(o check.Outcome) {
 		if o.Session != "" {
 			name += " (session " + syntax.FileName(o.Session) + ")"
 		}
-		printResult(a.stdout, name, r, us, o.Ignored)
+		printResult(a.stdout, name, r, us, o.Ignored, o.AllIgnored)
 	}
 	if b.graph != "" && o.Graph != nil {
 		name := o.Name
@@ -388,10 +392,13 @@ func (b *batch) print(o check.Outcome) {
 	}
 }
 
-func printResult(w io.Writer, file string, r verdict.Result, us int64, ignored int) {
+func printResult(w io.Writer, file string, r verdict.Result, us int64, ignored int, allIgnored bool) {
 	fmt.Fprintf(w, "%s: %s (%d nodes, %d µs", file, r.Verdict, r.Nodes, us)
 	if ignored > 0 {
 		fmt.Fprintf(w, ", %s ignored", plural(ignored, "event"))
+	}
+	if allIgnored {
+		fmt.Fprint(w, ", none judged")
 	}
 	fmt.Fprint(w, ")")
 	if why := r.Text(); why != "" {
@@ -446,6 +453,9 @@ func (b *batch) summary(d time.Duration, counts logCounts) {
 	if counts.logs > 0 {
 		fmt.Fprintf(b.a.stderr, "%d log files: %d sessions (%d across several files), events: %d judged, %d ignored, %d in sessions not judged\n",
 			counts.logs, counts.sessions, counts.joined, counts.events-counts.unjudged, counts.ignored, counts.unjudged)
+	}
+	if counts.spilled {
+		fmt.Fprintln(b.a.stderr, "sessions spilled to disk past --join-memory (the verdicts are the same)")
 	}
 }
 

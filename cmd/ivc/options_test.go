@@ -53,7 +53,7 @@ func TestAnalysisOptions(t *testing.T) {
 		{"flags over legacy", []string{"--mode=prefix", "--loc"}, legacy, with(func(o *runtime.Options) { o.Strategy = runtime.BFS })},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := &app{stdout: io.Discard, stderr: io.Discard}
+			a := &app{env: testEnv(io.Discard, io.Discard)}
 			cmd, fl := analyzeCommand(a)
 			if err := cmd.ParseFlags(tc.args); err != nil {
 				t.Fatal(err)

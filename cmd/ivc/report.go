@@ -32,6 +32,7 @@ const (
 // failures (report.DefaultMaxDrawings of them) to draw them once the batch
 // is over, when no worker uses the specification any more.
 type reportBuilder struct {
+	a    *app
 	path string
 	sp   *spec.Spec // what the failures are drawn against: nil for a raw NFA
 	rep  report.Report
@@ -51,11 +52,11 @@ type failure struct {
 // newReportBuilder returns the builder of the report at path of ivc
 // analyze args, which checks against the spec or raw NFA at specPath (sp, a
 // raw NFA's nil), or nil when path is "": no report.
-func newReportBuilder(path string, args []string, specPath string, mode verdict.Mode, engine check.Engine, sp *spec.Spec) *reportBuilder {
+func newReportBuilder(a *app, path string, args []string, specPath string, mode verdict.Mode, engine check.Engine, sp *spec.Spec) *reportBuilder {
 	if path == "" {
 		return nil
 	}
-	r := &reportBuilder{path: path, sp: sp, mts: map[int]*multitrace.MultiTrace{}}
+	r := &reportBuilder{a: a, path: path, sp: sp, mts: map[int]*multitrace.MultiTrace{}}
 	r.rep = report.Report{Title: "ivc analyze " + strings.Join(args, " "), Spec: specPath,
 		Mode: mode.String(), Engine: engine.String()}
 	return r
@@ -104,7 +105,7 @@ func (r *reportBuilder) add(o check.Outcome) {
 		Elapsed: o.Elapsed, Drawing: -1}
 	switch {
 	case o.Err != nil:
-		row.Verdict, row.Reason = "error", describe(o.Err).Error()
+		row.Verdict, row.Reason = "error", r.a.describe(o.Err).Error()
 	default:
 		res := o.Result
 		row.Verdict = res.Verdict.String()
