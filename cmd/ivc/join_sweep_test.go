@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/tracegen"
 )
 
@@ -49,11 +49,11 @@ func BenchmarkJoinSpill(b *testing.B) {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
 	hsf := filepath.Join(testdata, "abp", "abp.hsf")
-	sp, err := check.LoadSpec(hsf, "", "")
+	sp, err := spec.Load(hsf, "")
 	if err != nil {
 		b.Fatal(err)
 	}
-	in := sp.Interaction
+	in := sp
 	gen, err := tracegen.Generate(in.Store, in.Root, tracegen.Config{Kind: tracegen.KindPrefix, N: 20000, Seed: 1,
 		Options: tracegen.Options{MaxLength: 20}})
 	if err != nil {
@@ -122,11 +122,11 @@ func BenchmarkJoinSpill(b *testing.B) {
 // svc.1.jsonl before it, ...), with its own clock (a seq of its own). The
 // sessions are interleaved 32 at a time. It returns the events and files
 // written.
-func writeServiceLogs(b *testing.B, dir string, sp *check.Spec, pool []*multitrace.MultiTrace, sessions, rotations int) (events, files int) {
+func writeServiceLogs(b *testing.B, dir string, sp *spec.Spec, pool []*multitrace.MultiTrace, sessions, rotations int) (events, files int) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		b.Fatal(err)
 	}
-	sig := sp.Interaction.Sig
+	sig := sp.Sig
 	const concurrent = 32
 	for k, comp := range pool[0].Components {
 		total := 0
