@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -60,11 +59,7 @@ func Open(path string, f Format, opt Options) (*Input, error) {
 	}
 	file, size, err := input.Open(path)
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = fmt.Errorf("%s: %w", syntax.FileName(pe.Path), pe.Err)
-		}
-		return nil, err
+		return nil, syntax.FileError(err)
 	}
 	if size > maxBytes(opt) {
 		file.Close()
