@@ -41,11 +41,10 @@ func BenchmarkLogs(b *testing.B) {
 }
 
 func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
-	sp, err := check.LoadSpec(filepath.Join(testdata, hsf), filepath.Join(testdata, hif), "")
+	sp, err := spec.Load(filepath.Join(testdata, hsf), filepath.Join(testdata, hif))
 	if err != nil {
 		b.Fatal(err)
 	}
-	in := sp.Interaction
 	sessions := 20000
 	cfg := tracegen.Config{Kind: tracegen.KindAccepted, N: sessions, Seed: 1}
 	if distinct {
@@ -54,7 +53,7 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 		sessions = 10000
 		cfg.N, cfg.Options.MaxLength = 8*sessions, 40
 	}
-	gen, err := tracegen.Generate(in.Store, in.Root, cfg)
+	gen, err := tracegen.Generate(sp.Store, sp.Root, cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -89,13 +88,13 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 		return c
 	}
 	checker()
-	opt := logs.Options{Sig: in.Sig}
+	opt := logs.Options{Sig: sp.Sig}
 	for _, f := range []logs.Format{logs.JSONL, logs.OTLP} {
 		// The sessions as one log, and as one log per location, joined
 		// (the shape of per-service logs), with the same ids.
 		ids := logs.IDs(f, len(mts), 1)
 		var buf bytes.Buffer
-		if err := logs.Write(&buf, f, in.Sig, ids, mts, 1); err != nil {
+		if err := logs.Write(&buf, f, sp.Sig, ids, mts, 1); err != nil {
 			b.Fatal(err)
 		}
 		data := buf.Bytes()
@@ -109,7 +108,7 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 		var split [][]byte
 		for k := range mts[0].Components {
 			var buf bytes.Buffer
-			if err := logs.Write(&buf, f, in.Sig, ids, logs.Location(mts, k), 1+int64(k)); err != nil {
+			if err := logs.Write(&buf, f, sp.Sig, ids, logs.Location(mts, k), 1+int64(k)); err != nil {
 				b.Fatal(err)
 			}
 			split = append(split, buf.Bytes())
@@ -213,7 +212,7 @@ func joinSplit(b *testing.B, split [][]byte, f logs.Format, opt logs.Options, ev
 // spilled, the same logs joined under a budget that forces the joiner to
 // spill to temporary files. Run it with -cpu 1 to count one core.
 func BenchmarkJoin(b *testing.B) {
-	sp, err := check.LoadSpec(filepath.Join(testdata, "abp/abp.hsf"), filepath.Join(testdata, "abp/abp.hif"), "")
+	sp, err := spec.Load(filepath.Join(testdata, "abp/abp.hsf"), filepath.Join(testdata, "abp/abp.hif"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -241,9 +240,8 @@ func distinct(b *testing.B, in *spec.Spec, n int) []*multitrace.MultiTrace {
 	return mts
 }
 
-func benchmarkJoin(b *testing.B, sp *check.Spec) {
-	in := sp.Interaction
-	mts := distinct(b, in, 2000)
+func benchmarkJoin(b *testing.B, sp *spec.Spec) {
+	mts := distinct(b, sp, 2000)
 	events := 0
 	for _, mt := range mts {
 		events += mt.Len()
@@ -253,18 +251,18 @@ func benchmarkJoin(b *testing.B, sp *check.Spec) {
 		b.Fatal(err)
 	}
 	b.Logf("%d distinct sessions, %d events, engine %s", len(mts), events, c.Engine())
-	opt := logs.Options{Sig: in.Sig}
+	opt := logs.Options{Sig: sp.Sig}
 	for _, f := range []logs.Format{logs.JSONL, logs.OTLP} {
 		ids := logs.IDs(f, len(mts), 1)
 		var whole bytes.Buffer
-		if err := logs.Write(&whole, f, in.Sig, ids, mts, 1); err != nil {
+		if err := logs.Write(&whole, f, sp.Sig, ids, mts, 1); err != nil {
 			b.Fatal(err)
 		}
 		var split [][]byte
 		size := 0
 		for k := range mts[0].Components {
 			var buf bytes.Buffer
-			if err := logs.Write(&buf, f, in.Sig, ids, logs.Location(mts, k), 1+int64(k)); err != nil {
+			if err := logs.Write(&buf, f, sp.Sig, ids, logs.Location(mts, k), 1+int64(k)); err != nil {
 				b.Fatal(err)
 			}
 			split = append(split, buf.Bytes())

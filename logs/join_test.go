@@ -11,22 +11,22 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/tracegen"
 )
 
 // abpTraces returns the ABP spec's signature, its .htf traces projected on
 // one location per lifeline, and their names.
-func abpTraces(t *testing.T) (*check.Spec, []*multitrace.MultiTrace, []string) {
+func abpTraces(t *testing.T) (*spec.Spec, []*multitrace.MultiTrace, []string) {
 	t.Helper()
-	sp, err := check.LoadSpec("../testdata/abp/abp.hsf", "", "")
+	sp, err := spec.Load("../testdata/abp/abp.hsf", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	sig := sp.Interaction.Sig
+	sig := sp.Sig
 	files, err := filepath.Glob("../testdata/abp/traces/*.htf")
 	if err != nil || len(files) == 0 {
 		t.Fatal(files, err)
@@ -161,7 +161,7 @@ func bases(files []string) []string {
 // every multi-trace, one session each, with and without spilling.
 func TestJoinSplitLogs(t *testing.T) {
 	sp, mts, names := abpTraces(t)
-	sig := sp.Interaction.Sig
+	sig := sp.Sig
 	ids := logs.IDs(logs.OTLP, len(mts), 7) // trace ids, the same session in every format
 	files := splitLogs(t, t.TempDir(), sig, mts, ids)
 	opt := logs.Options{Sig: sig}
@@ -238,7 +238,7 @@ s5 from y.csv:7 in y.csv: 1/0: { [a] ; [b] ; [c] c?m }
 // them again.
 func TestABPServiceLogs(t *testing.T) {
 	sp, mts, names := abpTraces(t)
-	sig := sp.Interaction.Sig
+	sig := sp.Sig
 	ids := make([]string, len(names))
 	for i, n := range names {
 		ids[i] = strings.TrimSuffix(n, ".htf")
@@ -290,7 +290,7 @@ func TestABPServiceLogs(t *testing.T) {
 // multi-trace, as the unsplit log does.
 func TestWriteRotated(t *testing.T) {
 	sp, mts, names := abpTraces(t)
-	sig := sp.Interaction.Sig
+	sig := sp.Sig
 	opt := logs.Options{Sig: sig}
 	for _, f := range []logs.Format{logs.JSONL, logs.CSV, logs.OTLP, logs.Jaeger} {
 		t.Run(f.String(), func(t *testing.T) {

@@ -161,6 +161,12 @@ type sink interface {
 	ignore(id []byte, line, index int)
 	// drop takes an event of session id that is malformed (reported).
 	drop(id []byte, line, index int)
+	// holdsSpans says whether the sink pairs the spans of several files:
+	// then the spans left without a partner in their file come to addSpan.
+	holdsSpans() bool
+	// addSpan takes a span held for pairing (spanLink), its action's
+	// message its own when declared.
+	addSpan(id []byte, line, index int, act interaction.Action, key orderKey, sl *spanLink) error
 }
 
 func newBuilder(file string, opt *Options, report func(error), out sink) (*builder, error) {

@@ -123,16 +123,15 @@ multi-trace is drawn in SVG only).
 // the runtime engine by default, whose explanation the drawing shows), finds
 // the interleaving to draw, and draws it.
 func (a *app) drawMultiTrace(cmd *cobra.Command, fl *analyzeFlags, sp *spec.Spec, path string, opt draw.Options) ([]byte, error) {
-	csp := &check.Spec{Path: sp.SigPath, Interaction: sp}
 	set := settings(cmd, fl)
-	opts, warnings, err := set.Options(csp)
+	opts, warnings, err := set.Options(sp)
 	for _, w := range warnings {
 		a.warnf("%s", w)
 	}
 	if err != nil {
 		return nil, err
 	}
-	c, err := check.New(csp, opts)
+	c, err := check.New(sp, opts)
 	if err != nil {
 		return nil, err
 	}

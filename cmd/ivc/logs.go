@@ -11,6 +11,7 @@ import (
 	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/spec"
 )
 
 // logFlags are the flags of ivc analyze for event logs and traces.
@@ -34,7 +35,7 @@ type logRun struct {
 }
 
 // logOptions turns the flags into the readers' options.
-func (a *app) logOptions(fl *analyzeFlags, sp *check.Spec) (logRun, error) {
+func (a *app) logOptions(fl *analyzeFlags, sp *spec.Spec) (logRun, error) {
 	lf := &fl.logs
 	f, err := logs.ParseFormat(lf.format)
 	if err != nil {
@@ -51,7 +52,7 @@ func (a *app) logOptions(fl *analyzeFlags, sp *check.Spec) (logRun, error) {
 	if run.budget == 0 {
 		run.budget = check.DefaultMaxMemory(1)
 	}
-	opt := logs.Options{Sig: sp.Interaction.Sig, LifelineAttr: lf.lifelineAttr, MessageAttr: lf.messageAttr, Strict: lf.strict,
+	opt := logs.Options{Sig: sp.Sig, LifelineAttr: lf.lifelineAttr, MessageAttr: lf.messageAttr, Strict: lf.strict,
 		MaxBytes: int64(fl.maxInput)}
 	for _, fv := range lf.fields {
 		role, name, ok := strings.Cut(fv, "=")
@@ -212,6 +213,9 @@ func logInputs(files []string, run logRun, counts *logCounts) iter.Seq[check.Inp
 				}
 				failed = !yield(sessionInput(s, counts))
 			}
+			if u := j.Undeclared(); len(u) > 0 {
+				counts.undeclared = logs.MostUndeclared(maxUndeclaredShown, counts.undeclared, u)
+			}
 			for _, p := range pending {
 				if failed {
 					break
@@ -258,9 +262,7 @@ func logInputs(files []string, run logRun, counts *logCounts) iter.Seq[check.Inp
 			if u := in.Undeclared(); len(u) > 0 {
 				counts.undeclared = logs.MostUndeclared(maxUndeclaredShown, counts.undeclared, u)
 			}
-			counts.ignored += stats.Ignored
 			counts.malformed += stats.Malformed
-			counts.events += stats.Events
 			counts.unkinded += stats.Unkinded
 			if err != nil {
 				bad = append(bad, err)
@@ -300,6 +302,10 @@ func htfInput(in *logs.Input, file string, opt logs.Options) check.Input {
 // sessionInput is the input of a session, counted.
 func sessionInput(s logs.Session, counts *logCounts) check.Input {
 	counts.sessions++
+	// Counted here, not from the logs' Stats: a span's message, and so
+	// whether it is judged, may come from its partner in another file.
+	counts.events += s.Events
+	counts.ignored += s.Ignored
 	in := check.Input{Name: s.File, Session: s.ID, Ignored: s.Ignored,
 		Read: func() (*multitrace.MultiTrace, error) { return s.MT, s.Err }}
 	if len(s.Files) > 1 {
