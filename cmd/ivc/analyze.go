@@ -297,7 +297,11 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 			a.report(err)
 		}
 	}
-	if err := b.rep.write(time.Since(start)); err != nil {
+	var undeclared []string
+	if !timbuk {
+		undeclared = counts.undeclaredNames(sp.Interaction.Sig)
+	}
+	if err := b.rep.write(time.Since(start), undeclared); err != nil {
 		a.report(err)
 	}
 	return nil
