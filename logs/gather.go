@@ -46,13 +46,21 @@ type records struct {
 const recordChunk = 1 << 14
 
 func (rs *records) add(r record) int32 {
-	if int(rs.n)%recordChunk == 0 && int(rs.n)/recordChunk == len(rs.chunks) {
+	c := int(rs.n) / recordChunk
+	if c == len(rs.chunks) {
 		rs.chunks = append(rs.chunks, make([]record, 0, recordChunk))
 	}
-	c := &rs.chunks[len(rs.chunks)-1]
-	*c = append(*c, r)
+	rs.chunks[c] = append(rs.chunks[c], r)
 	rs.n++
 	return rs.n - 1
+}
+
+// reset empties rs, keeping its chunks for the records to come.
+func (rs *records) reset() {
+	for i := range rs.chunks {
+		rs.chunks[i] = rs.chunks[i][:0]
+	}
+	rs.n = 0
 }
 
 // reserve makes room for n records before the first is added: a session
@@ -152,6 +160,16 @@ func newGatherer(file string, opt *Options) (*gatherer, error) {
 func (g *gatherer) empty() *gatherer {
 	return &gatherer{sig: g.sig, inputs: g.inputs, locs: g.locs, locOf: g.locOf, ids: map[string]int32{},
 		across: g.across, names: g.names, tally: g.tally}
+}
+
+// reset empties g for the sessions of one partition or one session of a
+// spill, keeping its storage: a spill gathers many in turn.
+func (g *gatherer) reset() {
+	clear(g.ids)
+	clear(g.sess) // their ids
+	g.sess = g.sess[:0]
+	g.recs.reset()
+	g.events, g.bytes = 0, 0
 }
 
 // input is the index of the input being read.
@@ -299,7 +317,9 @@ func (g *gatherer) build(s *sessionState, a *arena) Session {
 	a.count = count
 	clear(count)
 	last := s.input
-	out.Files = []string{out.File}
+	// A session of one file (most) shares its name with the inputs: no
+	// allocation (capped, so that an append copies).
+	out.Files = g.inputs[s.input : s.input+1 : s.input+1]
 	for r := s.head; r >= 0; {
 		rec := g.recs.at(r)
 		if g.dropped(rec) {

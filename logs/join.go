@@ -14,6 +14,7 @@ import (
 	"slices"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/enum"
 )
 
 // Scope says what one session is: its id across every input of a run
@@ -26,13 +27,17 @@ const (
 	ScopeFile              // a session is its id within one input
 )
 
+// scopeNames are the scopes as flags spell them: not stringer's
+// identifiers.
+var scopeNames = enum.New("Scope", map[Scope]string{ScopeRun: "run", ScopeFile: "file"})
+
+// String returns the name ParseScope reads.
+func (s Scope) String() string { return scopeNames.Name(s) }
+
 // ParseScope reads "run" or "file".
 func ParseScope(s string) (Scope, error) {
-	switch s {
-	case "run":
-		return ScopeRun, nil
-	case "file":
-		return ScopeFile, nil
+	if sc, ok := scopeNames.Value(s); ok {
+		return sc, nil
 	}
 	return 0, fmt.Errorf("unknown session scope %q (expected run or file)", s)
 }
@@ -501,12 +506,13 @@ func (sp *spill) sort(template *gatherer) error {
 		return sp.err
 	}
 	var e spilled
+	g := template.empty()
 	for p, part := range sp.parts {
 		r, err := part.rewind()
 		if err != nil {
 			return fmt.Errorf("reading spilled sessions: %w", err)
 		}
-		g := template.empty()
+		g.reset()
 		for {
 			err := e.read(r)
 			if err == io.EOF {
@@ -595,9 +601,10 @@ func (sp *spill) merge(template *gatherer, a *arena, yield func(Session, error) 
 	}
 	heap.Init(&h)
 	var e spilled
+	g := template.empty()
 	for len(h) > 0 {
 		c := h[0]
-		g := template.empty()
+		g.reset()
 		g.put(&c.head)
 		for {
 			if err := e.read(c.r); err != nil {

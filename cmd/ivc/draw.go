@@ -178,7 +178,7 @@ func (a *app) drawSession(cmd *cobra.Command, fl *analyzeFlags, sp *spec.Spec, p
 	for in := range logInputs(files, run, &counts) {
 		if in.Session == "" {
 			if _, err := in.Read(); err != nil { // an unreadable file, a malformed line
-				a.report(describe(err))
+				a.report(a.describe(err))
 			}
 			continue
 		}
@@ -206,7 +206,7 @@ func (a *app) drawSession(cmd *cobra.Command, fl *analyzeFlags, sp *spec.Spec, p
 	}
 	o := c.Judge(*found)
 	if o.Err != nil {
-		return nil, describe(o.Err)
+		return nil, a.describe(o.Err)
 	}
 	if opt.Title == "" {
 		opt.Title = strings.Join(append([]string{found.Name}, found.Files[min(1, len(found.Files)):]...), ", ") +
@@ -230,16 +230,15 @@ const maxNearestIDs = 100_000
 // drawChecker returns the checker of a drawing of a multi-trace: the
 // runtime engine by default, whose explanation the drawing shows.
 func (a *app) drawChecker(cmd *cobra.Command, fl *analyzeFlags, sp *spec.Spec) (*check.Checker, error) {
-	csp := &check.Spec{Path: sp.SigPath, Interaction: sp}
 	set := settings(cmd, fl)
-	opts, warnings, err := set.Options(csp)
+	opts, warnings, err := set.Options(sp)
 	for _, w := range warnings {
 		a.warnf("%s", w)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return check.New(csp, opts)
+	return check.New(sp, opts)
 }
 
 // drawMultiTrace judges the multi-trace at path as ivc analyze does (with

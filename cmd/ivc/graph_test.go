@@ -10,6 +10,7 @@ import (
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/runtime"
+	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -36,7 +37,7 @@ func TestDrawGraphOmitted(t *testing.T) {
 // with labels that fit, cut with a marker, and at most the cap of
 // vertices, the label saying how many were left out.
 func TestDrawGraphReadable(t *testing.T) {
-	sp, err := check.LoadSpec("../../testdata/abp/abp.hsf", "", "")
+	sp, err := spec.Load("../../testdata/abp/abp.hsf", "")
 	if err != nil {
 		t.Fatal(err)
 	}
