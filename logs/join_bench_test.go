@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/ivc-project/ivc/interaction"
@@ -73,4 +74,60 @@ func BenchmarkJoinHeld(b *testing.B) {
 			b.ReportMetric(float64(b.N*sessions*per)/b.Elapsed().Seconds(), "events/s")
 		})
 	}
+}
+
+// BenchmarkJoinHeldSpans measures what a Joiner holds per span left
+// without a partner in its file (a run split by service: each call's
+// CLIENT span in one file, its SERVER span in another), held with what
+// pairs it at assembly: one OTLP file of such spans, half CLIENT, half
+// SERVER whose parents are elsewhere.
+func BenchmarkJoinHeldSpans(b *testing.B) {
+	sig, err := interaction.NewSignature([]string{"a", "b"}, []string{"m"}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const sessions, per = 20000, 10
+	var data bytes.Buffer
+	for s := range sessions {
+		var spans []string
+		for e := range per {
+			kind, parent := "3", ""
+			if e%2 == 1 {
+				kind, parent = "2", fmt.Sprintf("%016x", s*per+e+1<<40)
+			}
+			spans = append(spans, fmt.Sprintf(`{"traceId":"%032x","spanId":"%016x","parentSpanId":"%s","name":"m","kind":%s,"startTimeUnixNano":"%d"}`,
+				s+1, s*per+e+1, parent, kind, 1e9+e))
+		}
+		fmt.Fprintf(&data, `{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"a"}}]},"scopeSpans":[{"spans":[%s]}]}]}`+"\n",
+			strings.Join(spans, ","))
+	}
+	opt := logs.Options{Sig: sig}
+	var held uint64
+	b.ResetTimer()
+	for range b.N {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		j, err := logs.NewJoiner(opt, 0, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		in, err := logs.NewInput("bench.json", bytes.NewReader(data.Bytes()), logs.OTLP, opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		st, err := j.Read(in, nil)
+		if err != nil || st.Events != sessions*per {
+			b.Fatal(st, err)
+		}
+		b.StopTimer()
+		in = nil
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		held = after.HeapAlloc - before.HeapAlloc
+		runtime.KeepAlive(j)
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(held)/(sessions*per), "B/event")
+	b.ReportMetric(float64(b.N*sessions*per)/b.Elapsed().Seconds(), "events/s")
 }
