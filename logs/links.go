@@ -1,6 +1,9 @@
 package logs
 
 import (
+	"fmt"
+	"unsafe"
+
 	"github.com/ivc-project/ivc/interaction"
 )
 
@@ -38,9 +41,45 @@ type heldSpan struct {
 	start                 int64
 }
 
-// hold keeps a span until flush.
-func (r *spanReader) hold(s heldSpan) {
+// heldSpanBytes is what a held span takes besides the bytes of its
+// strings.
+const heldSpanBytes = int64(unsafe.Sizeof(heldSpan{}))
+
+// hold keeps a span until flush, its names shortened past the longest
+// name of the signature. The spans held count in the file's limit
+// (Options.maxHeld): past it, a positioned error ends the reading.
+func (r *spanReader) hold(s heldSpan) error {
+	s.l, s.m, s.pairM = r.short(s.l), r.short(s.m), r.short(s.pairM)
+	n := heldSpanBytes + int64(len(s.trace)+len(s.spanID)+len(s.parent)+len(s.l)+len(s.m)+len(s.pairM))
+	for _, l := range s.links {
+		n += 16 + int64(len(l))
+	}
+	if err := r.take(n, s.line, s.col); err != nil {
+		return err
+	}
 	r.held = append(r.held, s)
+	return nil
+}
+
+// take counts n more bytes held by the file's spans (at line:col), and
+// returns an error past the file's limit.
+func (r *spanReader) take(n int64, line, col int) error {
+	r.heldBytes += n
+	if r.maxHeld > 0 && r.heldBytes > r.maxHeld {
+		return &Error{File: r.b.file, Line: line, Col: col, Msg: fmt.Sprintf(
+			"the spans read so far take more than %d bytes, the most a file may hold until it is read (to pair them; --max-memory raises it)", r.maxHeld)}
+	}
+	return nil
+}
+
+// short returns name, or, when it is longer than any name of the
+// signature (it cannot be declared), a copy of its start ending in "…":
+// a span holds it until its file is read, and a summary may print it.
+func (r *spanReader) short(name string) string {
+	if len(name) <= r.maxName {
+		return name
+	}
+	return shortName(name, r.maxName)
 }
 
 // flush pairs the held spans and adds them, in the order read. A SERVER
@@ -90,7 +129,7 @@ func (r *spanReader) flush() error {
 		}
 	}
 	held := r.held
-	r.held = nil
+	r.held, r.heldBytes = nil, 0
 	for _, s := range held {
 		if err := r.span([]byte(s.trace), s.line, s.col, s.spanID, s.l, s.kind.action(), s.m, s.start); err != nil {
 			return err
