@@ -66,6 +66,7 @@ func (r *spanReader) hold(s heldSpan) error {
 func (r *spanReader) take(n int64, line, col int) error {
 	r.heldBytes += n
 	if r.maxHeld > 0 && r.heldBytes > r.maxHeld {
+		r.over = true
 		return &Error{File: r.b.file, Line: line, Col: col, Msg: fmt.Sprintf(
 			"the spans read so far take more than %d bytes, the most a file may hold until it is read (to pair them; --max-memory raises it)", r.maxHeld)}
 	}
@@ -89,6 +90,17 @@ func (r *spanReader) short(name string) string {
 // two sides of one call differently). A span without a partner keeps its
 // own message.
 func (r *spanReader) flush() error {
+	if r.over {
+		// The file's reading stopped at the limit: the sessions of the
+		// spans held are not judged without the rest (Session.Dropped).
+		for _, s := range r.held {
+			r.b.stats.Malformed++
+			r.b.sink.drop([]byte(s.trace), s.line, r.b.index)
+			r.b.index++
+		}
+		r.held, r.heldBytes = nil, 0
+		return nil
+	}
 	if len(r.held) == 0 {
 		return nil
 	}

@@ -45,6 +45,7 @@ type spanReader struct {
 	heldBytes   int64      // what they, and Jaeger's pending spans, take
 	maxHeld     int64      // the most they may take (0: no bound)
 	maxName     int        // the longest name held as is
+	over        bool       // past maxHeld: the reading stopped
 }
 
 // checkFound returns the error for a file whose documents hold none of

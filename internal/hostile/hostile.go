@@ -18,8 +18,10 @@ import (
 
 // Scale sizes the reproducers.
 type Scale struct {
-	HugeValue int // bytes of one huge value (a Jaeger operation name, an OTLP attribute)
+	HugeValue int // bytes of one huge value (an OTLP attribute, a Jaeger span's empty tags), under MaxLine
 	Values    int // how many such values a file holds
+	Name      int // bytes of a Jaeger operation name (a message)
+	Names     int // spans with such a name
 	Spans     int // spans of the OTLP document with many small spans
 	Sessions  int // one-event sessions of the JSON Lines log
 	Events    int // events of the one session of a JSON Lines log
@@ -27,13 +29,14 @@ type Scale struct {
 
 // Full is the scale of the issue's reproducers (about 1 MB of gzip for
 // each huge-value file, 7.5 MB for the 3M sessions); Small is the scale of
-// the tests, run with --max-memory 32MiB: its values are under the limit
-// of one value then (512 KiB), its document and session over their
-// limits (8 MiB of spans, 256Ki events), and its sessions over the
-// joiner's budget (it spills).
+// the tests, run with --max-memory 32MiB: its huge values are over the
+// limit of one value then (512 KiB; without it, one takes a gigabyte),
+// its names under it (96 MiB of them, held), its document and session
+// over their limits (8 MiB of spans, 256Ki events), and its sessions over
+// the joiner's budget (it spills).
 var (
-	Full  = Scale{HugeValue: 15 << 20, Values: 64, Spans: 4_000_000, Sessions: 3_000_000, Events: 20_000_000}
-	Small = Scale{HugeValue: 384 << 10, Values: 16, Spans: 200_000, Sessions: 150_000, Events: 300_000}
+	Full  = Scale{HugeValue: 15 << 20, Values: 64, Name: 15 << 20, Names: 64, Spans: 4_000_000, Sessions: 3_000_000, Events: 20_000_000}
+	Small = Scale{HugeValue: 15 << 20, Values: 2, Name: 384 << 10, Names: 256, Spans: 200_000, Sessions: 200_000, Events: 300_000}
 )
 
 // A Reproducer is one hostile log: its file name and what writes it.
@@ -93,17 +96,17 @@ func repeat(w io.Writer, c byte, n int) {
 	}
 }
 
-// jaegerHuge is one Jaeger trace whose spans each have an operation name
-// (their message) of HugeValue bytes, just under a value's limit: every
-// span is held until the end of its file.
+// jaegerHuge is one Jaeger trace of Names spans, each with an operation
+// name (its message) of Name bytes: every span is held until the end of
+// its file.
 func jaegerHuge(w *bufio.Writer, s Scale) {
 	w.WriteString(`{"data":[{"traceID":"01","processes":{"p1":{"serviceName":"S"}},"spans":[`)
-	for i := range s.Values {
+	for i := range s.Names {
 		if i > 0 {
 			w.WriteByte(',')
 		}
 		fmt.Fprintf(w, `{"traceID":"01","spanID":"%02x","processID":"p1","startTime":%d,"tags":[{"key":"span.kind","type":"string","value":"producer"}],"operationName":"`, i+1, 1700000000000000+i)
-		repeat(w, 'd', s.HugeValue)
+		repeat(w, 'd', s.Name)
 		w.WriteString(`"}`)
 	}
 	w.WriteString("]}]}\n")
@@ -126,17 +129,18 @@ func jaegerTags(w *bufio.Writer, s Scale) {
 	w.WriteString("]}]}\n")
 }
 
-// otlpSpans is one OTLP document over many lines, one resource with Spans
-// small spans of one trace: one document, one session, many events.
+// otlpSpans is one OTLP document over many lines of Spans small spans of
+// one trace, each in a resource of its own (the resource repeated per
+// span): one document, one session, many events.
 func otlpSpans(w *bufio.Writer, s Scale) {
-	w.WriteString("{\"resourceSpans\":[{\"resource\":{\"attributes\":[{\"key\":\"service.name\",\"value\":{\"stringValue\":\"S\"}}]},\n\"scopeSpans\":[{\"spans\":[\n")
+	w.WriteString("{\"resourceSpans\":[\n")
 	for i := range s.Spans {
 		if i > 0 {
 			w.WriteString(",\n")
 		}
-		fmt.Fprintf(w, `{"traceId":"%032x","spanId":"%016x","name":"d","kind":4,"startTimeUnixNano":"1700000000000000000"}`, 1, i%16+1)
+		fmt.Fprintf(w, `{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"S"}}]},"scopeSpans":[{"spans":[{"traceId":"%032x","spanId":"%016x","name":"d","kind":4,"startTimeUnixNano":"1700000000000000000"}]}]}`, 1, i%16+1)
 	}
-	w.WriteString("\n]}]}]}\n")
+	w.WriteString("\n]}\n")
 }
 
 // otlpHuge is OTLP one object a line, each with a resource whose
