@@ -94,7 +94,7 @@ func newInput(name, errName string, r io.Reader, closer io.Closer, f Format, opt
 		in = zr
 	}
 	in = &limitReader{r: in, left: maxBytes(opt), err: tooBig(errName, opt)}
-	lr := newLineReader(in, maxLine)
+	lr := newLineReader(in, opt.maxValue())
 	head, err := lr.peek(headSize)
 	if err != nil {
 		return nil, fileError(errName, err)
