@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
@@ -97,10 +98,12 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 		data := buf.Bytes()
 		b.Run(f.String(), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
+			var cpu testutil.CPUClock
 			for b.Loop() {
 				b.StopTimer()
 				c := checker() // no memo from the run before
 				b.StartTimer()
+				cpu.Start()
 				sessions, st, err := logs.ReadFrom("bench", bytes.NewReader(data), f, logs.Options{Sig: in.Sig}, nil)
 				if err != nil || st.Events != events {
 					b.Fatalf("%+v %v, want %d events", st, err, events)
@@ -119,11 +122,13 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 						ok++
 					}
 				})
+				cpu.Stop()
 				if ok != len(sessions) {
 					b.Fatalf("%d of %d sessions pass, want all", ok, len(sessions))
 				}
 			}
 			b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+			cpu.Report(b, events*b.N, "event")
 			b.ReportMetric(float64(events)/float64(len(mts)), "events/session")
 		})
 	}
