@@ -350,8 +350,9 @@ type problem struct {
 	stopped    string         // why the search stopped early, if it did
 	stopReason verdict.Reason // NodeLimit or Timeout, when stopped
 
-	at         []int32 // the index of each component's first position among all (see locKey)
-	key        []int32 // the multi-trace, for the analyzer's verdict memo (see verdictMemo)
+	at         []int32             // the index of each component's first position among all (see locKey)
+	key        []int32             // the multi-trace, for the analyzer's verdict memo (see verdictMemo)
+	word       []interaction.ActID // scratch of replay
 	locStack   []locFrame
 	completing map[interaction.Term]int // scratch of completable
 	ready      []int32                  // scratch of localOK
@@ -421,7 +422,7 @@ func (a *Analyzer) newProblem(mt *multitrace.MultiTrace) *problem {
 		maxNodes: a.opts.MaxNodes, sim: a.opts.Simulation, best: -1,
 		locStack: old.locStack[:0], completing: old.completing, ready: old.ready[:0],
 		scratch: old.scratch[:0], sizes: old.sizes[:0], bestPos: old.bestPos[:0], bestTerms: old.bestTerms[:0],
-		expect: old.expect, events: old.events[:0], traces: old.traces[:0], at: old.at[:0], key: old.key[:0]}
+		expect: old.expect, events: old.events[:0], traces: old.traces[:0], at: old.at[:0], key: old.key[:0], word: old.word[:0]}
 	// Local analyses are remembered within one analysis only: a vertex of
 	// a local analysis counts in the node budget and in LocalNodes, and a
 	// vertex remembered from an earlier multi-trace would cost nothing,
@@ -521,6 +522,9 @@ func (a *Analyzer) analyzeOnce(mt *multitrace.MultiTrace, record bool) (verdict.
 		}
 		if res.Verdict == verdict.Inconc && kind == sliceSearch && pb.stopped == "" {
 			res.Reason, res.Detail = verdict.Budget, "no explanation within the simulation budget"
+		}
+		if res.Verdict == verdict.Pass && kind == prefixSearch && pb.replay() {
+			break // exactly accepted: the interleaving found is a complete trace
 		}
 		if res.Verdict == verdict.Pass {
 			// A multi-prefix or a slice: is it also exactly accepted?

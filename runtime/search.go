@@ -228,9 +228,9 @@ type move struct {
 }
 
 // recordsVia reports whether the search records how each vertex was
-// reached (a.via): a slice search, for the actions it simulated, and any
-// search for a witness.
-func (pb *problem) recordsVia() bool { return pb.kind == sliceSearch || pb.witness }
+// reached (a.via): a slice search, for the actions it simulated, a
+// multi-prefix search, for replay, and any search for a witness.
+func (pb *problem) recordsVia() bool { return pb.kind != exactSearch || pb.witness }
 
 // viaStep records how the vertex of the same index was reached.
 type viaStep struct {

@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"slices"
+
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/verdict"
@@ -97,4 +99,68 @@ func (pb *problem) path() Witness {
 		w[i], w[j] = w[j], w[i]
 	}
 	return w
+}
+
+// replay reports whether the events the multi-prefix search consumed on its
+// path to the goal, in that order, make a complete trace of the interaction,
+// no lifeline removed: then the multi-trace is exactly accepted (that
+// interleaving is one the exact search would find), and the exact search
+// is not needed. It is how an accepted multi-trace, as most sessions of a log
+// are, costs one search rather than two; when the interleaving is no
+// complete trace (the multi-prefix search may have taken a way that only
+// lifeline removal completes), the exact search decides, as before. The
+// interleaving is followed by a depth-first search over the vertices (term,
+// events read), each counted as a vertex of the search, those that failed
+// remembered in the local analyses' memo (as an extra component).
+func (pb *problem) replay() bool {
+	a := pb.a
+	st := a.st
+	word := pb.word[:0]
+	for v := pb.goal; v > 0 && int(v) < len(a.via); v = a.via[v].parent {
+		if a.via[v].how == viaConsume {
+			word = append(word, a.via[v].act)
+		}
+	}
+	slices.Reverse(word)
+	pb.word = word
+	// The extra component's positions come after all the others'.
+	c := int32(len(pb.traces))
+	last := pb.traces[c-1]
+	pb.at = append(pb.at[:c], pb.at[c-1]+int32(len(last))+1)
+	defer func() { pb.at = pb.at[:c] }()
+	exact := pb.exact
+	pb.exact = true
+	defer func() { pb.exact = exact }()
+	stack := append(pb.locStack[:0], locFrame{t: a.root})
+	defer func() { pb.locStack = stack[:0] }()
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		if f.next == 0 {
+			if !pb.count(false) {
+				return false
+			}
+			if int(f.q) == len(word) && st.Nullable(f.t) {
+				return true
+			}
+		}
+		pushed := false
+		for nf := st.NumFrontier(f.t); int(f.q) < len(word) && f.next < nf; {
+			k := f.next
+			f.next++
+			if st.FrontierAct(f.t, k) != word[f.q] {
+				continue
+			}
+			child := st.Step(f.t, k)
+			if _, failed := a.loc[pb.locKey(child, c, f.q+1)]; !failed {
+				stack = append(stack, locFrame{t: child, q: f.q + 1})
+				pushed = true
+				break
+			}
+		}
+		if !pushed {
+			a.loc[pb.locKey(f.t, c, f.q)] = false
+			stack = stack[:len(stack)-1]
+		}
+	}
+	return false
 }
