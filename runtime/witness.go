@@ -111,7 +111,11 @@ func (pb *problem) path() Witness {
 // lifeline removal completes), the exact search decides, as before. The
 // interleaving is followed by a depth-first search over the vertices (term,
 // events read), each counted as a vertex of the search, those that failed
-// remembered in the local analyses' memo (as an extra component).
+// remembered in the local analyses' memo (as an extra component). The terms
+// one word reaches may be many (loops unfold), so the replay gives up after
+// replayWork vertices per event (the exact search, with its local analyses
+// and partial order reduction, then decides): an accepted multi-trace's
+// replay mostly takes one vertex per event.
 func (pb *problem) replay() bool {
 	a := pb.a
 	st := a.st
@@ -133,10 +137,10 @@ func (pb *problem) replay() bool {
 	defer func() { pb.exact = exact }()
 	stack := append(pb.locStack[:0], locFrame{t: a.root})
 	defer func() { pb.locStack = stack[:0] }()
-	for len(stack) > 0 {
+	for work := replayWork * (len(word) + 1); len(stack) > 0; {
 		f := &stack[len(stack)-1]
 		if f.next == 0 {
-			if !pb.count(false) {
+			if work--; work < 0 || !pb.count(false) {
 				return false
 			}
 			if int(f.q) == len(word) && st.Nullable(f.t) {
@@ -164,3 +168,6 @@ func (pb *problem) replay() bool {
 	}
 	return false
 }
+
+// replayWork is the vertices a replay may visit per event (see replay).
+const replayWork = 4
