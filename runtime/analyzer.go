@@ -82,18 +82,56 @@ func New(st *interaction.Store, root interaction.Term, opts Options) *Analyzer {
 
 // prepare does the one-time work that the first multi-trace would
 // otherwise do, so that it counts as setup: the partition of one lifeline
-// per component (that of .htf files and logs without co-localizations), and
-// the first table and chunk of the search's vertices.
+// per component (that of .htf files and logs without co-localizations), the
+// first table and chunk of the search's vertices, and a first analysis (see
+// warmUp). What the analyses are charged for the memory budget counts from
+// there.
 func (a *Analyzer) prepare() {
 	n := a.st.Signature().NumLifelines()
 	mt := &multitrace.MultiTrace{Components: make([]multitrace.Component, n)}
 	for l := range mt.Components {
 		mt.Components[l].Lifelines = interaction.LifelinesOf(interaction.LifelineID(l))
 	}
-	a.locate(mt)
+	p := a.locate(mt)
 	a.vs.table = make([]int32, minTable)
 	a.vs.chunks = [][]int32{make([]int32, chunkInts)}
+	if a.st.NumActions(a.root) <= warmActions {
+		a.warmUp(mt, p)
+	}
+	a.base, a.spent, a.used = a.st.Bytes(), false, false
 }
+
+// warmUp judges one multi-trace of the interaction, over the partition p of
+// one lifeline per component (mt, empty): the events of the run that
+// executes the first frontier element, warmSteps times at most. Its
+// analysis fills what the first analyses fill lazily — the frontiers of the
+// terms near the root, the projections of the root, the split of its
+// actions, the memo tables and the scratch space — so that the first
+// multi-trace of a run costs what the others do. An analyzer's results do
+// not depend on what it judged before, so this one changes none. Large
+// interactions are not warmed up: the frontiers of their terms alone may
+// take long (the limits of a search stop those of the multi-traces).
+func (a *Analyzer) warmUp(mt *multitrace.MultiTrace, p *located) {
+	st := a.st
+	t := a.root
+	for range warmSteps {
+		if st.NumFrontier(t) == 0 {
+			break
+		}
+		for _, pt := range a.parts(p, st.FrontierAct(t, 0)) {
+			mt.Components[pt.c].Trace = append(mt.Components[pt.c].Trace, st.MultiAction(pt.act))
+		}
+		t = st.Step(t, 0)
+	}
+	a.analyze(mt, false)
+}
+
+// The interactions warmUp warms up (of warmActions actions at most), and
+// the events of its multi-trace.
+const (
+	warmActions = 256
+	warmSteps   = 16
+)
 
 // renew gives the analyzer a fresh store with a copy of its interaction,
 // and drops its scratch space: the memos an analysis leaves behind speed up
