@@ -78,11 +78,7 @@ func (r *spanReader) span(id []byte, line, col int, spanID string, l string, k i
 	if !ok {
 		return nil
 	}
-	sec, nsec := start/1e9, start%1e9
-	if nsec < 0 {
-		sec, nsec = sec-1, nsec+1e9
-	}
-	return r.b.add(id, line, act, orderKey{kind: keyTime, hi: sec, lo: uint32(nsec)})
+	return r.b.add(id, line, act, spanKey(start))
 }
 
 // readOTLP reads OTLP/JSON traces with the OpenTelemetry Collector's own

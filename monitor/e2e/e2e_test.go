@@ -11,6 +11,7 @@ import (
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/monitor"
+	"github.com/ivc-project/ivc/spec"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
@@ -117,7 +118,7 @@ func newService(t *testing.T, name string, exp sdktrace.SpanExporter) *service {
 // over OTLP/HTTP (protobuf, gzip); the monitor's verdicts are the expected
 // ones, the correct order a Pass, every fault a Fail.
 func TestShop(t *testing.T) {
-	sp, err := check.LoadSpec("testdata/shop.hsf", "testdata/shop.hif", "")
+	sp, err := spec.Load("testdata/shop.hsf", "testdata/shop.hif")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +128,7 @@ func TestShop(t *testing.T) {
 	}
 	var mu sync.Mutex
 	got := map[string]monitor.Record{}
-	m, err := monitor.New(c, logs.Options{Sig: sp.Interaction.Sig}, monitor.Options{Idle: time.Hour}, func(r monitor.Record) {
+	m, err := monitor.New(c, logs.Options{Sig: sp.Sig}, monitor.Options{Idle: time.Hour}, func(r monitor.Record) {
 		mu.Lock()
 		got[r.Session] = r
 		mu.Unlock()
