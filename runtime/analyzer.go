@@ -417,6 +417,12 @@ type problem struct {
 	// explaining: the search only looks for the furthest vertices, and does
 	// not prune those with fewer events left than the term needs.
 	explaining bool
+	// optimistic: the exact search is an optimistic attempt (see
+	// accepted), which gives up past optimisticEnd local vertices (then
+	// gaveUp).
+	optimistic    bool
+	gaveUp        bool
+	optimisticEnd int
 }
 
 // locKey is the key of a local analysis in the analyzer's memo: of the
@@ -543,6 +549,12 @@ func (a *Analyzer) analyzeOnce(mt *multitrace.MultiTrace, record bool) (verdict.
 			pb.explainExact()
 		}
 	default:
+		exact := pb.accepted()
+		if exact == verdict.Pass {
+			res.Verdict = verdict.Pass
+			break
+		}
+		pb.resetExplanation()
 		kind := prefixSearch
 		res.Verdict = pb.search(prefixSearch)
 		if a.opts.Mode == verdict.Slice && res.Verdict == verdict.Fail {
@@ -560,6 +572,10 @@ func (a *Analyzer) analyzeOnce(mt *multitrace.MultiTrace, record bool) (verdict.
 		}
 		if res.Verdict == verdict.Inconc && kind == sliceSearch && pb.stopped == "" {
 			res.Reason, res.Detail = verdict.Budget, "no explanation within the simulation budget"
+		}
+		if res.Verdict == verdict.Pass && kind == prefixSearch && exact == verdict.Fail {
+			res.Verdict = verdict.WeakPass // not exactly accepted: accepted said so
+			break
 		}
 		if res.Verdict == verdict.Pass && kind == prefixSearch && pb.replay() {
 			break // exactly accepted: the interleaving found is a complete trace

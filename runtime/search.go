@@ -107,7 +107,7 @@ func (pb *problem) decide(kind searchKind) verdict.Verdict {
 			pb.drop(v)
 			continue
 		}
-		if !pb.count(false) {
+		if !pb.count(pb.optimistic) {
 			if g != nil {
 				g.status(v, "limit")
 			}
@@ -141,7 +141,11 @@ func (pb *problem) decide(kind searchKind) verdict.Verdict {
 			}
 			continue
 		}
-		if pb.exact && !pb.explaining && !pb.enoughLeft(t, pos) {
+		if pb.optimistic && pb.localNodes > pb.optimisticEnd {
+			pb.gaveUp = true // see accepted
+			return verdict.Inconc
+		}
+		if pb.exact && !pb.explaining && !pb.optimistic && !pb.enoughLeft(t, pos) {
 			if g != nil {
 				g.status(v, "too-short")
 			}
@@ -153,7 +157,7 @@ func (pb *problem) decide(kind searchKind) verdict.Verdict {
 			}
 			continue
 		}
-		if a.opts.LOC && !pb.localOK(t, pos) {
+		if a.opts.LOC && !pb.optimistic && !pb.localOK(t, pos) {
 			if pb.stopped != "" {
 				return verdict.Inconc
 			}

@@ -171,3 +171,34 @@ func (pb *problem) replay() bool {
 
 // replayWork is the vertices a replay may visit per event (see replay).
 const replayWork = 4
+
+// accepted reports whether an optimistic attempt shows the multi-trace
+// exactly accepted (then it is a multi-prefix too: a Pass), before the
+// searches of prefix mode: as most sessions of a log are accepted, it is
+// how a session costs about one vertex per event. (In slice mode, whose
+// logs mostly start late, it would mostly be lost.) Local analyses dominate the cost of a search of a small
+// multi-trace, and an accepted one passes them all, so the attempt is the
+// exact search without them (and without its pruning by the events left).
+// It gives up after replayWork vertices per event (Inconc); else its
+// answer is the exact search's (Pass or Fail: the pruning it leaves out
+// loses nothing). It belongs to the local analyses: it is made only when they are
+// on (without them the searches are as light), and its vertices count as
+// theirs (Result.LocalNodes: vertices that decide no verdict on their
+// own). Nor is it made for interactions of more than warmActions actions,
+// whose frontiers alone may take long.
+func (pb *problem) accepted() verdict.Verdict {
+	a := pb.a
+	if !a.opts.LOC || a.opts.Mode != verdict.Prefix || a.st.NumActions(a.root) > warmActions {
+		return verdict.Inconc
+	}
+	events := 0
+	for _, tr := range pb.traces {
+		events += len(tr)
+	}
+	pb.optimistic, pb.optimisticEnd, pb.gaveUp = true, pb.localNodes+replayWork*(events+1), false
+	defer func() { pb.optimistic = false }()
+	if v := pb.search(exactSearch); !pb.gaveUp {
+		return v
+	}
+	return verdict.Inconc
+}
