@@ -129,8 +129,11 @@ func (pb *problem) replay() bool {
 	pb.word = word
 	// The extra component's positions come after all the others'.
 	c := int32(len(pb.traces))
-	last := pb.traces[c-1]
-	pb.at = append(pb.at[:c], pb.at[c-1]+int32(len(last))+1)
+	end := int32(0)
+	if c > 0 {
+		end = pb.at[c-1] + int32(len(pb.traces[c-1])) + 1
+	}
+	pb.at = append(pb.at[:c], end)
 	defer func() { pb.at = pb.at[:c] }()
 	exact := pb.exact
 	pb.exact = true
