@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -66,11 +65,7 @@ func Open(path string, f Format, opt Options) (*Input, error) {
 	}
 	file, size, err := input.Open(path)
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = fmt.Errorf("%s: %w", syntax.FileName(pe.Path), pe.Err)
-		}
-		return nil, err
+		return nil, syntax.FileError(err)
 	}
 	if size > maxBytes(opt) {
 		file.Close()
@@ -105,7 +100,7 @@ func newInput(name, errName string, r io.Reader, closer io.Closer, f Format, opt
 		in = zr
 	}
 	in = &limitReader{r: in, left: maxBytes(opt), err: tooBig(errName, opt)}
-	lr := newLineReader(in, maxLine)
+	lr := newLineReader(in, opt.maxValue())
 	// Detect needs a head; with the format given, the head is what the
 	// first read brought: a stream (ivc monitor's standard input, a
 	// followed file) may hold less than a head for a long while, and its

@@ -32,11 +32,11 @@ var architecture = []struct {
 	{"internal/input", nil, nil},
 	{"internal/enum", nil, nil},                 // the name tables of enumerations
 	{"syntax", []string{"internal/input"}, nil}, // ReadFile, FileError: the errors about a file
-	{"internal/scan", []string{"syntax"}, nil},
+	{"internal/scan", []string{"internal/enum", "syntax"}, nil},
 	{"internal/atomicfile", nil, nil},
-	{"interaction", []string{"syntax", "internal/scan"}, nil},
-	{"multitrace", []string{"syntax", "internal/scan", "internal/input", "interaction"}, nil},
-	{"hcf", []string{"syntax", "internal/scan", "interaction"}, nil},
+	{"interaction", []string{"syntax", "internal/scan", "internal/enum"}, nil},
+	{"multitrace", []string{"syntax", "internal/scan", "interaction"}, nil},
+	{"hcf", []string{"syntax", "internal/scan", "internal/enum", "interaction"}, nil},
 	{"spec", []string{"syntax", "internal/scan", "interaction", "multitrace", "hcf"}, nil},
 	{"format", []string{"syntax", "interaction", "multitrace", "hcf", "spec"}, nil}, // ivc fmt: every kind of file
 	{"logs", []string{"syntax", "internal/input", "internal/enum", "interaction", "multitrace"},
