@@ -189,6 +189,17 @@ func (a *Assembler) Location(act interaction.Action) int {
 	return int(a.template.locOf[act.Lifeline()])
 }
 
+// Final reports whether e's Action and Ignored are those Assemble gives
+// it: false for a span left without its partner in its file (OTLP, Jaeger)
+// whose pairing at assembly may change them, an emission taking its
+// partner's naming of the pair, a reception naming it otherwise than
+// alone, or either being ignored (its own message not declared) until a
+// partner names the pair with a declared one.
+func (e Event) Final() bool {
+	l := e.link
+	return l == nil || l.kind.action() == interaction.Reception && l.ownOK && l.pairOK && l.own == l.pair
+}
+
 // InLineOrder reports whether e has neither seq nor time: its location's
 // events are in the order read.
 func (e Event) InLineOrder() bool { return e.key.kind == keyLine }

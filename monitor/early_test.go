@@ -247,3 +247,41 @@ func TestFollowMalformed(t *testing.T) {
 		t.Errorf("counts %+v", n)
 	}
 }
+
+// TestEarlyPairedSpans: a CLIENT span whose SERVER partner comes in
+// another request takes the server's naming of the call at assembly; its
+// own name (an action its location never does) fails nothing early.
+func TestEarlyPairedSpans(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{"spec.hsf": "@message{ get; other }\n@lifeline{ gw; user }\n", "spec.hif": "gw -- get -> user\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, lopt := checkerOf(t, filepath.Join(dir, "spec.hsf"), filepath.Join(dir, "spec.hif"), check.EngineAutomata)
+	var got []string
+	m, err := monitor.New(c, lopt, monitor.Options{Idle: time.Hour}, func(r monitor.Record) {
+		got = append(got, r.ClosedBy+":"+r.Verdict)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	span := func(service, id, parent string, kind int, method string) string {
+		return `{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"` + service +
+			`"}}]},"scopeSpans":[{"spans":[{"traceId":"0102030405060708090a0b0c0d0e0f10","spanId":"` + id +
+			`","parentSpanId":"` + parent + `","name":"call","kind":` + string(rune('0'+kind)) +
+			`,"startTimeUnixNano":"1000","endTimeUnixNano":"2000","attributes":[{"key":"rpc.method","value":{"stringValue":"` + method + `"}}]}]}]}]}` + "\n"
+	}
+	for _, req := range []struct{ name, doc string }{
+		{"gateway", span("gw", "1111111111111111", "", 3, "other")},
+		{"user", span("user", "2222222222222222", "1111111111111111", 2, "get")},
+	} {
+		if _, err := m.Scan(req.name, strings.NewReader(req.doc), logs.OTLP); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.Close()
+	if s := strings.Join(got, " "); s != "shutdown:Pass" {
+		t.Errorf("records %s, want shutdown:Pass", s)
+	}
+}

@@ -27,8 +27,11 @@
 //     walk is walked again, in the location's order, when an event
 //     arrives out of it).
 //
-// A session with a malformed event (Inconc), or two events its location
-// cannot be ordered with (an error), is not watched. Events of the session
+// A span whose action its pairing decides at assembly (logs.Event.Final:
+// its partner in another request or source) is not read: the events read
+// are still a subsequence of the location's. A session with a malformed
+// event (Inconc), or two events its location cannot be ordered with (an
+// error), is not watched. Events of the session
 // after its early record re-open it, as late events do, for a revision
 // judged on all its events: a Fail again, with the whole session's
 // explanation, unless one of them is malformed or cannot be ordered.
@@ -429,10 +432,15 @@ func (m *Monitor) watch(s *session, now time.Time) {
 	k := len(s.events) - 1
 	ev := &s.events[k]
 	switch {
-	case ev.Ignored:
-		return
 	case ev.Dropped: // Inconc, whatever else
 		m.unwatch(s)
+		return
+	case !ev.Final(): // decided at assembly (span pairing): not read
+		if ev.InLineOrder() {
+			m.unwatch(s)
+		}
+		return
+	case ev.Ignored:
 		return
 	}
 	if s.walks == nil {
