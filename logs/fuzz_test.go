@@ -46,9 +46,8 @@ func fuzzRead(t *testing.T, name string, in []byte, f logs.Format, strict bool) 
 	}
 	checkSessions(t, sig, sessions, st, 2)
 	checkScan(t, name, in, f, opt, sessions, st, reports)
-	// Within a tiny memory budget (values of 4 KiB, 256 bytes of spans
-	// held, 8 events a session), the limits end reading with positioned
-	// errors, and what was read adds up.
+	// Within a tiny memory budget (values of 4 KiB), the limits end
+	// reading with positioned errors, and what was read adds up.
 	small := opt
 	small.MaxMemory = 1 << 10
 	ss, sst, err := logs.ReadFrom(name, bytes.NewReader(in), f, small, func(err error) {

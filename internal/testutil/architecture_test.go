@@ -71,6 +71,8 @@ var architecture = []struct {
 	{"internal/reference", []string{"interaction", "multitrace"}, nil},
 	{"internal/testutil", nil, nil},
 	{"internal/benchtable", []string{"spec", "check"}, nil}, // -hibou judges the corpus as ivc analyze does
+	{"internal/hostile", nil, nil},                          // the hostile logs of issue 25 (TestHostileMemory)
+	{"internal/hostile/hostilegen", []string{"internal/hostile"}, nil},
 }
 
 const module = "github.com/ivc-project/ivc"
