@@ -49,11 +49,10 @@ func BenchmarkJoinSpill(b *testing.B) {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
 	hsf := filepath.Join(testdata, "abp", "abp.hsf")
-	sp, err := spec.Load(hsf, "")
+	in, err := spec.Load(hsf, "")
 	if err != nil {
 		b.Fatal(err)
 	}
-	in := sp
 	gen, err := tracegen.Generate(in.Store, in.Root, tracegen.Config{Kind: tracegen.KindPrefix, N: 20000, Seed: 1,
 		Options: tracegen.Options{MaxLength: 20}})
 	if err != nil {
@@ -67,7 +66,7 @@ func BenchmarkJoinSpill(b *testing.B) {
 	}
 	logs := filepath.Join(dir, "logs")
 	start := time.Now()
-	events, files := writeServiceLogs(b, logs, sp, pool, *joinSessions, *joinRotations)
+	events, files := writeServiceLogs(b, logs, in, pool, *joinSessions, *joinRotations)
 	b.Logf("%d sessions (%d distinct), %d events in %d files, written in %s", *joinSessions, len(pool), events, files, time.Since(start).Round(time.Second))
 
 	type result struct {

@@ -57,8 +57,9 @@ var architecture = []struct {
 	{"check", []string{"syntax", "internal/enum", "interaction", "multitrace", "hcf", "spec", "logs", "verdict", "nfa", "compile", "automata", "runtime"}, nil},
 	{"draw", []string{"interaction", "multitrace", "verdict", "runtime"}, []string{"github.com/emicklei/dot"}},
 	{"report", nil, nil},
-	// The live driver's library: sessions of live traffic judged by check.
-	{"monitor", []string{"check", "logs", "multitrace"},
+	// The live driver's library: sessions of live traffic judged by check,
+	// failed early by automata's local checks.
+	{"monitor", []string{"check", "logs", "multitrace", "verdict", "automata"},
 		[]string{"go.opentelemetry.io/collector/pdata", "google.golang.org/grpc", "google.golang.org/genproto/googleapis/rpc",
 			"google.golang.org/protobuf", "github.com/prometheus/client_golang"}},
 	// The driver: flags, wiring and printing.
