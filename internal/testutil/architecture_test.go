@@ -70,6 +70,8 @@ var architecture = []struct {
 	{"internal/random", []string{"interaction"}, nil},
 	{"internal/reference", []string{"interaction", "multitrace"}, nil},
 	{"internal/testutil", nil, nil},
+	{"internal/hostile", nil, nil}, // hostile inputs for the memory sweeps
+	{"internal/hostile/hostilegen", []string{"internal/hostile"}, nil},
 	{"internal/benchtable", []string{"spec", "check"}, nil}, // -hibou judges the corpus as ivc analyze does
 }
 
