@@ -35,7 +35,7 @@ var architecture = []struct {
 	{"internal/scan", []string{"internal/enum", "syntax"}, nil},
 	{"internal/atomicfile", nil, nil},
 	{"interaction", []string{"syntax", "internal/scan", "internal/enum"}, nil},
-	{"multitrace", []string{"syntax", "internal/scan", "interaction"}, nil},
+	{"multitrace", []string{"syntax", "internal/scan", "internal/enum", "interaction"}, nil},
 	{"hcf", []string{"syntax", "internal/scan", "internal/enum", "interaction"}, nil},
 	{"spec", []string{"syntax", "internal/scan", "interaction", "multitrace", "hcf"}, nil},
 	{"format", []string{"syntax", "interaction", "multitrace", "hcf", "spec"}, nil}, // ivc fmt: every kind of file
