@@ -38,6 +38,9 @@ type heldSpan struct {
 	start                 int64
 }
 
+// spanKey is a span's trace and span ids, to find its partner.
+type spanKey struct{ trace, span string }
+
 // hold keeps a span until flush.
 func (r *spanReader) hold(s heldSpan) {
 	r.held = append(r.held, s)
@@ -53,18 +56,21 @@ func (r *spanReader) flush() error {
 	if len(r.held) == 0 {
 		return nil
 	}
-	type key struct{ trace, span string }
-	index := make(map[key]int, len(r.held))
+	if r.pairs == nil {
+		r.pairs = map[spanKey]int{}
+	}
+	index := r.pairs
+	clear(index)
 	for i, s := range r.held {
 		if s.spanID != "" {
-			index[key{s.trace, s.spanID}] = i
+			index[spanKey{s.trace, s.spanID}] = i
 		}
 	}
 	partner := func(id string, want spanKind, trace string) int {
 		if id == "" {
 			return -1
 		}
-		if j, ok := index[key{trace, id}]; ok && r.held[j].kind == want {
+		if j, ok := index[spanKey{trace, id}]; ok && r.held[j].kind == want {
 			return j
 		}
 		return -1
@@ -91,8 +97,10 @@ func (r *spanReader) flush() error {
 	}
 	held := r.held
 	r.held = nil
+	defer func() { clear(held); r.held = held[:0] }() // its room, for the next spans
 	for _, s := range held {
-		if err := r.span([]byte(s.trace), s.line, s.col, s.spanID, s.l, s.kind.action(), s.m, s.start); err != nil {
+		r.id = append(r.id[:0], s.trace...)
+		if err := r.span(r.id, s.line, s.col, s.spanID, s.l, s.kind.action(), s.m, s.start); err != nil {
 			return err
 		}
 	}

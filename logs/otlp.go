@@ -42,6 +42,11 @@ type spanReader struct {
 	// file with documents and none of its format's is not of that format.
 	docs, found int
 	held        []heldSpan // the spans with an action, until flush
+	// pairs indexes held by trace and span id; id, l and m are a session
+	// id's, a lifeline's and a message's bytes: room kept from one span
+	// to the next.
+	pairs    map[spanKey]int
+	id, l, m []byte
 }
 
 // checkFound returns the error for a file whose documents hold none of
@@ -70,7 +75,8 @@ func newSpanReader(b *builder, opt *Options) *spanReader {
 // span that carries no action. The start is a time like an event log's
 // RFC 3339 time, so that a location's spans and events order together.
 func (r *spanReader) span(id []byte, line, col int, spanID string, l string, k interaction.Kind, m string, start int64) error {
-	act, ok, undeclared := r.b.action(id, line, []byte(l), k, []byte(m))
+	r.l, r.m = append(r.l[:0], l...), append(r.m[:0], m...)
+	act, ok, undeclared := r.b.action(id, line, r.l, k, r.m)
 	if undeclared != "" {
 		r.b.malformed(line, col, "span %q: %s", spanID, undeclared)
 		return nil
@@ -341,7 +347,11 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 	if r.lifelineAttr != "" {
 		lifelineKey = r.lifelineAttr
 	}
-	var idBuf [32]byte
+	var (
+		idBuf     [32]byte
+		lastTID   pcommon.TraceID
+		lastTrace string
+	)
 	rss := td.ResourceSpans()
 	for i := range rss.Len() {
 		rs := rss.At(i)
@@ -374,6 +384,9 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 				var id []byte
 				if tid := sp.TraceID(); !tid.IsEmpty() {
 					id = idBuf[:hex.Encode(idBuf[:], tid[:])]
+					if tid != lastTID || lastTrace == "" { // a trace's spans come together: one string for them
+						lastTID, lastTrace = tid, string(id)
+					}
 				}
 				start := uint64(sp.StartTimestamp())
 				if start == 0 || start > math.MaxInt64 {
@@ -382,7 +395,11 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 					r.b.dropped(id, line, col, "span %q: startTimeUnixNano %d is not a time (missing, or past 2^63-1 ns)", sp.SpanID().String(), start)
 					continue
 				}
-				h := heldSpan{trace: string(id), spanID: spanID(sp.SpanID()), parent: spanID(sp.ParentSpanID()),
+				trace := ""
+				if id != nil {
+					trace = lastTrace
+				}
+				h := heldSpan{trace: trace, spanID: spanID(sp.SpanID()), parent: spanID(sp.ParentSpanID()),
 					line: line, col: col, l: l, m: m, kind: kind, start: int64(start)}
 				if kind.action() == interaction.Reception {
 					h.pairM = r.message(lookup, sp.Name(), true)
@@ -405,9 +422,9 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 // route, for the receiving side of a linked pair, http.route's), else name;
 // lookup reads an attribute (OTLP) or a tag (Jaeger) of the span.
 func (r *spanReader) message(lookup func(key string) (string, bool), name string, route bool) string {
-	keys := []string{MessagingDestination, RPCMethod}
+	keys := messageKeys[:2]
 	if route {
-		keys = append(keys, HTTPRoute)
+		keys = messageKeys[:]
 	}
 	if r.messageAttr != "" {
 		keys = []string{r.messageAttr}
@@ -419,6 +436,10 @@ func (r *spanReader) message(lookup func(key string) (string, bool), name string
 	}
 	return name
 }
+
+// messageKeys are the attributes that name a span's message by default,
+// the last for the receiving side of a linked pair only.
+var messageKeys = [...]string{MessagingDestination, RPCMethod, HTTPRoute}
 
 // spanID returns a span id in hex, "" for the empty id.
 func spanID(id pcommon.SpanID) string {

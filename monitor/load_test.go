@@ -263,3 +263,33 @@ func BenchmarkLoad(b *testing.B) {
 	b.ReportMetric(float64(l.peakRSS>>20), "peak-RSS-MB")
 	b.ReportMetric(float64(l.rejected), "rejected")
 }
+
+// BenchmarkTraceReader is the receive path's reading of one request of
+// loadBatch spans (pdata → events), without the network, the decoding or
+// the sessions: its allocations per span are the reader's own.
+//
+//	go test ./monitor -run '^$' -bench TraceReader -benchmem
+func BenchmarkTraceReader(b *testing.B) {
+	sp, err := check.LoadSpec(shopSpec, shopHIF, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := logs.NewTraceReader("otlp", logs.Options{Sig: sp.Interaction.Sig}, func(err error) { b.Error(err) })
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := shopRequest(loadBatch / spansPerOrder)
+	events := make([]logs.Event, 0, loadBatch)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		setTraces(req, 0, i)
+		events = events[:0]
+		if _, err := r.Read(req.Traces(), i, func(ev logs.Event) { events = append(events, ev) }); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*loadBatch)/b.Elapsed().Seconds(), "spans/s")
+	b.ReportMetric(float64(testing.AllocsPerRun(1, func() {
+		r.Read(req.Traces(), 0, func(logs.Event) {})
+	}))/loadBatch, "allocs/span")
+}
