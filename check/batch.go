@@ -9,9 +9,8 @@ import (
 	"time"
 
 	"github.com/ivc-project/ivc/multitrace"
-	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/runtime"
-	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -30,10 +29,8 @@ type Input struct {
 	// Ignored counts the events of the session that the reader left out
 	// (outside the signature): reported with the outcome.
 	Ignored int
-	// Read returns the multi-trace (against an interaction); ReadLetters
-	// the traces of letters, one per location (against a .timbuk NFA).
-	Read        func() (*multitrace.MultiTrace, error)
-	ReadLetters func() ([][]nfa.Letter, error)
+	// Read returns the multi-trace.
+	Read func() (*multitrace.MultiTrace, error)
 	// Explore asks for the runtime engine's explored graph (Outcome.Graph).
 	Explore bool
 	// Incomplete, when set, says that the reader lost events of the
@@ -49,9 +46,12 @@ type Outcome struct {
 	Session string   // Input.Session
 	Files   []string // Input.Files
 	Ignored int      // Input.Ignored
-	Result  verdict.Result
-	Engine  Engine         // the engine that answered
-	Graph   *runtime.Graph // with Input.Explore
+	// AllIgnored flags a session whose events were all ignored (outside
+	// the signature): judged empty, its verdict says nothing of the log.
+	AllIgnored bool
+	Result     verdict.Result
+	Engine     Engine         // the engine that answered
+	Graph      *runtime.Graph // with Input.Explore
 	// Elapsed is the time of the check alone: reading excluded, setup too.
 	Elapsed time.Duration
 	// Setup is the one-time work this input caused: for the first input,
@@ -75,8 +75,7 @@ func (e *PanicError) Error() string {
 	return fmt.Sprintf("internal error: %v (please report this bug, with the input files)", e.Value)
 }
 
-// Files returns the inputs of the named files, in order: .htf multi-traces
-// for an interaction, letter-trace files for a .timbuk NFA.
+// Files returns the inputs of the named .htf files, in order.
 func Files(c *Checker, files []string) iter.Seq[Input] {
 	return func(yield func(Input) bool) {
 		for _, f := range files {
@@ -87,25 +86,12 @@ func Files(c *Checker, files []string) iter.Seq[Input] {
 	}
 }
 
-// FileInput returns the input of one file: a .htf multi-trace for an
-// interaction, a letter-trace file for a .timbuk NFA.
+// FileInput returns the input of one .htf file.
 func (c *Checker) FileInput(f string) Input {
-	in := Input{Name: f}
-	if sp := c.sp; sp.NFA != nil {
-		in.ReadLetters = func() ([][]nfa.Letter, error) {
-			src, err := spec.ReadFileLimit(f, c.opt.MaxInput)
-			if err != nil {
-				return nil, err
-			}
-			return nfa.ParseLetterTraces(f, src, sp.Locations)
-		}
-	} else {
-		in.Read = func() (*multitrace.MultiTrace, error) {
-			mt, err := multitrace.ReadLimit(f, sp.Interaction.Sig, c.opt.MaxInput)
-			return mt, spec.FileError(err)
-		}
-	}
-	return in
+	return Input{Name: f, Read: func() (*multitrace.MultiTrace, error) {
+		mt, err := multitrace.ReadLimit(f, c.sp.Sig, c.opt.MaxInput)
+		return mt, syntax.FileError(err)
+	}}
 }
 
 // Run judges the inputs with jobs workers (at least 1) and calls emit with
@@ -114,14 +100,20 @@ func (c *Checker) FileInput(f string) Input {
 // however many inputs there are. A panic while judging an input is its
 // outcome's *PanicError.
 func (c *Checker) Run(inputs iter.Seq[Input], jobs int, emit func(Outcome)) {
+	run(inputs, jobs, c.judge, c.setup, emit)
+}
+
+// run is Run for any kind of input: judge judges the input of each index,
+// and the first outcome's setup includes the checker's own.
+func run[I any](inputs iter.Seq[I], jobs int, judge func(int, I) Outcome, setup time.Duration, emit func(Outcome)) {
 	if jobs <= 1 {
 		// One worker: judged in order here, with no hand-over between
 		// goroutines (which costs more than a small session's check).
 		i := 0
 		for in := range inputs {
-			o := c.judge(i, in)
+			o := judge(i, in)
 			if i == 0 {
-				o.Setup += c.setup
+				o.Setup += setup
 			}
 			emit(o)
 			i++
@@ -130,7 +122,7 @@ func (c *Checker) Run(inputs iter.Seq[Input], jobs int, emit func(Outcome)) {
 	}
 	type job struct {
 		i  int
-		in Input
+		in I
 	}
 	todo := make(chan job)
 	done := make(chan Outcome, jobs)
@@ -153,7 +145,7 @@ func (c *Checker) Run(inputs iter.Seq[Input], jobs int, emit func(Outcome)) {
 	for range jobs {
 		wg.Go(func() {
 			for j := range todo {
-				done <- c.judge(j.i, j.in)
+				done <- judge(j.i, j.in)
 			}
 		})
 	}
@@ -173,7 +165,7 @@ func (c *Checker) Run(inputs iter.Seq[Input], jobs int, emit func(Outcome)) {
 			}
 			delete(pending, next)
 			if next == 0 {
-				o.Setup += c.setup
+				o.Setup += setup
 			}
 			emit(o)
 			<-window
@@ -190,23 +182,8 @@ func (c *Checker) Judge(in Input) Outcome { return c.judge(0, in) }
 // judge reads and checks one input.
 func (c *Checker) judge(i int, in Input) (o Outcome) {
 	o = Outcome{Index: i, Name: in.Name, Session: in.Session, Files: in.Files, Ignored: in.Ignored}
-	defer func() {
-		if v := recover(); v != nil {
-			o = Outcome{Index: i, Name: in.Name, Session: in.Session, Files: in.Files, Ignored: in.Ignored,
-				Err: &PanicError{Value: v, Stack: debug.Stack()}}
-		}
-	}()
+	defer recovered(&o)
 	switch {
-	case in.ReadLetters != nil:
-		mt, err := in.ReadLetters()
-		if err != nil {
-			o.Err = err
-			return o
-		}
-		t0 := time.Now()
-		o.Engine = EngineAutomata
-		o.Result, o.Err = c.CheckLetters(mt)
-		o.Elapsed = time.Since(t0)
 	case in.Incomplete != "":
 		o.Result = verdict.Result{Verdict: verdict.Inconc, Mode: c.opt.Analysis.Mode, Detail: in.Incomplete}
 	case in.Read != nil:
@@ -215,6 +192,7 @@ func (c *Checker) judge(i int, in Input) (o Outcome) {
 			o.Err = err
 			return o
 		}
+		o.AllIgnored = in.Ignored > 0 && mt.Len() == 0
 		t0 := time.Now()
 		if in.Explore && c.engine != EngineRuntime {
 			o.Err = errors.New("the explored graph is the runtime engine's: use the runtime engine")
@@ -226,4 +204,13 @@ func (c *Checker) judge(i int, in Input) (o Outcome) {
 		o.Err = errors.New("nothing to read")
 	}
 	return o
+}
+
+// recovered, deferred by a judge, turns a panic into the outcome *o of
+// the input, with a *PanicError: the other inputs are still judged.
+func recovered(o *Outcome) {
+	if v := recover(); v != nil {
+		*o = Outcome{Index: o.Index, Name: o.Name, Session: o.Session, Files: o.Files, Ignored: o.Ignored,
+			Err: &PanicError{Value: v, Stack: debug.Stack()}}
+	}
 }

@@ -41,11 +41,10 @@ func BenchmarkLogs(b *testing.B) {
 }
 
 func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
-	sp, err := check.LoadSpec(filepath.Join(testdata, hsf), filepath.Join(testdata, hif), "")
+	sp, err := spec.Load(filepath.Join(testdata, hsf), filepath.Join(testdata, hif))
 	if err != nil {
 		b.Fatal(err)
 	}
-	in := sp.Interaction
 	sessions := 20000
 	cfg := tracegen.Config{Kind: tracegen.KindAccepted, N: sessions, Seed: 1}
 	if distinct {
@@ -54,7 +53,7 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 		sessions = 10000
 		cfg.N, cfg.Options.MaxLength = 8*sessions, 40
 	}
-	gen, err := tracegen.Generate(in.Store, in.Root, cfg)
+	gen, err := tracegen.Generate(sp.Store, sp.Root, cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -89,43 +88,119 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 		return c
 	}
 	checker()
+	opt := logs.Options{Sig: sp.Sig}
 	for _, f := range []logs.Format{logs.JSONL, logs.OTLP} {
+		// The sessions as one log, and as one log per location, joined
+		// (the shape of per-service logs), with the same ids.
+		ids := logs.IDs(f, len(mts), 1)
 		var buf bytes.Buffer
-		if err := logs.Write(&buf, f, in.Sig, nil, mts, 1); err != nil {
+		if err := logs.Write(&buf, f, sp.Sig, ids, mts, 1); err != nil {
 			b.Fatal(err)
 		}
 		data := buf.Bytes()
+		// Empty multi-traces write no session.
+		want := 0
+		for _, mt := range mts {
+			if mt.Len() > 0 {
+				want++
+			}
+		}
+		var split [][]byte
+		for k := range mts[0].Components {
+			var buf bytes.Buffer
+			if err := logs.Write(&buf, f, sp.Sig, ids, logs.Location(mts, k), 1+int64(k)); err != nil {
+				b.Fatal(err)
+			}
+			split = append(split, buf.Bytes())
+		}
+		judge := func(b *testing.B, c *check.Checker, sessions iter.Seq2[logs.Session, error]) {
+			n, ok := 0, 0
+			inputs := func(yield func(check.Input) bool) {
+				for s, err := range sessions {
+					if err != nil {
+						b.Fatal(err)
+					}
+					n++
+					if !yield(check.Input{Name: s.File, Session: s.ID,
+						Read: func() (*multitrace.MultiTrace, error) { return s.MT, s.Err }}) {
+						return
+					}
+				}
+			}
+			c.Run(inputs, 1, func(o check.Outcome) {
+				if o.Err == nil && o.Result.Verdict.OK() {
+					ok++
+				}
+			})
+			if n != want || ok != n {
+				b.Fatalf("%d of %d sessions pass, want all %d", ok, n, want)
+			}
+		}
 		b.Run(f.String(), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
 				b.StopTimer()
 				c := checker() // no memo from the run before
 				b.StartTimer()
-				sessions, st, err := logs.ReadFrom("bench", bytes.NewReader(data), f, logs.Options{Sig: in.Sig}, nil)
+				sessions, st, err := logs.ReadFrom("bench", bytes.NewReader(data), f, opt, nil)
 				if err != nil || st.Events != events {
 					b.Fatalf("%+v %v, want %d events", st, err, events)
 				}
-				inputs := func(yield func(check.Input) bool) {
+				judge(b, c, func(yield func(logs.Session, error) bool) {
 					for _, s := range sessions {
-						if !yield(check.Input{Name: "bench", Session: s.ID,
-							Read: func() (*multitrace.MultiTrace, error) { return s.MT, s.Err }}) {
+						if !yield(s, nil) {
 							return
 						}
 					}
-				}
-				ok := 0
-				c.Run(inputs, 1, func(o check.Outcome) {
-					if o.Err == nil && o.Result.Verdict.OK() {
-						ok++
-					}
 				})
-				if ok != len(sessions) {
-					b.Fatalf("%d of %d sessions pass, want all", ok, len(sessions))
-				}
 			}
 			b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 			b.ReportMetric(float64(events)/float64(len(mts)), "events/session")
 		})
+		b.Run(f.String()+"-joined", func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				c := checker()
+				b.StartTimer()
+				judge(b, c, joinSplit(b, split, f, opt, events, 0, ""))
+			}
+			b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+			b.ReportMetric(float64(events)/float64(len(mts)), "events/session")
+		})
+	}
+}
+
+// joinSplit joins the logs split (one per location, in format f) with a
+// logs.Joiner of the given budget spilling into tmp, checks that it read
+// events and spilled when it had a budget, and returns its sessions; the
+// joiner closes when they have been handed out.
+func joinSplit(b *testing.B, split [][]byte, f logs.Format, opt logs.Options, events int, budget int64, tmp string) iter.Seq2[logs.Session, error] {
+	j, err := logs.NewJoiner(opt, budget, tmp)
+	if err != nil {
+		b.Fatal(err)
+	}
+	read := 0
+	for k, data := range split {
+		in, err := logs.NewInput(fmt.Sprintf("loc%d", k), bytes.NewReader(data), f, opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		st, err := j.Read(in, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		read += st.Events
+	}
+	if read != events || j.Spilled() != (budget > 0) {
+		b.Fatalf("%d events, spilled %v; want %d, %v", read, j.Spilled(), events, budget > 0)
+	}
+	return func(yield func(logs.Session, error) bool) {
+		defer func() {
+			if err := j.Close(); err != nil {
+				b.Fatal(err)
+			}
+		}()
+		j.Sessions()(yield)
 	}
 }
 
@@ -137,7 +212,7 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 // spilled, the same logs joined under a budget that forces the joiner to
 // spill to temporary files. Run it with -cpu 1 to count one core.
 func BenchmarkJoin(b *testing.B) {
-	sp, err := check.LoadSpec(filepath.Join(testdata, "abp/abp.hsf"), filepath.Join(testdata, "abp/abp.hif"), "")
+	sp, err := spec.Load(filepath.Join(testdata, "abp/abp.hsf"), filepath.Join(testdata, "abp/abp.hif"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -165,9 +240,8 @@ func distinct(b *testing.B, in *spec.Spec, n int) []*multitrace.MultiTrace {
 	return mts
 }
 
-func benchmarkJoin(b *testing.B, sp *check.Spec) {
-	in := sp.Interaction
-	mts := distinct(b, in, 2000)
+func benchmarkJoin(b *testing.B, sp *spec.Spec) {
+	mts := distinct(b, sp, 2000)
 	events := 0
 	for _, mt := range mts {
 		events += mt.Len()
@@ -177,18 +251,18 @@ func benchmarkJoin(b *testing.B, sp *check.Spec) {
 		b.Fatal(err)
 	}
 	b.Logf("%d distinct sessions, %d events, engine %s", len(mts), events, c.Engine())
-	opt := logs.Options{Sig: in.Sig}
+	opt := logs.Options{Sig: sp.Sig}
 	for _, f := range []logs.Format{logs.JSONL, logs.OTLP} {
 		ids := logs.IDs(f, len(mts), 1)
 		var whole bytes.Buffer
-		if err := logs.Write(&whole, f, in.Sig, ids, mts, 1); err != nil {
+		if err := logs.Write(&whole, f, sp.Sig, ids, mts, 1); err != nil {
 			b.Fatal(err)
 		}
 		var split [][]byte
 		size := 0
 		for k := range mts[0].Components {
 			var buf bytes.Buffer
-			if err := logs.Write(&buf, f, in.Sig, ids, logs.Location(mts, k), 1+int64(k)); err != nil {
+			if err := logs.Write(&buf, f, sp.Sig, ids, logs.Location(mts, k), 1+int64(k)); err != nil {
 				b.Fatal(err)
 			}
 			split = append(split, buf.Bytes())
@@ -239,29 +313,7 @@ func benchmarkJoin(b *testing.B, sp *check.Spec) {
 			b.SetBytes(int64(size))
 			tmp := b.TempDir()
 			for b.Loop() {
-				j, err := logs.NewJoiner(opt, budget, tmp)
-				if err != nil {
-					b.Fatal(err)
-				}
-				read := 0
-				for k, data := range split {
-					lin, err := logs.NewInput(fmt.Sprintf("loc%d", k), bytes.NewReader(data), f, opt)
-					if err != nil {
-						b.Fatal(err)
-					}
-					st, err := j.Read(lin, nil)
-					if err != nil {
-						b.Fatal(err)
-					}
-					read += st.Events
-				}
-				if read != events || j.Spilled() != (budget > 0) {
-					b.Fatalf("%d events, spilled %v; want %d, %v", read, j.Spilled(), events, budget > 0)
-				}
-				judge(b, j.Sessions())
-				if err := j.Close(); err != nil {
-					b.Fatal(err)
-				}
+				judge(b, joinSplit(b, split, f, opt, events, budget, tmp))
 			}
 			b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 		}

@@ -1,10 +1,10 @@
-// Package check is ivc's front door: it loads what multi-traces are checked
-// against (an interaction from HIBOU files, or a raw .timbuk NFA), layers
-// the settings (defaults, a legacy .hsf's option sections, an .hcf file, the
-// caller's own), chooses the engine, and judges one multi-trace or a stream
-// of them in parallel, with the results in input order.
+// Package check is ivc's front door: it takes a specification (spec.Load
+// loads one from HIBOU files), layers the settings (defaults, a legacy
+// .hsf's option sections, an .hcf file, the caller's own), chooses the
+// engine, and judges one multi-trace or a stream of them in parallel, with
+// the results in input order.
 //
-//	sp, err := check.LoadSpec("abp.hsf", "", "")
+//	sp, err := spec.Load("abp.hsf", "")
 //	c, err := check.New(sp, check.DefaultOptions())
 //	res := c.Check(mt)                        // one multi-trace, safe for concurrent use
 //	c.Run(check.Files(c, paths), 4, func(o check.Outcome) { ... }) // a batch, in input order
@@ -22,6 +22,10 @@
 // Setup (compiling the interaction, building the checker of a partition of
 // the lifelines, preparing a worker's analyzer) is timed apart from the
 // check of each multi-trace: Checker.Setup and Outcome.Setup.
+//
+// A raw NFA (.timbuk) has no interaction: it has its own entry point,
+// LoadRawNFA and NewRaw, whose RawChecker judges traces of letters with the
+// automata engine to the same Outcome values.
 package check
 
 import (
@@ -33,9 +37,11 @@ import (
 	"github.com/ivc-project/ivc/automata"
 	"github.com/ivc-project/ivc/compile"
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/enum"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/runtime"
+	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -48,21 +54,16 @@ const (
 	EngineAutomata               // the compiled path (package automata)
 )
 
-var engineNames = [...]string{EngineAuto: "auto", EngineRuntime: "runtime", EngineAutomata: "automata"}
+// engineNames are the engines as flags and JSON spell them: not
+// stringer's identifiers.
+var engineNames = enum.New("Engine", map[Engine]string{EngineAuto: "auto", EngineRuntime: "runtime", EngineAutomata: "automata"})
 
-func (e Engine) String() string {
-	if int(e) < len(engineNames) {
-		return engineNames[e]
-	}
-	return fmt.Sprintf("Engine(%d)", e)
-}
+func (e Engine) String() string { return engineNames.Name(e) }
 
 // ParseEngine reads "auto", "runtime" or "automata".
 func ParseEngine(s string) (Engine, error) {
-	for e, n := range engineNames {
-		if n == s {
-			return Engine(e), nil
-		}
+	if e, ok := engineNames.Value(s); ok {
+		return e, nil
 	}
 	return 0, fmt.Errorf("unknown engine %q (expected auto, runtime or automata)", s)
 }
@@ -103,16 +104,15 @@ func DefaultOptions() Options {
 	return Options{Analysis: runtime.DefaultOptions()}
 }
 
-// Checker judges multi-traces against one Spec. It is safe for concurrent
-// use.
+// Checker judges multi-traces against one specification. It is safe for
+// concurrent use.
 type Checker struct {
-	sp     *Spec
+	sp     *spec.Spec
 	opt    Options
 	engine Engine // EngineRuntime or EngineAutomata: the one that answers
 	setup  time.Duration
 
-	auto *automata.Engine // the automata engine, for an interaction
-	raw  *automata.Raw    // the automata engine, for a raw NFA
+	auto *automata.Engine // the automata engine, when it answers
 
 	mu   sync.Mutex
 	free []*runtime.Analyzer // idle runtime analyzers (one per concurrent check)
@@ -123,27 +123,18 @@ type Checker struct {
 // *SettingError: a mode the engine does not answer), of the compilation when EngineAutomata
 // was asked, or any compilation error but LoopError, StateLimitError and
 // nfa.LimitError with EngineAuto.
-func New(sp *Spec, opt Options) (*Checker, error) {
+func New(sp *spec.Spec, opt Options) (*Checker, error) {
 	mode := opt.Analysis.Mode
 	c := &Checker{sp: sp, opt: opt, engine: opt.Engine}
 	t0 := time.Now()
 	defer func() { c.setup = time.Since(t0) }()
 	ao := automata.Options{Mode: mode, Procedure: opt.Procedure, MaxStates: opt.MaxStates,
 		MaxNodes: opt.Analysis.MaxNodes, Timeout: opt.Analysis.Timeout, MaxMemory: opt.Analysis.MaxMemory}
-	if err := opt.validate(sp); err != nil {
+	if err := opt.validate(); err != nil {
 		return nil, err
 	}
 	automatable := automata.Answers(mode) == nil
-	if sp.NFA != nil {
-		r, err := automata.NewRaw(sp.NFA, sp.Locations, ao)
-		if err != nil {
-			return nil, err
-		}
-		c.raw, c.engine = r, EngineAutomata
-		return c, nil
-	}
-	in := sp.Interaction
-	ao.File, ao.Syntax = in.HIFPath, in.Syntax
+	ao.File, ao.Syntax = sp.HIFPath, sp.Syntax
 	switch opt.Engine {
 	case EngineRuntime:
 		return c, nil
@@ -164,7 +155,7 @@ func New(sp *Spec, opt Options) (*Checker, error) {
 			ao.BuildTimeout = min(t, DefaultAutoBuildTimeout)
 		}
 	}
-	e, err := automata.New(in.Store, in.Root, ao)
+	e, err := automata.New(sp.Store, sp.Root, ao)
 	var loop *compile.LoopError
 	var big *compile.StateLimitError
 	var limit *nfa.LimitError
@@ -187,7 +178,7 @@ func New(sp *Spec, opt Options) (*Checker, error) {
 func (c *Checker) Engine() Engine { return c.engine }
 
 // Spec returns what the checker checks against.
-func (c *Checker) Spec() *Spec { return c.sp }
+func (c *Checker) Spec() *spec.Spec { return c.sp }
 
 // Mode returns the question the checker answers.
 func (c *Checker) Mode() verdict.Mode { return c.opt.Analysis.Mode }
@@ -241,11 +232,8 @@ func (c *Checker) check(mt *multitrace.MultiTrace, record bool) (verdict.Result,
 // Witness returns an interleaving of mt's events that the interaction
 // accepts in mode, and true, as runtime.Analyzer.Witness does with the
 // checker's runtime settings (a drawing of mt shows it); false when there
-// is none, when a limit stopped the search, or for a raw NFA.
+// is none, or when a limit stopped the search.
 func (c *Checker) Witness(mt *multitrace.MultiTrace, mode verdict.Mode) (runtime.Witness, bool) {
-	if c.sp.Interaction == nil {
-		return nil, false
-	}
 	a := c.analyzer()
 	defer c.release(a)
 	return a.Witness(mt, mode)
@@ -262,9 +250,8 @@ func (c *Checker) analyzer() *runtime.Analyzer {
 		return a
 	}
 	// Import reads the spec's store: under the lock, as no check writes it.
-	in := c.sp.Interaction
-	st := interaction.NewStore(in.Sig)
-	root := st.Import(in.Store, in.Root)
+	st := interaction.NewStore(c.sp.Sig)
+	root := st.Import(c.sp.Store, c.sp.Root)
 	c.mu.Unlock()
 	return runtime.New(st, root, c.opt.Analysis)
 }
@@ -273,13 +260,4 @@ func (c *Checker) release(a *runtime.Analyzer) {
 	c.mu.Lock()
 	c.free = append(c.free, a)
 	c.mu.Unlock()
-}
-
-// CheckLetters judges letter traces, one per location, against a raw NFA
-// (as nfa.ParseLetterTraces reads them).
-func (c *Checker) CheckLetters(mt [][]nfa.Letter) (verdict.Result, error) {
-	if c.raw == nil {
-		return verdict.Result{}, errors.New("letter traces are checked against a .timbuk NFA, not an interaction")
-	}
-	return c.raw.Check(mt), nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/ivc-project/ivc/compile"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/nfa"
+	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -21,7 +22,7 @@ const testdata = "../testdata"
 
 // writeSpec writes a signature and an interaction into a temporary
 // directory and loads them.
-func writeSpec(t *testing.T, hsf, hif string) *check.Spec {
+func writeSpec(t *testing.T, hsf, hif string) *spec.Spec {
 	t.Helper()
 	dir := t.TempDir()
 	for name, src := range map[string]string{"s.hsf": hsf, "s.hif": hif} {
@@ -29,7 +30,7 @@ func writeSpec(t *testing.T, hsf, hif string) *check.Spec {
 			t.Fatal(err)
 		}
 	}
-	sp, err := check.LoadSpec(filepath.Join(dir, "s.hsf"), "", "")
+	sp, err := spec.Load(filepath.Join(dir, "s.hsf"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func TestEngineChoice(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		sp   *check.Spec
+		sp   *spec.Spec
 		opt  check.Options
 		want check.Engine
 		err  any // a pointer to the error type New returns, or nil
@@ -101,11 +102,11 @@ func TestEngineChoice(t *testing.T) {
 // panics reported in their place while the others are judged, the
 // compilation's time given to the first outcome only.
 func TestRun(t *testing.T) {
-	lfrem, err := check.LoadSpec(filepath.Join(testdata, "lfrem/signature.hsf"), filepath.Join(testdata, "lfrem/i1.hif"), "")
+	lfrem, err := spec.Load(filepath.Join(testdata, "lfrem/signature.hsf"), filepath.Join(testdata, "lfrem/i1.hif"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	abp, err := check.LoadSpec(filepath.Join(testdata, "abp/abp.hsf"), "", "")
+	abp, err := spec.Load(filepath.Join(testdata, "abp/abp.hsf"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +121,7 @@ func TestRun(t *testing.T) {
 		return files
 	}
 	for _, tc := range []struct {
-		sp     *check.Spec
+		sp     *spec.Spec
 		engine check.Engine
 		files  []string
 	}{
@@ -137,7 +138,7 @@ func TestRun(t *testing.T) {
 		}
 		want := make([]verdict.Result, len(files))
 		for i, f := range files {
-			mt, err := multitrace.Read(f, sp.Interaction.Sig)
+			mt, err := multitrace.Read(f, sp.Sig)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -201,7 +202,7 @@ func TestRun(t *testing.T) {
 // TestRunStops checks that Run stops taking inputs when they end, and that
 // it judges none when there are none.
 func TestRunStops(t *testing.T) {
-	sp, err := check.LoadSpec(filepath.Join(testdata, "abp/abp.hsf"), "", "")
+	sp, err := spec.Load(filepath.Join(testdata, "abp/abp.hsf"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,13 +254,13 @@ func TestTimbuk(t *testing.T) {
 		t.Fatal("no paper.timbuk in analyze_automata.txtar")
 	}
 	nfaPath := write("paper.timbuk", files["paper.timbuk"])
-	sp, err := check.LoadSpec(nfaPath, "", "a,e;c,d;b")
+	r, err := check.LoadRawNFA(nfaPath, "a,e;c,d;b")
 	if err != nil {
 		t.Fatal(err)
 	}
 	opt := check.DefaultOptions()
 	opt.Analysis.Mode = verdict.Accept
-	c, err := check.New(sp, opt)
+	c, err := check.NewRaw(r, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,17 +269,17 @@ func TestTimbuk(t *testing.T) {
 		paths = append(paths, write(filepath.Base(n), files[n]))
 	}
 	var got []string
-	c.Run(check.Files(c, paths), 2, func(o check.Outcome) {
+	c.Run(paths, 2, func(o check.Outcome) {
 		got = append(got, o.Result.Verdict.String()+" "+o.Result.Reason.String())
 	})
 	if want := []string{"Fail LocalError", "Fail CentralError", "Fail InterError", "Pass "}; !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	if _, err := check.LoadSpec(nfaPath, "", "a,e;c,x"); !errors.As(err, new(*check.LocationsError)) {
+	if _, err := check.LoadRawNFA(nfaPath, "a,e;c,x"); !errors.As(err, new(*check.LocationsError)) {
 		t.Errorf("bad locations: %v, want a LocationsError", err)
 	}
 	opt.Engine = check.EngineRuntime
-	if _, err := check.New(sp, opt); err == nil {
+	if _, err := check.NewRaw(r, opt); err == nil {
 		t.Error("the runtime engine accepted a .timbuk NFA")
 	}
 }

@@ -5,12 +5,13 @@ import (
 	"path/filepath"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/spec"
 )
 
 // A batch: the shipped example of the alternating bit protocol, its
 // multi-traces checked by two workers, the outcomes in input order.
 func Example() {
-	sp, err := check.LoadSpec("../testdata/abp/abp.hsf", "", "")
+	sp, err := spec.Load("../testdata/abp/abp.hsf", "")
 	if err != nil {
 		panic(err) // a *syntax.Error at the file:line:col of the mistake
 	}

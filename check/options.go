@@ -6,6 +6,7 @@ import (
 	"github.com/ivc-project/ivc/hcf"
 	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -32,17 +33,17 @@ const (
 // without slice → verdict.Prefix. local_analysis → LOC,
 // partial_order_reduction → POR, strategy BFS → runtime.BFS (DFS, HCS and
 // HIBOU ≤ 0.7's greedy → runtime.DFS), max_node_number → MaxNodes.
-func (o *Options) layer(sp *Spec, hcfFiles []string, fixed func(setting string) bool) (warnings []string, err error) {
+func (o *Options) layer(sp *spec.Spec, hcfFiles []string, fixed func(setting string) bool) (warnings []string, err error) {
 	apply := func(file string, f *hcf.File) {
 		if sec := f.Section(hcf.Analyze); sec != nil {
 			warnings = append(warnings, o.apply(file, sec, fixed)...)
 		}
 	}
-	if in := sp.Interaction; in != nil && in.Options != nil {
-		apply(in.SigPath, in.Options)
+	if sp.Options != nil {
+		apply(sp.SigPath, sp.Options)
 	}
 	for _, file := range hcfFiles {
-		src, err := spec.ReadFile(file)
+		src, err := syntax.ReadFile(file)
 		if err != nil {
 			return warnings, err
 		}

@@ -25,13 +25,16 @@ type Record struct {
 	Simulated []verdict.SimulatedAction `json:"simulated,omitempty"`
 	// IgnoredEvents counts the session's events outside the signature.
 	IgnoredEvents int `json:"ignored_events,omitempty"`
+	// AllIgnored flags a session whose events were all outside the
+	// signature: its verdict judged nothing of the log.
+	AllIgnored bool `json:"all_ignored,omitempty"`
 }
 
 // NewRecord returns the record of o, a judgment (o.Err is nil).
 func NewRecord(o Outcome) Record {
 	r := o.Result
 	return Record{
-		File: o.Name, Session: o.Session, Files: o.Files, IgnoredEvents: o.Ignored,
+		File: o.Name, Session: o.Session, Files: o.Files, IgnoredEvents: o.Ignored, AllIgnored: o.AllIgnored,
 		Verdict: r.Verdict.String(), Mode: r.Mode.String(), Engine: o.Engine.String(),
 		Nodes: r.Nodes, ElapsedUS: o.Elapsed.Microseconds(), SetupUS: o.Setup.Microseconds(),
 		Reason: r.Text(), Explanation: r.Explanation, Simulated: r.Simulated,

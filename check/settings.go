@@ -7,6 +7,7 @@ import (
 
 	"github.com/ivc-project/ivc/automata"
 	"github.com/ivc-project/ivc/runtime"
+	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -54,7 +55,7 @@ const (
 	// ErrUnanswered: a mode the engine asked for does not answer.
 	ErrUnanswered ErrorCode = "mode not answered by the engine"
 	// ErrNotApplicable: a setting that does not apply to the spec (a .timbuk
-	// NFA has no interaction) or to the other settings.
+	// NFA has no interaction: RawOptions) or to the other settings.
 	ErrNotApplicable ErrorCode = "setting does not apply"
 )
 
@@ -84,31 +85,23 @@ func invalid(setting, value, want string) *SettingError {
 // legacy .hsf's of sp, then s.OptionFiles) and returns the options of New
 // for sp, with the warnings of the files. The errors are *SettingError,
 // and those of reading and parsing an option file.
-func (s *Settings) Options(sp *Spec) (Options, []string, error) {
+func (s *Settings) Options(sp *spec.Spec) (Options, []string, error) {
 	opts := DefaultOptions()
 	if err := s.parse(&opts); err != nil {
 		return opts, nil, err
-	}
-	if sp.NFA != nil && len(s.OptionFiles) > 0 {
-		return opts, nil, &SettingError{Code: ErrNotApplicable, Setting: "options", Value: strconv.Quote(s.OptionFiles[0]),
-			Detail: "option files apply to interactions, not to a .timbuk NFA"}
 	}
 	warnings, err := opts.layer(sp, s.OptionFiles, s.given)
 	if err != nil {
 		return opts, warnings, err
 	}
 	if s.Explore {
-		switch {
-		case sp.NFA != nil:
-			return opts, warnings, &SettingError{Code: ErrNotApplicable, Setting: "engine", Value: `"runtime"`,
-				Detail: "the explored graph is the runtime engine's search of an interaction, not of a .timbuk NFA"}
-		case opts.Engine == EngineAutomata:
+		if opts.Engine == EngineAutomata {
 			return opts, warnings, &SettingError{Code: ErrNotApplicable, Setting: "engine", Value: `"automata"`,
 				Detail: "the explored graph is the runtime engine's search: use the runtime engine"}
 		}
 		opts.Engine = EngineRuntime
 	}
-	return opts, warnings, opts.validate(sp)
+	return opts, warnings, opts.validate()
 }
 
 // parse checks the settings and sets what they give in opts.
@@ -190,20 +183,11 @@ func (s *Settings) given(setting string) bool {
 	return false
 }
 
-// validate checks the options that do not go together, for sp: the one
-// place of these rules (New asks it too, for options built by hand).
-func (o *Options) validate(sp *Spec) error {
+// validate checks the options that do not go together: the one place of
+// these rules (New asks it too, for options built by hand; validateRaw has
+// a raw NFA's).
+func (o *Options) validate() error {
 	mode := o.Analysis.Mode
-	if sp.NFA != nil {
-		if o.Engine == EngineRuntime {
-			return &SettingError{Code: ErrNotApplicable, Setting: "engine", Value: `"runtime"`,
-				Detail: "a .timbuk NFA has no interaction: only the automata engine (or auto) applies"}
-		}
-		if err := automata.Answers(mode); err != nil {
-			return &SettingError{Code: ErrUnanswered, Setting: "mode", Value: strconv.Quote(mode.String()),
-				Detail: "a .timbuk NFA is checked by the automata engine: " + err.Error()}
-		}
-	}
 	if o.Engine == EngineAutomata {
 		if err := automata.Answers(mode); err != nil {
 			return &SettingError{Code: ErrUnanswered, Setting: "mode", Value: strconv.Quote(mode.String()), Detail: err.Error()}

@@ -12,12 +12,11 @@ import (
 // TestSettingErrors: every bad setting, and every pair that does not go
 // together, is a *SettingError with its code, whatever the driver.
 func TestSettingErrors(t *testing.T) {
-	in := &Spec{Interaction: &spec.Spec{SigPath: "s.hsf"}}
-	raw := &Spec{Path: "a.timbuk", NFA: &nfa.NFA{}}
+	in := &spec.Spec{SigPath: "s.hsf"}
 	neg := -1
 	for _, tc := range []struct {
 		s    Settings
-		sp   *Spec
+		sp   *spec.Spec // nil: a raw NFA (RawOptions)
 		code ErrorCode
 		text string
 	}{
@@ -31,15 +30,21 @@ func TestSettingErrors(t *testing.T) {
 		{Settings{MaxMemory: -1}, in, ErrInvalidSetting, `invalid max-memory -1: want a positive size, or 0 for the default`},
 		{Settings{Engine: "automata", Mode: "slice"}, in, ErrUnanswered, `the automata engine answers accept and prefix modes, not slice`},
 		{Settings{Engine: "automata", Explore: true}, in, ErrNotApplicable, `the explored graph is the runtime engine's search: use the runtime engine`},
-		{Settings{Engine: "runtime"}, raw, ErrNotApplicable, `a .timbuk NFA has no interaction: only the automata engine (or auto) applies`},
-		{Settings{Mode: "slice"}, raw, ErrUnanswered, `a .timbuk NFA is checked by the automata engine: the automata engine answers accept and prefix modes, not slice`},
-		{Settings{OptionFiles: []string{"o.hcf"}}, raw, ErrNotApplicable, `option files apply to interactions, not to a .timbuk NFA`},
-		{Settings{Explore: true}, raw, ErrNotApplicable, `the explored graph is the runtime engine's search of an interaction, not of a .timbuk NFA`},
+		{Settings{Engine: "runtime"}, nil, ErrNotApplicable, `a .timbuk NFA has no interaction: only the automata engine (or auto) applies`},
+		{Settings{Mode: "slice"}, nil, ErrUnanswered, `a .timbuk NFA is checked by the automata engine: the automata engine answers accept and prefix modes, not slice`},
+		{Settings{OptionFiles: []string{"o.hcf"}}, nil, ErrNotApplicable, `option files apply to interactions, not to a .timbuk NFA`},
+		{Settings{Mode: "exact"}, nil, ErrInvalidSetting, `invalid mode "exact": want accept, prefix or slice`},
+		{Settings{Explore: true}, nil, ErrNotApplicable, `the explored graph is the runtime engine's search of an interaction, not of a .timbuk NFA`},
 	} {
 		if tc.s.Jobs == 0 {
 			tc.s.Jobs = 1
 		}
-		_, _, err := tc.s.Options(tc.sp)
+		var err error
+		if tc.sp != nil {
+			_, _, err = tc.s.Options(tc.sp)
+		} else {
+			_, err = tc.s.RawOptions()
+		}
 		var se *SettingError
 		if !errors.As(err, &se) || se.Code != tc.code || err.Error() != tc.text {
 			t.Errorf("%+v: %v (%T), want %s: %s", tc.s, err, err, tc.code, tc.text)
@@ -51,6 +56,10 @@ func TestSettingErrors(t *testing.T) {
 	var se *SettingError
 	if _, err := New(in, opts); !errors.As(err, &se) || se.Code != ErrUnanswered {
 		t.Errorf("New(automata, slice): %v", err)
+	}
+	opts.Engine, opts.Analysis.Mode = EngineRuntime, verdict.Accept
+	if _, err := NewRaw(&RawNFA{Path: "a.timbuk", NFA: &nfa.NFA{}}, opts); !errors.As(err, &se) || se.Code != ErrNotApplicable {
+		t.Errorf("NewRaw(runtime): %v", err)
 	}
 	// Given settings; auto becomes runtime when the graph is explored.
 	yes := true

@@ -32,7 +32,7 @@ var abpLogs = []struct {
 // With -update, it writes them again.
 func TestABPLogs(t *testing.T) {
 	sp, projected, names := abpTraces(t)
-	sig := sp.Interaction.Sig
+	sig := sp.Sig
 	var htf []*multitrace.MultiTrace
 	for i, n := range names {
 		mt, err := multitrace.Read(filepath.Join("..", "testdata", "abp", "traces", n), sig)

@@ -6,11 +6,12 @@ import (
 
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/spec"
 )
 
 // Read the ABP example's event log and judge each session.
 func Example() {
-	sp, err := check.LoadSpec("../testdata/abp/abp.hsf", "", "")
+	sp, err := spec.Load("../testdata/abp/abp.hsf", "")
 	if err != nil {
 		panic(err)
 	}
@@ -18,7 +19,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	sessions, stats, err := logs.Read("../testdata/logs/abp.jsonl", logs.Auto, logs.Options{Sig: sp.Interaction.Sig},
+	sessions, stats, err := logs.Read("../testdata/logs/abp.jsonl", logs.Auto, logs.Options{Sig: sp.Sig},
 		func(err error) { fmt.Fprintln(os.Stderr, err) })
 	if err != nil {
 		panic(err)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ivc-project/ivc/internal/enum"
 	"github.com/ivc-project/ivc/syntax"
 )
 
@@ -24,22 +25,17 @@ const (
 	Jaeger               // Jaeger's JSON traces, as its UI downloads and its query API returns them
 )
 
-var formatNames = [...]string{Auto: "auto", HTF: "htf", JSONL: "jsonl", CSV: "csv", OTLP: "otlp", Jaeger: "jaeger"}
+// formatNames are the formats as flags spell them, in lower case: not
+// stringer's identifiers.
+var formatNames = enum.New("Format", map[Format]string{Auto: "auto", HTF: "htf", JSONL: "jsonl", CSV: "csv", OTLP: "otlp", Jaeger: "jaeger"})
 
 // String returns the name ParseFormat reads.
-func (f Format) String() string {
-	if int(f) < len(formatNames) {
-		return formatNames[f]
-	}
-	return fmt.Sprintf("Format(%d)", f)
-}
+func (f Format) String() string { return formatNames.Name(f) }
 
 // ParseFormat reads "auto", "htf", "jsonl", "csv", "otlp" or "jaeger".
 func ParseFormat(s string) (Format, error) {
-	for f, n := range formatNames {
-		if n == s {
-			return Format(f), nil
-		}
+	if f, ok := formatNames.Value(s); ok {
+		return f, nil
 	}
 	return 0, fmt.Errorf("unknown log format %q (expected auto, htf, jsonl, csv, otlp or jaeger)", s)
 }

@@ -3,6 +3,7 @@ package logs_test
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -200,6 +201,40 @@ func FuzzJaeger(f *testing.F) {
 		// A span is at most one event; each object holds at most one span.
 		if n := bytes.Count(in, []byte("{")); st.Events+st.Ignored > n {
 			t.Errorf("%+v for %d objects", st, n)
+		}
+	})
+}
+
+// FuzzEventBinary: any bytes decode as an event or an error, never a
+// panic, and what decodes encodes back to the same bytes (the events
+// ivc-beam moves between machines, spans held for pairing among them).
+func FuzzEventBinary(f *testing.F) {
+	sig := testSig(f)
+	for _, in := range []string{
+		otlpLine("a", linkedSpan(t1, c1, "", "3", "HTTP GET", 10, "", "")),
+		otlpLine("b", linkedSpan(t1, s1, c1, "4", "n", 10, dest("m"), `{"traceId":"`+t1+`","spanId":"`+p1+`"}`)),
+		`{"session":"s","action":"a!m","seq":1}`,
+	} {
+		logs.Scan("f", strings.NewReader(in), logs.Auto, logs.Options{Sig: sig}, func(e logs.Event) {
+			b, err := e.MarshalBinary()
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(b)
+		}, nil)
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var e logs.Event
+		if e.UnmarshalBinary(in) != nil {
+			return
+		}
+		out, err := e.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d logs.Event
+		if err := d.UnmarshalBinary(out); err != nil || !reflect.DeepEqual(d, e) {
+			t.Errorf("%+v encodes as %x, which decodes as %+v (%v)", e, out, d, err)
 		}
 	})
 }

@@ -21,6 +21,7 @@ type record struct {
 	next int32  // the session's next record, -1 at the end
 	line uint32 // where it was read (clamped)
 	meta uint32 // its input << 8 | the kind of its order key
+	span int32  // a span held for pairing: its index in spans + 1; else 0
 }
 
 // recordBytes is what a record holds in memory.
@@ -45,13 +46,21 @@ type records struct {
 const recordChunk = 1 << 14
 
 func (rs *records) add(r record) int32 {
-	if int(rs.n)%recordChunk == 0 && int(rs.n)/recordChunk == len(rs.chunks) {
+	c := int(rs.n) / recordChunk
+	if c == len(rs.chunks) {
 		rs.chunks = append(rs.chunks, make([]record, 0, recordChunk))
 	}
-	c := &rs.chunks[len(rs.chunks)-1]
-	*c = append(*c, r)
+	rs.chunks[c] = append(rs.chunks[c], r)
 	rs.n++
 	return rs.n - 1
+}
+
+// reset empties rs, keeping its chunks for the records to come.
+func (rs *records) reset() {
+	for i := range rs.chunks {
+		rs.chunks[i] = rs.chunks[i][:0]
+	}
+	rs.n = 0
 }
 
 // reserve makes room for n records before the first is added: a session
@@ -75,6 +84,9 @@ type sessionState struct {
 	events, ignored int
 	dropped         int // events malformed
 	firstDropped    int // the line of the first
+	// spans counts its spans held for pairing, heldIgnored those of them
+	// counted in ignored until the session is built.
+	spans, heldIgnored int32
 }
 
 // sessionBytes is what a session holds in memory besides its id's bytes:
@@ -94,6 +106,15 @@ type gatherer struct {
 	recs   records
 	events int   // events in the signature
 	bytes  int64 // held, as counted by recordBytes and sessionBytes
+	// across is set when the readers hold the spans left without a partner
+	// in their file for pairing at assembly (Joiner, Assembler): spans,
+	// with the names not declared in names, those left ignored at assembly
+	// tallied in tally (names and tally shared with empty's gatherers).
+	across  bool
+	spans   []spanRef
+	linkIDs []uint64 // the links of spans
+	names   *names
+	tally   *tally
 }
 
 // newGatherer checks the locations of opt against its signature; file,
@@ -103,7 +124,7 @@ func newGatherer(file string, opt *Options) (*gatherer, error) {
 	if sig == nil {
 		return nil, fmt.Errorf("%s: no signature to read the log against", syntax.FileName(file))
 	}
-	g := &gatherer{sig: sig, ids: map[string]int32{}}
+	g := &gatherer{sig: sig, ids: map[string]int32{}, names: &names{index: map[string]int32{}}, tally: new(tally)}
 	if file != "" {
 		g.inputs = []string{file}
 	}
@@ -137,7 +158,18 @@ func newGatherer(file string, opt *Options) (*gatherer, error) {
 // empty returns a gatherer of the same signature, locations and inputs,
 // holding no session.
 func (g *gatherer) empty() *gatherer {
-	return &gatherer{sig: g.sig, inputs: g.inputs, locs: g.locs, locOf: g.locOf, ids: map[string]int32{}}
+	return &gatherer{sig: g.sig, inputs: g.inputs, locs: g.locs, locOf: g.locOf, ids: map[string]int32{},
+		across: g.across, names: g.names, tally: g.tally}
+}
+
+// reset empties g for the sessions of one partition or one session of a
+// spill, keeping its storage: a spill gathers many in turn.
+func (g *gatherer) reset() {
+	clear(g.ids)
+	clear(g.sess) // their ids
+	g.sess = g.sess[:0]
+	g.recs.reset()
+	g.events, g.bytes = 0, 0
 }
 
 // input is the index of the input being read.
@@ -166,6 +198,8 @@ func (g *gatherer) sessionAt(id []byte, input int32, line, index int) int32 {
 	g.bytes += sessionBytes + int64(len(text))
 	return s
 }
+
+func (g *gatherer) holdsSpans() bool { return g.across }
 
 func (g *gatherer) ignore(id []byte, line, index int) {
 	g.sess[g.sessionOf(id, line, index)].ignored++
@@ -276,13 +310,22 @@ func (x keyed) input() int32  { return int32(x.meta >> 8) }
 func (g *gatherer) build(s *sessionState, a *arena) Session {
 	out := Session{File: g.inputs[s.input], Input: int(s.input), ID: s.id, Line: s.line, Events: s.events, Ignored: s.ignored,
 		Dropped: s.dropped, FirstDropped: s.firstDropped}
+	if s.spans > 0 {
+		g.pair(s, &out)
+	}
 	count := slices.Grow(a.count[:0], len(g.locs)+1)[:len(g.locs)+1]
 	a.count = count
 	clear(count)
 	last := s.input
-	out.Files = []string{out.File}
+	// A session of one file (most) shares its name with the inputs: no
+	// allocation (capped, so that an append copies).
+	out.Files = g.inputs[s.input : s.input+1 : s.input+1]
 	for r := s.head; r >= 0; {
 		rec := g.recs.at(r)
+		if g.dropped(rec) {
+			r = rec.next
+			continue
+		}
 		count[g.locOf[rec.act.Lifeline()]+1]++
 		if in := rec.input(); in != last { // inputs come in increasing order
 			if in > s.input {
@@ -300,6 +343,9 @@ func (g *gatherer) build(s *sessionState, a *arena) Session {
 	a.tmp = tmp
 	for r := s.head; r >= 0; r = g.recs.at(r).next {
 		rec := g.recs.at(r)
+		if g.dropped(rec) {
+			continue
+		}
 		k := g.locOf[rec.act.Lifeline()]
 		tmp[count[k]] = keyed{hi: rec.hi, lo: rec.lo, act: rec.act, line: rec.line, meta: rec.meta}
 		count[k]++
@@ -334,6 +380,10 @@ func (g *gatherer) build(s *sessionState, a *arena) Session {
 	out.MT = mt
 	return out
 }
+
+// dropped reports whether rec is a span held for pairing whose message is
+// not declared: ignored, not in its session's multi-trace.
+func (g *gatherer) dropped(rec *record) bool { return rec.span > 0 && g.spans[rec.span-1].ignored }
 
 // orderable returns nil when the events of location k of session s, in the
 // order read, can be ordered: all with the same kind of order key, and

@@ -47,14 +47,7 @@ type Input struct {
 // Undeclared returns, once the log is read, the names its events carry
 // that the signature does not declare, each with its number of events
 // (ignored), most first.
-func (in *Input) Undeclared() []Undeclared {
-	out := make([]Undeclared, 0, len(in.tally))
-	for k, n := range in.tally {
-		k.Events = n
-		out = append(out, k)
-	}
-	return MostUndeclared(len(out), out)
-}
+func (in *Input) Undeclared() []Undeclared { return in.tally.list() }
 
 // Open opens the input at path ("-": standard input) for reading: a
 // regular file only, so that a device or a named pipe is an error naming it

@@ -256,6 +256,7 @@ func (r *spanReader) jaegerSpan(p *pendingSpan, traceID string, processes map[st
 	if id == "" {
 		id = traceID
 	}
+	id = traceIDHex(id)
 	if strings.ContainsRune(id, utf8.RuneError) {
 		// encoding/json turned bytes that are not UTF-8 into U+FFFD: two
 		// such ids could not be told apart.
@@ -289,7 +290,7 @@ func (r *spanReader) jaegerSpan(p *pendingSpan, traceID string, processes map[st
 	if kind.action() == interaction.Reception {
 		h.pairM = r.message(lookup, sp.OperationName, true)
 		for _, ref := range sp.References {
-			if ref.TraceID != "" && !strings.EqualFold(ref.TraceID, id) {
+			if ref.TraceID != "" && !strings.EqualFold(traceIDHex(ref.TraceID), id) {
 				continue
 			}
 			if ref.RefType == "CHILD_OF" && h.parent == "" {
@@ -301,4 +302,28 @@ func (r *spanReader) jaegerSpan(p *pendingSpan, traceID string, processes map[st
 	}
 	r.hold(h)
 	return nil
+}
+
+// traceIDHex returns a Jaeger trace id as OTLP's are read: 32 lower-case
+// hex digits. Jaeger writes a 64-bit id as 16 digits (the high half zero)
+// and may write upper case: the same trace seen in an OTLP file and in a
+// Jaeger file is one session. Any other id is kept as it is.
+func traceIDHex(id string) string {
+	if len(id) != 16 && len(id) != 32 {
+		return id
+	}
+	lower := true
+	for i := range len(id) {
+		switch c := id[i]; {
+		case '0' <= c && c <= '9', 'a' <= c && c <= 'f':
+		case 'A' <= c && c <= 'F':
+			lower = false
+		default:
+			return id
+		}
+	}
+	if len(id) == 32 && lower {
+		return id
+	}
+	return strings.Repeat("0", 32-len(id)) + strings.ToLower(id)
 }

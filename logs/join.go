@@ -14,6 +14,7 @@ import (
 	"slices"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/enum"
 )
 
 // Scope says what one session is: its id across every input of a run
@@ -26,13 +27,17 @@ const (
 	ScopeFile              // a session is its id within one input
 )
 
+// scopeNames are the scopes as flags spell them: not stringer's
+// identifiers.
+var scopeNames = enum.New("Scope", map[Scope]string{ScopeRun: "run", ScopeFile: "file"})
+
+// String returns the name ParseScope reads.
+func (s Scope) String() string { return scopeNames.Name(s) }
+
 // ParseScope reads "run" or "file".
 func ParseScope(s string) (Scope, error) {
-	switch s {
-	case "run":
-		return ScopeRun, nil
-	case "file":
-		return ScopeFile, nil
+	if sc, ok := scopeNames.Value(s); ok {
+		return sc, nil
 	}
 	return 0, fmt.Errorf("unknown session scope %q (expected run or file)", s)
 }
@@ -114,6 +119,24 @@ func (j *Joiner) add(id []byte, line, index int, act interaction.Action, key ord
 	return j.check()
 }
 
+func (j *Joiner) holdsSpans() bool { return true }
+
+func (j *Joiner) addSpan(id []byte, line, index int, act interaction.Action, key orderKey, sl *spanLink) error {
+	if j.spill != nil {
+		ref := newRef(sl, j.g.names)
+		return j.spill.spanEvent(id, j.g.input(), line, index, act, key, &ref, sl.links)
+	}
+	if err := j.g.addSpan(id, line, index, act, key, sl); err != nil {
+		return err
+	}
+	return j.check()
+}
+
+// Undeclared returns, once the sessions are handed out, the names not
+// declared of the spans held for pairing that stayed ignored (the names of
+// the other events outside the signature are their Input's Undeclared).
+func (j *Joiner) Undeclared() []Undeclared { return j.g.tally.list() }
+
 func (j *Joiner) ignore(id []byte, line, index int) {
 	if j.spill != nil {
 		j.err = j.spill.event(id, j.g.input(), line, index, ignoredTag, 0, orderKey{})
@@ -148,8 +171,7 @@ func (j *Joiner) check() error {
 		s := &g.sess[i]
 		sp.header(s)
 		for r := s.head; r >= 0; r = g.recs.at(r).next {
-			rec := g.recs.at(r)
-			sp.event([]byte(s.id), rec.input(), int(rec.line), 0, byte(rec.kind()), rec.act, orderKey{kind: rec.kind(), hi: rec.hi, lo: rec.lo})
+			sp.record([]byte(s.id), g, g.recs.at(r))
 		}
 	}
 	j.g = g.empty()
@@ -269,6 +291,38 @@ func (sp *spill) event(id []byte, input int32, line, index int, tag byte, act in
 	return sp.write(sp.parts[maphash.Bytes(sp.seed, id)%spillParts], sp.buf)
 }
 
+// spanEvent writes a span held for pairing of session id to its partition.
+func (sp *spill) spanEvent(id []byte, input int32, line, index int, act interaction.Action, key orderKey, ref *spanRef, links []uint64) error {
+	sp.buf = appendEvent(sp.buf[:0], id, byte(key.kind)|linkFlag, input, line, index, act, key)
+	sp.buf = appendRef(sp.buf, ref, links)
+	return sp.write(sp.parts[maphash.Bytes(sp.seed, id)%spillParts], sp.buf)
+}
+
+// record writes rec, an event gathered in g before the spill, of session
+// id, to its partition.
+func (sp *spill) record(id []byte, g *gatherer, rec *record) {
+	key := orderKey{kind: rec.kind(), hi: rec.hi, lo: rec.lo}
+	if rec.span > 0 {
+		ref := &g.spans[rec.span-1]
+		sp.spanEvent(id, rec.input(), int(rec.line), 0, rec.act, key, ref, g.linksOf(ref))
+		return
+	}
+	sp.event(id, rec.input(), int(rec.line), 0, byte(rec.kind()), rec.act, key)
+}
+
+// appendRef appends the encoding of a span held for pairing (its names
+// stay in the joiner's names).
+func appendRef(b []byte, ref *spanRef, links []uint64) []byte {
+	b = append(b, byte(ref.kind))
+	b = binary.AppendUvarint(b, ref.id)
+	b = binary.AppendUvarint(b, uint64(len(links)))
+	for _, id := range links {
+		b = binary.AppendUvarint(b, id)
+	}
+	b = binary.AppendVarint(b, int64(ref.own))
+	return binary.AppendVarint(b, int64(ref.pair))
+}
+
 // header writes a session gathered before the spill to its partition: its
 // first event and its counts of ignored and malformed events; its events
 // follow.
@@ -315,7 +369,7 @@ func appendHeader(b []byte, s *sessionState) []byte {
 	b = binary.AppendUvarint(b, uint64(s.input))
 	b = binary.AppendUvarint(b, uint64(s.line))
 	b = binary.AppendUvarint(b, uint64(s.index))
-	b = binary.AppendUvarint(b, uint64(s.ignored))
+	b = binary.AppendUvarint(b, uint64(s.ignored-int(s.heldIgnored))) // the held spans follow
 	b = binary.AppendUvarint(b, uint64(s.dropped))
 	return binary.AppendUvarint(b, uint64(s.firstDropped))
 }
@@ -351,6 +405,8 @@ type spilled struct {
 	firstDrop   int
 	act         interaction.Action
 	key         orderKey
+	ref         spanRef  // a span held for pairing (tag&linkFlag)
+	links       []uint64 // its links
 }
 
 var errSpill = errors.New("corrupt spill file")
@@ -388,14 +444,38 @@ func (e *spilled) read(r *bufio.Reader) error {
 		if e2 != nil && err == nil {
 			err = errSpill
 		}
-		e.key = orderKey{kind: keyKind(e.tag), hi: hi, lo: uint32(u())}
+		e.key = orderKey{kind: keyKind(e.tag &^ linkFlag), hi: hi, lo: uint32(u())}
+		if e.tag&linkFlag != 0 {
+			kind, e2 := r.ReadByte()
+			if e2 != nil || kind > byte(kindConsumer) {
+				return errSpill
+			}
+			e.ref = spanRef{kind: spanKind(kind), id: u()}
+			n := u()
+			if n > math.MaxUint16 {
+				return errSpill
+			}
+			e.links = e.links[:0]
+			for range n {
+				e.links = append(e.links, u())
+			}
+			v := func() msgRef {
+				x, e := binary.ReadVarint(r)
+				if (e != nil || x < math.MinInt32 || x > math.MaxInt32) && err == nil {
+					err = errSpill
+				}
+				return msgRef(x)
+			}
+			e.ref.own, e.ref.pair = v(), v()
+		}
 	}
 	return err
 }
 
 // put adds e to its session in g.
 func (g *gatherer) put(e *spilled) {
-	s := &g.sess[g.sessionAt(e.id, e.input, e.line, e.index)]
+	si := g.sessionAt(e.id, e.input, e.line, e.index)
+	s := &g.sess[si]
 	switch e.tag {
 	case headerTag:
 		s.ignored += e.ignored
@@ -407,6 +487,10 @@ func (g *gatherer) put(e *spilled) {
 	case droppedTag:
 		s.dropAt(e.line)
 	default:
+		if e.tag&linkFlag != 0 {
+			g.putSpan(si, e.input, e.line, e.act, e.key, e.ref, e.links)
+			return
+		}
 		s.events++
 		g.events++
 		g.link(s, record{hi: e.key.hi, act: e.act, lo: e.key.lo, next: -1, line: clampLine(e.line),
@@ -422,12 +506,13 @@ func (sp *spill) sort(template *gatherer) error {
 		return sp.err
 	}
 	var e spilled
+	g := template.empty()
 	for p, part := range sp.parts {
 		r, err := part.rewind()
 		if err != nil {
 			return fmt.Errorf("reading spilled sessions: %w", err)
 		}
-		g := template.empty()
+		g.reset()
 		for {
 			err := e.read(r)
 			if err == io.EOF {
@@ -451,8 +536,14 @@ func (sp *spill) sort(template *gatherer) error {
 			sp.write(run, sp.buf)
 			for ri := s.head; ri >= 0; ri = g.recs.at(ri).next {
 				rec := g.recs.at(ri)
-				sp.buf = appendEvent(sp.buf[:0], nil, byte(rec.kind()), rec.input(), int(rec.line), 0, rec.act,
-					orderKey{kind: rec.kind(), hi: rec.hi, lo: rec.lo})
+				key := orderKey{kind: rec.kind(), hi: rec.hi, lo: rec.lo}
+				if rec.span > 0 {
+					sp.buf = appendEvent(sp.buf[:0], nil, byte(rec.kind())|linkFlag, rec.input(), int(rec.line), 0, rec.act, key)
+					ref := &g.spans[rec.span-1]
+					sp.buf = appendRef(sp.buf, ref, g.linksOf(ref))
+				} else {
+					sp.buf = appendEvent(sp.buf[:0], nil, byte(rec.kind()), rec.input(), int(rec.line), 0, rec.act, key)
+				}
 				sp.write(run, sp.buf)
 			}
 			sp.buf = appendEvent(sp.buf[:0], nil, endTag, 0, 0, 0, 0, orderKey{})
@@ -510,9 +601,10 @@ func (sp *spill) merge(template *gatherer, a *arena, yield func(Session, error) 
 	}
 	heap.Init(&h)
 	var e spilled
+	g := template.empty()
 	for len(h) > 0 {
 		c := h[0]
-		g := template.empty()
+		g.reset()
 		g.put(&c.head)
 		for {
 			if err := e.read(c.r); err != nil {

@@ -3,28 +3,30 @@ package logs_test
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/tracegen"
 )
 
 // abpTraces returns the ABP spec's signature, its .htf traces projected on
 // one location per lifeline, and their names.
-func abpTraces(t *testing.T) (*check.Spec, []*multitrace.MultiTrace, []string) {
+func abpTraces(t *testing.T) (*spec.Spec, []*multitrace.MultiTrace, []string) {
 	t.Helper()
-	sp, err := check.LoadSpec("../testdata/abp/abp.hsf", "", "")
+	sp, err := spec.Load("../testdata/abp/abp.hsf", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	sig := sp.Interaction.Sig
+	sig := sp.Sig
 	files, err := filepath.Glob("../testdata/abp/traces/*.htf")
 	if err != nil || len(files) == 0 {
 		t.Fatal(files, err)
@@ -103,10 +105,22 @@ func joined(t *testing.T, files []string, opt logs.Options, budget int64, spill 
 	if j.Spilled() != spill {
 		t.Errorf("budget %d: spilled %v", budget, j.Spilled())
 	}
+	// The spill's files lose their names as they are made (where an open
+	// file can, as on Unix): a run ended by SIGINT, SIGTERM or SIGKILL
+	// while they are open leaves nothing behind.
+	named := func(when string) {
+		if left, _ := os.ReadDir(tmp); spill && len(left) > 0 && runtime.GOOS != "windows" {
+			t.Errorf("budget %d: %d spill files named in the temporary directory %s", budget, len(left), when)
+		}
+	}
+	named("after reading")
 	var out []logs.Session
 	for s, err := range j.Sessions() {
 		if err != nil {
 			t.Fatal(err)
+		}
+		if len(out) == 0 {
+			named("while sessions are handed out")
 		}
 		out = append(out, s)
 	}
@@ -147,7 +161,7 @@ func bases(files []string) []string {
 // every multi-trace, one session each, with and without spilling.
 func TestJoinSplitLogs(t *testing.T) {
 	sp, mts, names := abpTraces(t)
-	sig := sp.Interaction.Sig
+	sig := sp.Sig
 	ids := logs.IDs(logs.OTLP, len(mts), 7) // trace ids, the same session in every format
 	files := splitLogs(t, t.TempDir(), sig, mts, ids)
 	opt := logs.Options{Sig: sig}
@@ -224,7 +238,7 @@ s5 from y.csv:7 in y.csv: 1/0: { [a] ; [b] ; [c] c?m }
 // them again.
 func TestABPServiceLogs(t *testing.T) {
 	sp, mts, names := abpTraces(t)
-	sig := sp.Interaction.Sig
+	sig := sp.Sig
 	ids := make([]string, len(names))
 	for i, n := range names {
 		ids[i] = strings.TrimSuffix(n, ".htf")
@@ -267,5 +281,98 @@ func TestABPServiceLogs(t *testing.T) {
 		if k < 0 || sessions[k].Err != nil || !sessions[k].MT.Equal(mts[i]) {
 			t.Errorf("session %s is not %s projected", id, names[i])
 		}
+	}
+}
+
+// TestWriteRotated writes the ABP traces as one log per location, each
+// rotated every few events, in every format, and checks that joining the
+// files (in any order: the order keys order them) gives back every
+// multi-trace, as the unsplit log does.
+func TestWriteRotated(t *testing.T) {
+	sp, mts, names := abpTraces(t)
+	sig := sp.Sig
+	opt := logs.Options{Sig: sig}
+	for _, f := range []logs.Format{logs.JSONL, logs.CSV, logs.OTLP, logs.Jaeger} {
+		t.Run(f.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			ids := logs.IDs(f, len(mts), 3)
+			var files []string
+			for k := range mts[0].Components {
+				var open []*os.File
+				n, err := logs.WriteRotated(func() (io.Writer, error) {
+					name := filepath.Join(dir, fmt.Sprintf("loc%d.%d.%s", k, len(files), f))
+					files = append(files, name)
+					w, err := os.Create(name)
+					open = append(open, w)
+					return w, err
+				}, f, sig, ids, logs.Location(mts, k), int64(k), 20)
+				for _, w := range open {
+					if err := w.Close(); err != nil {
+						t.Error(err)
+					}
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n < 2 {
+					t.Errorf("location %d: %d files, want it rotated", k, n)
+				}
+			}
+			slices.Reverse(files) // the newest first, as a shell lists svc.jsonl before svc.1.jsonl
+			sessions := joined(t, files, opt, 0, false)
+			if len(sessions) != len(mts) {
+				t.Fatalf("%d sessions, want %d:\n%s", len(sessions), len(mts), dumpJoined(sig, sessions))
+			}
+			for i, id := range ids {
+				k := slices.IndexFunc(sessions, func(s logs.Session) bool { return s.ID == id })
+				if k < 0 {
+					t.Fatalf("no session %s (%s)", id, names[i])
+				}
+				if s := sessions[k]; s.Err != nil || !s.MT.Equal(mts[i]) {
+					t.Errorf("session %s (%s): %v\n%s\nwant\n%s", id, names[i], s.Err, s.MT.Format(sig), mts[i].Format(sig))
+				}
+			}
+		})
+	}
+}
+
+// TestJoinTraceIDs: a trace seen in an OTLP file (32 hex digits) and in a
+// Jaeger file, whose trace ids are 64 bits (16 hex digits, the high half
+// zero) or in upper case, is one session; so is a JSON Lines session
+// written as OTLP's id.
+func TestJoinTraceIDs(t *testing.T) {
+	sig := testSig(t)
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	otlpSpan := func(trace, span, service, name string, start int) string {
+		return `{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"` + service +
+			`"}}]},"scopeSpans":[{"spans":[{"traceId":"` + trace + `","spanId":"` + span + `","name":"` + name +
+			`","kind":4,"startTimeUnixNano":"` + fmt.Sprint(start) + `"}]}]}]}` + "\n"
+	}
+	jaegerSpan := func(trace, span, op string, start int) string {
+		return `{"traceID":"` + trace + `","spanID":"` + span + `","operationName":"` + op +
+			`","startTime":` + fmt.Sprint(start) + `,"tags":[{"key":"span.kind","type":"string","value":"consumer"}],"processID":"p1"}`
+	}
+	const short, long = "00f067aa0ba902b7", "4bf92f3577b34da6a3ce929d0e0e4736"
+	files := []string{
+		write("a.otlp.json", otlpSpan("0000000000000000"+short, "00000000000000a1", "a", "m", 10)+
+			otlpSpan(long, "00000000000000a2", "a", "n", 10)),
+		write("b.jaeger.json", `{"data":[{"traceID":"`+strings.ToUpper(short)+`","spans":[`+jaegerSpan(strings.ToUpper(short), "b1", "m", 20)+
+			`],"processes":{"p1":{"serviceName":"b"}}},{"traceID":"`+strings.ToUpper(long)+`","spans":[`+jaegerSpan(strings.ToUpper(long), "b2", "n", 20)+
+			`],"processes":{"p1":{"serviceName":"b"}}}]}`+"\n"),
+		write("c.jsonl", `{"session":"`+"0000000000000000"+short+`","action":"c!m","seq":1}`+"\n"),
+	}
+	sessions := joined(t, files, logs.Options{Sig: sig}, 0, false)
+	got := dumpJoined(sig, sessions)
+	want := "0000000000000000" + short + " from a.otlp.json:1 in a.otlp.json,b.jaeger.json,c.jsonl: 3/0: { [a] a!m; [b] b?m; [c] c!m }\n" +
+		long + " from a.otlp.json:2 in a.otlp.json,b.jaeger.json: 2/0: { [a] a!n; [b] b?n; [c] ; }\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }

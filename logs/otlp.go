@@ -45,7 +45,7 @@ type spanReader struct {
 	// pairs indexes held by trace and span id; id, l and m are a session
 	// id's, a lifeline's and a message's bytes: room kept from one span
 	// to the next.
-	pairs    map[spanKey]int
+	pairs    map[pairKey]int
 	id, l, m []byte
 }
 
@@ -84,11 +84,7 @@ func (r *spanReader) span(id []byte, line, col int, spanID string, l string, k i
 	if !ok {
 		return nil
 	}
-	sec, nsec := start/1e9, start%1e9
-	if nsec < 0 {
-		sec, nsec = sec-1, nsec+1e9
-	}
-	return r.b.add(id, line, act, orderKey{kind: keyTime, hi: sec, lo: uint32(nsec)})
+	return r.b.add(id, line, act, spanKey(start))
 }
 
 // readOTLP reads OTLP/JSON traces with the OpenTelemetry Collector's own

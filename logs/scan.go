@@ -33,6 +33,10 @@ type Event struct {
 	Ignored, Dropped bool
 	Action           interaction.Action
 	key              orderKey
+	// link is set for a span left without a partner in its file: Assemble
+	// pairs it with a span of another file of its session. Until then it
+	// is Ignored when its own message is not declared.
+	link *spanLink
 }
 
 // Scan reads a log as ReadFrom does, but hands each event to emit as soon
@@ -73,6 +77,14 @@ func (e *emitter) id(b []byte) string {
 
 func (e *emitter) add(id []byte, line, index int, act interaction.Action, key orderKey) error {
 	e.emit(Event{Session: e.id(id), Index: index, Line: line, Action: act, key: key})
+	return nil
+}
+
+func (e *emitter) holdsSpans() bool { return true }
+
+func (e *emitter) addSpan(id []byte, line, index int, act interaction.Action, key orderKey, sl *spanLink) error {
+	link := *sl
+	e.emit(Event{Session: e.id(id), Index: index, Line: line, Action: act, key: key, Ignored: !sl.ownOK, link: &link})
 	return nil
 }
 
@@ -125,6 +137,9 @@ func (a *Assembler) Assemble(file, id string, events []Event) (Session, error) {
 	}
 	file = inputs[0]
 	g := a.template.empty()
+	g.across = true
+	g.names = &names{index: map[string]int32{}}
+	g.tally = new(tally)
 	g.recs.reserve(len(events))
 	key := []byte(id)
 	for i := range events {
@@ -134,6 +149,17 @@ func (a *Assembler) Assemble(file, id string, events []Event) (Session, error) {
 		}
 		if e.Session != id {
 			return Session{}, fmt.Errorf("%s:%d: an event of session %q among those of %q", syntax.FileName(file), e.Line, e.Session, id)
+		}
+		if e.link != nil && !e.Dropped {
+			l := e.link
+			if int(e.Action.Lifeline()) >= len(a.sig.Lifelines) || l.ownOK && int(l.own) >= len(a.sig.Messages) ||
+				l.pairOK && int(l.pair) >= len(a.sig.Messages) {
+				return Session{}, fmt.Errorf("%s:%d: event %d of session %q: action %d is not in the signature", syntax.FileName(file), e.Line, e.Index, id, e.Action)
+			}
+			if err := g.addSpan(key, e.Line, e.Index, e.Action, e.key, l); err != nil {
+				return Session{}, err
+			}
+			continue
 		}
 		if e.Ignored {
 			g.ignore(key, e.Line, e.Index)
@@ -161,15 +187,83 @@ func (e Event) AppendBinary(b []byte) ([]byte, error) {
 	b = binary.AppendUvarint(b, uint64(e.Index))
 	b = binary.AppendUvarint(b, uint64(e.Line))
 	switch {
-	case e.Ignored:
+	case e.Ignored && e.link == nil:
 		return append(b, 0xff), nil
 	case e.Dropped:
 		return append(b, 0xfe), nil
 	}
-	b = append(b, byte(e.key.kind))
+	tag := byte(e.key.kind)
+	if e.link != nil {
+		tag |= linkFlag
+	}
+	b = append(b, tag)
 	b = binary.AppendUvarint(b, uint64(e.Action))
 	b = binary.AppendVarint(b, e.key.hi)
-	return binary.AppendUvarint(b, uint64(e.key.lo)), nil
+	b = binary.AppendUvarint(b, uint64(e.key.lo))
+	if e.link != nil {
+		b = e.link.appendBinary(b)
+	}
+	return b, nil
+}
+
+// linkFlag marks, in the key kind of an encoded event, a span held for
+// pairing: its spanLink follows.
+const linkFlag = 0x40
+
+// appendBinary appends the encoding of l: flags, kind, ids, links, then
+// each message as an id or a name.
+func (l *spanLink) appendBinary(b []byte) []byte {
+	var flags byte
+	if l.ownOK {
+		flags |= 1
+	}
+	if l.pairOK {
+		flags |= 2
+	}
+	b = append(b, flags, byte(l.kind))
+	b = binary.AppendUvarint(b, l.span)
+	b = binary.AppendUvarint(b, l.parent)
+	b = binary.AppendUvarint(b, uint64(len(l.links)))
+	for _, id := range l.links {
+		b = binary.AppendUvarint(b, id)
+	}
+	for _, m := range [...]struct {
+		ok   bool
+		id   interaction.MessageID
+		name string
+	}{{l.ownOK, l.own, l.ownName}, {l.pairOK, l.pair, l.pairName}} {
+		if m.ok {
+			b = binary.AppendUvarint(b, uint64(m.id))
+		} else {
+			b = binary.AppendUvarint(b, uint64(len(m.name)))
+			b = append(b, m.name...)
+		}
+	}
+	return b
+}
+
+// read decodes what appendBinary encodes.
+func (l *spanLink) read(d *decoder) {
+	flags, kind := d.byte(), d.byte()
+	if flags > 3 || kind > byte(kindConsumer) {
+		d.err = errEventEncoding
+		return
+	}
+	l.ownOK, l.pairOK, l.kind = flags&1 != 0, flags&2 != 0, spanKind(kind)
+	l.span, l.parent = d.uvarint(math.MaxUint64), d.uvarint(math.MaxUint64)
+	n := d.uvarint(uint64(len(d.b)))
+	for range n {
+		l.links = append(l.links, d.uvarint(math.MaxUint64))
+	}
+	msg := func(ok bool, id *interaction.MessageID, name *string) {
+		if ok {
+			*id = interaction.MessageID(d.uvarint(1<<16 - 1))
+			return
+		}
+		*name = string(d.bytes(int(d.uvarint(uint64(len(d.b))))))
+	}
+	msg(l.ownOK, &l.own, &l.ownName)
+	msg(l.pairOK, &l.pair, &l.pairName)
 }
 
 // MarshalBinary returns the encoding of e (encoding.BinaryMarshaler).
@@ -191,10 +285,15 @@ func (e *Event) UnmarshalBinary(data []byte) error {
 		ev.Ignored = true
 	case kind == 0xfe:
 		ev.Dropped = true
-	case int(kind) < len(keyNames):
+	case int(kind&^linkFlag) < len(keyNames):
 		ev.Action = interaction.Action(d.uvarint(1<<32 - 1))
-		ev.key = orderKey{kind: keyKind(kind), hi: d.varint()}
+		ev.key = orderKey{kind: keyKind(kind &^ linkFlag), hi: d.varint()}
 		ev.key.lo = uint32(d.uvarint(1<<32 - 1))
+		if kind&linkFlag != 0 {
+			ev.link = new(spanLink)
+			ev.link.read(&d)
+			ev.Ignored = !ev.link.ownOK
+		}
 	default:
 		d.err = errEventEncoding
 	}

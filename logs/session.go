@@ -77,7 +77,7 @@ type Error struct {
 }
 
 // Error returns the message, the file's name quoted when it holds
-// characters that are not printable (as spec.FileName does) and any such
+// characters that are not printable (as syntax.FileName does) and any such
 // character of the message escaped: what a log holds can neither forge a
 // line of ivc's output nor send escapes to a terminal.
 func (e *Error) Error() string {
@@ -161,6 +161,12 @@ type sink interface {
 	ignore(id []byte, line, index int)
 	// drop takes an event of session id that is malformed (reported).
 	drop(id []byte, line, index int)
+	// holdsSpans says whether the sink pairs the spans of several files:
+	// then the spans left without a partner in their file come to addSpan.
+	holdsSpans() bool
+	// addSpan takes a span held for pairing (spanLink), its action's
+	// message its own when declared.
+	addSpan(id []byte, line, index int, act interaction.Action, key orderKey, sl *spanLink) error
 }
 
 func newBuilder(file string, opt *Options, report func(error), out sink) (*builder, error) {

@@ -32,6 +32,16 @@ func (t *tally) add(lifeline bool, name []byte) {
 	}
 }
 
+// list returns the names of t, most events first.
+func (t tally) list() []Undeclared {
+	out := make([]Undeclared, 0, len(t))
+	for k, n := range t {
+		k.Events = n
+		out = append(out, k)
+	}
+	return MostUndeclared(len(out), out)
+}
+
 // MostUndeclared merges the tallies of several logs and returns the n
 // names with the most events, most first (then by name).
 func MostUndeclared(n int, lists ...[]Undeclared) []Undeclared {

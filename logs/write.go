@@ -73,37 +73,66 @@ type logEvent struct {
 // Options.Locations, gives the same multi-traces (but for those without
 // any event: a log has no trace of them).
 func Write(w io.Writer, f Format, sig *interaction.Signature, ids []string, mts []*multitrace.MultiTrace, seed int64) error {
+	_, err := WriteRotated(func() (io.Writer, error) { return w, nil }, f, sig, ids, mts, seed, 0)
+	return err
+}
+
+// WriteRotated writes the log Write writes as a rotated log: files of at
+// most perFile events each (0: one file), the oldest first, each a log of
+// format f on its own (a CSV header each, the Jaeger traces with spans in
+// the file). next returns the writer of the next file. It returns the
+// number of files written.
+func WriteRotated(next func() (io.Writer, error), f Format, sig *interaction.Signature, ids []string, mts []*multitrace.MultiTrace, seed int64, perFile int) (int, error) {
 	if ids == nil {
 		ids = IDs(f, len(mts), seed)
 	}
 	if len(ids) != len(mts) {
-		return fmt.Errorf("%d session ids for %d multi-traces", len(ids), len(mts))
+		return 0, fmt.Errorf("%d session ids for %d multi-traces", len(ids), len(mts))
 	}
 	if err := checkIDs(f, ids); err != nil {
-		return err
+		return 0, err
+	}
+	if perFile < 0 {
+		return 0, fmt.Errorf("%d events a file: want at least 1, or 0 for one file", perFile)
 	}
 	rng := rand.New(rand.NewPCG(uint64(seed), 0x10c5))
 	events, err := interleave(mts, rng)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	bw := bufio.NewWriter(w)
-	switch f {
-	case JSONL:
-		writeJSONL(bw, sig, ids, events)
-	case CSV:
-		err = writeCSV(bw, sig, ids, events)
-	case OTLP:
-		err = writeOTLP(bw, sig, ids, events, rng)
-	case Jaeger:
-		err = writeJaeger(bw, sig, ids, events, rng)
-	default:
-		return fmt.Errorf("cannot write a log in format %s (expected jsonl, csv, otlp or jaeger)", f)
+	files := 0
+	for len(events) > 0 || files == 0 {
+		chunk := events
+		if perFile > 0 {
+			chunk = events[:min(perFile, len(events))]
+		}
+		events = events[len(chunk):]
+		w, err := next()
+		if err != nil {
+			return files, err
+		}
+		bw := bufio.NewWriter(w)
+		switch f {
+		case JSONL:
+			writeJSONL(bw, sig, ids, chunk)
+		case CSV:
+			err = writeCSV(bw, sig, ids, chunk)
+		case OTLP:
+			err = writeOTLP(bw, sig, ids, chunk, rng)
+		case Jaeger:
+			err = writeJaeger(bw, sig, ids, chunk, rng, perFile > 0)
+		default:
+			return files, fmt.Errorf("cannot write a log in format %s (expected jsonl, csv, otlp or jaeger)", f)
+		}
+		if err == nil {
+			err = bw.Flush()
+		}
+		if err != nil {
+			return files, err
+		}
+		files++
 	}
-	if err != nil {
-		return err
-	}
-	return bw.Flush()
+	return files, nil
 }
 
 func checkIDs(f Format, ids []string) error {
@@ -339,7 +368,9 @@ type jaegerSpanOut struct {
 	Warnings      []string    `json:"warnings"`
 }
 
-func writeJaeger(w *bufio.Writer, sig *interaction.Signature, ids []string, events []logEvent, rng *rand.Rand) error {
+// writeJaeger writes a trace for each session, or, rotated, for each
+// session with an event among events.
+func writeJaeger(w *bufio.Writer, sig *interaction.Signature, ids []string, events []logEvent, rng *rand.Rand, rotated bool) error {
 	traces := make([]jaegerOut, len(ids))
 	pids := make([]map[interaction.LifelineID]string, len(ids))
 	for i := range traces {
@@ -369,16 +400,21 @@ func writeJaeger(w *bufio.Writer, sig *interaction.Signature, ids []string, even
 			Logs: []any{}, ProcessID: pid})
 	}
 	w.WriteString("{\"data\": [")
+	written := 0
 	for i := range traces {
 		tr := &traces[i]
+		if rotated && len(tr.Spans) == 0 {
+			continue
+		}
 		rng.Shuffle(len(tr.Spans), func(a, b int) { tr.Spans[a], tr.Spans[b] = tr.Spans[b], tr.Spans[a] })
 		b, err := json.MarshalIndent(tr, "  ", "  ")
 		if err != nil {
 			return err
 		}
-		if i > 0 {
+		if written > 0 {
 			w.WriteByte(',')
 		}
+		written++
 		w.WriteString("\n  ")
 		w.Write(b)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/spec"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 )
@@ -33,7 +34,7 @@ func FuzzHTTPHandler(f *testing.F) {
 		}
 	}
 	f.Add(false, []byte(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"zz","kind":4}]}]}]}`))
-	sp, err := check.LoadSpec("../testdata/abp/abp.hsf", "", "")
+	sp, err := spec.Load("../testdata/abp/abp.hsf", "")
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func FuzzHTTPHandler(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, proto bool, body []byte) {
-		m, err := New(c, logs.Options{Sig: sp.Interaction.Sig}, Options{}, func(Record) {})
+		m, err := New(c, logs.Options{Sig: sp.Sig}, Options{}, func(Record) {})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/monitor"
+	"github.com/ivc-project/ivc/spec"
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
@@ -129,7 +130,7 @@ type load struct {
 // own connection, to a monitor (sessions idle after idle), answering
 // saturation with a retry as OTLP exporters do, then closes the monitor.
 func runLoad(tb testing.TB, requests, senders int, idle time.Duration) load {
-	sp, err := check.LoadSpec(shopSpec, shopHIF, "")
+	sp, err := spec.Load(shopSpec, shopHIF)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -141,7 +142,7 @@ func runLoad(tb testing.TB, requests, senders int, idle time.Duration) load {
 		mu        sync.Mutex
 		latencies []int64
 	)
-	m, err := monitor.New(c, logs.Options{Sig: sp.Interaction.Sig}, monitor.Options{Idle: idle, Report: func(err error) { tb.Error(err) }},
+	m, err := monitor.New(c, logs.Options{Sig: sp.Sig}, monitor.Options{Idle: idle, Report: func(err error) { tb.Error(err) }},
 		func(r monitor.Record) {
 			if r.ClosedBy == monitor.ClosedIdle {
 				mu.Lock()
@@ -270,11 +271,11 @@ func BenchmarkLoad(b *testing.B) {
 //
 //	go test ./monitor -run '^$' -bench TraceReader -benchmem
 func BenchmarkTraceReader(b *testing.B) {
-	sp, err := check.LoadSpec(shopSpec, shopHIF, "")
+	sp, err := spec.Load(shopSpec, shopHIF)
 	if err != nil {
 		b.Fatal(err)
 	}
-	r, err := logs.NewTraceReader("otlp", logs.Options{Sig: sp.Interaction.Sig}, func(err error) { b.Error(err) })
+	r, err := logs.NewTraceReader("otlp", logs.Options{Sig: sp.Sig}, func(err error) { b.Error(err) })
 	if err != nil {
 		b.Fatal(err)
 	}

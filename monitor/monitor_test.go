@@ -14,12 +14,13 @@ import (
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/monitor"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/spec"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 )
 
 func checker(t *testing.T) (*check.Checker, logs.Options) {
 	t.Helper()
-	sp, err := check.LoadSpec("../testdata/abp/abp.hsf", "", "")
+	sp, err := spec.Load("../testdata/abp/abp.hsf", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +28,7 @@ func checker(t *testing.T) (*check.Checker, logs.Options) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c, logs.Options{Sig: sp.Interaction.Sig}
+	return c, logs.Options{Sig: sp.Sig}
 }
 
 // batch returns the records ivc analyze gives the log, by session, with the

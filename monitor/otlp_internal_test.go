@@ -9,6 +9,7 @@ import (
 
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/spec"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
@@ -19,7 +20,7 @@ import (
 // Retry-After and OTLP/gRPC RESOURCE_EXHAUSTED with a RetryInfo; a
 // malformed body is a 400, counted.
 func TestSaturated(t *testing.T) {
-	sp, err := check.LoadSpec("../testdata/abp/abp.hsf", "", "")
+	sp, err := spec.Load("../testdata/abp/abp.hsf", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +28,7 @@ func TestSaturated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := New(c, logs.Options{Sig: sp.Interaction.Sig}, Options{MaxRequests: 1}, func(Record) {})
+	m, err := New(c, logs.Options{Sig: sp.Sig}, Options{MaxRequests: 1}, func(Record) {})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ivc-project/ivc/internal/enum"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -15,16 +16,16 @@ const (
 	BFS                 // breadth first
 )
 
-var strategyNames = [...]string{DFS: "dfs", BFS: "bfs"}
+// strategyNames are the strategies as flags spell them, in lower case: not
+// stringer's identifiers.
+var strategyNames = enum.New("Strategy", map[Strategy]string{DFS: "dfs", BFS: "bfs"})
 
-func (s Strategy) String() string { return strategyNames[s] }
+func (s Strategy) String() string { return strategyNames.Name(s) }
 
 // ParseStrategy reads "dfs" or "bfs".
 func ParseStrategy(s string) (Strategy, error) {
-	for k, n := range strategyNames {
-		if n == s {
-			return Strategy(k), nil
-		}
+	if k, ok := strategyNames.Value(s); ok {
+		return k, nil
 	}
 	return 0, fmt.Errorf("unknown strategy %q (expected dfs or bfs)", s)
 }

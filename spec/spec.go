@@ -6,22 +6,19 @@
 //	sp, err := spec.Load("abp.hsf", "") // reads abp.hsf and abp.hif
 //	a := runtime.New(sp.Store, sp.Root, runtime.DefaultOptions())
 //
-// It also prints any HIBOU source file in canonical form (Format, what `ivc
-// fmt` does) and measures an interaction term (Measure, what `ivc stats`
-// prints).
+// Reading a file and wording the errors about it is syntax's (ReadFile,
+// FileError, FileName); the canonical form of a file is format's.
 package spec
 
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/ivc-project/ivc/hcf"
 	"github.com/ivc-project/ivc/interaction"
-	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/syntax"
 )
 
@@ -70,7 +67,7 @@ func (s Source) Parse() (*Spec, error) { return Parse(s.SigName, s.Sig, s.HIFNam
 
 // LoadSource is Load, and returns the text of the files it read too.
 func LoadSource(hsf, hif string) (*Spec, Source, error) {
-	src, err := ReadFile(hsf)
+	src, err := syntax.ReadFile(hsf)
 	if err != nil {
 		return nil, Source{}, err
 	}
@@ -102,11 +99,11 @@ func load(hsf string, src []byte, hif string) (*Spec, []byte, error) {
 	default:
 		hif = strings.TrimSuffix(hsf, filepath.Ext(hsf)) + ".hif"
 		if _, err := os.Stat(hif); errors.Is(err, os.ErrNotExist) {
-			return nil, nil, fmt.Errorf("%s: no interaction: give a .hif file (none found at %s)", FileName(hsf), FileName(hif))
+			return nil, nil, fmt.Errorf("%s: no interaction: give a .hif file (none found at %s)", syntax.FileName(hsf), syntax.FileName(hif))
 		}
 	}
 	if hif != "" {
-		if hifSrc, err = ReadFile(hif); err != nil {
+		if hifSrc, err = syntax.ReadFile(hif); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -129,7 +126,7 @@ func Parse(hsf string, hsfSrc []byte, hif string, hifSrc []byte) (*Spec, error) 
 	case hif != "" && sf.Interaction != nil:
 		return nil, twoInteractions(hsf, hif)
 	case hif == "" && sf.Interaction == nil:
-		return nil, fmt.Errorf("%s: no interaction: give a .hif file", FileName(hsf))
+		return nil, fmt.Errorf("%s: no interaction: give a .hif file", syntax.FileName(hsf))
 	}
 	return parse(hsf, hsfSrc, sf, hif, hifSrc)
 }
@@ -137,7 +134,7 @@ func Parse(hsf string, hsfSrc []byte, hif string, hifSrc []byte) (*Spec, error) 
 // twoInteractions is the error of a legacy single-file .hsf given with a
 // .hif.
 func twoInteractions(hsf, hif string) error {
-	return fmt.Errorf("%s: holds an interaction (legacy single-file .hsf): do not also give %s", FileName(hsf), FileName(hif))
+	return fmt.Errorf("%s: holds an interaction (legacy single-file .hsf): do not also give %s", syntax.FileName(hsf), syntax.FileName(hif))
 }
 
 // parse loads the specification whose signature file hsf (text src) parsed
@@ -191,64 +188,9 @@ func LegacyOptions(file string, src []byte, sf *interaction.SigFile) (*hcf.File,
 			sec.Comments.Below = append(sec.Comments.Below, c.Below...)
 		}
 		if first := f.Section(sec.Kind); first != nil {
-			return nil, fmt.Errorf("%s:%s: @%s given twice (first at %s)", FileName(file), sec.Pos, sec.Kind, first.Pos)
+			return nil, fmt.Errorf("%s:%s: @%s given twice (first at %s)", syntax.FileName(file), sec.Pos, sec.Kind, first.Pos)
 		}
 		f.Sections = append(f.Sections, sec)
 	}
 	return f, nil
 }
-
-// DefaultMaxFileSize is the size limit of ReadFile: 4 GiB.
-const DefaultMaxFileSize = input.DefaultLimit
-
-// ReadFile reads an input file as ReadFileLimit does, with the limit
-// DefaultMaxFileSize.
-func ReadFile(path string) ([]byte, error) {
-	return ReadFileLimit(path, DefaultMaxFileSize)
-}
-
-// ReadFileLimit returns the content of the regular file at path (a symbolic
-// link is followed), or of standard input when path is "-", when it has at
-// most max bytes (DefaultMaxFileSize when max is 0 or less). Errors start
-// with the file name, as every other input error does: "x.hsf: no such file
-// or directory"; a device or a named pipe is an error (ErrNotRegular), and
-// so is a larger file (ErrTooLarge), rather than a read that never ends or
-// exhausts the memory.
-func ReadFileLimit(path string, max int64) ([]byte, error) {
-	src, err := input.ReadFile(path, max)
-	if err != nil {
-		return nil, FileError(err)
-	}
-	return src, nil
-}
-
-// ErrTooLarge is the error of an input file larger than the limit.
-var ErrTooLarge = input.ErrTooLarge
-
-// ErrNotRegular is the error of an input that is neither a regular file
-// nor a directory: a device, a named pipe, a socket.
-var ErrNotRegular = input.ErrNotRegular
-
-// FileError rewrites an *fs.PathError ("open x: reason") as "x: reason",
-// with x quoted when it holds a newline or another character that is not
-// printable (see FileName). The error keeps its cause: errors.As finds the
-// *fs.PathError, and errors.Is its reason (fs.ErrNotExist, ErrTooLarge).
-func FileError(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return &fileError{pe}
-	}
-	return err
-}
-
-// fileError is an *fs.PathError printed without its operation.
-type fileError struct{ pe *fs.PathError }
-
-func (e *fileError) Error() string { return FileName(e.pe.Path) + ": " + e.pe.Err.Error() }
-func (e *fileError) Unwrap() error { return e.pe }
-
-// FileName returns a file name as messages print it: as it is, or quoted
-// as %q does when it holds a newline, an escape or another character that
-// is not printable, or a byte that is not UTF-8, so that a file's name can
-// neither forge a line of the output nor hide in it.
-func FileName(name string) string { return syntax.FileName(name) }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ivc-project/ivc/hcf"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 const testdata = "../testdata"
@@ -125,33 +126,18 @@ func TestLoadDuplicates(t *testing.T) {
 	}
 }
 
-// TestReadFileLimit: ReadFile reads regular files only, up to a limit; a
-// device given as a specification is an error naming it.
-func TestReadFileLimit(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "sig.hsf")
-	if err := os.WriteFile(path, []byte("@lifeline{a}\n@message{m}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ReadFileLimit(path, 10); !errors.Is(err, ErrTooLarge) ||
-		err.Error() != path+": larger than the size limit of input files (10 bytes)" {
-		t.Errorf("ReadFileLimit(10) = %v", err)
-	}
-	if src, err := ReadFileLimit(path, 0); err != nil || len(src) != 25 {
-		t.Errorf("ReadFileLimit(0) = %q, %v", src, err)
-	}
-	if _, err := ReadFile(dir); err == nil || err.Error() != dir+": is a directory" {
-		t.Errorf("ReadFile of a directory: %v", err)
-	}
+// TestLoadDevice: a device given as a specification is an error naming
+// it (syntax.ReadFile reads regular files only).
+func TestLoadDevice(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err != nil {
-		return
+		t.Skip("no /dev/zero")
 	}
-	link := filepath.Join(dir, "zero.hsf")
+	link := filepath.Join(t.TempDir(), "zero.hsf")
 	if err := os.Symlink("/dev/zero", link); err != nil {
 		t.Fatal(err)
 	}
 	_, err := Load(link, "")
-	if !errors.Is(err, ErrNotRegular) || err.Error() != link+": is a character device, not a regular file (give a file, or - for standard input)" {
+	if !errors.Is(err, syntax.ErrNotRegular) || err.Error() != link+": is a character device, not a regular file (give a file, or - for standard input)" {
 		t.Errorf("Load of a link to /dev/zero: %v", err)
 	}
 }

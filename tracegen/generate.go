@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/enum"
 	"github.com/ivc-project/ivc/multitrace"
 )
 
@@ -21,23 +22,19 @@ const (
 	KindSwapComp             // a component taken from another multi-trace (SwapComponents)
 )
 
-var kindNames = [...]string{"accepted", "prefix", "slice", "noise", "swap-act", "swap-comp"}
+// kindNames are the kinds as flags spell them ("swap-act"): not stringer's
+// identifiers.
+var kindNames = enum.New("Kind", map[Kind]string{KindAccepted: "accepted", KindPrefix: "prefix", KindSlice: "slice",
+	KindNoise: "noise", KindSwapAct: "swap-act", KindSwapComp: "swap-comp"})
 
 // String returns the name ParseKind reads: accepted, prefix, slice, noise,
 // swap-act or swap-comp.
-func (k Kind) String() string {
-	if int(k) < len(kindNames) {
-		return kindNames[k]
-	}
-	return fmt.Sprintf("Kind(%d)", k)
-}
+func (k Kind) String() string { return kindNames.Name(k) }
 
 // ParseKind reads the name of a kind.
 func ParseKind(s string) (Kind, error) {
-	for k, n := range kindNames {
-		if s == n {
-			return Kind(k), nil
-		}
+	if k, ok := kindNames.Value(s); ok {
+		return k, nil
 	}
 	return 0, fmt.Errorf("unknown kind %q (want accepted, prefix, slice, noise, swap-act or swap-comp)", s)
 }

@@ -10,7 +10,11 @@
 // and strings as these (a test of this package checks it).
 package verdict
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/ivc-project/ivc/internal/enum"
+)
 
 // Mode is the question asked about a multi-trace.
 type Mode uint8
@@ -26,27 +30,25 @@ const (
 	Slice
 )
 
-var modeNames = [...]string{Prefix: "prefix", Accept: "accept", Slice: "slice"}
+// modeNames are the modes as flags and JSON spell them, in lower case:
+// not stringer's identifiers.
+var modeNames = enum.New("Mode", map[Mode]string{Prefix: "prefix", Accept: "accept", Slice: "slice"})
 
-func (m Mode) String() string {
-	if int(m) < len(modeNames) {
-		return modeNames[m]
-	}
-	return fmt.Sprintf("Mode(%d)", m)
-}
+func (m Mode) String() string { return modeNames.Name(m) }
 
 // ParseMode reads "prefix", "accept" or "slice".
 func ParseMode(s string) (Mode, error) {
-	for m, n := range modeNames {
-		if n == s {
-			return Mode(m), nil
-		}
+	if m, ok := modeNames.Value(s); ok {
+		return m, nil
 	}
 	return 0, fmt.Errorf("unknown mode %q (expected accept, prefix or slice)", s)
 }
 
-// Verdict is the answer about one multi-trace.
+// Verdict is the answer about one multi-trace. Its String is stringer's
+// (verdict_string.go).
 type Verdict uint8
+
+//go:generate go tool stringer -type Verdict
 
 const (
 	Pass     Verdict = iota // exactly accepted
@@ -54,15 +56,6 @@ const (
 	Fail                    // neither
 	Inconc                  // a limit stopped the search before it could decide
 )
-
-var verdictNames = [...]string{Pass: "Pass", WeakPass: "WeakPass", Fail: "Fail", Inconc: "Inconc"}
-
-func (v Verdict) String() string {
-	if int(v) < len(verdictNames) {
-		return verdictNames[v]
-	}
-	return fmt.Sprintf("Verdict(%d)", v)
-}
 
 // OK reports whether v is Pass or WeakPass.
 func (v Verdict) OK() bool { return v == Pass || v == WeakPass }
@@ -84,16 +77,13 @@ const (
 	Memory              // the search stopped at its memory budget
 )
 
-var reasonNames = [...]string{NoReason: "", LocalError: "LocalError", InterError: "InterError",
+// reasonNames are the reasons as results print them: not stringer's
+// identifiers, for NoReason prints as nothing and Memory as MemoryLimit.
+var reasonNames = enum.New("Reason", map[Reason]string{NoReason: "", LocalError: "LocalError", InterError: "InterError",
 	CentralError: "CentralError", Error: "Error", NodeLimit: "NodeLimit", Timeout: "Timeout", Budget: "Budget",
-	Memory: "MemoryLimit"}
+	Memory: "MemoryLimit"})
 
-func (r Reason) String() string {
-	if int(r) < len(reasonNames) {
-		return reasonNames[r]
-	}
-	return fmt.Sprintf("Reason(%d)", r)
-}
+func (r Reason) String() string { return reasonNames.Name(r) }
 
 // Limit reports whether r is a limit of the search (NodeLimit, Timeout,
 // Budget, Memory) rather than a diagnosis.

@@ -82,16 +82,6 @@ func ReadSource(hsf, hif string) (spec.Source, error) {
 	return src, err
 }
 
-// load loads the spec from its text, with errors naming the original
-// files: no file is read or written.
-func load(src spec.Source) (*check.Spec, error) {
-	sp, err := src.Parse()
-	if err != nil {
-		return nil, err
-	}
-	return &check.Spec{Path: sp.SigPath, Interaction: sp}, nil
-}
-
 // judge is what a worker needs to judge sessions, built once per process
 // for a Config (Config.judge).
 type judge struct {
@@ -135,7 +125,7 @@ func (c *Config) newJudge() (*judge, error) {
 	if _, err := logs.ParseScope(cmp.Or(c.SessionScope, "run")); err != nil {
 		return nil, err
 	}
-	sp, err := load(c.Source)
+	sp, err := c.Source.Parse() // from its text, with errors naming the original files: no file is read or written
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +141,7 @@ func (c *Config) newJudge() (*judge, error) {
 	if err != nil {
 		return nil, err
 	}
-	opt := logs.Options{Sig: sp.Interaction.Sig, Fields: c.Fields, LifelineAttr: c.LifelineAttr,
+	opt := logs.Options{Sig: sp.Sig, Fields: c.Fields, LifelineAttr: c.LifelineAttr,
 		MessageAttr: c.MessageAttr, Strict: c.Strict}
 	if c.Locations != "" {
 		if opt.Locations, err = interaction.ParseLocations(opt.Sig, c.Locations); err != nil {
@@ -162,7 +152,7 @@ func (c *Config) newJudge() (*judge, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, w := range sp.Interaction.Warnings {
+	for _, w := range sp.Warnings {
 		warnings = append(warnings, w.Error())
 	}
 	return &judge{checker: ch, assembler: a, format: f, opt: opt, warnings: warnings}, nil

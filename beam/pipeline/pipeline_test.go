@@ -19,6 +19,7 @@ import (
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/tracegen"
 	"github.com/ivc-project/ivc/verdict"
 )
@@ -43,11 +44,11 @@ const (
 // format. It returns the files.
 func writeLogs(t *testing.T, dir, hsf, hif string) []string {
 	t.Helper()
-	sp, err := check.LoadSpec(hsf, hif, "")
+	sp, err := spec.Load(hsf, hif)
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := sp.Interaction
+	in := sp
 	var mts []*multitrace.MultiTrace
 	for i, k := range []tracegen.Kind{tracegen.KindAccepted, tracegen.KindPrefix, tracegen.KindSlice, tracegen.KindNoise, tracegen.KindSwapAct} {
 		gen, err := tracegen.Generate(in.Store, in.Root, tracegen.Config{Kind: k, N: 6, Seed: uint64(i + 1),
@@ -105,7 +106,7 @@ type analyzed struct {
 // log, multitrace.Read for a .htf file, and check.Checker.Run.
 func analyze(t *testing.T, cfg Config, hsf, hif string, files []string) analyzed {
 	t.Helper()
-	sp, err := check.LoadSpec(hsf, hif, "")
+	sp, err := spec.Load(hsf, hif)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +120,7 @@ func analyze(t *testing.T, cfg Config, hsf, hif string, files []string) analyzed
 	if err != nil {
 		t.Fatal(err)
 	}
-	lopt := logs.Options{Sig: sp.Interaction.Sig}
+	lopt := logs.Options{Sig: sp.Sig}
 	if cfg.Locations != "" {
 		if lopt.Locations, err = interaction.ParseLocations(lopt.Sig, cfg.Locations); err != nil {
 			t.Fatal(err)
@@ -415,11 +416,11 @@ func TestBatch(t *testing.T) {
 	for i := range 50 {
 		fmt.Fprintf(&log, `{"session":"s%d","seq":%d,"action":"l1!m1","x":"%s"}`+"\n", i%7, i, strings.Repeat("y", i))
 	}
-	sp, err := check.LoadSpec(sigFile, hifFile, "")
+	sp, err := spec.Load(sigFile, hifFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := logs.Scan("a.jsonl", strings.NewReader(log.String()), logs.JSONL, logs.Options{Sig: sp.Interaction.Sig},
+	if _, err := logs.Scan("a.jsonl", strings.NewReader(log.String()), logs.JSONL, logs.Options{Sig: sp.Sig},
 		func(e logs.Event) { evs = append(evs, e) }, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -503,15 +504,15 @@ func TestPipelineJoins(t *testing.T) {
 	cfg := Config{Inputs: []string{filepath.Join(dir, "*")}, Output: filepath.Join(out, "res"), Source: sp}
 	got := run(t, cfg)
 
-	spec, err := check.LoadSpec(abpSigFile, abpHIFFile, "")
+	abp, err := spec.Load(abpSigFile, abpHIFFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := check.New(spec, check.DefaultOptions())
+	c, err := check.New(abp, check.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := logs.Options{Sig: spec.Interaction.Sig}
+	opt := logs.Options{Sig: abp.Sig}
 	j, err := logs.NewJoiner(opt, 0, "")
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"iter"
 	goruntime "runtime"
 	"strings"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/ivc-project/ivc/report"
 	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 	"github.com/spf13/cobra"
 )
@@ -37,6 +37,7 @@ type analyzeFlags struct {
 	maxInput               byteSize
 	maxStates              int
 	maxMemory              byteSize
+	joinMemory             byteSize
 }
 
 func newAnalyzeCmd(a *app) *cobra.Command {
@@ -63,7 +64,9 @@ and the one-time setup excluded). With --format json, one JSON object per
 multi-trace and line, with the fields file, session (for a log), verdict,
 mode, engine, nodes, elapsed_us, setup_us (the one-time work this
 multi-trace caused, when any), reason (when any), explanation (on Fail),
-simulated (slice mode) and ignored_events (for a log).
+simulated (slice mode), ignored_events (for a log) and all_ignored (true
+for a session whose events were all outside the signature: "none judged"
+in the text line).
 
 Engines (--engine):
   runtime           term rewriting over the interaction, the full language
@@ -181,7 +184,8 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "OTLP/Jaeger: the attribute naming a span's message (default messaging.destination.name, then rpc.method, then the span name)")
 	f.BoolVar(&fl.logs.strict, "strict", false, "an event outside the signature is an error (default: ignored and counted)")
 	f.StringVar(&fl.logs.sessionScope, "session-scope", "run", "what a log's session is, `run|file`: its id across every log of the run, or within its file")
-	f.StringVar(&fl.logs.tmpDir, "tmp-dir", "", "where sessions spill to disk past --max-memory (default: the system's temporary directory)")
+	f.Var(&fl.joinMemory, "join-memory", "memory budget of the sessions held while the logs of a run are joined, e.g. 256MiB; past it they spill to disk, verdicts unchanged (0: --max-memory, or half the available memory)")
+	f.StringVar(&fl.logs.tmpDir, "tmp-dir", "", "where sessions spill to disk past --join-memory (default: the system's temporary directory)")
 	f.StringVar(&fl.graph, "graph", "", "write the graph explored for the one multi-trace to `FILE.dot` (Graphviz)")
 	f.BoolVar(&fl.force, "force", false, "let --report and --graph replace a file that ivc did not write")
 	f.StringVar(&fl.session, "session", "", "with --graph and a log, the session whose search is drawn, by its `ID`")
@@ -191,31 +195,21 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 
 // analyze runs ivc analyze SPEC [HIF] MULTITRACE...
 func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error {
-	path, hif, paths := args[0], "", args[1:]
-	timbuk := check.IsTimbuk(path)
-	if !timbuk {
-		var err error
-		if _, hif, paths, err = a.specArgs(args); err != nil {
-			return err
-		}
+	if check.IsTimbuk(args[0]) {
+		return a.analyzeRaw(cmd, fl, args)
 	}
-	if len(paths) == 0 {
-		return a.usagef("no MULTITRACE given (want SPEC [HIF] MULTITRACE...)")
-	}
-	letters := "" // the split of a .timbuk NFA's letters; for logs, logOptions reads it
-	if timbuk {
-		letters = fl.locations
-	}
-	sp, err := check.LoadSpec(path, hif, letters)
-	var le *check.LocationsError
-	if errors.As(err, &le) {
-		return a.usagef("--locations: %v", le.Err)
-	} else if err != nil {
+	path, hif, paths, err := a.specArgs(args)
+	if err != nil {
 		return err
 	}
-	if sp.Interaction != nil {
-		a.warn(sp.Interaction.Warnings)
+	if len(paths) == 0 {
+		return a.usagef(noMultiTrace)
 	}
+	sp, err := spec.Load(path, hif)
+	if err != nil {
+		return err
+	}
+	a.warn(sp.Warnings)
 	set := settings(cmd, fl)
 	opts, warnings, err := set.Options(sp)
 	for _, w := range warnings {
@@ -229,23 +223,15 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 	if err != nil {
 		return err
 	}
-	var (
-		files  []string
-		inputs iter.Seq[check.Input]
-		counts logCounts
-		run    logRun
-	)
-	if timbuk {
-		files = a.expand(paths, ".txt")
-		inputs = check.Files(c, files)
-	} else {
-		if run, err = a.logOptions(fl, sp); err != nil {
-			return err
-		}
-		files, counts.skipped = a.expandMatch(paths, func(path string) bool { return logs.Recognize(path, run.format, run.opt) },
-			orList(append(logs.Extensions(run.format), "other log")))
-		inputs = logInputs(files, run, &counts)
+	run, err := a.logOptions(fl, sp)
+	if err != nil {
+		return err
 	}
+	var counts logCounts
+	files, skipped := a.expandMatch(paths, func(path string) bool { return logs.Recognize(path, run.format, run.opt) },
+		orList(append(logs.Extensions(run.format), "other log")))
+	counts.skipped = skipped
+	inputs := logInputs(files, run, &counts)
 	var graph *graphInputs
 	switch {
 	case fl.graph != "":
@@ -254,43 +240,23 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 		}
 		inputs = graph.explore(inputs)
 	case fl.session != "":
-		return a.usagef("--session chooses the session whose search --graph draws: give --graph FILE.dot")
+		return a.usagef(sessionWithoutGraph)
 	}
-	// The outputs, checked before the batch: never an input, a link, or a
-	// file ivc did not write (without --force).
-	ins := append([]string{path, hif, fl.options}, files...)
-	if sp.Interaction != nil {
-		ins = append(ins, sp.Interaction.HIFPath)
+	b, err := a.newBatch(fl, args, files, append([]string{path, hif, fl.options, sp.HIFPath}, files...),
+		newReportBuilder(a, fl.report, args, sp.SigPath, c.Mode(), c.Engine(), sp))
+	if err != nil {
+		return err
 	}
-	if fl.report != "" {
-		if err := checkOutput("--report", fl.report, ins, report.Generator, fl.force); err != nil {
-			return err
-		}
-	}
-	if fl.graph != "" {
-		if err := checkOutput("--graph", fl.graph, ins, graphMarker, fl.force); err != nil {
-			return err
-		}
-	}
-	b := &batch{a: a, c: c, graph: fl.graph, prog: newProgress(a.stderr, files, a.json())}
-	if fl.report != "" {
-		b.rep = newReportBuilder(fl.report, c, args)
-		inputs = b.rep.capture(inputs)
-	}
-	c.Run(inputs, fl.jobs, b.print)
+	c.Run(b.rep.capture(inputs), fl.jobs, b.print)
 	b.prog.clear()
 	if err := graph.check(); err != nil {
 		return err
 	}
-	if b.judged+b.errors > 1 || counts.ignored > 0 || counts.malformed > 0 || counts.unkinded > 0 || len(counts.skipped) > 0 {
-		b.summary(time.Since(start), counts)
+	b.summary(time.Since(start), counts)
+	if line := counts.undeclaredLine(sp.Sig); line != "" {
+		fmt.Fprintln(a.stderr, line)
 	}
-	if !timbuk {
-		if line := counts.undeclaredLine(sp.Interaction.Sig); line != "" {
-			fmt.Fprintln(a.stderr, line)
-		}
-	}
-	if !timbuk && b.errors == 0 {
+	if b.errors == 0 {
 		if err := counts.nothingJudged(); err != nil {
 			a.report(err)
 		}
@@ -301,10 +267,75 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 	return nil
 }
 
+// analyzeRaw runs ivc analyze NFA.timbuk LETTERTRACES...: a raw NFA, its
+// letters split by --locations, judged against files of letter traces by
+// check's entry point for raw NFAs.
+func (a *app) analyzeRaw(cmd *cobra.Command, fl *analyzeFlags, args []string) error {
+	path, paths := args[0], args[1:]
+	if len(paths) == 0 {
+		return a.usagef(noMultiTrace)
+	}
+	r, err := check.LoadRawNFA(path, fl.locations)
+	var le *check.LocationsError
+	if errors.As(err, &le) {
+		return a.usagef("--locations: %v", le.Err)
+	} else if err != nil {
+		return err
+	}
+	set := settings(cmd, fl)
+	opts, err := set.RawOptions()
+	if err != nil {
+		return err
+	}
+	start := time.Now() // the batch's time includes the setup
+	c, err := check.NewRaw(r, opts)
+	if err != nil {
+		return err
+	}
+	files := a.expand(paths, ".txt")
+	if fl.session != "" {
+		return a.usagef(sessionWithoutGraph)
+	}
+	b, err := a.newBatch(fl, args, files, append([]string{path, fl.options}, files...),
+		newReportBuilder(a, fl.report, args, r.Path, c.Mode(), c.Engine(), nil))
+	if err != nil {
+		return err
+	}
+	c.Run(files, fl.jobs, b.print)
+	b.prog.clear()
+	b.summary(time.Since(start), logCounts{})
+	if err := b.rep.write(time.Since(start)); err != nil {
+		a.report(err)
+	}
+	return nil
+}
+
+// The usage errors that both kinds of SPEC share.
+const (
+	noMultiTrace        = "no MULTITRACE given (want SPEC [HIF] MULTITRACE...)"
+	sessionWithoutGraph = "--session chooses the session whose search --graph draws: give --graph FILE.dot"
+)
+
+// newBatch returns the printer of a batch of files, once the outputs are
+// checked before the batch: never one of the inputs ins, a link, or a file
+// ivc did not write (without --force).
+func (a *app) newBatch(fl *analyzeFlags, args, files, ins []string, rep *reportBuilder) (*batch, error) {
+	if fl.report != "" {
+		if err := checkOutput("--report", fl.report, ins, report.Generator, fl.force); err != nil {
+			return nil, err
+		}
+	}
+	if fl.graph != "" {
+		if err := checkOutput("--graph", fl.graph, ins, graphMarker, fl.force); err != nil {
+			return nil, err
+		}
+	}
+	return &batch{a: a, graph: fl.graph, rep: rep, prog: newProgress(a.stderr, files, a.json())}, nil
+}
+
 // batch prints the outcomes of ivc analyze and counts them.
 type batch struct {
 	a     *app
-	c     *check.Checker
 	graph string
 	prog  *progress
 	rep   *reportBuilder // with --report
@@ -327,7 +358,7 @@ func (b *batch) print(o check.Outcome) {
 		if !errors.As(o.Err, new(malformed)) {
 			b.errors++
 		}
-		a.report(describe(o.Err))
+		a.report(a.describe(o.Err))
 		return
 	}
 	b.judged++
@@ -341,14 +372,14 @@ func (b *batch) print(o check.Outcome) {
 		line, _ := json.Marshal(check.NewRecord(o))
 		fmt.Fprintf(a.stdout, "%s\n", line)
 	} else {
-		name := spec.FileName(o.Name)
+		name := syntax.FileName(o.Name)
 		for _, f := range o.Files[min(1, len(o.Files)):] { // a session joined across files
-			name += ", " + spec.FileName(f)
+			name += ", " + syntax.FileName(f)
 		}
 		if o.Session != "" {
-			name += " (session " + spec.FileName(o.Session) + ")"
+			name += " (session " + syntax.FileName(o.Session) + ")"
 		}
-		printResult(a.stdout, name, r, us, o.Ignored)
+		printResult(a.stdout, name, r, us, o.Ignored, o.AllIgnored)
 	}
 	if b.graph != "" && o.Graph != nil {
 		name := o.Name
@@ -361,10 +392,13 @@ func (b *batch) print(o check.Outcome) {
 	}
 }
 
-func printResult(w io.Writer, file string, r verdict.Result, us int64, ignored int) {
+func printResult(w io.Writer, file string, r verdict.Result, us int64, ignored int, allIgnored bool) {
 	fmt.Fprintf(w, "%s: %s (%d nodes, %d µs", file, r.Verdict, r.Nodes, us)
 	if ignored > 0 {
 		fmt.Fprintf(w, ", %s ignored", plural(ignored, "event"))
+	}
+	if allIgnored {
+		fmt.Fprint(w, ", none judged")
 	}
 	fmt.Fprint(w, ")")
 	if why := r.Text(); why != "" {
@@ -377,8 +411,12 @@ func printResult(w io.Writer, file string, r verdict.Result, us int64, ignored i
 }
 
 // summary prints the counts of a batch on stderr, and the setup time when
-// there was any worth a mention.
+// there was any worth a mention, unless the batch was one multi-trace
+// judged with nothing else to say.
 func (b *batch) summary(d time.Duration, counts logCounts) {
+	if b.judged+b.errors <= 1 && counts.ignored == 0 && counts.malformed == 0 && counts.unkinded == 0 && len(counts.skipped) == 0 {
+		return
+	}
 	var parts []string
 	for v, c := range b.counts {
 		if c > 0 {
@@ -405,7 +443,7 @@ func (b *batch) summary(d time.Duration, counts logCounts) {
 	if n := len(counts.skipped); n > 0 {
 		names := make([]string, min(n, 5))
 		for i := range names {
-			names[i] = spec.FileName(counts.skipped[i])
+			names[i] = syntax.FileName(counts.skipped[i])
 		}
 		if n > len(names) {
 			names = append(names, fmt.Sprintf("and %d more", n-len(names)))
@@ -415,6 +453,9 @@ func (b *batch) summary(d time.Duration, counts logCounts) {
 	if counts.logs > 0 {
 		fmt.Fprintf(b.a.stderr, "%d log files: %d sessions (%d across several files), events: %d judged, %d ignored, %d in sessions not judged\n",
 			counts.logs, counts.sessions, counts.joined, counts.events-counts.unjudged, counts.ignored, counts.unjudged)
+	}
+	if counts.spilled {
+		fmt.Fprintln(b.a.stderr, "sessions spilled to disk past --join-memory (the verdicts are the same)")
 	}
 }
 

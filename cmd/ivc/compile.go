@@ -13,6 +13,7 @@ import (
 	"github.com/ivc-project/ivc/gen"
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -137,7 +138,7 @@ func (a *app) compile(fl *compileFlags, args []string) error {
 		var fe *gen.ForeignFileError
 		switch {
 		case !errors.As(err, &fe):
-			return spec.FileError(err)
+			return syntax.FileError(err)
 		case fe.Err != nil:
 			return fmt.Errorf("%w; give --force to write anyway", err)
 		case fe.Package != "":
@@ -152,7 +153,7 @@ func (a *app) compile(fl *compileFlags, args []string) error {
 		}
 		return json.NewEncoder(a.stdout).Encode(map[string]any{"package": pkg, "dir": fl.out, "locations": len(part), "files": names})
 	}
-	fmt.Fprintf(a.stdout, "wrote package %s (%d locations, %d files) to %s\n", pkg, len(part), len(files), spec.FileName(fl.out))
+	fmt.Fprintf(a.stdout, "wrote package %s (%d locations, %d files) to %s\n", pkg, len(part), len(files), syntax.FileName(fl.out))
 	return nil
 }
 

@@ -10,7 +10,7 @@ import (
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/atomicfile"
 	"github.com/ivc-project/ivc/nfa"
-	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/syntax"
 	"github.com/spf13/cobra"
 )
 
@@ -121,7 +121,7 @@ it is used when HIF is omitted) or a legacy single-file .hsf.`,
 				return nil
 			}
 			if err := atomicfile.WriteFile(out, []byte(g), 0o644); err != nil {
-				return spec.FileError(err)
+				return syntax.FileError(err)
 			}
 			return nil
 		},

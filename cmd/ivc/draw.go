@@ -10,6 +10,7 @@ import (
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 	"github.com/spf13/cobra"
 )
@@ -101,7 +102,7 @@ multi-trace is drawn in SVG only).
 				_, err := a.stdout.Write(pic)
 				return err
 			}
-			return spec.FileError(atomicfile.WriteFile(out, pic, 0o644))
+			return syntax.FileError(atomicfile.WriteFile(out, pic, 0o644))
 		},
 	}
 	f := cmd.Flags()
@@ -122,22 +123,21 @@ multi-trace is drawn in SVG only).
 // the runtime engine by default, whose explanation the drawing shows), finds
 // the interleaving to draw, and draws it.
 func (a *app) drawMultiTrace(cmd *cobra.Command, fl *analyzeFlags, sp *spec.Spec, path string, opt draw.Options) ([]byte, error) {
-	csp := &check.Spec{Path: sp.SigPath, Interaction: sp}
 	set := settings(cmd, fl)
-	opts, warnings, err := set.Options(csp)
+	opts, warnings, err := set.Options(sp)
 	for _, w := range warnings {
 		a.warnf("%s", w)
 	}
 	if err != nil {
 		return nil, err
 	}
-	c, err := check.New(csp, opts)
+	c, err := check.New(sp, opts)
 	if err != nil {
 		return nil, err
 	}
 	mt, err := multitrace.Read(path, sp.Sig)
 	if err != nil {
-		return nil, spec.FileError(err)
+		return nil, syntax.FileError(err)
 	}
 	if opt.Title == "" {
 		opt.Title = path

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // specArgs splits the arguments SPEC [HIF] REST... of a command: SPEC is a
@@ -57,12 +58,12 @@ func (a *app) loadOnlySpec(args []string) (*spec.Spec, error) {
 
 // specFiles names the files of sp for text output: "abp.hsf + abp.hif",
 // or the .hsf alone for a legacy single-file one; names are quoted as
-// spec.FileName does.
+// syntax.FileName does.
 func specFiles(sp *spec.Spec) string {
 	if sp.HIFPath == sp.SigPath {
-		return spec.FileName(sp.SigPath)
+		return syntax.FileName(sp.SigPath)
 	}
-	return spec.FileName(sp.SigPath) + " + " + spec.FileName(sp.HIFPath)
+	return syntax.FileName(sp.SigPath) + " + " + syntax.FileName(sp.HIFPath)
 }
 
 func hasExt(path string, exts ...string) bool {
@@ -116,9 +117,9 @@ func (a *app) expandMatch(paths []string, match func(path string) bool, what str
 		})
 		switch {
 		case err != nil:
-			a.report(spec.FileError(err))
+			a.report(syntax.FileError(err))
 		case len(files) == n:
-			a.report(fmt.Errorf("%s: no %s file in this directory", spec.FileName(p), what))
+			a.report(fmt.Errorf("%s: no %s file in this directory", syntax.FileName(p), what))
 		}
 	}
 	return files, skipped

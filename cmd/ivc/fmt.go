@@ -10,7 +10,7 @@ import (
 	"github.com/ivc-project/ivc/format"
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/atomicfile"
-	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/syntax"
 	"github.com/spf13/cobra"
 )
 
@@ -77,7 +77,7 @@ type formatter struct {
 }
 
 func (f *formatter) file(path string) error {
-	src, err := spec.ReadFile(path)
+	src, err := syntax.ReadFile(path)
 	if err != nil {
 		return err
 	}
@@ -95,14 +95,14 @@ func (f *formatter) file(path string) error {
 	// The canonical form must be a fixed point; never write a file that
 	// would not be. (Its names are src's, checked already.)
 	if again, err := format.File(path, out, nil); err != nil || !bytes.Equal(again, out) {
-		return fmt.Errorf("%s: internal error: the canonical form does not parse back to itself (please report): %v", spec.FileName(path), err)
+		return fmt.Errorf("%s: internal error: the canonical form does not parse back to itself (please report): %v", syntax.FileName(path), err)
 	}
 	changed := !bytes.Equal(src, out)
 	if f.write && changed {
 		// Atomically, keeping the file's mode and following a symbolic
 		// link: an interrupted ivc fmt -w never leaves a truncated model.
 		if err := atomicfile.WriteFile(path, out, 0o644); err != nil {
-			return spec.FileError(err)
+			return syntax.FileError(err)
 		}
 	}
 	printing := !f.write && !f.list
@@ -122,7 +122,7 @@ func (f *formatter) file(path string) error {
 	case printing:
 		f.a.stdout.Write(out)
 	case f.list && changed:
-		fmt.Fprintln(f.a.stdout, spec.FileName(path))
+		fmt.Fprintln(f.a.stdout, syntax.FileName(path))
 	}
 	return nil
 }
@@ -161,7 +161,7 @@ func (f *formatter) signatureFor(path string) *interaction.Signature {
 // loadSignature reads the signature of a .hsf file (modern or legacy),
 // printing its warnings.
 func (a *app) loadSignature(path string) (*interaction.Signature, error) {
-	src, err := spec.ReadFile(path)
+	src, err := syntax.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -13,7 +15,7 @@ import (
 	"github.com/ivc-project/ivc/internal/atomicfile"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
-	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/tracegen"
 )
 
@@ -28,6 +30,7 @@ type genFlags struct {
 	force     bool
 	logFormat string
 	perLoc    bool
+	rotate    int
 }
 
 func newGenCmd(a *app) *cobra.Command {
@@ -59,10 +62,15 @@ The files are named KINDi.htf (accepted1.htf, ...); gen refuses (exit status
 --log-format writes the multi-traces as one log instead, DIR/KIND.EXT, one
 session each: a JSON Lines or CSV event log (sessions interleaved, each
 location with its own clock), OpenTelemetry OTLP/JSON or Jaeger JSON traces.
-ivc analyze reads it back (with the same --locations) to the same verdicts.`,
+ivc analyze reads it back (with the same --locations) to the same verdicts.
+--log-per-location writes one log per location instead (KIND.locN.EXT), the
+logs of distributed services; --rotate N rotates each log every N events, as
+logrotate does: KIND.locN.EXT holds the newest events, KIND.locN.1.EXT those
+before, and so on.`,
 		Example: `  ivc gen abp.hsf --kind accepted -n 100 --seed 1 -o traces/acc
   ivc gen abp.hsf --kind noise -n 100 --locations "S,K;L,R" -o traces/noise
-  ivc gen abp.hsf --kind prefix -n 1000 --log-format otlp -o logs`,
+  ivc gen abp.hsf --kind prefix -n 1000 --log-format otlp -o logs
+  ivc gen abp.hsf --kind accepted -n 1000 --log-format jsonl --log-per-location --rotate 500 -o services`,
 		Args: a.args(cobra.RangeArgs(1, 2)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.gen(fl, args)
@@ -83,6 +91,7 @@ ivc analyze reads it back (with the same --locations) to the same verdicts.`,
 	f.BoolVar(&fl.force, "force", false, "replace existing .htf files (or log)")
 	f.StringVar(&fl.logFormat, "log-format", "htf", "write `htf` files, or one log: jsonl, csv, otlp or jaeger")
 	f.BoolVar(&fl.perLoc, "log-per-location", false, "with --log-format, one log per location (KIND.locN.EXT, each its own clock), as distributed services write them")
+	f.IntVar(&fl.rotate, "rotate", 0, "with --log-format, rotate each log every `N` events (KIND.EXT newest, then KIND.1.EXT, ...; 0: no rotation)")
 	return cmd
 }
 
@@ -96,9 +105,15 @@ func (a *app) gen(fl *genFlags, args []string) error {
 	if fl.maxLength < 1 {
 		return a.usagef("--max-length must be at least 1")
 	}
+	if fl.rotate < 0 {
+		return a.usagef("--rotate must be at least 1 (or 0: no rotation)")
+	}
 	logFormat, err := logs.ParseFormat(fl.logFormat)
 	if err != nil || logFormat == logs.Auto {
 		return a.usagef("invalid --log-format %q: want htf, jsonl, csv, otlp or jaeger", fl.logFormat)
+	}
+	if fl.rotate > 0 && logFormat == logs.HTF {
+		return a.usagef("--rotate needs --log-format jsonl, csv, otlp or jaeger")
 	}
 	kind, err := tracegen.ParseKind(fl.kind)
 	if err != nil {
@@ -144,20 +159,20 @@ func (a *app) gen(fl *genFlags, args []string) error {
 	}
 	for i := range count {
 		if _, err := os.Lstat(name(i)); err == nil && !fl.force {
-			return fmt.Errorf("%s: exists: not replaced (remove it, choose another -o, or give --force)", spec.FileName(name(i)))
+			return fmt.Errorf("%s: exists: not replaced (remove it, choose another -o, or give --force)", syntax.FileName(name(i)))
 		}
 	}
 	if logFormat != logs.HTF {
 		mts, err := tracegen.Generate(sp.Store, sp.Root, cfg)
 		if err != nil {
-			return fmt.Errorf("%s: %v", spec.FileName(sp.HIFPath), err)
+			return fmt.Errorf("%s: %v", syntax.FileName(sp.HIFPath), err)
 		}
 		files := make([]string, count)
 		for i := range files {
 			files[i] = name(i)
 		}
 		if err := os.MkdirAll(fl.out, 0o755); err != nil {
-			return spec.FileError(err)
+			return syntax.FileError(err)
 		}
 		return a.writeLog(fl, files, logFormat, kind, sp.Sig, mts)
 	}
@@ -167,15 +182,15 @@ func (a *app) gen(fl *genFlags, args []string) error {
 	i := 0
 	for mt, err := range tracegen.Stream(sp.Store, sp.Root, cfg) {
 		if err != nil {
-			return fmt.Errorf("%s: %v", spec.FileName(sp.HIFPath), err)
+			return fmt.Errorf("%s: %v", syntax.FileName(sp.HIFPath), err)
 		}
 		if i == 0 {
 			if err := os.MkdirAll(fl.out, 0o755); err != nil {
-				return spec.FileError(err)
+				return syntax.FileError(err)
 			}
 		}
 		if err := atomicfile.WriteFile(name(i), mt.Format(sp.Sig), 0o644); err != nil {
-			return spec.FileError(err)
+			return syntax.FileError(err)
 		}
 		if a.json() {
 			files = append(files, name(i))
@@ -185,7 +200,7 @@ func (a *app) gen(fl *genFlags, args []string) error {
 	if a.json() {
 		return json.NewEncoder(a.stdout).Encode(map[string]any{"kind": kind.String(), "n": i, "seed": fl.seed, "files": files})
 	}
-	fmt.Fprintf(a.stdout, "wrote %d %s multi-traces to %s\n", i, kind, spec.FileName(fl.out))
+	fmt.Fprintf(a.stdout, "wrote %d %s multi-traces to %s\n", i, kind, syntax.FileName(fl.out))
 	return nil
 }
 
@@ -194,34 +209,63 @@ var logFileExt = map[logs.Format]string{logs.JSONL: ".jsonl", logs.CSV: ".csv", 
 
 // writeLog writes the multi-traces as one log of format f, the file
 // names[0], or, with --log-per-location, one log per location k, the file
-// names[k], each with its own clock and the same session ids.
+// names[k], each with its own clock and the same session ids; with
+// --rotate, each log is rotated into several files (names[k] the newest).
+// Nothing is written when a rotated file's name exists (unless --force).
 func (a *app) writeLog(fl *genFlags, names []string, f logs.Format, kind tracegen.Kind, sig *interaction.Signature, mts []multitrace.MultiTrace) error {
 	ptrs := make([]*multitrace.MultiTrace, len(mts))
 	for i := range mts {
 		ptrs[i] = &mts[i]
 	}
 	ids := logs.IDs(f, len(mts), int64(fl.seed))
+	var files []string
+	var data [][]byte
 	for k, name := range names {
 		part := ptrs
 		if fl.perLoc {
 			part = logs.Location(ptrs, k)
 		}
-		var buf bytes.Buffer
-		if err := logs.Write(&buf, f, sig, ids, part, int64(fl.seed)+int64(k)); err != nil {
+		var bufs []*bytes.Buffer
+		_, err := logs.WriteRotated(func() (io.Writer, error) {
+			bufs = append(bufs, new(bytes.Buffer))
+			return bufs[len(bufs)-1], nil
+		}, f, sig, ids, part, int64(fl.seed)+int64(k), fl.rotate)
+		if err != nil {
 			return err
 		}
-		if err := atomicfile.WriteFile(name, buf.Bytes(), 0o644); err != nil {
-			return spec.FileError(err)
+		for i, buf := range bufs { // the oldest first
+			files = append(files, rotatedName(name, len(bufs)-1-i))
+			data = append(data, buf.Bytes())
+		}
+	}
+	for _, name := range files {
+		if _, err := os.Lstat(name); err == nil && !fl.force {
+			return fmt.Errorf("%s: exists: not replaced (remove it, choose another -o, or give --force)", syntax.FileName(name))
+		}
+	}
+	for i, name := range files {
+		if err := atomicfile.WriteFile(name, data[i], 0o644); err != nil {
+			return syntax.FileError(err)
 		}
 	}
 	if a.json() {
 		return json.NewEncoder(a.stdout).Encode(map[string]any{"kind": kind.String(), "n": len(mts), "seed": fl.seed,
-			"files": names, "log_format": f.String()})
+			"files": files, "log_format": f.String()})
 	}
-	what := spec.FileName(names[0])
-	if len(names) > 1 {
-		what = fmt.Sprintf("%d logs, %s ... %s", len(names), spec.FileName(names[0]), spec.FileName(names[len(names)-1]))
+	what := syntax.FileName(files[0])
+	if len(files) > 1 {
+		what = fmt.Sprintf("%d logs, %s ... %s", len(files), syntax.FileName(files[0]), syntax.FileName(files[len(files)-1]))
 	}
 	fmt.Fprintf(a.stdout, "wrote %d %s multi-traces as sessions of %s\n", len(mts), kind, what)
 	return nil
+}
+
+// rotatedName is the name of the file of a rotated log that comes age files
+// before the newest, name: NAME.EXT, NAME.1.EXT, NAME.2.EXT, ...
+func rotatedName(name string, age int) string {
+	if age == 0 {
+		return name
+	}
+	ext := filepath.Ext(name)
+	return fmt.Sprintf("%s.%d%s", strings.TrimSuffix(name, ext), age, ext)
 }

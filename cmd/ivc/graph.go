@@ -12,7 +12,7 @@ import (
 	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/runtime"
-	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -29,7 +29,7 @@ var statusColors = map[string]string{
 // multi-trace file (Analyzer.Explore) as a Graphviz file at path.
 func writeGraph(path, file string, r verdict.Result, g *runtime.Graph) error {
 	if err := atomicfile.WriteFile(path, []byte(drawGraph(file, r, g)), 0o644); err != nil {
-		return spec.FileError(err)
+		return syntax.FileError(err)
 	}
 	return nil
 }
@@ -112,9 +112,9 @@ func (a *app) graphInputs(fl *analyzeFlags, paths, files []string, format logs.F
 	in.Close()
 	switch {
 	case f != logs.HTF && g.session == "":
-		return nil, a.usagef("--graph draws the search of one multi-trace: %s is a log, give --session ID", spec.FileName(g.file))
+		return nil, a.usagef("--graph draws the search of one multi-trace: %s is a log, give --session ID", syntax.FileName(g.file))
 	case f == logs.HTF && g.session != "":
-		return nil, a.usagef("--session chooses a session of a log: %s is one multi-trace", spec.FileName(g.file))
+		return nil, a.usagef("--session chooses a session of a log: %s is one multi-trace", syntax.FileName(g.file))
 	}
 	return g, nil
 }
@@ -149,9 +149,9 @@ func (g *graphInputs) check() error {
 	case g == nil:
 		return nil
 	case g.log:
-		return g.a.usagef("--graph draws the search of one multi-trace: %s is a log, give --session ID", spec.FileName(g.file))
+		return g.a.usagef("--graph draws the search of one multi-trace: %s is a log, give --session ID", syntax.FileName(g.file))
 	case g.session != "" && !g.found:
-		return fmt.Errorf("%s: no session %s (--session)", spec.FileName(g.file), spec.FileName(g.session))
+		return fmt.Errorf("%s: no session %s (--session)", syntax.FileName(g.file), syntax.FileName(g.session))
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/spec"
 )
 
 // logFlags are the flags of ivc analyze for event logs and traces.
@@ -34,7 +35,7 @@ type logRun struct {
 }
 
 // logOptions turns the flags into the readers' options.
-func (a *app) logOptions(fl *analyzeFlags, sp *check.Spec) (logRun, error) {
+func (a *app) logOptions(fl *analyzeFlags, sp *spec.Spec) (logRun, error) {
 	lf := &fl.logs
 	f, err := logs.ParseFormat(lf.format)
 	if err != nil {
@@ -44,11 +45,14 @@ func (a *app) logOptions(fl *analyzeFlags, sp *check.Spec) (logRun, error) {
 	if err != nil {
 		return logRun{}, a.usagef("invalid --session-scope %q: want run or file", lf.sessionScope)
 	}
-	run := logRun{format: f, scope: scope, budget: int64(fl.maxMemory), tmpDir: lf.tmpDir}
+	run := logRun{format: f, scope: scope, budget: int64(fl.joinMemory), tmpDir: lf.tmpDir}
+	if run.budget == 0 {
+		run.budget = int64(fl.maxMemory)
+	}
 	if run.budget == 0 {
 		run.budget = check.DefaultMaxMemory(1)
 	}
-	opt := logs.Options{Sig: sp.Interaction.Sig, LifelineAttr: lf.lifelineAttr, MessageAttr: lf.messageAttr, Strict: lf.strict,
+	opt := logs.Options{Sig: sp.Sig, LifelineAttr: lf.lifelineAttr, MessageAttr: lf.messageAttr, Strict: lf.strict,
 		MaxBytes: int64(fl.maxInput)}
 	for _, fv := range lf.fields {
 		role, name, ok := strings.Cut(fv, "=")
@@ -87,6 +91,7 @@ type logCounts struct {
 	events    int      // events in the signature, judged
 	unkinded  int      // spans without an action (INTERNAL or no kind)
 	htf       int      // .htf multi-traces
+	spilled   bool     // sessions joined past --join-memory went to disk
 	skipped   []string // files of directories in no format
 	// undeclared are the names outside the signature seen most
 	undeclared []logs.Undeclared
@@ -208,6 +213,9 @@ func logInputs(files []string, run logRun, counts *logCounts) iter.Seq[check.Inp
 				}
 				failed = !yield(sessionInput(s, counts))
 			}
+			if u := j.Undeclared(); len(u) > 0 {
+				counts.undeclared = logs.MostUndeclared(maxUndeclaredShown, counts.undeclared, u)
+			}
 			for _, p := range pending {
 				if failed {
 					break
@@ -215,6 +223,7 @@ func logInputs(files []string, run logRun, counts *logCounts) iter.Seq[check.Inp
 				failed = !yield(p.in)
 			}
 			pending = nil
+			counts.spilled = counts.spilled || j.Spilled()
 			j.Close()
 			j = nil
 		}
@@ -253,9 +262,7 @@ func logInputs(files []string, run logRun, counts *logCounts) iter.Seq[check.Inp
 			if u := in.Undeclared(); len(u) > 0 {
 				counts.undeclared = logs.MostUndeclared(maxUndeclaredShown, counts.undeclared, u)
 			}
-			counts.ignored += stats.Ignored
 			counts.malformed += stats.Malformed
-			counts.events += stats.Events
 			counts.unkinded += stats.Unkinded
 			if err != nil {
 				bad = append(bad, err)
@@ -295,6 +302,10 @@ func htfInput(in *logs.Input, file string, opt logs.Options) check.Input {
 // sessionInput is the input of a session, counted.
 func sessionInput(s logs.Session, counts *logCounts) check.Input {
 	counts.sessions++
+	// Counted here, not from the logs' Stats: a span's message, and so
+	// whether it is judged, may come from its partner in another file.
+	counts.events += s.Events
+	counts.ignored += s.Ignored
 	in := check.Input{Name: s.File, Session: s.ID, Ignored: s.Ignored,
 		Read: func() (*multitrace.MultiTrace, error) { return s.MT, s.Err }}
 	if len(s.Files) > 1 {

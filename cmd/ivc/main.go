@@ -22,6 +22,10 @@
 //
 //   - its output streams, a.stdout and a.stderr, and the global --format
 //     flag: a.json() reports --format json;
+//   - what else it takes from its process, in a.env: standard input
+//     (a.stdin), environment variables (a.getenv) and the signals that stop
+//     it (a.interrupted), never os.Stdin, os.Getenv or signal.Notify, so that
+//     runs can share a process (the script tests run ivc in-process);
 //   - its arguments: a.loadSpec(args) loads SPEC [HIF] and returns the
 //     arguments after them (a.specArgs only splits them), a.expand turns
 //     files and directories into a sorted list of files;
@@ -37,6 +41,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/signal"
@@ -56,7 +61,7 @@ func main() {
 		atomicfile.RemoveTemps()
 		os.Exit(130)
 	}()
-	status := run(os.Args[1:], os.Stdout, os.Stderr)
+	status := run(os.Args[1:], osEnv())
 	// Close reports what a write may not have yet (a file system that
 	// writes back late): results lost there are an error too.
 	if err := os.Stdout.Close(); err != nil && status < exitInput {
@@ -64,4 +69,16 @@ func main() {
 		status = exitInput
 	}
 	os.Exit(status)
+}
+
+// osEnv is the env of the process: its standard streams, its environment
+// and its signals.
+func osEnv() env {
+	return env{
+		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
+		getenv: os.Getenv,
+		interrupted: func() (context.Context, context.CancelFunc) {
+			return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		},
+	}
 }

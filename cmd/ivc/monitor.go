@@ -20,6 +20,7 @@ import (
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/monitor"
 	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 	"github.com/spf13/cobra"
 )
@@ -34,15 +35,9 @@ type monitorFlags struct {
 	maxSessionMemory            byteSize
 }
 
-// monitorSignals returns the context ivc monitor runs in, done at SIGINT
-// or SIGTERM (a variable for tests), and listening is told where each
-// receiver listens.
-var (
-	monitorSignals = func() (context.Context, context.CancelFunc) {
-		return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	}
-	monitorListening = func(what, addr string) {}
-)
+// monitorListening is told where each receiver listens (a variable for
+// tests).
+var monitorListening = func(what, addr string) {}
 
 func newMonitorCmd(a *app) *cobra.Command {
 	var fl monitorFlags
@@ -116,11 +111,11 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 	if len(rest) > 0 {
 		return a.usagef("unexpected argument %s (want SPEC [HIF])", rest[0])
 	}
-	sp, err := check.LoadSpec(hsf, hif, "")
+	sp, err := spec.Load(hsf, hif)
 	if err != nil {
 		return err
 	}
-	a.warn(sp.Interaction.Warnings)
+	a.warn(sp.Warnings)
 	set := settings(cmd, &fl.analyzeFlags)
 	opts, warnings, err := set.Options(sp)
 	for _, w := range warnings {
@@ -159,7 +154,7 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 		out.write(r)
 		if r.Verdict == verdict.Fail.String() {
 			stderr(func(w io.Writer) {
-				name := spec.FileName(r.File) + " (session " + spec.FileName(r.Session) + ")"
+				name := syntax.FileName(r.File) + " (session " + syntax.FileName(r.Session) + ")"
 				fmt.Fprintf(w, "%s: %s (%d nodes, revision %d, closed by %s, %d µs after its last event)",
 					name, r.Verdict, r.Nodes, r.Revision, r.ClosedBy, r.LatencyUS)
 				if r.Reason != "" {
@@ -176,7 +171,7 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 		return err
 	}
 
-	ctx, stop := monitorSignals()
+	ctx, stop := a.interrupted()
 	defer stop()
 	var servers []func()
 	var wg sync.WaitGroup
@@ -229,7 +224,7 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 		var r io.ReadCloser
 		name := path
 		if path == "-" {
-			r = io.NopCloser(os.Stdin)
+			r = io.NopCloser(a.stdin)
 		} else {
 			r = monitor.Follow(ctx, path, 100*time.Millisecond)
 			name = path

@@ -31,9 +31,8 @@ func runMonitor(t *testing.T, args []string, send func(addrs map[string]string))
 	var mu sync.Mutex
 	addrs := map[string]string{}
 	listening := make(chan struct{}, 8)
-	oldSignals, oldListening := monitorSignals, monitorListening
-	defer func() { monitorSignals, monitorListening = oldSignals, oldListening }()
-	monitorSignals = func() (context.Context, context.CancelFunc) { return ctx, cancel }
+	oldListening := monitorListening
+	defer func() { monitorListening = oldListening }()
 	monitorListening = func(what, addr string) {
 		mu.Lock()
 		addrs[what] = addr
@@ -43,7 +42,9 @@ func runMonitor(t *testing.T, args []string, send func(addrs map[string]string))
 	var out, errs bytes.Buffer
 	done := make(chan int)
 	go func() {
-		done <- run(append([]string{"monitor", "--engine", "automata", "--otlp-grpc", "127.0.0.1:0", "--otlp-http", "127.0.0.1:0"}, args...), &out, &errs)
+		e := testEnv(&out, &errs)
+		e.interrupted = func() (context.Context, context.CancelFunc) { return ctx, cancel }
+		done <- run(append([]string{"monitor", "--engine", "automata", "--otlp-grpc", "127.0.0.1:0", "--otlp-http", "127.0.0.1:0"}, args...), e)
 	}()
 	for range 2 {
 		select {
@@ -67,7 +68,7 @@ func runMonitor(t *testing.T, args []string, send func(addrs map[string]string))
 func analyzeRecords(t *testing.T, log string) map[string]string {
 	t.Helper()
 	var out, errs bytes.Buffer
-	run([]string{"analyze", "--engine", "automata", "--format", "json", filepath.Join(testdata, "abp/abp.hsf"), log}, &out, &errs)
+	run([]string{"analyze", "--engine", "automata", "--format", "json", filepath.Join(testdata, "abp/abp.hsf"), log}, testEnv(&out, &errs))
 	return records(t, out.String(), false)
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/ivc-project/ivc/internal/atomicfile"
 	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/syntax"
 	"github.com/spf13/cobra"
 )
 
@@ -93,7 +94,7 @@ HIF is omitted) or a legacy single-file .hsf.`,
 			if dotFile != "" {
 				g := red.DOT(nfa.DOTOptions{Name: sp.HIFPath, Labels: labels})
 				if err := atomicfile.WriteFile(dotFile, []byte(g), 0o644); err != nil {
-					return spec.FileError(err)
+					return syntax.FileError(err)
 				}
 			}
 			if a.json() {

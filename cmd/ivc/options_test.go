@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/hcf"
 	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
@@ -54,12 +53,12 @@ func TestAnalysisOptions(t *testing.T) {
 		{"flags over legacy", []string{"--mode=prefix", "--loc"}, legacy, with(func(o *runtime.Options) { o.Strategy = runtime.BFS })},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := &app{stdout: io.Discard, stderr: io.Discard}
+			a := &app{env: testEnv(io.Discard, io.Discard)}
 			cmd, fl := analyzeCommand(a)
 			if err := cmd.ParseFlags(tc.args); err != nil {
 				t.Fatal(err)
 			}
-			sp := &check.Spec{Interaction: &spec.Spec{SigPath: "legacy.hsf", Options: tc.legacy}}
+			sp := &spec.Spec{SigPath: "legacy.hsf", Options: tc.legacy}
 			set := settings(cmd, fl)
 			opts, _, err := set.Options(sp)
 			if err != nil {

@@ -30,7 +30,7 @@ func TestOutputLost(t *testing.T) {
 	} {
 		var stderr bytes.Buffer
 		out := &full{}
-		status := run(args, out, &stderr)
+		status := run(args, testEnv(out, &stderr))
 		if status != exitInput || strings.Count(stderr.String(), "no space left on device") != 1 || out.writes != 1 {
 			t.Errorf("ivc %s: status %d, %d writes, stderr:\n%s", strings.Join(args, " "), status, out.writes, stderr.String())
 		}

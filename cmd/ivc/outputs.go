@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // checkOutput checks, before a batch runs, that ivc may write the file
@@ -25,32 +25,32 @@ func checkOutput(flag, path string, inputs []string, marker string, force bool) 
 	case errors.Is(err, fs.ErrNotExist):
 		return checkDir(path)
 	case err != nil:
-		return spec.FileError(err)
+		return syntax.FileError(err)
 	case fi.Mode()&fs.ModeSymlink != 0:
-		return fmt.Errorf("%s %s: a symbolic link: ivc writes no file through one (give the path of the file itself)", flag, spec.FileName(path))
+		return fmt.Errorf("%s %s: a symbolic link: ivc writes no file through one (give the path of the file itself)", flag, syntax.FileName(path))
 	case !fi.Mode().IsRegular():
-		return fmt.Errorf("%s %s: not a regular file", flag, spec.FileName(path))
+		return fmt.Errorf("%s %s: not a regular file", flag, syntax.FileName(path))
 	}
 	for _, in := range inputs {
 		if ii, err := os.Stat(in); err == nil && os.SameFile(fi, ii) {
-			return fmt.Errorf("%s %s: is the input %s: not replaced", flag, spec.FileName(path), spec.FileName(in))
+			return fmt.Errorf("%s %s: is the input %s: not replaced", flag, syntax.FileName(path), syntax.FileName(in))
 		}
 	}
 	if force {
 		return nil
 	}
 	if marker == "" {
-		return fmt.Errorf("%s %s: exists: not replaced (remove it, choose another name, or give --force)", flag, spec.FileName(path))
+		return fmt.Errorf("%s %s: exists: not replaced (remove it, choose another name, or give --force)", flag, syntax.FileName(path))
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return spec.FileError(err)
+		return syntax.FileError(err)
 	}
 	defer f.Close()
 	head := make([]byte, 512)
 	n, _ := io.ReadFull(f, head)
 	if !bytes.Contains(head[:n], []byte(marker)) {
-		return fmt.Errorf("%s %s: exists and ivc did not write it: not replaced (remove it, choose another name, or give --force)", flag, spec.FileName(path))
+		return fmt.Errorf("%s %s: exists and ivc did not write it: not replaced (remove it, choose another name, or give --force)", flag, syntax.FileName(path))
 	}
 	return nil
 }
@@ -60,10 +60,10 @@ func checkOutput(flag, path string, inputs []string, marker string, force bool) 
 func checkDir(path string) error {
 	fi, err := os.Stat(filepath.Dir(path))
 	if err != nil {
-		return fmt.Errorf("%s: %w", spec.FileName(path), unwrapPath(err))
+		return fmt.Errorf("%s: %w", syntax.FileName(path), unwrapPath(err))
 	}
 	if !fi.IsDir() {
-		return fmt.Errorf("%s: %s is not a directory", spec.FileName(path), spec.FileName(filepath.Dir(path)))
+		return fmt.Errorf("%s: %s is not a directory", syntax.FileName(path), syntax.FileName(filepath.Dir(path)))
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/ivc-project/ivc/report"
 	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -31,8 +32,9 @@ const (
 // failures (report.DefaultMaxDrawings of them) to draw them once the batch
 // is over, when no worker uses the specification any more.
 type reportBuilder struct {
+	a    *app
 	path string
-	c    *check.Checker
+	sp   *spec.Spec // what the failures are drawn against: nil for a raw NFA
 	rep  report.Report
 
 	mu  sync.Mutex
@@ -47,10 +49,16 @@ type failure struct {
 	res verdict.Result
 }
 
-func newReportBuilder(path string, c *check.Checker, args []string) *reportBuilder {
-	r := &reportBuilder{path: path, c: c, mts: map[int]*multitrace.MultiTrace{}}
-	r.rep = report.Report{Title: "ivc analyze " + strings.Join(args, " "), Spec: c.Spec().Path,
-		Mode: c.Mode().String(), Engine: c.Engine().String()}
+// newReportBuilder returns the builder of the report at path of ivc
+// analyze args, which checks against the spec or raw NFA at specPath (sp, a
+// raw NFA's nil), or nil when path is "": no report.
+func newReportBuilder(a *app, path string, args []string, specPath string, mode verdict.Mode, engine check.Engine, sp *spec.Spec) *reportBuilder {
+	if path == "" {
+		return nil
+	}
+	r := &reportBuilder{a: a, path: path, sp: sp, mts: map[int]*multitrace.MultiTrace{}}
+	r.rep = report.Report{Title: "ivc analyze " + strings.Join(args, " "), Spec: specPath,
+		Mode: mode.String(), Engine: engine.String()}
 	return r
 }
 
@@ -97,7 +105,7 @@ func (r *reportBuilder) add(o check.Outcome) {
 		Elapsed: o.Elapsed, Drawing: -1}
 	switch {
 	case o.Err != nil:
-		row.Verdict, row.Reason = "error", describe(o.Err).Error()
+		row.Verdict, row.Reason = "error", r.a.describe(o.Err).Error()
 	default:
 		res := o.Result
 		row.Verdict = res.Verdict.String()
@@ -120,10 +128,10 @@ func (r *reportBuilder) write(elapsed time.Duration) error {
 		return nil
 	}
 	r.rep.Elapsed = elapsed
-	if r.c.Spec().Interaction == nil {
+	if r.sp == nil {
 		r.rep.NoDrawing = "a raw NFA has no interaction to draw"
 	}
-	if in := r.c.Spec().Interaction; in != nil && len(r.fails) > 0 {
+	if in := r.sp; in != nil && len(r.fails) > 0 {
 		// A store of its own: the checker's may still be read elsewhere.
 		st := interaction.NewStore(in.Sig)
 		opts := check.DefaultOptions().Analysis
@@ -144,7 +152,7 @@ func (r *reportBuilder) write(elapsed time.Duration) error {
 		return err
 	}
 	if err := atomicfile.WriteFile(r.path, b.Bytes(), 0o644); err != nil {
-		return spec.FileError(err)
+		return syntax.FileError(err)
 	}
 	return nil
 }

@@ -1,9 +1,9 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"golang.org/x/term"
 	"io"
 	"os"
 	"runtime/debug"
@@ -11,6 +11,7 @@ import (
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 )
 
 // commands builds the subcommands of ivc, one constructor per file.
@@ -37,13 +38,30 @@ const (
 // interaction.ParseLocations's, for every command.
 const locationsHelp = "the locations (groups of lifelines that share a clock): " + interaction.LocationsSyntax + "; default discrete"
 
-// app is the state that every command shares: output streams, global
-// flags and the exit status built up while a command runs.
-type app struct {
+// env is what a run of ivc takes from its process, handed to run rather
+// than read from os globals so that runs can share a process (the script
+// tests run ivc in-process, several at a time): the standard streams, the
+// environment variables and the signals that stop a long run. main passes
+// the process's own (osEnv). Relative paths are still the process's working
+// directory's: the libraries open paths as given, and name them so in
+// errors.
+type env struct {
+	stdin          io.Reader
 	stdout, stderr io.Writer
-	format         string // --format: text or json
-	status         int
-	cmd            *cobra.Command // the command being run, for usage hints
+	getenv         func(key string) string
+	// interrupted returns the context a command that runs until stopped
+	// (ivc monitor) runs in: done at SIGINT or SIGTERM for a process.
+	interrupted func() (context.Context, context.CancelFunc)
+}
+
+// app is the state that every command shares: its process's env (stdout
+// wrapped to keep the first write error), global flags and the exit status
+// built up while a command runs.
+type app struct {
+	env
+	format string // --format: text or json
+	status int
+	cmd    *cobra.Command // the command being run, for usage hints
 }
 
 // json reports whether --format json was given.
@@ -135,15 +153,17 @@ Inconc, 2 on a usage or input error (reported on stderr as file:line:col).`,
 
 // run runs ivc with the command-line arguments args (without the program
 // name) and returns its exit status.
-func run(args []string, stdout, stderr io.Writer) (status int) {
+func run(args []string, e env) (status int) {
+	stderr := e.stderr
+	a := &app{env: e}
 	defer func() {
-		if err := internalError(recover()); err != nil {
+		if err := a.internalError(recover()); err != nil {
 			fmt.Fprintf(stderr, "ivc: %v\n", err)
 			status = exitInput
 		}
 	}()
-	out := &output{w: stdout}
-	a := &app{stdout: out, stderr: stderr}
+	out := &output{w: e.stdout}
+	a.stdout = out
 	root := newRootCmd(a)
 	root.SetArgs(args)
 	root.SetOut(out)
@@ -175,17 +195,17 @@ func run(args []string, stdout, stderr io.Writer) (status int) {
 // internalError turns the value of recover() into an error, nil when there
 // was no panic. A panic is a bug of ivc, never the user's: it is reported as
 // such, with its stack trace only when IVC_DEBUG=1.
-func internalError(v any) error {
+func (a *app) internalError(v any) error {
 	if v == nil {
 		return nil
 	}
-	return describe(&check.PanicError{Value: v, Stack: debug.Stack()})
+	return a.describe(&check.PanicError{Value: v, Stack: debug.Stack()})
 }
 
 // describe adds its stack trace to an internal error when IVC_DEBUG=1.
-func describe(err error) error {
+func (a *app) describe(err error) error {
 	var pe *check.PanicError
-	if errors.As(err, &pe) && os.Getenv("IVC_DEBUG") == "1" {
+	if errors.As(err, &pe) && a.getenv("IVC_DEBUG") == "1" {
 		return fmt.Errorf("%w\n%s", err, pe.Stack)
 	}
 	return err

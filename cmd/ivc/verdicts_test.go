@@ -61,7 +61,7 @@ func checkVerdicts(t *testing.T, dir string, rows []verdictRow, jobs int) {
 				args = append(args, filepath.Join(dir, r.htf))
 			}
 			var stdout, stderr bytes.Buffer
-			status := run(args, &stdout, &stderr)
+			status := run(args, testEnv(&stdout, &stderr))
 			lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
 			if len(lines) != len(rows) {
 				t.Fatalf("%s %s: %d results for %d multi-traces (status %d)\n%s", hif, mode, len(lines), len(rows), status, stderr.String())

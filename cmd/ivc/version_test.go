@@ -32,7 +32,7 @@ func TestVersionOf(t *testing.T) {
 // and exits 0.
 func TestVersionFlag(t *testing.T) {
 	var out, errb bytes.Buffer
-	if status := run([]string{"--version"}, &out, &errb); status != 0 {
+	if status := run([]string{"--version"}, testEnv(&out, &errb)); status != 0 {
 		t.Fatalf("ivc --version: status %d, stderr %s", status, errb.String())
 	}
 	if got, want := out.String(), "ivc "+version()+"\n"; got != want || !strings.HasPrefix(got, "ivc ") {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/spec"
 )
 
 // A sample is one multi-trace of the corpus: HIBOU's verdict and analysis
@@ -160,7 +161,7 @@ func runIVC(dir string, samples []*sample, engine check.Engine) error {
 		byHIF[s.hif] = append(byHIF[s.hif], s)
 	}
 	for _, hif := range order {
-		sp, err := check.LoadSpec(filepath.Join(dir, "signature.hsf"), filepath.Join(dir, hif), "")
+		sp, err := spec.Load(filepath.Join(dir, "signature.hsf"), filepath.Join(dir, hif))
 		if err != nil {
 			return err
 		}

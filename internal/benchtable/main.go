@@ -4,6 +4,7 @@
 //
 //	go run ./internal/benchtable            # every row (a few minutes)
 //	go run ./internal/benchtable -rows lfrem,sat
+//	go run ./internal/benchtable -rows join10m # issue 23's 10M-event run (minutes; not in the default)
 //	go run ./internal/benchtable -table1    # the automata paper's Table 1, set by set
 //	go run ./internal/benchtable -hibou     # ivc beside HIBOU 0.8.7 on corpus/lfrem
 //
@@ -269,6 +270,55 @@ var producers = []producer{
 		}
 		return out, nil
 	}},
+	{"join", func() ([]row, error) {
+		// Sessions joined across one log per location (issue 23), beside
+		// the per-file path on the same sessions: check's BenchmarkJoin
+		// (2,000 distinct ABP sessions; in memory and spilling) and the
+		// joined rows of BenchmarkLogs (the lfrem-like sessions of the 2M
+		// events/s target).
+		rs, err := goTest(nil, "./check", "-run", "^$", "-bench", "Join", "-cpu", "1", "-benchtime", "3x")
+		if err != nil {
+			return nil, err
+		}
+		logs, err := goTest(nil, "./check", "-run", "^$", "-bench", "Logs/repeated-i14", "-cpu", "1", "-benchtime", "10x")
+		if err != nil {
+			return nil, err
+		}
+		rs = append(rs, logs...)
+		v := map[string]float64{}
+		for _, r := range rs {
+			v[r.name] = r.metrics["events/s"]
+		}
+		var out []row
+		for _, f := range []struct{ name, label, unit string }{{"jsonl", "JSON Lines", "events/s"}, {"otlp", "OTLP/JSON", "spans/s"}} {
+			file, joined, spilled := v["Join/"+f.name+"/file"], v["Join/"+f.name+"/joined"], v["Join/"+f.name+"/spilled"]
+			out = append(out,
+				row{fmt.Sprintf("joined %s (one log per location) → verdicts, one core, 2,000 distinct ABP sessions (automata engine)", f.label),
+					fmt.Sprintf("per-file path, same sessions: %s %s", rate(file), f.unit), rate(joined) + " " + f.unit,
+					fmt.Sprintf("%.2f× the per-file path", joined/file)},
+				row{fmt.Sprintf("joined %s, spilling to disk (budget 1/16 of the events), same sessions", f.label),
+					fmt.Sprintf("joined in memory: %s %s", rate(joined), f.unit), rate(spilled) + " " + f.unit,
+					fmt.Sprintf("%.2f× in memory (target ≥ 0.5×)", spilled/joined)})
+			file, joined = v["Logs/repeated-i14/"+f.name], v["Logs/repeated-i14/"+f.name+"-joined"]
+			target := map[string]float64{"jsonl": 2e6, "otlp": 1e6}[f.name]
+			out = append(out, row{fmt.Sprintf("joined %s (one log per location) → verdicts, one core, 20,000 lfrem-like sessions (automata engine)", f.label),
+				fmt.Sprintf("target %s %s; per-file path %s", rate(target), f.unit, rate(file)), rate(joined) + " " + f.unit,
+				fmt.Sprintf("%.2f× the target, %.2f× the per-file path", joined/target, joined/file)})
+		}
+		return out, nil
+	}},
+	{"join10m", func() ([]row, error) {
+		// Heavy (minutes, 1 GB of logs): only with -rows join10m.
+		rs, err := goTest(nil, "./cmd/ivc", "-tags", "sweep", "-run", "^$", "-bench", "JoinSpill", "-benchtime", "1x", "-timeout", "60m")
+		if err != nil || len(rs) == 0 {
+			return nil, err
+		}
+		m := rs[0].metrics
+		return []row{{"ivc analyze, 10M events in 1M sessions, 20 rotated per-service JSON Lines files, --max-memory 256MiB (spilling), one worker",
+			fmt.Sprintf("in memory: %s events/CPU-s, peak RSS %.0f MiB", rate(m["mem-events/cpu-s"]), m["mem-peak-RSS-MiB"]),
+			fmt.Sprintf("%s events/CPU-s (%s events/s), peak RSS %.0f MiB", rate(m["spill-events/cpu-s"]), rate(m["spill-events/s"]), m["spill-peak-RSS-MiB"]),
+			fmt.Sprintf("%.2f× in memory (target ≥ 0.5×); RSS the budget %+.0f MiB (target ≤ +64)", m["spill/mem-cpu"], m["spill-peak-RSS-MiB"]-256)}}, nil
+	}},
 	{"gen", func() ([]row, error) {
 		// The generated ABP verifiers (discrete partition: 4 locations; and
 		// trivial: global traces), built and benchmarked by the end-to-end
@@ -300,7 +350,7 @@ var producers = []producer{
 }
 
 func main() {
-	only := flag.String("rows", "", "comma-separated rows to run (default all): "+keys())
+	only := flag.String("rows", "", "comma-separated rows to run (default all but join10m): "+keys())
 	table1 := flag.Bool("table1", false, "print the automata paper's Table 1 with our seconds per set beside the paper's, instead of the rows")
 	hibou := flag.Bool("hibou", false, "measure ivc beside HIBOU 0.8.7 (../shared/tools/hibou) on the lifeline-removal corpus, instead of the rows")
 	every := flag.Int("every", 5, "with -hibou: one multi-trace in every this many of corpus/lfrem")
@@ -333,7 +383,7 @@ func main() {
 	fmt.Println("|---|---|---|---|")
 	failed := false
 	for _, p := range producers {
-		if *only != "" && !slices.Contains(strings.Split(*only, ","), p.key) {
+		if *only != "" && !slices.Contains(strings.Split(*only, ","), p.key) || *only == "" && heavy[p.key] {
 			continue
 		}
 		rows, err := p.run()
@@ -350,6 +400,9 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// heavy are the rows that run only when -rows names them.
+var heavy = map[string]bool{"join10m": true}
 
 func keys() string {
 	var ks []string

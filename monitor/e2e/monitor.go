@@ -12,6 +12,7 @@ import (
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/monitor"
+	"github.com/ivc-project/ivc/spec"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -34,7 +35,7 @@ type Monitor struct {
 // StartMonitor starts a monitor of the shop's specification, found in dir
 // (this package's directory).
 func StartMonitor(dir string) (*Monitor, error) {
-	sp, err := check.LoadSpec(filepath.Join(dir, Spec), filepath.Join(dir, HIF), "")
+	sp, err := spec.Load(filepath.Join(dir, Spec), filepath.Join(dir, HIF))
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +44,7 @@ func StartMonitor(dir string) (*Monitor, error) {
 		return nil, err
 	}
 	x := &Monitor{records: map[string]monitor.Record{}}
-	x.M, err = monitor.New(c, logs.Options{Sig: sp.Interaction.Sig}, monitor.Options{Idle: time.Hour}, func(r monitor.Record) {
+	x.M, err = monitor.New(c, logs.Options{Sig: sp.Sig}, monitor.Options{Idle: time.Hour}, func(r monitor.Record) {
 		x.mu.Lock()
 		x.records[r.Session] = r
 		x.mu.Unlock()
