@@ -36,9 +36,14 @@ func NewTraceReader(name string, opt Options, report func(error)) (*TraceReader,
 // rank in the request). Stats count the request's events.
 func (t *TraceReader) Read(td ptrace.Traces, n int, emit func(Event)) (Stats, error) {
 	t.e.emit = emit
-	t.b.stats, t.b.index, t.b.hidden = Stats{}, 0, 0
+	t.b.stats, t.b.index, t.b.hidden, t.r.over = Stats{}, 0, 0, false
 	defer t.b.reportHidden()
 	err := t.r.traces(td, n, 0)
+	if err != nil {
+		// Past the spans a file may hold (Options.MaxMemory): reported,
+		// counted malformed, and the spans held dropped, as for a file.
+		err = t.b.stop(err)
+	}
 	if ferr := t.r.flush(); err == nil {
 		err = ferr
 	}

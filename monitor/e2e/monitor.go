@@ -29,7 +29,8 @@ type Monitor struct {
 	hs                 *http.Server
 
 	mu      sync.Mutex
-	records map[string]monitor.Record
+	records map[string]monitor.Record // the last of each session
+	early   map[string]string         // the verdicts of the early records
 }
 
 // StartMonitor starts a monitor of the shop's specification, found in dir
@@ -43,10 +44,13 @@ func StartMonitor(dir string) (*Monitor, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := &Monitor{records: map[string]monitor.Record{}}
+	x := &Monitor{records: map[string]monitor.Record{}, early: map[string]string{}}
 	x.M, err = monitor.New(c, logs.Options{Sig: sp.Sig}, monitor.Options{Idle: time.Hour}, func(r monitor.Record) {
 		x.mu.Lock()
 		x.records[r.Session] = r
+		if r.ClosedBy == monitor.ClosedEarly {
+			x.early[r.Session] = r.Verdict
+		}
 		x.mu.Unlock()
 	})
 	if err != nil {
@@ -72,9 +76,11 @@ func StartMonitor(dir string) (*Monitor, error) {
 }
 
 // Stop stops the receivers, judges the open sessions and checks the
-// records against want (a verdict by trace id) and the counts: nothing
-// lost, received = judged + ignored + malformed + late.
-func (x *Monitor) Stop(want map[string]string) []error {
+// records against want (the fault of each trace id): the verdicts
+// expected (Verdicts), an early record for the faults in Early and only
+// for them, and the counts: nothing lost, received = judged + ignored +
+// malformed + late.
+func (x *Monitor) Stop(want map[string]Fault) []error {
 	x.gs.Stop()
 	x.hs.Close()
 	x.M.Close()
@@ -84,9 +90,13 @@ func (x *Monitor) Stop(want map[string]string) []error {
 	if len(x.records) != len(want) {
 		errs = append(errs, fmt.Errorf("%d records, want %d: %v", len(x.records), len(want), x.records))
 	}
-	for id, v := range want {
+	for id, f := range want {
+		v := Verdicts[f]
 		if r := x.records[id]; r.Verdict != v {
 			errs = append(errs, fmt.Errorf("trace %s: %s (%s), want %s", id, r.Verdict, r.Reason, v))
+		}
+		if e, ok := x.early[id]; ok != Early[f] || ok && e != v {
+			errs = append(errs, fmt.Errorf("trace %s: early record %v %s, want one: %v", id, ok, e, Early[f]))
 		}
 	}
 	if n := x.M.Counts(); n.Received != n.Judged+n.Ignored+n.Malformed+n.Late || n.Received == 0 || n.Malformed != 0 {
