@@ -10,6 +10,7 @@ import (
 
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
@@ -112,10 +113,12 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 		}
 		b.Run(f.String(), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
+			var cpu testutil.CPUClock
 			for b.Loop() {
 				b.StopTimer()
 				c := checker() // no memo from the run before
 				b.StartTimer()
+				cpu.Start()
 				sessions, st, err := logs.ReadFrom("bench", bytes.NewReader(data), f, opt, nil)
 				if err != nil || st.Events != events {
 					b.Fatalf("%+v %v, want %d events", st, err, events)
@@ -127,8 +130,10 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 						}
 					}
 				})
+				cpu.Stop()
 			}
 			b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+			cpu.Report(b, events*b.N, "event")
 			b.ReportMetric(float64(events)/float64(len(mts)), "events/session")
 		})
 		b.Run(f.String()+"-joined", func(b *testing.B) {

@@ -540,6 +540,12 @@ func (sp *spill) sort(template *gatherer) error {
 			if err != nil {
 				return fmt.Errorf("reading spilled sessions: %w", err)
 			}
+			if e.tag < droppedTag { // an event
+				s := &g.sess[g.sessionAt(e.id, e.input, e.line, e.index)]
+				if err := g.full(s, e.input, e.line); err != nil {
+					return err
+				}
+			}
 			g.put(&e)
 		}
 		part.close()
