@@ -180,6 +180,10 @@ func TestReport(t *testing.T) {
 	if want := fmt.Sprintf("rows 1–100 of %d", rows); shown != rows || pageRows != 100 || count != want {
 		t.Errorf("the table shows %d rows of %d (%q), want 100 of %d (%q)", pageRows, shown, count, rows, want)
 	}
+	// Each row has its count of ignored events (these logs have none).
+	if cells := eval[string](t, ctx, `Array.from(document.querySelectorAll("#table tbody tr:first-child td")).map(td => td.textContent).slice(5, 6).join()`); cells != "0" {
+		t.Errorf("the first row's ignored events: %q, want 0", cells)
+	}
 	if images != drawn || loaded != drawn {
 		t.Errorf("%d failure drawings, %d loaded, want %d", images, loaded, drawn)
 	}

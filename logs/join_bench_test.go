@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/ivc-project/ivc/interaction"
@@ -42,35 +43,70 @@ func BenchmarkJoinHeld(b *testing.B) {
 			}
 			const sessions, per = 20000, 10
 			data := joinLog(sig, sessions, per)
-			opt := logs.Options{Sig: sig}
-			var held uint64
-			b.ResetTimer()
-			for range b.N {
-				var before, after runtime.MemStats
-				runtime.GC()
-				runtime.ReadMemStats(&before)
-				j, err := logs.NewJoiner(opt, 0, "")
-				if err != nil {
-					b.Fatal(err)
-				}
-				in, err := logs.NewInput("bench.jsonl", bytes.NewReader(data), logs.JSONL, opt)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if _, err := j.Read(in, nil); err != nil {
-					b.Fatal(err)
-				}
-				b.StopTimer()
-				in = nil
-				runtime.GC()
-				runtime.ReadMemStats(&after)
-				held = after.HeapAlloc - before.HeapAlloc
-				runtime.KeepAlive(j)
-				b.StartTimer()
-			}
+			held := joinHeld(b, logs.Options{Sig: sig}, "bench.jsonl", logs.JSONL, data)
 			b.ReportMetric(float64(held)/(sessions*per), "B/event")
 			b.ReportMetric(float64(held)/sessions, "B/session")
 			b.ReportMetric(float64(b.N*sessions*per)/b.Elapsed().Seconds(), "events/s")
 		})
 	}
+}
+
+// BenchmarkJoinHeldSpans measures what a Joiner holds per span left
+// without a partner in its file (a run split by service: each call's
+// CLIENT span in one file, its SERVER span in another), held with what
+// pairs it at assembly: one OTLP file of such spans, half CLIENT, half
+// SERVER whose parents are elsewhere.
+func BenchmarkJoinHeldSpans(b *testing.B) {
+	sig, err := interaction.NewSignature([]string{"a", "b"}, []string{"m"}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const sessions, per = 20000, 10
+	var data bytes.Buffer
+	for s := range sessions {
+		var spans []string
+		for e := range per {
+			kind, parent := "3", ""
+			if e%2 == 1 {
+				kind, parent = "2", fmt.Sprintf("%016x", s*per+e+1<<40)
+			}
+			spans = append(spans, fmt.Sprintf(`{"traceId":"%032x","spanId":"%016x","parentSpanId":"%s","name":"m","kind":%s,"startTimeUnixNano":"%d"}`,
+				s+1, s*per+e+1, parent, kind, 1e9+e))
+		}
+		fmt.Fprintf(&data, `{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"a"}}]},"scopeSpans":[{"spans":[%s]}]}]}`+"\n",
+			strings.Join(spans, ","))
+	}
+	held := joinHeld(b, logs.Options{Sig: sig}, "bench.json", logs.OTLP, data.Bytes())
+	b.ReportMetric(float64(held)/(sessions*per), "B/event")
+	b.ReportMetric(float64(b.N*sessions*per)/b.Elapsed().Seconds(), "events/s")
+}
+
+// joinHeld reads data into a Joiner b.N times and returns the bytes it
+// held once it had read it.
+func joinHeld(b *testing.B, opt logs.Options, name string, f logs.Format, data []byte) (held uint64) {
+	b.ResetTimer()
+	for range b.N {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		j, err := logs.NewJoiner(opt, 0, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		in, err := logs.NewInput(name, bytes.NewReader(data), f, opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if st, err := j.Read(in, nil); err != nil || st.Events == 0 || st.Ignored > 0 {
+			b.Fatal(st, err)
+		}
+		b.StopTimer()
+		in = nil
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		held = after.HeapAlloc - before.HeapAlloc
+		runtime.KeepAlive(j)
+		b.StartTimer()
+	}
+	return held
 }

@@ -290,7 +290,7 @@ func TestABPServiceLogs(t *testing.T) {
 // multi-trace, as the unsplit log does.
 func TestWriteRotated(t *testing.T) {
 	sp, mts, names := abpTraces(t)
-	sig := sp.Interaction.Sig
+	sig := sp.Sig
 	opt := logs.Options{Sig: sig}
 	for _, f := range []logs.Format{logs.JSONL, logs.CSV, logs.OTLP, logs.Jaeger} {
 		t.Run(f.String(), func(t *testing.T) {

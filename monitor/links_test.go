@@ -11,6 +11,7 @@ import (
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/monitor"
+	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -29,7 +30,7 @@ func TestLinkedAcrossSources(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sp, err := check.LoadSpec(filepath.Join(dir, "spec.hsf"), "", "")
+	sp, err := spec.Load(filepath.Join(dir, "spec.hsf"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func TestLinkedAcrossSources(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := map[string]string{}
-	m, err := monitor.New(c, logs.Options{Sig: sp.Interaction.Sig}, monitor.Options{}, func(r monitor.Record) {
+	m, err := monitor.New(c, logs.Options{Sig: sp.Sig}, monitor.Options{}, func(r monitor.Record) {
 		got[r.Session] = r.Verdict
 	})
 	if err != nil {

@@ -29,6 +29,8 @@ const pageHTML = `<!DOCTYPE html>
 <tr><td><span class="v {{.Class}}">{{.Name}}</span></td><td>{{if .Kind}}{{.Kind}}{{else}}—{{end}}</td><td class="num">{{.N}}</td></tr>{{end}}
 </tbody>
 </table>
+{{if .Ignored}}<p id="ignored">{{plural .Ignored "event"}} outside the signature ignored, in {{plural .IgnoredRows "multi-trace"}}{{if .AllIgnored}}; {{.AllIgnored}} of them had no event judged (their verdict says nothing of the log){{end}}.{{if .Undeclared}} The names the signature does not declare, most seen:{{end}}</p>
+{{if .Undeclared}}<ul id="undeclared">{{range .Undeclared}}<li><code>{{.}}</code></li>{{end}}</ul>{{end}}{{end}}
 </section>
 <section id="all">
 <h2>Multi-traces</h2>
@@ -39,7 +41,7 @@ const pageHTML = `<!DOCTYPE html>
 <span id="count"></span>
 </div>
 <table id="table">
-<thead><tr><th data-key="n" class="num">#</th><th data-key="file">file</th><th data-key="session">session</th><th data-key="verdict">verdict</th><th data-key="reason">reason</th><th data-key="time" class="num">time (µs)</th><th></th></tr></thead>
+<thead><tr><th data-key="n" class="num">#</th><th data-key="file">file</th><th data-key="session">session</th><th data-key="verdict">verdict</th><th data-key="reason">reason</th><th data-key="ignored" class="num">ignored</th><th data-key="time" class="num">time (µs)</th><th></th></tr></thead>
 <tbody></tbody>
 </table>
 {{if .Unlisted}}<p id="unlisted">The last {{.Unlisted}} multi-traces are counted above but not listed: the table holds at most {{.TableLimit}} of text.</p>
@@ -102,13 +104,19 @@ const script = `
   function key(i, k) {
     var r = rows[i];
     switch (k) {
-    case "file": return files[r[0]];
+    case "file": return fileText(r);
+    case "ignored": return r[7];
     case "session": return r[1];
     case "verdict": return r[2];
     case "reason": return r[4];
     case "time": return r[5];
     }
     return i;
+  }
+  function fileText(r) {
+    var s = files[r[0]], o = r[9] || [];
+    for (var k = 0; k < o.length; k++) s += ", " + files[o[k]];
+    return s;
   }
   function cell(tr, text, cls) {
     var td = document.createElement("td");
@@ -123,13 +131,14 @@ const script = `
     for (var j = start; j < end; j++) {
       var i = shown[j], r = rows[i], tr = document.createElement("tr");
       cell(tr, String(i + 1), "num");
-      cell(tr, files[r[0]]);
+      cell(tr, fileText(r));
       cell(tr, r[1]);
       var v = document.createElement("span");
       v.className = "v " + (classes[r[2]] || "error");
       v.textContent = r[2];
       cell(tr, "").appendChild(v);
       cell(tr, r[4], "reason");
+      cell(tr, r[8] ? r[7] + ", none judged" : String(r[7]), "num");
       cell(tr, String(r[5]), "num");
       var d = cell(tr, "");
       if (r[6] >= 0) {
@@ -154,7 +163,7 @@ const script = `
     var v = verdict.value, q = filter.value.toLowerCase();
     shown = order.filter(function (i) {
       var r = rows[i];
-      return (!v || r[2] === v) && (!q || (files[r[0]] + " " + r[1] + " " + r[4]).toLowerCase().indexOf(q) >= 0);
+      return (!v || r[2] === v) && (!q || (fileText(r) + " " + r[1] + " " + r[4]).toLowerCase().indexOf(q) >= 0);
     });
     page = Math.min(page, Math.max(0, Math.ceil(shown.length / PAGE) - 1));
     render();

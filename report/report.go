@@ -75,7 +75,14 @@ type Report struct {
 	// MaxTable bounds the text of the rows listed, in bytes (0:
 	// DefaultMaxTable).
 	MaxTable int
+	// Undeclared lists the names outside the signature that the logs'
+	// events carry most, each as a phrase ("message \"GET\" (3 events; did
+	// you mean ...?)"), at most MaxUndeclared of them.
+	Undeclared []string
 }
+
+// MaxUndeclared bounds Report.Undeclared.
+const MaxUndeclared = 20
 
 // Row is one multi-trace or session.
 type Row struct {
@@ -89,6 +96,13 @@ type Row struct {
 	Reason  string
 	Elapsed time.Duration
 	Drawing int // index in Report.Drawings, -1 for none
+	// Files names every file of a session joined across several (File is
+	// the first), nil otherwise.
+	Files []string
+	// Ignored counts the session's events outside the signature; AllIgnored
+	// says that none of its events was judged.
+	Ignored    int
+	AllIgnored bool
 }
 
 // verdicts are the verdict columns of the summary, in order.
@@ -109,9 +123,12 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	byKind := map[verdictKind]int{}
 	files := map[string]int{}
 	var fileNames []string
-	type jsonRow [7]any // file index, session, verdict, kind, reason, µs, drawing
+	// file index, session, verdict, kind, reason, µs, drawing, ignored
+	// events, none judged, the indexes of the session's other files
+	type jsonRow [10]any
 	rows := make([]jsonRow, 0, len(r.Rows))
 	size, unlisted := 0, 0
+	ignored, ignoredRows, allIgnored := 0, 0, 0
 	maxTable := r.MaxTable
 	if maxTable <= 0 {
 		maxTable = DefaultMaxTable
@@ -120,18 +137,34 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		row = row.shortened()
 		byVerdict[row.Verdict]++
 		byKind[verdictKind{row.Verdict, row.Kind}]++
-		if size += len(row.Session) + len(row.Kind) + len(row.Reason) + 64; size > maxTable {
+		if row.Ignored > 0 {
+			ignored += row.Ignored
+			ignoredRows++
+		}
+		if row.AllIgnored {
+			allIgnored++
+		}
+		if size += len(row.Session) + len(row.Kind) + len(row.Reason) + 80 + 8*len(row.Files); size > maxTable {
 			unlisted++
 			continue
 		}
-		f, ok := files[row.File]
-		if !ok {
-			f = len(fileNames)
-			files[row.File] = f
-			fileNames = append(fileNames, row.File)
-			size += len(row.File)
+		fileIndex := func(name string) int {
+			f, ok := files[name]
+			if !ok {
+				f = len(fileNames)
+				files[name] = f
+				fileNames = append(fileNames, name)
+				size += len(name)
+			}
+			return f
 		}
-		rows = append(rows, jsonRow{f, row.Session, row.Verdict, row.Kind, row.Reason, row.Elapsed.Microseconds(), row.Drawing})
+		f := fileIndex(row.File)
+		var others []int
+		for _, name := range row.Files[min(1, len(row.Files)):] {
+			others = append(others, fileIndex(name))
+		}
+		rows = append(rows, jsonRow{f, row.Session, row.Verdict, row.Kind, row.Reason, row.Elapsed.Microseconds(), row.Drawing,
+			row.Ignored, row.AllIgnored, others})
 	}
 	var vs, ks []count
 	for _, v := range verdicts {
@@ -163,7 +196,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		row = row.shortened()
 		if d := row.Drawing; d >= 0 && d < len(drawings) {
 			drawings[d].Row = i + 1
-			drawings[d].Name = row.File
+			drawings[d].Name = strings.Join(append([]string{row.File}, row.Files[min(1, len(row.Files)):]...), ", ")
 			if row.Session != "" {
 				drawings[d].Name += " (session " + row.Session + ")"
 			}
@@ -174,6 +207,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	err = page.Execute(&b, map[string]any{
 		"R": r, "Total": len(r.Rows), "Unlisted": unlisted, "TableLimit": fmt.Sprintf("%d bytes", maxTable), "Verdicts": vs, "Kinds": ks, "Drawings": drawings,
 		"Failures": byVerdict["Fail"], "Elapsed": RoundDuration(r.Elapsed),
+		"Ignored": ignored, "IgnoredRows": ignoredRows, "AllIgnored": allIgnored, "Undeclared": r.Undeclared[:min(len(r.Undeclared), MaxUndeclared)],
 		"Data": template.JS(data), "Script": template.JS(script), "Style": template.CSS(style),
 	})
 	if err != nil {
@@ -189,6 +223,13 @@ func (row Row) shortened() Row {
 	row.Session = Shorten(row.Session, MaxField)
 	row.Kind = Shorten(row.Kind, MaxField)
 	row.Reason = Shorten(row.Reason, MaxField)
+	if row.Files != nil {
+		files := make([]string, len(row.Files))
+		for i, f := range row.Files {
+			files[i] = Shorten(f, MaxField)
+		}
+		row.Files = files
+	}
 	return row
 }
 
@@ -232,5 +273,11 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 			return ""
 		}
 		return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(total))
+	},
+	"plural": func(n int, what string) string {
+		if n == 1 {
+			return "1 " + what
+		}
+		return fmt.Sprintf("%d %ss", n, what)
 	},
 }).Parse(pageHTML))

@@ -171,3 +171,40 @@ func TestCaps(t *testing.T) {
 		}
 	}
 }
+
+// TestIgnoredAndFiles: a session's ignored events and files are in its
+// row, the names outside the signature in the summary, escaped and capped.
+func TestIgnoredAndFiles(t *testing.T) {
+	r := sample(3, 1, 1)
+	r.Rows[0].Files = []string{r.Rows[0].File, "b.json", "c<i>.jsonl"}
+	r.Rows[1].Ignored, r.Rows[1].AllIgnored = 2, true
+	r.Rows[2].Ignored = 1
+	for i := range MaxUndeclared + 5 {
+		r.Undeclared = append(r.Undeclared, fmt.Sprintf(`message "m<%d>" (1 event)`, i))
+	}
+	var b bytes.Buffer
+	if err := r.WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{
+		`<p id="ignored">3 events outside the signature ignored, in 2 multi-traces; 1 of them had no event judged`,
+		`<li><code>message &#34;m&lt;0&gt;&#34; (1 event)</code></li>`,
+		`<figcaption>#1 traces/t0.htf, b.json, c&lt;i&gt;.jsonl (session 0)`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the report has no %q", want)
+		}
+	}
+	if n := strings.Count(page, "<li><code>"); n != MaxUndeclared {
+		t.Errorf("%d names listed, want at most %d", n, MaxUndeclared)
+	}
+	files, rows := rowsOf(t, page)
+	var others []string
+	for _, f := range rows[0][9].([]any) {
+		others = append(others, files[int(f.(float64))])
+	}
+	if strings.Join(others, ",") != "b.json,c<i>.jsonl" || rows[1][7] != 2.0 || rows[1][8] != true || rows[2][8] != false || rows[1][9] != nil {
+		t.Errorf("rows %v (files %v)", rows, files)
+	}
+}

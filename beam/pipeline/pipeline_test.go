@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -543,5 +544,58 @@ func TestPipelineJoins(t *testing.T) {
 	}
 	if s := got.summary; s.JoinedSessions != len(want) || s.MultiTraces != len(want) || s.Files != len(files) {
 		t.Errorf("summary: %+v", s)
+	}
+}
+
+// TestPipelineJoinsLinkedSpans: the CLIENT span of a call in the gateway's
+// OTLP file and its SERVER span in the service's Jaeger file are paired as
+// ivc analyze pairs them (testdata/script/links_joined.txtar, whose files
+// this reads): a correct call Passes, a lost request, a reception nobody
+// sent and a retry Fail.
+func TestPipelineJoinsLinkedSpans(t *testing.T) {
+	script, err := os.ReadFile(filepath.Join("..", "..", "testdata", "script", "links_joined.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	// The files of the txtar archive: each after its "-- name --" line.
+	parts := regexp.MustCompile(`(?m)^-- (\S+) --\n`).Split(string(script), -1)
+	names := regexp.MustCompile(`(?m)^-- (\S+) --\n`).FindAllStringSubmatch(string(script), -1)
+	if len(names) != 4 {
+		t.Fatalf("%d files in the script", len(names))
+	}
+	for i, m := range names {
+		sub := "logs"
+		if strings.HasPrefix(m[1], "spec.") {
+			sub = "spec"
+		}
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, sub, m[1]), []byte(parts[i+1]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sp, err := ReadSource(filepath.Join(dir, "spec", "spec.hsf"), filepath.Join(dir, "spec", "spec.hif"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Inputs: []string{filepath.Join(dir, "logs", "*")}, Output: filepath.Join(dir, "out", "res"), Source: sp}
+	cfg.Settings.Mode = "accept"
+	got := run(t, cfg)
+	verdicts := map[string]string{}
+	for _, r := range got.records {
+		v := r.Verdict
+		if len(r.Files) > 0 {
+			v += " joined"
+		}
+		if r.AllIgnored {
+			v += " all ignored"
+		}
+		verdicts[r.Session[:1]] = v
+	}
+	want := map[string]string{"1": "Pass joined", "2": "Fail all ignored", "3": "Fail", "4": "Fail joined"}
+	if !reflect.DeepEqual(verdicts, want) || len(got.records) != 4 {
+		t.Errorf("verdicts %v, want %v:\n%s", verdicts, want, show(got.records))
 	}
 }

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/draw"
 	"github.com/ivc-project/ivc/internal/atomicfile"
 	"github.com/ivc-project/ivc/internal/input"
+	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
@@ -23,7 +26,7 @@ func newDrawCmd(a *app) *cobra.Command {
 		fl                 = analyzeFlags{engine: "runtime", strategy: "dfs", por: true, loc: true, jobs: 1, maxInput: byteSize(input.DefaultLimit)}
 	)
 	cmd := &cobra.Command{
-		Use:   "draw SPEC [HIF] [MULTITRACE]",
+		Use:   "draw SPEC [HIF] [MULTITRACE | --session ID LOG...]",
 		Short: "Draw an interaction, or a multi-trace with its verdict, as a sequence diagram",
 		Long: `Draw writes a picture to stdout (or to the file of -o, which replaces an
 existing file only with --force, and never an input or a symbolic link).
@@ -49,6 +52,12 @@ dashed and green the actions the interaction expected there, then a few of
 the events left unread. Exit status 1 when the verdict is Fail or Inconc,
 as with ivc analyze.
 
+With --session ID and logs (any format, files or directories, as ivc
+analyze reads them), the session ID joined across all of them (its id
+across the logs given), judged and drawn as a multi-trace; its title
+names the files its events come from. An id that no log holds is an
+error that names the nearest one.
+
 --format svg (default): one self-contained SVG file (no external font,
 script or image), deterministic; every label keeps clear of the others, so
 the width grows with the lifelines. --format mermaid: the interaction as a
@@ -59,8 +68,9 @@ multi-trace is drawn in SVG only).
 		Example: `  ivc draw abp/abp.hsf -o abp.svg
   ivc draw --format mermaid abp/abp.hsf > abp.mmd
   ivc draw abp/abp.hsf abp/traces/trace1_error_1.htf -o fail.svg
-  ivc draw --mode slice slice/i0.hsf slice/late.htf -o late.svg`,
-		Args: a.args(cobra.RangeArgs(1, 3)),
+  ivc draw --mode slice slice/i0.hsf slice/late.htf -o late.svg
+  ivc draw --mode accept spec.hsf --session 4bf92f35... gateway.jsonl user.json -o call.svg`,
+		Args: a.args(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "svg" && format != "mermaid" {
 				return a.usagef("invalid --format %q: want svg or mermaid", format)
@@ -82,6 +92,14 @@ multi-trace is drawn in SVG only).
 			opt := draw.Options{Title: title, MaxSteps: maxSteps}
 			var pic []byte
 			switch {
+			case fl.session != "" && format == "mermaid":
+				return a.usagef("--format mermaid draws interactions: a session is drawn in SVG")
+			case fl.session != "" && len(rest) == 0:
+				return a.usagef("--session %s: no LOG given (want SPEC [HIF] --session ID LOG...)", syntax.FileName(fl.session))
+			case fl.session != "":
+				if pic, err = a.drawSession(cmd, &fl, sp, rest, opt); err != nil {
+					return err
+				}
 			case len(rest) > 1:
 				return a.usagef("unexpected argument %s (want SPEC [HIF] [MULTITRACE])", rest[1])
 			case len(rest) == 0 && format == "mermaid":
@@ -115,14 +133,103 @@ multi-trace is drawn in SVG only).
 	f.StringVar(&fl.mode, "mode", "prefix", "with a MULTITRACE, the question asked, `accept|prefix|slice` (see ivc analyze)")
 	f.StringVar(&fl.budget, "budget", "liberal", "slice mode's simulation budget, `liberal|paper`")
 	f.DurationVar(&fl.timeout, "timeout", 0, "time budget of the analysis, e.g. 5s (0: none)")
+	f.StringVar(&fl.session, "session", "", "draw the session `ID` of the logs given (joined across them)")
+	f.StringVar(&fl.logs.format, "log-format", "auto", "with --session, the format of the logs, `auto|jsonl|csv|otlp|jaeger`")
+	f.StringArrayVar(&fl.logs.fields, "field", nil, "with --session, an event log's field for a role, `ROLE=NAME` (see ivc analyze)")
+	f.StringVar(&fl.logs.lifelineAttr, "lifeline-attr", "", "with --session, OTLP/Jaeger: the attribute naming a span's lifeline")
+	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "with --session, OTLP/Jaeger: the attribute naming a span's message")
+	fl.logs.sessionScope = "run"
 	f.IntVar(&fl.maxNodes, "max-nodes", 0, fmt.Sprintf("vertex budget of the analysis (0: %d)", runtime.DefaultMaxNodes))
 	return cmd
 }
 
-// drawMultiTrace judges the multi-trace at path as ivc analyze does (with
-// the runtime engine by default, whose explanation the drawing shows), finds
-// the interleaving to draw, and draws it.
-func (a *app) drawMultiTrace(cmd *cobra.Command, fl *analyzeFlags, sp *spec.Spec, path string, opt draw.Options) ([]byte, error) {
+// drawSession judges the session fl.session of the logs at paths, joined
+// across them, as ivc analyze does, and draws it. Malformed lines are
+// reported (exit status 2) and the session still drawn, as analyze still
+// judges the others.
+func (a *app) drawSession(cmd *cobra.Command, fl *analyzeFlags, sp *spec.Spec, paths []string, opt draw.Options) ([]byte, error) {
+	c, err := a.drawChecker(cmd, fl, sp)
+	if err != nil {
+		return nil, err
+	}
+	csp := c.Spec()
+	run, err := a.logOptions(fl, csp)
+	if err != nil {
+		return nil, err
+	}
+	all, _ := a.expandMatch(paths, func(path string) bool { return logs.Recognize(path, run.format, run.opt) }, "log")
+	var files []string
+	for _, f := range all {
+		if hasExt(f, ".htf") {
+			a.report(fmt.Errorf("%s: a .htf file is one multi-trace, not a log of sessions: left out (--session)", syntax.FileName(f)))
+			continue
+		}
+		files = append(files, f)
+	}
+	if len(files) == 0 {
+		return nil, a.usagef("--session %s: no log among %s", syntax.FileName(fl.session), strings.Join(paths, ", "))
+	}
+	var (
+		counts logCounts
+		ids    []string // the sessions met, for the nearest one
+		found  *check.Input
+		mt     *multitrace.MultiTrace
+	)
+	for in := range logInputs(files, run, &counts) {
+		if in.Session == "" {
+			if _, err := in.Read(); err != nil { // an unreadable file, a malformed line
+				a.report(a.describe(err))
+			}
+			continue
+		}
+		if in.Session != fl.session {
+			if len(ids) < maxNearestIDs {
+				ids = append(ids, in.Session)
+			}
+			continue
+		}
+		read := in.Read
+		in.Read = func() (*multitrace.MultiTrace, error) {
+			var err error
+			mt, err = read()
+			return mt, err
+		}
+		found = &in
+		break
+	}
+	if found == nil {
+		msg := fmt.Sprintf("no session %s in the logs (--session)", syntax.FileName(fl.session))
+		if near := logs.Nearest(fl.session, ids); near != "" {
+			msg += fmt.Sprintf("; did you mean %s?", syntax.FileName(near))
+		}
+		return nil, errors.New(msg)
+	}
+	o := c.Judge(*found)
+	if o.Err != nil {
+		return nil, a.describe(o.Err)
+	}
+	if opt.Title == "" {
+		opt.Title = strings.Join(append([]string{found.Name}, found.Files[min(1, len(found.Files)):]...), ", ") +
+			" (session " + fl.session + ")"
+	}
+	if !o.Result.Verdict.OK() {
+		a.fail()
+	}
+	if mt == nil { // not judged: incomplete (Inconc)
+		return nil, fmt.Errorf("session %s: %s", syntax.FileName(fl.session), o.Result.Text())
+	}
+	run2 := draw.Run{Sig: sp.Sig, Syntax: sp.Syntax, MT: mt, Result: o.Result}
+	run2.Witness = witness(c.Witness, mt, o.Result)
+	return draw.MultiTraceSVG(run2, opt), nil
+}
+
+// maxNearestIDs bounds the session ids ivc draw --session keeps to name
+// the nearest to an id that is not there.
+const maxNearestIDs = 100_000
+
+// drawChecker returns the checker of a drawing of a multi-trace: the
+// runtime engine by default, whose explanation the drawing shows.
+func (a *app) drawChecker(cmd *cobra.Command, fl *analyzeFlags, sp *spec.Spec) (*check.Checker, error) {
 	set := settings(cmd, fl)
 	opts, warnings, err := set.Options(sp)
 	for _, w := range warnings {
@@ -131,13 +238,20 @@ func (a *app) drawMultiTrace(cmd *cobra.Command, fl *analyzeFlags, sp *spec.Spec
 	if err != nil {
 		return nil, err
 	}
-	c, err := check.New(sp, opts)
+	return check.New(sp, opts)
+}
+
+// drawMultiTrace judges the multi-trace at path as ivc analyze does (with
+// the runtime engine by default, whose explanation the drawing shows), finds
+// the interleaving to draw, and draws it.
+func (a *app) drawMultiTrace(cmd *cobra.Command, fl *analyzeFlags, sp *spec.Spec, path string, opt draw.Options) ([]byte, error) {
+	c, err := a.drawChecker(cmd, fl, sp)
 	if err != nil {
 		return nil, err
 	}
 	mt, err := multitrace.Read(path, sp.Sig)
 	if err != nil {
-		return nil, syntax.FileError(err)
+		return nil, err
 	}
 	if opt.Title == "" {
 		opt.Title = path

@@ -28,25 +28,44 @@ var statusColors = map[string]string{
 // writeGraph draws the graph the runtime engine explored for the
 // multi-trace file (Analyzer.Explore) as a Graphviz file at path.
 func writeGraph(path, file string, r verdict.Result, g *runtime.Graph) error {
-	if err := atomicfile.WriteFile(path, []byte(drawGraph(file, r, g)), 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, []byte(drawGraph(file, r, g, maxDrawnVertices)), 0o644); err != nil {
 		return syntax.FileError(err)
 	}
 	return nil
 }
 
-func drawGraph(file string, r verdict.Result, eg *runtime.Graph) string {
+// The limits that keep a drawn search readable: a vertex's term is drawn
+// in lines of graphLabelWidth characters, at most graphLabelLines of them
+// (the rest cut, with a marker; the whole term is the vertex's tooltip),
+// and at most maxDrawnVertices vertices are drawn, the first explored.
+const (
+	graphLabelWidth  = 80
+	graphLabelLines  = 3
+	maxDrawnVertices = 500
+)
+
+// drawGraph draws the explored graph eg of the multi-trace file, at most
+// maxVertices of its vertices (the label says how many were left out).
+func drawGraph(file string, r verdict.Result, eg *runtime.Graph, maxVertices int) string {
 	g := dot.NewGraph(dot.Directed)
 	label := fmt.Sprintf("%s: %s (%s mode, %d nodes)", file, r.Verdict, r.Mode, r.Nodes)
-	if eg.OmittedVertices > 0 || eg.OmittedEdges > 0 {
+	drawn := min(len(eg.Vertices), maxVertices)
+	omittedEdges := eg.OmittedEdges
+	for _, e := range eg.Edges {
+		if e.From >= drawn || e.To >= drawn {
+			omittedEdges++
+		}
+	}
+	if omitted := eg.OmittedVertices + len(eg.Vertices) - drawn; omitted > 0 || omittedEdges > 0 {
 		label += fmt.Sprintf("\nonly the first %d vertices are drawn: %d more vertices and %d more edges were left out",
-			len(eg.Vertices), eg.OmittedVertices, eg.OmittedEdges)
+			drawn, omitted, omittedEdges)
 	}
 	g.Attr("label", label)
 	g.Attr("labelloc", "t")
 	g.Attr("fontname", "monospace")
 	phases := map[string]*dot.Graph{}
-	nodes := make([]dot.Node, len(eg.Vertices))
-	for i, v := range eg.Vertices {
+	nodes := make([]dot.Node, drawn)
+	for i, v := range eg.Vertices[:drawn] {
 		sub := g
 		if v.Phase != "" {
 			if phases[v.Phase] == nil {
@@ -58,11 +77,15 @@ func drawGraph(file string, r verdict.Result, eg *runtime.Graph) string {
 		for k, c := range v.Consumed {
 			consumed[k] = strconv.Itoa(c)
 		}
-		label := v.Term + "\n[" + strings.Join(consumed, ",") + "]"
+		term, cut := wrapTerm(v.Term)
+		label := term + "\n[" + strings.Join(consumed, ",") + "]"
 		if v.Status != "" {
 			label += " " + v.Status
 		}
 		n := sub.Node("v"+strconv.Itoa(i)).Label(label).Box().Attr("fontname", "monospace")
+		if cut {
+			n.Attr("tooltip", v.Term)
+		}
 		if c, ok := statusColors[v.Status]; ok {
 			n.Attr("style", "filled").Attr("fillcolor", c)
 		} else if v.Status == "unexplored" {
@@ -77,6 +100,27 @@ func drawGraph(file string, r verdict.Result, eg *runtime.Graph) string {
 		g.Edge(nodes[e.From], nodes[e.To], e.Label).Attr("fontname", "monospace")
 	}
 	return graphMarker + g.String()
+}
+
+// wrapTerm returns term in lines of graphLabelWidth characters, at most
+// graphLabelLines of them, then a line that says what was cut ("… (+1234
+// characters)"); cut says whether any was.
+func wrapTerm(term string) (string, bool) {
+	runes := []rune(term)
+	if len(runes) <= graphLabelWidth {
+		return term, false
+	}
+	var lines []string
+	for len(runes) > 0 && len(lines) < graphLabelLines {
+		n := min(len(runes), graphLabelWidth)
+		lines = append(lines, string(runes[:n]))
+		runes = runes[n:]
+	}
+	if len(runes) == 0 {
+		return strings.Join(lines, "\n"), false
+	}
+	lines = append(lines, fmt.Sprintf("… (+%d characters)", len(runes)))
+	return strings.Join(lines, "\n"), true
 }
 
 // graphMarker starts every graph file ivc analyze --graph writes, so that

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/tracegen"
 )
 
@@ -49,11 +49,10 @@ func BenchmarkJoinSpill(b *testing.B) {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
 	hsf := filepath.Join(testdata, "abp", "abp.hsf")
-	sp, err := check.LoadSpec(hsf, "", "")
+	in, err := spec.Load(hsf, "")
 	if err != nil {
 		b.Fatal(err)
 	}
-	in := sp.Interaction
 	gen, err := tracegen.Generate(in.Store, in.Root, tracegen.Config{Kind: tracegen.KindPrefix, N: 20000, Seed: 1,
 		Options: tracegen.Options{MaxLength: 20}})
 	if err != nil {
@@ -67,7 +66,7 @@ func BenchmarkJoinSpill(b *testing.B) {
 	}
 	logs := filepath.Join(dir, "logs")
 	start := time.Now()
-	events, files := writeServiceLogs(b, logs, sp, pool, *joinSessions, *joinRotations)
+	events, files := writeServiceLogs(b, logs, in, pool, *joinSessions, *joinRotations)
 	b.Logf("%d sessions (%d distinct), %d events in %d files, written in %s", *joinSessions, len(pool), events, files, time.Since(start).Round(time.Second))
 
 	type result struct {
@@ -122,11 +121,11 @@ func BenchmarkJoinSpill(b *testing.B) {
 // svc.1.jsonl before it, ...), with its own clock (a seq of its own). The
 // sessions are interleaved 32 at a time. It returns the events and files
 // written.
-func writeServiceLogs(b *testing.B, dir string, sp *check.Spec, pool []*multitrace.MultiTrace, sessions, rotations int) (events, files int) {
+func writeServiceLogs(b *testing.B, dir string, sp *spec.Spec, pool []*multitrace.MultiTrace, sessions, rotations int) (events, files int) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		b.Fatal(err)
 	}
-	sig := sp.Interaction.Sig
+	sig := sp.Sig
 	const concurrent = 32
 	for k, comp := range pool[0].Components {
 		total := 0

@@ -53,7 +53,7 @@ func (a *app) logOptions(fl *analyzeFlags, sp *spec.Spec) (logRun, error) {
 		run.budget = check.DefaultMaxMemory(1)
 	}
 	opt := logs.Options{Sig: sp.Sig, LifelineAttr: lf.lifelineAttr, MessageAttr: lf.messageAttr, Strict: lf.strict,
-		MaxBytes: int64(fl.maxInput)}
+		MaxBytes: int64(fl.maxInput), MaxMemory: run.budget}
 	for _, fv := range lf.fields {
 		role, name, ok := strings.Cut(fv, "=")
 		switch role {
@@ -108,6 +108,12 @@ func (c *logCounts) undeclaredLine(sig *interaction.Signature) string {
 	if len(c.undeclared) == 0 {
 		return ""
 	}
+	return "outside the signature, most seen: " + strings.Join(c.undeclaredNames(sig), ", ")
+}
+
+// undeclaredNames says each name of undeclaredLine: `message "GET" (3
+// events; did you mean "get"?)`.
+func (c *logCounts) undeclaredNames(sig *interaction.Signature) []string {
 	var parts []string
 	for _, u := range c.undeclared {
 		what, declared := "message", sig.Messages
@@ -120,7 +126,7 @@ func (c *logCounts) undeclaredLine(sig *interaction.Signature) string {
 		}
 		parts = append(parts, p+")")
 	}
-	return "outside the signature, most seen: " + strings.Join(parts, ", ")
+	return parts
 }
 
 // nothingJudged returns the error of a batch that judged no event: every

@@ -102,7 +102,10 @@ func (r *reportBuilder) add(o check.Outcome) {
 	r.mu.Unlock()
 	// Shortened now: a report keeps no more of a huge id than it shows.
 	row := report.Row{File: report.Shorten(o.Name, report.MaxField), Session: report.Shorten(o.Session, report.MaxField),
-		Elapsed: o.Elapsed, Drawing: -1}
+		Elapsed: o.Elapsed, Drawing: -1, Ignored: o.Ignored, AllIgnored: o.AllIgnored}
+	for _, f := range o.Files {
+		row.Files = append(row.Files, report.Shorten(f, report.MaxField))
+	}
 	switch {
 	case o.Err != nil:
 		row.Verdict, row.Reason = "error", r.a.describe(o.Err).Error()
@@ -122,11 +125,13 @@ func (r *reportBuilder) add(o check.Outcome) {
 	r.rep.Rows = append(r.rep.Rows, row)
 }
 
-// write draws the failures kept and writes the report, atomically.
-func (r *reportBuilder) write(elapsed time.Duration) error {
+// write draws the failures kept and writes the report, atomically, with
+// the names outside the signature most seen.
+func (r *reportBuilder) write(elapsed time.Duration, undeclared []string) error {
 	if r == nil {
 		return nil
 	}
+	r.rep.Undeclared = undeclared
 	r.rep.Elapsed = elapsed
 	if r.sp == nil {
 		r.rep.NoDrawing = "a raw NFA has no interaction to draw"
@@ -140,6 +145,9 @@ func (r *reportBuilder) write(elapsed time.Duration) error {
 		for _, f := range r.fails {
 			run := draw.Run{Sig: in.Sig, Syntax: in.Syntax, MT: f.mt, Result: f.res, Witness: witness(an.Witness, f.mt, f.res)}
 			title := r.rep.Rows[f.row].File
+			if files := r.rep.Rows[f.row].Files; len(files) > 1 {
+				title = strings.Join(files, ", ")
+			}
 			if s := r.rep.Rows[f.row].Session; s != "" {
 				title += " (session " + s + ")"
 			}
