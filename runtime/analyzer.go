@@ -584,7 +584,10 @@ func (a *Analyzer) analyzeOnce(mt *multitrace.MultiTrace, record bool) (verdict.
 			res.Verdict = verdict.WeakPass // not exactly accepted: accepted said so
 			break
 		}
-		if res.Verdict == verdict.Pass && kind == prefixSearch && pb.replay() {
+		// Without an attempt (local analyses off), the replay may spare
+		// the exact search; after an attempt that gave up, it mostly fails
+		// too (lfrem corpus: 6% more vertices in all, p99 +25%).
+		if res.Verdict == verdict.Pass && kind == prefixSearch && !pb.gaveUp && pb.replay() {
 			break // exactly accepted: the interleaving found is a complete trace
 		}
 		if res.Verdict == verdict.Pass {
