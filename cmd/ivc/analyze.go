@@ -126,8 +126,13 @@ auto: traces by content, then by extension) says which:
                     a trace is a session, service.name the lifeline, a
                     PRODUCER/CLIENT span an emission, CONSUMER/SERVER a
                     reception of the message messaging.destination.name, else
-                    rpc.method, else the span's name, in start-time order
-  jaeger            Jaeger's JSON traces, mapped alike (span.kind tag)
+                    rpc.method, else the span's name, in start-time order;
+                    the two spans of one call or message (a SERVER span's
+                    parent CLIENT span, a CONSUMER span's parent or linked
+                    PRODUCER span), in one file or two, carry the
+                    receiving side's message (http.route counts there)
+  jaeger            Jaeger's JSON traces, mapped alike (span.kind tag;
+                    references CHILD_OF and FOLLOWS_FROM link spans)
 --locations groups the lifelines of logs that share a clock: discrete (the
 default: one location per lifeline), trivial (one for all) or the lifelines of
 each location "a,b;c". An event whose lifeline or message the signature
