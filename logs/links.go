@@ -52,8 +52,11 @@ func (r *spanReader) hold(s heldSpan) {
 // span whose parent is a CLIENT span of its trace, and a CONSUMER span
 // whose parent or one of its links is a PRODUCER span, is linked with that
 // span: both carry the receiving side's message (OpenTelemetry names the
-// two sides of one call differently). A span without a partner keeps its
-// own message.
+// two sides of one call differently). A span without a partner in the file
+// goes to a sink that pairs the spans of several files (holdsSpans: a
+// Joiner, Scan) with what pairs it at its session's assembly
+// (gatherer.pair), where its partner may come from another file; to any
+// other sink, and with Options.Strict, it keeps its own message.
 func (r *spanReader) flush() error {
 	if len(r.held) == 0 {
 		return nil
