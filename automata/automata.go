@@ -32,6 +32,7 @@ package automata
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -325,6 +326,156 @@ func (l *located) trace(mt *multitrace.MultiTrace) [][]nfa.Letter {
 		out[i] = tr
 	}
 	return out
+}
+
+// Online is the local checks of one partition of the lifelines, one event
+// at a time, for a caller that sees the events of a location as they
+// happen (ivc monitor), on the tables Check uses: the projection DFA of
+// each location. A walk that gets stuck is a local error, which Check
+// reports as a Fail (LocalError) in prefix and accept modes alike,
+// whatever events follow (a stuck walk stays stuck, as LocalVerifier.Step
+// does). A walk is a few bytes, where a LocalVerifier also holds the marks
+// its area needs (kilobytes): a monitor holds one per location of every
+// open session.
+//
+// Two walks, for two ways events may arrive:
+//   - Step walks the DFA (the local check itself), for events that arrive
+//     in their location's order: a stuck walk is a local error of every
+//     trace that continues the events read.
+//   - StepSub walks the subword closure of the DFA's language (a set of
+//     states: those the DFA may be in after reading a trace of which the
+//     events read are a subsequence), for events whose order is not that
+//     of their arrival (a time or a seq): events still to come may be
+//     placed anywhere among them, but the events read keep their order, so
+//     an empty set is a local error of every trace that holds them. It is
+//     offered for DFAs of at most MaxSubStates states (the closure takes
+//     a set of states per state).
+type Online struct {
+	l     *located
+	sw    []int      // per location: words of a set of states
+	reach [][]uint64 // per location: the states reachable from each state (itself included), sw words each; nil past MaxSubStates
+}
+
+// State is the state of a walk of Online: a state of a location's
+// projection DFA, -1 once stuck.
+type State = nfa.State
+
+// MaxSubStates bounds the DFAs that StepSub walks.
+const MaxSubStates = 1024
+
+// Online returns the local checks of the locations locs, or the error
+// that kept their checker from being built (Check then answers Inconc).
+func (e *Engine) Online(locs interaction.Locations) (*Online, error) {
+	l := e.located(locs)
+	if l.err != nil {
+		return nil, l.err
+	}
+	o := &Online{l: l}
+	for i := range l.c.Tables().Projs {
+		p := &l.c.Tables().Projs[i]
+		sw := (p.NumStates + 63) / 64
+		o.sw = append(o.sw, sw)
+		if p.NumStates > MaxSubStates {
+			o.reach = append(o.reach, nil)
+			continue
+		}
+		reach := make([]uint64, p.NumStates*sw)
+		var stack []nfa.State
+		for q := range p.NumStates {
+			set := reach[q*sw : (q+1)*sw]
+			set[q/64] |= 1 << (q % 64)
+			stack = append(stack[:0], nfa.State(q))
+			for len(stack) > 0 {
+				r := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				for _, t := range p.Next[int(r)*p.K : (int(r)+1)*p.K] {
+					if t >= 0 && set[t/64]&(1<<(t%64)) == 0 {
+						set[t/64] |= 1 << (t % 64)
+						stack = append(stack, t)
+					}
+				}
+			}
+		}
+		o.reach = append(o.reach, reach)
+	}
+	return o, nil
+}
+
+// Start returns the state a walk of location i starts in: -1 when the
+// location has no trace at all (every event is then a local error).
+func (o *Online) Start(i int) State { return o.l.c.Tables().Projs[i].Start }
+
+// letter returns the entry of act in a row of location i's DFA, or -1 when
+// act is no letter the DFA reads.
+func (o *Online) letter(i int, act interaction.Action) int {
+	p := &o.l.c.Tables().Projs[i]
+	x, ok := o.l.letters[i].single[act]
+	if !ok || x < p.Base || int(x-p.Base) >= p.K {
+		return -1
+	}
+	return int(x - p.Base)
+}
+
+// Step returns the state the walk of location i reaches from q by an event
+// of action act, or -1 when it gets stuck (act is no letter of the
+// location, or none the DFA reads in q; q is -1 once stuck).
+func (o *Online) Step(i int, q State, act interaction.Action) State {
+	x := o.letter(i, act)
+	if q < 0 || x < 0 {
+		return -1
+	}
+	p := &o.l.c.Tables().Projs[i]
+	return p.Next[int(q)*p.K+x]
+}
+
+// SubWords returns the words of a set of states of location i's DFA, 0
+// when StepSub does not walk it (more than MaxSubStates states).
+func (o *Online) SubWords(i int) int {
+	if o.reach[i] == nil {
+		return 0
+	}
+	return o.sw[i]
+}
+
+// StartSub sets set (SubWords(i) words) to the states a subword walk of
+// location i starts in: those reachable from the start; none when the
+// location has no trace at all.
+func (o *Online) StartSub(i int, set []uint64) {
+	clear(set)
+	if q := o.Start(i); q >= 0 {
+		sw := o.sw[i]
+		copy(set, o.reach[i][int(q)*sw:(int(q)+1)*sw])
+	}
+}
+
+// StepSub steps the subword walk of location i in set (tmp: room for as
+// many words) by an event of action act, and reports whether the set is
+// not empty: whether some trace the DFA reads holds the events read so
+// far, in their order, as a subsequence.
+func (o *Online) StepSub(i int, set, tmp []uint64, act interaction.Action) bool {
+	x := o.letter(i, act)
+	clear(tmp)
+	if x >= 0 {
+		p, sw, reach := &o.l.c.Tables().Projs[i], o.sw[i], o.reach[i]
+		for w, word := range set {
+			for word != 0 {
+				q := w*64 + bits.TrailingZeros64(word)
+				word &= word - 1
+				if t := p.Next[q*p.K+x]; t >= 0 {
+					for k, r := range reach[int(t)*sw : (int(t)+1)*sw] {
+						tmp[k] |= r
+					}
+				}
+			}
+		}
+	}
+	copy(set, tmp)
+	for _, w := range set {
+		if w != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Prepare builds the checker of mt's partition of the lifelines, if it is

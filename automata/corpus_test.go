@@ -20,6 +20,7 @@ import (
 // interaction compiles, in accept and prefix modes, by AS and AC, against
 // the published verdicts and the runtime engine's.
 func TestLfremCorpus(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(testutil.Shared(t), "corpus", "lfrem")
 	rows := testutil.LfremRows(t, dir)
 	step := 5
@@ -102,6 +103,7 @@ func TestLfremCorpus(t *testing.T) {
 // discrete partition, and on locations of several lifelines, against the
 // runtime engine.
 func TestLongTraces(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(testutil.Shared(t), "corpus", "long-traces")
 	rng := rand.New(rand.NewPCG(5, 6))
 	checked := 0

@@ -24,6 +24,7 @@ import (
 // within a node budget (each explores at most 5,803 states), not a time
 // budget, so that the verdicts do not depend on the machine's speed.
 func TestSynchModels(t *testing.T) {
+	t.Parallel()
 	shared := testutil.Shared(t)
 	sp, err := spec.Load(filepath.Join(shared, "corpus", "models", "network-synch", "network.hsf"), "")
 	if err != nil {

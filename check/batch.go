@@ -10,7 +10,6 @@ import (
 
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/runtime"
-	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -89,8 +88,7 @@ func Files(c *Checker, files []string) iter.Seq[Input] {
 // FileInput returns the input of one .htf file.
 func (c *Checker) FileInput(f string) Input {
 	return Input{Name: f, Read: func() (*multitrace.MultiTrace, error) {
-		mt, err := multitrace.ReadLimit(f, c.sp.Sig, c.opt.MaxInput)
-		return mt, syntax.FileError(err)
+		return multitrace.ReadLimit(f, c.sp.Sig, c.opt.MaxInput)
 	}}
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
@@ -138,10 +139,12 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 		}
 		b.Run(f.String(), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
+			var cpu testutil.CPUClock
 			for b.Loop() {
 				b.StopTimer()
 				c := checker() // no memo from the run before
 				b.StartTimer()
+				cpu.Start()
 				sessions, st, err := logs.ReadFrom("bench", bytes.NewReader(data), f, opt, nil)
 				if err != nil || st.Events != events {
 					b.Fatalf("%+v %v, want %d events", st, err, events)
@@ -153,8 +156,10 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 						}
 					}
 				})
+				cpu.Stop()
 			}
 			b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+			cpu.Report(b, events*b.N, "event")
 			b.ReportMetric(float64(events)/float64(len(mts)), "events/session")
 		})
 		b.Run(f.String()+"-joined", func(b *testing.B) {

@@ -217,6 +217,7 @@ func TestRandomLanguage(t *testing.T) {
 // canonical rewriting (a Store with it turned off), for all
 // lengths (nfa.Equivalent), when that one is small enough.
 func TestRandomRawEquivalence(t *testing.T) {
+	t.Parallel()
 	n := 150
 	if testutil.Sweep() {
 		n = 3000

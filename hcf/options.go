@@ -1,9 +1,9 @@
 package hcf
 
 import (
-	"fmt"
 	"strings"
 
+	"github.com/ivc-project/ivc/internal/enum"
 	"github.com/ivc-project/ivc/internal/scan"
 	"github.com/ivc-project/ivc/syntax"
 )
@@ -60,10 +60,15 @@ const (
 	Canonize                 // @canonize_option
 )
 
-var kindNames = [...]string{"", "analyze_option", "explore_option", "canonize_option"}
+var kindNames = enum.New("Kind", map[Kind]string{Analyze: "analyze_option", Explore: "explore_option", Canonize: "canonize_option"})
+
+// The names of the option values are HIBOU's spelling of today, which the
+// formatter writes; the parser reads them and older spellings (hcf's own
+// grammar, not these tables). They are not the constants' identifiers:
+// internal/enum's tables rather than stringer's.
 
 // String returns the section name without '@', e.g. "analyze_option".
-func (k Kind) String() string { return enumName(kindNames[:], k) }
+func (k Kind) String() string { return kindNames.Name(k) }
 
 // Options are the values of one section. Only the options named in Set were
 // written in the file; the others hold their zero value, which means "not
@@ -138,9 +143,9 @@ const (
 	GreedyBestFS                     // HIBOU ≤ 0.7 only, with Options.GreedyPriorities
 )
 
-var strategyNames = [...]string{"", "BFS", "DFS", "HCS", "GreedyBestFS"}
+var strategyNames = enum.New("Strategy", map[Strategy]string{BFS: "BFS", DFS: "DFS", HCS: "HCS", GreedyBestFS: "GreedyBestFS"})
 
-func (s Strategy) String() string { return enumName(strategyNames[:], s) }
+func (s Strategy) String() string { return strategyNames.Name(s) }
 
 // Goal is the verdict at which an analysis may stop early.
 type Goal uint8
@@ -151,9 +156,9 @@ const (
 	GoalNone          // explore the whole graph
 )
 
-var goalNames = [...]string{"", "Pass", "WeakPass", "None"}
+var goalNames = enum.New("Goal", map[Goal]string{GoalPass: "Pass", GoalWeakPass: "WeakPass", GoalNone: "None"})
 
-func (g Goal) String() string { return enumName(goalNames[:], g) }
+func (g Goal) String() string { return goalNames.Name(g) }
 
 // AnalysisKind is HIBOU's analysis mode.
 type AnalysisKind uint8
@@ -165,9 +170,9 @@ const (
 	Simulate                          // slices by simulation, see Simulation
 )
 
-var analysisKindNames = [...]string{"", "accept", "prefix", "eliminate", "simulate"}
+var analysisKindNames = enum.New("AnalysisKind", map[AnalysisKind]string{Accept: "accept", Prefix: "prefix", Eliminate: "eliminate", Simulate: "simulate"})
 
-func (k AnalysisKind) String() string { return enumName(analysisKindNames[:], k) }
+func (k AnalysisKind) String() string { return analysisKindNames.Name(k) }
 
 // Analysis is the value of analysis_kind.
 type Analysis struct {
@@ -202,9 +207,9 @@ const (
 	BudgetMaxDepth                       // "max_depth": the loop depth of the term (loop budget only)
 )
 
-var budgetNames = [...]string{"", "none", "num", "max_num", "max_depth"}
+var budgetNames = enum.New("BudgetKind", map[BudgetKind]string{BudgetNone: "none", BudgetNum: "num", BudgetMaxNum: "max_num", BudgetMaxDepth: "max_depth"})
 
-func (k BudgetKind) String() string { return enumName(budgetNames[:], k) }
+func (k BudgetKind) String() string { return budgetNames.Name(k) }
 
 // LocalAnalysis is the value of local_analysis: local analyses prune a node
 // when one component alone cannot be explained by the projected interaction.
@@ -230,9 +235,9 @@ const (
 	SelectAll
 )
 
-var selectNames = [...]string{"", "dirty", "all"}
+var selectNames = enum.New("Select", map[Select]string{SelectDirty: "dirty", SelectAll: "all"})
 
-func (s Select) String() string { return enumName(selectNames[:], s) }
+func (s Select) String() string { return selectNames.Name(s) }
 
 // DefaultLocalAnalysis is what local_analysis = true (or a list that gives
 // no parameter) means: [select=dirty, max_look_ahead_depth=none, modulo=1].
@@ -267,15 +272,11 @@ const (
 	numPriorities
 )
 
-var priorityNames = [numPriorities]string{"emission", "reception", "loop", "multi_rdv", "elim", "simu",
-	"simpl", "flush", "invert", "deduplicate", "factorize", "defactorize", "step"}
+var priorityNames = enum.New("Priority", map[Priority]string{Emission: "emission", Reception: "reception",
+	InLoop: "loop", MultiRdv: "multi_rdv", Elim: "elim", Simu: "simu", Simpl: "simpl", Flush: "flush", Invert: "invert",
+	Deduplicate: "deduplicate", Factorize: "factorize", Defactorize: "defactorize", Step: "step"})
 
-func (p Priority) String() string {
-	if p < numPriorities {
-		return priorityNames[p]
-	}
-	return fmt.Sprintf("Priority(%d)", p)
-}
+func (p Priority) String() string { return priorityNames.Name(p) }
 
 // Priorities are signed levels per kind of step (0 when not given), and
 // whether to shuffle steps of equal level.
@@ -293,9 +294,9 @@ const (
 	NFA                            // nfa (or nfait): writes the explored graph as an NFA, explore only
 )
 
-var loggerNames = [...]string{"", "graphic", "tracegen", "nfa"}
+var loggerNames = enum.New("LoggerKind", map[LoggerKind]string{Graphic: "graphic", TraceGen: "tracegen", NFA: "nfa"})
 
-func (k LoggerKind) String() string { return enumName(loggerNames[:], k) }
+func (k LoggerKind) String() string { return loggerNames.Name(k) }
 
 // Logger is one element of loggers = [...].
 type Logger struct {
@@ -324,9 +325,9 @@ const (
 	On
 )
 
-var switchNames = [...]string{"", "false", "true"}
+var switchNames = enum.New("Switch", map[Switch]string{Off: "false", On: "true"})
 
-func (s Switch) String() string { return enumName(switchNames[:], s) }
+func (s Switch) String() string { return switchNames.Name(s) }
 
 // ImageFormat is the output format of the graphic logger.
 type ImageFormat uint8
@@ -336,9 +337,9 @@ const (
 	PNG
 )
 
-var formatNames = [...]string{"", "svg", "png"}
+var formatNames = enum.New("ImageFormat", map[ImageFormat]string{SVG: "svg", PNG: "png"})
 
-func (f ImageFormat) String() string { return enumName(formatNames[:], f) }
+func (f ImageFormat) String() string { return formatNames.Name(f) }
 
 // Layout is the direction of the graphic logger's graph.
 type Layout uint8
@@ -348,9 +349,9 @@ const (
 	Horizontal
 )
 
-var layoutNames = [...]string{"", "vertical", "horizontal"}
+var layoutNames = enum.New("Layout", map[Layout]string{Vertical: "vertical", Horizontal: "horizontal"})
 
-func (l Layout) String() string { return enumName(layoutNames[:], l) }
+func (l Layout) String() string { return layoutNames.Name(l) }
 
 // TraceGenLogger holds the parameters of tracegen[...]; zero values are not given.
 type TraceGenLogger struct {
@@ -378,9 +379,9 @@ const (
 	GenModuloDepth                           // "modulo depth N": nodes at depths multiple of N
 )
 
-var generationNames = [...]string{"", "terminal", "accepted", "prefix", "exact depth", "modulo depth"}
+var generationNames = enum.New("GenerationKind", map[GenerationKind]string{GenTerminal: "terminal", GenAccepted: "accepted", GenPrefixes: "prefix", GenExactDepth: "exact depth", GenModuloDepth: "modulo depth"})
 
-func (k GenerationKind) String() string { return enumName(generationNames[:], k) }
+func (k GenerationKind) String() string { return generationNames.Name(k) }
 
 // Partition is HIBOU's partition=... of tracegen: the locations of the
 // generated multi-traces (groups of lifelines that share a clock), one
@@ -399,7 +400,7 @@ const (
 	PartitionSpecific                          // {(l1),(l2,l3)}
 )
 
-var partitionNames = [...]string{"", "discrete", "trivial", "specific"}
+var partitionNames = enum.New("PartitionKind", map[PartitionKind]string{PartitionDiscrete: "discrete", PartitionTrivial: "trivial", PartitionSpecific: "specific"})
 
 // Locations returns p as the --locations flags write locations, which
 // interaction.ParseLocations reads: "discrete", "trivial", or the lifeline
@@ -420,11 +421,4 @@ func (p Partition) Locations() string {
 	return strings.Join(gs, ";")
 }
 
-func (k PartitionKind) String() string { return enumName(partitionNames[:], k) }
-
-func enumName[E ~uint8](names []string, e E) string {
-	if int(e) < len(names) && names[e] != "" {
-		return names[e]
-	}
-	return fmt.Sprintf("%d", e)
-}
+func (k PartitionKind) String() string { return partitionNames.Name(k) }

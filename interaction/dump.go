@@ -62,6 +62,24 @@ func (p *dumpParser) resolve(lifeline scan.Token, reception bool, msg scan.Token
 	return MakeAction(l, k, m), nil
 }
 
+// actions reads actions separated by ',' up to and including the token
+// end; want says what was expected in an error.
+func (p *dumpParser) actions(end, want string) ([]Action, error) {
+	var acts []Action
+	for {
+		a, err := p.action()
+		if err != nil {
+			return nil, err
+		}
+		acts = append(acts, a)
+		if tok := p.s.Next(); tok.Is(end) {
+			return acts, nil
+		} else if !tok.Is(",") {
+			return nil, p.s.Unexpected(tok, want)
+		}
+	}
+}
+
 func (p *dumpParser) term(depth int) (Term, error) {
 	if depth > maxNesting {
 		return 0, p.s.Errorf(p.s.Peek().Pos, "term nested more than %d deep", maxNesting)
@@ -73,19 +91,11 @@ func (p *dumpParser) term(depth int) (Term, error) {
 		return Empty, nil
 	case t.Is("{"):
 		p.s.Next()
-		var acts []Action
-		for {
-			a, err := p.action()
-			if err != nil {
-				return 0, err
-			}
-			acts = append(acts, a)
-			if tok := p.s.Next(); tok.Is("}") {
-				return p.st.Act(acts...), nil
-			} else if !tok.Is(",") {
-				return 0, p.s.Unexpected(tok, "',' or '}' in a multi-action")
-			}
+		acts, err := p.actions("}", "',' or '}' in a multi-action")
+		if err != nil {
+			return 0, err
 		}
+		return p.st.Act(acts...), nil
 	case t.Kind != scan.Ident:
 		return 0, p.s.Unexpected(t, "a term")
 	}
@@ -133,18 +143,9 @@ func (p *dumpParser) term(depth int) (Term, error) {
 		if _, err := p.s.Expect("(", "after sync"); err != nil {
 			return 0, err
 		}
-		var acts []Action
-		for {
-			a, err := p.action()
-			if err != nil {
-				return 0, err
-			}
-			acts = append(acts, a)
-			if tok := p.s.Next(); tok.Is(")") {
-				break
-			} else if !tok.Is(",") {
-				return 0, p.s.Unexpected(tok, "',' or ')' in the actions of sync")
-			}
+		acts, err := p.actions(")", "',' or ')' in the actions of sync")
+		if err != nil {
+			return 0, err
 		}
 		ma := NewMultiAction(acts...)
 		build = func(l, r Term) Term { return p.st.Sync(ma, l, r) }

@@ -1,9 +1,10 @@
 package interaction
 
 import (
-	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/ivc-project/ivc/internal/enum"
 )
 
 // Op is the operator at the root of a term.
@@ -24,16 +25,13 @@ const (
 	OpLoopP            // loopP(i): Kleene closure of par
 )
 
-var opNames = [...]string{OpEmpty: "∅", OpAct: "act", OpStrict: "strict", OpSeq: "seq", OpPar: "par",
+// opNames are the operators as .hif files write them: not stringer's
+// identifiers.
+var opNames = enum.New("Op", map[Op]string{OpEmpty: "∅", OpAct: "act", OpStrict: "strict", OpSeq: "seq", OpPar: "par",
 	OpAlt: "alt", OpCoreg: "coreg", OpSync: "sync", OpLoopS: "loopS", OpLoopH: "loopH",
-	OpLoopW: "loopW", OpLoopP: "loopP"}
+	OpLoopW: "loopW", OpLoopP: "loopP"})
 
-func (o Op) String() string {
-	if int(o) < len(opNames) {
-		return opNames[o]
-	}
-	return fmt.Sprintf("Op(%d)", o)
-}
+func (o Op) String() string { return opNames.Name(o) }
 
 // IsLoop reports whether o is one of the four loops.
 func (o Op) IsLoop() bool { return o >= OpLoopS && o <= OpLoopP }

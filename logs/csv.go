@@ -178,7 +178,7 @@ func (l *recordLimit) atEOF() bool { return l.eof && l.cr.InputOffset() == l.rea
 
 func (l *recordLimit) Read(p []byte) (int, error) {
 	if l.read-l.cr.InputOffset() > l.max {
-		return 0, fmt.Errorf("%w: a record longer than %d bytes (a quoted field not closed?)", errRecordTooLong, l.max)
+		return 0, fmt.Errorf("%w: a record longer than %d bytes%s (a quoted field not closed?)", errRecordTooLong, l.max, raiseHint(int(l.max)))
 	}
 	n, err := l.r.Read(p)
 	l.read += int64(n)

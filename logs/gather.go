@@ -106,6 +106,9 @@ type gatherer struct {
 	recs   records
 	events int   // events in the signature
 	bytes  int64 // held, as counted by recordBytes and sessionBytes
+	// maxEvents is the most events one session may hold (0: no bound):
+	// its share of the memory budget (Options.maxHeld).
+	maxEvents int
 	// across is set when the readers hold the spans left without a partner
 	// in their file for pairing at assembly (Joiner, Assembler): spans,
 	// with the names not declared in names, those left ignored at assembly
@@ -124,7 +127,8 @@ func newGatherer(file string, opt *Options) (*gatherer, error) {
 	if sig == nil {
 		return nil, fmt.Errorf("%s: no signature to read the log against", syntax.FileName(file))
 	}
-	g := &gatherer{sig: sig, ids: map[string]int32{}, names: &names{index: map[string]int32{}}, tally: new(tally)}
+	g := &gatherer{sig: sig, ids: map[string]int32{}, names: &names{index: map[string]int32{}}, tally: new(tally),
+		maxEvents: int(opt.maxHeld() / recordBytes)}
 	if file != "" {
 		g.inputs = []string{file}
 	}
@@ -159,7 +163,7 @@ func newGatherer(file string, opt *Options) (*gatherer, error) {
 // holding no session.
 func (g *gatherer) empty() *gatherer {
 	return &gatherer{sig: g.sig, inputs: g.inputs, locs: g.locs, locOf: g.locOf, ids: map[string]int32{},
-		across: g.across, names: g.names, tally: g.tally}
+		across: g.across, names: g.names, tally: g.tally, maxEvents: g.maxEvents}
 }
 
 // reset empties g for the sessions of one partition or one session of a
@@ -224,12 +228,30 @@ func (g *gatherer) add(id []byte, line, index int, act interaction.Action, key o
 	if g.recs.n == math.MaxInt32 {
 		return fmt.Errorf("%s:%d: too many events (at most %d held at once)", g.inputs[g.input()], line, math.MaxInt32)
 	}
-	g.events++
 	s := &g.sess[g.sessionOf(id, line, index)]
+	if err := g.full(s, g.input(), line); err != nil {
+		s.dropAt(line) // what was read of it is not judged
+		return err
+	}
+	g.events++
 	s.events++
 	g.link(s, record{hi: key.hi, act: act, lo: key.lo, next: -1, line: clampLine(line),
 		meta: uint32(g.input())<<8 | uint32(key.kind)})
 	return nil
+}
+
+// full returns an error when s, whose next event was read at line of
+// input, holds as many events as one session may.
+func (g *gatherer) full(s *sessionState, input int32, line int) error {
+	if g.maxEvents == 0 || s.events < g.maxEvents {
+		return nil
+	}
+	id := s.id
+	if len(id) > maxNameLen {
+		id = shortName(id, maxNameLen)
+	}
+	return fmt.Errorf("%s:%d: session %q holds more than %d events (%d bytes), the most one session may hold (--max-memory raises it)",
+		syntax.FileName(g.inputs[input]), line, id, g.maxEvents, int64(g.maxEvents)*recordBytes)
 }
 
 // link adds r at the end of the chain of s.

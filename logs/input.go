@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -41,8 +40,14 @@ type Input struct {
 	lr      *lineReader // the decompressed, bounded content, its head peeked
 	closer  io.Closer   // the file, if Open opened one
 	used    bool
-	tally   tally // of the names outside the signature, once read
+	tally   tally  // of the names outside the signature, once read
+	counted func() // OnMalformed's
 }
+
+// OnMalformed has f called each time a malformed line or record is
+// counted (Stats.Malformed), as it is met: for a caller that counts them
+// while a stream is read, when not every one is reported.
+func (in *Input) OnMalformed(f func()) { in.counted = f }
 
 // Undeclared returns, once the log is read, the names its events carry
 // that the signature does not declare, each with its number of events
@@ -60,11 +65,7 @@ func Open(path string, f Format, opt Options) (*Input, error) {
 	}
 	file, size, err := input.Open(path)
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = fmt.Errorf("%s: %w", syntax.FileName(pe.Path), pe.Err)
-		}
-		return nil, err
+		return nil, syntax.FileError(err)
 	}
 	if size > maxBytes(opt) {
 		file.Close()
@@ -99,11 +100,19 @@ func newInput(name, errName string, r io.Reader, closer io.Closer, f Format, opt
 		in = zr
 	}
 	in = &limitReader{r: in, left: maxBytes(opt), err: tooBig(errName, opt)}
-	lr := newLineReader(in, maxLine)
-	head, err := lr.peek(headSize)
-	if err != nil {
+	lr := newLineReader(in, opt.maxValue())
+	// Detect needs a head; with the format given, the head is what the
+	// first read brought: a stream (ivc monitor's standard input, a
+	// followed file) may hold less than a head for a long while, and its
+	// lines are to be read as they come.
+	need := headSize
+	if f != Auto {
+		need = 1
+	}
+	if _, err := lr.peek(need); err != nil {
 		return nil, fileError(errName, err)
 	}
+	head := lr.buf[lr.start:min(lr.end, lr.start+headSize)]
 	if bytes.HasPrefix(head, utf8BOM) { // as some Windows tools write
 		lr.start += len(utf8BOM)
 		head = head[len(utf8BOM):]
@@ -172,6 +181,7 @@ func (in *Input) scan(report func(error), out sink) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
+	b.counted = in.counted
 	defer func() { in.tally = b.undeclared }()
 	defer b.reportHidden()
 	switch in.Format {

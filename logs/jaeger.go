@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/ivc-project/ivc/interaction"
 )
@@ -85,7 +86,7 @@ type pendingSpan struct {
 // kept.
 func readJaeger(b *builder, in io.Reader, line int, opt *Options) error {
 	r := newSpanReader(b, opt)
-	s := newJSONStream(b.file, in, line)
+	s := newJSONStream(b.file, in, line, opt.maxValue())
 	for {
 		t, err := s.token()
 		if err == io.EOF {
@@ -186,6 +187,9 @@ func (r *spanReader) jaegerObject(s *jsonStream, line, col int, envelope bool) e
 					}
 					continue
 				}
+				if err := r.take(p.bytes(), sl, sc); err != nil {
+					return err
+				}
 				pending = append(pending, p)
 			}
 			if _, _, err := s.expect(']', "']'"); err != nil {
@@ -227,11 +231,34 @@ func (r *spanReader) jaegerObject(s *jsonStream, line, col int, envelope bool) e
 		r.found++
 	}
 	for _, p := range pending {
+		r.heldBytes -= p.bytes()
 		if err := r.jaegerSpan(&p, traceID, processes, line, col); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// bytes is about what a pending span holds.
+func (p *pendingSpan) bytes() int64 {
+	sp := &p.span
+	n := int64(unsafe.Sizeof(*p)) + int64(len(sp.TraceID)+len(sp.SpanID)+len(sp.OperationName)+len(sp.StartTime)+len(sp.ProcessID))
+	n += tagBytes(sp.Tags)
+	for _, r := range sp.References {
+		n += int64(unsafe.Sizeof(r)) + int64(len(r.RefType)+len(r.TraceID)+len(r.SpanID))
+	}
+	if sp.Process != nil {
+		n += int64(unsafe.Sizeof(*sp.Process)) + int64(len(sp.Process.ServiceName)) + tagBytes(sp.Process.Tags)
+	}
+	return n
+}
+
+func tagBytes(tags []jaegerTag) int64 {
+	n := int64(cap(tags)) * int64(unsafe.Sizeof(jaegerTag{}))
+	for _, t := range tags {
+		n += int64(len(t.Key) + len(t.Type) + len(t.Value))
+	}
+	return n
 }
 
 // jaegerSpan adds one span of a trace read at line:col.
@@ -290,7 +317,7 @@ func (r *spanReader) jaegerSpan(p *pendingSpan, traceID string, processes map[st
 	if kind.action() == interaction.Reception {
 		h.pairM = r.message(lookup, sp.OperationName, true)
 		for _, ref := range sp.References {
-			if ref.TraceID != "" && !strings.EqualFold(traceIDHex(ref.TraceID), id) {
+			if ref.SpanID == "" || ref.TraceID != "" && !strings.EqualFold(traceIDHex(ref.TraceID), id) {
 				continue
 			}
 			if ref.RefType == "CHILD_OF" && h.parent == "" {
@@ -300,8 +327,7 @@ func (r *spanReader) jaegerSpan(p *pendingSpan, traceID string, processes map[st
 			}
 		}
 	}
-	r.hold(h)
-	return nil
+	return r.hold(h)
 }
 
 // traceIDHex returns a Jaeger trace id as OTLP's are read: 32 lower-case

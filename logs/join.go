@@ -11,6 +11,7 @@ import (
 	"iter"
 	"math"
 	"os"
+	"runtime"
 	"slices"
 
 	"github.com/ivc-project/ivc/interaction"
@@ -55,8 +56,9 @@ func ParseScope(s string) (Scope, error) {
 //	for _, path := range paths { in, _ := logs.Open(path, logs.Auto, opt); j.Read(in, report); in.Close() }
 //	for s, err := range j.Sessions() { ... }   // in order of first appearance
 //
-// Memory is bounded: past budget bytes of events and sessions held, they
-// spill to temporary files in a directory (partitioned by a hash of the
+// Memory is bounded: past half of budget bytes of events and sessions
+// held (the other half is the garbage collector's headroom, so that the
+// process stays within about budget), they spill to temporary files in a directory (partitioned by a hash of the
 // session id, one partition gathered at a time), which are removed as soon
 // as they are made (on Unix: only their open descriptors keep them, so an
 // interrupted run leaves nothing behind) and closed by Close. The sessions
@@ -73,9 +75,9 @@ type Joiner struct {
 }
 
 // NewJoiner returns a joiner of the logs of a run read with opt (its
-// signature and locations), holding at most about budget bytes in memory
-// (0: no bound) and spilling past it into temporary files in dir (""
-// os.TempDir()).
+// signature and locations), taking about budget bytes of memory at most
+// (0: no bound): past half of it held, it spills into temporary files in
+// dir ("": os.TempDir()).
 func NewJoiner(opt Options, budget int64, dir string) (*Joiner, error) {
 	g, err := newGatherer("", &opt)
 	if err != nil {
@@ -156,9 +158,16 @@ func (j *Joiner) drop(id []byte, line, index int) {
 	j.g.drop(id, line, index)
 }
 
-// check spills what the joiner holds once past its budget.
+// heldShare is the share of its budget a joiner holds in sessions and
+// events: the collector lets the heap grow to about twice what it last
+// found live before it looks again, and what the joiner's growth leaves
+// behind (the sessions' and the ids' tables as they grow) is garbage
+// until then.
+const heldShare = 2
+
+// check spills what the joiner holds once past its share of its budget.
 func (j *Joiner) check() error {
-	if j.budget <= 0 || j.g.bytes <= j.budget {
+	if j.budget <= 0 || j.g.bytes*heldShare <= j.budget {
 		return nil
 	}
 	sp, err := newSpill(j.dir)
@@ -175,6 +184,11 @@ func (j *Joiner) check() error {
 		}
 	}
 	j.g = g.empty()
+	// What was held is garbage now, about the budget: collected at once,
+	// its memory serves what comes next. Left to itself, the collector,
+	// whose goal is twice the heap it last found live, would let the run
+	// take about twice its budget before it looked again.
+	runtime.GC()
 	return sp.err
 }
 
@@ -520,6 +534,12 @@ func (sp *spill) sort(template *gatherer) error {
 			}
 			if err != nil {
 				return fmt.Errorf("reading spilled sessions: %w", err)
+			}
+			if e.tag < droppedTag { // an event
+				s := &g.sess[g.sessionAt(e.id, e.input, e.line, e.index)]
+				if err := g.full(s, e.input, e.line); err != nil {
+					return err
+				}
 			}
 			g.put(&e)
 		}

@@ -19,8 +19,8 @@ type jsonStream struct {
 	lc   *lineCounter
 }
 
-func newJSONStream(file string, r io.Reader, line int) *jsonStream {
-	lc := &lineCounter{r: r, line: line, lastNL: -1, max: MaxLine}
+func newJSONStream(file string, r io.Reader, line, max int) *jsonStream {
+	lc := &lineCounter{r: r, line: line, lastNL: -1, max: max}
 	d := json.NewDecoder(lc)
 	d.UseNumber()
 	return &jsonStream{file: file, d: d, lc: lc}
@@ -78,7 +78,7 @@ func (s *jsonStream) errorAt(off int64, format string, args ...any) *Error {
 // its position as encoding/json finds it on the bytes kept.
 func (s *jsonStream) syntaxError(off int64, err error) error {
 	if errors.Is(err, errValueTooLong) {
-		return s.errorAt(off, "a JSON value longer than %d bytes, the most one value may hold", s.lc.max)
+		return s.errorAt(off, "a JSON value longer than %d bytes, the most one value may hold%s", s.lc.max, raiseHint(s.lc.max))
 	}
 	var se *json.SyntaxError
 	if errors.Is(err, io.ErrUnexpectedEOF) {
@@ -96,7 +96,7 @@ func (s *jsonStream) syntaxError(off int64, err error) error {
 }
 
 // errValueTooLong ends the reading of a JSON document at a value longer
-// than MaxLine.
+// than its limit.
 var errValueTooLong = errors.New("JSON value too long")
 
 // lineCounter is the reader under a jsonStream: it keeps the bytes read

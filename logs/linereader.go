@@ -3,6 +3,7 @@ package logs
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 )
 
@@ -17,6 +18,15 @@ const MaxLine = 16 << 20
 // maxLine is the limit the readers apply: MaxLine, lowered by tests so that
 // they need not write MaxLine bytes.
 var maxLine = MaxLine
+
+// raiseHint says how to raise a limit of max bytes on what one line or
+// value holds: with --max-memory, up to MaxLine.
+func raiseHint(max int) string {
+	if max < maxLine {
+		return fmt.Sprintf(" (--max-memory raises it, up to %d)", maxLine)
+	}
+	return ""
+}
 
 // errLineTooLong is reported for a line longer than the reader's maximum.
 var errLineTooLong = errors.New("line too long")
@@ -170,7 +180,7 @@ func (lr *lineReader) nextEvent(b *builder) ([]byte, error) {
 		line, err := lr.next()
 		switch {
 		case errors.Is(err, errLineTooLong):
-			b.malformed(lr.line, 0, "line longer than %d bytes", lr.max)
+			b.malformed(lr.line, 0, "line longer than %d bytes%s", lr.max, raiseHint(lr.max))
 			continue
 		case err != nil:
 			return nil, err

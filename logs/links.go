@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"math"
 	"strconv"
+	"unsafe"
 
 	"github.com/ivc-project/ivc/interaction"
 )
@@ -43,9 +44,46 @@ type heldSpan struct {
 	start                 int64
 }
 
-// hold keeps a span until flush.
-func (r *spanReader) hold(s heldSpan) {
+// heldSpanBytes is what a held span takes besides the bytes of its
+// strings.
+const heldSpanBytes = int64(unsafe.Sizeof(heldSpan{}))
+
+// hold keeps a span until flush, its names shortened past the longest
+// name of the signature. The spans held count in the file's limit
+// (Options.maxHeld): past it, a positioned error ends the reading.
+func (r *spanReader) hold(s heldSpan) error {
+	s.l, s.m, s.pairM = r.short(s.l), r.short(s.m), r.short(s.pairM)
+	n := heldSpanBytes + int64(len(s.trace)+len(s.spanID)+len(s.parent)+len(s.l)+len(s.m)+len(s.pairM))
+	for _, l := range s.links {
+		n += 16 + int64(len(l))
+	}
+	if err := r.take(n, s.line, s.col); err != nil {
+		return err
+	}
 	r.held = append(r.held, s)
+	return nil
+}
+
+// take counts n more bytes held by the file's spans (at line:col), and
+// returns an error past the file's limit.
+func (r *spanReader) take(n int64, line, col int) error {
+	r.heldBytes += n
+	if r.maxHeld > 0 && r.heldBytes > r.maxHeld {
+		r.over = true
+		return &Error{File: r.b.file, Line: line, Col: col, Msg: fmt.Sprintf(
+			"the spans read so far take more than %d bytes, the most a file may hold until it is read (to pair them; --max-memory raises it)", r.maxHeld)}
+	}
+	return nil
+}
+
+// short returns name, or, when it is longer than any name of the
+// signature (it cannot be declared), a copy of its start ending in "…":
+// a span holds it until its file is read, and a summary may print it.
+func (r *spanReader) short(name string) string {
+	if len(name) <= r.maxName {
+		return name
+	}
+	return shortName(name, r.maxName)
 }
 
 // flush pairs the held spans and adds them, in the order read. A SERVER
@@ -58,6 +96,17 @@ func (r *spanReader) hold(s heldSpan) {
 // (gatherer.pair), where its partner may come from another file; to any
 // other sink, and with Options.Strict, it keeps its own message.
 func (r *spanReader) flush() error {
+	if r.over {
+		// The file's reading stopped at the limit: the sessions of the
+		// spans held are not judged without the rest (Session.Dropped).
+		for _, s := range r.held {
+			r.b.stats.Malformed++
+			r.b.sink.drop([]byte(s.trace), s.line, r.b.index)
+			r.b.index++
+		}
+		r.held, r.heldBytes = nil, 0
+		return nil
+	}
 	if len(r.held) == 0 {
 		return nil
 	}
@@ -100,7 +149,7 @@ func (r *spanReader) flush() error {
 		}
 	}
 	held := r.held
-	r.held = nil
+	r.held, r.heldBytes = nil, 0
 	across := r.b.sink.holdsSpans() && !r.b.strict
 	for i, s := range held {
 		if across && !paired[i] {

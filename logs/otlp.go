@@ -42,6 +42,10 @@ type spanReader struct {
 	// file with documents and none of its format's is not of that format.
 	docs, found int
 	held        []heldSpan // the spans with an action, until flush
+	heldBytes   int64      // what they, and Jaeger's pending spans, take
+	maxHeld     int64      // the most they may take (0: no bound)
+	maxName     int        // the longest name held as is
+	over        bool       // past maxHeld: the reading stopped
 }
 
 // checkFound returns the error for a file whose documents hold none of
@@ -62,7 +66,15 @@ const (
 )
 
 func newSpanReader(b *builder, opt *Options) *spanReader {
-	return &spanReader{b: b, lifelineAttr: opt.LifelineAttr, messageAttr: opt.MessageAttr}
+	maxName := maxNameLen
+	if opt.Sig != nil {
+		for _, names := range [][]string{opt.Sig.Lifelines, opt.Sig.Messages} {
+			for _, n := range names {
+				maxName = max(maxName, len(n))
+			}
+		}
+	}
+	return &spanReader{b: b, lifelineAttr: opt.LifelineAttr, messageAttr: opt.MessageAttr, maxHeld: opt.maxHeld(), maxName: maxName}
 }
 
 // span adds one span: session id, action (l, k, m), start time (in
@@ -96,7 +108,7 @@ func readOTLP(b *builder, lr *lineReader, opt *Options) error {
 			if ok && json.Valid(first) {
 				err = r.otlpLines(lr)
 			} else {
-				err = r.otlpStream(newJSONStream(b.file, lr.rest(), lr.line))
+				err = r.otlpStream(newJSONStream(b.file, lr.rest(), lr.line, lr.max))
 			}
 			if ferr := r.flush(); err == nil {
 				err = ferr
@@ -148,7 +160,7 @@ func (r *spanReader) otlpLines(lr *lineReader) error {
 			r.found++
 		}
 		if err := r.traces(td, lr.line, 0); err != nil {
-			return err
+			return r.b.stop(err)
 		}
 	}
 }
@@ -389,7 +401,9 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 						}
 					}
 				}
-				r.hold(h)
+				if err := r.hold(h); err != nil {
+					return err
+				}
 			}
 		}
 	}

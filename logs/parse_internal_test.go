@@ -2,6 +2,7 @@ package logs
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"strconv"
@@ -9,6 +10,8 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
+
+	"github.com/ivc-project/ivc/interaction"
 )
 
 // TestParseRFC3339 checks the fast path against time.Parse on random
@@ -145,13 +148,43 @@ func TestLineReader(t *testing.T) {
 // huge Jaeger tag took gigabytes to decode.
 func TestValueTooLong(t *testing.T) {
 	in := `{"data": [` + "\n" + `{"traceID": "` + strings.Repeat("x", 1000) + `"}]}`
-	s := newJSONStream("j.json", strings.NewReader(in), 0)
-	s.lc.max = 100
+	s := newJSONStream("j.json", strings.NewReader(in), 0, 100)
 	var err error
 	for err == nil {
 		_, err = s.token()
 	}
-	if err == io.EOF || err.Error() != "j.json:2:13: a JSON value longer than 100 bytes, the most one value may hold" {
+	if err == io.EOF || err.Error() != fmt.Sprintf("j.json:2:13: a JSON value longer than 100 bytes, the most one value may hold (--max-memory raises it, up to %d)", maxLine) {
 		t.Errorf("%v", err)
+	}
+}
+
+// TestLimitsOfMemory checks the limits that Options.MaxMemory sets on what
+// reading holds (issue 25 item 2): one value, the spans of a file, one
+// session.
+func TestLimitsOfMemory(t *testing.T) {
+	for _, c := range []struct {
+		mem          int64
+		value        int
+		held         int64
+		sessionEvent int
+	}{
+		{0, maxLine, 0, 0},
+		{32 << 20, 512 << 10, 8 << 20, 8 << 20 / recordBytes},
+		{1 << 10, 4 << 10, 256, 8},
+		{64 << 30, maxLine, 16 << 30, 16 << 30 / recordBytes},
+	} {
+		opt := Options{MaxMemory: c.mem}
+		sig, err := interaction.NewSignature([]string{"a"}, []string{"m"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := newGatherer("f", &Options{Sig: sig, MaxMemory: c.mem})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if opt.maxValue() != c.value || opt.maxHeld() != c.held || g.maxEvents != c.sessionEvent {
+			t.Errorf("MaxMemory %d: value %d, held %d, session %d events; want %d, %d, %d",
+				c.mem, opt.maxValue(), opt.maxHeld(), g.maxEvents, c.value, c.held, c.sessionEvent)
+		}
 	}
 }

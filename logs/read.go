@@ -42,6 +42,37 @@ type Options struct {
 	// reported (0: DefaultMaxReports); the others are counted in
 	// Stats.Malformed, and one last report says how many there were.
 	MaxReports int
+	// MaxMemory is the memory reading may take, in bytes (0: no bound but
+	// MaxLine). It bounds what reading holds at once: one line, JSON value
+	// or CSV record at most MaxMemory/ValueShare bytes (and MaxLine), as
+	// decoding takes many times the size of what it decodes; the spans of
+	// a file held until it is read (to pair them) and the events of one
+	// session at most MaxMemory/HeldShare bytes each. Past a limit, an
+	// error names the file and line.
+	MaxMemory int64
+}
+
+// The shares of Options.MaxMemory that bound what reading holds. A JSON
+// value decodes into up to about 60 times its size in the worst case
+// measured (a Jaeger span of empty tags: {} becomes a 48-byte tag), so
+// that a value takes at most about its share once decoded.
+const (
+	ValueShare = 64
+	HeldShare  = 4
+)
+
+// maxValue is the longest line, JSON value or CSV record reading accepts.
+func (opt *Options) maxValue() int {
+	if opt.MaxMemory > 0 {
+		return int(min(int64(maxLine), max(opt.MaxMemory/ValueShare, 4<<10)))
+	}
+	return maxLine
+}
+
+// maxHeld is the most bytes of spans a file holds until it is read, and of
+// events one session holds (0: no bound).
+func (opt *Options) maxHeld() int64 {
+	return max(opt.MaxMemory/HeldShare, 0)
 }
 
 // DefaultMaxBytes is the largest input Read accepts when Options.MaxBytes

@@ -179,6 +179,38 @@ func (a *Assembler) Assemble(file, id string, events []Event) (Session, error) {
 	return g.finish()[0], nil
 }
 
+// Locations returns the locations a session is split into: those of
+// Options.Locations, then one for each lifeline in none of them.
+func (a *Assembler) Locations() interaction.Locations { return a.template.locs }
+
+// Location returns the index in Locations of the location of act, an
+// action of the signature.
+func (a *Assembler) Location(act interaction.Action) int {
+	return int(a.template.locOf[act.Lifeline()])
+}
+
+// InLineOrder reports whether e has neither seq nor time: its location's
+// events are in the order read.
+func (e Event) InLineOrder() bool { return e.key.kind == keyLine }
+
+// Orderable reports whether Assemble can order e and d as events of one
+// location of a session read from the inputs named in their File: keys of
+// the same kind, and in line order, from the same input.
+func (e Event) Orderable(d Event) bool {
+	return e.key.kind == d.key.kind && (e.key.kind != keyLine || e.File == d.File)
+}
+
+// After reports whether Assemble puts e after d, two orderable events of
+// one location, whatever other events the session holds: by their order
+// keys, then (ties, and line order) by input and read order.
+func (e Event) After(d Event) bool {
+	c := cmp.Or(cmp.Compare(e.File, d.File), cmp.Compare(e.Index, d.Index))
+	if e.key.kind != keyLine {
+		c = cmp.Or(cmp.Compare(e.key.hi, d.key.hi), cmp.Compare(e.key.lo, d.key.lo), c)
+	}
+	return c > 0
+}
+
 // AppendBinary appends the encoding of e to b (encoding.BinaryAppender):
 // a compact form for the events a pipeline moves between machines.
 func (e Event) AppendBinary(b []byte) ([]byte, error) {

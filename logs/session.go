@@ -146,10 +146,11 @@ type builder struct {
 	index int // of the next event, in the order read
 	stats Stats
 
-	undeclared          tally // the names outside the signature
-	maxReports          int   // malformed lines reported, the others counted
-	hidden, firstHidden int   // malformed lines not reported, the line of the first
-	lastLine            int   // of the last malformed line
+	undeclared          tally  // the names outside the signature
+	maxReports          int    // malformed lines reported, the others counted
+	hidden, firstHidden int    // malformed lines not reported, the line of the first
+	lastLine            int    // of the last malformed line
+	counted             func() // Input.OnMalformed's, or nil
 }
 
 // sink takes the events of a log, in the order read (index counts them
@@ -206,6 +207,9 @@ func (b *builder) malformed(line, col int, format string, args ...any) {
 // that a file of bad lines costs no memory to its reader's caller.
 func (b *builder) hide() bool {
 	b.stats.Malformed++
+	if b.counted != nil {
+		b.counted()
+	}
 	if b.stats.Malformed <= b.maxReports {
 		return false
 	}

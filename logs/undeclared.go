@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Undeclared is a name that events of a log carry and the signature does
@@ -19,6 +20,21 @@ type Undeclared struct {
 // random names costs no more.
 const maxUndeclared = 1 << 10
 
+// maxNameLen is the longest name of a log kept as is where a reader keeps
+// names: longer ones are kept shortened (shortName).
+const maxNameLen = 256
+
+// shortName returns a copy of the first bytes of name (at most max, cut
+// at a rune's start) followed by "…": it shares no memory with name, and
+// is no identifier of a signature.
+func shortName(name string, max int) string {
+	n := max
+	for n > 0 && !utf8.RuneStart(name[n]) {
+		n--
+	}
+	return strings.Clone(name[:n]) + "…"
+}
+
 // tally counts the events of the names the signature does not declare.
 type tally map[Undeclared]int
 
@@ -26,7 +42,12 @@ func (t *tally) add(lifeline bool, name []byte) {
 	if *t == nil {
 		*t = tally{}
 	}
-	k := Undeclared{Lifeline: lifeline, Name: string(name)}
+	k := Undeclared{Lifeline: lifeline}
+	if len(name) > maxNameLen { // a log of huge names costs no more
+		k.Name = shortName(string(name[:maxNameLen+1]), maxNameLen)
+	} else {
+		k.Name = string(name)
+	}
 	if _, ok := (*t)[k]; ok || len(*t) < maxUndeclared {
 		(*t)[k]++
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"sync"
 	"time"
 )
 
@@ -82,4 +83,93 @@ func (t *follower) Close() error {
 		return t.f.Close()
 	}
 	return nil
+}
+
+// Stream returns a reader of r, a stream that may never end (standard
+// input), that ends once ctx is done: it then returns what r gives until r
+// has been quiet for streamQuiet, then io.EOF. A goroutine reads r ahead,
+// a chunk at a time; what its read under way at the end brings later is
+// not received (as what is still in the pipe).
+func Stream(ctx context.Context, r io.Reader) io.Reader {
+	s := &stream{ctx: ctx, ch: make(chan []byte)}
+	go func() {
+		defer close(s.ch)
+		for {
+			s.mu.Lock()
+			if s.ended {
+				s.mu.Unlock()
+				return
+			}
+			s.reading, s.since = true, time.Now()
+			s.mu.Unlock()
+			buf := make([]byte, 64<<10)
+			n, err := r.Read(buf)
+			s.mu.Lock()
+			s.reading = false
+			ended := s.ended
+			s.mu.Unlock()
+			if ended {
+				return
+			}
+			if n > 0 {
+				s.ch <- buf[:n]
+			}
+			if err != nil {
+				if err != io.EOF {
+					s.err = err
+				}
+				return
+			}
+		}
+	}()
+	return s
+}
+
+// streamQuiet is how long a Stream's source is waited for at the end.
+const streamQuiet = 10 * time.Millisecond
+
+type stream struct {
+	ctx  context.Context
+	ch   chan []byte
+	rest []byte
+
+	mu      sync.Mutex
+	reading bool      // the goroutine waits in a read of r
+	since   time.Time // since then
+	ended   bool      // Read returned io.EOF at the end of ctx
+	err     error     // of r, set before ch is closed
+}
+
+func (s *stream) Read(p []byte) (int, error) {
+	for len(s.rest) == 0 {
+		var ok bool
+		select {
+		case s.rest, ok = <-s.ch:
+		case <-s.ctx.Done():
+			// The end: what r gives until it is quiet.
+			for wait := true; wait; {
+				s.mu.Lock()
+				if s.reading && time.Since(s.since) >= streamQuiet {
+					s.ended = true
+					s.mu.Unlock()
+					return 0, io.EOF
+				}
+				s.mu.Unlock()
+				select {
+				case s.rest, ok = <-s.ch:
+					wait = false
+				case <-time.After(time.Millisecond):
+				}
+			}
+		}
+		if !ok {
+			if s.err != nil {
+				return 0, s.err
+			}
+			return 0, io.EOF
+		}
+	}
+	n := copy(p, s.rest)
+	s.rest = s.rest[n:]
+	return n, nil
 }

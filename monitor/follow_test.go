@@ -3,6 +3,7 @@ package monitor_test
 import (
 	"bufio"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -63,4 +64,29 @@ func TestFollow(t *testing.T) {
 	cancel()
 	for range lines {
 	}
+}
+
+// TestStream: at the end of its context, a stream returns what its
+// source has given (a chunk read ahead), then io.EOF while its source
+// would make it wait.
+func TestStream(t *testing.T) {
+	pr, pw := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	sc := bufio.NewScanner(monitor.Stream(ctx, pr))
+	go pw.Write([]byte("one\n"))
+	if !sc.Scan() || sc.Text() != "one" {
+		t.Fatalf("read %q, %v", sc.Text(), sc.Err())
+	}
+	if _, err := pw.Write([]byte("two\n")); err != nil { // read ahead
+		t.Fatal(err)
+	}
+	cancel()
+	if !sc.Scan() || sc.Text() != "two" {
+		t.Fatalf("read %q, %v: what was read ahead is lost", sc.Text(), sc.Err())
+	}
+	if sc.Scan() {
+		t.Fatalf("read %q after the end", sc.Text())
+	}
+	go pw.Write([]byte("three\n")) // to the read under way at the end: not received
+	pw.Close()
 }

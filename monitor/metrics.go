@@ -12,7 +12,7 @@ import (
 // /readyz by Handler:
 //
 //	ivc_monitor_sessions_total{verdict,closed_by}   records emitted
-//	ivc_monitor_verdict_latency_seconds{closed_by}  time from a session's last event to its verdict
+//	ivc_monitor_verdict_latency_seconds{closed_by}  time from a session's last event (early: the one that failed) to its verdict
 //	ivc_monitor_events_received_total, _judged_total, _ignored_total, _malformed_total, _late_total
 //	ivc_monitor_open_sessions                       sessions open
 //	ivc_monitor_evictions_total                     sessions judged early for lack of room
@@ -29,8 +29,10 @@ func NewMetrics() *Metrics {
 		sessions: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ivc_monitor_sessions_total",
 			Help: "Sessions judged, by verdict and by the reason they closed."}, []string{"verdict", "closed_by"}),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "ivc_monitor_verdict_latency_seconds",
-			Help:    "Time from the arrival of a session's last event to its verdict.",
-			Buckets: prometheus.ExponentialBuckets(0.001, 2, 16)}, []string{"closed_by"}),
+			Help: "Time from the arrival of a session's last event to its verdict.",
+			// 10 µs to 84 s: early failures take microseconds,
+			// sessions closed idle --session-idle and more.
+			Buckets: prometheus.ExponentialBuckets(10e-6, 2, 24)}, []string{"closed_by"}),
 	}
 }
 

@@ -7,6 +7,32 @@
 // the check package's Checker, and its record is check.Record plus the
 // revision, the reason it closed and the time to verdict.
 //
+// Early failure: when the automata engine judges the sessions, each event
+// also steps the walk of its location's projection DFA (automata.Online,
+// on the tables of the engine's local checks), and an event that makes a
+// local error certain fails its session at once: it is judged on its
+// events so far, closed_by early. A local error is a Fail whatever events
+// follow, in prefix and accept modes alike (Algorithm 2 of the automata
+// paper): in prefix mode a location's trace may stop early, or be empty
+// (its lifelines unobserved: lifeline removal), but must be a prefix of
+// the projection of an accepted trace, and one that is not stays not,
+// whatever is appended. But events may also arrive before others of their
+// location, and be placed before them (logs.Event.After: the order
+// Assemble sorts a location in). So:
+//   - in line order (events with neither seq nor time, from one source),
+//     an event's arrival is its place: the walk of the DFA decides;
+//   - with a seq or a time, the walk is that of the subword closure: an
+//     error is certain when no trace of the location holds its events so
+//     far as a subsequence, wherever the events to come are placed (the
+//     walk is walked again, in the location's order, when an event
+//     arrives out of it).
+//
+// A session with a malformed event (Inconc), or two events its location
+// cannot be ordered with (an error), is not watched. Events of the session
+// after its early record re-open it, as late events do, for a revision
+// judged on all its events: a Fail again, with the whole session's
+// explanation, unless one of them is malformed or cannot be ordered.
+//
 //	m := monitor.New(checker, lopt, monitor.Options{}, func(r monitor.Record) { ... })
 //	go m.Run(ctx)                                  // closes idle and overdue sessions
 //	m.Scan("app.jsonl", r, logs.JSONL)             // or m.Traces("otlp", td) for OTLP
@@ -24,12 +50,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
+	"github.com/ivc-project/ivc/automata"
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/verdict"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 )
 
@@ -71,10 +100,13 @@ const (
 )
 
 // Bytes held per event and per session, as BenchmarkJoinHeld of logs
-// measures them for the same events (48 B/event, 482 B/session).
+// measures them for the same events (48 B/event, 482 B/session), and per
+// location of a session watched for early failure (a walk).
 const (
 	eventBytes   = 48
 	sessionBytes = 512
+	walkBytes    = 8
+	sliceBytes   = 24
 )
 
 // Reasons a session closed (Record.ClosedBy).
@@ -88,8 +120,9 @@ const (
 
 // Record is the verdict of one session: the record of ivc analyze --format
 // json, plus Revision (1, then 2, 3, ... for a session re-opened by late
-// events), ClosedBy and LatencyUS, the time from the arrival of the
-// session's last event to its verdict.
+// events, or by events after its early record), ClosedBy and LatencyUS,
+// the time from the arrival of the session's last event (for an early
+// record, of the event that failed) to its verdict.
 type Record struct {
 	check.Record
 	Revision  int    `json:"revision"`
@@ -99,7 +132,9 @@ type Record struct {
 
 // Counts are what the monitor received. Received = Judged + Ignored +
 // Malformed + Late once every session is closed (Judged counts the events of
-// sessions judged, and of sessions that could not be, reported).
+// sessions judged, and of sessions that could not be, reported); after
+// Close, which closes them all, every event is counted as it arrives: an
+// event of the signature is Late, its session already judged.
 type Counts struct {
 	Received, Judged, Ignored, Malformed, Late int64
 	// Unkinded counts the spans without a protocol kind (INTERNAL or
@@ -122,15 +157,38 @@ type session struct {
 	elem        *list.Element // in Monitor.open or Monitor.closed
 	closedAt    time.Time
 	judged      int // events already counted as judged
+	// walks are the early check of the session, one per location, made
+	// at its first event, and subs the sets of their subword walks (at
+	// Monitor.subAt); unwatched once the check cannot be certain of a
+	// local error, or once the session has a record.
+	walks     []walk
+	subs      []uint64
+	unwatched bool
+}
+
+// walk is the early check of one location of a session: the state its
+// projection DFA reached (events in line order), and the session's event
+// last in the location's order (-1: none).
+type walk struct {
+	q    automata.State
+	last int32
 }
 
 // Monitor is the session table. Its methods are safe for concurrent use.
 type Monitor struct {
-	c    *check.Checker
-	asm  *logs.Assembler
-	lopt logs.Options
-	opt  Options
-	emit func(Record)
+	c      *check.Checker
+	asm    *logs.Assembler
+	lopt   logs.Options
+	opt    Options
+	emit   func(Record)
+	online *automata.Online // nil: no early check
+	// subAt[i] is where the set of location i's subword walk starts in a
+	// session's subs, subAt[len-1] their length; walkBytes is what a
+	// session's early check holds; tmp and order are the check's scratch.
+	subAt     []int
+	walkBytes int64
+	tmp       []uint64
+	order     []int32
 
 	mu       sync.Mutex
 	sessions map[string]*session // open and closed within their grace
@@ -141,6 +199,7 @@ type Monitor struct {
 	index    int
 	bytes    int64
 	counts   Counts
+	sealed   bool          // Close has judged every session
 	slots    chan struct{} // one per OTLP request being read
 }
 
@@ -172,21 +231,39 @@ func New(c *check.Checker, lopt logs.Options, opt Options, emit func(Record)) (*
 	if opt.Report == nil {
 		opt.Report = func(error) {}
 	}
-	return &Monitor{c: c, asm: asm, lopt: lopt, opt: opt, emit: emit,
+	m := &Monitor{c: c, asm: asm, lopt: lopt, opt: opt, emit: emit, online: c.Online(asm.Locations()),
 		sessions: map[string]*session{}, open: list.New(), closed: list.New(), tombs: map[string]struct{}{},
-		counts: Counts{Verdicts: map[string]int64{}}, slots: make(chan struct{}, opt.MaxRequests)}, nil
+		counts: Counts{Verdicts: map[string]int64{}}, slots: make(chan struct{}, opt.MaxRequests)}
+	if m.online != nil {
+		n := len(asm.Locations())
+		m.subAt = make([]int, n+1)
+		for i := range n {
+			w := m.online.SubWords(i)
+			m.subAt[i+1] = m.subAt[i] + w
+			m.tmp = make([]uint64, max(len(m.tmp), w))
+		}
+		m.walkBytes = int64(n)*walkBytes + 8*int64(m.subAt[n]) + 2*sliceBytes
+	}
+	return m, nil
 }
 
 // Scan reads the events of r, a log of format f named name (JSON Lines,
 // CSV, OTLP/JSON, Jaeger), into the monitor as they are read: for a stream,
-// until it ends. Malformed lines go to Options.Report and are counted.
+// until it ends. Malformed lines go to Options.Report and are counted as
+// they are met.
 func (m *Monitor) Scan(name string, r io.Reader, f logs.Format) (logs.Stats, error) {
-	st, err := logs.Scan(name, r, f, m.lopt, func(ev logs.Event) { m.Add(name, ev) }, func(err error) {
-		m.opt.Report(err)
+	in, err := logs.NewInput(name, r, f, m.lopt)
+	if err != nil {
+		return logs.Stats{}, err
+	}
+	in.OnMalformed(func() {
+		m.mu.Lock()
+		m.counts.Malformed++
+		m.counts.Received++
+		m.mu.Unlock()
 	})
+	st, err := in.Scan(func(ev logs.Event) { m.Add(name, ev) }, m.opt.Report)
 	m.mu.Lock()
-	m.counts.Malformed += int64(st.Malformed)
-	m.counts.Received += int64(st.Malformed)
 	m.counts.Unkinded += int64(st.Unkinded)
 	m.mu.Unlock()
 	return st, err
@@ -215,20 +292,24 @@ func (m *Monitor) Add(source string, ev logs.Event) {
 	now := m.opt.Now()
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.counts.Received++
-	if ev.Dropped {
-		// Counted with Malformed by Scan; its session is incomplete.
-		m.counts.Received--
+	if !ev.Dropped { // else counted with Malformed by Scan; its session is incomplete
+		m.counts.Received++
 	}
 	ev.Index, ev.File = m.index, source
 	m.index++
 	s := m.sessions[ev.Session]
+	if m.sealed || s == nil && m.tomb(ev.Session) { // its session judged: late
+		switch {
+		case ev.Dropped:
+		case ev.Ignored:
+			m.counts.Ignored++
+		default:
+			m.counts.Late++
+		}
+		return
+	}
 	switch {
 	case s == nil:
-		if _, late := m.tombs[ev.Session]; late {
-			m.counts.Late++
-			return
-		}
 		s = &session{id: ev.Session, file: source, first: now}
 		m.sessions[s.id] = s
 		s.elem = m.open.PushBack(s)
@@ -245,6 +326,9 @@ func (m *Monitor) Add(source string, ev logs.Event) {
 	s.events = append(s.events, ev)
 	s.last = now
 	m.bytes += eventBytes
+	if m.online != nil && !s.unwatched {
+		m.watch(s, now)
+	}
 	for m.open.Len() > m.opt.MaxSessions || (m.opt.MaxMemory > 0 && m.bytes > m.opt.MaxMemory && m.open.Len() > 0) {
 		if m.opt.MaxMemory > 0 && m.bytes > m.opt.MaxMemory && m.closed.Len() > 0 {
 			m.forget(m.closed.Front().Value.(*session))
@@ -293,7 +377,8 @@ func (m *Monitor) Run(ctx context.Context) {
 	}
 }
 
-// Close judges every open session (closed_by shutdown).
+// Close judges every open session (closed_by shutdown). Events added
+// later are counted (Counts), not judged.
 func (m *Monitor) Close() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -301,6 +386,7 @@ func (m *Monitor) Close() {
 	for e := m.open.Front(); e != nil; e = m.open.Front() {
 		m.closeSession(e.Value.(*session), ClosedShutdown, now)
 	}
+	m.sealed = true
 }
 
 // Counts returns the counts so far.
@@ -314,6 +400,12 @@ func (m *Monitor) Counts() Counts {
 		c.Verdicts[k] = v
 	}
 	return c
+}
+
+// tomb reports whether session id was forgotten past its grace.
+func (m *Monitor) tomb(id string) bool {
+	_, ok := m.tombs[id]
+	return ok
 }
 
 // forget drops a closed session past its grace, keeping its id to count
@@ -330,8 +422,133 @@ func (m *Monitor) forget(s *session) {
 	m.tombList = append(m.tombList, s.id)
 }
 
+// watch steps the early check of s with its last event, and judges s
+// early when that event makes a local error certain (see the package
+// comment).
+func (m *Monitor) watch(s *session, now time.Time) {
+	k := len(s.events) - 1
+	ev := &s.events[k]
+	switch {
+	case ev.Ignored:
+		return
+	case ev.Dropped: // Inconc, whatever else
+		m.unwatch(s)
+		return
+	}
+	if s.walks == nil {
+		s.walks = make([]walk, len(m.subAt)-1)
+		for i := range s.walks {
+			s.walks[i] = walk{q: m.online.Start(i), last: -1}
+		}
+		s.subs = make([]uint64, m.subAt[len(m.subAt)-1])
+		for i := range s.walks {
+			m.online.StartSub(i, s.subs[m.subAt[i]:m.subAt[i+1]])
+		}
+		m.bytes += m.walkBytes
+	}
+	i := m.asm.Location(ev.Action)
+	w := &s.walks[i]
+	if w.last >= 0 && !ev.Orderable(s.events[w.last]) {
+		m.unwatch(s) // an error when it closes
+		return
+	}
+	inOrder := w.last < 0 || ev.After(s.events[w.last])
+	if inOrder {
+		w.last = int32(k)
+	}
+	set := s.subs[m.subAt[i]:m.subAt[i+1]]
+	var ok bool
+	switch {
+	case ev.InLineOrder(): // its arrival is its place
+		w.q = m.online.Step(i, w.q, ev.Action)
+		ok = w.q >= 0
+	case len(set) == 0: // no subword walk of this location
+		return
+	case inOrder:
+		ok = m.online.StepSub(i, set, m.tmp[:len(set)], ev.Action)
+	default:
+		var walked bool
+		if ok, walked = m.rewalk(s, i, set); !walked {
+			m.unwatch(s)
+			return
+		}
+	}
+	if ok {
+		return
+	}
+	r, err := m.judge(s)
+	m.unwatch(s)
+	switch {
+	case err != nil:
+		// Reported when it closes.
+	case r.Verdict != verdict.Fail.String():
+		m.opt.Report(fmt.Errorf("%s (session %s): the early check found a local error at event %d, the checker %s: judged when it closes",
+			s.file, s.id, k+1, r.Verdict))
+	default:
+		m.close(s, ClosedEarly, now, &r)
+	}
+}
+
+// maxRewalk bounds the events of a location that the early check walks
+// again when one arrives out of order: past it, the session is judged
+// when it closes.
+const maxRewalk = 4096
+
+// rewalk walks the subword walk of location i of s again, into set, on
+// the location's events in their order, and reports whether it is not
+// stuck; walked is false past maxRewalk events.
+func (m *Monitor) rewalk(s *session, i int, set []uint64) (ok, walked bool) {
+	order := m.order[:0]
+	for j := range s.events {
+		if e := &s.events[j]; !e.Ignored && !e.Dropped && m.asm.Location(e.Action) == i {
+			order = append(order, int32(j))
+		}
+	}
+	m.order = order
+	if len(order) > maxRewalk {
+		return false, false
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		switch {
+		case a == b:
+			return 0
+		case s.events[a].After(s.events[b]):
+			return 1
+		}
+		return -1
+	})
+	m.online.StartSub(i, set)
+	for _, j := range order {
+		if !m.online.StepSub(i, set, m.tmp[:len(set)], s.events[j].Action) {
+			return false, true
+		}
+	}
+	return true, true
+}
+
+// unwatch ends the early check of s.
+func (m *Monitor) unwatch(s *session) {
+	if s.walks != nil {
+		m.bytes -= m.walkBytes
+	}
+	s.walks, s.subs, s.unwatched = nil, nil, true
+}
+
 // closeSession judges s, emits its record and keeps it for its grace.
 func (m *Monitor) closeSession(s *session, by string, now time.Time) {
+	m.unwatch(s)
+	r, err := m.judge(s)
+	if err != nil {
+		m.opt.Report(err)
+		m.close(s, by, now, nil)
+		return
+	}
+	m.close(s, by, now, &r)
+}
+
+// close closes s, judged r (nil: it could not be, reported): it emits r
+// and keeps s for its grace.
+func (m *Monitor) close(s *session, by string, now time.Time, r *Record) {
 	m.open.Remove(s.elem)
 	s.closedAt = now
 	s.elem = m.closed.PushBack(s)
@@ -344,14 +561,26 @@ func (m *Monitor) closeSession(s *session, by string, now time.Time) {
 	}
 	m.counts.Judged += int64(n - s.judged)
 	s.judged = n
+	if r == nil {
+		return
+	}
+	r.Revision, r.ClosedBy = s.revision, by
+	r.LatencyUS = m.opt.Now().Sub(s.last).Microseconds()
+	m.counts.Sessions++
+	m.counts.Verdicts[r.Verdict]++
+	m.emit(*r)
+}
+
+// judge judges the events of s as ivc analyze judges a session, or says
+// why it cannot.
+func (m *Monitor) judge(s *session) (Record, error) {
 	events := append([]logs.Event(nil), s.events...) // Assemble sorts them
 	ls, err := m.asm.Assemble(s.file, s.id, events)
 	if err == nil {
 		err = ls.Err
 	}
 	if err != nil {
-		m.opt.Report(err)
-		return
+		return Record{}, err
 	}
 	in := check.Input{Name: ls.File, Session: s.id, Ignored: ls.Ignored, Incomplete: ls.Incomplete(),
 		Read: func() (*multitrace.MultiTrace, error) { return ls.MT, nil }}
@@ -359,15 +588,9 @@ func (m *Monitor) closeSession(s *session, by string, now time.Time) {
 	if o.Err != nil {
 		var pe *check.PanicError
 		if errors.As(o.Err, &pe) {
-			m.opt.Report(fmt.Errorf("%s (session %s): %w", s.file, s.id, o.Err))
-		} else {
-			m.opt.Report(o.Err)
+			return Record{}, fmt.Errorf("%s (session %s): %w", s.file, s.id, o.Err)
 		}
-		return
+		return Record{}, o.Err
 	}
-	r := Record{Record: check.NewRecord(o), Revision: s.revision, ClosedBy: by,
-		LatencyUS: m.opt.Now().Sub(s.last).Microseconds()}
-	m.counts.Sessions++
-	m.counts.Verdicts[r.Verdict]++
-	m.emit(r)
+	return Record{Record: check.NewRecord(o)}, nil
 }

@@ -18,13 +18,21 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 )
 
-func checker(t *testing.T) (*check.Checker, logs.Options) {
+// checker returns the checker of ABP with the automata engine (early
+// failures).
+func checker(t testing.TB) (*check.Checker, logs.Options) {
+	return checkerOf(t, "../testdata/abp/abp.hsf", "", check.EngineAutomata)
+}
+
+func checkerOf(t testing.TB, hsf, hif string, e check.Engine) (*check.Checker, logs.Options) {
 	t.Helper()
-	sp, err := spec.Load("../testdata/abp/abp.hsf", "")
+	sp, err := spec.Load(hsf, hif)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := check.New(sp, check.DefaultOptions())
+	opt := check.DefaultOptions()
+	opt.Engine = e
+	c, err := check.New(sp, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,9 +147,10 @@ func TestReplayOTLP(t *testing.T) {
 }
 
 // TestLifecycle: idle and max closing, a late event within the grace
-// (revision 2), past it (late), and eviction.
+// (revision 2), past it (late), and eviction. The runtime engine judges, so
+// that no session fails early (TestEarly).
 func TestLifecycle(t *testing.T) {
-	c, lopt := checker(t)
+	c, lopt := checkerOf(t, "../testdata/abp/abp.hsf", "", check.EngineRuntime)
 	now := time.Unix(0, 0)
 	var got []monitor.Record
 	m, err := monitor.New(c, lopt, monitor.Options{Idle: time.Second, Max: 10 * time.Second, Grace: 5 * time.Second,

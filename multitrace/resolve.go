@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/ivc-project/ivc/interaction"
-	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/syntax"
 )
 
@@ -102,7 +101,7 @@ func (mt *MultiTrace) Format(sig *interaction.Signature) []byte {
 }
 
 // DefaultMaxFileSize is the size limit of Read: 4 GiB.
-const DefaultMaxFileSize = input.DefaultLimit
+const DefaultMaxFileSize = syntax.DefaultMaxFileSize
 
 // Read reads the .htf file at path and resolves it against sig, as
 // ReadLimit does with the limit DefaultMaxFileSize.
@@ -112,12 +111,13 @@ func Read(path string, sig *interaction.Signature) (*MultiTrace, error) {
 
 // ReadLimit reads the .htf file at path, of at most max bytes
 // (DefaultMaxFileSize when max is 0 or less), and resolves it against sig.
-// It reads regular files only (a symbolic link is followed), or standard
-// input when path is "-": a device or a named pipe is an *fs.PathError, as
-// is a larger file, rather than a read that never ends or exhausts the
-// memory.
+// It reads as syntax.ReadFileLimit does: regular files only (a symbolic
+// link is followed), or standard input when path is "-"; a device, a named
+// pipe or a larger file is an error naming it ("run.htf: not a regular
+// file ...", its *fs.PathError kept for errors.As), rather than a read that
+// never ends or exhausts the memory.
 func ReadLimit(path string, sig *interaction.Signature, max int64) (*MultiTrace, error) {
-	src, err := input.ReadFile(path, max)
+	src, err := syntax.ReadFileLimit(path, max)
 	if err != nil {
 		return nil, err
 	}

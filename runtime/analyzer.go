@@ -22,13 +22,11 @@ type Analyzer struct {
 
 	located     map[uint64][]*located     // by a hash of their lifeline sets
 	npart       int32                     // sets of locations made
-	suffixes    map[uint64]int32          // ids of the traces met (see suffix)
-	tuples      map[uint64]int32          // ids of the multi-traces met (see multiTraceID)
-	results     map[int32]verdict.Result  // by multi-trace id: the verdicts decided
+	results     verdictMemo               // the verdicts decided, by multi-trace
 	kept        int                       // entries of the locations' memos (see keep)
 	last        *located                  // the locations of the last analysis
 	lastEntries int                       // its memos' entries before
-	loc         map[locKey]bool           // the local analyses of this analysis (see local)
+	loc         map[uint64]bool           // the local analyses of this analysis (see locKey)
 	letters     []interaction.MultiAction // every multi-action of the interaction
 	hasSync     bool                      // the interaction has a sync operator
 
@@ -69,17 +67,14 @@ func New(st *interaction.Store, root interaction.Term, opts Options) *Analyzer {
 		opts.LOC = false
 	}
 	a := &Analyzer{
-		st:       st,
-		root:     root,
-		opts:     opts,
-		hasSync:  withSync,
-		all:      st.Signature().AllLifelines(),
-		located:  map[uint64][]*located{},
-		suffixes: map[uint64]int32{},
-		tuples:   map[uint64]int32{},
-		results:  map[int32]verdict.Result{},
-		loc:      map[locKey]bool{},
-		base:     st.Bytes(),
+		st:      st,
+		root:    root,
+		opts:    opts,
+		hasSync: withSync,
+		all:     st.Signature().AllLifelines(),
+		located: map[uint64][]*located{},
+		loc:     map[uint64]bool{},
+		base:    st.Bytes(),
 	}
 	a.prepare()
 	return a
@@ -87,18 +82,56 @@ func New(st *interaction.Store, root interaction.Term, opts Options) *Analyzer {
 
 // prepare does the one-time work that the first multi-trace would
 // otherwise do, so that it counts as setup: the partition of one lifeline
-// per component (that of .htf files and logs without co-localizations), and
-// the first table and chunk of the search's vertices.
+// per component (that of .htf files and logs without co-localizations), the
+// first table and chunk of the search's vertices, and a first analysis (see
+// warmUp). What the analyses are charged for the memory budget counts from
+// there.
 func (a *Analyzer) prepare() {
 	n := a.st.Signature().NumLifelines()
 	mt := &multitrace.MultiTrace{Components: make([]multitrace.Component, n)}
 	for l := range mt.Components {
 		mt.Components[l].Lifelines = interaction.LifelinesOf(interaction.LifelineID(l))
 	}
-	a.locate(mt)
+	p := a.locate(mt)
 	a.vs.table = make([]int32, minTable)
 	a.vs.chunks = [][]int32{make([]int32, chunkInts)}
+	if a.st.NumActions(a.root) <= warmActions {
+		a.warmUp(mt, p)
+	}
+	a.base, a.spent, a.used = a.st.Bytes(), false, false
 }
+
+// warmUp judges one multi-trace of the interaction, over the partition p of
+// one lifeline per component (mt, empty): the events of the run that
+// executes the first frontier element, warmSteps times at most. Its
+// analysis fills what the first analyses fill lazily — the frontiers of the
+// terms near the root, the projections of the root, the split of its
+// actions, the memo tables and the scratch space — so that the first
+// multi-trace of a run costs what the others do. An analyzer's results do
+// not depend on what it judged before, so this one changes none. Large
+// interactions are not warmed up: the frontiers of their terms alone may
+// take long (the limits of a search stop those of the multi-traces).
+func (a *Analyzer) warmUp(mt *multitrace.MultiTrace, p *located) {
+	st := a.st
+	t := a.root
+	for range warmSteps {
+		if st.NumFrontier(t) == 0 {
+			break
+		}
+		for _, pt := range a.parts(p, st.FrontierAct(t, 0)) {
+			mt.Components[pt.c].Trace = append(mt.Components[pt.c].Trace, st.MultiAction(pt.act))
+		}
+		t = st.Step(t, 0)
+	}
+	a.analyze(mt, false)
+}
+
+// The interactions warmUp warms up (of warmActions actions at most), and
+// the events of its multi-trace.
+const (
+	warmActions = 256
+	warmSteps   = 16
+)
 
 // renew gives the analyzer a fresh store with a copy of its interaction,
 // and drops its scratch space: the memos an analysis leaves behind speed up
@@ -107,8 +140,8 @@ func (a *Analyzer) prepare() {
 func (a *Analyzer) renew() {
 	a.st, a.root = a.st.Fresh(a.root)
 	a.located = map[uint64][]*located{}
-	a.suffixes, a.kept, a.last = map[uint64]int32{}, 0, nil
-	a.tuples, a.results, a.loc = map[uint64]int32{}, map[int32]verdict.Result{}, map[locKey]bool{}
+	a.results, a.kept, a.last = verdictMemo{}, 0, nil
+	a.loc = map[uint64]bool{}
 	a.vs, a.work, a.succ, a.via, a.pb = vertices{}, nil, nil, nil, problem{}
 	a.base, a.spent, a.used = a.st.Bytes(), false, false
 	a.prepare()
@@ -214,39 +247,6 @@ const (
 	keptBytes = 40
 )
 
-// suffix returns the id of the trace act·s, where s is the trace of id
-// next (0: the empty trace). Traces get ids as they are met, so that a
-// local analysis, which depends on the projected term and on the trace
-// left, is remembered from one multi-trace to the next.
-func (a *Analyzer) suffix(act interaction.ActID, next int32) int32 {
-	key := uint64(act)<<32 | uint64(uint32(next))
-	if id, ok := a.suffixes[key]; ok {
-		return id
-	}
-	id := int32(len(a.suffixes) + 1)
-	a.suffixes[key] = id
-	return id
-}
-
-// multiTraceID returns the id of pb's multi-trace: of its partition and
-// of each component's trace (see suffix). An analyzer remembers the
-// verdicts it decided by these ids: the sessions of a log repeat, and a
-// session met before costs the lookup of its id. (Only decided verdicts are
-// remembered: an Inconc depends on the limits, not only on the multi-trace.)
-func (a *Analyzer) multiTraceID(pb *problem) int32 {
-	id := -pb.p.id
-	for _, ids := range pb.sfx {
-		key := uint64(uint32(id))<<32 | uint64(uint32(ids[0]))
-		next, ok := a.tuples[key]
-		if !ok {
-			next = int32(len(a.tuples) + 1)
-			a.tuples[key] = next
-		}
-		id = next
-	}
-	return id
-}
-
 // cloneResult returns a copy of r that shares nothing with it, for the
 // verdicts an analyzer remembers.
 func cloneResult(r verdict.Result) verdict.Result {
@@ -266,12 +266,10 @@ func (a *Analyzer) keep() {
 		a.kept += a.last.memoEntries() - a.lastEntries
 		a.last = nil
 	}
-	if a.kept+len(a.suffixes)+len(a.tuples)+len(a.results) <= maxKept {
+	if a.kept+a.results.size() <= maxKept {
 		return
 	}
-	clear(a.suffixes)
-	clear(a.tuples)
-	clear(a.results)
+	a.results.clear()
 	for _, ps := range a.located {
 		for _, p := range ps {
 			clear(p.memo)
@@ -390,8 +388,9 @@ type problem struct {
 	stopped    string         // why the search stopped early, if it did
 	stopReason verdict.Reason // NodeLimit or Timeout, when stopped
 
-	sfx        [][]int32 // the id of each component's trace from each position (see suffix)
-	sfxIDs     []int32   // the backing array of sfx
+	at         []int32             // the index of each component's first position among all (see locKey)
+	key        []int32             // the multi-trace, for the analyzer's verdict memo (see verdictMemo)
+	word       []interaction.ActID // scratch of replay
 	locStack   []locFrame
 	completing map[interaction.Term]int // scratch of completable
 	ready      []int32                  // scratch of localOK
@@ -418,15 +417,25 @@ type problem struct {
 	// explaining: the search only looks for the furthest vertices, and does
 	// not prune those with fewer events left than the term needs.
 	explaining bool
+	// optimistic: the exact search is an optimistic attempt (see
+	// accepted), which gives up past optimisticEnd local vertices (then
+	// gaveUp).
+	optimistic    bool
+	gaveUp        bool
+	optimisticEnd int
 }
 
-// locKey is a local analysis: of the projected term t, on component c,
-// of the trace of id sfx (see suffix), complete or a prefix.
-type locKey struct {
-	t     interaction.Term
-	c     int32
-	sfx   int32
-	exact bool
+// locKey is the key of a local analysis in the analyzer's memo: of the
+// projected term t, on component c from position q, complete or a prefix
+// (exact). Positions are numbered across the components (pb.at), so that
+// the key is one integer: the memo is the analysis's, whose traces are
+// fixed.
+func (pb *problem) locKey(t interaction.Term, c, q int32) uint64 {
+	k := uint64(uint32(t))<<32 | uint64(uint32(pb.at[c]+q))<<1
+	if pb.exact {
+		k |= 1
+	}
+	return k
 }
 
 // Check decides the verdict of mt, a multi-trace over the analyzer's
@@ -457,14 +466,14 @@ func (a *Analyzer) newProblem(mt *multitrace.MultiTrace) *problem {
 		maxNodes: a.opts.MaxNodes, sim: a.opts.Simulation, best: -1,
 		locStack: old.locStack[:0], completing: old.completing, ready: old.ready[:0],
 		scratch: old.scratch[:0], sizes: old.sizes[:0], bestPos: old.bestPos[:0], bestTerms: old.bestTerms[:0],
-		expect: old.expect, events: old.events[:0], traces: old.traces[:0], sfx: old.sfx[:0], sfxIDs: old.sfxIDs[:0]}
+		expect: old.expect, events: old.events[:0], traces: old.traces[:0], at: old.at[:0], key: old.key[:0], word: old.word[:0]}
 	// Local analyses are remembered within one analysis only: a vertex of
 	// a local analysis counts in the node budget and in LocalNodes, and a
 	// vertex remembered from an earlier multi-trace would cost nothing,
 	// which would make the verdict near the budget, and LocalNodes, depend
 	// on what the analyzer judged before.
 	if len(a.loc) > 1<<12 {
-		a.loc = map[locKey]bool{} // clear costs the buckets of its largest size
+		a.loc = map[uint64]bool{} // clear costs the buckets of its largest size
 	} else {
 		clear(a.loc)
 	}
@@ -478,23 +487,18 @@ func (a *Analyzer) newProblem(mt *multitrace.MultiTrace) *problem {
 		n += len(c.Trace)
 	}
 	pb.events = slices.Grow(pb.events, n)
-	for _, c := range mt.Components {
+	pb.key = append(slices.Grow(pb.key, 1+len(mt.Components)+n), pb.p.id)
+	for ci, c := range mt.Components {
 		start := len(pb.events)
 		for _, e := range c.Trace {
 			pb.events = append(pb.events, a.st.ActID(e))
 		}
-		pb.traces = append(pb.traces, pb.events[start:len(pb.events):len(pb.events)])
-	}
-	{
-		pb.sfxIDs = slices.Grow(pb.sfxIDs, n+len(pb.traces))
-		for _, tr := range pb.traces {
-			start := len(pb.sfxIDs)
-			pb.sfxIDs = append(pb.sfxIDs, make([]int32, len(tr)+1)...)
-			ids := pb.sfxIDs[start:len(pb.sfxIDs):len(pb.sfxIDs)]
-			for q := len(tr) - 1; q >= 0; q-- {
-				ids[q] = a.suffix(tr[q], ids[q+1])
-			}
-			pb.sfx = append(pb.sfx, ids)
+		tr := pb.events[start:len(pb.events):len(pb.events)]
+		pb.traces = append(pb.traces, tr)
+		pb.at = append(pb.at, int32(start+ci))
+		pb.key = append(pb.key, int32(len(tr)))
+		for _, e := range tr {
+			pb.key = append(pb.key, int32(e))
 		}
 	}
 	return pb
@@ -533,9 +537,9 @@ func (a *Analyzer) analyzeOnce(mt *multitrace.MultiTrace, record bool) (verdict.
 	if record {
 		pb.graph = &graphRec{pb: pb}
 	}
-	key := a.multiTraceID(pb)
-	if r, ok := a.results[key]; ok && !record {
-		return cloneResult(r), nil
+	h := hashKey(pb.key)
+	if r := a.results.find(h, pb.key); r != nil && !record {
+		return cloneResult(*r), nil
 	}
 	res := verdict.Result{Mode: a.opts.Mode}
 	switch a.opts.Mode {
@@ -545,6 +549,12 @@ func (a *Analyzer) analyzeOnce(mt *multitrace.MultiTrace, record bool) (verdict.
 			pb.explainExact()
 		}
 	default:
+		exact := pb.accepted()
+		if exact == verdict.Pass {
+			res.Verdict = verdict.Pass
+			break
+		}
+		pb.resetExplanation()
 		kind := prefixSearch
 		res.Verdict = pb.search(prefixSearch)
 		if a.opts.Mode == verdict.Slice && res.Verdict == verdict.Fail {
@@ -562,6 +572,13 @@ func (a *Analyzer) analyzeOnce(mt *multitrace.MultiTrace, record bool) (verdict.
 		}
 		if res.Verdict == verdict.Inconc && kind == sliceSearch && pb.stopped == "" {
 			res.Reason, res.Detail = verdict.Budget, "no explanation within the simulation budget"
+		}
+		if res.Verdict == verdict.Pass && kind == prefixSearch && exact == verdict.Fail {
+			res.Verdict = verdict.WeakPass // not exactly accepted: accepted said so
+			break
+		}
+		if res.Verdict == verdict.Pass && kind == prefixSearch && pb.replay() {
+			break // exactly accepted: the interleaving found is a complete trace
 		}
 		if res.Verdict == verdict.Pass {
 			// A multi-prefix or a slice: is it also exactly accepted?
@@ -589,7 +606,7 @@ func (a *Analyzer) analyzeOnce(mt *multitrace.MultiTrace, record bool) (verdict.
 	}
 	a.spent = pb.stopReason == verdict.Memory
 	if res.Verdict != verdict.Inconc {
-		a.results[key] = cloneResult(res)
+		a.results.add(h, pb.key, cloneResult(res))
 	}
 	if pb.graph == nil {
 		return res, nil

@@ -56,8 +56,21 @@
 //     vertices of local analyses this analysis explored; they count in the
 //     node budget).
 //
+// In prefix mode, an accepted multi-trace (as most sessions of a log are)
+// is a Pass without the multi-prefix search: with local analyses on, the
+// exact search is first attempted without them, within 4 vertices per event
+// (they would all pass; its vertices count as local ones), and a complete
+// answer of the attempt also settles Pass against WeakPass after the
+// multi-prefix search. When it gives up, the path the multi-prefix search
+// found is replayed on the interaction without removal before the exact
+// search is run: a complete trace proves the Pass.
+//
+// An analyzer warms up when it is made (its setup): it judges one run of its
+// interaction, so that the first multi-trace of a batch does not fill the
+// store's frontiers and the memo tables alone.
+//
 // An analyzer also remembers the verdicts it decided, by the multi-trace
-// (its partition of the lifelines and each component's trace, interned):
+// (its partition of the lifelines and each component's trace, hashed):
 // the sessions of a log repeat, and a session met before is answered by a
 // lookup, with the result a first analysis gave, node counts included.
 // Inconc verdicts, which depend on the limits, are not remembered. These

@@ -21,6 +21,7 @@ import (
 // one analyzer in several orders, with node and memory budgets near the
 // cost of some of them: the results must be equal, LocalNodes included.
 func TestHistoryIndependent(t *testing.T) {
+	t.Parallel()
 	sp, err := spec.Load("../testdata/abp/abp.hsf", "")
 	if err != nil {
 		t.Fatal(err)

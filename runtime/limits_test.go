@@ -78,6 +78,7 @@ func TestMemoryLimitRenews(t *testing.T) {
 // TestWideParLimits: a very wide par (issue 19, item 3) makes each
 // frontier quadratic: the memory and time budgets stop its computation.
 func TestWideParLimits(t *testing.T) {
+	t.Parallel()
 	st, u, mt := arrows(t, 3000)
 	a := New(st, u, Options{POR: true, LOC: true, MaxMemory: 32 << 20})
 	base := a.st.Bytes()
@@ -174,6 +175,7 @@ func TestSliceBlame(t *testing.T) {
 // of slices; without local analyses, the slice search, exponential there, is
 // stopped by the memory budget.
 func TestSliceIndependent(t *testing.T) {
+	t.Parallel()
 	st, u, mt := arrows(t, 20)
 	res := New(st, u, Options{Mode: verdict.Slice, POR: true, LOC: true, Simulation: DefaultSimulation()}).Check(mt)
 	if res.Verdict != verdict.Fail || res.Explanation.LocalFailure != "b20" || res.Nodes+res.LocalNodes > 100 {
@@ -188,6 +190,7 @@ func TestSliceIndependent(t *testing.T) {
 // TestGraphLimit: the graph recorded of a long search keeps its first
 // MaxGraphVertices vertices and says what it left out (issue 19, item 4).
 func TestGraphLimit(t *testing.T) {
+	t.Parallel()
 	st, u, mt := arrows(t, 9) // 3^9 vertices
 	res, g := New(st, u, Options{}).Explore(mt)
 	if res.Verdict != verdict.Fail || len(g.Vertices) != MaxGraphVertices || g.OmittedVertices != res.Nodes-MaxGraphVertices || g.OmittedEdges == 0 {

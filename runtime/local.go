@@ -160,10 +160,9 @@ func (pb *problem) closure(t interaction.Term, max int) []interaction.Term {
 func (pb *problem) local(t interaction.Term, c, q int32) bool {
 	st := pb.a.st
 	tr := pb.traces[c]
-	// The memo is the analysis's (see newProblem): the vertex (t, q) is
-	// keyed by t and the id of the trace from q.
-	memo, sfx := pb.a.loc, pb.sfx[c]
-	key := func(t interaction.Term, q int32) locKey { return locKey{t: t, c: c, sfx: sfx[q], exact: pb.exact} }
+	// The memo is the analysis's (see newProblem and locKey).
+	memo := pb.a.loc
+	key := func(t interaction.Term, q int32) uint64 { return pb.locKey(t, c, q) }
 	if ok, known := memo[key(t, q)]; known {
 		return ok
 	}

@@ -45,14 +45,24 @@ func loadLongTraces(t testing.TB) []longTrace {
 // within a node budget ten times the most any trace explores (24,265
 // vertices), so that the verdicts do not depend on the machine's speed.
 func TestLongTraces(t *testing.T) {
+	t.Parallel()
 	traces := loadLongTraces(t)
 	if len(traces) != 238 {
 		t.Fatalf("%d long traces, want 238", len(traces))
 	}
+	// Without -tags sweep, a sample: one trace in ten, and the first of each
+	// model, kind and verdict.
+	sampled := map[[3]string]bool{}
+	sample := make([]bool, len(traces))
+	for i, lt := range traces {
+		group := [3]string{lt.model, lt.kind, lt.verdict}
+		sample[i] = testutil.Sweep() || i%10 == 0 || !sampled[group]
+		sampled[group] = true
+	}
 	for _, cfg := range configs {
 		analyzers := map[*spec.Spec]*Analyzer{}
 		for i, lt := range traces {
-			if !testutil.Sweep() && i%5 != 0 {
+			if !sample[i] {
 				continue
 			}
 			a := analyzers[lt.sp]

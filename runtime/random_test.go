@@ -14,7 +14,7 @@ import (
 	"github.com/ivc-project/ivc/verdict"
 )
 
-var seeds = flag.Int("seeds", 0, "number of random interactions in TestDifferential (default 200, 4000 with -tags sweep)")
+var seeds = flag.Int("seeds", 0, "number of random interactions in TestDifferential (default 100, 4000 with -tags sweep)")
 
 // TestDifferential draws small random interactions (with <synch> messages,
 // coregions, every loop, and sometimes sync), random multi-traces derived from accepted ones
@@ -26,7 +26,7 @@ func TestDifferential(t *testing.T) {
 	t.Parallel()
 	n := *seeds
 	if n == 0 {
-		n = 200
+		n = 100 // a sample; the sweep's 4000 are the differential's full run
 		if testutil.Sweep() {
 			n = 4000
 		}

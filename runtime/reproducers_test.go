@@ -17,6 +17,7 @@ import (
 // TestWideParReproducer: issue 19, item 3: a par of 30000 arrows ran out
 // of memory in computeFrontier under --timeout 2s.
 func TestWideParReproducer(t *testing.T) {
+	t.Parallel()
 	n, limit := 1000, 200*time.Millisecond
 	if testutil.Sweep() {
 		n, limit = 30000, 2*time.Second
@@ -49,6 +50,7 @@ func TestWideParReproducer(t *testing.T) {
 // receiver logging its message twice, without partial order reduction and
 // local analyses, ran out of memory after 19 s.
 func TestIndependentReproducer(t *testing.T) {
+	t.Parallel()
 	n, max := 12, int64(32<<20)
 	if testutil.Sweep() {
 		n, max = 20, 1<<30

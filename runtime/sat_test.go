@@ -48,6 +48,7 @@ func loadSAT(t testing.TB) []satCase {
 // budget, ten times the most any instance explores (10,100 vertices), makes
 // the verdict independent of the machine's speed.
 func TestSAT(t *testing.T) {
+	t.Parallel()
 	cases := loadSAT(t)
 	if len(cases) != 100 {
 		t.Fatalf("%d 3-SAT instances, want 100", len(cases))

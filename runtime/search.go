@@ -107,7 +107,7 @@ func (pb *problem) decide(kind searchKind) verdict.Verdict {
 			pb.drop(v)
 			continue
 		}
-		if !pb.count(false) {
+		if !pb.count(pb.optimistic) {
 			if g != nil {
 				g.status(v, "limit")
 			}
@@ -141,7 +141,11 @@ func (pb *problem) decide(kind searchKind) verdict.Verdict {
 			}
 			continue
 		}
-		if pb.exact && !pb.explaining && !pb.enoughLeft(t, pos) {
+		if pb.optimistic && pb.localNodes > pb.optimisticEnd {
+			pb.gaveUp = true // see accepted
+			return verdict.Inconc
+		}
+		if pb.exact && !pb.explaining && !pb.optimistic && !pb.enoughLeft(t, pos) {
 			if g != nil {
 				g.status(v, "too-short")
 			}
@@ -153,7 +157,7 @@ func (pb *problem) decide(kind searchKind) verdict.Verdict {
 			}
 			continue
 		}
-		if a.opts.LOC && !pb.localOK(t, pos) {
+		if a.opts.LOC && !pb.optimistic && !pb.localOK(t, pos) {
 			if pb.stopped != "" {
 				return verdict.Inconc
 			}
@@ -228,9 +232,9 @@ type move struct {
 }
 
 // recordsVia reports whether the search records how each vertex was
-// reached (a.via): a slice search, for the actions it simulated, and any
-// search for a witness.
-func (pb *problem) recordsVia() bool { return pb.kind == sliceSearch || pb.witness }
+// reached (a.via): a slice search, for the actions it simulated, a
+// multi-prefix search, for replay, and any search for a witness.
+func (pb *problem) recordsVia() bool { return pb.kind != exactSearch || pb.witness }
 
 // viaStep records how the vertex of the same index was reached.
 type viaStep struct {

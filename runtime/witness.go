@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"slices"
+
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/verdict"
@@ -97,4 +99,109 @@ func (pb *problem) path() Witness {
 		w[i], w[j] = w[j], w[i]
 	}
 	return w
+}
+
+// replay reports whether the events the multi-prefix search consumed on its
+// path to the goal, in that order, make a complete trace of the interaction,
+// no lifeline removed: then the multi-trace is exactly accepted (that
+// interleaving is one the exact search would find), and the exact search
+// is not needed. It is how an accepted multi-trace, as most sessions of a log
+// are, costs one search rather than two; when the interleaving is no
+// complete trace (the multi-prefix search may have taken a way that only
+// lifeline removal completes), the exact search decides, as before. The
+// interleaving is followed by a depth-first search over the vertices (term,
+// events read), each counted as a vertex of the search, those that failed
+// remembered in the local analyses' memo (as an extra component). The terms
+// one word reaches may be many (loops unfold), so the replay gives up after
+// replayWork vertices per event (the exact search, with its local analyses
+// and partial order reduction, then decides): an accepted multi-trace's
+// replay mostly takes one vertex per event.
+func (pb *problem) replay() bool {
+	a := pb.a
+	st := a.st
+	word := pb.word[:0]
+	for v := pb.goal; v > 0 && int(v) < len(a.via); v = a.via[v].parent {
+		if a.via[v].how == viaConsume {
+			word = append(word, a.via[v].act)
+		}
+	}
+	slices.Reverse(word)
+	pb.word = word
+	// The extra component's positions come after all the others'.
+	c := int32(len(pb.traces))
+	end := int32(0)
+	if c > 0 {
+		end = pb.at[c-1] + int32(len(pb.traces[c-1])) + 1
+	}
+	pb.at = append(pb.at[:c], end)
+	defer func() { pb.at = pb.at[:c] }()
+	exact := pb.exact
+	pb.exact = true
+	defer func() { pb.exact = exact }()
+	stack := append(pb.locStack[:0], locFrame{t: a.root})
+	defer func() { pb.locStack = stack[:0] }()
+	for work := replayWork * (len(word) + 1); len(stack) > 0; {
+		f := &stack[len(stack)-1]
+		if f.next == 0 {
+			if work--; work < 0 || !pb.count(false) {
+				return false
+			}
+			if int(f.q) == len(word) && st.Nullable(f.t) {
+				return true
+			}
+		}
+		pushed := false
+		for nf := st.NumFrontier(f.t); int(f.q) < len(word) && f.next < nf; {
+			k := f.next
+			f.next++
+			if st.FrontierAct(f.t, k) != word[f.q] {
+				continue
+			}
+			child := st.Step(f.t, k)
+			if _, failed := a.loc[pb.locKey(child, c, f.q+1)]; !failed {
+				stack = append(stack, locFrame{t: child, q: f.q + 1})
+				pushed = true
+				break
+			}
+		}
+		if !pushed {
+			a.loc[pb.locKey(f.t, c, f.q)] = false
+			stack = stack[:len(stack)-1]
+		}
+	}
+	return false
+}
+
+// replayWork is the vertices a replay may visit per event (see replay).
+const replayWork = 4
+
+// accepted reports whether an optimistic attempt shows the multi-trace
+// exactly accepted (then it is a multi-prefix too: a Pass), before the
+// searches of prefix mode: as most sessions of a log are accepted, it is
+// how a session costs about one vertex per event. (In slice mode, whose
+// logs mostly start late, it would mostly be lost.) Local analyses dominate the cost of a search of a small
+// multi-trace, and an accepted one passes them all, so the attempt is the
+// exact search without them (and without its pruning by the events left).
+// It gives up after replayWork vertices per event (Inconc); else its
+// answer is the exact search's (Pass or Fail: the pruning it leaves out
+// loses nothing). It belongs to the local analyses: it is made only when they are
+// on (without them the searches are as light), and its vertices count as
+// theirs (Result.LocalNodes: vertices that decide no verdict on their
+// own). Nor is it made for interactions of more than warmActions actions,
+// whose frontiers alone may take long.
+func (pb *problem) accepted() verdict.Verdict {
+	a := pb.a
+	if !a.opts.LOC || a.opts.Mode != verdict.Prefix || a.st.NumActions(a.root) > warmActions {
+		return verdict.Inconc
+	}
+	events := 0
+	for _, tr := range pb.traces {
+		events += len(tr)
+	}
+	pb.optimistic, pb.optimisticEnd, pb.gaveUp = true, pb.localNodes+replayWork*(events+1), false
+	defer func() { pb.optimistic = false }()
+	if v := pb.search(exactSearch); !pb.gaveUp {
+		return v
+	}
+	return verdict.Inconc
 }

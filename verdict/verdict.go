@@ -99,7 +99,8 @@ type Result struct {
 	Reason Reason
 	Detail string
 	// Nodes counts the vertices of the global or central search; LocalNodes
-	// those of the runtime engine's local analyses.
+	// those of the runtime engine's local analyses (and of its optimistic
+	// first attempt in prefix mode, which belongs to them).
 	Nodes      int
 	LocalNodes int
 	// Explanation describes a Fail.

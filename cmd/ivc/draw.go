@@ -251,7 +251,7 @@ func (a *app) drawMultiTrace(cmd *cobra.Command, fl *analyzeFlags, sp *spec.Spec
 	}
 	mt, err := multitrace.Read(path, sp.Sig)
 	if err != nil {
-		return nil, syntax.FileError(err)
+		return nil, err
 	}
 	if opt.Title == "" {
 		opt.Title = path

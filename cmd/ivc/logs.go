@@ -53,7 +53,7 @@ func (a *app) logOptions(fl *analyzeFlags, sp *spec.Spec) (logRun, error) {
 		run.budget = check.DefaultMaxMemory(1)
 	}
 	opt := logs.Options{Sig: sp.Sig, LifelineAttr: lf.lifelineAttr, MessageAttr: lf.messageAttr, Strict: lf.strict,
-		MaxBytes: int64(fl.maxInput)}
+		MaxBytes: int64(fl.maxInput), MaxMemory: run.budget}
 	for _, fv := range lf.fields {
 		role, name, ok := strings.Cut(fv, "=")
 		switch role {

@@ -49,9 +49,18 @@ func newMonitorCmd(a *app) *cobra.Command {
 exactly as ivc analyze judges it: after --session-idle without a new event,
 --session-max after its first event, or at shutdown. It prints one JSON
 record per session and line (ivc analyze --format json's, plus revision,
-closed_by idle|max|evicted|shutdown and latency_us, the time from the
+closed_by idle|max|early|evicted|shutdown and latency_us, the time from the
 session's last event to its verdict) on standard output or --output FILE
 (appended; reopened on SIGHUP), and each Fail also on stderr as text.
+
+Early failure: when the automata engine judges (--engine automata, or auto
+when the spec compiles), an event that makes a local error certain fails
+its session at once (closed_by early, judged on its events so far): in
+line order (events with neither seq nor time), an event its location's
+projection DFA cannot read; with a seq or a time, where events may still
+arrive before it, an event after which no trace of its location holds the
+location's events as a subsequence. Later events of the session re-open it
+for a revision.
 
 Inputs, any mix:
   --otlp-grpc ADDR   OTLP/gRPC (default 127.0.0.1:4317; "" turns it off)
@@ -68,8 +77,10 @@ its next record has revision 2, 3, ...; later, it is counted as late. When
 oldest open session is judged early (closed_by evicted). When saturated the
 OTLP receivers answer 429 / RESOURCE_EXHAUSTED with a retry delay.
 
-SIGINT or SIGTERM: stop accepting, judge every open session, print a summary
-line (received = judged + ignored + malformed + late) on stderr, exit 0.`,
+SIGINT or SIGTERM: stop accepting (standard input: what it has given is
+read), judge every open session, print a summary line (received = judged +
+ignored + malformed + late; an event read after its session was judged at
+shutdown is late) on stderr, exit 0.`,
 		Example: `  ivc monitor abp.hsf abp.hif
   ivc monitor --otlp-grpc "" --otlp-http 127.0.0.1:4318 --output verdicts.jsonl abp.hsf
   ivc monitor --otlp-grpc "" --otlp-http "" --follow app.jsonl abp.hsf`,
@@ -224,7 +235,8 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 		var r io.ReadCloser
 		name := path
 		if path == "-" {
-			r = io.NopCloser(a.stdin)
+			// Read until shutdown, then what it has given.
+			r = io.NopCloser(monitor.Stream(ctx, a.stdin))
 		} else {
 			r = monitor.Follow(ctx, path, 100*time.Millisecond)
 			name = path
@@ -279,8 +291,9 @@ loop:
 }
 
 // waitFollowers waits for the readers of --follow, which end at their
-// file's end once the context is done; standard input may never end, so it
-// is not waited for past a moment.
+// file's end once the context is done, and standard input once it has
+// handed over what it read; a source that writes faster than it is read
+// is not waited for past a moment (what it gives later is counted late).
 func waitFollowers(wg *sync.WaitGroup, follow []string) {
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()

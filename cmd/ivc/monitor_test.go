@@ -6,11 +6,14 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,6 +28,12 @@ import (
 // send with the addresses it listens on, then stops it as SIGTERM does and
 // returns its output.
 func runMonitor(t *testing.T, args []string, send func(addrs map[string]string)) (stdout, stderr string) {
+	t.Helper()
+	return runMonitorIn(t, strings.NewReader(""), args, send)
+}
+
+// runMonitorIn is runMonitor with stdin as standard input.
+func runMonitorIn(t *testing.T, stdin io.Reader, args []string, send func(addrs map[string]string)) (stdout, stderr string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -43,6 +52,7 @@ func runMonitor(t *testing.T, args []string, send func(addrs map[string]string))
 	done := make(chan int)
 	go func() {
 		e := testEnv(&out, &errs)
+		e.stdin = stdin
 		e.interrupted = func() (context.Context, context.CancelFunc) { return ctx, cancel }
 		done <- run(append([]string{"monitor", "--engine", "automata", "--otlp-grpc", "127.0.0.1:0", "--otlp-http", "127.0.0.1:0"}, args...), e)
 	}()
@@ -221,4 +231,55 @@ func TestMonitorReplay(t *testing.T) {
 			t.Errorf("summary: %s", stderr)
 		}
 	})
+}
+
+// TestMonitorStdinShutdown: events that standard input gives while ivc
+// monitor shuts down are judged (their sessions closed at shutdown) or
+// counted, never dropped: the summary line adds up.
+func TestMonitorStdinShutdown(t *testing.T) {
+	pr, pw := io.Pipe()
+	stop := make(chan struct{})
+	var written atomic.Int64
+	line := func(i int) []byte {
+		return []byte(fmt.Sprintf(`{"session":"s%d","action":"S?d"}`+"\n", i))
+	}
+	out, stderr := runMonitorIn(t, pr, []string{"--follow", "-", filepath.Join(testdata, "abp/abp.hsf")}, func(map[string]string) {
+		if _, err := pw.Write(line(0)); err != nil {
+			t.Fatal(err)
+		}
+		written.Add(1)
+		go func() { // on while the monitor shuts down
+			for i := 1; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if _, err := pw.Write(line(i)); err != nil {
+					return
+				}
+				written.Add(1)
+				time.Sleep(time.Millisecond)
+			}
+		}()
+	})
+	close(stop)
+	pw.Close()
+	var n, judged, ignored, malformed, late int64
+	i := strings.Index(stderr, " events received = ")
+	if i < 0 {
+		t.Fatalf("no summary: %s", stderr)
+	}
+	j := strings.LastIndex(stderr[:i], " ")
+	if _, err := fmt.Sscanf(stderr[j+1:], "%d events received = %d judged + %d ignored + %d malformed + %d late",
+		&n, &judged, &ignored, &malformed, &late); err != nil {
+		t.Fatalf("%v: %s", err, stderr)
+	}
+	t.Logf("%d lines written, %d events received: %d judged, %d late", written.Load(), n, judged, late)
+	if n < 1 || n != judged+ignored+malformed+late || n > written.Load() {
+		t.Errorf("summary: %s", stderr)
+	}
+	if recs := strings.Count(out, "\n"); int64(recs) != judged {
+		t.Errorf("%d records for %d events judged, one a session", recs, judged)
+	}
 }

@@ -2,12 +2,14 @@
 # abrt.sh BASE_REV [COUNT [REV...]]: A/B benchmarks of the runtime engine,
 # the tree at BASE_REV (and at each further REV, to see what each change
 # gave) against this one, in alternating rounds on one machine, for
-# benchstat: small sessions (runtime BenchmarkSessions), the
-# lifeline-removal corpus (BenchmarkLfrem, POR+LOC; needs ../shared) and
-# JSON Lines to verdicts on one core (check BenchmarkLogs, i1: the runtime
-# engine). This tree's benchmark files are copied into the other trees, so
-# that all run the same benchmarks. Output: $OUT/base.txt, $OUT/REV.txt,
-# $OUT/new.txt.
+# benchstat: small sessions (runtime BenchmarkSessions: repeated ones;
+# BenchmarkDistinct: distinct ones), the lifeline-removal corpus
+# (BenchmarkLfrem, POR+LOC; needs ../shared) and JSON Lines to verdicts on
+# one core (check BenchmarkLogs, distinct-i0 and repeated-i1: the runtime
+# engine). This tree's benchmark files (and testutil's CPU clock, which
+# they use: cpu-ns metrics, less sensitive to the load than the time
+# elapsed) are copied into the other trees, so that all run the same
+# benchmarks. Output: $OUT/base.txt, $OUT/REV.txt, $OUT/new.txt.
 #
 #	internal/benchtable/abrt.sh 76f5a7a 6
 #	go run golang.org/x/perf/cmd/benchstat@latest -col .file $OUT/base.txt $OUT/new.txt
@@ -30,7 +32,7 @@ for k in "${!revs[@]}"; do
 	t=$OUT/tree-${names[$k]}
 	git -C "$here" worktree add -q --detach "$t" "${revs[$k]}"
 	trees+=("$t")
-	for f in runtime/bench_test.go check/bench_test.go; do
+	for f in runtime/bench_test.go check/bench_test.go internal/testutil/bench.go; do
 		cp "$here/$f" "$t/$f"
 	done
 	: >"$OUT/${names[$k]}.txt"
@@ -38,8 +40,9 @@ done
 : >"$OUT/new.txt"
 one() { # one TREE FILE
 	(cd "$1" && go test -run '^$' -bench 'BenchmarkSessions' -benchtime 20x -count=1 ./runtime) >>"$2" 2>&1
+	(cd "$1" && go test -run '^$' -bench 'BenchmarkDistinct' -cpu 1 -benchtime 2x -count=1 ./runtime) >>"$2" 2>&1
 	(cd "$1" && go test -run '^$' -bench 'BenchmarkLfrem/por\+loc$' -benchtime 1x -count=1 ./runtime) >>"$2" 2>&1
-	(cd "$1" && go test -run '^$' -bench 'BenchmarkLogs/i1$/jsonl' -cpu 1 -benchtime 3x -count=1 ./check) >>"$2" 2>&1
+	(cd "$1" && go test -run '^$' -bench 'BenchmarkLogs/(distinct-i0|repeated-i1)/jsonl$' -cpu 1 -benchtime 3x -count=1 ./check) >>"$2" 2>&1
 }
 for i in $(seq "$count"); do
 	echo "round $i $(date +%T)"

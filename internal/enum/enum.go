@@ -22,10 +22,11 @@ package enum
 
 import "fmt"
 
-// Names are the names of the values of an enumeration E, numbered from 0.
+// Names are the names of the values of an enumeration E.
 type Names[E ~uint8] struct {
 	typ   string   // E's name, for the name of a value without one
 	names []string // by value
+	named []bool   // by value: whether the table names it
 }
 
 // New returns the names of E's values; typ is E's name. A value missing
@@ -35,16 +36,17 @@ func New[E ~uint8](typ string, names map[E]string) Names[E] {
 	for e, name := range names {
 		if int(e) >= len(n.names) {
 			n.names = append(n.names, make([]string, int(e)+1-len(n.names))...)
+			n.named = append(n.named, make([]bool, int(e)+1-len(n.named))...)
 		}
-		n.names[e] = name
+		n.names[e], n.named[e] = name, true
 	}
 	return n
 }
 
-// Name returns the name of e: its name in the table (even ""), or "typ(n)"
-// for a value past the table.
+// Name returns the name of e as the table gives it (even ""), or "typ(n)"
+// for a value the table does not name.
 func (n Names[E]) Name(e E) string {
-	if int(e) < len(n.names) {
+	if int(e) < len(n.names) && n.named[e] {
 		return n.names[e]
 	}
 	return fmt.Sprintf("%s(%d)", n.typ, e)
@@ -57,7 +59,7 @@ func (n Names[E]) Value(s string) (E, bool) {
 		return 0, false
 	}
 	for e, name := range n.names {
-		if name == s {
+		if name == s && n.named[e] {
 			return E(e), true
 		}
 	}

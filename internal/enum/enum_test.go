@@ -9,16 +9,17 @@ const (
 	accept
 	slice
 	unnamed // in no table
+	last
 )
 
 func TestNames(t *testing.T) {
-	names := New("mode", map[mode]string{accept: "accept", prefix: "prefix", slice: ""})
-	for e, want := range map[mode]string{prefix: "prefix", accept: "accept", slice: "", unnamed: "mode(3)", 200: "mode(200)"} {
+	names := New("mode", map[mode]string{accept: "accept", prefix: "prefix", slice: "", last: "last"})
+	for e, want := range map[mode]string{prefix: "prefix", accept: "accept", slice: "", unnamed: "mode(3)", last: "last", 200: "mode(200)"} {
 		if got := names.Name(e); got != want {
 			t.Errorf("Name(%d) = %q, want %q", e, got, want)
 		}
 	}
-	for s, want := range map[string]mode{"prefix": prefix, "accept": accept} {
+	for s, want := range map[string]mode{"prefix": prefix, "accept": accept, "last": last} {
 		if got, ok := names.Value(s); !ok || got != want {
 			t.Errorf("Value(%q) = %d, %v, want %d", s, got, ok, want)
 		}

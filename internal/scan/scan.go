@@ -16,6 +16,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ivc-project/ivc/internal/enum"
 	"github.com/ivc-project/ivc/syntax"
 )
 
@@ -35,10 +36,12 @@ const (
 	Bottom      // ⊥
 )
 
-var kindNames = [...]string{EOF: "end of file", Ident: "name", Quoted: "quoted name", Number: "number", Punct: "symbol",
-	Dash2: "'--'", Arrow: "'->'", Empty: "'∅'", Top: "'⊤'", Bottom: "'⊥'"}
+// kindNames are the kinds of tokens as messages name them: not stringer's
+// identifiers.
+var kindNames = enum.New("Kind", map[Kind]string{EOF: "end of file", Ident: "name", Quoted: "quoted name", Number: "number",
+	Punct: "symbol", Dash2: "'--'", Arrow: "'->'", Empty: "'∅'", Top: "'⊤'", Bottom: "'⊥'"})
 
-func (k Kind) String() string { return kindNames[k] }
+func (k Kind) String() string { return kindNames.Name(k) }
 
 // Token is one lexical unit.
 type Token struct {

@@ -32,11 +32,11 @@ var architecture = []struct {
 	{"internal/input", nil, nil},
 	{"internal/enum", nil, nil},                 // the name tables of enumerations
 	{"syntax", []string{"internal/input"}, nil}, // ReadFile, FileError: the errors about a file
-	{"internal/scan", []string{"syntax"}, nil},
+	{"internal/scan", []string{"internal/enum", "syntax"}, nil},
 	{"internal/atomicfile", nil, nil},
-	{"interaction", []string{"syntax", "internal/scan"}, nil},
-	{"multitrace", []string{"syntax", "internal/scan", "internal/input", "interaction"}, nil},
-	{"hcf", []string{"syntax", "internal/scan", "interaction"}, nil},
+	{"interaction", []string{"syntax", "internal/scan", "internal/enum"}, nil},
+	{"multitrace", []string{"syntax", "internal/scan", "interaction"}, nil},
+	{"hcf", []string{"syntax", "internal/scan", "internal/enum", "interaction"}, nil},
 	{"spec", []string{"syntax", "internal/scan", "interaction", "multitrace", "hcf"}, nil},
 	{"format", []string{"syntax", "interaction", "multitrace", "hcf", "spec"}, nil}, // ivc fmt: every kind of file
 	{"logs", []string{"syntax", "internal/input", "internal/enum", "interaction", "multitrace"},
@@ -57,8 +57,9 @@ var architecture = []struct {
 	{"check", []string{"syntax", "internal/enum", "interaction", "multitrace", "hcf", "spec", "logs", "verdict", "nfa", "compile", "automata", "runtime"}, nil},
 	{"draw", []string{"interaction", "multitrace", "verdict", "runtime"}, []string{"github.com/emicklei/dot"}},
 	{"report", nil, nil},
-	// The live driver's library: sessions of live traffic judged by check.
-	{"monitor", []string{"check", "logs", "multitrace"},
+	// The live driver's library: sessions of live traffic judged by check,
+	// failed early by automata's local checks.
+	{"monitor", []string{"check", "logs", "multitrace", "verdict", "automata"},
 		[]string{"go.opentelemetry.io/collector/pdata", "google.golang.org/grpc", "google.golang.org/genproto/googleapis/rpc",
 			"google.golang.org/protobuf", "github.com/prometheus/client_golang"}},
 	// The driver: flags, wiring and printing.

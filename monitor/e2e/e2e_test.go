@@ -128,9 +128,13 @@ func TestShop(t *testing.T) {
 	}
 	var mu sync.Mutex
 	got := map[string]monitor.Record{}
+	early := map[string]string{} // the early records' verdicts
 	m, err := monitor.New(c, logs.Options{Sig: sp.Sig}, monitor.Options{Idle: time.Hour}, func(r monitor.Record) {
 		mu.Lock()
 		got[r.Session] = r
+		if r.ClosedBy == monitor.ClosedEarly {
+			early[r.Session] = r.Verdict
+		}
 		mu.Unlock()
 	})
 	if err != nil {
@@ -172,9 +176,14 @@ func TestShop(t *testing.T) {
 		return e
 	}
 	client, shop, db := newService(t, "client", grpcExp()), newService(t, "shop", httpExp()), newService(t, "db", httpExp())
-	want := map[string]string{}
+	want, wantEarly := map[string]string{}, map[string]bool{}
 	for f, verdict := range map[fault]string{none: "Pass", skipQuery: "Fail", doubleRows: "Fail", wrongAnswer: "Fail"} {
-		want[order(client, shop, db, f).String()] = verdict
+		id := order(client, shop, db, f).String()
+		want[id] = verdict
+		// Certain as soon as their spans arrive, in whatever order: no
+		// trace of db answers twice, the shop never sends rows. The
+		// skipped query may yet arrive: judged when the session closes.
+		wantEarly[id] = f == doubleRows || f == wrongAnswer
 	}
 	for _, s := range []*service{client, shop, db} {
 		if err := s.tp.Shutdown(ctx); err != nil { // flushes the spans
@@ -188,6 +197,9 @@ func TestShop(t *testing.T) {
 		t.Errorf("%d records, want %d: %v", len(got), len(want), got)
 	}
 	for id, v := range want {
+		if e, ok := early[id]; ok != wantEarly[id] || ok && e != v {
+			t.Errorf("trace %s: early record %v %s, want one: %v", id, ok, e, wantEarly[id])
+		}
 		if r := got[id]; r.Verdict != v {
 			t.Errorf("trace %s: %s (%s), want %s", id, r.Verdict, r.Reason, v)
 		}

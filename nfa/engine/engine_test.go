@@ -102,6 +102,7 @@ func TestSource(t *testing.T) {
 // end state and stuck position. It fails when some word length is never
 // exercised.
 func TestWalk(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 7))
 	widths := map[int]int{}
 	for range 300 {
@@ -163,6 +164,7 @@ func TestWalk(t *testing.T) {
 // most 64 states, on words, with the general one, on random automata and
 // random sub-automata.
 func TestHasAcceptingPath(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(64, 64))
 	for range 1000 {
 		c := randomChecker(t, rng, 1+rng.IntN(64), 1+rng.IntN(4), 1, nfa.CheckerOptions{NoPruning: true})
