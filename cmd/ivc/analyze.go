@@ -266,7 +266,7 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 			a.report(err)
 		}
 	}
-	if err := b.rep.write(time.Since(start), counts.undeclaredNames(sp.Sig)); err != nil {
+	if err := b.rep.write(time.Since(start), counts, sp.Sig); err != nil {
 		a.report(err)
 	}
 	return nil
@@ -309,7 +309,7 @@ func (a *app) analyzeRaw(cmd *cobra.Command, fl *analyzeFlags, args []string) er
 	c.Run(files, fl.jobs, b.print)
 	b.prog.clear()
 	b.summary(time.Since(start), logCounts{})
-	if err := b.rep.write(time.Since(start), nil); err != nil {
+	if err := b.rep.write(time.Since(start), logCounts{}, nil); err != nil {
 		a.report(err)
 	}
 	return nil
