@@ -70,7 +70,9 @@ var architecture = []struct {
 	{"internal/random", []string{"interaction"}, nil},
 	{"internal/reference", []string{"interaction", "multitrace"}, nil},
 	{"internal/testutil", nil, nil},
-	{"internal/benchtable", []string{"spec", "check"}, nil}, // -hibou judges the corpus as ivc analyze does
+	{"internal/hostile", nil, nil},                                     // writes hostile logs (issue 25) for tests
+	{"internal/hostile/hostilegen", []string{"internal/hostile"}, nil}, // the same as a command
+	{"internal/benchtable", []string{"spec", "check"}, nil},            // -hibou judges the corpus as ivc analyze does
 }
 
 const module = "github.com/ivc-project/ivc"
