@@ -324,8 +324,14 @@ func (n *names) name(m msgRef) (string, bool) {
 
 // addSpan records a span held for pairing, of session id: an event when
 // its own message is declared, else ignored until its session is built.
+// A session holds at most as many events as add lets it.
 func (g *gatherer) addSpan(id []byte, line, index int, act interaction.Action, key orderKey, sl *spanLink) error {
-	return g.putSpan(g.sessionOf(id, line, index), g.input(), line, act, key, newRef(sl, g.names), sl.links)
+	si := g.sessionOf(id, line, index)
+	if err := g.full(&g.sess[si], g.input(), line); err != nil {
+		g.sess[si].dropAt(line) // what was read of it is not judged
+		return err
+	}
+	return g.putSpan(si, g.input(), line, act, key, newRef(sl, g.names), sl.links)
 }
 
 // putSpan adds ref, with its links, to session s, read at line of input.
