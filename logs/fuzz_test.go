@@ -46,6 +46,20 @@ func fuzzRead(t *testing.T, name string, in []byte, f logs.Format, strict bool) 
 	}
 	checkSessions(t, sig, sessions, st, 2)
 	checkScan(t, name, in, f, opt, sessions, st, reports)
+	// Within a tiny memory budget (values of 4 KiB), the limits end
+	// reading with positioned errors, and what was read adds up.
+	small := opt
+	small.MaxMemory = 1 << 10
+	ss, sst, err := logs.ReadFrom(name, bytes.NewReader(in), f, small, func(err error) {
+		if e, ok := err.(*logs.Error); !ok || e.Line < 1 || !strings.HasPrefix(err.Error(), name+":") {
+			t.Errorf("within 1 KiB: reported %T %v: not a positioned *logs.Error", err, err)
+		}
+	})
+	if err == nil {
+		checkSessions(t, sig, ss, sst, 2)
+	} else if !strings.HasPrefix(err.Error(), name+":") {
+		t.Errorf("within 1 KiB: %v does not name the file", err)
+	}
 	return sessions, st, true
 }
 

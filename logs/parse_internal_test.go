@@ -170,7 +170,7 @@ func TestLimitsOfMemory(t *testing.T) {
 	}{
 		{0, maxLine, 0, 0},
 		{32 << 20, 512 << 10, 8 << 20, 8 << 20 / recordBytes},
-		{1 << 10, 4 << 10, 256, 8},
+		{1 << 10, 4 << 10, MinHeld, MinHeld / recordBytes},
 		{64 << 30, maxLine, 16 << 30, 16 << 30 / recordBytes},
 	} {
 		opt := Options{MaxMemory: c.mem}

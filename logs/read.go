@@ -59,6 +59,7 @@ type Options struct {
 const (
 	ValueShare = 64
 	HeldShare  = 4
+	MinHeld    = 2 << 20 // 64Ki events of a session
 )
 
 // maxValue is the longest line, JSON value or CSV record reading accepts.
@@ -70,9 +71,14 @@ func (opt *Options) maxValue() int {
 }
 
 // maxHeld is the most bytes of spans a file holds until it is read, and of
-// events one session holds (0: no bound).
+// events one session holds (0: no bound): a share of MaxMemory, and at
+// least MinHeld, so that a tiny budget (to make a Joiner spill) still
+// reads ordinary logs.
 func (opt *Options) maxHeld() int64 {
-	return max(opt.MaxMemory/HeldShare, 0)
+	if opt.MaxMemory <= 0 {
+		return 0
+	}
+	return max(opt.MaxMemory/HeldShare, MinHeld)
 }
 
 // DefaultMaxBytes is the largest input Read accepts when Options.MaxBytes
