@@ -2,7 +2,6 @@ package logs_test
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -201,35 +200,5 @@ func TestJoinLinkedSpans(t *testing.T) {
 	}
 	if d := dumpJoined(sig, got); d != want {
 		t.Errorf("Scan and Assemble:\n%s\nwant\n%s", d, want)
-	}
-}
-
-// TestJoinSpansCapped: the spans held for pairing count toward the most
-// events one session may hold, as other events do, across files too.
-func TestJoinSpansCapped(t *testing.T) {
-	opt := logs.Options{Sig: testSig(t), MaxMemory: logs.HeldShare * 320} // 10 events a session
-	j, err := logs.NewJoiner(opt, 0, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
-	var last error
-	for i := range 12 { // one CLIENT span of t1 a file, as many services would write
-		in, err := logs.NewInput(fmt.Sprintf("s%d.json", i), strings.NewReader(otlpLine("a",
-			linkedSpan(t1, fmt.Sprintf("%016x", i+1), "", "3", "m", 10+i, "", ""))+"\n"), logs.OTLP, opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := j.Read(in, func(err error) { t.Error(err) }); err != nil {
-			last = err
-		}
-	}
-	if last == nil || !strings.Contains(last.Error(), "holds more than 10 events") {
-		t.Fatalf("12 spans of one session held: %v", last)
-	}
-	for s, err := range j.Sessions() {
-		if err != nil || s.Dropped == 0 {
-			t.Errorf("session %s: dropped %d, %v: judged without the spans past the cap", s.ID, s.Dropped, err)
-		}
 	}
 }
