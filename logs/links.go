@@ -44,6 +44,9 @@ type heldSpan struct {
 	start                 int64
 }
 
+// pairKey is a span's trace and span ids, to find its partner.
+type pairKey struct{ trace, span string }
+
 // heldSpanBytes is what a held span takes besides the bytes of its
 // strings.
 const heldSpanBytes = int64(unsafe.Sizeof(heldSpan{}))
@@ -110,18 +113,21 @@ func (r *spanReader) flush() error {
 	if len(r.held) == 0 {
 		return nil
 	}
-	type key struct{ trace, span string }
-	index := make(map[key]int, len(r.held))
+	if r.pairs == nil {
+		r.pairs = map[pairKey]int{}
+	}
+	index := r.pairs
+	clear(index)
 	for i, s := range r.held {
 		if s.spanID != "" {
-			index[key{s.trace, s.spanID}] = i
+			index[pairKey{s.trace, s.spanID}] = i
 		}
 	}
 	partner := func(id string, want spanKind, trace string) int {
 		if id == "" {
 			return -1
 		}
-		if j, ok := index[key{trace, id}]; ok && r.held[j].kind == want {
+		if j, ok := index[pairKey{trace, id}]; ok && r.held[j].kind == want {
 			return j
 		}
 		return -1
@@ -150,17 +156,19 @@ func (r *spanReader) flush() error {
 	}
 	held := r.held
 	r.held, r.heldBytes = nil, 0
+	defer func() { clear(held); r.held = held[:0] }() // its room, for the next spans
 	across := r.b.sink.holdsSpans() && !r.b.strict
 	for i, s := range held {
+		r.id = append(r.id[:0], s.trace...)
 		if across && !paired[i] {
 			if sl, ok := s.unpaired(); ok {
-				if err := r.linked([]byte(s.trace), s.line, s.col, s.spanID, s.l, s.kind, s.m, s.pairM, s.start, sl); err != nil {
+				if err := r.linked(r.id, s.line, s.col, s.spanID, s.l, s.kind, s.m, s.pairM, s.start, sl); err != nil {
 					return err
 				}
 				continue
 			}
 		}
-		if err := r.span([]byte(s.trace), s.line, s.col, s.spanID, s.l, s.kind.action(), s.m, s.start); err != nil {
+		if err := r.span(r.id, s.line, s.col, s.spanID, s.l, s.kind.action(), s.m, s.start); err != nil {
 			return err
 		}
 	}
