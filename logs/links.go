@@ -93,8 +93,11 @@ func (r *spanReader) short(name string) string {
 // span whose parent is a CLIENT span of its trace, and a CONSUMER span
 // whose parent or one of its links is a PRODUCER span, is linked with that
 // span: both carry the receiving side's message (OpenTelemetry names the
-// two sides of one call differently). A span without a partner keeps its
-// own message.
+// two sides of one call differently). A span without a partner in the file
+// goes to a sink that pairs the spans of several files (holdsSpans: a
+// Joiner, Scan) with what pairs it at its session's assembly
+// (gatherer.pair), where its partner may come from another file; to any
+// other sink, and with Options.Strict, it keeps its own message.
 func (r *spanReader) flush() error {
 	if r.over {
 		// The file's reading stopped at the limit: the sessions of the
@@ -329,8 +332,14 @@ func (n *names) name(m msgRef) (string, bool) {
 
 // addSpan records a span held for pairing, of session id: an event when
 // its own message is declared, else ignored until its session is built.
+// A session holds at most as many events as add lets it.
 func (g *gatherer) addSpan(id []byte, line, index int, act interaction.Action, key orderKey, sl *spanLink) error {
-	return g.putSpan(g.sessionOf(id, line, index), g.input(), line, act, key, newRef(sl, g.names), sl.links)
+	si := g.sessionOf(id, line, index)
+	if err := g.full(&g.sess[si], g.input(), line); err != nil {
+		g.sess[si].dropAt(line) // what was read of it is not judged
+		return err
+	}
+	return g.putSpan(si, g.input(), line, act, key, newRef(sl, g.names), sl.links)
 }
 
 // putSpan adds ref, with its links, to session s, read at line of input.
