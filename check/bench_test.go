@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
@@ -106,36 +107,9 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 				want++
 			}
 		}
-		var split [][]byte
-		for k := range mts[0].Components {
-			var buf bytes.Buffer
-			if err := logs.Write(&buf, f, sp.Sig, ids, logs.Location(mts, k), 1+int64(k)); err != nil {
-				b.Fatal(err)
-			}
-			split = append(split, buf.Bytes())
-		}
+		split, _ := splitLogs(b, f, sp.Sig, ids, mts)
 		judge := func(b *testing.B, c *check.Checker, sessions iter.Seq2[logs.Session, error]) {
-			n, ok := 0, 0
-			inputs := func(yield func(check.Input) bool) {
-				for s, err := range sessions {
-					if err != nil {
-						b.Fatal(err)
-					}
-					n++
-					if !yield(check.Input{Name: s.File, Session: s.ID,
-						Read: func() (*multitrace.MultiTrace, error) { return s.MT, s.Err }}) {
-						return
-					}
-				}
-			}
-			c.Run(inputs, 1, func(o check.Outcome) {
-				if o.Err == nil && o.Result.Verdict.OK() {
-					ok++
-				}
-			})
-			if n != want || ok != n {
-				b.Fatalf("%d of %d sessions pass, want all %d", ok, n, want)
-			}
+			judgeAll(b, c, sessions, want)
 		}
 		b.Run(f.String(), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
@@ -172,6 +146,48 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 			b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 			b.ReportMetric(float64(events)/float64(len(mts)), "events/session")
 		})
+	}
+}
+
+// splitLogs writes mts, sessions ids, as one log per location in format f
+// (each its own clock), and returns the logs and their size.
+func splitLogs(b *testing.B, f logs.Format, sig *interaction.Signature, ids []string, mts []*multitrace.MultiTrace) ([][]byte, int) {
+	var split [][]byte
+	size := 0
+	for k := range mts[0].Components {
+		var buf bytes.Buffer
+		if err := logs.Write(&buf, f, sig, ids, logs.Location(mts, k), 1+int64(k)); err != nil {
+			b.Fatal(err)
+		}
+		split = append(split, buf.Bytes())
+		size += buf.Len()
+	}
+	return split, size
+}
+
+// judgeAll judges sessions with c on one worker and checks that there are
+// want of them, all passing.
+func judgeAll(b *testing.B, c *check.Checker, sessions iter.Seq2[logs.Session, error], want int) {
+	n, ok := 0, 0
+	inputs := func(yield func(check.Input) bool) {
+		for s, err := range sessions {
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+			if !yield(check.Input{Name: s.File, Session: s.ID,
+				Read: func() (*multitrace.MultiTrace, error) { return s.MT, s.Err }}) {
+				return
+			}
+		}
+	}
+	c.Run(inputs, 1, func(o check.Outcome) {
+		if o.Err == nil && o.Result.Verdict.OK() {
+			ok++
+		}
+	})
+	if n != want || ok != n {
+		b.Fatalf("%d of %d sessions pass, want all %d", ok, n, want)
 	}
 }
 
@@ -263,39 +279,8 @@ func benchmarkJoin(b *testing.B, sp *spec.Spec) {
 		if err := logs.Write(&whole, f, sp.Sig, ids, mts, 1); err != nil {
 			b.Fatal(err)
 		}
-		var split [][]byte
-		size := 0
-		for k := range mts[0].Components {
-			var buf bytes.Buffer
-			if err := logs.Write(&buf, f, sp.Sig, ids, logs.Location(mts, k), 1+int64(k)); err != nil {
-				b.Fatal(err)
-			}
-			split = append(split, buf.Bytes())
-			size += buf.Len()
-		}
-		judge := func(b *testing.B, sessions iter.Seq2[logs.Session, error]) {
-			n, ok := 0, 0
-			inputs := func(yield func(check.Input) bool) {
-				for s, err := range sessions {
-					if err != nil {
-						b.Fatal(err)
-					}
-					n++
-					if !yield(check.Input{Name: s.File, Session: s.ID,
-						Read: func() (*multitrace.MultiTrace, error) { return s.MT, s.Err }}) {
-						return
-					}
-				}
-			}
-			c.Run(inputs, 1, func(o check.Outcome) {
-				if o.Err == nil && o.Result.Verdict.OK() {
-					ok++
-				}
-			})
-			if n != len(mts) || ok != n {
-				b.Fatalf("%d of %d sessions pass, want all %d", ok, n, len(mts))
-			}
-		}
+		split, size := splitLogs(b, f, sp.Sig, ids, mts)
+		judge := func(b *testing.B, sessions iter.Seq2[logs.Session, error]) { judgeAll(b, c, sessions, len(mts)) }
 		b.Run(f.String()+"/file", func(b *testing.B) {
 			data := whole.Bytes()
 			b.SetBytes(int64(len(data)))

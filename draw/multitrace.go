@@ -339,11 +339,11 @@ func messagePairs(sig *interaction.Signature, n *interaction.Node) map[pairKey]m
 			if ok && okm {
 				k := pairKey{from, msg}
 				for _, r := range n.To {
-					if _, ok := sig.Lifeline(r.Text); ok {
+					if to, ok := sig.Lifeline(r.Text); ok { // r.Text may be an alias
 						if out[k] == nil {
 							out[k] = map[string]bool{}
 						}
-						out[k][r.Text] = true
+						out[k][sig.Lifelines[to]] = true
 					}
 				}
 			}

@@ -46,7 +46,12 @@
 // PRODUCER or CLIENT the emission l!m and one of kind CONSUMER or SERVER
 // the reception l?m, where m is the attribute messaging.destination.name,
 // else rpc.method, else the span's name; the order within a location is
-// the spans' start times. INTERNAL and unspecified spans carry no action:
+// the spans' start times. The two spans of one call or message (a SERVER
+// span and its parent CLIENT span, a CONSUMER span and its parent or linked
+// PRODUCER span) carry one message, the receiving side's (http.route counts
+// there): paired within a file as it is read, and, by a Joiner, Scan and
+// an Assembler, across the files of a run when their sessions are
+// assembled. INTERNAL and unspecified spans carry no action:
 // they are not events at all, neither judged nor counted (a service's
 // internal work is not the protocol's business, and counting it as ignored
 // would drown the count of the events that matter). OTLP is decoded by the

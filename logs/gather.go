@@ -173,6 +173,7 @@ func (g *gatherer) reset() {
 	clear(g.sess) // their ids
 	g.sess = g.sess[:0]
 	g.recs.reset()
+	g.spans, g.linkIDs = g.spans[:0], g.linkIDs[:0]
 	g.events, g.bytes = 0, 0
 }
 

@@ -58,11 +58,13 @@ func ParseScope(s string) (Scope, error) {
 //
 // Memory is bounded: past half of budget bytes of events and sessions
 // held (the other half is the garbage collector's headroom, so that the
-// process stays within about budget), they spill to temporary files in a directory (partitioned by a hash of the
-// session id, one partition gathered at a time), which are removed as soon
-// as they are made (on Unix: only their open descriptors keep them, so an
-// interrupted run leaves nothing behind) and closed by Close. The sessions
-// and their order are the same with or without spilling.
+// process stays within about budget), they spill to temporary files in a
+// directory (partitioned by a hash of the session id, one partition
+// gathered at a time), which have no name (Linux's O_TMPFILE) or lose it
+// as soon as they are made (elsewhere on Unix): only their open
+// descriptors keep them, so an interrupted run leaves nothing behind.
+// Close closes them. The sessions and their order are the same with or
+// without spilling.
 type Joiner struct {
 	opt    Options
 	g      *gatherer
@@ -275,10 +277,13 @@ func newSpill(dir string) (*spill, error) {
 	return sp, nil
 }
 
-// create makes a temporary file and removes its name at once where an
-// open file can lose its name (Unix), so that nothing is left behind
-// whatever ends the process.
+// create makes a temporary file without a name (Linux's O_TMPFILE), or
+// makes one and removes its name at once where an open file can lose its
+// name (Unix), so that nothing is left behind whatever ends the process.
 func (sp *spill) create() (*spillFile, error) {
+	if f, err := createUnnamed(sp.dir); err == nil {
+		return &spillFile{f: f, w: bufio.NewWriterSize(f, 32<<10), removed: true}, nil
+	}
 	f, err := os.CreateTemp(sp.dir, "ivc-spill-*")
 	if err != nil {
 		return nil, fmt.Errorf("spilling sessions to disk: %w (see --tmp-dir)", err)

@@ -44,6 +44,9 @@ type heldSpan struct {
 	start                 int64
 }
 
+// pairKey is a span's trace and span ids, to find its partner.
+type pairKey struct{ trace, span string }
+
 // heldSpanBytes is what a held span takes besides the bytes of its
 // strings.
 const heldSpanBytes = int64(unsafe.Sizeof(heldSpan{}))
@@ -90,8 +93,11 @@ func (r *spanReader) short(name string) string {
 // span whose parent is a CLIENT span of its trace, and a CONSUMER span
 // whose parent or one of its links is a PRODUCER span, is linked with that
 // span: both carry the receiving side's message (OpenTelemetry names the
-// two sides of one call differently). A span without a partner keeps its
-// own message.
+// two sides of one call differently). A span without a partner in the file
+// goes to a sink that pairs the spans of several files (holdsSpans: a
+// Joiner, Scan) with what pairs it at its session's assembly
+// (gatherer.pair), where its partner may come from another file; to any
+// other sink, and with Options.Strict, it keeps its own message.
 func (r *spanReader) flush() error {
 	if r.over {
 		// The file's reading stopped at the limit: the sessions of the
@@ -107,18 +113,21 @@ func (r *spanReader) flush() error {
 	if len(r.held) == 0 {
 		return nil
 	}
-	type key struct{ trace, span string }
-	index := make(map[key]int, len(r.held))
+	if r.pairs == nil {
+		r.pairs = map[pairKey]int{}
+	}
+	index := r.pairs
+	clear(index)
 	for i, s := range r.held {
 		if s.spanID != "" {
-			index[key{s.trace, s.spanID}] = i
+			index[pairKey{s.trace, s.spanID}] = i
 		}
 	}
 	partner := func(id string, want spanKind, trace string) int {
 		if id == "" {
 			return -1
 		}
-		if j, ok := index[key{trace, id}]; ok && r.held[j].kind == want {
+		if j, ok := index[pairKey{trace, id}]; ok && r.held[j].kind == want {
 			return j
 		}
 		return -1
@@ -147,17 +156,19 @@ func (r *spanReader) flush() error {
 	}
 	held := r.held
 	r.held, r.heldBytes = nil, 0
+	defer func() { clear(held); r.held = held[:0] }() // its room, for the next spans
 	across := r.b.sink.holdsSpans() && !r.b.strict
 	for i, s := range held {
+		r.id = append(r.id[:0], s.trace...)
 		if across && !paired[i] {
 			if sl, ok := s.unpaired(); ok {
-				if err := r.linked([]byte(s.trace), s.line, s.col, s.spanID, s.l, s.kind, s.m, s.pairM, s.start, sl); err != nil {
+				if err := r.linked(r.id, s.line, s.col, s.spanID, s.l, s.kind, s.m, s.pairM, s.start, sl); err != nil {
 					return err
 				}
 				continue
 			}
 		}
-		if err := r.span([]byte(s.trace), s.line, s.col, s.spanID, s.l, s.kind.action(), s.m, s.start); err != nil {
+		if err := r.span(r.id, s.line, s.col, s.spanID, s.l, s.kind.action(), s.m, s.start); err != nil {
 			return err
 		}
 	}
@@ -321,8 +332,14 @@ func (n *names) name(m msgRef) (string, bool) {
 
 // addSpan records a span held for pairing, of session id: an event when
 // its own message is declared, else ignored until its session is built.
+// A session holds at most as many events as add lets it.
 func (g *gatherer) addSpan(id []byte, line, index int, act interaction.Action, key orderKey, sl *spanLink) error {
-	return g.putSpan(g.sessionOf(id, line, index), g.input(), line, act, key, newRef(sl, g.names), sl.links)
+	si := g.sessionOf(id, line, index)
+	if err := g.full(&g.sess[si], g.input(), line); err != nil {
+		g.sess[si].dropAt(line) // what was read of it is not judged
+		return err
+	}
+	return g.putSpan(si, g.input(), line, act, key, newRef(sl, g.names), sl.links)
 }
 
 // putSpan adds ref, with its links, to session s, read at line of input.

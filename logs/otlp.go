@@ -46,6 +46,11 @@ type spanReader struct {
 	maxHeld     int64      // the most they may take (0: no bound)
 	maxName     int        // the longest name held as is
 	over        bool       // past maxHeld: the reading stopped
+	// pairs indexes held by trace and span id; id, l and m are a session
+	// id's, a lifeline's and a message's bytes: room kept from one span
+	// to the next.
+	pairs    map[pairKey]int
+	id, l, m []byte
 }
 
 // checkFound returns the error for a file whose documents hold none of
@@ -82,7 +87,8 @@ func newSpanReader(b *builder, opt *Options) *spanReader {
 // span that carries no action. The start is a time like an event log's
 // RFC 3339 time, so that a location's spans and events order together.
 func (r *spanReader) span(id []byte, line, col int, spanID string, l string, k interaction.Kind, m string, start int64) error {
-	act, ok, undeclared := r.b.action(id, line, []byte(l), k, []byte(m))
+	r.l, r.m = append(r.l[:0], l...), append(r.m[:0], m...)
+	act, ok, undeclared := r.b.action(id, line, r.l, k, r.m)
 	if undeclared != "" {
 		r.b.malformed(line, col, "span %q: %s", spanID, undeclared)
 		return nil
@@ -349,7 +355,11 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 	if r.lifelineAttr != "" {
 		lifelineKey = r.lifelineAttr
 	}
-	var idBuf [32]byte
+	var (
+		idBuf     [32]byte
+		lastTID   pcommon.TraceID
+		lastTrace string
+	)
 	rss := td.ResourceSpans()
 	for i := range rss.Len() {
 		rs := rss.At(i)
@@ -382,6 +392,9 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 				var id []byte
 				if tid := sp.TraceID(); !tid.IsEmpty() {
 					id = idBuf[:hex.Encode(idBuf[:], tid[:])]
+					if tid != lastTID || lastTrace == "" { // a trace's spans come together: one string for them
+						lastTID, lastTrace = tid, string(id)
+					}
 				}
 				start := uint64(sp.StartTimestamp())
 				if start == 0 || start > math.MaxInt64 {
@@ -390,7 +403,11 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 					r.b.dropped(id, line, col, "span %q: startTimeUnixNano %d is not a time (missing, or past 2^63-1 ns)", sp.SpanID().String(), start)
 					continue
 				}
-				h := heldSpan{trace: string(id), spanID: spanID(sp.SpanID()), parent: spanID(sp.ParentSpanID()),
+				trace := ""
+				if id != nil {
+					trace = lastTrace
+				}
+				h := heldSpan{trace: trace, spanID: spanID(sp.SpanID()), parent: spanID(sp.ParentSpanID()),
 					line: line, col: col, l: l, m: m, kind: kind, start: int64(start)}
 				if kind.action() == interaction.Reception {
 					h.pairM = r.message(lookup, sp.Name(), true)
@@ -415,9 +432,9 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 // route, for the receiving side of a linked pair, http.route's), else name;
 // lookup reads an attribute (OTLP) or a tag (Jaeger) of the span.
 func (r *spanReader) message(lookup func(key string) (string, bool), name string, route bool) string {
-	keys := []string{MessagingDestination, RPCMethod}
+	keys := messageKeys[:2]
 	if route {
-		keys = append(keys, HTTPRoute)
+		keys = messageKeys[:]
 	}
 	if r.messageAttr != "" {
 		keys = []string{r.messageAttr}
@@ -429,6 +446,10 @@ func (r *spanReader) message(lookup func(key string) (string, bool), name string
 	}
 	return name
 }
+
+// messageKeys are the attributes that name a span's message by default,
+// the last for the receiving side of a linked pair only.
+var messageKeys = [...]string{MessagingDestination, RPCMethod, HTTPRoute}
 
 // spanID returns a span id in hex, "" for the empty id.
 func spanID(id pcommon.SpanID) string {

@@ -44,7 +44,6 @@
 package monitor
 
 import (
-	"bytes"
 	"container/list"
 	"context"
 	"errors"
@@ -52,6 +51,7 @@ import (
 	"io"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ivc-project/ivc/automata"
@@ -59,7 +59,6 @@ import (
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/verdict"
-	"go.opentelemetry.io/collector/pdata/ptrace"
 )
 
 // Options bound the sessions held. Zero values take the defaults.
@@ -201,6 +200,9 @@ type Monitor struct {
 	counts   Counts
 	sealed   bool          // Close has judged every session
 	slots    chan struct{} // one per OTLP request being read
+
+	readers  sync.Map     // source name → *sync.Pool of *traceReader (otlp.go)
+	requests atomic.Int64 // OTLP requests read
 }
 
 // New returns a monitor of the sessions read with lopt (its signature and
@@ -269,21 +271,6 @@ func (m *Monitor) Scan(name string, r io.Reader, f logs.Format) (logs.Stats, err
 	return st, err
 }
 
-// Traces reads the spans of td (an OTLP request) as the OTLP reader of logs
-// maps them, and returns the number of spans rejected as malformed.
-func (m *Monitor) Traces(name string, td ptrace.Traces) (rejected int, err error) {
-	if td.SpanCount() == 0 {
-		return 0, nil // an exporter's empty request: nothing to read
-	}
-	var mar ptrace.JSONMarshaler
-	doc, err := mar.MarshalTraces(td)
-	if err != nil {
-		return 0, err
-	}
-	st, err := m.Scan(name, bytes.NewReader(doc), logs.OTLP)
-	return st.Malformed, err
-}
-
 // Add adds one event read from source (logs.Scan's): its Index is replaced
 // by the monitor's arrival rank, its File by source, so that a session whose
 // events come from several sources (one log per service) is joined as
@@ -292,6 +279,11 @@ func (m *Monitor) Add(source string, ev logs.Event) {
 	now := m.opt.Now()
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.add(source, ev, now)
+}
+
+// add adds ev, arrived at now; m.mu is held.
+func (m *Monitor) add(source string, ev logs.Event, now time.Time) {
 	if !ev.Dropped { // else counted with Malformed by Scan; its session is incomplete
 		m.counts.Received++
 	}

@@ -8,8 +8,11 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/ivc-project/ivc/logs"
+	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
@@ -39,6 +42,64 @@ func (m *Monitor) acquire() bool {
 }
 
 func (m *Monitor) release() { <-m.slots }
+
+// traceReader reads the OTLP requests of one source on one goroutine: its
+// events are gathered in events, then added to the monitor at once.
+type traceReader struct {
+	r      *logs.TraceReader
+	events []logs.Event
+}
+
+// reader returns a trace reader of source, from its pool.
+func (m *Monitor) reader(source string) (*sync.Pool, *traceReader, error) {
+	p, ok := m.readers.Load(source)
+	if !ok {
+		p, _ = m.readers.LoadOrStore(source, &sync.Pool{})
+	}
+	pool := p.(*sync.Pool)
+	if tr, ok := pool.Get().(*traceReader); ok {
+		return pool, tr, nil
+	}
+	r, err := logs.NewTraceReader(source, m.lopt, m.opt.Report)
+	if err != nil {
+		return nil, nil, err
+	}
+	return pool, &traceReader{r: r}, nil
+}
+
+// Traces reads the spans of td (an OTLP request, decoded by pdata) as the
+// OTLP reader of logs maps them, and returns the number of spans rejected
+// as malformed. Its events are added at once: a session does not close
+// between two spans of one request.
+func (m *Monitor) Traces(source string, td ptrace.Traces) (rejected int, err error) {
+	if td.SpanCount() == 0 {
+		return 0, nil // an exporter's empty request: nothing to read
+	}
+	pool, tr, err := m.reader(source)
+	if err != nil {
+		return 0, err
+	}
+	defer pool.Put(tr)
+	tr.events = tr.events[:0]
+	st, err := tr.r.Read(td, int(m.requests.Add(1)), func(ev logs.Event) { tr.events = append(tr.events, ev) })
+	now := m.opt.Now()
+	m.mu.Lock()
+	for _, ev := range tr.events {
+		m.add(source, ev, now)
+	}
+	m.counts.Malformed += int64(st.Malformed)
+	m.counts.Received += int64(st.Malformed)
+	m.counts.Unkinded += int64(st.Unkinded)
+	m.mu.Unlock()
+	if len(tr.events) > 4*maxBatch { // an outsized request: do not keep its room
+		tr.events = nil
+	}
+	return st.Malformed, err
+}
+
+// maxBatch is the number of spans of a large OTLP request (the Collector's
+// batch processor sends 8192).
+const maxBatch = 8192
 
 // export reads one OTLP request into the monitor: the answer says how many
 // spans were rejected as malformed (partial success).

@@ -2,6 +2,7 @@ package multitrace
 
 import (
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/enum"
 	"github.com/ivc-project/ivc/syntax"
 )
 
@@ -14,16 +15,12 @@ const (
 	All                  // [#all]: every lifeline that no other component has
 )
 
+// kindNames are the kinds as .htf files write them ("#any"): not
+// stringer's identifiers.
+var kindNames = enum.New("Kind", map[Kind]string{Explicit: "explicit", Any: "#any", All: "#all"})
+
 // String returns "explicit", "#any" or "#all".
-func (k Kind) String() string {
-	switch k {
-	case Any:
-		return "#any"
-	case All:
-		return "#all"
-	}
-	return "explicit"
-}
+func (k Kind) String() string { return kindNames.Name(k) }
 
 // File is a .htf file as written: its components in file order, with names
 // not yet checked against a signature. Parse builds it; Format prints it;

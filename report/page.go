@@ -31,6 +31,7 @@ const pageHTML = `<!DOCTYPE html>
 </table>
 {{if .Ignored}}<p id="ignored">{{plural .Ignored "event"}} outside the signature ignored, in {{plural .IgnoredRows "multi-trace"}}{{if .AllIgnored}}; {{.AllIgnored}} of them had no event judged (their verdict says nothing of the log){{end}}.{{if .Undeclared}} The names the signature does not declare, most seen:{{end}}</p>
 {{if .Undeclared}}<ul id="undeclared">{{range .Undeclared}}<li><code>{{.}}</code></li>{{end}}</ul>{{end}}{{end}}
+{{if or .R.Unkinded .R.Malformed}}<p id="uncounted">Not in any multi-trace:{{if .R.Unkinded}} {{plural .R.Unkinded "span"}} without a protocol kind (INTERNAL or none), not events{{end}}{{if and .R.Unkinded .R.Malformed}};{{end}}{{if .R.Malformed}} {{plural .R.Malformed "malformed line"}}, reported{{end}}.</p>{{end}}
 </section>
 <section id="all">
 <h2>Multi-traces</h2>

@@ -79,6 +79,9 @@ type Report struct {
 	// events carry most, each as a phrase ("message \"GET\" (3 events; did
 	// you mean ...?)"), at most MaxUndeclared of them.
 	Undeclared []string
+	// Unkinded counts the spans without a protocol kind (INTERNAL or none):
+	// not events, but counted; Malformed the malformed lines reported.
+	Unkinded, Malformed int
 }
 
 // MaxUndeclared bounds Report.Undeclared.

@@ -179,6 +179,7 @@ func TestIgnoredAndFiles(t *testing.T) {
 	r.Rows[0].Files = []string{r.Rows[0].File, "b.json", "c<i>.jsonl"}
 	r.Rows[1].Ignored, r.Rows[1].AllIgnored = 2, true
 	r.Rows[2].Ignored = 1
+	r.Unkinded, r.Malformed = 2, 1
 	for i := range MaxUndeclared + 5 {
 		r.Undeclared = append(r.Undeclared, fmt.Sprintf(`message "m<%d>" (1 event)`, i))
 	}
@@ -191,6 +192,7 @@ func TestIgnoredAndFiles(t *testing.T) {
 		`<p id="ignored">3 events outside the signature ignored, in 2 multi-traces; 1 of them had no event judged`,
 		`<li><code>message &#34;m&lt;0&gt;&#34; (1 event)</code></li>`,
 		`<figcaption>#1 traces/t0.htf, b.json, c&lt;i&gt;.jsonl (session 0)`,
+		`<p id="uncounted">Not in any multi-trace: 2 spans without a protocol kind (INTERNAL or none), not events; 1 malformed line, reported.</p>`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the report has no %q", want)

@@ -115,22 +115,29 @@ func (a *Analyzer) warmUp(mt *multitrace.MultiTrace, p *located) {
 	st := a.st
 	t := a.root
 	for range warmSteps {
-		if st.NumFrontier(t) == 0 {
-			break
+		if st.NumFrontier(t) == 0 || st.NumActions(t) > warmActions {
+			break // loops that unfold may grow the term
 		}
 		for _, pt := range a.parts(p, st.FrontierAct(t, 0)) {
 			mt.Components[pt.c].Trace = append(mt.Components[pt.c].Trace, st.MultiAction(pt.act))
 		}
 		t = st.Step(t, 0)
 	}
+	// Within a small node budget: the multi-trace may be hard (the
+	// options may switch the pruning off), and a warm-up claims nothing. A
+	// verdict it decides is the one any budget gives.
+	max := a.opts.MaxNodes
+	a.opts.MaxNodes = min(max, warmNodes)
+	defer func() { a.opts.MaxNodes = max }()
 	a.analyze(mt, false)
 }
 
-// The interactions warmUp warms up (of warmActions actions at most), and
-// the events of its multi-trace.
+// The interactions warmUp warms up (of warmActions actions at most), the
+// events of its multi-trace, and the vertices its analysis may explore.
 const (
 	warmActions = 256
 	warmSteps   = 16
+	warmNodes   = 1 << 10
 )
 
 // renew gives the analyzer a fresh store with a copy of its interaction,
@@ -577,7 +584,10 @@ func (a *Analyzer) analyzeOnce(mt *multitrace.MultiTrace, record bool) (verdict.
 			res.Verdict = verdict.WeakPass // not exactly accepted: accepted said so
 			break
 		}
-		if res.Verdict == verdict.Pass && kind == prefixSearch && pb.replay() {
+		// Without an attempt (local analyses off), the replay may spare
+		// the exact search; after an attempt that gave up, it mostly fails
+		// too (lfrem corpus: 6% more vertices in all, p99 +25%).
+		if res.Verdict == verdict.Pass && kind == prefixSearch && !pb.gaveUp && pb.replay() {
 			break // exactly accepted: the interleaving found is a complete trace
 		}
 		if res.Verdict == verdict.Pass {

@@ -51,6 +51,20 @@ const (
 	FromAccepted             // accepted multi-traces themselves
 )
 
+// baseNames are the bases as flags spell them: not stringer's identifiers.
+var baseNames = enum.New("Base", map[Base]string{FromPrefix: "prefix", FromSlice: "slice", FromAccepted: "accepted"})
+
+// String returns the name ParseBase reads: prefix, slice or accepted.
+func (b Base) String() string { return baseNames.Name(b) }
+
+// ParseBase reads the name of a base.
+func ParseBase(s string) (Base, error) {
+	if b, ok := baseNames.Value(s); ok {
+		return b, nil
+	}
+	return 0, fmt.Errorf("unknown base %q (expected prefix, accepted or slice)", s)
+}
+
 // Config describes a batch of generated multi-traces.
 type Config struct {
 	Kind Kind

@@ -318,4 +318,15 @@ func TestGenerateErrors(t *testing.T) {
 	if _, err := ParseKind("swap"); err == nil {
 		t.Error("ParseKind(swap) succeeded")
 	}
+	for _, s := range []string{"prefix", "slice", "accepted"} {
+		if b, err := ParseBase(s); err != nil || b.String() != s {
+			t.Errorf("ParseBase(%q) = %v, %v", s, b, err)
+		}
+	}
+	if b, _ := ParseBase("slice"); b != FromSlice {
+		t.Errorf("ParseBase(slice) = %d, want FromSlice", b)
+	}
+	if _, err := ParseBase("noise"); err == nil {
+		t.Error("ParseBase(noise) succeeded")
+	}
 }

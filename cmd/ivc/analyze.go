@@ -126,8 +126,13 @@ auto: traces by content, then by extension) says which:
                     a trace is a session, service.name the lifeline, a
                     PRODUCER/CLIENT span an emission, CONSUMER/SERVER a
                     reception of the message messaging.destination.name, else
-                    rpc.method, else the span's name, in start-time order
-  jaeger            Jaeger's JSON traces, mapped alike (span.kind tag)
+                    rpc.method, else the span's name, in start-time order;
+                    the two spans of one call or message (a SERVER span's
+                    parent CLIENT span, a CONSUMER span's parent or linked
+                    PRODUCER span), in one file or two, carry the
+                    receiving side's message (http.route counts there)
+  jaeger            Jaeger's JSON traces, mapped alike (span.kind tag;
+                    references CHILD_OF and FOLLOWS_FROM link spans)
 --locations groups the lifelines of logs that share a clock: discrete (the
 default: one location per lifeline), trivial (one for all) or the lifelines of
 each location "a,b;c". An event whose lifeline or message the signature
@@ -261,7 +266,7 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 			a.report(err)
 		}
 	}
-	if err := b.rep.write(time.Since(start), counts.undeclaredNames(sp.Sig)); err != nil {
+	if err := b.rep.write(time.Since(start), counts, sp.Sig); err != nil {
 		a.report(err)
 	}
 	return nil
@@ -304,7 +309,7 @@ func (a *app) analyzeRaw(cmd *cobra.Command, fl *analyzeFlags, args []string) er
 	c.Run(files, fl.jobs, b.print)
 	b.prog.clear()
 	b.summary(time.Since(start), logCounts{})
-	if err := b.rep.write(time.Since(start), nil); err != nil {
+	if err := b.rep.write(time.Since(start), logCounts{}, nil); err != nil {
 		a.report(err)
 	}
 	return nil

@@ -119,15 +119,8 @@ func (a *app) gen(fl *genFlags, args []string) error {
 	if err != nil {
 		return a.usagef("%v", err)
 	}
-	var from tracegen.Base
-	switch fl.from {
-	case "prefix":
-		from = tracegen.FromPrefix
-	case "accepted":
-		from = tracegen.FromAccepted
-	case "slice":
-		from = tracegen.FromSlice
-	default:
+	from, err := tracegen.ParseBase(fl.from)
+	if err != nil {
 		return a.usagef("unknown --from %q (expected prefix, accepted or slice)", fl.from)
 	}
 	sp, err := a.loadOnlySpec(args)

@@ -45,15 +45,19 @@ func (a *app) logOptions(fl *analyzeFlags, sp *spec.Spec) (logRun, error) {
 	if err != nil {
 		return logRun{}, a.usagef("invalid --session-scope %q: want run or file", lf.sessionScope)
 	}
+	// The reading limits (a line, a session, the spans held to pair them)
+	// follow the memory budget; the joiner spills past --join-memory,
+	// which a run may set lower without refusing a session it can hold.
+	memory := int64(fl.maxMemory)
+	if memory == 0 {
+		memory = check.DefaultMaxMemory(1)
+	}
 	run := logRun{format: f, scope: scope, budget: int64(fl.joinMemory), tmpDir: lf.tmpDir}
 	if run.budget == 0 {
-		run.budget = int64(fl.maxMemory)
-	}
-	if run.budget == 0 {
-		run.budget = check.DefaultMaxMemory(1)
+		run.budget = memory
 	}
 	opt := logs.Options{Sig: sp.Sig, LifelineAttr: lf.lifelineAttr, MessageAttr: lf.messageAttr, Strict: lf.strict,
-		MaxBytes: int64(fl.maxInput), MaxMemory: run.budget}
+		MaxBytes: int64(fl.maxInput), MaxMemory: memory}
 	for _, fv := range lf.fields {
 		role, name, ok := strings.Cut(fv, "=")
 		switch role {

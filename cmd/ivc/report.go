@@ -126,12 +126,16 @@ func (r *reportBuilder) add(o check.Outcome) {
 }
 
 // write draws the failures kept and writes the report, atomically, with
-// the names outside the signature most seen.
-func (r *reportBuilder) write(elapsed time.Duration, undeclared []string) error {
+// what the logs held besides their sessions' events (counts; sig: the
+// signature their names are outside of, nil for a raw NFA).
+func (r *reportBuilder) write(elapsed time.Duration, counts logCounts, sig *interaction.Signature) error {
 	if r == nil {
 		return nil
 	}
-	r.rep.Undeclared = undeclared
+	if sig != nil {
+		r.rep.Undeclared = counts.undeclaredNames(sig)
+	}
+	r.rep.Unkinded, r.rep.Malformed = counts.unkinded, counts.malformed
 	r.rep.Elapsed = elapsed
 	if r.sp == nil {
 		r.rep.NoDrawing = "a raw NFA has no interaction to draw"

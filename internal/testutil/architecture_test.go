@@ -35,12 +35,13 @@ var architecture = []struct {
 	{"internal/scan", []string{"internal/enum", "syntax"}, nil},
 	{"internal/atomicfile", nil, nil},
 	{"interaction", []string{"syntax", "internal/scan", "internal/enum"}, nil},
-	{"multitrace", []string{"syntax", "internal/scan", "interaction"}, nil},
+	{"multitrace", []string{"syntax", "internal/scan", "internal/enum", "interaction"}, nil},
 	{"hcf", []string{"syntax", "internal/scan", "internal/enum", "interaction"}, nil},
 	{"spec", []string{"syntax", "internal/scan", "interaction", "multitrace", "hcf"}, nil},
 	{"format", []string{"syntax", "interaction", "multitrace", "hcf", "spec"}, nil}, // ivc fmt: every kind of file
 	{"logs", []string{"syntax", "internal/input", "internal/enum", "interaction", "multitrace"},
-		[]string{"github.com/valyala/fastjson", "go.opentelemetry.io/collector/pdata"}},
+		// x/sys: spill files without a name (O_TMPFILE) on Linux.
+		[]string{"github.com/valyala/fastjson", "go.opentelemetry.io/collector/pdata", "golang.org/x/sys/unix"}},
 	{"tracegen", []string{"syntax", "internal/scan", "internal/enum", "interaction", "multitrace"}, nil},
 	// The engines. nfa/engine is the standard library only: gen copies its
 	// files into every generated package.

@@ -1,0 +1,52 @@
+package logs
+
+import (
+	"go.opentelemetry.io/collector/pdata/ptrace"
+)
+
+// TraceReader reads OTLP requests that an OTLP receiver has decoded with
+// pdata into events, as Scan reads an OTLP/JSON log: the same span →
+// action mapping (Options.LifelineAttr, MessageAttr, Strict), the same
+// pairing of a receiving span with its partner (within the request), the
+// same malformed spans; without turning the request back into JSON. A
+// TraceReader is not safe for concurrent use: a receiver keeps one per
+// goroutine (a sync.Pool).
+type TraceReader struct {
+	b *builder
+	r *spanReader
+	e emitter
+}
+
+// NewTraceReader returns a reader of the requests of the source name (for
+// errors: "name:N: ...", N the request's number) against opt.Sig;
+// malformed spans go to report (the first Options.MaxReports of a
+// request, the others counted).
+func NewTraceReader(name string, opt Options, report func(error)) (*TraceReader, error) {
+	t := &TraceReader{e: emitter{ids: map[string]string{}}}
+	b, err := newBuilder(name, &opt, report, &t.e)
+	if err != nil {
+		return nil, err
+	}
+	t.b, t.r = b, newSpanReader(b, &opt)
+	return t, nil
+}
+
+// Read reads the spans of td, request number n of its source, and hands
+// each event to emit, in the order read (Event.Line is n, Event.Index the
+// rank in the request). Stats count the request's events.
+func (t *TraceReader) Read(td ptrace.Traces, n int, emit func(Event)) (Stats, error) {
+	t.e.emit = emit
+	t.b.stats, t.b.index, t.b.hidden, t.r.over = Stats{}, 0, 0, false
+	defer t.b.reportHidden()
+	err := t.r.traces(td, n, 0)
+	if err != nil {
+		// Past the spans a file may hold (Options.MaxMemory): reported,
+		// counted malformed, and the spans held dropped, as for a file.
+		err = t.b.stop(err)
+	}
+	if ferr := t.r.flush(); err == nil {
+		err = ferr
+	}
+	t.e.emit = nil
+	return t.b.stats, err
+}

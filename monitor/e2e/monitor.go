@@ -1,0 +1,137 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/monitor"
+	"github.com/ivc-project/ivc/spec"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"google.golang.org/grpc"
+)
+
+// Monitor is an ivc monitor of the shop, in process, listening for OTLP
+// on loopback: gRPC at GRPCAddr, HTTP (/v1/traces) at HTTPAddr. Its
+// sessions close only at Stop.
+type Monitor struct {
+	M                  *monitor.Monitor
+	GRPCAddr, HTTPAddr string
+	gs                 *grpc.Server
+	hs                 *http.Server
+
+	mu      sync.Mutex
+	records map[string]monitor.Record // the last of each session
+	early   map[string]string         // the verdicts of the early records
+}
+
+// StartMonitor starts a monitor of the shop's specification, found in dir
+// (this package's directory).
+func StartMonitor(dir string) (*Monitor, error) {
+	sp, err := spec.Load(filepath.Join(dir, Spec), filepath.Join(dir, HIF))
+	if err != nil {
+		return nil, err
+	}
+	c, err := check.New(sp, check.DefaultOptions())
+	if err != nil {
+		return nil, err
+	}
+	x := &Monitor{records: map[string]monitor.Record{}, early: map[string]string{}}
+	x.M, err = monitor.New(c, logs.Options{Sig: sp.Sig}, monitor.Options{Idle: time.Hour}, func(r monitor.Record) {
+		x.mu.Lock()
+		x.records[r.Session] = r
+		if r.ClosedBy == monitor.ClosedEarly {
+			x.early[r.Session] = r.Verdict
+		}
+		x.mu.Unlock()
+	})
+	if err != nil {
+		return nil, err
+	}
+	gln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	hln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		gln.Close()
+		return nil, err
+	}
+	x.GRPCAddr, x.HTTPAddr = gln.Addr().String(), hln.Addr().String()
+	x.gs = x.M.NewGRPCServer()
+	go x.gs.Serve(gln)
+	mux := http.NewServeMux()
+	mux.Handle("/v1/traces", x.M.HTTPHandler())
+	x.hs = &http.Server{Handler: mux}
+	go x.hs.Serve(hln)
+	return x, nil
+}
+
+// Stop stops the receivers, judges the open sessions and checks the
+// records against want (the fault of each trace id): the verdicts
+// expected (Verdicts), an early record for the faults in Early and only
+// for them, and the counts: nothing lost, received = judged + ignored +
+// malformed + late.
+func (x *Monitor) Stop(want map[string]Fault) []error {
+	x.gs.Stop()
+	x.hs.Close()
+	x.M.Close()
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var errs []error
+	if len(x.records) != len(want) {
+		errs = append(errs, fmt.Errorf("%d records, want %d: %v", len(x.records), len(want), x.records))
+	}
+	for id, f := range want {
+		v := Verdicts[f]
+		if r := x.records[id]; r.Verdict != v {
+			errs = append(errs, fmt.Errorf("trace %s: %s (%s), want %s", id, r.Verdict, r.Reason, v))
+		}
+		if e, ok := x.early[id]; ok != Early[f] || ok && e != v {
+			errs = append(errs, fmt.Errorf("trace %s: early record %v %s, want one: %v", id, ok, e, Early[f]))
+		}
+	}
+	if n := x.M.Counts(); n.Received != n.Judged+n.Ignored+n.Malformed+n.Late || n.Received == 0 || n.Malformed != 0 {
+		errs = append(errs, fmt.Errorf("counts %+v", n))
+	}
+	return errs
+}
+
+// GRPCExporter returns an otlptracegrpc exporter to addr (gzip).
+func GRPCExporter(ctx context.Context, addr string) (sdktrace.SpanExporter, error) {
+	return otlptracegrpc.New(ctx, otlptracegrpc.WithEndpoint(addr), otlptracegrpc.WithInsecure(),
+		otlptracegrpc.WithCompressor("gzip"))
+}
+
+// HTTPExporter returns an otlptracehttp exporter to addr (protobuf, gzip).
+func HTTPExporter(ctx context.Context, addr string) (sdktrace.SpanExporter, error) {
+	return otlptracehttp.New(ctx, otlptracehttp.WithEndpoint(addr), otlptracehttp.WithInsecure(),
+		otlptracehttp.WithCompression(otlptracehttp.GzipCompression))
+}
+
+// Services returns the shop's services: the client exporting over
+// OTLP/gRPC to grpcAddr, the shop and the database over OTLP/HTTP to
+// httpAddr.
+func Services(ctx context.Context, grpcAddr, httpAddr string) (client, shop, db *Service, err error) {
+	ge, err := GRPCExporter(ctx, grpcAddr)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	he1, err := HTTPExporter(ctx, httpAddr)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	he2, err := HTTPExporter(ctx, httpAddr)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return NewService("client", ge), NewService("shop", he1), NewService("db", he2), nil
+}
