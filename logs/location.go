@@ -9,14 +9,20 @@ import "github.com/ivc-project/ivc/multitrace"
 func Location(mts []*multitrace.MultiTrace, k int) []*multitrace.MultiTrace {
 	out := make([]*multitrace.MultiTrace, len(mts))
 	for i, mt := range mts {
-		comps := make([]multitrace.Component, len(mt.Components))
-		for c, comp := range mt.Components {
-			comps[c].Lifelines = comp.Lifelines
-		}
-		if k < len(comps) {
-			comps[k].Trace = mt.Components[k].Trace
-		}
-		out[i] = &multitrace.MultiTrace{Components: comps}
+		out[i] = LocationOf(mt, k)
 	}
 	return out
+}
+
+// LocationOf returns the multi-trace mt restricted to its component k, as
+// Location does.
+func LocationOf(mt *multitrace.MultiTrace, k int) *multitrace.MultiTrace {
+	comps := make([]multitrace.Component, len(mt.Components))
+	for c, comp := range mt.Components {
+		comps[c].Lifelines = comp.Lifelines
+	}
+	if k < len(comps) {
+		comps[k].Trace = mt.Components[k].Trace
+	}
+	return &multitrace.MultiTrace{Components: comps}
 }

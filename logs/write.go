@@ -2,15 +2,17 @@ package logs
 
 import (
 	"bufio"
+	"encoding/binary"
 	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
+	"iter"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -21,31 +23,43 @@ import (
 )
 
 // IDs returns n session ids for a log in format f, deterministic for seed:
-// s1, s2, ... for an event log, distinct random trace ids (32 hex digits)
-// for OTLP and Jaeger.
+// SessionID(f, i, seed) for i < n.
 func IDs(f Format, n int, seed int64) []string {
 	ids := make([]string, n)
-	if f != OTLP && f != Jaeger {
-		for i := range ids {
-			ids[i] = "s" + strconv.Itoa(i+1)
-		}
-		return ids
-	}
-	rng := rand.New(rand.NewPCG(uint64(seed), 0x7ace1d5))
-	seen := map[string]bool{}
 	for i := range ids {
-		var tid [16]byte
-		for {
-			for j := range tid {
-				tid[j] = byte(rng.Uint32())
-			}
-			if id := hex.EncodeToString(tid[:]); !seen[id] && id != strings.Repeat("0", 32) {
-				ids[i], seen[id] = id, true
-				break
-			}
-		}
+		ids[i] = SessionID(f, i, seed)
 	}
 	return ids
+}
+
+// SessionID returns the id of session i (from 0) of a generated log in
+// format f: s1, s2, ... for an event log, a random-looking trace id (32 hex
+// digits, never all zero) for OTLP and Jaeger, deterministic for seed and
+// distinct for distinct i without any record of the ids given: its low
+// half is a bijection of i.
+func SessionID(f Format, i int, seed int64) string {
+	if f != OTLP && f != Jaeger {
+		return "s" + strconv.Itoa(i+1)
+	}
+	key := mix64(uint64(seed) ^ 0x7ace1d5)
+	hi := mix64(key ^ (uint64(i)+1)*0x9e3779b97f4a7c15)
+	lo := mix64(uint64(i) ^ key)
+	if hi == 0 && lo == 0 {
+		hi = 1
+	}
+	var tid [16]byte
+	binary.BigEndian.PutUint64(tid[:8], hi)
+	binary.BigEndian.PutUint64(tid[8:], lo)
+	return hex.EncodeToString(tid[:])
+}
+
+// mix64 is SplitMix64's finalizer, a bijection of the 64-bit integers.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
 }
 
 // logEvent is one event of a log being written: an action of a session at
@@ -92,47 +106,325 @@ func WriteRotated(next func() (io.Writer, error), f Format, sig *interaction.Sig
 	if err := checkIDs(f, ids); err != nil {
 		return 0, err
 	}
+	seq := func(yield func(*multitrace.MultiTrace, error) bool) {
+		for _, mt := range mts {
+			if !yield(mt, nil) {
+				return
+			}
+		}
+	}
+	return WriteStream(next, f, sig, func(i int) string { return ids[i] }, seq, seed, perFile)
+}
+
+// WriteStream writes the log WriteRotated writes, the multi-traces taken
+// from mts as they are needed (at most Concurrent of them held at a time)
+// and the events written as they are drawn: the memory it needs does not
+// grow with the number of multi-traces. Session i (from 0) has id id(i);
+// the ids must be distinct (and, for OTLP and Jaeger, trace ids: see
+// SessionID). It stops at the first error mts yields.
+func WriteStream(next func() (io.Writer, error), f Format, sig *interaction.Signature, id func(int) string, mts iter.Seq2[*multitrace.MultiTrace, error], seed int64, perFile int) (int, error) {
+	if f != JSONL && f != CSV && f != OTLP && f != Jaeger {
+		return 0, fmt.Errorf("cannot write a log in format %s (expected jsonl, csv, otlp or jaeger)", f)
+	}
 	if perFile < 0 {
 		return 0, fmt.Errorf("%d events a file: want at least 1, or 0 for one file", perFile)
 	}
-	rng := rand.New(rand.NewPCG(uint64(seed), 0x10c5))
-	events, err := interleave(mts, rng)
-	if err != nil {
+	lw := &logWriter{f: f, sig: sig, id: id, next: next, perFile: perFile,
+		rng: rand.New(rand.NewPCG(uint64(seed), 0x5e55)), open: map[int]*jaegerOut{}}
+	if err := lw.openFile(); err != nil {
 		return 0, err
 	}
-	files := 0
-	for len(events) > 0 || files == 0 {
-		chunk := events
-		if perFile > 0 {
-			chunk = events[:min(perFile, len(events))]
-		}
-		events = events[len(chunk):]
-		w, err := next()
-		if err != nil {
-			return files, err
-		}
-		bw := bufio.NewWriter(w)
-		switch f {
-		case JSONL:
-			writeJSONL(bw, sig, ids, chunk)
-		case CSV:
-			err = writeCSV(bw, sig, ids, chunk)
-		case OTLP:
-			err = writeOTLP(bw, sig, ids, chunk, rng)
-		case Jaeger:
-			err = writeJaeger(bw, sig, ids, chunk, rng, perFile > 0)
-		default:
-			return files, fmt.Errorf("cannot write a log in format %s (expected jsonl, csv, otlp or jaeger)", f)
-		}
-		if err == nil {
-			err = bw.Flush()
-		}
-		if err != nil {
-			return files, err
-		}
-		files++
+	err := interleave(mts, rand.New(rand.NewPCG(uint64(seed), 0x10c5)), lw.event, lw.end)
+	if err == nil {
+		err = lw.closeFile()
 	}
-	return files, nil
+	return lw.files, err
+}
+
+// logWriter writes the events of a log as they come, file by file. Its
+// random choices (OTLP batches and span ids, Jaeger span ids and order)
+// are its own, apart from the interleaving's.
+type logWriter struct {
+	f       Format
+	sig     *interaction.Signature
+	id      func(int) string
+	next    func() (io.Writer, error)
+	perFile int
+	rng     *rand.Rand
+
+	files  int // files opened
+	events int // events in the current file
+	w      *bufio.Writer
+	cw     *csv.Writer
+	buf    []byte
+	rec    [5]string
+
+	batch  []logEvent // OTLP: the spans of the next line
+	batchN int        // OTLP: its size
+
+	open    map[int]*jaegerOut // Jaeger: the traces of the sessions under way, by session
+	written int                // Jaeger: the traces written in the current file
+}
+
+func (lw *logWriter) openFile() error {
+	w, err := lw.next()
+	if err != nil {
+		return err
+	}
+	lw.files++
+	lw.events = 0
+	lw.w = bufio.NewWriter(w)
+	switch lw.f {
+	case CSV:
+		lw.cw = csv.NewWriter(lw.w)
+		return lw.cw.Write([]string{"session", "time", "lifeline", "kind", "message"})
+	case Jaeger:
+		lw.written = 0
+		lw.w.WriteString("{\"data\": [")
+	}
+	return nil
+}
+
+// closeFile ends the current file: the OTLP spans of a batch under way,
+// the Jaeger traces of the sessions under way.
+func (lw *logWriter) closeFile() error {
+	switch lw.f {
+	case CSV:
+		lw.cw.Flush()
+		if err := lw.cw.Error(); err != nil {
+			return err
+		}
+	case OTLP:
+		if err := lw.flushBatch(); err != nil {
+			return err
+		}
+	case Jaeger:
+		for _, s := range slices.Sorted(maps.Keys(lw.open)) {
+			if err := lw.writeTrace(s); err != nil {
+				return err
+			}
+		}
+		lw.w.WriteString("\n], \"total\": 0, \"limit\": 0, \"offset\": 0, \"errors\": null}\n")
+	}
+	return lw.w.Flush()
+}
+
+// event writes e, in a new file when the current one is full.
+func (lw *logWriter) event(e logEvent) error {
+	if lw.perFile > 0 && lw.events == lw.perFile {
+		if err := lw.closeFile(); err != nil {
+			return err
+		}
+		if err := lw.openFile(); err != nil {
+			return err
+		}
+	}
+	lw.events++
+	switch lw.f {
+	case JSONL:
+		lw.writeJSONL(e)
+	case CSV:
+		return lw.writeCSV(e)
+	case OTLP:
+		if len(lw.batch) == 0 {
+			lw.batchN = 1 + lw.rng.IntN(8)
+		}
+		lw.batch = append(lw.batch, e)
+		if len(lw.batch) == lw.batchN {
+			return lw.flushBatch()
+		}
+	case Jaeger:
+		lw.jaegerSpan(e)
+	}
+	return nil
+}
+
+// end is told that session s has no more events: Jaeger writes its trace
+// (one for every session, with or without spans, in a log not rotated).
+func (lw *logWriter) end(s int) error {
+	if lw.f != Jaeger {
+		return nil
+	}
+	if _, ok := lw.open[s]; !ok {
+		if lw.perFile > 0 {
+			return nil // a rotated log has the traces with spans in the file
+		}
+		lw.open[s] = &jaegerOut{TraceID: lw.id(s), Spans: []jaegerSpanOut{}, Processes: map[string]jaegerProcess{}}
+	}
+	return lw.writeTrace(s)
+}
+
+func kindWord(a interaction.Action) string {
+	if a.Kind() == interaction.Emission {
+		return "send"
+	}
+	return "receive"
+}
+
+func (lw *logWriter) writeJSONL(e logEvent) {
+	b := append(lw.buf[:0], `{"session":`...)
+	b = appendJSONString(b, lw.id(e.session))
+	b = append(b, `,"time":"`...)
+	b = e.time.AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `","lifeline":`...)
+	b = appendJSONString(b, lw.sig.Lifelines[e.act.Lifeline()])
+	b = append(b, `,"kind":"`...)
+	b = append(b, kindWord(e.act)...)
+	b = append(b, `","message":`...)
+	b = appendJSONString(b, lw.sig.Messages[e.act.Message()])
+	b = append(b, "}\n"...)
+	lw.w.Write(b)
+	lw.buf = b
+}
+
+func appendJSONString(b []byte, s string) []byte {
+	q, _ := json.Marshal(s)
+	return append(b, q...)
+}
+
+// writeCSV writes the event with encoding/csv, which quotes a field when
+// it must be.
+func (lw *logWriter) writeCSV(e logEvent) error {
+	lw.buf = e.time.AppendFormat(lw.buf[:0], time.RFC3339Nano)
+	lw.rec = [5]string{lw.id(e.session), string(lw.buf), lw.sig.Lifelines[e.act.Lifeline()], kindWord(e.act), lw.sig.Messages[e.act.Message()]}
+	return lw.cw.Write(lw.rec[:])
+}
+
+// randomID fills id with random bytes, never all zero.
+func randomID(id []byte, rng *rand.Rand) {
+	for {
+		nonzero := false
+		for i := range id {
+			id[i] = byte(rng.Uint32())
+			nonzero = nonzero || id[i] != 0
+		}
+		if nonzero {
+			return
+		}
+	}
+}
+
+// flushBatch writes the OTLP batch under way as one line: its spans
+// shuffled, grouped by service.
+func (lw *logWriter) flushBatch() error {
+	batch := lw.batch
+	if len(batch) == 0 {
+		return nil
+	}
+	lw.batch = batch[:0]
+	rng := lw.rng
+	rng.Shuffle(len(batch), func(i, j int) { batch[i], batch[j] = batch[j], batch[i] })
+	td := ptrace.NewTraces()
+	byService := map[interaction.LifelineID]ptrace.SpanSlice{}
+	for _, e := range batch {
+		l := e.act.Lifeline()
+		spans, ok := byService[l]
+		if !ok {
+			rs := td.ResourceSpans().AppendEmpty()
+			rs.Resource().Attributes().PutStr(ServiceName, lw.sig.Lifelines[l])
+			ss := rs.ScopeSpans().AppendEmpty()
+			ss.Scope().SetName("ivc")
+			spans = ss.Spans()
+			byService[l] = spans
+		}
+		sp := spans.AppendEmpty()
+		var tid pcommon.TraceID
+		hex.Decode(tid[:], []byte(lw.id(e.session)))
+		sp.SetTraceID(tid)
+		var sid pcommon.SpanID
+		randomID(sid[:], rng)
+		sp.SetSpanID(sid)
+		msg := lw.sig.Messages[e.act.Message()]
+		sp.SetName(kindWord(e.act) + " " + msg)
+		if e.act.Kind() == interaction.Emission {
+			sp.SetKind(ptrace.SpanKindProducer)
+		} else {
+			sp.SetKind(ptrace.SpanKindConsumer)
+		}
+		sp.SetStartTimestamp(pcommon.NewTimestampFromTime(e.time))
+		sp.SetEndTimestamp(pcommon.NewTimestampFromTime(e.time.Add(100 * time.Microsecond)))
+		sp.Attributes().PutStr(MessagingDestination, msg)
+	}
+	var m ptrace.JSONMarshaler
+	b, err := m.MarshalTraces(td)
+	if err != nil {
+		return err
+	}
+	lw.w.Write(b)
+	return lw.w.WriteByte('\n')
+}
+
+// jaegerOut is a trace as Jaeger writes it.
+type jaegerOut struct {
+	TraceID   string                   `json:"traceID"`
+	Spans     []jaegerSpanOut          `json:"spans"`
+	Processes map[string]jaegerProcess `json:"processes"`
+	Warnings  []string                 `json:"warnings"`
+
+	pids map[interaction.LifelineID]string
+}
+
+type jaegerSpanOut struct {
+	TraceID       string      `json:"traceID"`
+	SpanID        string      `json:"spanID"`
+	OperationName string      `json:"operationName"`
+	References    []any       `json:"references"`
+	StartTime     int64       `json:"startTime"`
+	Duration      int64       `json:"duration"`
+	Tags          []jaegerTag `json:"tags"`
+	Logs          []any       `json:"logs"`
+	ProcessID     string      `json:"processID"`
+	Warnings      []string    `json:"warnings"`
+}
+
+// jaegerSpan adds the span of e to the trace of its session.
+func (lw *logWriter) jaegerSpan(e logEvent) {
+	tr := lw.open[e.session]
+	if tr == nil {
+		tr = &jaegerOut{TraceID: lw.id(e.session), Spans: []jaegerSpanOut{}, Processes: map[string]jaegerProcess{}}
+		lw.open[e.session] = tr
+	}
+	if tr.pids == nil {
+		tr.pids = map[interaction.LifelineID]string{}
+	}
+	l := e.act.Lifeline()
+	pid, ok := tr.pids[l]
+	if !ok {
+		pid = "p" + strconv.Itoa(len(tr.Processes)+1)
+		tr.pids[l] = pid
+		tr.Processes[pid] = jaegerProcess{ServiceName: lw.sig.Lifelines[l], Tags: []jaegerTag{}}
+	}
+	var sid [8]byte
+	randomID(sid[:], lw.rng)
+	msg := lw.sig.Messages[e.act.Message()]
+	kind := "consumer"
+	if e.act.Kind() == interaction.Emission {
+		kind = "producer"
+	}
+	tr.Spans = append(tr.Spans, jaegerSpanOut{TraceID: tr.TraceID, SpanID: hex.EncodeToString(sid[:]),
+		OperationName: kindWord(e.act) + " " + msg, References: []any{}, StartTime: e.time.UnixMicro(), Duration: 100,
+		Tags: []jaegerTag{{Key: defaultSpanKindTag, Type: "string", Value: tagValue(kind)},
+			{Key: MessagingDestination, Type: "string", Value: tagValue(msg)}},
+		Logs: []any{}, ProcessID: pid})
+}
+
+// writeTrace writes the trace of session s, its spans shuffled, and
+// forgets it.
+func (lw *logWriter) writeTrace(s int) error {
+	tr := lw.open[s]
+	delete(lw.open, s)
+	lw.rng.Shuffle(len(tr.Spans), func(a, b int) { tr.Spans[a], tr.Spans[b] = tr.Spans[b], tr.Spans[a] })
+	b, err := json.MarshalIndent(tr, "  ", "  ")
+	if err != nil {
+		return err
+	}
+	if lw.written > 0 {
+		lw.w.WriteByte(',')
+	}
+	lw.written++
+	lw.w.WriteString("\n  ")
+	_, err = lw.w.Write(b)
+	return err
 }
 
 func checkIDs(f Format, ids []string) error {
@@ -161,263 +453,110 @@ var epoch = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 // serves a few clients at once.
 const Concurrent = 32
 
-// interleave returns the events of the multi-traces, timed by the clocks
-// of their locations, in a random interleaving of Concurrent sessions at a
-// time that keeps each location's order.
-func interleave(mts []*multitrace.MultiTrace, rng *rand.Rand) ([]logEvent, error) {
+// interleave gives emit the events of the multi-traces mts, timed by the
+// clocks of their locations, in a random interleaving of Concurrent
+// sessions at a time that keeps each location's order, and tells ended
+// when a session has no more events. It pulls a multi-trace from mts when
+// a session starts: it holds the Concurrent sessions under way only.
+func interleave(mts iter.Seq2[*multitrace.MultiTrace, error], rng *rand.Rand, emit func(logEvent) error, ended func(int) error) error {
 	type queue struct {
 		session, loc, next int
+	}
+	type session struct {
+		mt      *multitrace.MultiTrace
+		started time.Duration
+		left    int // queues left
 	}
 	type clock struct {
 		start time.Time
 		tick  time.Duration
 	}
-	var clocks []clock
-	total := 0
-	for i, mt := range mts {
-		for k, c := range mt.Components {
-			for len(clocks) <= k {
-				clocks = append(clocks, clock{
-					start: epoch.Add(time.Duration(rng.Int64N(int64(20 * time.Minute)))),
-					tick:  time.Duration(1+rng.Int64N(9))*time.Millisecond + time.Duration(rng.Int64N(1000))})
-			}
-			for j, e := range c.Trace {
-				if len(e) != 1 {
-					return nil, fmt.Errorf("multi-trace %d, location %d, event %d: a multi-action of %d actions (a log has one action an event)", i+1, k+1, j+1, len(e))
-				}
-			}
-			total += len(c.Trace)
-		}
-	}
-	events := make([]logEvent, 0, total)
+	pull, stop := iter.Pull2(mts)
+	defer stop()
 	var (
-		queues  []queue         // of the sessions under way
-		left    = map[int]int{} // queues left of each session under way
-		started = make([]time.Duration, len(mts))
-		next    = 0 // the next session to start
-		now     time.Duration
+		clocks   []clock
+		queues   []queue              // of the sessions under way
+		sessions = map[int]*session{} // under way
+		next     = 0                  // the next session to start
+		done     bool                 // mts has no more
+		now      time.Duration
 	)
-	start := func() {
-		for ; next < len(mts) && len(left) < Concurrent; next++ {
-			now += time.Duration(rng.Int64N(int64(time.Second)))
-			started[next] = now
-			for k, c := range mts[next].Components {
-				if len(c.Trace) > 0 {
-					queues = append(queues, queue{session: next, loc: k})
-					left[next]++
+	start := func() error {
+		for !done && len(sessions) < Concurrent {
+			mt, err, ok := pull()
+			if !ok {
+				done = true
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			i := next
+			next++
+			for k, c := range mt.Components {
+				for len(clocks) <= k {
+					clocks = append(clocks, clock{
+						start: epoch.Add(time.Duration(rng.Int64N(int64(20 * time.Minute)))),
+						tick:  time.Duration(1+rng.Int64N(9))*time.Millisecond + time.Duration(rng.Int64N(1000))})
+				}
+				for j, e := range c.Trace {
+					if len(e) != 1 {
+						return fmt.Errorf("multi-trace %d, location %d, event %d: a multi-action of %d actions (a log has one action an event)", i+1, k+1, j+1, len(e))
+					}
 				}
 			}
+			now += time.Duration(rng.Int64N(int64(time.Second)))
+			s := &session{mt: mt, started: now}
+			for k, c := range mt.Components {
+				if len(c.Trace) > 0 {
+					queues = append(queues, queue{session: i, loc: k})
+					s.left++
+				}
+			}
+			if s.left == 0 {
+				if err := ended(i); err != nil {
+					return err
+				}
+				continue
+			}
+			sessions[i] = s
 		}
+		return nil
 	}
-	start()
+	if err := start(); err != nil {
+		return err
+	}
 	for len(queues) > 0 {
 		q := rng.IntN(len(queues))
 		qu := &queues[q]
-		c := mts[qu.session].Components[qu.loc]
+		s := sessions[qu.session]
+		c := s.mt.Components[qu.loc]
 		ck := clocks[qu.loc]
-		t := ck.start.Add(started[qu.session] + time.Duration(qu.next+1)*ck.tick +
+		t := ck.start.Add(s.started + time.Duration(qu.next+1)*ck.tick +
 			time.Duration(rng.Int64N(int64(ck.tick/2))))
-		events = append(events, logEvent{session: qu.session, act: c.Trace[qu.next][0], time: t})
+		if err := emit(logEvent{session: qu.session, act: c.Trace[qu.next][0], time: t}); err != nil {
+			return err
+		}
 		qu.next++
 		if qu.next == len(c.Trace) {
-			s := qu.session
+			i := qu.session
 			queues[q] = queues[len(queues)-1]
 			queues = queues[:len(queues)-1]
-			if left[s]--; left[s] == 0 {
-				delete(left, s)
-				start()
+			if s.left--; s.left == 0 {
+				delete(sessions, i)
+				if err := ended(i); err != nil {
+					return err
+				}
+				if err := start(); err != nil {
+					return err
+				}
 			}
 		}
 		if len(queues) == 0 {
-			start() // sessions without events
-		}
-	}
-	return events, nil
-}
-
-func kindWord(a interaction.Action) string {
-	if a.Kind() == interaction.Emission {
-		return "send"
-	}
-	return "receive"
-}
-
-func writeJSONL(w *bufio.Writer, sig *interaction.Signature, ids []string, events []logEvent) {
-	var b []byte
-	for _, e := range events {
-		b = append(b[:0], `{"session":`...)
-		b = appendJSONString(b, ids[e.session])
-		b = append(b, `,"time":"`...)
-		b = e.time.AppendFormat(b, time.RFC3339Nano)
-		b = append(b, `","lifeline":`...)
-		b = appendJSONString(b, sig.Lifelines[e.act.Lifeline()])
-		b = append(b, `,"kind":"`...)
-		b = append(b, kindWord(e.act)...)
-		b = append(b, `","message":`...)
-		b = appendJSONString(b, sig.Messages[e.act.Message()])
-		b = append(b, "}\n"...)
-		w.Write(b)
-	}
-}
-
-func appendJSONString(b []byte, s string) []byte {
-	q, _ := json.Marshal(s)
-	return append(b, q...)
-}
-
-// writeCSV writes the events with encoding/csv, which quotes a field when
-// it must be.
-func writeCSV(w *bufio.Writer, sig *interaction.Signature, ids []string, events []logEvent) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"session", "time", "lifeline", "kind", "message"}); err != nil {
-		return err
-	}
-	var rec [5]string
-	var t []byte
-	for _, e := range events {
-		t = e.time.AppendFormat(t[:0], time.RFC3339Nano)
-		rec = [5]string{ids[e.session], string(t), sig.Lifelines[e.act.Lifeline()], kindWord(e.act), sig.Messages[e.act.Message()]}
-		if err := cw.Write(rec[:]); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
-}
-
-// randomID fills id with random bytes, never all zero.
-func randomID(id []byte, rng *rand.Rand) {
-	for {
-		nonzero := false
-		for i := range id {
-			id[i] = byte(rng.Uint32())
-			nonzero = nonzero || id[i] != 0
-		}
-		if nonzero {
-			return
-		}
-	}
-}
-
-func writeOTLP(w *bufio.Writer, sig *interaction.Signature, ids []string, events []logEvent, rng *rand.Rand) error {
-	var m ptrace.JSONMarshaler
-	for len(events) > 0 {
-		n := min(1+rng.IntN(8), len(events))
-		batch := slices.Clone(events[:n])
-		events = events[n:]
-		rng.Shuffle(len(batch), func(i, j int) { batch[i], batch[j] = batch[j], batch[i] })
-		td := ptrace.NewTraces()
-		byService := map[interaction.LifelineID]ptrace.SpanSlice{}
-		for _, e := range batch {
-			l := e.act.Lifeline()
-			spans, ok := byService[l]
-			if !ok {
-				rs := td.ResourceSpans().AppendEmpty()
-				rs.Resource().Attributes().PutStr(ServiceName, sig.Lifelines[l])
-				ss := rs.ScopeSpans().AppendEmpty()
-				ss.Scope().SetName("ivc")
-				spans = ss.Spans()
-				byService[l] = spans
+			if err := start(); err != nil { // sessions without events
+				return err
 			}
-			sp := spans.AppendEmpty()
-			var tid pcommon.TraceID
-			hex.Decode(tid[:], []byte(ids[e.session]))
-			sp.SetTraceID(tid)
-			var sid pcommon.SpanID
-			randomID(sid[:], rng)
-			sp.SetSpanID(sid)
-			msg := sig.Messages[e.act.Message()]
-			sp.SetName(kindWord(e.act) + " " + msg)
-			if e.act.Kind() == interaction.Emission {
-				sp.SetKind(ptrace.SpanKindProducer)
-			} else {
-				sp.SetKind(ptrace.SpanKindConsumer)
-			}
-			sp.SetStartTimestamp(pcommon.NewTimestampFromTime(e.time))
-			sp.SetEndTimestamp(pcommon.NewTimestampFromTime(e.time.Add(100 * time.Microsecond)))
-			sp.Attributes().PutStr(MessagingDestination, msg)
 		}
-		b, err := m.MarshalTraces(td)
-		if err != nil {
-			return err
-		}
-		w.Write(b)
-		w.WriteByte('\n')
 	}
-	return nil
-}
-
-// jaegerOut is a trace as Jaeger writes it.
-type jaegerOut struct {
-	TraceID   string                   `json:"traceID"`
-	Spans     []jaegerSpanOut          `json:"spans"`
-	Processes map[string]jaegerProcess `json:"processes"`
-	Warnings  []string                 `json:"warnings"`
-}
-
-type jaegerSpanOut struct {
-	TraceID       string      `json:"traceID"`
-	SpanID        string      `json:"spanID"`
-	OperationName string      `json:"operationName"`
-	References    []any       `json:"references"`
-	StartTime     int64       `json:"startTime"`
-	Duration      int64       `json:"duration"`
-	Tags          []jaegerTag `json:"tags"`
-	Logs          []any       `json:"logs"`
-	ProcessID     string      `json:"processID"`
-	Warnings      []string    `json:"warnings"`
-}
-
-// writeJaeger writes a trace for each session, or, rotated, for each
-// session with an event among events.
-func writeJaeger(w *bufio.Writer, sig *interaction.Signature, ids []string, events []logEvent, rng *rand.Rand, rotated bool) error {
-	traces := make([]jaegerOut, len(ids))
-	pids := make([]map[interaction.LifelineID]string, len(ids))
-	for i := range traces {
-		traces[i] = jaegerOut{TraceID: ids[i], Spans: []jaegerSpanOut{}, Processes: map[string]jaegerProcess{}}
-		pids[i] = map[interaction.LifelineID]string{}
-	}
-	for _, e := range events {
-		tr := &traces[e.session]
-		l := e.act.Lifeline()
-		pid, ok := pids[e.session][l]
-		if !ok {
-			pid = "p" + strconv.Itoa(len(tr.Processes)+1)
-			pids[e.session][l] = pid
-			tr.Processes[pid] = jaegerProcess{ServiceName: sig.Lifelines[l], Tags: []jaegerTag{}}
-		}
-		var sid [8]byte
-		randomID(sid[:], rng)
-		msg := sig.Messages[e.act.Message()]
-		kind := "consumer"
-		if e.act.Kind() == interaction.Emission {
-			kind = "producer"
-		}
-		tr.Spans = append(tr.Spans, jaegerSpanOut{TraceID: ids[e.session], SpanID: hex.EncodeToString(sid[:]),
-			OperationName: kindWord(e.act) + " " + msg, References: []any{}, StartTime: e.time.UnixMicro(), Duration: 100,
-			Tags: []jaegerTag{{Key: defaultSpanKindTag, Type: "string", Value: tagValue(kind)},
-				{Key: MessagingDestination, Type: "string", Value: tagValue(msg)}},
-			Logs: []any{}, ProcessID: pid})
-	}
-	w.WriteString("{\"data\": [")
-	written := 0
-	for i := range traces {
-		tr := &traces[i]
-		if rotated && len(tr.Spans) == 0 {
-			continue
-		}
-		rng.Shuffle(len(tr.Spans), func(a, b int) { tr.Spans[a], tr.Spans[b] = tr.Spans[b], tr.Spans[a] })
-		b, err := json.MarshalIndent(tr, "  ", "  ")
-		if err != nil {
-			return err
-		}
-		if written > 0 {
-			w.WriteByte(',')
-		}
-		written++
-		w.WriteString("\n  ")
-		w.Write(b)
-	}
-	w.WriteString("\n], \"total\": 0, \"limit\": 0, \"offset\": 0, \"errors\": null}\n")
 	return nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,6 +14,7 @@ import (
 	"github.com/ivc-project/ivc/internal/atomicfile"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/tracegen"
 )
@@ -156,10 +156,6 @@ func (a *app) gen(fl *genFlags, args []string) error {
 		}
 	}
 	if logFormat != logs.HTF {
-		mts, err := tracegen.Generate(sp.Store, sp.Root, cfg)
-		if err != nil {
-			return fmt.Errorf("%s: %v", syntax.FileName(sp.HIFPath), err)
-		}
 		files := make([]string, count)
 		for i := range files {
 			files[i] = name(i)
@@ -167,7 +163,7 @@ func (a *app) gen(fl *genFlags, args []string) error {
 		if err := os.MkdirAll(fl.out, 0o755); err != nil {
 			return syntax.FileError(err)
 		}
-		return a.writeLog(fl, files, logFormat, kind, sp.Sig, mts)
+		return a.writeLog(fl, files, logFormat, kind, sp, cfg)
 	}
 	// The multi-traces are written as they are drawn, one at a time: the
 	// memory gen needs does not grow with -n.
@@ -200,35 +196,57 @@ func (a *app) gen(fl *genFlags, args []string) error {
 // logFileExt is the extension of the log gen writes, by format.
 var logFileExt = map[logs.Format]string{logs.JSONL: ".jsonl", logs.CSV: ".csv", logs.OTLP: ".json", logs.Jaeger: ".json"}
 
-// writeLog writes the multi-traces as one log of format f, the file
-// names[0], or, with --log-per-location, one log per location k, the file
-// names[k], each with its own clock and the same session ids; with
+// writeLog writes the multi-traces cfg draws as one log of format f, the
+// file names[0], or, with --log-per-location, one log per location k, the
+// file names[k], each with its own clock and the same session ids; with
 // --rotate, each log is rotated into several files (names[k] the newest).
-// Nothing is written when a rotated file's name exists (unless --force).
-func (a *app) writeLog(fl *genFlags, names []string, f logs.Format, kind tracegen.Kind, sig *interaction.Signature, mts []multitrace.MultiTrace) error {
-	ptrs := make([]*multitrace.MultiTrace, len(mts))
-	for i := range mts {
-		ptrs[i] = &mts[i]
-	}
-	ids := logs.IDs(f, len(mts), int64(fl.seed))
-	var files []string
-	var data [][]byte
-	for k, name := range names {
-		part := ptrs
-		if fl.perLoc {
-			part = logs.Location(ptrs, k)
+// The multi-traces are drawn again for each log and written as they are
+// drawn, into temporary files renamed at the end: the memory gen needs does
+// not grow with -n. Nothing is written when a rotated file's name exists
+// (unless --force).
+func (a *app) writeLog(fl *genFlags, names []string, f logs.Format, kind tracegen.Kind, sp *spec.Spec, cfg tracegen.Config) (err error) {
+	var temps []*atomicfile.Temp
+	defer func() {
+		if err != nil {
+			for _, t := range temps {
+				t.Abort()
+			}
 		}
-		var bufs []*bytes.Buffer
-		_, err := logs.WriteRotated(func() (io.Writer, error) {
-			bufs = append(bufs, new(bytes.Buffer))
-			return bufs[len(bufs)-1], nil
-		}, f, sig, ids, part, int64(fl.seed)+int64(k), fl.rotate)
+	}()
+	var files []string
+	n := 0
+	for k, name := range names {
+		first := len(temps)
+		n = 0
+		mts := func(yield func(*multitrace.MultiTrace, error) bool) {
+			for mt, err := range tracegen.Stream(sp.Store, sp.Root, cfg) {
+				if err != nil {
+					yield(nil, fmt.Errorf("%s: %v", syntax.FileName(sp.HIFPath), err))
+					return
+				}
+				n++
+				p := &mt
+				if fl.perLoc {
+					p = logs.LocationOf(p, k)
+				}
+				if !yield(p, nil) {
+					return
+				}
+			}
+		}
+		_, err := logs.WriteStream(func() (io.Writer, error) {
+			t, err := atomicfile.CreateTemp(fl.out)
+			if err != nil {
+				return nil, syntax.FileError(err)
+			}
+			temps = append(temps, t)
+			return t, nil
+		}, f, sp.Sig, func(i int) string { return logs.SessionID(f, i, int64(fl.seed)) }, mts, int64(fl.seed)+int64(k), fl.rotate)
 		if err != nil {
 			return err
 		}
-		for i, buf := range bufs { // the oldest first
-			files = append(files, rotatedName(name, len(bufs)-1-i))
-			data = append(data, buf.Bytes())
+		for i := first; i < len(temps); i++ { // the oldest first
+			files = append(files, rotatedName(name, len(temps)-1-i))
 		}
 	}
 	for _, name := range files {
@@ -237,19 +255,20 @@ func (a *app) writeLog(fl *genFlags, names []string, f logs.Format, kind tracege
 		}
 	}
 	for i, name := range files {
-		if err := atomicfile.WriteFile(name, data[i], 0o644); err != nil {
+		if err := temps[i].Commit(name, 0o644); err != nil {
+			temps = temps[i+1:]
 			return syntax.FileError(err)
 		}
 	}
 	if a.json() {
-		return json.NewEncoder(a.stdout).Encode(map[string]any{"kind": kind.String(), "n": len(mts), "seed": fl.seed,
+		return json.NewEncoder(a.stdout).Encode(map[string]any{"kind": kind.String(), "n": n, "seed": fl.seed,
 			"files": files, "log_format": f.String()})
 	}
 	what := syntax.FileName(files[0])
 	if len(files) > 1 {
 		what = fmt.Sprintf("%d logs, %s ... %s", len(files), syntax.FileName(files[0]), syntax.FileName(files[len(files)-1]))
 	}
-	fmt.Fprintf(a.stdout, "wrote %d %s multi-traces as sessions of %s\n", len(mts), kind, what)
+	fmt.Fprintf(a.stdout, "wrote %d %s multi-traces as sessions of %s\n", n, kind, what)
 	return nil
 }
 

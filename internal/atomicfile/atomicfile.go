@@ -87,37 +87,88 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 
 // replace writes data to a new file beside target, with mode perm, and
 // renames it over target; on an error it removes the new file.
-func replace(target string, data []byte, perm fs.FileMode) (err error) {
+func replace(target string, data []byte, perm fs.FileMode) error {
 	dir, base := filepath.Split(target)
+	t, err := createTemp(dir, base)
+	if err != nil {
+		return err
+	}
+	if _, err := t.Write(data); err != nil {
+		t.Abort()
+		return err
+	}
+	return t.commit(target, perm)
+}
+
+// A Temp is a temporary file being written, for output streamed to a
+// file whose name or content is known only at the end (a rotated log):
+// Commit renames it to its name, Abort removes it, and so does
+// RemoveTemps when the program is interrupted before either.
+type Temp struct {
+	*os.File
+}
+
+// CreateTemp creates a hidden temporary file in dir, to be committed to a
+// name in dir.
+func CreateTemp(dir string) (*Temp, error) {
+	return createTemp(dir, "ivc")
+}
+
+func createTemp(dir, base string) (*Temp, error) {
 	if dir == "" {
 		dir = "."
 	}
 	f, err := os.CreateTemp(dir, "."+base+".tmp*")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	tmp := f.Name()
-	track(tmp, true)
+	track(f.Name(), true)
+	return &Temp{f}, nil
+}
+
+// Abort closes and removes the temporary file.
+func (t *Temp) Abort() {
+	t.Close() // a second Close only fails, harmlessly
+	os.Remove(t.Name())
+	track(t.Name(), false)
+}
+
+// Commit syncs and closes the temporary file and renames it to path, as
+// WriteFile writes path (a symbolic link followed, the mode of the file
+// replaced or perm); on any error it removes the temporary file.
+func (t *Temp) Commit(path string, perm fs.FileMode) error {
+	target, err := resolve(path)
+	if err != nil {
+		t.Abort()
+		return &fs.PathError{Op: "write", Path: path, Err: err}
+	}
+	mode := perm
+	if fi, err := os.Stat(target); err == nil {
+		mode = fi.Mode()
+	}
+	if err := t.commit(target, mode.Perm()); err != nil {
+		return &fs.PathError{Op: "write", Path: path, Err: unwrap(err)}
+	}
+	return nil
+}
+
+func (t *Temp) commit(target string, perm fs.FileMode) (err error) {
 	defer func() {
 		if err != nil {
-			f.Close() // a second Close only fails, harmlessly
-			os.Remove(tmp)
+			t.Abort()
 		}
-		track(tmp, false)
+		track(t.Name(), false)
 	}()
-	if _, err := f.Write(data); err != nil {
+	if err := t.Sync(); err != nil {
 		return err
 	}
-	if err := f.Sync(); err != nil {
+	if err := t.Close(); err != nil {
 		return err
 	}
-	if err := f.Close(); err != nil {
+	if err := os.Chmod(t.Name(), perm); err != nil {
 		return err
 	}
-	if err := os.Chmod(tmp, perm); err != nil {
-		return err
-	}
-	return rename(tmp, target)
+	return rename(t.Name(), target)
 }
 
 // resolve returns the file that writing to path must replace: path with
