@@ -60,8 +60,8 @@ const (
 
 // The name tables of this file are written by hand, not by stringer or
 // internal/enum: gen copies the engine's files verbatim into every
-// generated package, which imports the standard library only and has no
-// go:generate step. verdict's test checks that the names are verdict's.
+// generated package, which imports the standard library only and is never
+// given to go generate. verdict's test checks that the names are verdict's.
 var modeNames = [...]string{Prefix: "prefix", Accept: "accept"}
 
 func (m Mode) String() string {
