@@ -195,3 +195,14 @@ func (o *Options) validate() error {
 	}
 	return nil
 }
+
+// ReadMemory is the memory budget of reading logs under these settings
+// (logs.Options.MaxMemory, from which the limits on a line, a session and
+// the spans held to pair them follow): MaxMemory, else the default budget
+// of one analysis. Both drivers, ivc analyze and ivc-beam, read with it.
+func (s Settings) ReadMemory() int64 {
+	if s.MaxMemory > 0 {
+		return s.MaxMemory
+	}
+	return DefaultMaxMemory(1)
+}

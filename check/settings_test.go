@@ -68,3 +68,14 @@ func TestSettingErrors(t *testing.T) {
 		t.Errorf("Options: %+v, %v", opts, err)
 	}
 }
+
+// TestReadMemory: reading's budget is --max-memory, else one analysis's
+// default, whatever the jobs.
+func TestReadMemory(t *testing.T) {
+	if got := (Settings{MaxMemory: 5 << 20, Jobs: 4}).ReadMemory(); got != 5<<20 {
+		t.Errorf("ReadMemory = %d, want %d", got, 5<<20)
+	}
+	if got, want := (Settings{Jobs: 4}).ReadMemory(), DefaultMaxMemory(1); got != want {
+		t.Errorf("ReadMemory = %d, want DefaultMaxMemory(1) = %d", got, want)
+	}
+}

@@ -48,10 +48,7 @@ func (a *app) logOptions(fl *analyzeFlags, sp *spec.Spec) (logRun, error) {
 	// The reading limits (a line, a session, the spans held to pair them)
 	// follow the memory budget; the joiner spills past --join-memory,
 	// which a run may set lower without refusing a session it can hold.
-	memory := int64(fl.maxMemory)
-	if memory == 0 {
-		memory = check.DefaultMaxMemory(1)
-	}
+	memory := check.Settings{MaxMemory: int64(fl.maxMemory)}.ReadMemory()
 	run := logRun{format: f, scope: scope, budget: int64(fl.joinMemory), tmpDir: lf.tmpDir}
 	if run.budget == 0 {
 		run.budget = memory
