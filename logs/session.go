@@ -37,9 +37,10 @@ type Session struct {
 	// Ignored is the number of events outside the signature, not in MT
 	// (counted, not judged).
 	Ignored int
-	// Dropped is the number of the session's events that were malformed
-	// (reported, not in MT), the first of them at line FirstDropped: a
-	// session that lost events cannot be judged truthfully (Incomplete).
+	// Dropped is the number of the session's events that could not be
+	// read, malformed or past a reading limit (each reported with its
+	// error, not in MT), the first of them at line FirstDropped: a session
+	// that lost events cannot be judged truthfully (Incomplete).
 	Dropped, FirstDropped int
 	// Err says why this session alone cannot be judged (the events of one
 	// of its locations mix order keys, or come from several files with
@@ -48,16 +49,17 @@ type Session struct {
 }
 
 // Incomplete says why the session cannot be judged truthfully when it lost
-// events to malformed lines ("" when it lost none): judged without them, a
-// Fail could turn into a WeakPass. ivc gives it Inconc with this reason.
+// events that could not be read ("" when it lost none; the error reported
+// at their line says why: malformed, or past a limit): judged without them,
+// a Fail could turn into a WeakPass. ivc gives it Inconc with this reason.
 func (s *Session) Incomplete() string {
 	switch s.Dropped {
 	case 0:
 		return ""
 	case 1:
-		return fmt.Sprintf("1 event of the session is malformed (line %d): not judged without it", s.FirstDropped)
+		return fmt.Sprintf("1 event of the session could not be read (line %d): not judged without it", s.FirstDropped)
 	}
-	return fmt.Sprintf("%d events of the session are malformed (the first at line %d): not judged without them", s.Dropped, s.FirstDropped)
+	return fmt.Sprintf("%d events of the session could not be read (the first at line %d): not judged without them", s.Dropped, s.FirstDropped)
 }
 
 // Stats count what a log held. Every event read is one of Events (in a

@@ -189,7 +189,7 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "OTLP/Jaeger: the attribute naming a span's message (default messaging.destination.name, then rpc.method, then the span name)")
 	f.BoolVar(&fl.logs.strict, "strict", false, "an event outside the signature is an error (default: ignored and counted)")
 	f.StringVar(&fl.logs.sessionScope, "session-scope", "run", "what a log's session is, `run|file`: its id across every log of the run, or within its file")
-	f.Var(&fl.joinMemory, "join-memory", "memory budget of reading the logs of a run, e.g. 256MiB: past it the sessions held spill to disk, verdicts unchanged; a 64th of it bounds one line or JSON value, a 4th the spans of a file and the events of a session (0: --max-memory, or half the available memory)")
+	f.Var(&fl.joinMemory, "join-memory", "memory budget of the sessions held while the logs of a run are joined, e.g. 256MiB: past it they spill to disk, verdicts unchanged (0: --max-memory, or half the available memory); the limits on one line or JSON value (a 64th), the spans of a file and the events of a session (a 4th) follow --max-memory")
 	f.StringVar(&fl.logs.tmpDir, "tmp-dir", "", "where sessions spill to disk past --join-memory (default: the system's temporary directory)")
 	f.StringVar(&fl.graph, "graph", "", "write the graph explored for the one multi-trace to `FILE.dot` (Graphviz)")
 	f.BoolVar(&fl.force, "force", false, "let --report and --graph replace a file that ivc did not write")
