@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
@@ -58,7 +59,7 @@ func benchRead(b *testing.B, f logs.Format) {
 	b.SetBytes(int64(len(l.data)))
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := testutil.CPUTime()
 	for b.Loop() {
 		_, st, err := logs.ReadFrom("bench", bytes.NewReader(l.data), f, logs.Options{Sig: l.sig}, nil)
 		if err != nil || st.Events != l.events {
@@ -74,7 +75,7 @@ func benchRead(b *testing.B, f logs.Format) {
 func reportEvents(b *testing.B, events int, cpu time.Duration) {
 	n := float64(events) * float64(b.N)
 	b.ReportMetric(n/b.Elapsed().Seconds(), "events/s")
-	if used := cpuTime() - cpu; used > 0 && cpu > 0 {
+	if used := testutil.CPUTime() - cpu; used > 0 && cpu > 0 {
 		b.ReportMetric(n/used.Seconds(), "events/cpu-s")
 	}
 }
@@ -106,7 +107,7 @@ func BenchmarkStdlibDecode(b *testing.B) {
 	b.SetBytes(int64(len(l.data)))
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := testutil.CPUTime()
 	for b.Loop() {
 		d := json.NewDecoder(bufio.NewReader(bytes.NewReader(l.data)))
 		n := 0
@@ -142,7 +143,7 @@ func BenchmarkWriteJSONL(b *testing.B) {
 		mts[i] = &gen[i]
 		events += gen[i].Len()
 	}
-	cpu := cpuTime()
+	cpu := testutil.CPUTime()
 	for b.Loop() {
 		if err := logs.Write(io.Discard, logs.JSONL, sp.Sig, nil, mts, 1); err != nil {
 			b.Fatal(err)

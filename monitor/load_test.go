@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/monitor"
 	"github.com/ivc-project/ivc/spec"
@@ -172,7 +173,7 @@ func runLoad(tb testing.TB, requests, senders int, idle time.Duration) load {
 
 	var next, rejected atomic.Int64
 	var wg sync.WaitGroup
-	start, cpu0 := time.Now(), cpuTime()
+	start, cpu0 := time.Now(), testutil.CPUTime()
 	for g := range senders {
 		conn, err := grpc.NewClient(ln.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
 		if err != nil {
@@ -204,7 +205,7 @@ func runLoad(tb testing.TB, requests, senders int, idle time.Duration) load {
 	}
 	wg.Wait()
 	m.Close()
-	l := load{spans: int64(requests) * loadBatch, rejected: rejected.Load(), elapsed: time.Since(start), cpu: cpuTime() - cpu0,
+	l := load{spans: int64(requests) * loadBatch, rejected: rejected.Load(), elapsed: time.Since(start), cpu: testutil.CPUTime() - cpu0,
 		counts: m.Counts()}
 	mu.Lock()
 	slices.Sort(latencies)

@@ -32,9 +32,11 @@ for k in "${!revs[@]}"; do
 	t=$OUT/tree-${names[$k]}
 	git -C "$here" worktree add -q --detach "$t" "${revs[$k]}"
 	trees+=("$t")
-	for f in runtime/bench_test.go check/bench_test.go internal/testutil/bench.go; do
+	for f in runtime/bench_test.go check/bench_test.go internal/testutil/bench.go internal/testutil/cpu_unix.go internal/testutil/cpu_other.go; do
 		cp "$here/$f" "$t/$f"
 	done
+	# An older testutil may call the clock by its former name.
+	sed -i 's/\bcpuTime()/CPUTime()/g' "$t"/internal/testutil/*.go
 	: >"$OUT/${names[$k]}.txt"
 done
 : >"$OUT/new.txt"

@@ -13,10 +13,10 @@ type CPUClock struct {
 }
 
 // Start starts (or restarts) the clock.
-func (c *CPUClock) Start() { c.start = cpuTime() }
+func (c *CPUClock) Start() { c.start = CPUTime() }
 
 // Stop stops the clock.
-func (c *CPUClock) Stop() { c.total += cpuTime() - c.start }
+func (c *CPUClock) Stop() { c.total += CPUTime() - c.start }
 
 // Report reports the CPU time per unit, of n units in all, as the metric
 // "cpu-ns/"+unit.

@@ -4,6 +4,6 @@ package testutil
 
 import "time"
 
-// cpuTime returns the time elapsed since an origin, where the CPU time of
+// CPUTime returns the time elapsed since an origin, where the CPU time of
 // the process is not at hand.
-func cpuTime() time.Duration { return time.Duration(time.Now().UnixNano()) }
+func CPUTime() time.Duration { return time.Duration(time.Now().UnixNano()) }

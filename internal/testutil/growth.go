@@ -25,9 +25,9 @@ func Measure(f func()) Cost {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	t0 := cpuTime()
+	t0 := CPUTime()
 	f()
-	cpu := cpuTime() - t0
+	cpu := CPUTime() - t0
 	runtime.ReadMemStats(&after)
 	return Cost{after.Mallocs - before.Mallocs, after.TotalAlloc - before.TotalAlloc, cpu}
 }
