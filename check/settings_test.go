@@ -75,7 +75,10 @@ func TestReadMemory(t *testing.T) {
 	if got := (Settings{MaxMemory: 5 << 20, Jobs: 4}).ReadMemory(); got != 5<<20 {
 		t.Errorf("ReadMemory = %d, want %d", got, 5<<20)
 	}
-	if got, want := (Settings{Jobs: 4}).ReadMemory(), DefaultMaxMemory(1); got != want {
-		t.Errorf("ReadMemory = %d, want DefaultMaxMemory(1) = %d", got, want)
+	// The default follows the memory available, which moves: one
+	// analysis's share, not the jobs' (at least the 256 MiB floor).
+	got, jobs := (Settings{Jobs: 4}).ReadMemory(), DefaultMaxMemory(4)
+	if got < 256<<20 || got < jobs {
+		t.Errorf("ReadMemory = %d, want DefaultMaxMemory(1), at least 256 MiB and DefaultMaxMemory(4) = %d", got, jobs)
 	}
 }
