@@ -456,8 +456,8 @@ func (b *batch) summary(d time.Duration, counts logCounts) {
 		fmt.Fprintf(b.a.stderr, "%s of the directories given, neither logs nor .htf files, skipped: %s\n", plural(n, "file"), strings.Join(names, ", "))
 	}
 	if counts.logs > 0 {
-		fmt.Fprintf(b.a.stderr, "%d log files: %d sessions (%d across several files), events: %d judged, %d ignored, %d in sessions not judged\n",
-			counts.logs, counts.sessions, counts.joined, counts.events-counts.unjudged, counts.ignored, counts.unjudged)
+		fmt.Fprintf(b.a.stderr, "%s: %s (%d across several files), events: %d judged, %d ignored, %d in sessions not judged\n",
+			plural(counts.logs, "log file"), plural(counts.sessions, "session"), counts.joined, counts.events-counts.unjudged, counts.ignored, counts.unjudged)
 	}
 	if counts.spilled {
 		fmt.Fprintln(b.a.stderr, "sessions spilled to disk past --join-memory (the verdicts are the same)")

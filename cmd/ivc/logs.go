@@ -319,10 +319,13 @@ func sessionInput(s logs.Session, counts *logCounts) check.Input {
 		counts.joined++
 		in.Files = s.Files
 	}
-	if s.Err != nil {
+	switch {
+	case s.Err != nil:
 		counts.unjudged += s.Events
-	} else {
+	case s.Incomplete() != "":
+		// Inconc without a search: it lost events that could not be read.
 		in.Incomplete = s.Incomplete()
+		counts.unjudged += s.Events
 	}
 	return in
 }
