@@ -28,6 +28,10 @@ func (pb *problem) count(local bool) bool {
 		return false
 	}
 	if pb.nodes+pb.localNodes >= pb.maxNodes {
+		if pb.optimistic { // the attempt gives up: the searches decide (see accepted)
+			pb.gaveUp = true
+			return false
+		}
 		pb.stop(verdict.NodeLimit, pb.nodeLimitText())
 		return false
 	}

@@ -182,8 +182,8 @@ const replayWork = 4
 // logs mostly start late, it would mostly be lost.) Local analyses dominate the cost of a search of a small
 // multi-trace, and an accepted one passes them all, so the attempt is the
 // exact search without them (and without its pruning by the events left).
-// It gives up after replayWork vertices per event (Inconc); else its
-// answer is the exact search's (Pass or Fail: the pruning it leaves out
+// It gives up after replayWork vertices per event, or at the node budget
+// (Inconc, its vertices not charged); else its answer is the exact search's (Pass or Fail: the pruning it leaves out
 // loses nothing). It belongs to the local analyses: it is made only when they are
 // on (without them the searches are as light), and its vertices count as
 // theirs (Result.LocalNodes: vertices that decide no verdict on their
@@ -198,10 +198,15 @@ func (pb *problem) accepted() verdict.Verdict {
 	for _, tr := range pb.traces {
 		events += len(tr)
 	}
-	pb.optimistic, pb.optimisticEnd, pb.gaveUp = true, pb.localNodes+replayWork*(events+1), false
+	before := pb.localNodes
+	pb.optimistic, pb.optimisticEnd, pb.gaveUp = true, before+replayWork*(events+1), false
 	defer func() { pb.optimistic = false }()
 	if v := pb.search(exactSearch); !pb.gaveUp {
 		return v
 	}
+	// Given up (its bound, or the node budget): its vertices are not
+	// charged, so that the searches after it have the budget they had
+	// without it, and a limit decides the same verdicts with or without it.
+	pb.localNodes = before
 	return verdict.Inconc
 }
