@@ -124,11 +124,22 @@ func (a *Analyzer) warmUp(mt *multitrace.MultiTrace, p *located) {
 		t = st.Step(t, 0)
 	}
 	// Within a small node budget: the multi-trace may be hard (the
-	// options may switch the pruning off), and a warm-up claims nothing. A
-	// verdict it decides is the one any budget gives.
+	// options may switch the pruning off), and a warm-up claims nothing.
+	// The same budget whatever Options.MaxNodes: the terms the warm-up
+	// adds to the store, and so their numbers, must not depend on it, as
+	// the order of the operands of alt and par follows their numbers (see
+	// interaction's canonical forms), and with it the order in which the
+	// searches go through a frontier. (Under its budget, the analysis of a
+	// multi-trace under a budget of exactly the vertices it reported
+	// without one explored in another order, and might not decide.) Its
+	// verdict is not remembered: it may cost more than Options.MaxNodes,
+	// under which the same multi-trace is Inconc.
 	max := a.opts.MaxNodes
-	a.opts.MaxNodes = min(max, warmNodes)
-	defer func() { a.opts.MaxNodes = max }()
+	a.opts.MaxNodes = warmNodes
+	defer func() {
+		a.opts.MaxNodes = max
+		a.results.clear()
+	}()
 	a.analyze(mt, false)
 }
 
