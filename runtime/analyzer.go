@@ -535,9 +535,15 @@ func (a *Analyzer) Explore(mt *multitrace.MultiTrace) (verdict.Result, *Graph) {
 // analyzer is charged at least what it would be by a fresh one, step by
 // step: so it is decided only when a fresh analyzer would decide it, and
 // when it stops at the memory budget it runs again on a fresh store, to
-// stop where a fresh analyzer would. The verdict and the result depend on
-// the multi-trace and the options alone, not on which multi-traces the
-// analyzer judged before.
+// stop where a fresh analyzer would. As far as the memory budget goes, the
+// verdict and the result depend on the multi-trace and the options alone,
+// not on which multi-traces the analyzer judged before. The vertices an
+// analysis counts (Result.Nodes, LocalNodes) may: the order in which its
+// searches go through a frontier follows the numbers of the store's terms
+// (see warmUp), which the analyses before made. (Lifeline-removal corpus,
+// prefix mode, one analyzer per interaction judging its multi-traces in
+// order: 108 of the 10,000 count otherwise than a fresh analyzer does.)
+// So near a node budget, a verdict may depend on them too.
 func (a *Analyzer) analyze(mt *multitrace.MultiTrace, record bool) (verdict.Result, *Graph) {
 	warm := a.used
 	res, g := a.analyzeOnce(mt, record)
