@@ -1,14 +1,11 @@
 package runtime
 
 import (
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/testutil"
-	"github.com/ivc-project/ivc/multitrace"
-	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -25,28 +22,14 @@ import (
 // whatever its cost).
 func TestNodeBudgetCost(t *testing.T) {
 	t.Parallel()
-	dir := filepath.Join(testutil.Shared(t), "corpus", "lfrem")
-	rows := testutil.LfremRows(t, dir)
 	pinned := []string{"i3_slices/trace43s1.htf", "i3_swap_act/trace139s1_swap_act.htf", "i10_accepted/trace79.htf",
 		"i12_slices/trace199s1.htf", "i12_noise/trace121s1_noise.htf", "i0_accepted/trace115.htf"}
-	specs := map[string]*spec.Spec{}
+	cases := loadLfrem(t, func(i int, row testutil.LfremRow) bool {
+		return testutil.Sweep() || i%97 == 0 || slices.Contains(pinned, row.HTF)
+	})
 	checked := 0
-	for i, row := range rows {
-		if !testutil.Sweep() && i%97 != 0 && !slices.Contains(pinned, row.HTF) {
-			continue
-		}
-		sp := specs[row.HIF]
-		if sp == nil {
-			var err error
-			if sp, err = spec.Load(filepath.Join(dir, "signature.hsf"), filepath.Join(dir, row.HIF)); err != nil {
-				t.Fatal(err)
-			}
-			specs[row.HIF] = sp
-		}
-		mt, err := multitrace.Read(filepath.Join(dir, row.HTF), sp.Sig)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, c := range cases {
+		sp, mt, row := c.sp, c.mt, c.row
 		for _, mode := range []verdict.Mode{verdict.Prefix, verdict.Accept, verdict.Slice} {
 			judge := func(maxNodes int) verdict.Result {
 				opt := DefaultOptions()
