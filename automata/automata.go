@@ -259,10 +259,13 @@ func (e *Engine) located(locs interaction.Locations) *located {
 	return l
 }
 
-// locate returns the checker of the locations locs and the time this
-// call spent building it, or waiting while another call built it (0 when it
-// was ready). Checkers of different partitions are built concurrently.
-func (e *Engine) locate(locs interaction.Locations) (*located, time.Duration) {
+// locate returns the checker of the locations locs and, when this call
+// built it or waited while another call built it, the time it started to
+// (the zero Time when the checker was ready): the caller reads the clock
+// once locate has returned, so that the one-time work is all counted, its
+// return included. Checkers of different partitions are built
+// concurrently.
+func (e *Engine) locate(locs interaction.Locations) (*located, time.Time) {
 	var key strings.Builder
 	for _, g := range locs {
 		key.WriteString(string(g))
@@ -274,10 +277,10 @@ func (e *Engine) locate(locs interaction.Locations) (*located, time.Duration) {
 		e.mu.Unlock()
 		select {
 		case <-l.ready:
-			return l, 0
+			return l, time.Time{}
 		default:
 			<-l.ready
-			return l, time.Since(t0)
+			return l, t0
 		}
 	}
 	l := &located{ready: make(chan struct{}), locs: slices.Clone(locs)}
@@ -301,7 +304,7 @@ func (e *Engine) locate(locs interaction.Locations) (*located, time.Duration) {
 		}
 		e.checkAt(l, empty)
 	}
-	return l, time.Since(t0)
+	return l, t0
 }
 
 // Letters maps the logs of mt to the letters of its locations (the
@@ -496,8 +499,11 @@ func (o *Online) StepSub(i int, set, tmp []uint64, act interaction.Action) bool 
 // took, 0 when the checker was built before, so that a caller can report
 // it apart from the check.
 func (e *Engine) Prepare(mt *multitrace.MultiTrace) (time.Duration, error) {
-	l, d := e.locate(mt.Locations())
-	return d, l.err
+	l, t0 := e.locate(mt.Locations())
+	if t0.IsZero() {
+		return 0, l.err
+	}
+	return time.Since(t0), l.err
 }
 
 // Check decides mt. A multi-trace whose partition makes a projection too
