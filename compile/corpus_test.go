@@ -111,7 +111,11 @@ func checkRaw(t *testing.T, sp *spec.Spec, a *nfa.NFA) {
 	st := interaction.NewStore(sp.Sig)
 	st.SetCanonical(false)
 	root := st.Import(sp.Store, sp.Root)
-	raw, err := Synthesize(st, root, Options{raw: true, MaxStates: 20_000})
+	maxStates := 2_000 // the larger raw NFAs (maze: 8,000 states) in the sweep
+	if testutil.Sweep() {
+		maxStates = 20_000
+	}
+	raw, err := Synthesize(st, root, Options{raw: true, MaxStates: maxStates})
 	if err != nil {
 		t.Logf("no raw NFA to compare with: %v", err)
 		return
