@@ -96,7 +96,7 @@ func TestCorpusModels(t *testing.T) {
 			if testutil.Sweep() {
 				checkShortTraces(t, sp, a, 24, 3000)
 			} else {
-				checkShortTraces(t, sp, a, 24, 600)
+				checkShortTraces(t, sp, a, 24, 200)
 			}
 			checkLongTraces(t, sp, a, 30, 200)
 		})
@@ -327,7 +327,7 @@ func TestCorpusSizes(t *testing.T) {
 				checkShortTraces(t, sp, a, 40, 20_000)
 				checkLongTraces(t, sp, a, 200, 1000)
 			} else {
-				checkShortTraces(t, sp, a, 24, 500)
+				checkShortTraces(t, sp, a, 24, 150)
 				checkLongTraces(t, sp, a, 10, 200)
 			}
 			t.Logf("ours %d/%d, HIBOU %d/%d, minimal DFA (HIBOU) %d/%d", a.NFA.NumStates(), a.NFA.NumTransitions(),
