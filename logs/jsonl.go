@@ -188,17 +188,18 @@ func scanFlat(line []byte, names *[numRoles]string, ev *event) bool {
 
 // plainString returns the string of line that starts at i, after its
 // opening quote, and the index after its closing quote; false when it holds
-// a backslash (an escape) or does not end.
+// a backslash (an escape) or does not end. (A loop: the strings of a line
+// are too short for bytes.IndexByte to pay.)
 func plainString(line []byte, i int) ([]byte, int, bool) {
-	j := bytes.IndexByte(line[i:], '"')
-	if j < 0 {
-		return nil, 0, false
+	for j := i; j < len(line); j++ {
+		switch line[j] {
+		case '"':
+			return line[i:j], j + 1, true
+		case '\\':
+			return nil, 0, false
+		}
 	}
-	s := line[i : i+j]
-	if bytes.IndexByte(s, '\\') >= 0 {
-		return nil, 0, false
-	}
-	return s, i + j + 1, true
+	return nil, 0, false
 }
 
 // skipSpace returns the index of the first byte of line from i that is not
@@ -215,7 +216,7 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // roleOf returns the role whose field is named k, or numRoles.
 func roleOf(names *[numRoles]string, k []byte) role {
 	for r, n := range names {
-		if len(n) == len(k) && n == string(k) {
+		if len(n) == len(k) && n[0] == k[0] && n == string(k) { // names are not empty
 			return role(r)
 		}
 	}
