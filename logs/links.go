@@ -361,21 +361,21 @@ func (g *gatherer) putSpan(si int32, input int32, line int, act interaction.Acti
 	ref.links, ref.nlinks = int32(len(g.linkIDs)), uint16(len(links))
 	g.linkIDs = append(g.linkIDs, links...)
 	g.spans = append(g.spans, ref)
-	g.link(s, record{hi: key.hi, act: act, lo: key.lo, next: -1, line: clampLine(line),
+	g.keep(si, record{hi: key.hi, act: act, lo: key.lo, line: clampLine(line),
 		meta: uint32(input)<<8 | uint32(key.kind), span: int32(len(g.spans))})
 	g.bytes += spanRefBytes + 8*int64(len(links))
 	return nil
 }
 
-// pair pairs the spans of session s held for pairing, as flush pairs the
-// spans of one file: a SERVER span with the CLIENT span that is its
-// parent, a CONSUMER span with the PRODUCER span that is its parent or one
-// of its links; both carry the receiving side's message. A span's message
-// decides whether it is an event or ignored (and its name then tallied);
-// out's counts follow.
-func (g *gatherer) pair(s *sessionState, out *Session) {
+// pair pairs the spans of session s held for pairing (among its records
+// recs), as flush pairs the spans of one file: a SERVER span with the
+// CLIENT span that is its parent, a CONSUMER span with the PRODUCER span
+// that is its parent or one of its links; both carry the receiving side's
+// message. A span's message decides whether it is an event or ignored (and
+// its name then tallied); out's counts follow.
+func (g *gatherer) pair(s *sessionState, recs []int32, out *Session) {
 	emissions := make(map[uint64]int32, s.spans)
-	for r := s.head; r >= 0; r = g.recs.at(r).next {
+	for _, r := range recs {
 		if rec := g.recs.at(r); rec.span > 0 {
 			if ref := &g.spans[rec.span-1]; ref.kind.action() == interaction.Emission {
 				emissions[ref.id] = rec.span - 1
@@ -388,7 +388,7 @@ func (g *gatherer) pair(s *sessionState, out *Session) {
 		}
 		return nil
 	}
-	for r := s.head; r >= 0; r = g.recs.at(r).next {
+	for _, r := range recs {
 		rec := g.recs.at(r)
 		if rec.span == 0 {
 			continue
@@ -411,7 +411,7 @@ func (g *gatherer) pair(s *sessionState, out *Session) {
 			ref.own, p.own = ref.pair, ref.pair
 		}
 	}
-	for r := s.head; r >= 0; r = g.recs.at(r).next {
+	for _, r := range recs {
 		rec := g.recs.at(r)
 		if rec.span == 0 {
 			continue
