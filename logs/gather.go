@@ -125,8 +125,8 @@ type gatherer struct {
 	byRec   []int32
 	first   []int32
 	indexed bool
-	events int   // events in the signature
-	bytes  int64 // held, as counted by recordBytes and sessionBytes
+	events  int   // events in the signature
+	bytes   int64 // held, as counted by recordBytes and sessionBytes
 	// maxEvents is the most events one session may hold (0: no bound):
 	// its share of the memory budget (Options.maxHeld).
 	maxEvents int
