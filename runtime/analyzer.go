@@ -33,6 +33,8 @@ type Analyzer struct {
 	// by lifeline then by message and kind (0: not met yet), so that the
 	// events of a multi-trace take no look-up of the store's (by string).
 	single [][]interaction.ActID
+	// por remembers oneUnambiguous by term (see unambiguous).
+	por []uint64
 
 	// base is what the store held when the analyzer got it (see renew);
 	// spent: the last analysis stopped at the memory budget; used: an
@@ -150,7 +152,7 @@ const (
 // analysis stopped at the budget.
 func (a *Analyzer) renew() {
 	a.st, a.root = a.st.Fresh(a.root)
-	a.located, a.single = map[uint64][]*located{}, nil
+	a.located, a.single, a.por = map[uint64][]*located{}, nil, nil
 	a.results, a.kept, a.last = verdictMemo{}, 0, nil
 	a.loc = map[uint64]bool{}
 	a.vs, a.work, a.succ, a.via, a.pb = vertices{}, nil, nil, nil, problem{}

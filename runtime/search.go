@@ -305,7 +305,7 @@ func (pb *problem) successors(v int32, succ []move) []move {
 	}
 	if a.opts.POR && len(succ) > 1 {
 		for _, m := range succ {
-			if !m.sim && pb.porCandidate(pos, st.FrontierAct(t, int(m.k))) && pb.oneUnambiguous(t, st.FrontierAct(t, int(m.k))) {
+			if !m.sim && pb.porCandidate(pos, st.FrontierAct(t, int(m.k))) && pb.unambiguous(t, int(m.k)) {
 				return append(succ[:0], m)
 			}
 		}
