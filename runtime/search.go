@@ -261,7 +261,7 @@ func (pb *problem) successors(v int32, succ []move) []move {
 			}
 			continue
 		}
-		if pb.matches(act, pos) {
+		if pb.matches(ps, pos) {
 			succ = append(succ, move{k: k})
 		}
 		if pb.kind != sliceSearch {
@@ -537,10 +537,10 @@ func (pb *problem) enoughLeft(t interaction.Term, pos []int32) bool {
 	return true
 }
 
-// matches reports whether the multi-action id can be consumed now: each of
-// its parts is the head of its component.
-func (pb *problem) matches(id interaction.ActID, pos []int32) bool {
-	for _, pt := range pb.a.parts(pb.p, id) {
+// matches reports whether a multi-action of parts ps can be consumed now:
+// each part is the head of its component.
+func (pb *problem) matches(ps []part, pos []int32) bool {
+	for _, pt := range ps {
 		if !pb.partMatches(pt, pos) {
 			return false
 		}
