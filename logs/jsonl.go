@@ -2,6 +2,7 @@ package logs
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"io"
@@ -20,7 +21,7 @@ func readJSONL(b *builder, lr *lineReader, opt *Options) error {
 	if err != nil {
 		return err
 	}
-	d := jsonDecoder{names: &names}
+	d := jsonDecoder{keys: newKeyTable(&names)}
 	for {
 		line, err := lr.nextEvent(b)
 		if err == io.EOF {
@@ -29,7 +30,7 @@ func readJSONL(b *builder, lr *lineReader, opt *Options) error {
 			return err
 		}
 		ev := &d.ev
-		if !scanFlat(line, &names, ev) {
+		if !scanFlat(line, d.keys, ev) {
 			v, err := d.parse(line)
 			if err != nil {
 				col, msg := jsonSyntaxError(line)
@@ -57,7 +58,7 @@ func readJSONL(b *builder, lr *lineReader, opt *Options) error {
 // jsonDecoder reads the fields of a JSON line with fastjson, reusing its
 // parser and buffers from line to line.
 type jsonDecoder struct {
-	names *[numRoles]string
+	keys  *keyTable
 	p     fastjson.Parser
 	ev    event
 	nums  [numRoles][]byte // the text of number fields
@@ -86,7 +87,7 @@ func (d *jsonDecoder) parse(line []byte) (*fastjson.Value, error) {
 
 // field sets the field k of d.ev to v when k names a role.
 func (d *jsonDecoder) field(k []byte, v *fastjson.Value) {
-	r := roleOf(d.names, k)
+	r := d.keys.role(k)
 	if r == numRoles {
 		return
 	}
@@ -117,7 +118,7 @@ func (d *jsonDecoder) field(k []byte, v *fastjson.Value) {
 // line. It returns false for anything else, ev then undefined: fastjson
 // reads the line, its errors with it. So a line costs one pass, without
 // building fastjson's values.
-func scanFlat(line []byte, names *[numRoles]string, ev *event) bool {
+func scanFlat(line []byte, keys *keyTable, ev *event) bool {
 	*ev = event{}
 	i := skipSpace(line, 0)
 	if i == len(line) || line[i] != '{' {
@@ -170,7 +171,7 @@ func scanFlat(line []byte, names *[numRoles]string, ev *event) bool {
 		default:
 			return false // an object, an array, NaN, ...
 		}
-		if r := roleOf(names, key); r < numRoles {
+		if r := keys.role(key); r < numRoles {
 			ev[r] = v
 		}
 		i = skipSpace(line, i)
@@ -188,10 +189,20 @@ func scanFlat(line []byte, names *[numRoles]string, ev *event) bool {
 
 // plainString returns the string of line that starts at i, after its
 // opening quote, and the index after its closing quote; false when it holds
-// a backslash (an escape) or does not end. (A loop: the strings of a line
-// are too short for bytes.IndexByte to pay.)
+// a backslash (an escape) or does not end. It looks at 8 bytes at a time
+// for a quote or a backslash, then at the bytes of the word that holds one:
+// the strings of a line are too short for bytes.IndexByte to pay.
 func plainString(line []byte, i int) ([]byte, int, bool) {
-	for j := i; j < len(line); j++ {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	j := i
+	for ; j+8 <= len(line); j += 8 {
+		w := binary.LittleEndian.Uint64(line[j:])
+		q, b := w^(ones*'"'), w^(ones*'\\') // a zero byte where w has one
+		if (q-ones)&^q&highs|(b-ones)&^b&highs != 0 {
+			break
+		}
+	}
+	for ; j < len(line); j++ {
 		switch line[j] {
 		case '"':
 			return line[i:j], j + 1, true
@@ -213,14 +224,61 @@ func skipSpace(line []byte, i int) int {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// roleOf returns the role whose field is named k, or numRoles.
-func roleOf(names *[numRoles]string, k []byte) role {
+// keyTable finds the role whose field a JSON key names (numRoles: none):
+// in a table indexed by a hash of the key's length and first and last
+// bytes, which holds the role of the one name of that hash (or says there
+// are several), so that a key costs one comparison at most, and none for
+// most keys of no role.
+type keyTable struct {
+	names *[numRoles]string
+	slots [64]role
+}
+
+// severalRoles marks a slot of a keyTable where several names hash.
+const severalRoles = numRoles + 1
+
+func newKeyTable(names *[numRoles]string) *keyTable {
+	t := &keyTable{names: names}
+	for i := range t.slots {
+		t.slots[i] = numRoles
+	}
 	for r, n := range names {
-		if len(n) == len(k) && n[0] == k[0] && n == string(k) { // names are not empty
-			return role(r)
+		switch h := keyHash([]byte(n)); t.slots[h] {
+		case numRoles:
+			t.slots[h] = role(r)
+		default:
+			t.slots[h] = severalRoles
 		}
 	}
-	return numRoles
+	return t
+}
+
+// keyHash is the slot of a key in a keyTable.
+func keyHash(k []byte) int {
+	if len(k) == 0 {
+		return 0 // no name is empty
+	}
+	return (len(k)*5 + int(k[0]) + int(k[len(k)-1])*3) & 63
+}
+
+// role returns the role whose field is named k, or numRoles.
+func (t *keyTable) role(k []byte) role {
+	switch r := t.slots[keyHash(k)]; r {
+	case numRoles:
+		return numRoles
+	case severalRoles:
+		for r, n := range t.names {
+			if n == string(k) {
+				return role(r)
+			}
+		}
+		return numRoles
+	default:
+		if t.names[r] == string(k) {
+			return r
+		}
+		return numRoles
+	}
 }
 
 // jsonSyntaxError returns the column and message of the syntax error of

@@ -2,6 +2,7 @@ package logs
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -78,11 +79,12 @@ func FuzzScanFlat(f *testing.F) {
 func checkScanFlat(t *testing.T, line []byte) bool {
 	t.Helper()
 	names := roleNames
+	keys := newKeyTable(&names)
 	var ev event
-	if !scanFlat(line, &names, &ev) {
+	if !scanFlat(line, keys, &ev) {
 		return false
 	}
-	d := jsonDecoder{names: &names}
+	d := jsonDecoder{keys: keys}
 	v, err := d.parse(line)
 	if err != nil || v != nil {
 		t.Errorf("%q: read by scanFlat, not by fastjson as an object (%v, %v)", line, v, err)
@@ -94,4 +96,33 @@ func checkScanFlat(t *testing.T, line []byte) bool {
 		}
 	}
 	return true
+}
+
+// TestKeyTable checks keyTable against a scan of the names, for the
+// default names and renamed ones whose hashes collide.
+func TestKeyTable(t *testing.T) {
+	renamed := roleNames
+	renamed[roleAction], renamed[roleKind], renamed[roleTime] = "axb", "ayb", "a" // axb and ayb share a slot
+	for _, names := range []*[numRoles]string{&roleNames, &renamed} {
+		keys := newKeyTable(names)
+		var tried []string
+		for _, n := range names {
+			tried = append(tried, n, n+"x", n[1:], strings.ToUpper(n), "x"+n[1:])
+		}
+		tried = append(tried, "", "x", "sessio", "seq ", "ac")
+		for _, k := range tried {
+			want := role(numRoles)
+			for r, n := range names {
+				if n == k {
+					want = role(r)
+				}
+			}
+			if got := keys.role([]byte(k)); got != want {
+				t.Errorf("%v: key %q: role %d, want %d", names, k, got, want)
+			}
+		}
+	}
+	if h := newKeyTable(&renamed).slots[keyHash([]byte("axb"))]; h != severalRoles {
+		t.Errorf("axb and ayb: slot %d, want severalRoles", h)
+	}
 }
