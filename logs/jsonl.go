@@ -21,7 +21,7 @@ func readJSONL(b *builder, lr *lineReader, opt *Options) error {
 	if err != nil {
 		return err
 	}
-	d := jsonDecoder{keys: newKeyTable(&names)}
+	d := jsonDecoder{keys: newNameTable(names[:])}
 	for {
 		line, err := lr.nextEvent(b)
 		if err == io.EOF {
@@ -58,7 +58,7 @@ func readJSONL(b *builder, lr *lineReader, opt *Options) error {
 // jsonDecoder reads the fields of a JSON line with fastjson, reusing its
 // parser and buffers from line to line.
 type jsonDecoder struct {
-	keys  *keyTable
+	keys  *nameTable // the fields of the roles
 	p     fastjson.Parser
 	ev    event
 	nums  [numRoles][]byte // the text of number fields
@@ -87,10 +87,11 @@ func (d *jsonDecoder) parse(line []byte) (*fastjson.Value, error) {
 
 // field sets the field k of d.ev to v when k names a role.
 func (d *jsonDecoder) field(k []byte, v *fastjson.Value) {
-	r := d.keys.role(k)
-	if r == numRoles {
+	i, ok := d.keys.find(k)
+	if !ok {
 		return
 	}
+	r := role(i)
 	ev := &d.ev
 	switch v.Type() {
 	case fastjson.TypeString:
@@ -118,7 +119,7 @@ func (d *jsonDecoder) field(k []byte, v *fastjson.Value) {
 // line. It returns false for anything else, ev then undefined: fastjson
 // reads the line, its errors with it. So a line costs one pass, without
 // building fastjson's values.
-func scanFlat(line []byte, keys *keyTable, ev *event) bool {
+func scanFlat(line []byte, keys *nameTable, ev *event) bool {
 	*ev = event{}
 	i := skipSpace(line, 0)
 	if i == len(line) || line[i] != '{' {
@@ -171,7 +172,7 @@ func scanFlat(line []byte, keys *keyTable, ev *event) bool {
 		default:
 			return false // an object, an array, NaN, ...
 		}
-		if r := keys.role(key); r < numRoles {
+		if r, ok := keys.find(key); ok {
 			ev[r] = v
 		}
 		i = skipSpace(line, i)
@@ -223,63 +224,6 @@ func skipSpace(line []byte, i int) int {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-// keyTable finds the role whose field a JSON key names (numRoles: none):
-// in a table indexed by a hash of the key's length and first and last
-// bytes, which holds the role of the one name of that hash (or says there
-// are several), so that a key costs one comparison at most, and none for
-// most keys of no role.
-type keyTable struct {
-	names *[numRoles]string
-	slots [64]role
-}
-
-// severalRoles marks a slot of a keyTable where several names hash.
-const severalRoles = numRoles + 1
-
-func newKeyTable(names *[numRoles]string) *keyTable {
-	t := &keyTable{names: names}
-	for i := range t.slots {
-		t.slots[i] = numRoles
-	}
-	for r, n := range names {
-		switch h := keyHash([]byte(n)); t.slots[h] {
-		case numRoles:
-			t.slots[h] = role(r)
-		default:
-			t.slots[h] = severalRoles
-		}
-	}
-	return t
-}
-
-// keyHash is the slot of a key in a keyTable.
-func keyHash(k []byte) int {
-	if len(k) == 0 {
-		return 0 // no name is empty
-	}
-	return (len(k)*5 + int(k[0]) + int(k[len(k)-1])*3) & 63
-}
-
-// role returns the role whose field is named k, or numRoles.
-func (t *keyTable) role(k []byte) role {
-	switch r := t.slots[keyHash(k)]; r {
-	case numRoles:
-		return numRoles
-	case severalRoles:
-		for r, n := range t.names {
-			if n == string(k) {
-				return role(r)
-			}
-		}
-		return numRoles
-	default:
-		if t.names[r] == string(k) {
-			return r
-		}
-		return numRoles
-	}
-}
 
 // jsonSyntaxError returns the column and message of the syntax error of
 // line as encoding/json finds it; 0 and "" if it finds none.

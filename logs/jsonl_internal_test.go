@@ -2,6 +2,7 @@ package logs
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -79,7 +80,7 @@ func FuzzScanFlat(f *testing.F) {
 func checkScanFlat(t *testing.T, line []byte) bool {
 	t.Helper()
 	names := roleNames
-	keys := newKeyTable(&names)
+	keys := newNameTable(names[:])
 	var ev event
 	if !scanFlat(line, keys, &ev) {
 		return false
@@ -98,31 +99,35 @@ func checkScanFlat(t *testing.T, line []byte) bool {
 	return true
 }
 
-// TestKeyTable checks keyTable against a scan of the names, for the
-// default names and renamed ones whose hashes collide.
-func TestKeyTable(t *testing.T) {
+// TestNameTable checks nameTable against a scan of the names: the fields
+// of the roles, renamed ones whose hashes collide, and many names.
+func TestNameTable(t *testing.T) {
 	renamed := roleNames
-	renamed[roleAction], renamed[roleKind], renamed[roleTime] = "axb", "ayb", "a" // axb and ayb share a slot
-	for _, names := range []*[numRoles]string{&roleNames, &renamed} {
-		keys := newKeyTable(names)
+	renamed[roleAction], renamed[roleKind], renamed[roleTime] = "axcb", "aycb", "a" // axcb and aycb share a slot
+	var many []string
+	for i := range 300 {
+		many = append(many, fmt.Sprintf("l%d", i), fmt.Sprintf("service-%d.example", i*7))
+	}
+	for _, names := range [][]string{roleNames[:], renamed[:], many} {
+		table := newNameTable(names)
 		var tried []string
 		for _, n := range names {
 			tried = append(tried, n, n+"x", n[1:], strings.ToUpper(n), "x"+n[1:])
 		}
 		tried = append(tried, "", "x", "sessio", "seq ", "ac")
 		for _, k := range tried {
-			want := role(numRoles)
-			for r, n := range names {
+			want, wantOK := int32(0), false
+			for i, n := range names {
 				if n == k {
-					want = role(r)
+					want, wantOK = int32(i), true
 				}
 			}
-			if got := keys.role([]byte(k)); got != want {
-				t.Errorf("%v: key %q: role %d, want %d", names, k, got, want)
+			if got, ok := table.find([]byte(k)); ok != wantOK || got != want {
+				t.Errorf("%d names: %q: %d %v, want %d %v", len(names), k, got, ok, want, wantOK)
 			}
 		}
 	}
-	if h := newKeyTable(&renamed).slots[keyHash([]byte("axb"))]; h != severalRoles {
-		t.Errorf("axb and ayb: slot %d, want severalRoles", h)
+	if table := newNameTable(renamed[:]); table.slots[table.slot("axcb")] != severalNames {
+		t.Errorf("axcb and aycb: not in a slot of several names")
 	}
 }

@@ -228,21 +228,23 @@ type spanLink struct {
 // else as ignored, until then. A span whose lifeline is not declared is
 // ignored, as span ignores it.
 func (r *spanReader) linked(id []byte, line, col int, spanID, l string, kind spanKind, m, pairM string, start int64, sl spanLink) error {
-	lid, ok := r.b.lifelines[l]
+	lid, ok := r.b.lifelines.findString(l)
 	if !ok {
 		return r.span(id, line, col, spanID, l, kind.action(), m, start)
 	}
-	sl.own, sl.ownOK = r.b.messages[m]
+	own, ownOK := r.b.messages.findString(m)
+	sl.own, sl.ownOK = interaction.MessageID(own), ownOK
 	if !sl.ownOK {
 		sl.ownName = m
 	}
 	if kind.action() == interaction.Reception {
-		sl.pair, sl.pairOK = r.b.messages[pairM]
+		pair, pairOK := r.b.messages.findString(pairM)
+		sl.pair, sl.pairOK = interaction.MessageID(pair), pairOK
 		if !sl.pairOK {
 			sl.pairName = pairM
 		}
 	}
-	act := interaction.MakeAction(lid, kind.action(), sl.own)
+	act := interaction.MakeAction(interaction.LifelineID(lid), kind.action(), sl.own)
 	if sl.ownOK {
 		r.b.stats.Events++
 	} else {
