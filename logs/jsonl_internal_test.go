@@ -125,9 +125,12 @@ func TestNameTable(t *testing.T) {
 			if got, ok := table.find([]byte(k)); ok != wantOK || got != want {
 				t.Errorf("%d names: %q: %d %v, want %d %v", len(names), k, got, ok, want, wantOK)
 			}
+			if got, ok := table.findString(k); ok != wantOK || got != want {
+				t.Errorf("%d names: findString(%q): %d %v, want %d %v", len(names), k, got, ok, want, wantOK)
+			}
 		}
 	}
-	if table := newNameTable(renamed[:]); table.slots[table.slot("axcb")] != severalNames {
+	if table := newNameTable(renamed[:]); table.slots[table.slot([]byte("axcb"))] != severalNames {
 		t.Errorf("axcb and aycb: not in a slot of several names")
 	}
 }

@@ -6,11 +6,11 @@ package logs
 // middle and last bytes, which holds the index of the one name of that
 // hash, so that a name costs one comparison, and a word that is none of
 // them mostly none. The names of a slot where several hash are found by
-// a map.
+// a map, which also serves the readers that hold strings.
 type nameTable struct {
-	names   []string
-	slots   []int32 // the index of the name of each slot, or noName, or severalNames
-	several map[string]int32
+	names []string
+	slots []int32 // the index of the name of each slot, or noName, or severalNames
+	index map[string]int32
 }
 
 const (
@@ -23,19 +23,16 @@ func newNameTable(names []string) *nameTable {
 	for n < 4*len(names) {
 		n *= 2
 	}
-	t := &nameTable{names: names, slots: make([]int32, n), several: map[string]int32{}}
+	t := &nameTable{names: names, slots: make([]int32, n), index: make(map[string]int32, len(names))}
 	for i := range t.slots {
 		t.slots[i] = noName
 	}
 	for i, name := range names {
-		switch h := t.slot(name); t.slots[h] {
+		t.index[name] = int32(i)
+		switch h := t.slot([]byte(name)); t.slots[h] {
 		case noName:
 			t.slots[h] = int32(i)
-		case severalNames:
-			t.several[name] = int32(i)
 		default:
-			t.several[t.names[t.slots[h]]] = t.slots[h]
-			t.several[name] = int32(i)
 			t.slots[h] = severalNames
 		}
 	}
@@ -43,9 +40,7 @@ func newNameTable(names []string) *nameTable {
 }
 
 // slot is where k hashes in t.
-func (t *nameTable) slot(k string) int { return slotOf(t, k) }
-
-func slotOf[K string | []byte](t *nameTable, k K) int {
+func (t *nameTable) slot(k []byte) int {
 	if len(k) == 0 {
 		return 0
 	}
@@ -53,17 +48,12 @@ func slotOf[K string | []byte](t *nameTable, k K) int {
 }
 
 // find returns the index of the name k; 0 and false if it is none.
-func (t *nameTable) find(k []byte) (int32, bool) { return findName(t, k) }
-
-// findString is find for a string.
-func (t *nameTable) findString(k string) (int32, bool) { return findName(t, k) }
-
-func findName[K string | []byte](t *nameTable, k K) (int32, bool) {
-	switch i := t.slots[slotOf(t, k)]; i {
+func (t *nameTable) find(k []byte) (int32, bool) {
+	switch i := t.slots[t.slot(k)]; i {
 	case noName:
 		return 0, false
 	case severalNames:
-		i, ok := t.several[string(k)] // no allocation for the look-up
+		i, ok := t.index[string(k)] // no allocation for the look-up
 		return i, ok
 	default:
 		if t.names[i] != string(k) {
@@ -71,4 +61,10 @@ func findName[K string | []byte](t *nameTable, k K) (int32, bool) {
 		}
 		return i, true
 	}
+}
+
+// findString is find for a string, by the map.
+func (t *nameTable) findString(k string) (int32, bool) {
+	i, ok := t.index[k]
+	return i, ok
 }
