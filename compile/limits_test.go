@@ -76,7 +76,7 @@ func TestSynthesisLimits(t *testing.T) {
 // state's duplicate transitions are dropped as they are found (the 150
 // copies of the message gave 150 equal transitions per state).
 func TestSynthesisMemory(t *testing.T) {
-	src := copiesOf("strict(l1!m1,l2?m1)", 150)
+	src := copiesOf("strict(l1!m1,l2?m1)", 100)
 	synth := func(opt Options) (int64, int64, *Automaton, error) {
 		st := interaction.NewStore(random.Signature(2, 1))
 		root := st.MustParseTerm(src)

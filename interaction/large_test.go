@@ -108,7 +108,7 @@ func checkEverything(t *testing.T, src []byte, frontier bool) {
 // -tags sweep, 2,000 without. One level more than MaxNesting is an error
 // (TestTooDeep).
 func TestDeepNesting(t *testing.T) {
-	depth := 2000
+	depth := 1000
 	if testutil.Sweep() {
 		depth = MaxNesting
 	}
@@ -219,7 +219,7 @@ func TestWideTerms(t *testing.T) {
 // byte, are 24 MB (about 2.5 GB of memory) with -tags sweep (256 KB
 // without).
 func TestLargeInputs(t *testing.T) {
-	big, valid := 512<<10, 256<<10
+	big, valid := 256<<10, 128<<10
 	if testutil.Sweep() {
 		big, valid = 100<<20, 24<<20
 	}

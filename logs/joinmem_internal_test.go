@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/testutil"
 )
 
 // TestJoinerAccounting checks that what a Joiner counts against its
@@ -24,10 +25,13 @@ func TestJoinerAccounting(t *testing.T) {
 		name               string
 		sessions, perEvent int
 	}{
-		{"one-event sessions", 200_000, 1},
-		{"long sessions", 20, 10_000},
+		{"one-event sessions", 50_000, 1},
+		{"long sessions", 10, 5_000},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			if testutil.Sweep() { // the sizes the ratios above were measured at
+				c.sessions, c.perEvent = 4*c.sessions, 2*c.perEvent
+			}
 			var log bytes.Buffer
 			for i := range c.sessions {
 				for k := range c.perEvent {

@@ -15,7 +15,7 @@ import (
 // events are smaller, as their syntax tree takes about 20 bytes per input
 // byte: 8 MB with -tags sweep (256 KB without).
 func TestLargeInputs(t *testing.T) {
-	big, valid := 512<<10, 256<<10
+	big, valid := 256<<10, 128<<10
 	if testutil.Sweep() {
 		big, valid = 100<<20, 8<<20
 	}

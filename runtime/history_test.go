@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/verdict"
@@ -53,6 +54,10 @@ func TestHistoryIndependent(t *testing.T) {
 		st, root := sp.Store.Fresh(sp.Root)
 		return New(st, root, opts).Check(mt)
 	}
+	rounds := 2 // the first in reverse order, then a random one; 4 in the sweep
+	if testutil.Sweep() {
+		rounds = 4
+	}
 	for _, cfg := range configs {
 		for _, mode := range []verdict.Mode{verdict.Prefix, verdict.Accept} {
 			// The costs cold, to set the budgets near them.
@@ -83,7 +88,7 @@ func TestHistoryIndependent(t *testing.T) {
 				st, root := sp.Store.Fresh(sp.Root)
 				a := New(st, root, opts)
 				rng := rand.New(rand.NewPCG(1, uint64(b.MaxNodes)))
-				for round := range 4 {
+				for round := range rounds {
 					order := rng.Perm(len(mts))
 					if round == 0 {
 						slices.Reverse(order)

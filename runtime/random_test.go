@@ -26,7 +26,7 @@ func TestDifferential(t *testing.T) {
 	t.Parallel()
 	n := *seeds
 	if n == 0 {
-		n = 100 // a sample; the sweep's 4000 are the differential's full run
+		n = 25 // a sample; the sweep's 4000 are the differential's full run
 		if testutil.Sweep() {
 			n = 4000
 		}

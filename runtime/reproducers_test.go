@@ -18,7 +18,7 @@ import (
 // of memory in computeFrontier under --timeout 2s.
 func TestWideParReproducer(t *testing.T) {
 	t.Parallel()
-	n, limit := 1000, 200*time.Millisecond
+	n, limit := 500, 50*time.Millisecond
 	if testutil.Sweep() {
 		n, limit = 30000, 2*time.Second
 	}
@@ -51,7 +51,7 @@ func TestWideParReproducer(t *testing.T) {
 // local analyses, ran out of memory after 19 s.
 func TestIndependentReproducer(t *testing.T) {
 	t.Parallel()
-	n, max := 12, int64(32<<20)
+	n, max := 12, int64(8<<20)
 	if testutil.Sweep() {
 		n, max = 20, 1<<30
 	}

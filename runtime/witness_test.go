@@ -7,6 +7,7 @@ import (
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/random"
+	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/verdict"
 )
@@ -134,7 +135,11 @@ func TestWitnessDifferential(t *testing.T) {
 	msgs := random.DefaultMessages()
 	msgs.Synch = 2
 	checked := 0
-	for seed := range 100 {
+	seeds := 40 // a sample; the sweep checks 100
+	if testutil.Sweep() {
+		seeds = 100
+	}
+	for seed := range seeds {
 		rng := random.New(uint64(seed))
 		st := interaction.NewStore(sig)
 		term := random.Interaction(st, rng, random.Params{MaxDepth: 3, MinActions: 3, Weights: weights, Messages: msgs})

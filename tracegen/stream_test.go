@@ -6,6 +6,7 @@ import (
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/random"
+	"github.com/ivc-project/ivc/internal/testutil"
 )
 
 // peakLive consumes Stream for n multi-traces and returns the largest live
@@ -33,15 +34,19 @@ func peakLive(t *testing.T, n int) uint64 {
 }
 
 // TestStreamMemory checks that Stream holds no batch: the live heap while
-// drawing 10^5 multi-traces is about that of drawing 10^4 (Generate's slice
-// would be ten times larger).
+// drawing 2·10^4 multi-traces (10^5 in the sweep) is about that of drawing a
+// tenth of them (Generate's slice would be ten times larger).
 func TestStreamMemory(t *testing.T) {
 	if testing.Short() {
-		t.Skip("draws 1.1e5 multi-traces")
+		t.Skip("draws 2.2e4 multi-traces")
 	}
-	small, large := peakLive(t, 1e4), peakLive(t, 1e5)
-	t.Logf("peak live heap: %d B for 1e4, %d B for 1e5", small, large)
+	n := 20_000
+	if testutil.Sweep() {
+		n = 100_000
+	}
+	small, large := peakLive(t, n/10), peakLive(t, n)
+	t.Logf("peak live heap: %d B for %d, %d B for %d", small, n/10, large, n)
 	if large > 2*small+1<<20 {
-		t.Errorf("live heap grows with n: %d B for 1e4, %d B for 1e5", small, large)
+		t.Errorf("live heap grows with n: %d B for %d, %d B for %d", small, n/10, large, n)
 	}
 }
