@@ -10,12 +10,15 @@ type Record struct {
 	Session string `json:"session,omitempty"`
 	// Files names every file of a session joined across several (File is
 	// the first).
-	Files     []string `json:"files,omitempty"`
-	Verdict   string   `json:"verdict"`
-	Mode      string   `json:"mode"`
-	Engine    string   `json:"engine"`
-	Nodes     int      `json:"nodes"`
-	ElapsedUS int64    `json:"elapsed_us"`
+	Files   []string `json:"files,omitempty"`
+	Verdict string   `json:"verdict"`
+	Mode    string   `json:"mode"`
+	Engine  string   `json:"engine"`
+	// Nodes is what the analysis explored (verdict.Result.TotalNodes),
+	// LocalNodes the part of the local analyses in it.
+	Nodes      int   `json:"nodes"`
+	LocalNodes int   `json:"local_nodes,omitempty"`
+	ElapsedUS  int64 `json:"elapsed_us"`
 	// SetupUS is the one-time work this multi-trace caused (see
 	// Outcome.Setup), apart from its own check's time ElapsedUS.
 	SetupUS     int64                `json:"setup_us,omitempty"`
@@ -36,7 +39,7 @@ func NewRecord(o Outcome) Record {
 	return Record{
 		File: o.Name, Session: o.Session, Files: o.Files, IgnoredEvents: o.Ignored, AllIgnored: o.AllIgnored,
 		Verdict: r.Verdict.String(), Mode: r.Mode.String(), Engine: o.Engine.String(),
-		Nodes: r.Nodes, ElapsedUS: o.Elapsed.Microseconds(), SetupUS: o.Setup.Microseconds(),
+		Nodes: r.TotalNodes(), LocalNodes: r.LocalNodes, ElapsedUS: o.Elapsed.Microseconds(), SetupUS: o.Setup.Microseconds(),
 		Reason: r.Text(), Explanation: r.Explanation, Simulated: r.Simulated,
 	}
 }

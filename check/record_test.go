@@ -28,4 +28,10 @@ func TestRecord(t *testing.T) {
 	if want := `{"file":"x.htf","verdict":"Pass","mode":"accept","engine":"runtime","nodes":0,"elapsed_us":0}`; string(b) != want {
 		t.Errorf("\n%s\nwant\n%s", b, want)
 	}
+	// nodes is what the analysis explored, local analyses included, as
+	// --max-nodes counts it; local_nodes their part.
+	b, _ = json.Marshal(check.NewRecord(check.Outcome{Name: "y.htf", Result: verdict.Result{Verdict: verdict.Pass, Mode: verdict.Prefix, Nodes: 2, LocalNodes: 13}, Engine: check.EngineRuntime}))
+	if want := `{"file":"y.htf","verdict":"Pass","mode":"prefix","engine":"runtime","nodes":15,"local_nodes":13,"elapsed_us":0}`; string(b) != want {
+		t.Errorf("\n%s\nwant\n%s", b, want)
+	}
 }

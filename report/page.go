@@ -42,7 +42,7 @@ const pageHTML = `<!DOCTYPE html>
 <span id="count"></span>
 </div>
 <table id="table">
-<thead><tr><th data-key="n" class="num">#</th><th data-key="file">file</th><th data-key="session">session</th><th data-key="verdict">verdict</th><th data-key="reason">reason</th><th data-key="ignored" class="num">ignored</th><th data-key="time" class="num">time (µs)</th><th></th></tr></thead>
+<thead><tr><th data-key="n" class="num">#</th><th data-key="file">file</th><th data-key="session">session</th><th data-key="verdict">verdict</th><th data-key="reason">reason</th><th data-key="ignored" class="num">ignored</th><th data-key="time" class="num">time (µs)</th><th data-key="nodes" class="num">nodes</th><th></th></tr></thead>
 <tbody></tbody>
 </table>
 {{if .Unlisted}}<p id="unlisted">The last {{.Unlisted}} multi-traces are counted above but not listed: the table holds at most {{.TableLimit}} of text.</p>
@@ -111,6 +111,7 @@ const script = `
     case "verdict": return r[2];
     case "reason": return r[4];
     case "time": return r[5];
+    case "nodes": return r[10];
     }
     return i;
   }
@@ -141,6 +142,7 @@ const script = `
       cell(tr, r[4], "reason");
       cell(tr, r[8] ? r[7] + ", none judged" : String(r[7]), "num");
       cell(tr, String(r[5]), "num");
+      cell(tr, r[11] ? r[10] + ", " + r[11] + " of local analyses" : String(r[10]), "num");
       var d = cell(tr, "");
       if (r[6] >= 0) {
         var a = document.createElement("a");

@@ -98,7 +98,10 @@ type Row struct {
 	Kind    string
 	Reason  string
 	Elapsed time.Duration
-	Drawing int // index in Report.Drawings, -1 for none
+	// Nodes is what the analysis explored (verdict.Result.TotalNodes),
+	// LocalNodes the part of the local analyses in it.
+	Nodes, LocalNodes int
+	Drawing           int // index in Report.Drawings, -1 for none
 	// Files names every file of a session joined across several (File is
 	// the first), nil otherwise.
 	Files []string
@@ -127,8 +130,9 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	files := map[string]int{}
 	var fileNames []string
 	// file index, session, verdict, kind, reason, µs, drawing, ignored
-	// events, none judged, the indexes of the session's other files
-	type jsonRow [10]any
+	// events, none judged, the indexes of the session's other files, nodes,
+	// local nodes
+	type jsonRow [12]any
 	rows := make([]jsonRow, 0, len(r.Rows))
 	size, unlisted := 0, 0
 	ignored, ignoredRows, allIgnored := 0, 0, 0
@@ -167,7 +171,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 			others = append(others, fileIndex(name))
 		}
 		rows = append(rows, jsonRow{f, row.Session, row.Verdict, row.Kind, row.Reason, row.Elapsed.Microseconds(), row.Drawing,
-			row.Ignored, row.AllIgnored, others})
+			row.Ignored, row.AllIgnored, others, row.Nodes, row.LocalNodes})
 	}
 	var vs, ks []count
 	for _, v := range verdicts {

@@ -16,7 +16,8 @@ import (
 func sample(n, failures, drawn int) *Report {
 	r := &Report{Title: "ivc analyze spec.hsf traces/", Spec: "spec.hsf", Mode: "prefix", Engine: "runtime", Elapsed: 1500 * time.Millisecond}
 	for i := range n {
-		row := Row{File: fmt.Sprintf("traces/t%d.htf", i%7), Session: fmt.Sprint(i), Verdict: "Pass", Elapsed: time.Duration(i) * time.Microsecond, Drawing: -1}
+		row := Row{File: fmt.Sprintf("traces/t%d.htf", i%7), Session: fmt.Sprint(i), Verdict: "Pass", Elapsed: time.Duration(i) * time.Microsecond, Drawing: -1,
+			Nodes: 10 + i, LocalNodes: i % 2}
 		if i < failures {
 			row.Verdict, row.Kind, row.Reason = "Fail", "LocalError", fmt.Sprintf("LocalError: [a] cannot read event %d </script><b>", i)
 			if i < drawn {
@@ -86,6 +87,14 @@ func TestWriteHTML(t *testing.T) {
 	}
 	if r := rows[2]; r[6] != -1.0 {
 		t.Errorf("an undrawn failure has drawing %v", r[6])
+	}
+	// Each row has its cost: the vertices explored, and those of local
+	// analyses among them.
+	if r := rows[3]; r[10] != 13.0 || r[11] != 1.0 {
+		t.Errorf("row 4's nodes: %v", r)
+	}
+	if !strings.Contains(page, `<th data-key="nodes" class="num">nodes</th>`) {
+		t.Error("the table has no column of nodes")
 	}
 }
 

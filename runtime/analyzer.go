@@ -130,11 +130,22 @@ func (a *Analyzer) warmUp(mt *multitrace.MultiTrace, p *located) {
 		t = st.Step(t, 0)
 	}
 	// Within a small node budget: the multi-trace may be hard (the
-	// options may switch the pruning off), and a warm-up claims nothing. A
-	// verdict it decides is the one any budget gives.
+	// options may switch the pruning off), and a warm-up claims nothing.
+	// The same budget whatever Options.MaxNodes: the terms the warm-up
+	// adds to the store, and so their numbers, must not depend on it, as
+	// the order of the operands of alt and par follows their numbers (see
+	// interaction's canonical forms), and with it the order in which the
+	// searches go through a frontier. (Under its budget, the analysis of a
+	// multi-trace under a budget of exactly the vertices it reported
+	// without one explored in another order, and might not decide.) Its
+	// verdict is not remembered: it may cost more than Options.MaxNodes,
+	// under which the same multi-trace is Inconc.
 	max := a.opts.MaxNodes
-	a.opts.MaxNodes = min(max, warmNodes)
-	defer func() { a.opts.MaxNodes = max }()
+	a.opts.MaxNodes = warmNodes
+	defer func() {
+		a.opts.MaxNodes = max
+		a.results.clear()
+	}()
 	a.analyze(mt, false)
 }
 
@@ -552,9 +563,15 @@ func (a *Analyzer) Explore(mt *multitrace.MultiTrace) (verdict.Result, *Graph) {
 // analyzer is charged at least what it would be by a fresh one, step by
 // step: so it is decided only when a fresh analyzer would decide it, and
 // when it stops at the memory budget it runs again on a fresh store, to
-// stop where a fresh analyzer would. The verdict and the result depend on
-// the multi-trace and the options alone, not on which multi-traces the
-// analyzer judged before.
+// stop where a fresh analyzer would. As far as the memory budget goes, the
+// verdict and the result depend on the multi-trace and the options alone,
+// not on which multi-traces the analyzer judged before. The vertices an
+// analysis counts (Result.Nodes, LocalNodes) may: the order in which its
+// searches go through a frontier follows the numbers of the store's terms
+// (see warmUp), which the analyses before made. (Lifeline-removal corpus,
+// prefix mode, one analyzer per interaction judging its multi-traces in
+// order: 108 of the 10,000 count otherwise than a fresh analyzer does.)
+// So near a node budget, a verdict may depend on them too.
 func (a *Analyzer) analyze(mt *multitrace.MultiTrace, record bool) (verdict.Result, *Graph) {
 	warm := a.used
 	res, g := a.analyzeOnce(mt, record)

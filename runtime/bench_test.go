@@ -20,11 +20,16 @@ type lfremCase struct {
 	row testutil.LfremRow
 }
 
-func loadLfrem(b testing.TB) []lfremCase {
+// loadLfrem reads the rows of the lifeline-removal corpus for which keep
+// holds (every row when keep is nil), given their index.
+func loadLfrem(b testing.TB, keep func(i int, row testutil.LfremRow) bool) []lfremCase {
 	dir := filepath.Join(testutil.Shared(b), "corpus", "lfrem")
 	specs := map[string]*spec.Spec{}
 	var cases []lfremCase
-	for _, row := range testutil.LfremRows(b, dir) {
+	for i, row := range testutil.LfremRows(b, dir) {
+		if keep != nil && !keep(i, row) {
+			continue
+		}
 		sp := specs[row.HIF]
 		if sp == nil {
 			var err error
@@ -47,7 +52,7 @@ func loadLfrem(b testing.TB) []lfremCase {
 // memo tables) for each interaction, and reports the median, 99th percentile
 // and maximum time per multi-trace.
 func BenchmarkLfrem(b *testing.B) {
-	cases := loadLfrem(b)
+	cases := loadLfrem(b, nil)
 	for _, cfg := range configs {
 		if only := os.Getenv("IVC_CONFIG"); only != "" && only != cfg.name {
 			continue

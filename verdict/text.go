@@ -43,6 +43,22 @@ func (r Result) Explain() []string {
 	return append(lines, "expected: "+e.expected())
 }
 
+// TotalNodes is what the analysis explored, as a node budget (--max-nodes)
+// counts it: the vertices of its search (Nodes) and those of the runtime
+// engine's local analyses, its optimistic first attempt included
+// (LocalNodes).
+func (r Result) TotalNodes() int { return r.Nodes + r.LocalNodes }
+
+// Cost is TotalNodes as ivc prints it, with the part of the local analyses
+// when they took some: "252 nodes", "13 nodes, 13 of local analyses" (an
+// optimistic attempt that decided alone).
+func (r Result) Cost() string {
+	if r.LocalNodes == 0 {
+		return fmt.Sprintf("%d nodes", r.TotalNodes())
+	}
+	return fmt.Sprintf("%d nodes, %d of local analyses", r.TotalNodes(), r.LocalNodes)
+}
+
 // Heading is the verdict with what it means and its reason (Text), as a
 // drawing's title line says it: "WeakPass (a multi-prefix: the logs may
 // stop early)", "Fail: InterError".

@@ -84,6 +84,21 @@ func TestWords(t *testing.T) {
 	if got := slice.Heading(); got != "WeakPass (a slice: the logs may start late and stop early)" {
 		t.Errorf("Heading: %s", got)
 	}
+	// The cost counts the local analyses' vertices, which an optimistic
+	// attempt that decides alone is made of (it said "0 nodes").
+	for _, tc := range []struct {
+		r    verdict.Result
+		want string
+	}{
+		{verdict.Result{Nodes: 252}, "252 nodes"},
+		{verdict.Result{LocalNodes: 13}, "13 nodes, 13 of local analyses"},
+		{verdict.Result{Nodes: 7, LocalNodes: 15}, "22 nodes, 15 of local analyses"},
+		{verdict.Result{}, "0 nodes"},
+	} {
+		if got := tc.r.Cost(); got != tc.want || tc.r.TotalNodes() != tc.r.Nodes+tc.r.LocalNodes {
+			t.Errorf("%+v: Cost %q, want %q", tc.r, got, tc.want)
+		}
+	}
 	inter := verdict.Result{Verdict: verdict.Fail, Reason: verdict.InterError}
 	if k, why := inter.Diagnosis(); k != "InterError" || why != "InterError" || inter.Heading() != "Fail: InterError" {
 		t.Errorf("InterError: %q %q %q", k, why, inter.Heading())

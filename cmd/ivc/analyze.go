@@ -59,10 +59,13 @@ interaction, and prints one line per multi-trace in input order:
 
 followed, on Fail, by indented lines that explain it: how far each component
 was consumed and its next action, and the actions the interaction expected
-there. N counts the vertices of the search, T its time (reading the file
-and the one-time setup excluded). With --format json, one JSON object per
-multi-trace and line, with the fields file, session (for a log), verdict,
-mode, engine, nodes, elapsed_us, setup_us (the one-time work this
+there. N counts the vertices the analysis explored, which --max-nodes
+bounds: those of its search and of the runtime engine's local analyses,
+whose part follows when there is one ("N nodes, L of local analyses"); T
+is its time (reading the file and the one-time setup excluded). With
+--format json, one JSON object per multi-trace and line, with the fields
+file, session (for a log), verdict, mode, engine, nodes (N), local_nodes
+(L, when any), elapsed_us, setup_us (the one-time work this
 multi-trace caused, when any), reason (when any), explanation (on Fail),
 simulated (slice mode), ignored_events (for a log) and all_ignored (true
 for a session whose events were all outside the signature: "none judged"
@@ -398,7 +401,7 @@ func (b *batch) print(o check.Outcome) {
 }
 
 func printResult(w io.Writer, file string, r verdict.Result, us int64, ignored int, allIgnored bool) {
-	fmt.Fprintf(w, "%s: %s (%d nodes, %d µs", file, r.Verdict, r.Nodes, us)
+	fmt.Fprintf(w, "%s: %s (%s, %d µs", file, r.Verdict, r.Cost(), us)
 	if ignored > 0 {
 		fmt.Fprintf(w, ", %s ignored", plural(ignored, "event"))
 	}

@@ -48,7 +48,7 @@ const (
 // maxVertices of its vertices (the label says how many were left out).
 func drawGraph(file string, r verdict.Result, eg *runtime.Graph, maxVertices int) string {
 	g := dot.NewGraph(dot.Directed)
-	label := fmt.Sprintf("%s: %s (%s mode, %d nodes)", file, r.Verdict, r.Mode, r.Nodes)
+	label := fmt.Sprintf("%s: %s (%s mode, %s)", file, r.Verdict, r.Mode, r.Cost())
 	drawn := min(len(eg.Vertices), maxVertices)
 	omittedEdges := eg.OmittedEdges
 	for _, e := range eg.Edges {

@@ -102,7 +102,7 @@ func (r *reportBuilder) add(o check.Outcome) {
 	r.mu.Unlock()
 	// Shortened now: a report keeps no more of a huge id than it shows.
 	row := report.Row{File: report.Shorten(o.Name, report.MaxField), Session: report.Shorten(o.Session, report.MaxField),
-		Elapsed: o.Elapsed, Drawing: -1, Ignored: o.Ignored, AllIgnored: o.AllIgnored}
+		Elapsed: o.Elapsed, Nodes: o.Result.TotalNodes(), LocalNodes: o.Result.LocalNodes, Drawing: -1, Ignored: o.Ignored, AllIgnored: o.AllIgnored}
 	for _, f := range o.Files {
 		row.Files = append(row.Files, report.Shorten(f, report.MaxField))
 	}
