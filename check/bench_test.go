@@ -70,8 +70,9 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 			}
 			seen[key] = true
 		}
-		mts = append(mts, &gen[i])
-		events += gen[i].Len()
+		mt := gen[i] // a copy: the others are not kept live through gen
+		mts = append(mts, &mt)
+		events += mt.Len()
 		if len(mts) == sessions {
 			break
 		}

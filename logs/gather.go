@@ -13,12 +13,16 @@ import (
 )
 
 // record is an event as kept until its session is built: compact, and
-// chained to the next event of its session.
+// marked with its session. Records are kept in the order read; a session's
+// records are found, once reading is done, by one pass over them all
+// (gatherer.index), not by a chain from record to record, which would cost
+// a cache miss an event twice (to link it and to follow the link) once the
+// sessions of a log interleave.
 type record struct {
 	hi   int64
 	act  interaction.Action
 	lo   uint32
-	next int32  // the session's next record, -1 at the end
+	sess int32  // its session's index in gatherer.sess
 	line uint32 // where it was read (clamped)
 	meta uint32 // its input << 8 | the kind of its order key
 	span int32  // a span held for pairing: its index in spans + 1; else 0
@@ -73,6 +77,17 @@ func (rs *records) reserve(n int) {
 
 func (rs *records) at(i int32) *record { return &rs.chunks[i/recordChunk][i%recordChunk] }
 
+// all yields the records in the order added.
+func (rs *records) all(yield func(int32, *record) bool) {
+	for c, chunk := range rs.chunks {
+		for i := range chunk {
+			if !yield(int32(c*recordChunk+i), &chunk[i]) {
+				return
+			}
+		}
+	}
+}
+
 // sessionState is a session being read: sparse, whatever the number of
 // locations (its events are a chain of records).
 type sessionState struct {
@@ -80,7 +95,7 @@ type sessionState struct {
 	line            int   // of its first event
 	index           int   // the rank of its first event in its input
 	input           int32 // the input of its first event
-	head, tail      int32
+	records         int32 // its records in gatherer.recs
 	events, ignored int
 	dropped         int // events malformed
 	firstDropped    int // the line of the first
@@ -104,8 +119,14 @@ type gatherer struct {
 	ids    map[string]int32
 	sess   []sessionState
 	recs   records
-	events int   // events in the signature
-	bytes  int64 // held, as counted by recordBytes and sessionBytes
+	// byRec lists the records session by session, each session's in the
+	// order read: those of session s are byRec[first[s]:first[s+1]]
+	// (index), when indexed.
+	byRec   []int32
+	first   []int32
+	indexed bool
+	events  int   // events in the signature
+	bytes   int64 // held, as counted by recordBytes and sessionBytes
 	// maxEvents is the most events one session may hold (0: no bound):
 	// its share of the memory budget (Options.maxHeld).
 	maxEvents int
@@ -173,6 +194,7 @@ func (g *gatherer) reset() {
 	clear(g.sess) // their ids
 	g.sess = g.sess[:0]
 	g.recs.reset()
+	g.indexed = false
 	g.spans, g.linkIDs = g.spans[:0], g.linkIDs[:0]
 	g.events, g.bytes = 0, 0
 }
@@ -199,7 +221,7 @@ func (g *gatherer) sessionAt(id []byte, input int32, line, index int) int32 {
 	}
 	s, text := int32(len(g.sess)), string(id)
 	g.ids[text] = s
-	g.sess = append(g.sess, sessionState{id: text, line: line, index: index, input: input, head: -1, tail: -1})
+	g.sess = append(g.sess, sessionState{id: text, line: line, index: index, input: input})
 	g.bytes += sessionBytes + int64(len(text))
 	return s
 }
@@ -228,14 +250,15 @@ func (g *gatherer) add(id []byte, line, index int, act interaction.Action, key o
 	if g.recs.n == math.MaxInt32 {
 		return fmt.Errorf("%s:%d: too many events (at most %d held at once)", g.inputs[g.input()], line, math.MaxInt32)
 	}
-	s := &g.sess[g.sessionOf(id, line, index)]
+	si := g.sessionOf(id, line, index)
+	s := &g.sess[si]
 	if err := g.full(s, g.input(), line); err != nil {
 		s.dropAt(line) // what was read of it is not judged
 		return err
 	}
 	g.events++
 	s.events++
-	g.link(s, record{hi: key.hi, act: act, lo: key.lo, next: -1, line: clampLine(line),
+	g.keep(si, record{hi: key.hi, act: act, lo: key.lo, line: clampLine(line),
 		meta: uint32(g.input())<<8 | uint32(key.kind)})
 	return nil
 }
@@ -254,16 +277,45 @@ func (g *gatherer) full(s *sessionState, input int32, line int) error {
 		syntax.FileName(g.inputs[input]), line, id, g.maxEvents, int64(g.maxEvents)*recordBytes)
 }
 
-// link adds r at the end of the chain of s.
-func (g *gatherer) link(s *sessionState, r record) {
-	i := g.recs.add(r)
-	if s.tail >= 0 {
-		g.recs.at(s.tail).next = i
-	} else {
-		s.head = i
-	}
-	s.tail = i
+// keep adds r, a record of session si.
+func (g *gatherer) keep(si int32, r record) {
+	r.sess = si
+	g.recs.add(r)
+	g.sess[si].records++
+	g.indexed = false
 	g.bytes += recordBytes
+}
+
+// recordsOf returns the records of session si, in the order read.
+func (g *gatherer) recordsOf(si int32) []int32 {
+	if !g.indexed {
+		g.index()
+	}
+	return g.byRec[g.first[si]:g.first[si+1]]
+}
+
+// index lists the records session by session (byRec, first): a counting
+// sort by session, in one pass over the records from the last, as each
+// session's count is known.
+func (g *gatherer) index() {
+	n := len(g.sess)
+	first := slices.Grow(g.first[:0], n+1)[:n+1]
+	end := int32(0)
+	for i := range g.sess {
+		end += g.sess[i].records
+		first[i] = end // the end of session i, until its records are placed
+	}
+	first[n] = end
+	byRec := slices.Grow(g.byRec[:0], int(end))[:end]
+	for c := len(g.recs.chunks) - 1; c >= 0; c-- {
+		chunk := g.recs.chunks[c]
+		for i := len(chunk) - 1; i >= 0; i-- {
+			s := chunk[i].sess
+			first[s]--
+			byRec[first[s]] = int32(c*recordChunk + i)
+		}
+	}
+	g.first, g.byRec, g.indexed = first, byRec, true
 }
 
 // finish returns the sessions, in order of first appearance, with their
@@ -279,7 +331,7 @@ func (g *gatherer) finish() []Session {
 		mts:   make([]multitrace.MultiTrace, len(g.sess)),
 	}
 	for i := range g.sess {
-		out[i] = g.build(&g.sess[i], a)
+		out[i] = g.build(int32(i), a)
 	}
 	return out
 }
@@ -326,15 +378,17 @@ func (x keyed) compare(y keyed) int {
 func (x keyed) kind() keyKind { return keyKind(x.meta) }
 func (x keyed) input() int32  { return int32(x.meta >> 8) }
 
-// build returns the session s: its multi-trace (its events split by
+// build returns the session si: its multi-trace (its events split by
 // location, each location sorted by its order key, stably: ties keep the
 // order read, which is input order, then line order), or the error that
 // says why a location cannot be ordered.
-func (g *gatherer) build(s *sessionState, a *arena) Session {
+func (g *gatherer) build(si int32, a *arena) Session {
+	s := &g.sess[si]
+	recs := g.recordsOf(si)
 	out := Session{File: g.inputs[s.input], Input: int(s.input), ID: s.id, Line: s.line, Events: s.events, Ignored: s.ignored,
 		Dropped: s.dropped, FirstDropped: s.firstDropped}
 	if s.spans > 0 {
-		g.pair(s, &out)
+		g.pair(s, recs, &out)
 	}
 	count := slices.Grow(a.count[:0], len(g.locs)+1)[:len(g.locs)+1]
 	a.count = count
@@ -343,10 +397,9 @@ func (g *gatherer) build(s *sessionState, a *arena) Session {
 	// A session of one file (most) shares its name with the inputs: no
 	// allocation (capped, so that an append copies).
 	out.Files = g.inputs[s.input : s.input+1 : s.input+1]
-	for r := s.head; r >= 0; {
+	for _, r := range recs {
 		rec := g.recs.at(r)
 		if g.dropped(rec) {
-			r = rec.next
 			continue
 		}
 		count[g.locOf[rec.act.Lifeline()]+1]++
@@ -356,7 +409,6 @@ func (g *gatherer) build(s *sessionState, a *arena) Session {
 			}
 			last = in
 		}
-		r = rec.next
 	}
 	for k := 1; k < len(count); k++ { // count[k]: where location k starts
 		count[k] += count[k-1]
@@ -364,7 +416,7 @@ func (g *gatherer) build(s *sessionState, a *arena) Session {
 	n := count[len(count)-1]
 	tmp := slices.Grow(a.tmp[:0], n)[:n]
 	a.tmp = tmp
-	for r := s.head; r >= 0; r = g.recs.at(r).next {
+	for _, r := range recs {
 		rec := g.recs.at(r)
 		if g.dropped(rec) {
 			continue

@@ -178,12 +178,14 @@ func (j *Joiner) check() error {
 	}
 	j.spill = sp
 	g := j.g
+	// Each session's header, then the records in the order read: each
+	// partition gets a session's header before its records, and these in
+	// their order.
 	for i := range g.sess {
-		s := &g.sess[i]
-		sp.header(s)
-		for r := s.head; r >= 0; r = g.recs.at(r).next {
-			sp.record([]byte(s.id), g, g.recs.at(r))
-		}
+		sp.header(&g.sess[i])
+	}
+	for _, rec := range g.recs.all {
+		sp.record([]byte(g.sess[rec.sess].id), g, rec)
 	}
 	j.g = g.empty()
 	// What was held is garbage now, about the budget: collected at once,
@@ -204,7 +206,7 @@ func (j *Joiner) Sessions() iter.Seq2[Session, error] {
 	return func(yield func(Session, error) bool) {
 		if j.spill == nil {
 			for i := range j.g.sess {
-				if !yield(j.g.build(&j.g.sess[i], &j.arena), nil) {
+				if !yield(j.g.build(int32(i), &j.arena), nil) {
 					return
 				}
 			}
@@ -512,7 +514,7 @@ func (g *gatherer) put(e *spilled) {
 		}
 		s.events++
 		g.events++
-		g.link(s, record{hi: e.key.hi, act: e.act, lo: e.key.lo, next: -1, line: clampLine(e.line),
+		g.keep(si, record{hi: e.key.hi, act: e.act, lo: e.key.lo, line: clampLine(e.line),
 			meta: uint32(e.input)<<8 | uint32(e.key.kind)})
 	}
 }
@@ -559,7 +561,7 @@ func (sp *spill) sort(template *gatherer) error {
 			s := &g.sess[i]
 			sp.buf = appendHeader(sp.buf[:0], s)
 			sp.write(run, sp.buf)
-			for ri := s.head; ri >= 0; ri = g.recs.at(ri).next {
+			for _, ri := range g.recordsOf(int32(i)) {
 				rec := g.recs.at(ri)
 				key := orderKey{kind: rec.kind(), hi: rec.hi, lo: rec.lo}
 				if rec.span > 0 {
@@ -643,7 +645,7 @@ func (sp *spill) merge(template *gatherer, a *arena, yield func(Session, error) 
 			g.put(&e)
 			e.id = nil
 		}
-		if !yield(g.build(&g.sess[0], a), nil) {
+		if !yield(g.build(0, a), nil) {
 			return
 		}
 		switch err := c.head.read(c.r); {

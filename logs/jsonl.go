@@ -2,6 +2,7 @@ package logs
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"io"
@@ -10,41 +11,17 @@ import (
 )
 
 // readJSONL reads a JSON Lines event log: one JSON object, one event, a
-// line; blank lines are skipped. The objects are parsed with fastjson,
-// which is about three times faster than encoding/json on these small flat
-// objects (see BenchmarkJSONL and BenchmarkStdlibDecode).
+// line; blank lines are skipped. A line is read by scanFlat when it is a
+// flat object of plain values (the lines ivc and most loggers write), and
+// otherwise parsed with fastjson, which is about three times faster than
+// encoding/json on these small flat objects (see BenchmarkJSONL and
+// BenchmarkStdlibDecode); both give the same event.
 func readJSONL(b *builder, lr *lineReader, opt *Options) error {
 	names, err := fieldNames(opt.Fields)
 	if err != nil {
 		return err
 	}
-	var (
-		p    fastjson.Parser
-		ev   event
-		nums [numRoles][]byte // the text of number fields
-	)
-	visit := func(k []byte, v *fastjson.Value) {
-		r := roleOf(&names, k)
-		if r == numRoles {
-			return
-		}
-		switch v.Type() {
-		case fastjson.TypeString:
-			s, _ := v.StringBytes()
-			if len(s) == 0 {
-				ev[r] = value{}
-			} else {
-				ev[r] = value{typ: text, text: s}
-			}
-		case fastjson.TypeNumber:
-			nums[r] = v.MarshalTo(nums[r][:0])
-			ev[r] = value{typ: number, text: nums[r]}
-		case fastjson.TypeNull:
-			ev[r] = value{}
-		default:
-			ev[r] = value{typ: other}
-		}
-	}
+	d := jsonDecoder{keys: newNameTable(names[:])}
 	for {
 		line, err := lr.nextEvent(b)
 		if err == io.EOF {
@@ -52,41 +29,201 @@ func readJSONL(b *builder, lr *lineReader, opt *Options) error {
 		} else if err != nil {
 			return err
 		}
-		v, err := p.ParseBytes(line)
-		if err != nil {
-			col, msg := jsonSyntaxError(line)
-			if msg == "" {
-				msg = err.Error()
+		ev := &d.ev
+		if !scanFlat(line, d.keys, ev) {
+			v, err := d.parse(line)
+			if err != nil {
+				col, msg := jsonSyntaxError(line)
+				if msg == "" {
+					msg = err.Error()
+				}
+				b.malformed(lr.line, col, "invalid JSON: %s", msg)
+				continue
 			}
-			b.malformed(lr.line, col, "invalid JSON: %s", msg)
-			continue
+			if v != nil {
+				b.malformed(lr.line, firstCol(line), "expected a JSON object (one event a line), found %s", v.Type())
+				continue
+			}
 		}
-		o, err := v.Object()
-		if err != nil {
-			b.malformed(lr.line, firstCol(line), "expected a JSON object (one event a line), found %s", v.Type())
-			continue
-		}
-		ev = event{}
-		o.Visit(visit)
-		bad, err := b.interpret(&ev, &names, lr.line)
+		bad, err := b.interpret(ev, &names, lr.line)
 		if err != nil {
 			return err
 		}
 		if bad != nil {
-			b.bad(&ev, bad, lr.line, fieldCol(line, names[bad.role]))
+			b.bad(ev, bad, lr.line, fieldCol(line, names[bad.role]))
 		}
 	}
 }
 
-// roleOf returns the role whose field is named k, or numRoles.
-func roleOf(names *[numRoles]string, k []byte) role {
-	for r, n := range names {
-		if len(n) == len(k) && n == string(k) {
-			return role(r)
+// jsonDecoder reads the fields of a JSON line with fastjson, reusing its
+// parser and buffers from line to line.
+type jsonDecoder struct {
+	keys  *nameTable // the fields of the roles
+	p     fastjson.Parser
+	ev    event
+	nums  [numRoles][]byte // the text of number fields
+	visit func(k []byte, v *fastjson.Value)
+}
+
+// parse reads line into d.ev. The error is fastjson's, for a line that is
+// not JSON; the value is the line's when it is JSON but not an object (nil
+// for an object).
+func (d *jsonDecoder) parse(line []byte) (*fastjson.Value, error) {
+	v, err := d.p.ParseBytes(line)
+	if err != nil {
+		return nil, err
+	}
+	o, err := v.Object()
+	if err != nil {
+		return v, nil
+	}
+	if d.visit == nil {
+		d.visit = d.field // a method value allocates: once
+	}
+	d.ev = event{}
+	o.Visit(d.visit)
+	return nil, nil
+}
+
+// field sets the field k of d.ev to v when k names a role.
+func (d *jsonDecoder) field(k []byte, v *fastjson.Value) {
+	i, ok := d.keys.find(k)
+	if !ok {
+		return
+	}
+	r := role(i)
+	ev := &d.ev
+	switch v.Type() {
+	case fastjson.TypeString:
+		s, _ := v.StringBytes()
+		if len(s) == 0 {
+			ev[r] = value{}
+		} else {
+			ev[r] = value{typ: text, text: s}
+		}
+	case fastjson.TypeNumber:
+		d.nums[r] = v.MarshalTo(d.nums[r][:0])
+		ev[r] = value{typ: number, text: d.nums[r]}
+	case fastjson.TypeNull:
+		ev[r] = value{}
+	default:
+		ev[r] = value{typ: other}
+	}
+}
+
+// scanFlat reads line into ev when it is one flat JSON object whose keys
+// and strings hold no escape and whose values are strings, numbers, true,
+// false or null: ev is then what fastjson and jsonDecoder give (the same
+// leniency: a number is any run of digits, signs, dots and exponents after
+// a digit or a minus, as fastjson reads it), and the values point into
+// line. It returns false for anything else, ev then undefined: fastjson
+// reads the line, its errors with it. So a line costs one pass, without
+// building fastjson's values.
+func scanFlat(line []byte, keys *nameTable, ev *event) bool {
+	*ev = event{}
+	i := skipSpace(line, 0)
+	if i == len(line) || line[i] != '{' {
+		return false
+	}
+	for i = skipSpace(line, i+1); ; i = skipSpace(line, i+1) {
+		// A key.
+		if i == len(line) || line[i] != '"' {
+			return false // also the empty object, rare
+		}
+		key, next, ok := plainString(line, i+1)
+		if !ok {
+			return false
+		}
+		i = skipSpace(line, next)
+		if i == len(line) || line[i] != ':' {
+			return false
+		}
+		i = skipSpace(line, i+1)
+		if i == len(line) {
+			return false
+		}
+		// Its value.
+		var v value
+		switch c := line[i]; {
+		case c == '"':
+			s, next, ok := plainString(line, i+1)
+			if !ok {
+				return false
+			}
+			if len(s) > 0 {
+				v = value{typ: text, text: s}
+			}
+			i = next
+		case isDigit(c) || c == '-' && i+1 < len(line) && isDigit(line[i+1]):
+			j := i + 1
+			for j < len(line) && (isDigit(line[j]) || line[j] == '.' || line[j] == '-' || line[j] == '+' || line[j] == 'e' || line[j] == 'E') {
+				j++
+			}
+			v = value{typ: number, text: line[i:j]}
+			i = j
+		case bytes.HasPrefix(line[i:], []byte("null")):
+			i += len("null")
+		case bytes.HasPrefix(line[i:], []byte("true")):
+			v = value{typ: other}
+			i += len("true")
+		case bytes.HasPrefix(line[i:], []byte("false")):
+			v = value{typ: other}
+			i += len("false")
+		default:
+			return false // an object, an array, NaN, ...
+		}
+		if r, ok := keys.find(key); ok {
+			ev[r] = v
+		}
+		i = skipSpace(line, i)
+		if i == len(line) {
+			return false
+		}
+		if line[i] == '}' {
+			return skipSpace(line, i+1) == len(line)
+		}
+		if line[i] != ',' {
+			return false
 		}
 	}
-	return numRoles
 }
+
+// plainString returns the string of line that starts at i, after its
+// opening quote, and the index after its closing quote; false when it holds
+// a backslash (an escape) or does not end. It looks at 8 bytes at a time
+// for a quote or a backslash, then at the bytes of the word that holds one:
+// the strings of a line are too short for bytes.IndexByte to pay.
+func plainString(line []byte, i int) ([]byte, int, bool) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	j := i
+	for ; j+8 <= len(line); j += 8 {
+		w := binary.LittleEndian.Uint64(line[j:])
+		q, b := w^(ones*'"'), w^(ones*'\\') // a zero byte where w has one
+		if (q-ones)&^q&highs|(b-ones)&^b&highs != 0 {
+			break
+		}
+	}
+	for ; j < len(line); j++ {
+		switch line[j] {
+		case '"':
+			return line[i:j], j + 1, true
+		case '\\':
+			return nil, 0, false
+		}
+	}
+	return nil, 0, false
+}
+
+// skipSpace returns the index of the first byte of line from i that is not
+// JSON white space.
+func skipSpace(line []byte, i int) int {
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t' || line[i] == '\n' || line[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // jsonSyntaxError returns the column and message of the syntax error of
 // line as encoding/json finds it; 0 and "" if it finds none.

@@ -228,21 +228,23 @@ type spanLink struct {
 // else as ignored, until then. A span whose lifeline is not declared is
 // ignored, as span ignores it.
 func (r *spanReader) linked(id []byte, line, col int, spanID, l string, kind spanKind, m, pairM string, start int64, sl spanLink) error {
-	lid, ok := r.b.lifelines[l]
+	lid, ok := r.b.lifelines.findString(l)
 	if !ok {
 		return r.span(id, line, col, spanID, l, kind.action(), m, start)
 	}
-	sl.own, sl.ownOK = r.b.messages[m]
+	own, ownOK := r.b.messages.findString(m)
+	sl.own, sl.ownOK = interaction.MessageID(own), ownOK
 	if !sl.ownOK {
 		sl.ownName = m
 	}
 	if kind.action() == interaction.Reception {
-		sl.pair, sl.pairOK = r.b.messages[pairM]
+		pair, pairOK := r.b.messages.findString(pairM)
+		sl.pair, sl.pairOK = interaction.MessageID(pair), pairOK
 		if !sl.pairOK {
 			sl.pairName = pairM
 		}
 	}
-	act := interaction.MakeAction(lid, kind.action(), sl.own)
+	act := interaction.MakeAction(interaction.LifelineID(lid), kind.action(), sl.own)
 	if sl.ownOK {
 		r.b.stats.Events++
 	} else {
@@ -361,21 +363,21 @@ func (g *gatherer) putSpan(si int32, input int32, line int, act interaction.Acti
 	ref.links, ref.nlinks = int32(len(g.linkIDs)), uint16(len(links))
 	g.linkIDs = append(g.linkIDs, links...)
 	g.spans = append(g.spans, ref)
-	g.link(s, record{hi: key.hi, act: act, lo: key.lo, next: -1, line: clampLine(line),
+	g.keep(si, record{hi: key.hi, act: act, lo: key.lo, line: clampLine(line),
 		meta: uint32(input)<<8 | uint32(key.kind), span: int32(len(g.spans))})
 	g.bytes += spanRefBytes + 8*int64(len(links))
 	return nil
 }
 
-// pair pairs the spans of session s held for pairing, as flush pairs the
-// spans of one file: a SERVER span with the CLIENT span that is its
-// parent, a CONSUMER span with the PRODUCER span that is its parent or one
-// of its links; both carry the receiving side's message. A span's message
-// decides whether it is an event or ignored (and its name then tallied);
-// out's counts follow.
-func (g *gatherer) pair(s *sessionState, out *Session) {
+// pair pairs the spans of session s held for pairing (among its records
+// recs), as flush pairs the spans of one file: a SERVER span with the
+// CLIENT span that is its parent, a CONSUMER span with the PRODUCER span
+// that is its parent or one of its links; both carry the receiving side's
+// message. A span's message decides whether it is an event or ignored (and
+// its name then tallied); out's counts follow.
+func (g *gatherer) pair(s *sessionState, recs []int32, out *Session) {
 	emissions := make(map[uint64]int32, s.spans)
-	for r := s.head; r >= 0; r = g.recs.at(r).next {
+	for _, r := range recs {
 		if rec := g.recs.at(r); rec.span > 0 {
 			if ref := &g.spans[rec.span-1]; ref.kind.action() == interaction.Emission {
 				emissions[ref.id] = rec.span - 1
@@ -388,7 +390,7 @@ func (g *gatherer) pair(s *sessionState, out *Session) {
 		}
 		return nil
 	}
-	for r := s.head; r >= 0; r = g.recs.at(r).next {
+	for _, r := range recs {
 		rec := g.recs.at(r)
 		if rec.span == 0 {
 			continue
@@ -411,7 +413,7 @@ func (g *gatherer) pair(s *sessionState, out *Session) {
 			ref.own, p.own = ref.pair, ref.pair
 		}
 	}
-	for r := s.head; r >= 0; r = g.recs.at(r).next {
+	for _, r := range recs {
 		rec := g.recs.at(r)
 		if rec.span == 0 {
 			continue

@@ -26,7 +26,7 @@ func TestSpansCapped(t *testing.T) {
 			t.Errorf("span %d: %v", i+1, err)
 		}
 	}
-	if s := g.build(&g.sess[0], &arena{}); s.Dropped != 1 || s.Events != 3 {
+	if s := g.build(0, &arena{}); s.Dropped != 1 || s.Events != 3 {
 		t.Errorf("session: %d events, %d dropped", s.Events, s.Dropped)
 	}
 }

@@ -142,8 +142,7 @@ type builder struct {
 	report func(error)
 	sink   sink
 
-	lifelines map[string]interaction.LifelineID
-	messages  map[string]interaction.MessageID
+	lifelines, messages *nameTable // the signature's
 
 	index int // of the next event, in the order read
 	stats Stats
@@ -181,16 +180,9 @@ func newBuilder(file string, opt *Options, report func(error), out sink) (*build
 		report = func(error) {}
 	}
 	b := &builder{file: file, strict: opt.Strict, report: report, sink: out, maxReports: opt.MaxReports,
-		lifelines: make(map[string]interaction.LifelineID, len(sig.Lifelines)),
-		messages:  make(map[string]interaction.MessageID, len(sig.Messages))}
+		lifelines: newNameTable(sig.Lifelines), messages: newNameTable(sig.Messages)}
 	if b.maxReports <= 0 {
 		b.maxReports = DefaultMaxReports
-	}
-	for i, l := range sig.Lifelines {
-		b.lifelines[l] = interaction.LifelineID(i)
-	}
-	for i, m := range sig.Messages {
-		b.messages[m] = interaction.MessageID(i)
 	}
 	return b, nil
 }
@@ -259,11 +251,11 @@ func (b *builder) stop(err error) error {
 // false; with Options.Strict, undeclared says which name is not declared,
 // for the caller to report, and nothing is counted.
 func (b *builder) action(id []byte, line int, l []byte, k interaction.Kind, m []byte) (act interaction.Action, ok bool, undeclared string) {
-	lid, lok := b.lifelines[string(l)]
-	mid, mok := b.messages[string(m)]
+	lid, lok := b.lifelines.find(l)
+	mid, mok := b.messages.find(m)
 	switch {
 	case lok && mok:
-		return interaction.MakeAction(lid, k, mid), true, ""
+		return interaction.MakeAction(interaction.LifelineID(lid), k, interaction.MessageID(mid)), true, ""
 	case b.strict && !lok:
 		return 0, false, fmt.Sprintf("lifeline %q is not declared in the signature", l)
 	case b.strict:

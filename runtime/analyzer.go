@@ -29,6 +29,12 @@ type Analyzer struct {
 	loc         map[uint64]bool           // the local analyses of this analysis (see locKey)
 	letters     []interaction.MultiAction // every multi-action of the interaction
 	hasSync     bool                      // the interaction has a sync operator
+	// single holds the ActID+1 of each single action met in a multi-trace,
+	// by lifeline then by message and kind (0: not met yet), so that the
+	// events of a multi-trace take no look-up of the store's (by string).
+	single [][]interaction.ActID
+	// por remembers oneUnambiguous by term (see unambiguous).
+	por []uint64
 
 	// base is what the store held when the analyzer got it (see renew);
 	// spent: the last analysis stopped at the memory budget; used: an
@@ -157,7 +163,7 @@ const (
 // analysis stopped at the budget.
 func (a *Analyzer) renew() {
 	a.st, a.root = a.st.Fresh(a.root)
-	a.located = map[uint64][]*located{}
+	a.located, a.single, a.por = map[uint64][]*located{}, nil, nil
 	a.results, a.kept, a.last = verdictMemo{}, 0, nil
 	a.loc = map[uint64]bool{}
 	a.vs, a.work, a.succ, a.via, a.pb = vertices{}, nil, nil, nil, problem{}
@@ -509,7 +515,7 @@ func (a *Analyzer) newProblem(mt *multitrace.MultiTrace) *problem {
 	for ci, c := range mt.Components {
 		start := len(pb.events)
 		for _, e := range c.Trace {
-			pb.events = append(pb.events, a.st.ActID(e))
+			pb.events = append(pb.events, a.eventID(e))
 		}
 		tr := pb.events[start:len(pb.events):len(pb.events)]
 		pb.traces = append(pb.traces, tr)
@@ -520,6 +526,28 @@ func (a *Analyzer) newProblem(mt *multitrace.MultiTrace) *problem {
 		}
 	}
 	return pb
+}
+
+// eventID returns the ActID of the event e of a multi-trace.
+func (a *Analyzer) eventID(e interaction.MultiAction) interaction.ActID {
+	if len(e) != 1 || e[0].IsGhost() {
+		return a.st.ActID(e)
+	}
+	l, rest := int(e[0].Lifeline()), int(e[0].Message())<<1|int(e[0].Kind())
+	if l < len(a.single) && rest < len(a.single[l]) {
+		if id := a.single[l][rest]; id != 0 {
+			return id - 1
+		}
+	}
+	id := a.st.ActID(e)
+	for l >= len(a.single) {
+		a.single = append(a.single, nil)
+	}
+	if rest >= len(a.single[l]) {
+		a.single[l] = slices.Grow(a.single[l], rest+1-len(a.single[l]))[:rest+1]
+	}
+	a.single[l][rest] = id + 1
+	return id
 }
 
 // Explore is Check that also records the part of the analysis graph the

@@ -169,7 +169,8 @@ func distinctMultiTraces(b *testing.B, sp *spec.Spec, n, maxLen int) []*multitra
 	for i := range gen {
 		if k := string(gen[i].Format(sp.Sig)); !seen[k] && len(mts) < n {
 			seen[k] = true
-			mts = append(mts, &gen[i])
+			mt := gen[i] // a copy: the others are not kept live through gen
+			mts = append(mts, &mt)
 		}
 	}
 	if len(mts) < n {

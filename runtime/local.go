@@ -17,6 +17,38 @@ func (pb *problem) oneUnambiguous(t interaction.Term, id interaction.ActID) bool
 	return len(m) == 1 && !m[0].IsGhost() && pb.a.st.Instances(t, m[0]) == 1
 }
 
+// unambiguous is oneUnambiguous of the k-th frontier element of t,
+// remembered in the analyzer's por, two bits an element (known, and the
+// answer), for the first 32 elements of the first porTerms terms: partial
+// order reduction asks it at nearly every vertex, and the store answers
+// by a look-up in a table of every term and action. Only the look-ups
+// that would find the store's memo are spared: the store grows as before.
+func (pb *problem) unambiguous(t interaction.Term, k int) bool {
+	a := pb.a
+	if k >= 32 || int(t) >= porTerms {
+		return pb.oneUnambiguous(t, a.st.FrontierAct(t, k))
+	}
+	if int(t) < len(a.por) {
+		if w := a.por[t] >> (2 * k); w&1 != 0 {
+			return w&2 != 0
+		}
+	}
+	ok := pb.oneUnambiguous(t, a.st.FrontierAct(t, k))
+	if int(t) >= len(a.por) {
+		a.por = slices.Grow(a.por, int(t)+1-len(a.por))[:t+1]
+	}
+	bits := uint64(1)
+	if ok {
+		bits = 3
+	}
+	a.por[t] |= bits << (2 * k)
+	return ok
+}
+
+// porTerms bounds the terms whose unambiguous elements an analyzer
+// remembers (8 bytes each).
+const porTerms = 1 << 20
+
 // localOK runs the local analyses of vertex (t, pos): every component's
 // remaining trace must be accepted (exact search) or be a prefix of a trace
 // (multi-prefix search) of the interaction projected on the component. A

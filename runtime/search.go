@@ -261,7 +261,7 @@ func (pb *problem) successors(v int32, succ []move) []move {
 			}
 			continue
 		}
-		if pb.matches(act, pos) {
+		if pb.matches(ps, pos) {
 			succ = append(succ, move{k: k})
 		}
 		if pb.kind != sliceSearch {
@@ -305,7 +305,7 @@ func (pb *problem) successors(v int32, succ []move) []move {
 	}
 	if a.opts.POR && len(succ) > 1 {
 		for _, m := range succ {
-			if !m.sim && pb.porCandidate(pos, st.FrontierAct(t, int(m.k))) && pb.oneUnambiguous(t, st.FrontierAct(t, int(m.k))) {
+			if !m.sim && pb.porCandidate(pos, st.FrontierAct(t, int(m.k))) && pb.unambiguous(t, int(m.k)) {
 				return append(succ[:0], m)
 			}
 		}
@@ -344,9 +344,8 @@ func (pb *problem) push(v int32, m move) int32 {
 	a := pb.a
 	vs := &a.vs
 	w := vs.add(interaction.Empty)
-	next, consumed, how := pb.apply(v, m, vs.pos(w))
+	act, next, consumed, how := pb.apply(v, m, vs.pos(w))
 	vs.setTerm(w, next)
-	act := a.st.FrontierAct(vs.term(v), int(m.k))
 	if pb.recordsVia() {
 		a.via = append(a.via, viaStep{parent: v, act: act, how: how})
 	}
@@ -357,18 +356,17 @@ func (pb *problem) push(v int32, m move) int32 {
 }
 
 // apply computes the vertex reached from v by the move m: it writes its
-// positions and budgets into wp and returns its term, the lifelines of the
-// components the move finished (removed from the term), and how it was
-// reached.
-func (pb *problem) apply(v int32, m move, wp []int32) (interaction.Term, interaction.Lifelines, uint8) {
+// positions and budgets into wp and returns the multi-action executed, its
+// term, the lifelines of the components the move finished (removed from
+// the term), and how it was reached.
+func (pb *problem) apply(v int32, m move, wp []int32) (interaction.ActID, interaction.Term, interaction.Lifelines, uint8) {
 	a := pb.a
 	st := a.st
 	vs := &a.vs
 	n := len(pb.traces)
 	t := vs.term(v)
 	k := int(m.k)
-	act := st.FrontierAct(t, k)
-	next := st.Step(t, k)
+	act, next := st.Successor(t, k)
 	copy(wp, vs.pos(v))
 	how := uint8(viaSilent)
 	var consumed interaction.Lifelines
@@ -407,7 +405,7 @@ func (pb *problem) apply(v int32, m move, wp []int32) (interaction.Term, interac
 			wp[n+slotAlpha] += grown
 		}
 	}
-	return next, consumed, how
+	return act, next, consumed, how
 }
 
 // order sorts freshly pushed moves so that DFS takes first the one whose
@@ -423,7 +421,7 @@ func (pb *problem) order(es []edge) {
 	sizes := pb.sizes[:0]
 	for _, e := range es {
 		pb.scratch = slices.Grow(pb.scratch[:0], pb.a.vs.n)[:pb.a.vs.n]
-		next, _, _ := pb.apply(e.from, e.m, pb.scratch)
+		_, next, _, _ := pb.apply(e.from, e.m, pb.scratch)
 		s := st.NumActions(next)
 		if pb.kind == sliceSearch && e.m.sim {
 			s += 1 << 24
@@ -539,10 +537,10 @@ func (pb *problem) enoughLeft(t interaction.Term, pos []int32) bool {
 	return true
 }
 
-// matches reports whether the multi-action id can be consumed now: each of
-// its parts is the head of its component.
-func (pb *problem) matches(id interaction.ActID, pos []int32) bool {
-	for _, pt := range pb.a.parts(pb.p, id) {
+// matches reports whether a multi-action of parts ps can be consumed now:
+// each part is the head of its component.
+func (pb *problem) matches(ps []part, pos []int32) bool {
+	for _, pt := range ps {
 		if !pb.partMatches(pt, pos) {
 			return false
 		}
