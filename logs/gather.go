@@ -28,8 +28,9 @@ type record struct {
 	span int32  // a span held for pairing: its index in spans + 1; else 0
 }
 
-// recordBytes is what a record holds in memory.
-const recordBytes = 32
+// recordBytes is what a record holds in memory: itself (32 bytes), and
+// its entry in the index built once reading is done (gatherer.byRec).
+const recordBytes = 32 + 4
 
 // maxInputs bounds the inputs of a gatherer: an input's index fits in a
 // record's meta.
@@ -105,8 +106,9 @@ type sessionState struct {
 }
 
 // sessionBytes is what a session holds in memory besides its id's bytes:
-// its state, with room to grow, and its entry in the map of ids.
-const sessionBytes = 160
+// its state, with room to grow, its entry in the map of ids and in the
+// index of its records (gatherer.first).
+const sessionBytes = 160 + 4
 
 // gatherer gathers the events of logs into sessions and builds their
 // multi-traces: the store of Read (one input), of a Joiner (every input
