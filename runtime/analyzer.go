@@ -33,8 +33,10 @@ type Analyzer struct {
 	// by lifeline then by message and kind (0: not met yet), so that the
 	// events of a multi-trace take no look-up of the store's (by string).
 	single [][]interaction.ActID
-	// por remembers oneUnambiguous by term (see unambiguous).
-	por []uint64
+	// por remembers oneUnambiguous by term (see unambiguous), for the
+	// terms below porTerms.
+	por      []uint64
+	porTerms int
 
 	// base is what the store held when the analyzer got it (see renew);
 	// spent: the last analysis stopped at the memory budget; used: an
@@ -73,14 +75,15 @@ func New(st *interaction.Store, root interaction.Term, opts Options) *Analyzer {
 		opts.LOC = false
 	}
 	a := &Analyzer{
-		st:      st,
-		root:    root,
-		opts:    opts,
-		hasSync: withSync,
-		all:     st.Signature().AllLifelines(),
-		located: map[uint64][]*located{},
-		loc:     map[uint64]bool{},
-		base:    st.Bytes(),
+		st:       st,
+		root:     root,
+		opts:     opts,
+		porTerms: porTerms(opts),
+		hasSync:  withSync,
+		all:      st.Signature().AllLifelines(),
+		located:  map[uint64][]*located{},
+		loc:      map[uint64]bool{},
+		base:     st.Bytes(),
 	}
 	a.prepare()
 	return a

@@ -19,13 +19,13 @@ func (pb *problem) oneUnambiguous(t interaction.Term, id interaction.ActID) bool
 
 // unambiguous is oneUnambiguous of the k-th frontier element of t,
 // remembered in the analyzer's por, two bits an element (known, and the
-// answer), for the first 32 elements of the first porTerms terms: partial
+// answer), for the first 32 elements of the first porTerms(opts) terms: partial
 // order reduction asks it at nearly every vertex, and the store answers
 // by a look-up in a table of every term and action. Only the look-ups
 // that would find the store's memo are spared: the store grows as before.
 func (pb *problem) unambiguous(t interaction.Term, k int) bool {
 	a := pb.a
-	if k >= 32 || int(t) >= porTerms {
+	if k >= 32 || int(t) >= a.porTerms {
 		return pb.oneUnambiguous(t, a.st.FrontierAct(t, k))
 	}
 	if int(t) < len(a.por) {
@@ -46,8 +46,18 @@ func (pb *problem) unambiguous(t interaction.Term, k int) bool {
 }
 
 // porTerms bounds the terms whose unambiguous elements an analyzer
-// remembers (8 bytes each).
-const porTerms = 1 << 20
+// remembers (8 bytes each): 8 MiB, and 1/16 of a memory budget (twice as
+// much with the room the table's slice grows with).
+// The table is not charged to the analyses (which terms it holds depends
+// on the analyses before, and a charge would make the verdicts near the
+// budget depend on them too), so it is bounded by the budget instead.
+func porTerms(opts Options) int {
+	n := 1 << 20
+	if opts.MaxMemory > 0 {
+		n = min(n, int(opts.MaxMemory/16/8))
+	}
+	return n
+}
 
 // localOK runs the local analyses of vertex (t, pos): every component's
 // remaining trace must be accepted (exact search) or be a prefix of a trace

@@ -44,8 +44,10 @@ type Options struct {
 	Timeout  time.Duration // time budget per multi-trace; 0 means none
 	// MaxMemory bounds, in bytes, the data of an analysis: the terms and
 	// memos its store holds beyond the interaction, and its search
-	// (vertices, local analyses, recorded graph); 0 means no bound. Go's
-	// collector may take up to twice as much from the system (GOGC=100).
+	// (vertices, local analyses, recorded graph); 0 means no bound. Tables
+	// an analyzer keeps from one analysis to the next besides the store
+	// take at most 1/8 of it more. Go's collector may take up to twice as
+	// much from the system (GOGC=100).
 	MaxMemory int64
 	// Simulation configures slice mode (DefaultOptions sets DefaultSimulation).
 	Simulation Simulation
