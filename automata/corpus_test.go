@@ -23,7 +23,7 @@ func TestLfremCorpus(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(testutil.Shared(t), "corpus", "lfrem")
 	rows := testutil.LfremRows(t, dir)
-	step := 20 // a sample of 500 rows; the sweep checks the 10,000
+	step := 50 // a sample of 200 rows; the sweep checks the 10,000
 	if testutil.Sweep() {
 		step = 1
 	}

@@ -39,7 +39,7 @@ func TestDifferentialRuntime(t *testing.T) {
 	t.Parallel()
 	n := *seeds
 	if n == 0 {
-		n = 30 // a sample; the sweep's 4000 are the differential's full run
+		n = 20 // a sample; the sweep's 4000 are the differential's full run
 		if testutil.Sweep() {
 			n = 4000
 		}

@@ -219,7 +219,7 @@ func TestWideTerms(t *testing.T) {
 // byte, are 24 MB (about 2.5 GB of memory) with -tags sweep (256 KB
 // without).
 func TestLargeInputs(t *testing.T) {
-	big, valid := 256<<10, 128<<10
+	big, valid := 128<<10, 64<<10
 	if testutil.Sweep() {
 		big, valid = 100<<20, 24<<20
 	}

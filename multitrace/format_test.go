@@ -77,7 +77,7 @@ func TestFormatSourceIsFormat(t *testing.T) {
 func TestFormatSourceMemory(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("{\n\t[a,b] a!m")
-	for b.Len() < 4<<20 {
+	for b.Len() < 1<<20 {
 		b.WriteString(".b?m.{a!n,b?n}")
 	}
 	b.WriteString("\n}\n")

@@ -358,7 +358,7 @@ func (g *generator) sets(sizes map[string]int) []table1Set {
 // error of nfa1).
 func TestTable1Verdicts(t *testing.T) {
 	t.Parallel()
-	size := 25 // multi-traces per set; the sweep checks all 1000
+	size := 10 // multi-traces per set; the sweep checks all 1000
 	if testutil.Sweep() {
 		size = 1000
 	}

@@ -166,7 +166,7 @@ func TestWalk(t *testing.T) {
 func TestHasAcceptingPath(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(64, 64))
-	for range 1000 {
+	for range 400 {
 		c := randomChecker(t, rng, 1+rng.IntN(64), 1+rng.IntN(4), 1, nfa.CheckerOptions{NoPruning: true})
 		if c == nil {
 			continue
