@@ -12,14 +12,14 @@ import (
 	"github.com/ivc-project/ivc/tracegen"
 )
 
-// TestWriteStreamMemory writes 5,000 sessions (200,000 in the sweeps) in
+// TestWriteStreamMemory writes 3,000 sessions (200,000 in the sweeps) in
 // every format through WriteStream, the path of ivc gen --log-format, and
 // checks that the live heap does not grow with the sessions written (issue
 // 25 item 5): from the tenth of them to the last it may grow by a fixed
 // bound, far below what holding the sessions or their events would take.
 func TestWriteStreamMemory(t *testing.T) {
 	if testing.Short() {
-		t.Skip("writes 5,000 sessions per format")
+		t.Skip("writes 3,000 sessions per format")
 	}
 	sp, mts, _ := abpTraces(t)
 	global := mts[0].Components
@@ -28,9 +28,9 @@ func TestWriteStreamMemory(t *testing.T) {
 		trace = append(trace, c.Trace[:min(2, len(c.Trace))]...)
 	}
 	locs := interaction.DiscreteLocations(sp.Sig)
-	// By default a leak of more than about 230 B a session exceeds the
+	// By default a leak of more than about 240 B a session exceeds the
 	// bound: a session's events, held, take several times that.
-	n, mark, bound := 5_000, 500, uint64(1<<20)
+	n, mark, bound := 3_000, 300, uint64(640<<10)
 	if testutil.Sweep() {
 		n, mark, bound = 200_000, 20_000, 4<<20
 	}
