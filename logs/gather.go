@@ -90,7 +90,8 @@ func (rs *records) all(yield func(int32, *record) bool) {
 }
 
 // sessionState is a session being read: sparse, whatever the number of
-// locations (its events are a chain of records).
+// locations (its events are records marked with its index, found by
+// gatherer.recordsOf).
 type sessionState struct {
 	id              string
 	line            int   // of its first event
