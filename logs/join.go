@@ -172,10 +172,7 @@ func (j *Joiner) check() error {
 	if j.budget <= 0 || j.g.bytes*heldShare <= j.budget {
 		return nil
 	}
-	sp, err := newSpill(j.dir)
-	if err != nil {
-		return err
-	}
+	sp := newSpill(j.dir)
 	j.spill = sp
 	g := j.g
 	// Each session's header, then the records in the order read: each
@@ -266,17 +263,18 @@ type spillFile struct {
 	removed bool // its name is gone already
 }
 
-func newSpill(dir string) (*spill, error) {
-	sp := &spill{dir: dir, seed: maphash.MakeSeed()}
-	for range spillParts {
-		f, err := sp.create()
-		if err != nil {
-			sp.close()
-			return nil, err
-		}
-		sp.parts = append(sp.parts, f)
+func newSpill(dir string) *spill {
+	return &spill{dir: dir, seed: maphash.MakeSeed(), parts: make([]*spillFile, spillParts)}
+}
+
+// part returns partition p, made at its first event: a small spill makes
+// a file for each partition its sessions fall in, not for all of them.
+func (sp *spill) part(p uint64) *spillFile {
+	p %= spillParts
+	if sp.parts[p] == nil && sp.err == nil {
+		sp.parts[p], sp.err = sp.create()
 	}
-	return sp, nil
+	return sp.parts[p]
 }
 
 // create makes a temporary file without a name (Linux's O_TMPFILE), or
@@ -309,14 +307,14 @@ func (sp *spill) close() error {
 // to its partition.
 func (sp *spill) event(id []byte, input int32, line, index int, tag byte, act interaction.Action, key orderKey) error {
 	sp.buf = appendEvent(sp.buf[:0], id, tag, input, line, index, act, key)
-	return sp.write(sp.parts[maphash.Bytes(sp.seed, id)%spillParts], sp.buf)
+	return sp.write(sp.part(maphash.Bytes(sp.seed, id)), sp.buf)
 }
 
 // spanEvent writes a span held for pairing of session id to its partition.
 func (sp *spill) spanEvent(id []byte, input int32, line, index int, act interaction.Action, key orderKey, ref *spanRef, links []uint64) error {
 	sp.buf = appendEvent(sp.buf[:0], id, byte(key.kind)|linkFlag, input, line, index, act, key)
 	sp.buf = appendRef(sp.buf, ref, links)
-	return sp.write(sp.parts[maphash.Bytes(sp.seed, id)%spillParts], sp.buf)
+	return sp.write(sp.part(maphash.Bytes(sp.seed, id)), sp.buf)
 }
 
 // record writes rec, an event gathered in g before the spill, of session
@@ -349,7 +347,7 @@ func appendRef(b []byte, ref *spanRef, links []uint64) []byte {
 // follow.
 func (sp *spill) header(s *sessionState) {
 	sp.buf = appendHeader(sp.buf[:0], s)
-	sp.write(sp.parts[maphash.String(sp.seed, s.id)%spillParts], sp.buf)
+	sp.write(sp.part(maphash.String(sp.seed, s.id)), sp.buf)
 }
 
 // write writes b to f; the first error sticks.
@@ -413,6 +411,16 @@ func (f *spillFile) rewind() (*bufio.Reader, error) {
 		return nil, err
 	}
 	return bufio.NewReaderSize(f.f, 32<<10), nil
+}
+
+// truncate empties f, read to its end, for writing again.
+func (f *spillFile) truncate() error {
+	if err := f.f.Truncate(0); err != nil {
+		return err
+	}
+	_, err := f.f.Seek(0, io.SeekStart)
+	f.w.Reset(f.f)
+	return err
 }
 
 // spilled is an event as read back from a spill file.
@@ -529,6 +537,9 @@ func (sp *spill) sort(template *gatherer) error {
 	var e spilled
 	g := template.empty()
 	for p, part := range sp.parts {
+		if part == nil { // no session fell in it
+			continue
+		}
 		r, err := part.rewind()
 		if err != nil {
 			return fmt.Errorf("reading spilled sessions: %w", err)
@@ -550,13 +561,13 @@ func (sp *spill) sort(template *gatherer) error {
 			}
 			g.put(&e)
 		}
-		part.close()
+		// Its run takes its file: one file per partition in all.
 		sp.parts[p] = nil
-		run, err := sp.create()
-		if err != nil {
-			return err
+		sp.runs = append(sp.runs, part)
+		run := part
+		if err := run.truncate(); err != nil {
+			return fmt.Errorf("spilling sessions to disk: %w", err)
 		}
-		sp.runs = append(sp.runs, run)
 		for i := range g.sess {
 			s := &g.sess[i]
 			sp.buf = appendHeader(sp.buf[:0], s)

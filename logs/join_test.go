@@ -376,3 +376,31 @@ func TestJoinTraceIDs(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestJoinSpillDirMissing checks that a spill into a directory that does
+// not exist fails the read that passes the budget, with an error naming
+// the directory's flag, and no session is handed out.
+func TestJoinSpillDirMissing(t *testing.T) {
+	sig := testSig(t)
+	x := filepath.Join(t.TempDir(), "x.jsonl")
+	if err := os.WriteFile(x, []byte(`{"session":"s1","action":"a!m"}
+{"session":"s2","action":"a!m"}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opt := logs.Options{Sig: sig}
+	j, err := logs.NewJoiner(opt, 1, filepath.Join(t.TempDir(), "missing"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	in, err := logs.Open(x, logs.Auto, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	_, err = j.Read(in, func(err error) { t.Error(err) })
+	if err == nil || !strings.HasPrefix(err.Error(), x+": spilling sessions to disk: ") || !strings.HasSuffix(err.Error(), "no such file or directory (see --tmp-dir)") {
+		t.Fatalf("got %v, want an error of spilling naming --tmp-dir", err)
+	}
+}

@@ -1,7 +1,6 @@
 package logs
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -128,10 +127,11 @@ func ReadFrom(name string, r io.Reader, f Format, opt Options, report func(error
 	return in.Read(report)
 }
 
-// fileError names the file in an error that does not already.
+// fileError names the file in an error that does not already: an error
+// of reading the file itself by its name only, one that wraps another
+// file's (a spill's) whole.
 func fileError(name string, err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
+	if pe, ok := err.(*os.PathError); ok {
 		err = pe.Err
 	}
 	if strings.HasPrefix(err.Error(), syntax.FileName(name)+":") {
