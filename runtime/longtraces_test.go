@@ -17,12 +17,17 @@ type longTrace struct {
 }
 
 // loadLongTraces reads corpus/long-traces: ABP and rover global traces of
-// 250 to 10,000 actions with HIBOU's verdicts in the CSVs.
-func loadLongTraces(t testing.TB) []longTrace {
+// 250 to 10,000 actions with HIBOU's verdicts in the CSVs. It reads the
+// multi-traces keep keeps, and returns the number of traces listed.
+func loadLongTraces(t testing.TB, keep func(testutil.LongTrace) bool) ([]longTrace, int) {
 	dir := filepath.Join(testutil.Shared(t), "corpus", "long-traces")
 	specs := map[string]*spec.Spec{}
 	var out []longTrace
-	for _, lt := range testutil.LongTraces(t, dir, "abp", "rover") {
+	listed := testutil.LongTraces(t, dir, "abp", "rover")
+	for _, lt := range listed {
+		if !keep(lt) {
+			continue
+		}
 		sp := specs[lt.Model]
 		if sp == nil {
 			var err error
@@ -37,7 +42,7 @@ func loadLongTraces(t testing.TB) []longTrace {
 		}
 		out = append(out, longTrace{lt.Model, lt.Name, lt.Kind, lt.Verdict, sp, mt})
 	}
-	return out
+	return out, len(listed)
 }
 
 // TestLongTraces checks HIBOU's prefix-mode verdicts on the long global
@@ -46,25 +51,21 @@ func loadLongTraces(t testing.TB) []longTrace {
 // vertices), so that the verdicts do not depend on the machine's speed.
 func TestLongTraces(t *testing.T) {
 	t.Parallel()
-	traces := loadLongTraces(t)
-	if len(traces) != 238 {
-		t.Fatalf("%d long traces, want 238", len(traces))
-	}
 	// Without -tags sweep, a sample: the first trace of each model, kind and
 	// verdict.
 	sampled := map[[3]string]bool{}
-	sample := make([]bool, len(traces))
-	for i, lt := range traces {
-		group := [3]string{lt.model, lt.kind, lt.verdict}
-		sample[i] = testutil.Sweep() || !sampled[group]
+	traces, listed := loadLongTraces(t, func(lt testutil.LongTrace) bool {
+		group := [3]string{lt.Model, lt.Kind, lt.Verdict}
+		keep := testutil.Sweep() || !sampled[group]
 		sampled[group] = true
+		return keep
+	})
+	if listed != 238 {
+		t.Fatalf("%d long traces, want 238", listed)
 	}
 	for _, cfg := range configs {
 		analyzers := map[*spec.Spec]*Analyzer{}
-		for i, lt := range traces {
-			if !sample[i] {
-				continue
-			}
+		for _, lt := range traces {
 			a := analyzers[lt.sp]
 			if a == nil {
 				a = New(lt.sp.Store, lt.sp.Root, Options{Mode: verdict.Prefix, POR: cfg.por, LOC: cfg.loc, MaxNodes: 250_000})
@@ -82,7 +83,7 @@ func TestLongTraces(t *testing.T) {
 // actions per second, per model and kind (ACP: prefixes of accepted traces;
 // ERR: one wrong action appended).
 func BenchmarkLongTraces(b *testing.B) {
-	traces := loadLongTraces(b)
+	traces, _ := loadLongTraces(b, func(testutil.LongTrace) bool { return true })
 	for _, model := range []string{"abp", "rover"} {
 		for _, kind := range []string{"ACP", "ERR"} {
 			b.Run(model+"/"+kind, func(b *testing.B) {
