@@ -49,8 +49,9 @@ var (
 // Outcome.Elapsed, which ivc prints as elapsed_us) on one multi-trace in
 // every of corpus/lfrem/verdicts.tsv, and prints both side by side.
 // HIBOU's results are kept in cache (when not empty) and read back from it
-// on the next run: HIBOU does not change.
-func printHibou(shared string, every int, cache string) error {
+// on the next run: HIBOU does not change. With dump, each multi-trace's
+// times and verdicts go to that TSV file.
+func printHibou(shared string, every int, cache, dump string) error {
 	dir := filepath.Join(shared, "corpus", "lfrem")
 	tool := filepath.Join(shared, "tools", "hibou")
 	if _, err := os.Stat(filepath.Join(tool, "hibou_label")); err != nil {
@@ -77,7 +78,16 @@ func printHibou(shared string, every int, cache string) error {
 		}
 	}
 	report(samples, every)
-	return nil
+	if dump == "" {
+		return nil
+	}
+	var b bytes.Buffer
+	b.WriteString("htf\thif\tengine\thibou\thibou_ns\tverdict\tauto_ns\truntime_ns\truntime_nodes\n")
+	for _, s := range samples {
+		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%d\t%s\t%d\t%d\t%d\n", s.htf, s.hif, s.auto.Engine, s.hibou, s.hibouTime.Nanoseconds(),
+			s.auto.Result.Verdict, s.auto.Elapsed.Nanoseconds(), s.rt.Elapsed.Nanoseconds(), s.rt.Result.TotalNodes())
+	}
+	return os.WriteFile(dump, b.Bytes(), 0o644)
 }
 
 // runHibou runs HIBOU on every sample, one process at a time (so that its

@@ -374,6 +374,7 @@ func main() {
 	hibou := flag.Bool("hibou", false, "measure ivc beside HIBOU 0.8.7 (../shared/tools/hibou) on the lifeline-removal corpus, instead of the rows")
 	every := flag.Int("every", 5, "with -hibou: one multi-trace in every this many of corpus/lfrem")
 	cache := flag.String("hibou-cache", "", "with -hibou: keep HIBOU's results in this file and read them back when it exists")
+	dump := flag.String("hibou-samples", "", "with -hibou: write each multi-trace's times (ns) and verdicts to this TSV file")
 	flag.Parse()
 	fmt.Printf("Machine: %s/%s, %d CPUs, %s\n\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
 	if *hibou {
@@ -383,7 +384,7 @@ func main() {
 		// neighbour).
 		wd, err := os.Getwd()
 		if err == nil {
-			err = printHibou(filepath.Join(wd, "..", "shared"), max(*every, 1), *cache)
+			err = printHibou(filepath.Join(wd, "..", "shared"), max(*every, 1), *cache, *dump)
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
