@@ -1,7 +1,6 @@
 package syntax
 
 import (
-	"errors"
 	"io/fs"
 
 	"github.com/ivc-project/ivc/internal/input"
@@ -48,10 +47,11 @@ var ErrNotRegular = input.ErrNotRegular
 // with x quoted when it holds a newline or another character that is not
 // printable (see FileName). The error keeps its cause: errors.As finds the
 // *fs.PathError, and errors.Is its reason (fs.ErrNotExist, ErrTooLarge).
-// Any other error is returned as it is.
+// Any other error is returned as it is, one that wraps an *fs.PathError
+// too: its text says more than the path error's (an error of a spill file
+// made while reading another).
 func FileError(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
+	if pe, ok := err.(*fs.PathError); ok {
 		return &fileError{pe}
 	}
 	return err

@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -56,5 +57,10 @@ func TestFileErrorCause(t *testing.T) {
 	}
 	if other := errors.New("other"); FileError(other) != other {
 		t.Errorf("FileError changed an error that is not an *fs.PathError")
+	}
+	// A path error within another error is left whole: the other error's
+	// text says what failed (here, a spill file made while reading a log).
+	if wrapped := fmt.Errorf("spilling sessions to disk: %w", err); FileError(wrapped) != wrapped {
+		t.Errorf("FileError rewrote %q as %q", wrapped, FileError(wrapped))
 	}
 }
