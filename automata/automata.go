@@ -266,14 +266,34 @@ func (e *Engine) located(locs interaction.Locations) *located {
 // return included. Checkers of different partitions are built
 // concurrently.
 func (e *Engine) locate(locs interaction.Locations) (*located, time.Time) {
-	var key strings.Builder
+	var buf [keySize]byte
+	key := buf[:0]
 	for _, g := range locs {
-		key.WriteString(string(g))
-		key.WriteByte(0xff)
+		key = append(append(key, g...), 0xff)
 	}
+	return e.locateKey(key, func() interaction.Locations { return locs })
+}
+
+// locateMT is locate for the partition of mt, which it reads without
+// making its Locations (allocation-free once the checker is built).
+func (e *Engine) locateMT(mt *multitrace.MultiTrace) (*located, time.Time) {
+	var buf [keySize]byte
+	key := buf[:0]
+	for _, c := range mt.Components {
+		key = append(append(key, c.Lifelines...), 0xff)
+	}
+	return e.locateKey(key, mt.Locations)
+}
+
+// keySize is the room for a partition's key that needs no allocation.
+const keySize = 128
+
+// locateKey is locate by the partition's key: its lifeline sets, each
+// followed by 0xff; locs gives the partition when its checker is built.
+func (e *Engine) locateKey(key []byte, locs func() interaction.Locations) (*located, time.Time) {
 	t0 := time.Now()
 	e.mu.Lock()
-	if l, ok := e.checkers[key.String()]; ok {
+	if l, ok := e.checkers[string(key)]; ok {
 		e.mu.Unlock()
 		select {
 		case <-l.ready:
@@ -283,13 +303,13 @@ func (e *Engine) locate(locs interaction.Locations) (*located, time.Time) {
 			return l, t0
 		}
 	}
-	l := &located{ready: make(chan struct{}), locs: slices.Clone(locs)}
-	e.checkers[key.String()] = l
+	l := &located{ready: make(chan struct{}), locs: slices.Clone(locs())}
+	e.checkers[string(key)] = l
 	deadline := e.first
 	e.first = time.Time{}
 	e.mu.Unlock()
 	defer close(l.ready)
-	alph, index := alphabets(e.sig, e.acts, locs)
+	alph, index := alphabets(e.sig, e.acts, l.locs)
 	l.c, l.err = nfa.NewChecker(e.a, alph, e.opt.checkerOptions(deadline))
 	l.letters = index
 	if l.err == nil {
@@ -298,8 +318,8 @@ func (e *Engine) locate(locs interaction.Locations) (*located, time.Time) {
 		// the rest of Check, so that the first multi-trace judged costs
 		// what the others do (lfrem corpus: the first check of a run took
 		// about twice the time of the same check judged second).
-		empty := &multitrace.MultiTrace{Components: make([]multitrace.Component, len(locs))}
-		for i, g := range locs {
+		empty := &multitrace.MultiTrace{Components: make([]multitrace.Component, len(l.locs))}
+		for i, g := range l.locs {
 			empty.Components[i].Lifelines = g
 		}
 		e.checkAt(l, empty)
@@ -320,10 +340,16 @@ func (e *Engine) Letters(mt *multitrace.MultiTrace) ([][]nfa.Letter, error) {
 
 func (l *located) trace(mt *multitrace.MultiTrace) [][]nfa.Letter {
 	out := make([][]nfa.Letter, len(mt.Components))
+	n := 0
+	for _, c := range mt.Components {
+		n += len(c.Trace)
+	}
+	all := make([]nfa.Letter, n) // one allocation for the events of all components
 	for i, c := range mt.Components {
 		unknown := nfa.Letter(len(l.c.Alphabets().Letters(i)))
 		ix := &l.letters[i]
-		tr := make([]nfa.Letter, len(c.Trace))
+		tr := all[:len(c.Trace):len(c.Trace)]
+		all = all[len(c.Trace):]
 		for j, ev := range c.Trace {
 			// lookup, with its common case written out: the per-event path.
 			var x nfa.Letter
@@ -499,7 +525,7 @@ func (o *Online) StepSub(i int, set, tmp []uint64, act interaction.Action) bool 
 // took, 0 when the checker was built before, so that a caller can report
 // it apart from the check.
 func (e *Engine) Prepare(mt *multitrace.MultiTrace) (time.Duration, error) {
-	l, t0 := e.locate(mt.Locations())
+	l, t0 := e.locateMT(mt)
 	if t0.IsZero() {
 		return 0, l.err
 	}
@@ -509,7 +535,8 @@ func (e *Engine) Prepare(mt *multitrace.MultiTrace) (time.Duration, error) {
 // Check decides mt. A multi-trace whose partition makes a projection too
 // big answers Inconc with the reason.
 func (e *Engine) Check(mt *multitrace.MultiTrace) verdict.Result {
-	return e.checkAt(e.located(mt.Locations()), mt)
+	l, _ := e.locateMT(mt)
+	return e.checkAt(l, mt)
 }
 
 // checkAt is Check on l, the checker of mt's partition.

@@ -8,6 +8,7 @@ import (
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/verdict"
 )
 
 // TestFirstCheckPrepared checks that Prepare does the one-time work of a
@@ -75,4 +76,31 @@ func mallocs(f func()) uint64 {
 	f()
 	runtime.ReadMemStats(&m)
 	return m.Mallocs - before
+}
+
+// TestCheckAllocs checks what a check of a small multi-trace allocates once
+// its partition's checker is built: its events' letters (one slice for all
+// components, one of their traces), and nothing to find the checker
+// (before, the partition's key and its Locations, twice: 9 objects).
+func TestCheckAllocs(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "lfrem")
+	sp, err := spec.Load(filepath.Join(dir, "signature.hsf"), filepath.Join(dir, "i14.hif"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mt, err := multitrace.ParseResolve("test.htf", []byte("{ [l1] l1!m5.l1?m1.l1?m1; [l2] l2?m2.l2?m4; [l3] l3?m5.l3?m6; [l4] l4!m2.l4!m3.l4!m2; [l5] l5?m6.l5!m1.l5?m1 }"), sp.Sig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(sp.Store, sp.Root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Prepare(mt); err != nil {
+		t.Fatal(err)
+	}
+	var res verdict.Result
+	if n := testing.AllocsPerRun(100, func() { res = e.Check(mt) }); n > 2 || !res.Verdict.OK() {
+		t.Errorf("%s: %v allocations a check, want at most 2", res.Verdict, n)
+	}
 }
