@@ -101,6 +101,14 @@ type Engine struct {
 	// both, is answered within one build timeout. Later partitions get a
 	// timeout of their own. Zero once used.
 	first time.Time
+
+	letters sync.Pool // *letterBuf: the letters of a check, reused
+}
+
+// letterBuf holds the letters of a multi-trace (see located.trace).
+type letterBuf struct {
+	traces [][]nfa.Letter
+	all    []nfa.Letter
 }
 
 // New compiles root (a term of st) into its reduced NFA. It fails with the
@@ -335,16 +343,19 @@ func (e *Engine) Letters(mt *multitrace.MultiTrace) ([][]nfa.Letter, error) {
 	if l.err != nil {
 		return nil, l.err
 	}
-	return l.trace(mt), nil
+	return l.trace(&letterBuf{}, mt), nil
 }
 
-func (l *located) trace(mt *multitrace.MultiTrace) [][]nfa.Letter {
-	out := make([][]nfa.Letter, len(mt.Components))
+// trace returns the letters of mt's events, one trace per component, in
+// b's room (grown as needed: a check reuses it, allocation-free).
+func (l *located) trace(b *letterBuf, mt *multitrace.MultiTrace) [][]nfa.Letter {
 	n := 0
 	for _, c := range mt.Components {
 		n += len(c.Trace)
 	}
-	all := make([]nfa.Letter, n) // one allocation for the events of all components
+	b.traces = slices.Grow(b.traces[:0], len(mt.Components))[:len(mt.Components)]
+	b.all = slices.Grow(b.all[:0], n)[:n]
+	out, all := b.traces, b.all
 	for i, c := range mt.Components {
 		unknown := nfa.Letter(len(l.c.Alphabets().Letters(i)))
 		ix := &l.letters[i]
@@ -553,7 +564,12 @@ func (e *Engine) checkAt(l *located, mt *multitrace.MultiTrace) verdict.Result {
 		}
 		return res
 	}
-	letters := l.trace(mt)
+	b, _ := e.letters.Get().(*letterBuf)
+	if b == nil {
+		b = &letterBuf{}
+	}
+	defer e.letters.Put(b) // the result holds none of the letters
+	letters := l.trace(b, mt)
 	r := check(l.c, letters, e.opt)
 	if r.Verdict != nfa.Fail {
 		return result(r, e.opt, nil)
