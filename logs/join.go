@@ -563,8 +563,8 @@ func (sp *spill) sort(template *gatherer) error {
 		}
 		// Its run takes its file: one file per partition in all.
 		sp.parts[p] = nil
-		sp.runs = append(sp.runs, part)
 		run := part
+		sp.runs = append(sp.runs, run)
 		if err := run.truncate(); err != nil {
 			return fmt.Errorf("spilling sessions to disk: %w", err)
 		}

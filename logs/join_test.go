@@ -378,8 +378,8 @@ func TestJoinTraceIDs(t *testing.T) {
 }
 
 // TestJoinSpillDirMissing checks that a spill into a directory that does
-// not exist fails the read that passes the budget, with an error naming
-// the directory's flag, and no session is handed out.
+// not exist fails the read that passes the budget, with an error that says
+// it is the spill's (not the log's) and names the directory's flag.
 func TestJoinSpillDirMissing(t *testing.T) {
 	sig := testSig(t)
 	x := filepath.Join(t.TempDir(), "x.jsonl")
