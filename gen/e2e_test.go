@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -374,14 +375,20 @@ func BenchmarkInProcess(b *testing.B) {
 // traces one after the other: ABP is a loopS) and on a local trace.
 func writeBench(t *testing.T, mod, pkg string, m *compiled) {
 	mt := longABP(t, m)
-	writeFile(t, filepath.Join(mod, pkg, "testdata", "long.htf"), string(mt.Format(m.sp.Sig)))
 	var b bytes.Buffer
+	// The multi-trace is a constant of the test, not a file it reads: the
+	// go command caches no result of a test that read a file of a
+	// temporary directory (its path is part of the key), and this one's
+	// result can be cached from one run to the next (the verdicts program
+	// goes through ReadHTF).
 	b.WriteString("package " + pkg + `
 
 import "testing"
 
+const longHTF = ` + strconv.Quote(string(mt.Format(m.sp.Sig))) + `
+
 func long(tb testing.TB) MultiTrace {
-	mt, err := ReadHTF("testdata/long.htf")
+	mt, err := ParseHTF("long.htf", []byte(longHTF))
 	if err != nil {
 		tb.Fatal(err)
 	}
