@@ -136,6 +136,25 @@ func TestLocalAnalysesPrune(t *testing.T) {
 	}
 }
 
+// TestAttemptEndsExhausted: the optimistic exact attempt (see accepted)
+// drops a vertex where a component whose events are all consumed must
+// still act. Here l2 logged nothing and the interaction ends with l2!m4:
+// no interleaving is complete from the root on, which the attempt, its
+// vertices counted in LocalNodes, sees there (it went through all four
+// vertices before).
+func TestAttemptEndsExhausted(t *testing.T) {
+	st := storeOf(t, "l1,l2", "m1,m2,m3,m4")
+	term := st.MustParseTerm("seq(l1!m1,seq(l1!m2,seq(l1!m3,l2!m4)))")
+	mt := mtOf(t, st.Signature(), "[l1] l1!m1.l1!m2.l1!m3; [l2] ")
+	res := New(st, term, DefaultOptions()).Check(mt)
+	if res.Verdict != verdict.WeakPass {
+		t.Fatalf("%s, want WeakPass", res.Text())
+	}
+	if res.LocalNodes > 1 {
+		t.Errorf("the attempt and the local analyses explored %d vertices, want 1 (the root)", res.LocalNodes)
+	}
+}
+
 func TestExplanation(t *testing.T) {
 	st := storeOf(t, "l1,l2", "m,n")
 	term := st.MustParseTerm("seq(strict(l1!m,l2?m),strict(l2!n,l1?n))")

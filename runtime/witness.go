@@ -181,7 +181,8 @@ const replayWork = 4
 // how a session costs about one vertex per event. (In slice mode, whose
 // logs mostly start late, it would mostly be lost.) Local analyses dominate the cost of a search of a small
 // multi-trace, and an accepted one passes them all, so the attempt is the
-// exact search without them (and without its pruning by the events left).
+// exact search without them, and with only the cheap part of its pruning
+// by the events left (canEnd, not enoughLeft, which projects terms).
 // It gives up after replayWork vertices per event, or at the node budget
 // (Inconc, its vertices not charged); else its answer is the exact search's (Pass or Fail: the pruning it leaves out
 // loses nothing). It belongs to the local analyses: it is made only when they are
