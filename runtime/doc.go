@@ -50,7 +50,9 @@
 //     loopS or loopH that also involves other lifelines, counts as ambiguous.
 //   - Local analyses (LOC): a vertex is dropped when some component's
 //     remaining trace is not (a prefix of) a trace of the interaction
-//     projected on that component (Prop. 15). Results are cached by
+//     projected on that component (Prop. 15): at the root of a search,
+//     and at every vertex once the search has taken 16 more vertices than
+//     the multi-trace has events (see localAfter). Results are cached by
 //     (projected term, component, trace left) within one analysis, so
 //     unchanged components cost a map lookup (Result.LocalNodes counts the
 //     vertices of local analyses this analysis explored; they count in the

@@ -20,6 +20,17 @@ const (
 	sliceSearch
 )
 
+// localAfter is how many vertices past the number of events a search takes
+// before it runs the local analyses at every vertex; before, it runs them at
+// its root only (which finds a component's trace impossible alone: the
+// explanation of a Fail). A small search is mostly the path to its goal,
+// whose vertices pass every local analysis, and the analyses cost more
+// vertices than they spare: on the lifeline-removal corpus, deferring them
+// so takes 8% fewer vertices in all (local ones included), and 10-20% less
+// time at p90. A search that grows past the bound, where pruning pays, has
+// them from there on.
+const localAfter = 16
+
 // Extra slots of a vertex after its positions: the budgets. Only a slice
 // search has the last two.
 const (
@@ -157,7 +168,7 @@ func (pb *problem) decide(kind searchKind) verdict.Verdict {
 			}
 			continue
 		}
-		if a.opts.LOC && !pb.optimistic && !pb.localOK(t, pos) {
+		if a.opts.LOC && !pb.optimistic && (v == root || int(v) > len(pb.events)+localAfter) && !pb.localOK(t, pos) {
 			if pb.stopped != "" {
 				return verdict.Inconc
 			}
