@@ -37,6 +37,10 @@ type Analyzer struct {
 	// terms below porTerms.
 	por      []uint64
 	porTerms int
+	// names holds the text of the multi-actions an explanation named, by
+	// ActID ("" until needed): Fail results name the head of each component
+	// and the expected actions again and again.
+	names []string
 
 	// base is what the store held when the analyzer got it (see renew);
 	// spent: the last analysis stopped at the memory budget; used: an
@@ -166,7 +170,7 @@ const (
 // analysis stopped at the budget.
 func (a *Analyzer) renew() {
 	a.st, a.root = a.st.Fresh(a.root)
-	a.located, a.single, a.por = map[uint64][]*located{}, nil, nil
+	a.located, a.single, a.por, a.names = map[uint64][]*located{}, nil, nil, nil
 	a.results, a.kept, a.last = verdictMemo{}, 0, nil
 	a.loc = map[uint64]bool{}
 	a.vs, a.work, a.succ, a.via, a.pb = vertices{}, nil, nil, nil, problem{}
@@ -189,6 +193,7 @@ type located struct {
 	complement []interaction.Lifelines // all lifelines but those of the component, "" until needed
 	split      [][]part                // parts of each multi-action (by ActID), nil until computed
 	several    []int32                 // the components of several lifelines
+	names      []string                // the text of each component's lifelines, nil until an explanation needs it
 
 	// Memos kept from one multi-trace to the next (see compMemo).
 	memo []compMemo

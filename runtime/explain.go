@@ -64,12 +64,15 @@ func (s *actSet) frontier(st *interaction.Store, t interaction.Term) {
 }
 
 // names returns the set's observable multi-actions, as sorted text.
-func (s *actSet) names(st *interaction.Store) []string {
-	var out []string
+func (s *actSet) names(a *Analyzer) []string {
+	out := make([]string, 0, len(s.list))
 	for _, id := range s.list {
-		if m := st.MultiAction(id); !m.IsSilent() {
-			out = append(out, m.Format(st.Signature()))
+		if !a.st.MultiAction(id).IsSilent() {
+			out = append(out, a.name(id))
 		}
+	}
+	if len(out) == 0 {
+		return nil // as JSON, null: what it always was
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
@@ -88,20 +91,41 @@ func (pb *problem) explain() *verdict.Explanation {
 	for _, t := range pb.bestTerms {
 		pb.expect.frontier(st, t)
 	}
+	p := pb.p
+	if p.names == nil {
+		p.names = make([]string, len(p.lifelines))
+		for c, ls := range p.lifelines {
+			p.names[c] = ls.Format(sig)
+		}
+	}
 	if c := pb.locFail; c >= 0 {
-		e.LocalFailure = pb.p.lifelines[c].Format(sig)
+		e.LocalFailure = p.names[c]
 		clear(pos)
 		pos[c] = int32(pb.localStuck(c))
 	}
+	if len(pb.traces) > 0 {
+		e.Components = make([]verdict.ComponentProgress, 0, len(pb.traces))
+	}
 	for c, tr := range pb.traces {
-		cp := verdict.ComponentProgress{Lifelines: pb.p.lifelines[c].Format(sig), Consumed: int(pos[c]), Length: len(tr)}
+		cp := verdict.ComponentProgress{Lifelines: p.names[c], Consumed: int(pos[c]), Length: len(tr)}
 		if int(pos[c]) < len(tr) {
-			cp.Head = st.MultiAction(tr[pos[c]]).Format(sig)
+			cp.Head = pb.a.name(tr[pos[c]])
 		}
 		e.Components = append(e.Components, cp)
 	}
-	e.Expected = pb.expect.names(st)
+	e.Expected = pb.expect.names(pb.a)
 	return e
+}
+
+// name returns the text of a multi-action.
+func (a *Analyzer) name(id interaction.ActID) string {
+	if int(id) >= len(a.names) {
+		a.names = slices.Grow(a.names, int(id)+1-len(a.names))[:id+1]
+	}
+	if a.names[id] == "" {
+		a.names[id] = a.st.MultiAction(id).Format(a.st.Signature())
+	}
+	return a.names[id]
 }
 
 // explainExact looks again for the furthest vertices of a failed exact
