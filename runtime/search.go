@@ -543,10 +543,15 @@ func (pb *problem) starved(t interaction.Term, pos []int32) bool {
 // of t must act on, mostly). An exact search must end there with no more
 // event on it. It is enoughLeft for those components only, at a cost the
 // optimistic attempt can afford (see accepted): on the lifeline-removal
-// corpus, about a fifth fewer vertices in all.
+// corpus, about a fifth fewer vertices in all. The look-up of the lifelines
+// t has an action on first spares the call where they are gone: on
+// accepted multi-traces (runtime's BenchmarkDistinct), canEnd costs 3.2%
+// without it, 1.6% with it (15 alternations).
 func (pb *problem) canEnd(t interaction.Term, pos []int32) bool {
+	st := pb.a.st
+	occ := st.Occurring(t)
 	for c, tr := range pb.traces {
-		if int(pos[c]) == len(tr) && !pb.a.st.Avoids(t, pb.p.lifelines[c]) {
+		if int(pos[c]) == len(tr) && occ.Meets(pb.p.lifelines[c]) && !st.Avoids(t, pb.p.lifelines[c]) {
 			return false
 		}
 	}
