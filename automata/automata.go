@@ -165,6 +165,7 @@ type located struct {
 	ready   chan struct{} // closed once the fields below are set
 	c       *nfa.Checker
 	locs    interaction.Locations
+	names   []string      // the text of each location's lifelines, for explanations
 	letters []letterIndex // per location
 	err     error
 }
@@ -321,6 +322,10 @@ func (e *Engine) locateKey(key []byte, locs func() interaction.Locations) (*loca
 	alph, index := alphabets(e.sig, e.acts, l.locs)
 	l.c, l.err = nfa.NewChecker(e.a, alph, e.opt.checkerOptions(deadline))
 	l.letters = index
+	l.names = make([]string, len(l.locs))
+	for i, g := range l.locs {
+		l.names[i] = g.Format(e.sig)
+	}
 	if l.err == nil {
 		// The checker warmed its working memory up (see nfa.NewChecker);
 		// a check of the partition's empty multi-trace goes once through
@@ -577,8 +582,16 @@ func (e *Engine) checkAt(l *located, mt *multitrace.MultiTrace) verdict.Result {
 	}
 	sig := e.sig
 	return result(r, e.opt, &names{locs: l.c.Alphabets(), syms: e.a.Symbols(), letters: letters,
-		component: func(i int) string { return mt.Components[i].Lifelines.Format(sig) },
-		event:     func(i, pos int) string { return mt.Components[i].Trace[pos].Format(sig) },
+		component: func(i int) string { return l.names[i] },
+		event: func(i, pos int) string {
+			// A one-action event that is a letter is named by its letter:
+			// the same text, formatted when the checker was built.
+			ev, x := mt.Components[i].Trace[pos], letters[i][pos]
+			if ls := l.c.Alphabets().Letters(i); len(ev) == 1 && int(x) < len(ls) {
+				return ls[x]
+			}
+			return ev.Format(sig)
+		},
 	})
 }
 
