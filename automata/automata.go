@@ -746,12 +746,7 @@ func (n *names) explain(r nfa.Result) (*verdict.Explanation, string) {
 		}
 		if exp := letterNames(f.Loc, f.Expected); len(exp) > 0 {
 			detail.WriteString(", expected ")
-			for i, x := range exp {
-				if i > 0 {
-					detail.WriteString(" ")
-				}
-				detail.WriteString(x)
-			}
+			detail.WriteString(strings.Join(exp, " "))
 		}
 	}
 	if len(r.Locals) == 0 {
