@@ -54,6 +54,12 @@ var (
 func printHibou(shared string, every int, cache, dump string) error {
 	dir := filepath.Join(shared, "corpus", "lfrem")
 	tool := filepath.Join(shared, "tools", "hibou")
+	// The samples file is written over: never one of the files read.
+	for _, in := range []string{cache, filepath.Join(dir, "verdicts.tsv")} {
+		if dump != "" && in != "" && sameFile(dump, in) {
+			return fmt.Errorf("-hibou-samples %s: it is an input of the run (%s)", dump, in)
+		}
+	}
 	if _, err := os.Stat(filepath.Join(tool, "hibou_label")); err != nil {
 		fmt.Printf("skipped: %v\n", err)
 		return nil
@@ -342,4 +348,17 @@ func report(samples []*sample, every int) {
 		fmt.Fprintln(w, "  "+d)
 	}
 	w.Flush()
+}
+
+// sameFile reports whether a and b name the same file: the same path, or
+// two paths of one existing file.
+func sameFile(a, b string) bool {
+	if x, err := filepath.Abs(a); err == nil {
+		if y, err := filepath.Abs(b); err == nil && x == y {
+			return true
+		}
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
