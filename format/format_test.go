@@ -139,6 +139,9 @@ func FuzzFormat(f *testing.F) {
 		{".htf", "/*a*/[a] a!m; /*b*/\n/*c*/[b] b?m;/*d*/"},
 		{".hcf", "/*a*/@analyze_option{/*b*/ strategy = DFS /*c*/; /*d*/\n/*e*/por=true/*f*/}/*g*/\n/*h*/@explore_option{/*i*/}/*j*/"},
 		{".hcf", "@explore_option{ /*a*/ filters = [] /*b*/; priorities = [ /*c*/ ] }"},
+		// A comment on the last line of a multi-line one that trails.
+		{".hif", "A /*\n*/ -> A /**/"},
+		{".htf", "a!m /*\n*/ /**/ . b?m"},
 	} {
 		f.Add(uint8(slices.Index(Extensions, seed.ext)), []byte(seed.src))
 	}

@@ -11,9 +11,9 @@ type Comment struct {
 	Text string // from "/*" to "*/"
 	Pos  syntax.Pos
 	// Trailing reports that the comment ends a line that it shares with a
-	// token before it: a token precedes it on the line where it starts, and
-	// none follows it on the line where it ends but separators and closing
-	// brackets (see EndsLine).
+	// token before it: a token, or a trailing comment, precedes it on the
+	// line where it starts, and none follows it on the line where it ends
+	// but separators and closing brackets (see EndsLine).
 	Trailing bool
 }
 

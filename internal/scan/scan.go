@@ -216,7 +216,9 @@ func (s *Scanner) skipSpaceAndComments() bool {
 			s.advance(end - s.off)
 			s.comments = append(s.comments, Comment{Text: string(s.src[start.Offset:end]), Pos: start, Trailing: afterToken})
 			if s.line != start.Line {
-				afterToken = false
+				// The comments that follow on the line where this one
+				// ends trail as it does: the formatters print a node's
+				// After comments on one line, a multi-line one among them.
 				onLine = len(s.comments) - 1
 			}
 		default:
