@@ -583,7 +583,16 @@ func (s *Store) Remove(t Term, ls Lifelines) Term {
 	if s.sem.remove == nil {
 		s.sem.remove = map[setKey]Term{}
 	}
-	return s.remove(t, ls, s.internSet(ls))
+	// The search removes from the same few terms again and again: what it
+	// asks is remembered whatever its size (see removeMemoMin).
+	id := s.internSet(ls)
+	key := setKey{t, id}
+	if r, ok := s.sem.remove[key]; ok {
+		return r
+	}
+	r := s.remove(t, ls, id)
+	s.sem.remove[key] = r
+	return r
 }
 
 // remove is Remove with the interned id of ls.
@@ -693,8 +702,7 @@ func (s *Store) MinEvents(t Term, ls Lifelines) int {
 // would make its iteration the first). Prop. 14 of the paper, which assumes
 // otherwise, fails on these; the differential tests found both.
 func (s *Store) Instances(t Term, a Action) int {
-	l := a.Lifeline()
-	if !s.props[t].occ.Has(l) {
+	if !s.props[t].occ.Has(a.Lifeline()) {
 		return 0
 	}
 	c := &s.sem
@@ -705,6 +713,26 @@ func (s *Store) Instances(t Term, a Action) int {
 	if r, ok := c.instances[key]; ok {
 		return int(r)
 	}
+	r := s.countInstances(t, a)
+	c.instances[key] = int8(r)
+	return r
+}
+
+// instances is Instances for an operand: remembered only from
+// removeMemoMin actions on, as below that counting again is cheaper than a
+// map, and a new store would fill its map with every operand.
+func (s *Store) instances(t Term, a Action) int {
+	if p := &s.props[t]; !p.occ.Has(a.Lifeline()) {
+		return 0
+	} else if p.actions >= removeMemoMin {
+		return s.Instances(t, a)
+	}
+	return s.countInstances(t, a)
+}
+
+// countInstances counts the instances of a in t from those of its operands.
+func (s *Store) countInstances(t Term, a Action) int {
+	l := a.Lifeline()
 	n := s.nodes[t]
 	var r int
 	switch {
@@ -713,7 +741,7 @@ func (s *Store) Instances(t Term, a Action) int {
 			r = 1
 		}
 	case n.op.IsLoop():
-		r = s.Instances(n.left, a)
+		r = s.instances(n.left, a)
 		// loopS and loopH order their iterations after the first one: if a
 		// starts an iteration, earlier iterations made of other lifelines'
 		// actions can no longer come first (loopS(alt(l3!x,l2!y)) with l2!y
@@ -722,18 +750,18 @@ func (s *Store) Instances(t Term, a Action) int {
 			r = 2
 		}
 	case n.op == OpAlt || n.op == OpPar:
-		r = s.Instances(n.left, a) + s.Instances(n.right, a)
+		r = s.instances(n.left, a) + s.instances(n.right, a)
 	case n.op == OpSeq:
 		// On θ(a) alone, the right operand starts once the left one can be
 		// empty there: when it avoids θ(a).
-		r = s.Instances(n.left, a)
+		r = s.instances(n.left, a)
 		if !s.props[n.left].must.Has(l) {
-			r += s.Instances(n.right, a)
+			r += s.instances(n.right, a)
 		}
 	case n.op == OpStrict:
-		r = s.Instances(n.left, a)
+		r = s.instances(n.left, a)
 		if !s.props[n.left].must.Has(l) {
-			right := s.Instances(n.right, a)
+			right := s.instances(n.right, a)
 			// Executing a in the right operand discards the left one. If the
 			// left one has actions on other lifelines, a path that runs them
 			// first and a after them is lost: choosing a first is not safe
@@ -744,18 +772,16 @@ func (s *Store) Instances(t Term, a Action) int {
 			r += right
 		}
 	case n.op == OpCoreg:
-		r = s.Instances(n.left, a)
+		r = s.instances(n.left, a)
 		if s.sets[n.aux].Has(l) || !s.props[n.left].must.Has(l) {
-			r += s.Instances(n.right, a)
+			r += s.instances(n.right, a)
 		}
 	case n.op == OpSync:
-		if r = s.Instances(n.left, a) + s.Instances(n.right, a); r > 0 {
+		if r = s.instances(n.left, a) + s.instances(n.right, a); r > 0 {
 			r = 2
 		}
 	}
-	r = min(r, 2)
-	c.instances[key] = int8(r)
-	return r
+	return min(r, 2)
 }
 
 type instKey struct {
@@ -803,7 +829,7 @@ func (s *Store) RemoveObserved(t Term, ls Lifelines, together bool) Term {
 // coregion lifeline removal is exact (Th. 1 of the lifeline-removal paper).
 func (s *Store) needsGhosts(t Term, ls Lifelines) bool {
 	p := s.props[t]
-	if !p.occ.Meets(ls) || !p.weak {
+	if !p.occ.Meets(ls) || !p.weak || !p.tied {
 		return false
 	}
 	c := &s.sem
@@ -851,7 +877,7 @@ func (s *Store) needsGhosts(t Term, ls Lifelines) bool {
 // other lifelines.
 func (s *Store) mixed(t Term, ls Lifelines) bool {
 	p := s.props[t]
-	if !p.occ.Meets(ls) || p.occ.SubsetOf(ls) {
+	if !p.tied || !p.occ.Meets(ls) || p.occ.SubsetOf(ls) {
 		return false
 	}
 	c := &s.sem

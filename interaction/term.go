@@ -64,6 +64,9 @@ type props struct {
 	// weak: the term has a weak sequencing (seq, coreg, loopW, loopH) or a
 	// sync, the only operators through which removal may need ghosts.
 	weak bool
+	// tied: the term has a multi-action on several lifelines, a coreg or a
+	// sync, without which removal needs no ghosts either (see needsGhosts).
+	tied bool
 	// sorted (alt and par): the chain of operands along the right spine is
 	// sorted as canonical rewriting keeps it (see canonAC).
 	sorted bool
@@ -249,12 +252,12 @@ func (s *Store) setProps(p *props, n node) {
 		return
 	case n.op == OpAct:
 		ls := s.actLls[n.aux]
-		*p = props{occ: ls, must: ls, actions: 1, eta: 1, canon: true}
+		*p = props{occ: ls, must: ls, actions: 1, eta: 1, canon: true, tied: ls.Len() > 1}
 		return
 	case n.op.IsLoop():
 		b := &s.props[n.left]
 		*p = props{nullable: true, occ: b.occ, actions: b.actions, weakLoop: n.op != OpLoopS || b.weakLoop,
-			weak: n.op == OpLoopW || n.op == OpLoopH || b.weak, loopDepth: min(b.loopDepth, maxLoopDepth-1) + 1}
+			weak: n.op == OpLoopW || n.op == OpLoopH || b.weak, tied: b.tied, loopDepth: min(b.loopDepth, maxLoopDepth-1) + 1}
 		return
 	}
 	l, r := &s.props[n.left], &s.props[n.right]
@@ -271,6 +274,7 @@ func (s *Store) setProps(p *props, n node) {
 		p.eta = int32(min(int64(l.eta)+int64(r.eta), maxEta))
 	}
 	p.weak = n.op == OpSeq || n.op == OpCoreg || n.op == OpSync || l.weak || r.weak
+	p.tied = n.op == OpCoreg || n.op == OpSync || l.tied || r.tied
 	p.weakLoop = l.weakLoop || r.weakLoop
 	if n.op == OpAlt || n.op == OpPar {
 		idem := n.op == OpAlt
