@@ -291,3 +291,33 @@ func TestLoopFollowUps(t *testing.T) {
 		}
 	}
 }
+
+// TestRemoveObservedGhosts checks when lifeline removal keeps ghosts: only
+// where erasing the actions on the removed lifelines could lose an order
+// between observed events or a synchronization (see needsGhosts).
+func TestRemoveObservedGhosts(t *testing.T) {
+	st := newTestStore(t, "a,b,c", "m,n")
+	c, _ := st.Signature().Lifeline("c")
+	tests := []struct {
+		term   string
+		ghosts bool
+	}{
+		// Single actions and no coregion: Th. 1, removal is exact.
+		{"seq(strict(a!m,c?m),strict(c!n,b?n))", false},
+		{"seq(a!m,{b!n,c?n})", false},
+		// A multi-action ties c to a, and c is on both sides of seq.
+		{"seq({a!m,c?m},{b!n,c?n})", true},
+		{"loopW(strict({a!m,c?m},c!n))", true},
+		// A coregion on a: a!m before a?n only through c.
+		{"coreg(a)(strict(a!m,c?m),strict(c!n,a?n))", true},
+		// A sync joins actions on c.
+		{"sync(c!m)(strict(a!n,c!m),strict(c!m,b!n))", true},
+	}
+	for _, tc := range tests {
+		term := st.MustParseTerm(tc.term)
+		got := st.RemoveObserved(term, LifelinesOf(c), false) != st.Remove(term, LifelinesOf(c))
+		if got != tc.ghosts {
+			t.Errorf("RemoveObserved(%s, c) keeps ghosts: %v, want %v", tc.term, got, tc.ghosts)
+		}
+	}
+}
