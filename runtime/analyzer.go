@@ -110,8 +110,45 @@ func (a *Analyzer) prepare() {
 	a.vs.chunks = [][]int32{make([]int32, chunkInts)}
 	if a.st.NumActions(a.root) <= warmActions {
 		a.warmUp(mt, p)
+		a.warmRemovals(p)
 	}
 	a.base, a.spent, a.used = a.st.Bytes(), false, false
+}
+
+// warmRemovals does the lifeline removals that searches start from, once
+// per interaction rather than in the first multi-traces that need each: the
+// removal from the root of each set of lifelines (those of a multi-trace's
+// empty components, where a search for a multi-prefix starts), and the
+// projection of each result on each lifeline still observed (the local
+// analyses at a search's root), over the partition p of one lifeline per
+// component, with their frontiers. Only on signatures of warmLifelines
+// lifelines at most (2^n sets), and within warmTerms new terms: like
+// warmUp's, the terms it adds do not depend on the options.
+func (a *Analyzer) warmRemovals(p *located) {
+	st := a.st
+	n := st.Signature().NumLifelines()
+	if n > warmLifelines {
+		return
+	}
+	limit := st.Len() + warmTerms
+	for set := range 1 << n {
+		var ls interaction.Lifelines
+		for l := range n {
+			if set&(1<<l) != 0 {
+				ls = ls.Add(interaction.LifelineID(l))
+			}
+		}
+		t := st.RemoveObserved(a.root, ls, false)
+		st.NumFrontier(t)
+		for c := range n {
+			if st.Len() > limit {
+				return
+			}
+			if set&(1<<c) == 0 {
+				st.NumFrontier(a.proj(p, c, t))
+			}
+		}
+	}
 }
 
 // warmUp judges one multi-trace of the interaction, over the partition p of
@@ -162,6 +199,10 @@ const (
 	warmActions = 256
 	warmSteps   = 16
 	warmNodes   = 1 << 10
+	// warmRemovals: the signatures it warms up (2^n sets of lifelines),
+	// and the terms it may add.
+	warmLifelines = 6
+	warmTerms     = 1 << 12
 )
 
 // renew gives the analyzer a fresh store with a copy of its interaction,

@@ -227,3 +227,26 @@ func TestSyncCompletion(t *testing.T) {
 		}
 	}
 }
+
+// TestWarmRemovals checks that a new analyzer has done, as setup, the
+// lifeline removals a search starts from: a multi-prefix with empty
+// components, judged first, builds no removal of the root, nor projections
+// of it, that the analyzer did not build before.
+func TestWarmRemovals(t *testing.T) {
+	st := storeOf(t, "l1,l2,l3", "m,n")
+	term := st.MustParseTerm("seq(strict(l1!m,l2?m),loopW(strict(l2!n,seq(l3?n,l1?n))))")
+	a := New(st, term, DefaultOptions())
+	before := st.Len()
+	for _, set := range []interaction.Lifelines{
+		interaction.LifelinesOf(0), interaction.LifelinesOf(2), interaction.LifelinesOf(1, 2),
+	} {
+		st.RemoveObserved(a.root, set, false)
+	}
+	if st.Len() != before {
+		t.Errorf("removing lifelines from the root built %d new terms, want none", st.Len()-before)
+	}
+	res := a.Check(mtOf(t, st.Signature(), "[l1] l1!m; [l2] ; [l3] "))
+	if res.Verdict != verdict.WeakPass {
+		t.Fatalf("%s, want WeakPass", res.Text())
+	}
+}
