@@ -3,6 +3,7 @@ package check
 import (
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"testing"
 )
 
@@ -77,5 +78,29 @@ func TestAvailableMemory(t *testing.T) {
 				t.Errorf("availableMemory = %d, want %d", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestTuneGC(t *testing.T) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("GOGC or GOMEMLIMIT is set: TuneGC leaves them")
+	}
+	gc0 := debug.SetGCPercent(-1)
+	debug.SetGCPercent(gc0)
+	mem0 := debug.SetMemoryLimit(-1)
+	restore := TuneGC(1 << 30)
+	if gc := debug.SetGCPercent(-1); gc != BatchGCPercent {
+		t.Errorf("GOGC %d after TuneGC, want %d", gc, BatchGCPercent)
+	}
+	debug.SetGCPercent(BatchGCPercent)
+	if mem := debug.SetMemoryLimit(-1); mem != 1<<30 {
+		t.Errorf("memory limit %d after TuneGC, want %d", mem, 1<<30)
+	}
+	restore()
+	if gc := debug.SetGCPercent(gc0); gc != gc0 {
+		t.Errorf("GOGC %d after restore, want %d", gc, gc0)
+	}
+	if mem := debug.SetMemoryLimit(-1); mem != mem0 {
+		t.Errorf("memory limit %d after restore, want %d", mem, mem0)
 	}
 }

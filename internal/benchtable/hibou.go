@@ -78,6 +78,8 @@ func printHibou(shared string, every int, cache, dump string) error {
 	if err := runHibou(dir, tool, samples, cache); err != nil {
 		return err
 	}
+	// The collector as ivc analyze sets it, without memory flags.
+	defer check.TuneGC(0)()
 	for _, engine := range []check.Engine{check.EngineAuto, check.EngineRuntime} {
 		if err := runIVC(dir, samples, engine); err != nil {
 			return err
@@ -283,7 +285,7 @@ func report(samples []*sample, every int) {
 	hibou := func(s *sample) time.Duration { return s.hibouTime }
 	auto := func(s *sample) time.Duration { return s.auto.Elapsed }
 	rt := func(s *sample) time.Duration { return s.rt.Elapsed }
-	fmt.Printf("%d multi-traces of corpus/lfrem (every %d-th row of verdicts.tsv), prefix mode; HIBOU: eliminate, POR, local analyses, goal WeakPass (its \"elapsed\"); ivc: default options, one checker per interaction, one worker (Outcome.Elapsed, elapsed_us)\n\n", len(samples), every)
+	fmt.Printf("%d multi-traces of corpus/lfrem (every %d-th row of verdicts.tsv), prefix mode; HIBOU: eliminate, POR, local analyses, goal WeakPass (its \"elapsed\"); ivc: default options, one checker per interaction, one worker, the collector as ivc analyze sets it (check.TuneGC) (Outcome.Elapsed, elapsed_us)\n\n", len(samples), every)
 	fmt.Println("| multi-traces | tool | n | median | p90 | max |")
 	fmt.Println("|---|---|---|---|---|---|")
 	line := func(what, tool string, s stats) {
