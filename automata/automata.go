@@ -301,18 +301,19 @@ const keySize = 128
 // locateKey is locate by the partition's key: its lifeline sets, each
 // followed by 0xff; locs gives the partition when its checker is built.
 func (e *Engine) locateKey(key []byte, locs func() interaction.Locations) (*located, time.Time) {
-	t0 := time.Now()
 	e.mu.Lock()
 	if l, ok := e.checkers[string(key)]; ok {
 		e.mu.Unlock()
 		select {
 		case <-l.ready:
-			return l, time.Time{}
+			return l, time.Time{} // no clock read: the common case
 		default:
+			t0 := time.Now()
 			<-l.ready
 			return l, t0
 		}
 	}
+	t0 := time.Now()
 	l := &located{ready: make(chan struct{}), locs: slices.Clone(locs())}
 	e.checkers[string(key)] = l
 	deadline := e.first
@@ -554,6 +555,19 @@ func (e *Engine) Prepare(mt *multitrace.MultiTrace) (time.Duration, error) {
 func (e *Engine) Check(mt *multitrace.MultiTrace) verdict.Result {
 	l, _ := e.locateMT(mt)
 	return e.checkAt(l, mt)
+}
+
+// CheckSetup is Prepare and Check at once, with one look-up of mt's
+// partition: it returns Check's result, the time the building of the
+// partition's checker took (0 when it was built before), and the error
+// that building met, which the result answers as Inconc.
+func (e *Engine) CheckSetup(mt *multitrace.MultiTrace) (verdict.Result, time.Duration, error) {
+	l, t0 := e.locateMT(mt)
+	var setup time.Duration
+	if !t0.IsZero() {
+		setup = time.Since(t0)
+	}
+	return e.checkAt(l, mt), setup, l.err
 }
 
 // checkAt is Check on l, the checker of mt's partition.

@@ -211,10 +211,10 @@ func (c *Checker) Explore(mt *multitrace.MultiTrace) (verdict.Result, *runtime.G
 func (c *Checker) check(mt *multitrace.MultiTrace, record bool) (verdict.Result, *runtime.Graph, time.Duration, Engine) {
 	var setup time.Duration
 	if c.auto != nil {
-		d, err := c.auto.Prepare(mt)
+		res, d, err := c.auto.CheckSetup(mt)
 		var limit *nfa.LimitError
 		if c.opt.Engine != EngineAuto || !errors.As(err, &limit) {
-			return c.auto.Check(mt), nil, d, EngineAutomata // an error is Analyze's Inconc
+			return res, nil, d, EngineAutomata // an error is answered Inconc
 		}
 		setup = d
 	}
