@@ -105,3 +105,32 @@ func TestCheckAllocs(t *testing.T) {
 		t.Errorf("%s: %v allocations a check, want none", res.Verdict, n)
 	}
 }
+
+// TestCheckSetup checks that CheckSetup reports the building of a
+// partition's checker once, as setup, and answers as Check does, without
+// allocating once the checker is built.
+func TestCheckSetup(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "lfrem")
+	sp, err := spec.Load(filepath.Join(dir, "signature.hsf"), filepath.Join(dir, "i14.hif"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mt, err := multitrace.ParseResolve("test.htf", []byte("{ [l1] l1!m5; [l2] ; [l3] ; [l4] ; [l5] }"), sp.Sig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(sp.Store, sp.Root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, setup, err := e.CheckSetup(mt)
+	if err != nil || setup <= 0 {
+		t.Fatalf("first CheckSetup: setup %v, error %v; want the building's time, no error", setup, err)
+	}
+	if want := e.Check(mt); res.Text() != want.Text() {
+		t.Errorf("CheckSetup answered %s, Check %s", res.Text(), want.Text())
+	}
+	if n := testing.AllocsPerRun(100, func() { res, setup, err = e.CheckSetup(mt) }); n > 0 || setup != 0 || err != nil {
+		t.Errorf("CheckSetup once built: %v allocations, setup %v, error %v; want none, 0, nil", n, setup, err)
+	}
+}
