@@ -84,19 +84,7 @@ func mallocs(f func()) uint64 {
 // the partition's key and its Locations, twice, and the letters: 9
 // objects).
 func TestCheckAllocs(t *testing.T) {
-	dir := filepath.Join("..", "testdata", "lfrem")
-	sp, err := spec.Load(filepath.Join(dir, "signature.hsf"), filepath.Join(dir, "i14.hif"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	mt, err := multitrace.ParseResolve("test.htf", []byte("{ [l1] l1!m5.l1?m1.l1?m1; [l2] l2?m2.l2?m4; [l3] l3?m5.l3?m6; [l4] l4!m2.l4!m3.l4!m2; [l5] l5?m6.l5!m1.l5?m1 }"), sp.Sig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := New(sp.Store, sp.Root, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, mt := i14Engine(t, "{ [l1] l1!m5.l1?m1.l1?m1; [l2] l2?m2.l2?m4; [l3] l3?m5.l3?m6; [l4] l4!m2.l4!m3.l4!m2; [l5] l5?m6.l5!m1.l5?m1 }")
 	if _, err := e.Prepare(mt); err != nil {
 		t.Fatal(err)
 	}
@@ -110,19 +98,7 @@ func TestCheckAllocs(t *testing.T) {
 // partition's checker once, as setup, and answers as Check does, without
 // allocating once the checker is built.
 func TestCheckSetup(t *testing.T) {
-	dir := filepath.Join("..", "testdata", "lfrem")
-	sp, err := spec.Load(filepath.Join(dir, "signature.hsf"), filepath.Join(dir, "i14.hif"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	mt, err := multitrace.ParseResolve("test.htf", []byte("{ [l1] l1!m5; [l2] ; [l3] ; [l4] ; [l5] }"), sp.Sig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := New(sp.Store, sp.Root, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, mt := i14Engine(t, "{ [l1] l1!m5; [l2] ; [l3] ; [l4] ; [l5] }")
 	res, setup, err := e.CheckSetup(mt)
 	if err != nil || setup <= 0 {
 		t.Fatalf("first CheckSetup: setup %v, error %v; want the building's time, no error", setup, err)
@@ -133,4 +109,23 @@ func TestCheckSetup(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { res, setup, err = e.CheckSetup(mt) }); n > 0 || setup != 0 || err != nil {
 		t.Errorf("CheckSetup once built: %v allocations, setup %v, error %v; want none, 0, nil", n, setup, err)
 	}
+}
+
+// i14Engine returns an engine of lfrem's i14 and the multi-trace text.
+func i14Engine(t *testing.T, text string) (*Engine, *multitrace.MultiTrace) {
+	t.Helper()
+	dir := filepath.Join("..", "testdata", "lfrem")
+	sp, err := spec.Load(filepath.Join(dir, "signature.hsf"), filepath.Join(dir, "i14.hif"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mt, err := multitrace.ParseResolve("test.htf", []byte(text), sp.Sig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(sp.Store, sp.Root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, mt
 }
