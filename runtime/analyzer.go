@@ -25,6 +25,7 @@ type Analyzer struct {
 	results     verdictMemo               // the verdicts decided, by multi-trace
 	kept        int                       // entries of the locations' memos (see keep)
 	last        *located                  // the locations of the last analysis
+	recent      *located                  // the locations last found by locate
 	lastEntries int                       // its memos' entries before
 	loc         map[uint64]bool           // the local analyses of this analysis (see locKey)
 	letters     []interaction.MultiAction // every multi-action of the interaction
@@ -212,7 +213,7 @@ const (
 func (a *Analyzer) renew() {
 	a.st, a.root = a.st.Fresh(a.root)
 	a.located, a.single, a.por, a.names = map[uint64][]*located{}, nil, nil, nil
-	a.results, a.kept, a.last = verdictMemo{}, 0, nil
+	a.results, a.kept, a.last, a.recent = verdictMemo{}, 0, nil, nil
 	a.loc = map[uint64]bool{}
 	a.vs, a.work, a.succ, a.via, a.pb = vertices{}, nil, nil, nil, problem{}
 	a.base, a.spent, a.used = a.st.Bytes(), false, false
@@ -358,6 +359,10 @@ type part struct {
 }
 
 func (a *Analyzer) locate(mt *multitrace.MultiTrace) *located {
+	same := func(ls interaction.Lifelines, c multitrace.Component) bool { return ls == c.Lifelines }
+	if p := a.recent; p != nil && slices.EqualFunc(p.lifelines, mt.Components, same) {
+		return p // the sessions of a log mostly share theirs
+	}
 	// Partitions are found by a hash of their lifeline sets (a key made of
 	// the sets themselves would take, with many lifelines, their square).
 	var h maphash.Hash
@@ -369,7 +374,8 @@ func (a *Analyzer) locate(mt *multitrace.MultiTrace) *located {
 	}
 	key := h.Sum64()
 	for _, p := range a.located[key] {
-		if slices.EqualFunc(p.lifelines, mt.Components, func(ls interaction.Lifelines, c multitrace.Component) bool { return ls == c.Lifelines }) {
+		if slices.EqualFunc(p.lifelines, mt.Components, same) {
+			a.recent = p
 			return p
 		}
 	}
@@ -391,6 +397,7 @@ func (a *Analyzer) locate(mt *multitrace.MultiTrace) *located {
 	}
 	p.memo = make([]compMemo, len(mt.Components))
 	a.located[key] = append(a.located[key], p)
+	a.recent = p
 	return p
 }
 
