@@ -541,12 +541,11 @@ func (a *Analyzer) newProblem(mt *multitrace.MultiTrace) *problem {
 	// analyzer's, reused from one multi-trace to the next: a small
 	// multi-trace allocates nothing.
 	pb := &a.pb
-	old := *pb
 	*pb = problem{a: a, p: a.locate(mt), locFail: -1, foreignAt: -1, deadline: deadline,
 		maxNodes: a.opts.MaxNodes, sim: a.opts.Simulation, best: -1,
-		locStack: old.locStack[:0], completing: old.completing, ready: old.ready[:0],
-		scratch: old.scratch[:0], sizes: old.sizes[:0], bestPos: old.bestPos[:0], bestTerms: old.bestTerms[:0],
-		expect: old.expect, events: old.events[:0], traces: old.traces[:0], at: old.at[:0], key: old.key[:0], word: old.word[:0]}
+		locStack: pb.locStack[:0], completing: pb.completing, ready: pb.ready[:0],
+		scratch: pb.scratch[:0], sizes: pb.sizes[:0], bestPos: pb.bestPos[:0], bestTerms: pb.bestTerms[:0],
+		expect: pb.expect, events: pb.events[:0], traces: pb.traces[:0], at: pb.at[:0], key: pb.key[:0], word: pb.word[:0]}
 	// Local analyses are remembered within one analysis only: a vertex of
 	// a local analysis counts in the node budget and in LocalNodes, and a
 	// vertex remembered from an earlier multi-trace would cost nothing,
