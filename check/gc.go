@@ -18,25 +18,25 @@ const BatchGCPercent = 400
 // tenth to a fifth of the time of small checks. TuneGC sets GOGC to
 // BatchGCPercent under a soft memory limit of limit bytes (0: the memory
 // available to the process), so that a large heap is collected as before
-// when it nears what the run may take. A setting given in the environment
-// (GOGC, GOMEMLIMIT) is left as it is.
+// when it nears what the run may take. It changes nothing when no limit
+// can be set: given in the environment (GOMEMLIMIT, which then wins with
+// GOGC), or the available memory unknown.
 func TuneGC(limit int64) (restore func()) {
-	gc, mem := int(-2), int64(-1) // none changed
-	if os.Getenv("GOGC") == "" {
-		gc = debug.SetGCPercent(BatchGCPercent)
-	}
 	if limit <= 0 {
 		limit = availableMemory("/")
 	}
-	if os.Getenv("GOMEMLIMIT") == "" && limit > 0 {
-		mem = debug.SetMemoryLimit(limit)
+	if limit <= 0 || os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	mem := debug.SetMemoryLimit(limit)
+	gc := -2 // unchanged
+	if os.Getenv("GOGC") == "" {
+		gc = debug.SetGCPercent(BatchGCPercent)
 	}
 	return func() {
 		if gc != -2 {
 			debug.SetGCPercent(gc)
 		}
-		if mem >= 0 {
-			debug.SetMemoryLimit(mem)
-		}
+		debug.SetMemoryLimit(mem)
 	}
 }

@@ -201,6 +201,17 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 	return cmd, &fl
 }
 
+// gcLimit is the memory limit of the collector for a run (see
+// check.TuneGC): the larger of --max-memory and --join-memory, and the
+// 64 MiB the process takes beyond them; 0 (what is available) when neither
+// is given.
+func gcLimit(fl *analyzeFlags) int64 {
+	if m := max(int64(fl.maxMemory), int64(fl.joinMemory)); m > 0 {
+		return m + 64<<20
+	}
+	return 0
+}
+
 // analyze runs ivc analyze SPEC [HIF] MULTITRACE...
 func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error {
 	defer check.TuneGC(gcLimit(fl))()
@@ -279,17 +290,6 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 // analyzeRaw runs ivc analyze NFA.timbuk LETTERTRACES...: a raw NFA, its
 // letters split by --locations, judged against files of letter traces by
 // check's entry point for raw NFAs.
-// gcLimit is the memory limit of the collector for a run (see
-// check.TuneGC): the larger of --max-memory and --join-memory, and the
-// 64 MiB the process takes beyond them; 0 (what is available) when neither
-// is given.
-func gcLimit(fl *analyzeFlags) int64 {
-	if m := max(int64(fl.maxMemory), int64(fl.joinMemory)); m > 0 {
-		return m + 64<<20
-	}
-	return 0
-}
-
 func (a *app) analyzeRaw(cmd *cobra.Command, fl *analyzeFlags, args []string) error {
 	path, paths := args[0], args[1:]
 	if len(paths) == 0 {
