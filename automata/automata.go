@@ -168,6 +168,7 @@ type located struct {
 	names   []string      // the text of each location's lifelines, for explanations
 	letters []letterIndex // per location
 	err     error
+	inconc  verdict.Result // the answer of each multi-trace when err is set, made once
 }
 
 // letterIndex finds the letter of an event at one location: by the action
@@ -327,7 +328,9 @@ func (e *Engine) locateKey(key []byte, locs func() interaction.Locations) (*loca
 	for i, g := range l.locs {
 		l.names[i] = g.Format(e.sig)
 	}
-	if l.err == nil {
+	if l.err != nil {
+		l.inconc = inconcOf(l.err, e.opt.Mode)
+	} else {
 		// The checker warmed its working memory up (see nfa.NewChecker);
 		// a check of the partition's empty multi-trace goes once through
 		// the rest of Check, so that the first multi-trace judged costs
@@ -570,19 +573,25 @@ func (e *Engine) CheckSetup(mt *multitrace.MultiTrace) (verdict.Result, time.Dur
 	return e.checkAt(l, mt), setup, l.err
 }
 
+// inconcOf is the answer of every multi-trace of a partition whose
+// checker could not be built: Inconc with err's reason and text.
+func inconcOf(err error, mode verdict.Mode) verdict.Result {
+	res := verdict.Result{Verdict: verdict.Inconc, Mode: mode, Detail: err.Error()}
+	if le := (*nfa.LimitError)(nil); errors.As(err, &le) {
+		switch le.Limit {
+		case nfa.LimitTime:
+			res.Reason = verdict.Timeout
+		case nfa.LimitMemory:
+			res.Reason = verdict.Memory
+		}
+	}
+	return res
+}
+
 // checkAt is Check on l, the checker of mt's partition.
 func (e *Engine) checkAt(l *located, mt *multitrace.MultiTrace) verdict.Result {
 	if l.err != nil {
-		res := verdict.Result{Verdict: verdict.Inconc, Mode: e.opt.Mode, Detail: l.err.Error()}
-		if le := (*nfa.LimitError)(nil); errors.As(l.err, &le) {
-			switch le.Limit {
-			case nfa.LimitTime:
-				res.Reason = verdict.Timeout
-			case nfa.LimitMemory:
-				res.Reason = verdict.Memory
-			}
-		}
-		return res
+		return l.inconc
 	}
 	b, _ := e.letters.Get().(*letterBuf)
 	if b == nil {
