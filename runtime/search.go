@@ -156,7 +156,7 @@ func (pb *problem) decide(kind searchKind) verdict.Verdict {
 			pb.gaveUp = true // see accepted
 			return verdict.Inconc
 		}
-		if pb.exact && !pb.explaining && (!pb.canEnd(t, pos) || !pb.optimistic && !pb.enoughLeft(t, pos)) {
+		if pb.exact && !pb.explaining && !pb.leftOK(t, pos) {
 			if g != nil {
 				g.status(v, "too-short")
 			}
@@ -535,6 +535,16 @@ func (pb *problem) starved(t interaction.Term, pos []int32) bool {
 		}
 	}
 	return false
+}
+
+// leftOK reports whether the components have enough events left for t,
+// as an exact search asks: enoughLeft, or in the optimistic attempt its
+// cheap part, canEnd.
+func (pb *problem) leftOK(t interaction.Term, pos []int32) bool {
+	if pb.optimistic {
+		return pb.canEnd(t, pos)
+	}
+	return pb.enoughLeft(t, pos)
 }
 
 // canEnd reports whether every component whose events are all consumed
