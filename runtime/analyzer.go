@@ -119,20 +119,25 @@ func (a *Analyzer) prepare() {
 // warmRemovals does the lifeline removals that searches start from, once
 // per interaction rather than in the first multi-traces that need each: the
 // removal from the root of each set of lifelines (those of a multi-trace's
-// empty components, where a search for a multi-prefix starts), and the
-// projection of each result on each lifeline still observed (the local
-// analyses at a search's root), over the partition p of one lifeline per
-// component, with their frontiers. Only on signatures of warmLifelines
-// lifelines at most (2^n sets), and within warmTerms new terms: like
-// warmUp's, the terms it adds do not depend on the options.
+// empty components, where a search for a multi-prefix or a slice starts;
+// in accept mode, the root alone), and with local analyses the projection
+// of each result on each lifeline still observed (the local analyses at a
+// search's root), over the partition p of one lifeline per component
+// (component c is lifeline c), with their frontiers. Only on signatures of
+// warmLifelines lifelines at most (2^n sets), and within warmTerms new
+// terms. Like warmUp's, the terms it adds do not depend on the limits.
 func (a *Analyzer) warmRemovals(p *located) {
 	st := a.st
 	n := st.Signature().NumLifelines()
 	if n > warmLifelines {
 		return
 	}
+	sets := 1 << n
+	if a.opts.Mode == verdict.Accept {
+		sets = 1 // the empty set: an exact search starts from the root
+	}
 	limit := st.Len() + warmTerms
-	for set := range 1 << n {
+	for set := range sets {
 		var ls interaction.Lifelines
 		for l := range n {
 			if set&(1<<l) != 0 {
@@ -145,7 +150,7 @@ func (a *Analyzer) warmRemovals(p *located) {
 			if st.Len() > limit {
 				return
 			}
-			if set&(1<<c) == 0 {
+			if a.opts.LOC && set&(1<<c) == 0 {
 				st.NumFrontier(a.proj(p, c, t))
 			}
 		}

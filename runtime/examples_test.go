@@ -229,24 +229,33 @@ func TestSyncCompletion(t *testing.T) {
 }
 
 // TestWarmRemovals checks that a new analyzer has done, as setup, the
-// lifeline removals a search starts from: a multi-prefix with empty
-// components, judged first, builds no removal of the root, nor projections
-// of it, that the analyzer did not build before.
+// lifeline removals a search of a multi-prefix starts from (asking them
+// again builds no term), and their projections on the lifelines left, the
+// local analyses at its root (remembered by the partition). A projection
+// of a removal is itself the removal of the other lifelines from the root:
+// it builds no term either way, hence the look into the memo.
 func TestWarmRemovals(t *testing.T) {
 	st := storeOf(t, "l1,l2,l3", "m,n")
 	term := st.MustParseTerm("seq(strict(l1!m,l2?m),loopW(strict(l2!n,seq(l3?n,l1?n))))")
 	a := New(st, term, DefaultOptions())
+	mt := mtOf(t, st.Signature(), "[l1] l1!m; [l2] ; [l3] ")
+	p := a.locate(mt) // one lifeline per component, as prepare's
 	before := st.Len()
 	for _, set := range []interaction.Lifelines{
-		interaction.LifelinesOf(0), interaction.LifelinesOf(2), interaction.LifelinesOf(1, 2),
+		"", interaction.LifelinesOf(0), interaction.LifelinesOf(2), interaction.LifelinesOf(1, 2),
 	} {
-		st.RemoveObserved(a.root, set, false)
+		r := st.RemoveObserved(a.root, set, false)
+		st.NumFrontier(r)
+		for c := range 3 {
+			if _, ok := p.memo[c].proj[r]; !ok && !set.Has(interaction.LifelineID(c)) {
+				t.Errorf("the projection on l%d of the root without %s is not remembered", c+1, set.Format(st.Signature()))
+			}
+		}
 	}
 	if st.Len() != before {
-		t.Errorf("removing lifelines from the root built %d new terms, want none", st.Len()-before)
+		t.Errorf("the root's removals built %d new terms, want none", st.Len()-before)
 	}
-	res := a.Check(mtOf(t, st.Signature(), "[l1] l1!m; [l2] ; [l3] "))
-	if res.Verdict != verdict.WeakPass {
+	if res := a.Check(mt); res.Verdict != verdict.WeakPass {
 		t.Fatalf("%s, want WeakPass", res.Text())
 	}
 }
