@@ -70,10 +70,11 @@
 // An analyzer warms up when it is made (its setup): it judges one run of its
 // interaction, so that the first multi-trace of a batch does not fill the
 // store's frontiers and the memo tables alone; and, on signatures of a few
-// lifelines, it removes each set of lifelines from the interaction and
-// projects each result on each lifeline left, which the searches of
-// multi-prefixes and their local analyses start from, so that the first
-// multi-trace with each set of empty components does not build them.
+// lifelines, it removes each set of lifelines from the interaction and,
+// with local analyses, projects each result on each lifeline left, which
+// the searches of multi-prefixes and their local analyses start from, so
+// that the first multi-trace with each set of empty components does not
+// build them (in accept mode, the interaction's own projections only).
 //
 // An analyzer also remembers the verdicts it decided, by the multi-trace
 // (its partition of the lifelines and each component's trace, hashed):
