@@ -64,3 +64,54 @@ func BenchmarkLongTraces(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLfrem reports the automata engine's time per multi-trace, by
+// verdict, in prefix mode, on the multi-traces of corpus/lfrem's
+// compilable interactions (every fifth row of verdicts.tsv, as the
+// benchtable's side-by-side with HIBOU takes them), one engine per
+// interaction, built before the timer starts.
+func BenchmarkLfrem(b *testing.B) {
+	dir := filepath.Join(testutil.Shared(b), "corpus", "lfrem")
+	engines := map[string]*Engine{}
+	byVerdict := map[verdict.Verdict][]lfremCase{}
+	for i, r := range testutil.LfremRows(b, dir) {
+		if i%5 != 0 {
+			continue
+		}
+		e, seen := engines[r.HIF]
+		if !seen {
+			sp, err := spec.Load(filepath.Join(dir, "signature.hsf"), filepath.Join(dir, r.HIF))
+			if err != nil {
+				b.Fatal(err)
+			}
+			e, _ = New(sp.Store, sp.Root, Options{Mode: verdict.Prefix}) // nil: not compilable
+			engines[r.HIF] = e
+		}
+		if e == nil {
+			continue
+		}
+		mt, err := multitrace.Read(filepath.Join(dir, r.HTF), e.sig)
+		if err != nil {
+			b.Fatal(err)
+		}
+		v := e.Check(mt).Verdict
+		byVerdict[v] = append(byVerdict[v], lfremCase{e, mt})
+	}
+	for _, v := range []verdict.Verdict{verdict.Pass, verdict.WeakPass, verdict.Fail} {
+		b.Run(v.String(), func(b *testing.B) {
+			cases := byVerdict[v]
+			for b.Loop() {
+				for _, c := range cases {
+					c.e.Check(c.mt)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(cases)), "ns/multi-trace")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
+
+type lfremCase struct {
+	e  *Engine
+	mt *multitrace.MultiTrace
+}

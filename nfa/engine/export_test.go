@@ -16,3 +16,22 @@ func (t *Tables) HasAcceptingPath(sub []uint64, small bool) bool {
 	defer func() { t.NumStates = n }()
 	return t.hasAcceptingPath(sub, s)
 }
+
+// Probe runs the probe of a central search of mt (in prefix or accept
+// mode), with the checker's pruning and every transition, and reports
+// whether it decided (it found an interleaving).
+func (c *Checker) Probe(mt [][]Action, prefix bool) bool {
+	s := c.newScratch()
+	s.s.init(c, mt, prefix, nil, c.prune)
+	defer s.s.release()
+	return s.s.probe()
+}
+
+// Search runs the search proper of mt, without its probe (see Probe).
+func (c *Checker) Search(mt [][]Action, prefix bool) bool {
+	s := c.newScratch()
+	s.s.init(c, mt, prefix, nil, c.prune)
+	defer s.s.release()
+	found, _ := s.s.run()
+	return found
+}

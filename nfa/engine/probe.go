@@ -57,7 +57,11 @@ func (s *search) probe() bool {
 		for {
 			best = argmin(key[:n])
 			if key[best] == math.MaxUint64 {
-				return false
+				if !s.closeFree(cur, pos) {
+					return false
+				}
+				copy(key, prio) // more states: every candidate again
+				continue
 			}
 			if s.probeStep(cur, pos, best) {
 				break
@@ -78,6 +82,103 @@ func (s *search) probe() bool {
 	}
 	copy(s.r, cur)
 	return s.final(int32(s.total))
+}
+
+// closeFree adds to the states cur, at positions pos, those the letters
+// of the consumed locations lead to, within the allowed states, as the
+// search's free moves do (prefix mode: those letters are ε), and reports
+// whether it added any. The probes take free moves only where they are
+// stuck: a multi-prefix mostly needs none, or a few where a removed
+// lifeline's actions come before what is left to read.
+func (s *search) closeFree(cur []uint64, pos []int32) bool {
+	if !s.prefix {
+		return false
+	}
+	t := s.t
+	if s.prune {
+		s.allowed(pos)
+	}
+	grew := false
+	for more := true; more; {
+		more = false
+		for i := range s.n {
+			if pos[i] != s.L[i] || !s.post(cur, int(t.lbase[i]), int(t.lbase[i+1])) {
+				continue
+			}
+			for k, x := range s.r {
+				if s.prune {
+					x &= s.m[k]
+				}
+				if x&^cur[k] != 0 {
+					s.nodes += bits.OnesCount64(x &^ cur[k])
+					cur[k] |= x
+					more, grew = true, true
+				}
+			}
+		}
+	}
+	return grew
+}
+
+// closeFree1 is closeFree for probe1: the states one word, the locations
+// its lanes, the transitions its table succ.
+func closeFree1(ls []lane, succ []uint64, G1 int, cur uint64) uint64 {
+	allowed := ^uint64(0)
+	for i := range ls {
+		allowed &= ls[i].mask
+	}
+	for todo := cur; todo != 0; todo &= todo - 1 {
+		row := succ[bits.TrailingZeros64(todo)*G1:][:G1]
+		for i := range ls {
+			l := &ls[i]
+			if l.at < l.L {
+				continue
+			}
+			for _, x := range row[l.lbase : l.lbase+l.nl] {
+				x &= allowed &^ cur
+				cur |= x
+				todo |= x
+			}
+		}
+	}
+	return cur
+}
+
+// closeFree2 is closeFree for probe2: the states two words (c0, c1),
+// the allowed states its masks.
+func closeFree2(s *search, c0, c1 uint64) (uint64, uint64) {
+	t, n := s.t, s.n
+	G1 := t.G + 1
+	a0, a1 := ^uint64(0), ^uint64(0)
+	if s.prune {
+		for i := range n {
+			a0 &= s.qmask[2*i]
+			a1 &= s.qmask[2*i+1]
+		}
+	}
+	for t0, t1 := c0, c1; t0|t1 != 0; {
+		var q int
+		if t0 != 0 {
+			q = bits.TrailingZeros64(t0)
+			t0 &= t0 - 1
+		} else {
+			q = 64 + bits.TrailingZeros64(t1)
+			t1 &= t1 - 1
+		}
+		row := s.t.succ[q*G1*2:][:2*G1]
+		for i := range n {
+			l := &s.lanes[i]
+			if s.ppos[i] < l.L {
+				continue
+			}
+			for g := l.lbase; g < l.lbase+l.nl; g++ {
+				x0, x1 := row[2*g]&a0&^c0, row[2*g+1]&a1&^c1
+				c0, c1 = c0|x0, c1|x1
+				t0, t1 = t0|x0, t1|x1
+			}
+		}
+	}
+	return c0, c1
 }
 
 // argmin returns the index of the least key, the first of equal ones.
@@ -172,8 +273,23 @@ func (s *search) probe1() bool {
 					best, bk = i, k
 				}
 			}
-			if bk == math.MaxUint64 || best >= 64 {
-				return false // none, or more locations than tried has bits
+			if best >= 64 {
+				return false // more locations than tried has bits
+			}
+			if bk == math.MaxUint64 {
+				// None: free moves, if they lead to more states (see
+				// closeFree), then every candidate again.
+				more := uint64(0)
+				if s.prefix {
+					more = closeFree1(ls, succ, G1, cur) &^ cur
+				}
+				if more == 0 {
+					return false
+				}
+				cur |= more
+				s.nodes += bits.OnesCount64(more)
+				tried = 0
+				continue
 			}
 			h := int(ls[best].head)
 			br = 0
@@ -296,7 +412,17 @@ func (s *search) probe2() bool {
 				}
 			}
 			if bk == math.MaxUint64 {
-				return false
+				// None: free moves (see closeFree), then every candidate again.
+				m0, m1 := c0, c1
+				if s.prefix {
+					m0, m1 = closeFree2(s, c0, c1)
+				}
+				if m0 == c0 && m1 == c1 {
+					return false
+				}
+				s.nodes += bits.OnesCount64(m0&^c0) + bits.OnesCount64(m1&^c1)
+				c0, c1, tried = m0, m1, 0
+				continue
 			}
 			h := 2 * int(head[best])
 			if c0&(c0-1) == 0 && c1 == 0 {
