@@ -285,8 +285,8 @@ func (c *Checker) central(s *scratch, areas []Area, mt [][]Action, mode Mode) Re
 }
 
 // semi is Algorithm 3: the intersection of the exact (or, for a
-// multi-prefix, future) areas, its accepting-path check, then the search.
-// It adds nodes to the search's count.
+// multi-prefix, future) areas, its accepting-path check, then the search;
+// the search's probe comes first. It adds nodes to the search's count.
 func (c *Checker) semi(s *scratch, areas []Area, mt [][]Action, prefix bool, nodes int) Result {
 	inter := s.inter
 	for k := range inter {
@@ -300,13 +300,22 @@ func (c *Checker) semi(s *scratch, areas []Area, mt [][]Action, prefix bool, nod
 		}
 	}
 	t := c.t
-	if !t.hasAcceptingPath(inter, s) {
+	sinter := inter
+	if c.prune {
+		sinter = nil // the pruning masks are stronger, and the fast probes need no areas
+	}
+	// The probe first: it decides most multi-traces that pass, for which
+	// the accepting-path check (a fifth of a check of a small multi-prefix)
+	// would find a path anyway.
+	srch := &s.s
+	srch.init(c, mt, prefix, sinter, c.prune)
+	found := srch.probe()
+	if !found && !t.hasAcceptingPath(inter, s) {
+		nodes += srch.nodes
+		srch.release()
 		return Result{Verdict: Fail, Reason: InterError, Nodes: nodes, Expected: t.expectedAt(t.Initial, inter)}
 	}
-	if c.prune {
-		inter = nil // the pruning masks are stronger, and the fast probes need no areas
-	}
-	return c.search(s, mt, prefix, inter, c.prune, true, nodes)
+	return srch.result(found, true, nodes)
 }
 
 // CheckAC decides mt by the centralized procedure (Algorithm 1): the search
@@ -340,7 +349,13 @@ func (c *Checker) CheckAC(mt [][]Action, mode Mode) Result {
 func (c *Checker) search(s *scratch, mt [][]Action, prefix bool, inter []uint64, prune, semi bool, nodes int) Result {
 	srch := &s.s
 	srch.init(c, mt, prefix, inter, prune)
-	found, stopped := srch.probe(), false
+	return srch.result(srch.probe(), semi, nodes)
+}
+
+// result runs the search proper unless its probe found an interleaving,
+// and gives the verdict (see Checker.search).
+func (srch *search) result(found, semi bool, nodes int) Result {
+	stopped := false
 	if !found {
 		found, stopped = srch.run()
 	}
