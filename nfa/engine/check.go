@@ -104,6 +104,9 @@ type scratch struct {
 	seen  []uint64
 	stack []State
 	s     search
+	// pending: the sets of areas are still to be computed from the walks
+	// of lv (Check), with the futures when future.
+	pending, future bool
 }
 
 func (c *Checker) getScratch() *scratch {
@@ -175,9 +178,13 @@ func (c *Checker) Check(mt [][]Action, mode Mode) Result {
 		}
 		return Result{Verdict: WeakPass}
 	}
+	// The areas' sets wait until a search needs them (see intersection):
+	// with the pruning, one whose probe decides does not.
 	for i, v := range s.lv {
-		v.areaInto(&s.areas[i], mode == Prefix, true)
+		v.areaHead(&s.areas[i])
 	}
+	s.pending, s.future = true, mode == Prefix
+	defer func() { s.pending = false }()
 	return c.central(s, s.areas, mt, mode)
 }
 
@@ -288,6 +295,41 @@ func (c *Checker) central(s *scratch, areas []Area, mt [][]Action, mode Mode) Re
 // multi-prefix, future) areas, its accepting-path check, then the search;
 // the search's probe comes first. It adds nodes to the search's count.
 func (c *Checker) semi(s *scratch, areas []Area, mt [][]Action, prefix bool, nodes int) Result {
+	// The probe first: it decides most multi-traces that pass, for which
+	// the areas and the accepting-path check of their intersection (half
+	// of a check of a small multi-prefix) would find a path anyway. With
+	// the pruning, its masks are stronger than the areas, and the fast
+	// probes need none.
+	var inter []uint64
+	if !c.prune {
+		inter = c.intersection(s, areas, prefix)
+	}
+	srch := &s.s
+	srch.init(c, mt, prefix, inter, c.prune)
+	found := srch.probe()
+	if !found {
+		if inter == nil {
+			inter = c.intersection(s, areas, prefix)
+		}
+		if t := c.t; !t.hasAcceptingPath(inter, s) {
+			nodes += srch.nodes
+			srch.release()
+			return Result{Verdict: Fail, Reason: InterError, Nodes: nodes, Expected: t.expectedAt(t.Initial, inter)}
+		}
+	}
+	return srch.result(found, true, nodes)
+}
+
+// intersection returns the intersection of the exact areas (or, for a
+// multi-prefix, the future ones), in s.inter. It computes the sets of the
+// areas first when they are pending (see scratch).
+func (c *Checker) intersection(s *scratch, areas []Area, prefix bool) []uint64 {
+	if s.pending {
+		s.pending = false
+		for i, v := range s.lv {
+			v.areaInto(&areas[i], s.future, true)
+		}
+	}
 	inter := s.inter
 	for k := range inter {
 		inter[k] = ^uint64(0)
@@ -299,23 +341,7 @@ func (c *Checker) semi(s *scratch, areas []Area, mt [][]Action, prefix bool, nod
 			andInto(inter, areas[i].Exact)
 		}
 	}
-	t := c.t
-	sinter := inter
-	if c.prune {
-		sinter = nil // the pruning masks are stronger, and the fast probes need no areas
-	}
-	// The probe first: it decides most multi-traces that pass, for which
-	// the accepting-path check (a fifth of a check of a small multi-prefix)
-	// would find a path anyway.
-	srch := &s.s
-	srch.init(c, mt, prefix, sinter, c.prune)
-	found := srch.probe()
-	if !found && !t.hasAcceptingPath(inter, s) {
-		nodes += srch.nodes
-		srch.release()
-		return Result{Verdict: Fail, Reason: InterError, Nodes: nodes, Expected: t.expectedAt(t.Initial, inter)}
-	}
-	return srch.result(found, true, nodes)
+	return inter
 }
 
 // CheckAC decides mt by the centralized procedure (Algorithm 1): the search

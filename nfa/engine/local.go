@@ -178,7 +178,7 @@ func (v *LocalVerifier) AreaInto(a *Area) { v.areaInto(a, true, false) }
 func (v *LocalVerifier) areaInto(a *Area, future, done bool) {
 	p := v.p
 	a.Exact, a.Future = resize(a.Exact, v.tw), resize(a.Future, v.tw)
-	a.Len, a.Stuck, a.End, a.Final = v.n, v.stuck, v.State(), v.Final()
+	v.areaHead(a)
 	p.collect(a.Exact, &v.m, v.tw, done)
 	if !future {
 		return
@@ -188,6 +188,12 @@ func (v *LocalVerifier) areaInto(a *Area, future, done bool) {
 		x := int(p.FutureOf[q]) * v.tw
 		orInto(a.Future, p.Futures[x:x+v.tw])
 	}
+}
+
+// areaHead sets the area's fields but its sets: what the walk read, and
+// where it ended.
+func (v *LocalVerifier) areaHead(a *Area) {
+	a.Len, a.Stuck, a.End, a.Final = v.n, v.stuck, v.State(), v.Final()
 }
 
 // collect sets area to init or-ed with the labels of the entries m marked:
