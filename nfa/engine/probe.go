@@ -121,34 +121,37 @@ func (s *search) closeFree(cur []uint64, pos []int32) bool {
 }
 
 // closeFree1 is closeFree for probe1: the states one word, the locations
-// its lanes, the transitions its table succ.
-func closeFree1(ls []lane, succ []uint64, G1 int, cur uint64) uint64 {
+// its lanes, by the table of free moves (Tables.free). The allowed states
+// are kept at the end only: a state a free move leaves from can read what
+// the lane of any other location has left if the state it reaches can
+// (those letters are free for that lane too), and a consumed lane allows
+// every state; so no state is kept that closeFree would not keep.
+func closeFree1(ls []lane, free []uint64, cur uint64) uint64 {
+	L := len(ls)
 	allowed := ^uint64(0)
 	for i := range ls {
 		allowed &= ls[i].mask
 	}
-	for todo := cur; todo != 0; todo &= todo - 1 {
-		row := succ[bits.TrailingZeros64(todo)*G1:][:G1]
-		for i := range ls {
-			l := &ls[i]
-			if l.at < l.L {
-				continue
-			}
-			for _, x := range row[l.lbase : l.lbase+l.nl] {
-				x &= allowed &^ cur
-				cur |= x
-				todo |= x
+	for todo := cur; todo != 0; {
+		more := uint64(0)
+		for x := todo; x != 0; x &= x - 1 {
+			row := free[bits.TrailingZeros64(x)*L:][:L]
+			for i := range ls {
+				if ls[i].at == ls[i].L {
+					more |= row[i]
+				}
 			}
 		}
+		todo = more &^ cur
+		cur |= todo
 	}
-	return cur
+	return cur & allowed
 }
 
-// closeFree2 is closeFree for probe2: the states two words (c0, c1),
+// closeFree2 is closeFree1 for probe2: the states two words (c0, c1),
 // the allowed states its masks.
 func closeFree2(s *search, c0, c1 uint64) (uint64, uint64) {
-	t, n := s.t, s.n
-	G1 := t.G + 1
+	n, free := s.n, s.t.free
 	a0, a1 := ^uint64(0), ^uint64(0)
 	if s.prune {
 		for i := range n {
@@ -157,28 +160,22 @@ func closeFree2(s *search, c0, c1 uint64) (uint64, uint64) {
 		}
 	}
 	for t0, t1 := c0, c1; t0|t1 != 0; {
-		var q int
-		if t0 != 0 {
-			q = bits.TrailingZeros64(t0)
-			t0 &= t0 - 1
-		} else {
-			q = 64 + bits.TrailingZeros64(t1)
-			t1 &= t1 - 1
-		}
-		row := s.t.succ[q*G1*2:][:2*G1]
-		for i := range n {
-			l := &s.lanes[i]
-			if s.ppos[i] < l.L {
-				continue
-			}
-			for g := l.lbase; g < l.lbase+l.nl; g++ {
-				x0, x1 := row[2*g]&a0&^c0, row[2*g+1]&a1&^c1
-				c0, c1 = c0|x0, c1|x1
-				t0, t1 = t0|x0, t1|x1
+		var m0, m1 uint64
+		for k, x := range [2]uint64{t0, t1} {
+			for ; x != 0; x &= x - 1 {
+				row := free[(k<<6+bits.TrailingZeros64(x))*n*2:][:2*n]
+				for i := range n {
+					if s.ppos[i] == s.L[i] {
+						m0 |= row[2*i]
+						m1 |= row[2*i+1]
+					}
+				}
 			}
 		}
+		t0, t1 = m0&^c0, m1&^c1
+		c0, c1 = c0|t0, c1|t1
 	}
-	return c0, c1
+	return c0 & a0, c1 & a1
 }
 
 // argmin returns the index of the least key, the first of equal ones.
@@ -281,7 +278,7 @@ func (s *search) probe1() bool {
 				// closeFree), then every candidate again.
 				more := uint64(0)
 				if s.prefix {
-					more = closeFree1(ls, succ, G1, cur) &^ cur
+					more = closeFree1(ls, t.free, cur) &^ cur
 				}
 				if more == 0 {
 					return false

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 )
 
@@ -45,6 +46,11 @@ type Tables struct {
 	// first[q*G+g+1]] as a set (column G is empty), when the table is small;
 	// nil otherwise.
 	succ []uint64
+	// free[(q*L+i)*sw:][:sw] are the states reached from q (q included) by
+	// the letters of location i alone, L the locations: a probe's free moves
+	// once location i is consumed (see closeFree1). Only with succ, on
+	// automata of two words of states at most; nil otherwise.
+	free []uint64
 }
 
 // DFA is a projection DFA over a location's K letters, as a dense table.
@@ -412,6 +418,9 @@ func (t *Tables) PrepareBytes() int64 {
 	b += 4*(n*G+1) + 4*(n+1) + 4*2*m + 4*m // first, ofirst, byLetter and ldst, others
 	if succ := n * (G + 1) * sw; succ <= maxDenseSucc {
 		b += 8 * succ
+		if sw <= 2 {
+			b += 8 * n * int64(len(t.Projs)) * sw // free
+		}
 	}
 	return b
 }
@@ -529,6 +538,42 @@ func (t *Tables) central() {
 		} else {
 			t.others[ofill[tr.Src]] = int32(k)
 			ofill[tr.Src]++
+		}
+	}
+	t.freeMoves()
+}
+
+// freeMoves computes t.free (see Tables), on automata of two words of
+// states at most (a closure per state and location: a few thousand words).
+func (t *Tables) freeMoves() {
+	t.free = nil
+	sw, L, G := t.sw, len(t.Projs), t.G
+	if t.succ == nil || sw > 2 {
+		return
+	}
+	t.free = make([]uint64, t.NumStates*L*sw)
+	set := make([]uint64, sw)
+	var todo []int
+	for q := range t.NumStates {
+		for i := range L {
+			clear(set)
+			set[q>>6] |= 1 << (q & 63)
+			todo = append(todo[:0], q)
+			for len(todo) > 0 {
+				u := todo[len(todo)-1]
+				todo = todo[:len(todo)-1]
+				for g := t.lbase[i]; g < t.lbase[i+1]; g++ {
+					row := t.succ[(u*(G+1)+int(g))*sw:][:sw]
+					for k, x := range row {
+						for x &^= set[k]; x != 0; x &= x - 1 {
+							d := k<<6 + bits.TrailingZeros64(x)
+							set[k] |= 1 << (d & 63)
+							todo = append(todo, d)
+						}
+					}
+				}
+			}
+			copy(t.free[(q*L+i)*sw:], set)
 		}
 	}
 }
