@@ -257,6 +257,7 @@ type located struct {
 	split      [][]part                // parts of each multi-action (by ActID), nil until computed
 	several    []int32                 // the components of several lifelines
 	names      []string                // the text of each component's lifelines, nil until an explanation needs it
+	observed   [][]uint64              // per component, the ActIDs of the parts of the interaction's actions there, nil until needed (see foreignEvent)
 
 	// Memos kept from one multi-trace to the next (see compMemo).
 	memo []compMemo
@@ -793,6 +794,24 @@ func (pb *problem) foreignEvent() (int, int) {
 	if a.hasSync {
 		return -1, -1 // a sync joins actions into events that are no leaf
 	}
+	obs := a.observed(pb.p)
+	for c, tr := range pb.traces {
+		for i, e := range tr {
+			if int(e)>>6 >= len(obs[c]) || obs[c][e>>6]&(1<<(e&63)) == 0 {
+				return c, i
+			}
+		}
+	}
+	return -1, -1
+}
+
+// observed returns, for each component of p, the set of the ActIDs of the
+// parts there of the interaction's actions, made once per partition: an
+// event of another ActID is foreign (an ActID interned later is no part).
+func (a *Analyzer) observed(p *located) [][]uint64 {
+	if p.observed != nil {
+		return p.observed
+	}
 	if a.letters == nil {
 		seen := map[interaction.ActID]bool{}
 		var walk func(t interaction.Term)
@@ -812,18 +831,16 @@ func (pb *problem) foreignEvent() (int, int) {
 		}
 		walk(a.root)
 	}
-	parts := map[part]bool{}
+	p.observed = make([][]uint64, len(p.lifelines))
 	for _, m := range a.letters {
-		for _, pt := range a.parts(pb.p, a.st.ActID(m)) {
-			parts[pt] = true
-		}
-	}
-	for c, tr := range pb.traces {
-		for i, e := range tr {
-			if !parts[part{c: int32(c), act: e}] {
-				return c, i
+		for _, pt := range a.parts(p, a.st.ActID(m)) {
+			set := p.observed[pt.c]
+			for int(pt.act)>>6 >= len(set) {
+				set = append(set, 0)
 			}
+			set[pt.act>>6] |= 1 << (pt.act & 63)
+			p.observed[pt.c] = set
 		}
 	}
-	return -1, -1
+	return p.observed
 }

@@ -169,11 +169,11 @@ func TestWitnessDifferential(t *testing.T) {
 	t.Logf("%d witnesses checked", checked)
 }
 
-// TestAcceptedTooFew: the optimistic attempt (accepted) says at once, with
-// no vertex, that a multi-prefix whose component holds fewer events than
-// every trace of the interaction puts there is not exactly accepted; one
-// with enough events it searches.
-func TestAcceptedTooFew(t *testing.T) {
+// TestAcceptedAtOnce: the optimistic attempt (accepted) says at once, with
+// no vertex, that a multi-trace is not exactly accepted when a component
+// holds fewer events than every trace of the interaction puts there, or an
+// event of no action of the interaction there; others it searches.
+func TestAcceptedAtOnce(t *testing.T) {
 	st := storeOf(t, "l1,l2", "m,n")
 	a := New(st, st.MustParseTerm("seq(strict(l1!m,l2?m),strict(l2!n,l1?n))"), DefaultOptions())
 	for _, c := range []struct {
@@ -181,7 +181,8 @@ func TestAcceptedTooFew(t *testing.T) {
 		explore bool // the attempt explores (else it answers at once)
 		want    verdict.Verdict
 	}{
-		{"[l1] l1!m; [l2] l2?m.l2!n", false, verdict.WeakPass}, // l1 receives n in every trace
+		{"[l1] l1!m; [l2] l2?m.l2!n", false, verdict.WeakPass},       // l1 receives n in every trace
+		{"[l1] l1!n.l1!m.l1?n; [l2] l2?m.l2!n", false, verdict.Fail}, // l1 never sends n
 		{"[l1] l1!m.l1?n; [l2] l2!n.l2?m", true, verdict.Fail},
 	} {
 		pb := a.newProblem(mtOf(t, st.Signature(), c.text))
