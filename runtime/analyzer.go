@@ -121,6 +121,17 @@ func (a *Analyzer) prepare() {
 			mt.Components[i].Trace = nil
 		}
 		a.warmAnalyze(mt)
+		// The names an explanation gives the interaction's actions, and
+		// their parts on one lifeline, made once.
+		if !a.hasSync {
+			for _, m := range a.interactionActions() {
+				id := a.st.ActID(m)
+				a.name(id)
+				for _, pt := range a.parts(p, id) {
+					a.name(pt.act)
+				}
+			}
+		}
 	}
 	a.base, a.spent, a.used = a.st.Bytes(), false, false
 }
@@ -812,6 +823,23 @@ func (a *Analyzer) observed(p *located) [][]uint64 {
 	if p.observed != nil {
 		return p.observed
 	}
+	p.observed = make([][]uint64, len(p.lifelines))
+	for _, m := range a.interactionActions() {
+		for _, pt := range a.parts(p, a.st.ActID(m)) {
+			set := p.observed[pt.c]
+			for int(pt.act)>>6 >= len(set) {
+				set = append(set, 0)
+			}
+			set[pt.act>>6] |= 1 << (pt.act & 63)
+			p.observed[pt.c] = set
+		}
+	}
+	return p.observed
+}
+
+// interactionActions returns every action of the interaction (its leaves),
+// each once, in the order of a walk of the term (made once).
+func (a *Analyzer) interactionActions() []interaction.MultiAction {
 	if a.letters == nil {
 		seen := map[interaction.ActID]bool{}
 		var walk func(t interaction.Term)
@@ -831,16 +859,5 @@ func (a *Analyzer) observed(p *located) [][]uint64 {
 		}
 		walk(a.root)
 	}
-	p.observed = make([][]uint64, len(p.lifelines))
-	for _, m := range a.letters {
-		for _, pt := range a.parts(p, a.st.ActID(m)) {
-			set := p.observed[pt.c]
-			for int(pt.act)>>6 >= len(set) {
-				set = append(set, 0)
-			}
-			set[pt.act>>6] |= 1 << (pt.act & 63)
-			p.observed[pt.c] = set
-		}
-	}
-	return p.observed
+	return a.letters
 }

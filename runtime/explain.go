@@ -82,11 +82,12 @@ func (pb *problem) explain() *verdict.Explanation {
 	st := pb.a.st
 	sig := st.Signature()
 	e := &verdict.Explanation{}
-	pos := slices.Clone(pb.bestPos)
+	pos := append(pb.scratch[:0], pb.bestPos...) // the scratch of order, free now
 	if pb.best < 0 {
-		pos = make([]int32, len(pb.traces))
+		pos = append(pos[:0], make([]int32, len(pb.traces))...)
 		pb.bestTerms = append(pb.bestTerms[:0], pb.a.root)
 	}
+	defer func() { pb.scratch = pos[:0] }()
 	pb.expect.reset()
 	for _, t := range pb.bestTerms {
 		pb.expect.frontier(st, t)
