@@ -144,11 +144,12 @@ func (c *Checker) checkShape(n int) {
 // Check decides mt by the semi-centralized procedure: a local check per
 // location on its projection DFA (Algorithm 2), each giving its area; the
 // intersection of the areas and its accepting-path check; then the central
-// search on it (Algorithm 3). In prefix mode the local checks accept any
-// prefix of a projected word (a walk that does not get stuck), the area of
-// a local trace also holds what its end state may still reach (its future),
-// and the central search lets a location whose trace is consumed stop
-// constraining the rest (its letters become ε).
+// search on it (Algorithm 3), whose probe comes first (see semi). In
+// prefix mode the local checks accept any prefix of a projected word (a
+// walk that does not get stuck), the area of a local trace also holds what
+// its end state may still reach (its future), and the central search lets
+// a location whose trace is consumed stop constraining the rest (its
+// letters become ε).
 func (c *Checker) Check(mt [][]Action, mode Mode) Result {
 	c.checkShape(len(mt))
 	s := c.getScratch()

@@ -11,7 +11,9 @@ import (
 // and fails at the first step where none does. It decides most accepted
 // multi-traces at a fraction of the search's cost (the search never
 // backtracks on them); a failed probe decides nothing. It takes only
-// single-part symbols, which consume an event each, so it ends.
+// single-part symbols, which consume an event each, and where it is stuck
+// in prefix mode the free moves of consumed locations (see closeFree),
+// which only add states; so it ends.
 //
 // Priorities are pos/len in fixed point (scale = 2^40/len), the maximum
 // for a consumed trace; ties go to the first location.
