@@ -176,9 +176,14 @@ func (v *LocalVerifier) AreaInto(a *Area) { v.areaInto(a, true, false) }
 // when done is true (Check is done with the walk: Reset then has nothing
 // left to clear).
 func (v *LocalVerifier) areaInto(a *Area, future, done bool) {
+	v.areaHead(a)
+	v.areaSets(a, future, done)
+}
+
+// areaSets is areaInto without areaHead: the sets of the area.
+func (v *LocalVerifier) areaSets(a *Area, future, done bool) {
 	p := v.p
 	a.Exact, a.Future = resize(a.Exact, v.tw), resize(a.Future, v.tw)
-	v.areaHead(a)
 	p.collect(a.Exact, &v.m, v.tw, done)
 	if !future {
 		return

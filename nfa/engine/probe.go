@@ -122,6 +122,28 @@ func (s *search) closeFree(cur []uint64, pos []int32) bool {
 	return grew
 }
 
+// free1 adds to the states cur of probe1 those its free moves lead to, in
+// prefix mode, and reports whether there are more (then counted as nodes):
+// out of the probe's loop, which it leaves lean.
+func (s *search) free1(cur uint64) (uint64, bool) {
+	if !s.prefix {
+		return cur, false
+	}
+	more := closeFree1(s.lanes, s.t.free, cur) &^ cur
+	s.nodes += bits.OnesCount64(more)
+	return cur | more, more != 0
+}
+
+// free2 is free1 for probe2.
+func (s *search) free2(c0, c1 uint64) (uint64, uint64, bool) {
+	if !s.prefix {
+		return c0, c1, false
+	}
+	m0, m1 := closeFree2(s, c0, c1)
+	s.nodes += bits.OnesCount64(m0&^c0) + bits.OnesCount64(m1&^c1)
+	return m0, m1, m0 != c0 || m1 != c1
+}
+
 // closeFree1 is closeFree for probe1: the states one word, the locations
 // its lanes, by the table of free moves (Tables.free). The allowed states
 // are kept at the end only: a state a free move leaves from can read what
@@ -278,15 +300,10 @@ func (s *search) probe1() bool {
 			if bk == math.MaxUint64 {
 				// None: free moves, if they lead to more states (see
 				// closeFree), then every candidate again.
-				more := uint64(0)
-				if s.prefix {
-					more = closeFree1(ls, t.free, cur) &^ cur
-				}
-				if more == 0 {
+				var ok bool
+				if cur, ok = s.free1(cur); !ok {
 					return false
 				}
-				cur |= more
-				s.nodes += bits.OnesCount64(more)
 				tried = 0
 				continue
 			}
@@ -412,15 +429,11 @@ func (s *search) probe2() bool {
 			}
 			if bk == math.MaxUint64 {
 				// None: free moves (see closeFree), then every candidate again.
-				m0, m1 := c0, c1
-				if s.prefix {
-					m0, m1 = closeFree2(s, c0, c1)
-				}
-				if m0 == c0 && m1 == c1 {
+				var ok bool
+				if c0, c1, ok = s.free2(c0, c1); !ok {
 					return false
 				}
-				s.nodes += bits.OnesCount64(m0&^c0) + bits.OnesCount64(m1&^c1)
-				c0, c1, tried = m0, m1, 0
+				tried = 0
 				continue
 			}
 			h := 2 * int(head[best])
