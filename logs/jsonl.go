@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math/bits"
 
 	"github.com/valyala/fastjson"
 )
@@ -191,7 +192,7 @@ func scanFlat(line []byte, keys *nameTable, ev *event) bool {
 // plainString returns the string of line that starts at i, after its
 // opening quote, and the index after its closing quote; false when it holds
 // a backslash (an escape) or does not end. It looks at 8 bytes at a time
-// for a quote or a backslash, then at the bytes of the word that holds one:
+// for a quote or a backslash, whose first one the word's bits then give:
 // the strings of a line are too short for bytes.IndexByte to pay.
 func plainString(line []byte, i int) ([]byte, int, bool) {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
@@ -199,8 +200,14 @@ func plainString(line []byte, i int) ([]byte, int, bool) {
 	for ; j+8 <= len(line); j += 8 {
 		w := binary.LittleEndian.Uint64(line[j:])
 		q, b := w^(ones*'"'), w^(ones*'\\') // a zero byte where w has one
-		if (q-ones)&^q&highs|(b-ones)&^b&highs != 0 {
-			break
+		if m := (q-ones)&^q&highs | (b-ones)&^b&highs; m != 0 {
+			// The lowest bit marks the first quote or backslash (a borrow
+			// only marks bytes above a zero byte).
+			k := j + bits.TrailingZeros64(m)>>3
+			if line[k] == '"' {
+				return line[i:k], k + 1, true
+			}
+			return nil, 0, false
 		}
 	}
 	for ; j < len(line); j++ {
