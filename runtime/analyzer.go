@@ -123,13 +123,11 @@ func (a *Analyzer) prepare() {
 		a.warmAnalyze(mt)
 		// The names an explanation gives the interaction's actions, and
 		// their parts on one lifeline, made once.
-		if !a.hasSync {
-			for _, m := range a.interactionActions() {
-				id := a.st.ActID(m)
-				a.name(id)
-				for _, pt := range a.parts(p, id) {
-					a.name(pt.act)
-				}
+		for _, m := range a.interactionActions() {
+			id := a.st.ActID(m)
+			a.name(id)
+			for _, pt := range a.parts(p, id) {
+				a.name(pt.act)
 			}
 		}
 	}

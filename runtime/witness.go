@@ -194,7 +194,7 @@ const replayWork = 4
 // Before it, two look-ups decide at once what the exact search would find
 // first: an event of no action of the interaction on its component (see
 // foreignEvent: most of the corpus's noisy multi-traces, failing checks
-// 0.92x at the median, 0.86x at p90), and the root's part of enoughLeft,
+// 0.93x at the median, 0.86x at p90), and the root's part of enoughLeft,
 // a look-up per component (the fewest events of each component in a trace
 // of the root are remembered from one multi-trace to the next), which
 // decides a multi-prefix whose components miss events (on the
