@@ -74,7 +74,10 @@
 // with local analyses, projects each result on each lifeline left, which
 // the searches of multi-prefixes and their local analyses start from, so
 // that the first multi-trace with each set of empty components does not
-// build them (in accept mode, the interaction's own projections only).
+// build them (in accept mode, the interaction's own projections only); it
+// names the interaction's actions for explanations, and last judges the
+// empty multi-trace, which brings back into the caches what an analysis
+// touches first.
 //
 // An analyzer also remembers the verdicts it decided, by the multi-trace
 // (its partition of the lifelines and each component's trace, hashed):

@@ -84,7 +84,8 @@ func (pb *problem) explain() *verdict.Explanation {
 	e := &verdict.Explanation{}
 	pos := append(pb.scratch[:0], pb.bestPos...) // the scratch of order, free now
 	if pb.best < 0 {
-		pos = append(pos[:0], make([]int32, len(pb.traces))...)
+		pos = slices.Grow(pos[:0], len(pb.traces))[:len(pb.traces)]
+		clear(pos)
 		pb.bestTerms = append(pb.bestTerms[:0], pb.a.root)
 	}
 	defer func() { pb.scratch = pos[:0] }()
