@@ -85,6 +85,41 @@ func BenchmarkLfrem(b *testing.B) {
 	}
 }
 
+// BenchmarkLfremFresh analyzes the multi-traces of the benchtable's
+// side-by-side with HIBOU (every fifth row of corpus/lfrem), in prefix mode
+// with the default options, each interaction's on an analyzer of a fresh
+// store, as each checker of check has (a new analyzer per interaction and
+// per iteration, made outside the timer), and reports the median and p90
+// time per multi-trace, in all and by verdict.
+func BenchmarkLfremFresh(b *testing.B) {
+	cases := loadLfrem(b, func(i int, _ testutil.LfremRow) bool { return i%5 == 0 })
+	byVerdict := map[string][]time.Duration{}
+	for b.Loop() {
+		analyzers := map[*spec.Spec]*Analyzer{}
+		for _, c := range cases {
+			a := analyzers[c.sp]
+			if a == nil {
+				b.StopTimer()
+				st, root := c.sp.Store.Fresh(c.sp.Root)
+				a = New(st, root, DefaultOptions())
+				analyzers[c.sp] = a
+				b.StartTimer()
+			}
+			t0 := time.Now()
+			v := a.Check(c.mt).Verdict.String()
+			d := time.Since(t0)
+			byVerdict[v] = append(byVerdict[v], d)
+			byVerdict["all"] = append(byVerdict["all"], d)
+		}
+	}
+	for v, ts := range byVerdict {
+		slices.Sort(ts)
+		b.ReportMetric(float64(ts[len(ts)/2].Nanoseconds())/1e3, v+"-median-µs")
+		b.ReportMetric(float64(ts[len(ts)*9/10].Nanoseconds())/1e3, v+"-p90-µs")
+	}
+	b.ReportMetric(0, "ns/op")
+}
+
 // BenchmarkSessions analyzes small multi-traces, as a log's sessions are:
 // 2,000 accepted multi-traces of lfrem's i1 (one lifeline per component,
 // about five events each; as in a log, they repeat: 9 are distinct) with
