@@ -12,7 +12,7 @@ import (
 )
 
 // readJSONL reads a JSON Lines event log: one JSON object, one event, a
-// line; blank lines are skipped. A line is read by scanFlat when it is a
+// line; blank lines are skipped. A line is read by flatScanner when it is a
 // flat object of plain values (the lines ivc and most loggers write), and
 // otherwise parsed with fastjson, which is about three times faster than
 // encoding/json on these small flat objects (see BenchmarkJSONL and
@@ -23,6 +23,7 @@ func readJSONL(b *builder, lr *lineReader, opt *Options) error {
 		return err
 	}
 	d := jsonDecoder{keys: newNameTable(names[:])}
+	flat := flatScanner{keys: d.keys}
 	for {
 		line, err := lr.nextEvent(b)
 		if err == io.EOF {
@@ -31,7 +32,7 @@ func readJSONL(b *builder, lr *lineReader, opt *Options) error {
 			return err
 		}
 		ev := &d.ev
-		if !scanFlat(line, d.keys, ev) {
+		if !flat.scan(line, ev) {
 			v, err := d.parse(line)
 			if err != nil {
 				col, msg := jsonSyntaxError(line)
@@ -112,26 +113,72 @@ func (d *jsonDecoder) field(k []byte, v *fastjson.Value) {
 	}
 }
 
-// scanFlat reads line into ev when it is one flat JSON object whose keys
-// and strings hold no escape and whose values are strings, numbers, true,
+// flatScanner reads the lines that are flat JSON objects of plain values
+// (scan), remembering the keys of the last such line in their order: the
+// lines of one logger repeat their keys in the same order, so that a key
+// is mostly told by comparing it with the one at its place in the line
+// before, without scanning it to its end and looking it up.
+type flatScanner struct {
+	keys *nameTable
+	seen [maxSeenKeys]seenKey // the keys of the last line, by place
+}
+
+// maxSeenKeys is the most keys of a line that flatScanner remembers.
+const maxSeenKeys = 16
+
+// seenKey is a key as met at its place in a line: its text followed by
+// its closing quote, and its role (-1: none).
+type seenKey struct {
+	quoted []byte
+	role   int32
+}
+
+// key reads the key of line whose text starts at i, after its opening
+// quote, as the p-th key of the line: its role (-1: none) and the index
+// after its closing quote; false when it is not a plain string.
+func (f *flatScanner) key(line []byte, i, p int) (int32, int, bool) {
+	if p < maxSeenKeys {
+		if k := &f.seen[p]; len(k.quoted) > 0 && bytes.HasPrefix(line[i:], k.quoted) {
+			// The key holds no quote: the string ends there.
+			return k.role, i + len(k.quoted), true
+		}
+	}
+	key, next, ok := plainString(line, i)
+	if !ok {
+		return 0, 0, false
+	}
+	r, known := f.keys.find(key)
+	if !known {
+		r = -1
+	}
+	if p < maxSeenKeys {
+		k := &f.seen[p]
+		k.quoted = append(append(k.quoted[:0], key...), '"')
+		k.role = r
+	}
+	return r, next, true
+}
+
+// scan reads line into ev when it is one flat JSON object whose keys and
+// strings hold no escape and whose values are strings, numbers, true,
 // false or null: ev is then what fastjson and jsonDecoder give (the same
 // leniency: a number is any run of digits, signs, dots and exponents after
 // a digit or a minus, as fastjson reads it), and the values point into
 // line. It returns false for anything else, ev then undefined: fastjson
 // reads the line, its errors with it. So a line costs one pass, without
 // building fastjson's values.
-func scanFlat(line []byte, keys *nameTable, ev *event) bool {
+func (f *flatScanner) scan(line []byte, ev *event) bool {
 	*ev = event{}
 	i := skipSpace(line, 0)
 	if i == len(line) || line[i] != '{' {
 		return false
 	}
-	for i = skipSpace(line, i+1); ; i = skipSpace(line, i+1) {
+	for p, i := 0, skipSpace(line, i+1); ; p, i = p+1, skipSpace(line, i+1) {
 		// A key.
 		if i == len(line) || line[i] != '"' {
 			return false // also the empty object, rare
 		}
-		key, next, ok := plainString(line, i+1)
+		r, next, ok := f.key(line, i+1, p)
 		if !ok {
 			return false
 		}
@@ -173,7 +220,7 @@ func scanFlat(line []byte, keys *nameTable, ev *event) bool {
 		default:
 			return false // an object, an array, NaN, ...
 		}
-		if r, ok := keys.find(key); ok {
+		if r >= 0 {
 			ev[r] = v
 		}
 		i = skipSpace(line, i)

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// flatLines are JSON lines for scanFlat: flat objects it reads, and lines
+// flatLines are JSON lines for flatScanner: flat objects it reads, and lines
 // it leaves to fastjson (escapes, nesting, fastjson's leniencies, errors).
 var flatLines = []string{
 	`{"session":"s1","time":"2025-01-01T00:11:18.598005111Z","lifeline":"l1","kind":"send","message":"m1"}`,
@@ -46,54 +46,66 @@ var flatLines = []string{
 	"\x01{\"session\":\"s\"}",
 }
 
-// TestScanFlat checks scanFlat on flatLines: what it reads, it reads as
-// fastjson does (FuzzScanFlat checks it on any line), and it reads the
-// plain lines.
+// TestScanFlat checks flatScanner on flatLines: what it reads, it reads
+// as fastjson does (FuzzScanFlat checks it on any lines), and it reads the
+// plain lines, each alone and each after every other (whose keys it
+// remembers).
 func TestScanFlat(t *testing.T) {
+	keys := newNameTable(roleNames[:])
 	plain := 0
 	for _, line := range flatLines {
-		if checkScanFlat(t, []byte(line)) {
+		if checkScanFlat(t, &flatScanner{keys: keys}, []byte(line)) {
 			plain++
 		}
 	}
 	if plain != 9 {
-		t.Errorf("%d lines read by scanFlat, want the 9 plain ones", plain)
+		t.Errorf("%d lines read by flatScanner, want the 9 plain ones", plain)
+	}
+	for _, before := range flatLines {
+		for _, line := range flatLines {
+			alone := checkScanFlat(t, &flatScanner{keys: keys}, []byte(line))
+			f := &flatScanner{keys: keys}
+			checkScanFlat(t, f, []byte(before))
+			if after := checkScanFlat(t, f, []byte(line)); after != alone {
+				t.Errorf("%q after %q: read %v, alone %v", line, before, after, alone)
+			}
+		}
 	}
 }
 
-// FuzzScanFlat: any line scanFlat reads, fastjson reads as an object
-// giving the same event (jsonDecoder).
+// FuzzScanFlat: any line that flatScanner reads, after the lines before
+// it, fastjson reads as an object giving the same event (jsonDecoder).
 func FuzzScanFlat(f *testing.F) {
-	for _, line := range flatLines {
+	for i, line := range flatLines {
 		f.Add([]byte(line))
+		f.Add([]byte(flatLines[0] + "\n" + line + "\n" + flatLines[(i+1)%len(flatLines)]))
 	}
-	f.Fuzz(func(t *testing.T, line []byte) {
-		if bytes.IndexByte(line, '\n') >= 0 {
-			return // not a line
+	f.Fuzz(func(t *testing.T, lines []byte) {
+		s := &flatScanner{keys: newNameTable(roleNames[:])}
+		for line := range bytes.SplitSeq(lines, []byte("\n")) {
+			checkScanFlat(t, s, line)
 		}
-		checkScanFlat(t, line)
 	})
 }
 
-// checkScanFlat reports whether scanFlat reads line, and checks that it
-// reads it as jsonDecoder does.
-func checkScanFlat(t *testing.T, line []byte) bool {
+// checkScanFlat reports whether s reads line, and checks that it reads it
+// as jsonDecoder does.
+func checkScanFlat(t *testing.T, s *flatScanner, line []byte) bool {
 	t.Helper()
-	names := roleNames
-	keys := newNameTable(names[:])
+	keys := s.keys
 	var ev event
-	if !scanFlat(line, keys, &ev) {
+	if !s.scan(line, &ev) {
 		return false
 	}
 	d := jsonDecoder{keys: keys}
 	v, err := d.parse(line)
 	if err != nil || v != nil {
-		t.Errorf("%q: read by scanFlat, not by fastjson as an object (%v, %v)", line, v, err)
+		t.Errorf("%q: read by flatScanner, not by fastjson as an object (%v, %v)", line, v, err)
 		return true
 	}
 	for r := range ev {
 		if ev[r].typ != d.ev[r].typ || !bytes.Equal(ev[r].text, d.ev[r].text) {
-			t.Errorf("%q: field %s: scanFlat reads %v %q, fastjson %v %q", line, roleNames[r], ev[r].typ, ev[r].text, d.ev[r].typ, d.ev[r].text)
+			t.Errorf("%q: field %s: flatScanner reads %v %q, fastjson %v %q", line, roleNames[r], ev[r].typ, ev[r].text, d.ev[r].typ, d.ev[r].text)
 		}
 	}
 	return true
