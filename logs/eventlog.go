@@ -2,6 +2,7 @@ package logs
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
@@ -167,7 +168,7 @@ func (b *builder) interpret(ev *event, names *[numRoles]string, line int) (*badF
 	} else if t := ev[roleTime]; t.typ != absent {
 		var ok bool
 		if t.typ != other {
-			key, ok = parseTime(t.text)
+			key, ok = b.times.parseTime(t.text)
 		}
 		if !ok {
 			return &badField{role: roleTime, msg: fmt.Sprintf("field %q (time): %s is neither an RFC 3339 time nor a number", names[roleTime], show(t))}, nil
@@ -330,8 +331,30 @@ func parseFloat(s []byte) (int64, uint32, bool) {
 // seconds since the Unix epoch and nanoseconds; false for anything else,
 // which time.Parse then reads.
 func parseRFC3339(s []byte) (sec int64, nsec int, ok bool) {
+	var c timeCache
+	return c.parseRFC3339(s)
+}
+
+// timeCache holds the last date that parseRFC3339 read, with its day
+// since the Unix epoch: the times of a log mostly share their date.
+type timeCache struct {
+	date [10]byte // 2006-01-02; zero when none
+	days int64
+}
+
+// parseTime is parseTime with c's cached date.
+func (c *timeCache) parseTime(s []byte) (orderKey, bool) {
+	if sec, nsec, ok := c.parseRFC3339(s); ok {
+		return orderKey{kind: keyTime, hi: sec, lo: uint32(nsec)}, true
+	}
+	return parseTime(s)
+}
+
+// parseRFC3339 is parseRFC3339, reading the date of s only when it is not
+// the one of the time before (which is then kept).
+func (c *timeCache) parseRFC3339(s []byte) (sec int64, nsec int, ok bool) {
 	if len(s) < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
-		return 0, 0, false
+		return 0, 0, false // (and so c.date, when it is s's, is set)
 	}
 	num := func(i, n int) int {
 		v := 0
@@ -343,14 +366,23 @@ func parseRFC3339(s []byte) (sec int64, nsec int, ok bool) {
 		}
 		return v
 	}
-	year, month, day, hour, minute, second := num(0, 4), num(5, 2), num(8, 2), num(11, 2), num(14, 2), num(17, 2)
-	if year < 1 || month < 1 || month > 12 || day < 1 || day > daysIn(month, year) ||
-		hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 {
+	if [10]byte(s) != c.date {
+		year, month, day := num(0, 4), num(5, 2), num(8, 2)
+		if year < 1 || month < 1 || month > 12 || day < 1 || day > daysIn(month, year) {
+			return 0, 0, false
+		}
+		c.date, c.days = [10]byte(s), daysFromCivil(year, month, day)
+	}
+	hour, minute, second := num(11, 2), num(14, 2), num(17, 2)
+	if hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 {
 		return 0, 0, false
 	}
 	rest := s[19:]
 	if rest[0] == '.' {
 		i := 1
+		if v, ok := digits8(rest[1:]); ok { // the common milli-, micro- and nanoseconds
+			nsec, i = int(v), 9
+		}
 		for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
 			if i <= 9 {
 				nsec = nsec*10 + int(rest[i]-'0')
@@ -380,8 +412,26 @@ func parseRFC3339(s []byte) (sec int64, nsec int, ok bool) {
 	default:
 		return 0, 0, false
 	}
-	days := daysFromCivil(year, month, day)
-	return days*86400 + int64(hour*3600+minute*60+second-offset), nsec, true
+	return c.days*86400 + int64(hour*3600+minute*60+second-offset), nsec, true
+}
+
+// digits8 returns the value of the 8 decimal digits that s starts with;
+// false when s is shorter or one of them is not a digit. It reads them as
+// one word, adding pairs of digits, then pairs of pairs.
+func digits8(s []byte) (uint32, bool) {
+	if len(s) < 8 {
+		return 0, false
+	}
+	w := binary.LittleEndian.Uint64(s)
+	d := w - 0x3030303030303030 // each byte's digit, when it is one
+	// A digit byte is 0x30–0x39: its high half is 3, and adding 6 to its
+	// digit does not carry into the high half.
+	if w&0xf0f0f0f0f0f0f0f0 != 0x3030303030303030 || (d+0x0606060606060606)&0xf0f0f0f0f0f0f0f0 != 0 {
+		return 0, false
+	}
+	d = (d*10 + d>>8) & 0x00ff00ff00ff00ff   // pairs: the first byte's digit is the most significant
+	d = (d*100 + d>>16) & 0x0000ffff0000ffff // fours
+	return uint32((d*10000 + d>>32) & 0xffffffff), true
 }
 
 func daysIn(month, year int) int {

@@ -15,30 +15,68 @@ import (
 )
 
 // TestParseRFC3339 checks the fast path against time.Parse on random
-// times, offsets and precisions, and on malformed dates.
+// times, offsets and precisions, alone and after the time before (whose
+// date it keeps: a run of times shares one), and on malformed dates.
 func TestParseRFC3339(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for range 20000 {
-		tm := time.Unix(rng.Int64N(1<<36)-1<<34, rng.Int64N(1e9)).In(time.FixedZone("", (rng.IntN(48)-24)*1800))
+	var c timeCache
+	var tm time.Time
+	for range 40000 {
+		if rng.IntN(2) == 0 {
+			tm = time.Unix(rng.Int64N(1<<36)-1<<34, rng.Int64N(1e9)).In(time.FixedZone("", (rng.IntN(48)-24)*1800))
+		} else {
+			tm = tm.Add(time.Duration(rng.Int64N(int64(time.Hour)))) // mostly the same date
+		}
 		if rng.IntN(4) == 0 {
 			tm = tm.UTC()
 		}
-		layout := []string{time.RFC3339, time.RFC3339Nano, "2006-01-02T15:04:05.000Z07:00"}[rng.IntN(3)]
+		layout := []string{time.RFC3339, time.RFC3339Nano, "2006-01-02T15:04:05.000Z07:00", "2006-01-02T15:04:05.000000Z07:00",
+			"2006-01-02T15:04:05.000000000Z07:00", "2006-01-02T15:04:05.00000000Z07:00"}[rng.IntN(6)]
 		s := tm.Format(layout)
 		want, err := time.Parse(time.RFC3339Nano, s)
 		sec, nsec, ok := parseRFC3339([]byte(s))
+		csec, cnsec, cok := c.parseRFC3339([]byte(s))
 		if err != nil {
 			continue // a year outside 0000-9999
 		}
 		if !ok || sec != want.Unix() || nsec != want.Nanosecond() {
 			t.Fatalf("%s: %d.%09d %v, want %d.%09d", s, sec, nsec, ok, want.Unix(), want.Nanosecond())
 		}
+		if csec != sec || cnsec != nsec || !cok {
+			t.Fatalf("%s after a time of date %s: %d.%09d %v, want %d.%09d", s, c.date, csec, cnsec, cok, sec, nsec)
+		}
 	}
 	for _, s := range []string{"2025-02-29T00:00:00Z", "2024-02-30T00:00:00Z", "2025-13-01T00:00:00Z", "2025-01-01T24:00:00Z",
-		"2025-01-01T00:00:00.Z", "2025-01-01T00:00:00+0100", "2025-01-01T00:00:00", "2025-01-01t00:00:00z", "0000-01-01T00:00:00Z"} {
+		"2025-01-01T00:00:00.Z", "2025-01-01T00:00:00+0100", "2025-01-01T00:00:00", "2025-01-01t00:00:00z", "0000-01-01T00:00:00Z",
+		"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00T00:00:00Z", "2025-01-01T00:00:00.1234567890Z", "2025-01-01T00:00:00.1234567x9Z"} {
+		var c timeCache
+		c.parseRFC3339([]byte("2025-01-01T00:00:00Z"))
 		if _, _, ok := parseRFC3339([]byte(s)); ok {
 			t.Errorf("%s: read by the fast path", s)
 		}
+		if _, _, ok := c.parseRFC3339([]byte(s)); ok {
+			t.Errorf("%s: read by the fast path after 2025-01-01T00:00:00Z", s)
+		}
+	}
+}
+
+// TestDigits8 checks digits8 against strconv on words of digits and
+// others.
+func TestDigits8(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 100000 {
+		b := []byte(fmt.Sprintf("%08d", rng.IntN(1e8)))
+		if rng.IntN(2) == 0 {
+			b[rng.IntN(8)] = byte(rng.IntN(256))
+		}
+		want, err := strconv.ParseUint(string(b), 10, 32)
+		got, ok := digits8(b)
+		if ok != (err == nil) || ok && uint64(got) != want {
+			t.Fatalf("%q: %d %v, want %d %v", b, got, ok, want, err)
+		}
+	}
+	if _, ok := digits8([]byte("1234567")); ok {
+		t.Errorf("7 bytes read as 8 digits")
 	}
 }
 

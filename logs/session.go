@@ -146,6 +146,7 @@ type builder struct {
 
 	index int // of the next event, in the order read
 	stats Stats
+	times timeCache // the date of the last time read
 
 	undeclared          tally  // the names outside the signature
 	maxReports          int    // malformed lines reported, the others counted
