@@ -107,7 +107,7 @@ type sessionState struct {
 }
 
 // sessionBytes is what a session holds in memory besides its id's bytes:
-// its state, with room to grow, its entry in the map of ids and in the
+// its state, with room to grow, its entry in the index of ids and in the
 // index of its records (gatherer.first).
 const sessionBytes = 160 + 4
 
@@ -119,7 +119,7 @@ type gatherer struct {
 	inputs []string // the names of the inputs read, by index; the last is being read
 	locs   interaction.Locations
 	locOf  []int32 // location of each lifeline
-	ids    map[string]int32
+	ids    sessionIndex // of sess, by id
 	sess   []sessionState
 	recs   records
 	// byRec lists the records session by session, each session's in the
@@ -151,7 +151,7 @@ func newGatherer(file string, opt *Options) (*gatherer, error) {
 	if sig == nil {
 		return nil, fmt.Errorf("%s: no signature to read the log against", syntax.FileName(file))
 	}
-	g := &gatherer{sig: sig, ids: map[string]int32{}, names: &names{index: map[string]int32{}}, tally: new(tally),
+	g := &gatherer{sig: sig, ids: newSessionIndex(), names: &names{index: map[string]int32{}}, tally: new(tally),
 		maxEvents: int(opt.maxHeld() / recordBytes)}
 	if file != "" {
 		g.inputs = []string{file}
@@ -186,14 +186,14 @@ func newGatherer(file string, opt *Options) (*gatherer, error) {
 // empty returns a gatherer of the same signature, locations and inputs,
 // holding no session.
 func (g *gatherer) empty() *gatherer {
-	return &gatherer{sig: g.sig, inputs: g.inputs, locs: g.locs, locOf: g.locOf, ids: map[string]int32{},
+	return &gatherer{sig: g.sig, inputs: g.inputs, locs: g.locs, locOf: g.locOf, ids: newSessionIndex(),
 		across: g.across, names: g.names, tally: g.tally, maxEvents: g.maxEvents}
 }
 
 // reset empties g for the sessions of one partition or one session of a
 // spill, keeping its storage: a spill gathers many in turn.
 func (g *gatherer) reset() {
-	clear(g.ids)
+	g.ids.reset()
 	clear(g.sess) // their ids
 	g.sess = g.sess[:0]
 	g.recs.reset()
@@ -216,14 +216,15 @@ func (g *gatherer) sessionOf(id []byte, line, index int) int32 {
 // are added once their file is read (their messages may come from their
 // linked partners), after the malformed spans reported while reading.
 func (g *gatherer) sessionAt(id []byte, input int32, line, index int) int32 {
-	if s, ok := g.ids[string(id)]; ok {
+	s, at, tag := g.ids.find(id, g.sess)
+	if s >= 0 {
 		if st := &g.sess[s]; input == st.input && line < st.line {
 			st.line = line
 		}
 		return s
 	}
 	s, text := int32(len(g.sess)), string(id)
-	g.ids[text] = s
+	g.ids.put(at, tag, s)
 	g.sess = append(g.sess, sessionState{id: text, line: line, index: index, input: input})
 	g.bytes += sessionBytes + int64(len(text))
 	return s
