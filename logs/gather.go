@@ -118,7 +118,7 @@ type gatherer struct {
 	sig    *interaction.Signature
 	inputs []string // the names of the inputs read, by index; the last is being read
 	locs   interaction.Locations
-	locOf  []int32 // location of each lifeline
+	locOf  []int32      // location of each lifeline
 	ids    sessionIndex // of sess, by id
 	sess   []sessionState
 	recs   records

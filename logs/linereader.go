@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unicode/utf8"
 )
 
 // MaxLine is the longest line the readers accept, and the longest JSON
@@ -185,7 +186,9 @@ func (lr *lineReader) nextEvent(b *builder) ([]byte, error) {
 		case err != nil:
 			return nil, err
 		}
-		if len(bytes.TrimSpace(line)) > 0 {
+		// A line that starts with a visible ASCII byte is not blank: most
+		// lines are told so without trimming them.
+		if len(line) > 0 && line[0] > ' ' && line[0] < utf8.RuneSelf || len(bytes.TrimSpace(line)) > 0 {
 			return line, nil
 		}
 	}
