@@ -127,10 +127,14 @@ type flatScanner struct {
 const maxSeenKeys = 16
 
 // seenKey is a key as met at its place in a line: its text followed by
-// its closing quote, and its role (-1: none).
+// its closing quote, and its role (-1: none). A quoted key of up to 16
+// bytes is also kept as two words and their masks (words), so that it is
+// compared with a line by two loads.
 type seenKey struct {
 	quoted []byte
 	role   int32
+	words  [2]uint64
+	masks  [2]uint64 // zero when the key is longer
 }
 
 // key reads the key of line whose text starts at i, after its opening
@@ -138,8 +142,15 @@ type seenKey struct {
 // after its closing quote; false when it is not a plain string.
 func (f *flatScanner) key(line []byte, i, p int) (int32, int, bool) {
 	if p < maxSeenKeys {
-		if k := &f.seen[p]; len(k.quoted) > 0 && bytes.HasPrefix(line[i:], k.quoted) {
-			// The key holds no quote: the string ends there.
+		// The key holds no quote: when it is the one of the line before,
+		// the string ends after it.
+		k := &f.seen[p]
+		if k.masks[0] != 0 && i+16 <= len(line) {
+			if binary.LittleEndian.Uint64(line[i:])&k.masks[0] == k.words[0] &&
+				binary.LittleEndian.Uint64(line[i+8:])&k.masks[1] == k.words[1] {
+				return k.role, i + len(k.quoted), true
+			}
+		} else if len(k.quoted) > 0 && bytes.HasPrefix(line[i:], k.quoted) {
 			return k.role, i + len(k.quoted), true
 		}
 	}
@@ -155,6 +166,15 @@ func (f *flatScanner) key(line []byte, i, p int) (int32, int, bool) {
 		k := &f.seen[p]
 		k.quoted = append(append(k.quoted[:0], key...), '"')
 		k.role = r
+		k.words, k.masks = [2]uint64{}, [2]uint64{}
+		if len(k.quoted) <= 16 {
+			var b [16]byte
+			copy(b[:], k.quoted)
+			for j := range k.quoted {
+				k.masks[j/8] |= 0xff << (j % 8 * 8)
+			}
+			k.words = [2]uint64{binary.LittleEndian.Uint64(b[:]), binary.LittleEndian.Uint64(b[8:])}
+		}
 	}
 	return r, next, true
 }
