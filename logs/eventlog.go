@@ -109,7 +109,7 @@ func (b *builder) interpret(ev *event, names *[numRoles]string, line int) (*badF
 	if sess.typ == other {
 		return &badField{role: roleSession, msg: fmt.Sprintf("field %q (session): expected a string or a number", names[roleSession])}, nil
 	}
-	if !utf8.Valid(sess.text) {
+	if !ascii(sess.text) && !utf8.Valid(sess.text) {
 		// Printed, two such ids could not be told apart.
 		return &badField{role: roleSession, msg: fmt.Sprintf("field %q (session): %q is not valid UTF-8", names[roleSession], sess.text)}, nil
 	}
@@ -139,9 +139,9 @@ func (b *builder) interpret(ev *event, names *[numRoles]string, line int) (*badF
 		}
 		l, m = ev[roleLifeline].text, ev[roleMessage].text
 		switch kind := ev[roleKind].text; {
-		case string(kind) == "!" || bytes.EqualFold(kind, []byte("send")):
+		case string(kind) == "send" || string(kind) == "!" || bytes.EqualFold(kind, []byte("send")):
 			k = interaction.Emission
-		case string(kind) == "?" || bytes.EqualFold(kind, []byte("receive")):
+		case string(kind) == "receive" || string(kind) == "?" || bytes.EqualFold(kind, []byte("receive")):
 			k = interaction.Reception
 		default:
 			return &badField{role: roleKind, msg: fmt.Sprintf("field %q (kind): %q is not send, receive, ! or ?", names[roleKind], kind)}, nil
@@ -175,6 +175,16 @@ func (b *builder) interpret(ev *event, names *[numRoles]string, line int) (*badF
 		}
 	}
 	return nil, b.add(sess.text, line, act, key)
+}
+
+// ascii reports whether s is ASCII: mostly short ids, told without a
+// call to utf8.Valid.
+func ascii(s []byte) bool {
+	var or byte
+	for _, c := range s {
+		or |= c
+	}
+	return or < utf8.RuneSelf
 }
 
 // show quotes a value for an error message.
