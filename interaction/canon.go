@@ -424,7 +424,7 @@ func (s *Store) included(x, l Term) bool {
 	}
 	c := &s.sem
 	if c.incl == nil {
-		c.incl = map[inclKey]bool{}
+		c.incl = make(map[inclKey]bool, memoHint)
 	}
 	key := inclKey{x, l}
 	if r, ok := c.incl[key]; ok {

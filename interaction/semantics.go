@@ -581,7 +581,7 @@ func (s *Store) Remove(t Term, ls Lifelines) Term {
 		return t
 	}
 	if s.sem.remove == nil {
-		s.sem.remove = map[setKey]Term{}
+		s.sem.remove = make(map[setKey]Term, memoHint)
 	}
 	// The search removes from the same few terms again and again: what it
 	// asks is remembered whatever its size (see removeMemoMin).
@@ -707,7 +707,7 @@ func (s *Store) Instances(t Term, a Action) int {
 	}
 	c := &s.sem
 	if c.instances == nil {
-		c.instances = map[instKey]int8{}
+		c.instances = make(map[instKey]int8, memoHint)
 	}
 	key := instKey{t, a}
 	if r, ok := c.instances[key]; ok {
@@ -1091,3 +1091,8 @@ func (s *Store) firstIn(t Term, ls Lifelines, part ActID, q uint64) bool {
 	}
 	return r
 }
+
+// memoHint is the room the memos that most analyses fill take when first
+// made: growing a map from nothing rehashes it again and again, which a
+// fresh store's first analyses would pay.
+const memoHint = 256

@@ -66,7 +66,7 @@ func (m *verdictMemo) find(h uint64, key []int32) *verdict.Result {
 // add remembers res for key, of hash h.
 func (m *verdictMemo) add(h uint64, key []int32, res verdict.Result) {
 	if m.index == nil {
-		m.index = map[uint64]int32{}
+		m.index = make(map[uint64]int32, 64)
 	}
 	k := len(m.keys) - 1
 	if k < 0 || len(m.keys[k])+len(key) > cap(m.keys[k]) {
