@@ -21,6 +21,7 @@ type Analyzer struct {
 	all  interaction.Lifelines
 
 	located     map[uint64][]*located     // by a hash of their lifeline sets
+	lastOn      [][]interaction.Action    // the actions that end each lifeline (lastActions)
 	npart       int32                     // sets of locations made
 	results     verdictMemo               // the verdicts decided, by multi-trace
 	kept        int                       // entries of the locations' memos (see keep)

@@ -199,7 +199,10 @@ const replayWork = 4
 // of the root are remembered from one multi-trace to the next), which
 // decides a multi-prefix whose components miss events (on the
 // lifeline-removal corpus, a tenth fewer local vertices in all, and 6%
-// less time at the median, WeakPass and Fail alike).
+// less time at the median, WeakPass and Fail alike); and so does a look-up
+// of each component's last event on each of its lifelines among the
+// actions that end that lifeline in a trace of the root (endsLast), which
+// decides most multi-prefixes cut in the middle of a lifeline's run.
 func (pb *problem) accepted() verdict.Verdict {
 	a := pb.a
 	if !a.opts.LOC || a.opts.Mode != verdict.Prefix || a.st.NumActions(a.root) > warmActions {
@@ -211,7 +214,7 @@ func (pb *problem) accepted() verdict.Verdict {
 	events := 0
 	for c, tr := range pb.traces {
 		events += len(tr)
-		if a.minEvents(pb.p, c, a.root) > len(tr) {
+		if a.minEvents(pb.p, c, a.root) > len(tr) || !a.endsLast(pb.p, c, tr) {
 			return verdict.Fail // see below
 		}
 	}
@@ -226,4 +229,43 @@ func (pb *problem) accepted() verdict.Verdict {
 	// without it, and a limit decides the same verdicts with or without it.
 	pb.localNodes = before
 	return verdict.Inconc
+}
+
+// endsLast reports whether, on each lifeline of component c, the last
+// event of its trace tr on that lifeline has an action that ends the
+// lifeline in some trace of the interaction (interaction.Store.LastActions,
+// computed once per lifeline). If not, tr is the projection of no trace:
+// the multi-trace is not exactly accepted.
+func (a *Analyzer) endsLast(p *located, c int, tr []interaction.ActID) bool {
+	for l := range p.lifelines[c].All() {
+		for i := len(tr) - 1; i >= 0; i-- {
+			on, ok := false, false
+			for _, x := range a.st.MultiAction(tr[i]) {
+				if x.Lifeline() == l {
+					on = true
+					_, last := slices.BinarySearch(a.lastActions(l), x)
+					ok = ok || last || x.IsGhost()
+				}
+			}
+			if on {
+				if !ok {
+					return false
+				}
+				break
+			}
+		}
+	}
+	return true
+}
+
+// lastActions returns the actions that end lifeline l in a trace of the
+// interaction, computed once.
+func (a *Analyzer) lastActions(l interaction.LifelineID) []interaction.Action {
+	for int(l) >= len(a.lastOn) {
+		a.lastOn = append(a.lastOn, nil)
+	}
+	if a.lastOn[l] == nil {
+		a.lastOn[l] = append([]interaction.Action{}, a.st.LastActions(a.root, l)...) // non-nil: computed
+	}
+	return a.lastOn[l]
 }

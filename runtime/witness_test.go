@@ -171,8 +171,9 @@ func TestWitnessDifferential(t *testing.T) {
 
 // TestAcceptedAtOnce: the optimistic attempt (accepted) says at once, with
 // no vertex, that a multi-trace is not exactly accepted when a component
-// holds fewer events than every trace of the interaction puts there, or an
-// event of no action of the interaction there; others it searches.
+// holds fewer events than every trace of the interaction puts there, an
+// event of no action of the interaction there, or a last event on a
+// lifeline that ends that lifeline in no trace; others it searches.
 func TestAcceptedAtOnce(t *testing.T) {
 	st := storeOf(t, "l1,l2", "m,n")
 	a := New(st, st.MustParseTerm("seq(strict(l1!m,l2?m),strict(l2!n,l1?n))"), DefaultOptions())
@@ -183,7 +184,9 @@ func TestAcceptedAtOnce(t *testing.T) {
 	}{
 		{"[l1] l1!m; [l2] l2?m.l2!n", false, verdict.WeakPass},       // l1 receives n in every trace
 		{"[l1] l1!n.l1!m.l1?n; [l2] l2?m.l2!n", false, verdict.Fail}, // l1 never sends n
-		{"[l1] l1!m.l1?n; [l2] l2!n.l2?m", true, verdict.Fail},
+		{"[l1] l1!m.l1?n; [l2] l2!n.l2?m", false, verdict.Fail},      // l2 ends with l2!n in every trace
+		{"[l1] l1?n.l1!m; [l2] l2?m.l2!n", false, verdict.Fail},      // l1 ends with l1?n
+		{"[l1] l1?n.l1?n; [l2] l2?m.l2!n", true, verdict.Fail},       // ends right, in the wrong order
 	} {
 		pb := a.newProblem(mtOf(t, st.Signature(), c.text))
 		got := pb.accepted()
@@ -194,5 +197,17 @@ func TestAcceptedAtOnce(t *testing.T) {
 		if r := a.Check(mtOf(t, st.Signature(), c.text)); r.Verdict != c.want {
 			t.Errorf("%s: %s, want %s", c.text, r.Text(), c.want)
 		}
+	}
+	// In a loop no component needs an event, but a multi-prefix cut in the
+	// middle of an iteration still ends a lifeline where no trace does.
+	a = New(st, st.MustParseTerm("loopW(seq(strict(l1!m,l2?m),strict(l2!n,l1?n)))"), DefaultOptions())
+	text := "[l1] l1!m.l1?n.l1!m; [l2] l2?m.l2!n.l2?m"
+	pb := a.newProblem(mtOf(t, st.Signature(), text))
+	if got := pb.accepted(); got != verdict.Fail || pb.localNodes > 0 {
+		t.Errorf("loop: %s: %s after %d vertices, want Fail at once", text, got, pb.localNodes)
+	}
+	a.st.OnGrowth(nil)
+	if r := a.Check(mtOf(t, st.Signature(), text)); r.Verdict != verdict.WeakPass {
+		t.Errorf("loop: %s: %s, want WeakPass", text, r.Text())
 	}
 }
