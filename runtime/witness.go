@@ -202,7 +202,9 @@ const replayWork = 4
 // less time at the median, WeakPass and Fail alike); and so does a look-up
 // of each component's last event on each of its lifelines among the
 // actions that end that lifeline in a trace of the root (endsLast), which
-// decides most multi-prefixes cut in the middle of a lifeline's run.
+// decides a multi-prefix cut in the middle of a lifeline's run where the
+// fewest events do not, as in a loop (lifeline-removal corpus: local
+// vertices 63,788 → 57,518, the time within the noise).
 func (pb *problem) accepted() verdict.Verdict {
 	a := pb.a
 	if !a.opts.LOC || a.opts.Mode != verdict.Prefix || a.st.NumActions(a.root) > warmActions {
