@@ -142,6 +142,7 @@ func FuzzFormat(f *testing.F) {
 		// A comment on the last line of a multi-line one that trails.
 		{".hif", "A /*\n*/ -> A /**/"},
 		{".htf", "a!m /*\n*/ /**/ . b?m"},
+		{".htf", "{[A/*\n*/]/**/}"}, // the same after a component (multitrace's own scanner)
 	} {
 		f.Add(uint8(slices.Index(Extensions, seed.ext)), []byte(seed.src))
 	}

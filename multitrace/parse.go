@@ -254,7 +254,10 @@ func (p *parser) skip() {
 			if n := bytes.Count(body, []byte("\n")); n > 0 {
 				p.line += n
 				p.lineStart = p.off + bytes.LastIndexByte(body, '\n') + 1
-				afterToken = false
+				// The comments that follow on the line where this one ends
+				// trail as it does (afterToken unchanged): FormatSource
+				// writes a component's trailing comments on one line, a
+				// multi-line one among them (as internal/scan reads them).
 				onLine = max(len(met)-1, 0)
 			}
 			p.off = end
