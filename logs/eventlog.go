@@ -230,7 +230,14 @@ func parseInt(s []byte) (int64, bool) {
 // parseTime reads a time: a number (keyNumber) or an RFC 3339 time with up
 // to nanoseconds (keyTime).
 func parseTime(s []byte) (orderKey, bool) {
-	if sec, nsec, ok := parseRFC3339(s); ok {
+	var c timeCache
+	return c.parseTime(s)
+}
+
+// parseTime is parseTime, reading the date of an RFC 3339 time only when
+// it is not the one of the time before (see timeCache.parseRFC3339).
+func (c *timeCache) parseTime(s []byte) (orderKey, bool) {
+	if sec, nsec, ok := c.parseRFC3339(s); ok {
 		return orderKey{kind: keyTime, hi: sec, lo: uint32(nsec)}, true
 	}
 	if isNumber(s) {
@@ -350,14 +357,6 @@ func parseRFC3339(s []byte) (sec int64, nsec int, ok bool) {
 type timeCache struct {
 	date [10]byte // 2006-01-02; zero when none
 	days int64
-}
-
-// parseTime is parseTime with c's cached date.
-func (c *timeCache) parseTime(s []byte) (orderKey, bool) {
-	if sec, nsec, ok := c.parseRFC3339(s); ok {
-		return orderKey{kind: keyTime, hi: sec, lo: uint32(nsec)}, true
-	}
-	return parseTime(s)
 }
 
 // parseRFC3339 is parseRFC3339, reading the date of s only when it is not

@@ -6,8 +6,8 @@ import "hash/maphash"
 // table (linear probing, at most half full) of the sessions' indexes, each
 // with the high half of its id's hash, which places it and tells most
 // other ids apart without reading the session. Growing it moves the
-// entries by that half alone, not reading an id again. It costs 16 bytes a
-// session or less, a map about 28, and grows without rehashing.
+// entries by that half alone, not reading an id again. It costs 16 to 32
+// bytes a session (within sessionBytes).
 type sessionIndex struct {
 	seed  maphash.Seed
 	slots []uint64 // hash>>32 << 32 | (session index + 1); 0: empty
