@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ivc-project/ivc/check"
@@ -23,17 +22,20 @@ import (
 
 // A sample is one multi-trace of the corpus: HIBOU's verdict and analysis
 // time, and ivc's with the engine chosen (auto) and with the runtime engine
-// forced.
+// forced, in each round.
 type sample struct {
 	hif, htf  string
 	hibou     string
 	hibouTime time.Duration
-	auto, rt  check.Outcome
-	first     bool // the first multi-trace of its run
+	auto, rt  check.Outcome // the first round's
+	// autoTimes and rtTimes are the elapsed times of every round.
+	autoTimes, rtTimes []time.Duration
+	first              bool // the first multi-trace of its run
 	// second is, for the first multi-trace of a run, its elapsed time
 	// (engine auto) when judged second instead, after the next one of its
-	// run: what it costs once the checker has judged one multi-trace.
-	second time.Duration
+	// run, in every round: what it costs once the checker has judged one
+	// multi-trace.
+	second []time.Duration
 }
 
 var (
@@ -48,10 +50,20 @@ var (
 // one worker, as `ivc analyze --jobs 1` does, each multi-trace's
 // Outcome.Elapsed, which ivc prints as elapsed_us) on one multi-trace in
 // every of corpus/lfrem/verdicts.tsv, and prints both side by side.
+//
+// The machines' speed drifts, by a third within minutes on the shared
+// VMs, and HIBOU's processes take seconds where ivc's checks of the same
+// multi-traces take a fraction of one: measured one after the other, ivc's
+// times would come from one moment, HIBOU's from many. So HIBOU's runs are
+// split into rounds (one multi-trace in rounds to each, spread over the
+// corpus), and ivc judges every multi-trace after each round: both tools'
+// times then spread over the same minutes, and ivc's figures are over all
+// its rounds' judgments.
+//
 // HIBOU's results are kept in cache (when not empty) and read back from it
 // on the next run: HIBOU does not change. With dump, each multi-trace's
-// times and verdicts go to that TSV file.
-func printHibou(shared string, every int, cache, dump string) error {
+// times (ivc's: the median of its rounds) and verdicts go to that TSV file.
+func printHibou(shared string, every, rounds int, cache, dump string) error {
 	dir := filepath.Join(shared, "corpus", "lfrem")
 	tool := filepath.Join(shared, "tools", "hibou")
 	// The samples file is written over: never one of the files read.
@@ -75,17 +87,35 @@ func printHibou(shared string, every int, cache, dump string) error {
 			samples = append(samples, &sample{htf: f[0], hif: f[1]})
 		}
 	}
-	if err := runHibou(dir, tool, samples, cache); err != nil {
-		return err
+	cached := cache != "" && readHibou(cache, samples)
+	if !cached {
+		fmt.Fprintf(os.Stderr, "running HIBOU on %d multi-traces\n", len(samples))
 	}
-	// The collector as ivc analyze sets it, without memory flags.
+	// The collector as ivc analyze sets it, without memory flags (HIBOU's
+	// processes are not Go's).
 	defer check.TuneGC(0)()
-	for _, engine := range []check.Engine{check.EngineAuto, check.EngineRuntime} {
-		if err := runIVC(dir, samples, engine); err != nil {
+	for r := range rounds {
+		if !cached {
+			var part []*sample
+			for i := r; i < len(samples); i += rounds {
+				part = append(part, samples[i])
+			}
+			if err := runHibou(dir, tool, part); err != nil {
+				return err
+			}
+		}
+		for _, engine := range []check.Engine{check.EngineAuto, check.EngineRuntime} {
+			if err := runIVC(dir, samples, engine, r); err != nil {
+				return err
+			}
+		}
+	}
+	if cache != "" && !cached {
+		if err := writeHibou(cache, samples); err != nil {
 			return err
 		}
 	}
-	report(samples, every)
+	report(samples, every, rounds)
 	if dump == "" {
 		return nil
 	}
@@ -93,87 +123,70 @@ func printHibou(shared string, every int, cache, dump string) error {
 	b.WriteString("htf\thif\tengine\thibou\thibou_ns\tverdict\tauto_ns\truntime_ns\truntime_nodes\n")
 	for _, s := range samples {
 		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%d\t%s\t%d\t%d\t%d\n", s.htf, s.hif, s.auto.Engine, s.hibou, s.hibouTime.Nanoseconds(),
-			s.auto.Result.Verdict, s.auto.Elapsed.Nanoseconds(), s.rt.Elapsed.Nanoseconds(), s.rt.Result.TotalNodes())
+			s.auto.Result.Verdict, statsOf(s.autoTimes).median.Nanoseconds(), statsOf(s.rtTimes).median.Nanoseconds(), s.rt.Result.TotalNodes())
 	}
 	return os.WriteFile(dump, b.Bytes(), 0o644)
 }
 
-// runHibou runs HIBOU on every sample, one process at a time (so that its
-// analyses do not compete with each other), or reads its results from
-// cache.
-func runHibou(dir, tool string, samples []*sample, cache string) error {
-	if cache != "" {
-		if data, err := os.ReadFile(cache); err == nil {
-			got := map[string][2]string{}
-			for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-				if f := strings.Split(line, "\t"); len(f) == 3 {
-					got[f[0]] = [2]string{f[1], f[2]}
-				}
-			}
-			missing := false
-			for _, s := range samples {
-				r, ok := got[s.htf]
-				ns, err := strconv.ParseInt(r[1], 10, 64)
-				if !ok || err != nil {
-					missing = true
-					break
-				}
-				s.hibou, s.hibouTime = r[0], time.Duration(ns)
-			}
-			if !missing {
-				fmt.Fprintf(os.Stderr, "HIBOU's results read from %s\n", cache)
-				return nil
-			}
+// readHibou reads HIBOU's results of every sample from cache, and reports
+// whether it found them all.
+func readHibou(cache string, samples []*sample) bool {
+	data, err := os.ReadFile(cache)
+	if err != nil {
+		return false
+	}
+	got := map[string][2]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if f := strings.Split(line, "\t"); len(f) == 3 {
+			got[f[0]] = [2]string{f[1], f[2]}
 		}
 	}
-	fmt.Fprintf(os.Stderr, "running HIBOU on %d multi-traces\n", len(samples))
-	var wg sync.WaitGroup
-	errs := make([]error, len(samples))
-	next := make(chan int)
-	{
-		wg.Go(func() {
-			for i := range next {
-				s := samples[i]
-				cmd := exec.Command(filepath.Join(tool, "hibou_label"), "analyze", "signature.hsf", s.hif, s.htf, filepath.Join(tool, "eliminate-por-loc.hcf"))
-				cmd.Dir = dir
-				out, err := cmd.Output()
-				v, e := hibouVerdict.FindSubmatch(out), hibouElapsed.FindSubmatch(out)
-				if err != nil || v == nil || e == nil {
-					errs[i] = fmt.Errorf("hibou on %s: %v\n%s", s.htf, err, out)
-					continue
-				}
-				sec, err := strconv.ParseFloat(string(e[1]), 64)
-				if err != nil {
-					errs[i] = fmt.Errorf("hibou on %s: elapsed %q: %v", s.htf, e[1], err)
-					continue
-				}
-				s.hibou, s.hibouTime = string(v[1]), time.Duration(sec*1e9)
-			}
-		})
+	for _, s := range samples {
+		r, ok := got[s.htf]
+		ns, err := strconv.ParseInt(r[1], 10, 64)
+		if !ok || err != nil {
+			return false
+		}
+		s.hibou, s.hibouTime = r[0], time.Duration(ns)
 	}
-	for i := range samples {
-		next <- i
+	fmt.Fprintf(os.Stderr, "HIBOU's results read from %s\n", cache)
+	return true
+}
+
+// writeHibou keeps HIBOU's results of the samples in cache.
+func writeHibou(cache string, samples []*sample) error {
+	var b bytes.Buffer
+	for _, s := range samples {
+		fmt.Fprintf(&b, "%s\t%s\t%d\n", s.htf, s.hibou, s.hibouTime.Nanoseconds())
 	}
-	close(next)
-	wg.Wait()
-	for _, err := range errs {
+	return os.WriteFile(cache, b.Bytes(), 0o644)
+}
+
+// runHibou runs HIBOU on the samples, one process at a time (so that its
+// analyses do not compete with each other).
+func runHibou(dir, tool string, samples []*sample) error {
+	for _, s := range samples {
+		cmd := exec.Command(filepath.Join(tool, "hibou_label"), "analyze", "signature.hsf", s.hif, s.htf, filepath.Join(tool, "eliminate-por-loc.hcf"))
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		v, e := hibouVerdict.FindSubmatch(out), hibouElapsed.FindSubmatch(out)
+		if err != nil || v == nil || e == nil {
+			return fmt.Errorf("hibou on %s: %v\n%s", s.htf, err, out)
+		}
+		sec, err := strconv.ParseFloat(string(e[1]), 64)
 		if err != nil {
-			return err
+			return fmt.Errorf("hibou on %s: elapsed %q: %v", s.htf, e[1], err)
 		}
-	}
-	if cache != "" {
-		var b bytes.Buffer
-		for _, s := range samples {
-			fmt.Fprintf(&b, "%s\t%s\t%d\n", s.htf, s.hibou, s.hibouTime.Nanoseconds())
-		}
-		return os.WriteFile(cache, b.Bytes(), 0o644)
+		s.hibou, s.hibouTime = string(v[1]), time.Duration(sec*1e9)
 	}
 	return nil
 }
 
 // runIVC judges the samples with ivc, one checker per interaction (a run of
-// `ivc analyze` over its multi-traces), with the given engine.
-func runIVC(dir string, samples []*sample, engine check.Engine) error {
+// `ivc analyze` over its multi-traces), with the given engine, in round r:
+// the first round's outcomes are kept, and a later round's verdict must be
+// the same.
+func runIVC(dir string, samples []*sample, engine check.Engine, r int) error {
 	byHIF := map[string][]*sample{}
 	var order []string
 	for _, s := range samples {
@@ -204,12 +217,18 @@ func runIVC(dir string, samples []*sample, engine check.Engine) error {
 			if o.Err != nil && fail == nil {
 				fail = o.Err
 			}
-			if engine == check.EngineRuntime {
-				ss[i].rt = o
-			} else {
-				ss[i].auto, ss[i].first = o, i == 0
-			}
+			s := ss[i]
 			i++
+			kept, times := &s.auto, &s.autoTimes
+			if engine == check.EngineRuntime {
+				kept, times = &s.rt, &s.rtTimes
+			}
+			*times = append(*times, o.Elapsed)
+			if r == 0 {
+				*kept, s.first = o, s.first || i == 1
+			} else if o.Result.Verdict != kept.Result.Verdict && fail == nil {
+				fail = fmt.Errorf("%s: %s in round 1, %s in round %d (%s engine)", s.htf, kept.Result.Verdict, o.Result.Verdict, r+1, o.Engine)
+			}
 		})
 		if fail != nil {
 			return fail
@@ -230,7 +249,7 @@ func runIVC(dir string, samples []*sample, engine check.Engine) error {
 				fail = o.Err
 			}
 			if i == 1 {
-				ss[0].second = o.Elapsed
+				ss[0].second = append(ss[0].second, o.Elapsed)
 			}
 			i++
 		})
@@ -268,12 +287,12 @@ func ratio(peer, ivc stats) string {
 }
 
 // report prints the table and the verdicts' agreement.
-func report(samples []*sample, every int) {
-	times := func(keep func(*sample) bool, of func(*sample) time.Duration) stats {
+func report(samples []*sample, every, rounds int) {
+	times := func(keep func(*sample) bool, of func(*sample) []time.Duration) stats {
 		var ts []time.Duration
 		for _, s := range samples {
 			if keep(s) {
-				ts = append(ts, of(s))
+				ts = append(ts, of(s)...)
 			}
 		}
 		return statsOf(ts)
@@ -282,10 +301,10 @@ func report(samples []*sample, every int) {
 	engineIs := func(e check.Engine) func(*sample) bool {
 		return func(s *sample) bool { return s.auto.Engine == e }
 	}
-	hibou := func(s *sample) time.Duration { return s.hibouTime }
-	auto := func(s *sample) time.Duration { return s.auto.Elapsed }
-	rt := func(s *sample) time.Duration { return s.rt.Elapsed }
-	fmt.Printf("%d multi-traces of corpus/lfrem (every %d-th row of verdicts.tsv), prefix mode; HIBOU: eliminate, POR, local analyses, goal WeakPass (its \"elapsed\"); ivc: default options, one checker per interaction, one worker, the collector as ivc analyze sets it (check.TuneGC) (Outcome.Elapsed, elapsed_us)\n\n", len(samples), every)
+	hibou := func(s *sample) []time.Duration { return []time.Duration{s.hibouTime} }
+	auto := func(s *sample) []time.Duration { return s.autoTimes }
+	rt := func(s *sample) []time.Duration { return s.rtTimes }
+	fmt.Printf("%d multi-traces of corpus/lfrem (every %d-th row of verdicts.tsv), prefix mode; HIBOU: eliminate, POR, local analyses, goal WeakPass (its \"elapsed\"), one process per multi-trace, in %d rounds; ivc: default options, one checker per interaction, one worker, the collector as ivc analyze sets it (check.TuneGC) (Outcome.Elapsed, elapsed_us), every multi-trace judged after each of HIBOU's rounds (n counts the judgments)\n\n", len(samples), every, rounds)
 	fmt.Println("| multi-traces | tool | n | median | p90 | max |")
 	fmt.Println("|---|---|---|---|---|---|")
 	line := func(what, tool string, s stats) {
@@ -297,7 +316,7 @@ func report(samples []*sample, every int) {
 	groups := []struct {
 		what string
 		keep func(*sample) bool
-		of   func(*sample) time.Duration
+		of   func(*sample) []time.Duration
 		tool string
 	}{
 		{"all", all, auto, "ivc (engine auto)"},
@@ -314,20 +333,28 @@ func report(samples []*sample, every int) {
 	}
 	first := func(s *sample) bool { return s.first }
 	rest := func(s *sample) bool { return !s.first }
-	second := func(s *sample) time.Duration { return s.second }
+	second := func(s *sample) []time.Duration { return s.second }
 	fmt.Printf("\nFirst multi-trace of each run (engine auto): median %s (max %s); the same judged second instead: median %s; the others: median %s. Setup of the first: median %s.\n",
 		us(times(first, auto).median), us(times(first, auto).max), us(times(first, second).median), us(times(rest, auto).median),
-		us(times(first, func(s *sample) time.Duration { return s.auto.Setup }).median))
+		us(times(first, func(s *sample) []time.Duration { return []time.Duration{s.auto.Setup} }).median))
 	// By engine: auto gives each engine other interactions, and the
 	// runtime engine's memos make a run faster as it goes (the first
 	// multi-trace has none of them).
 	for _, e := range []check.Engine{check.EngineAutomata, check.EngineRuntime} {
 		is := engineIs(e)
 		firstOf := func(s *sample) bool { return s.first && is(s) }
-		fmt.Printf("  %s engine, %d runs: first %s, judged second %s; the others %s\n", e, times(firstOf, auto).n,
+		fmt.Printf("  %s engine, %d runs (all rounds): first %s, judged second %s; the others %s\n", e, times(firstOf, auto).n,
 			us(times(firstOf, auto).median), us(times(firstOf, second).median),
 			us(times(func(s *sample) bool { return !s.first && is(s) }, auto).median))
 	}
+	fmt.Print("ivc's median in each round, engine auto and runtime engine forced:")
+	for r := range rounds {
+		round := func(of func(*sample) []time.Duration) func(*sample) []time.Duration {
+			return func(s *sample) []time.Duration { return of(s)[r : r+1] }
+		}
+		fmt.Printf(" %s and %s;", us(times(all, round(auto)).median), us(times(all, round(rt)).median))
+	}
+	fmt.Println()
 	agree, weak := 0, 0
 	var differ []string
 	for _, s := range samples {

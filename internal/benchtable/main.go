@@ -373,6 +373,7 @@ func main() {
 	table1 := flag.Bool("table1", false, "print the automata paper's Table 1 with our seconds per set beside the paper's, instead of the rows")
 	hibou := flag.Bool("hibou", false, "measure ivc beside HIBOU 0.8.7 (../shared/tools/hibou) on the lifeline-removal corpus, instead of the rows")
 	every := flag.Int("every", 5, "with -hibou: one multi-trace in every this many of corpus/lfrem")
+	rounds := flag.Int("rounds", 5, "with -hibou: HIBOU's runs in this many parts, every multi-trace judged by ivc after each")
 	cache := flag.String("hibou-cache", "", "with -hibou: keep HIBOU's results in this file and read them back when it exists")
 	dump := flag.String("hibou-samples", "", "with -hibou: write each multi-trace's times (ns) and verdicts to this TSV file")
 	flag.Parse()
@@ -384,7 +385,7 @@ func main() {
 		// neighbour).
 		wd, err := os.Getwd()
 		if err == nil {
-			err = printHibou(filepath.Join(wd, "..", "shared"), max(*every, 1), *cache, *dump)
+			err = printHibou(filepath.Join(wd, "..", "shared"), max(*every, 1), max(*rounds, 1), *cache, *dump)
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
