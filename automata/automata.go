@@ -37,6 +37,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ivc-project/ivc/compile"
@@ -97,13 +98,21 @@ type Engine struct {
 
 	mu       sync.Mutex
 	checkers map[string]*located
+	// last is the checker located last, ready: the multi-traces of a run
+	// mostly share their partition, which is then told by its key alone,
+	// without the map and its lock.
+	last atomic.Pointer[located]
 	// first is the deadline of the compilation, which the first
 	// partition's checker shares: the first multi-trace, which waits for
 	// both, is answered within one build timeout. Later partitions get a
 	// timeout of their own. Zero once used.
 	first time.Time
 
-	letters sync.Pool // *letterBuf: the letters of a check, reused
+	// The letters of a check, reused: the one spare first, without the
+	// pool's bookkeeping (one worker takes it back every time), then the
+	// pool.
+	spare   atomic.Pointer[letterBuf]
+	letters sync.Pool // *letterBuf
 }
 
 // letterBuf holds the letters of a multi-trace (see located.trace).
@@ -162,6 +171,7 @@ func (e *Engine) NFA() *nfa.NFA { return e.a }
 // located is the checker of one partition of the lifelines into
 // locations, with the maps from log events to letters.
 type located struct {
+	key     string        // the partition's key (see locateKey)
 	ready   chan struct{} // closed once the fields below are set
 	c       *nfa.Checker
 	locs    interaction.Locations
@@ -175,7 +185,10 @@ type located struct {
 // for a one-action event, among the few multi-action letters (the <synch>
 // messages the location sees whole) for the others.
 type letterIndex struct {
-	single map[interaction.Action]nfa.Letter
+	// single[l][m<<1|k] is 1 + the letter of the action of lifeline l,
+	// message m and kind k, 0 when that action is no letter here: a
+	// look-up per event, two loads where a map hashed.
+	single [][]nfa.Letter
 	multi  []multiLetter
 }
 
@@ -186,11 +199,24 @@ type multiLetter struct {
 
 func (ix *letterIndex) lookup(ev interaction.MultiAction) (nfa.Letter, bool) {
 	if len(ev) == 1 {
-		x, ok := ix.single[ev[0]]
-		return x, ok
+		return ix.one(ev[0])
 	}
 	return ix.lookupMulti(ev)
 }
+
+// one is the letter of the one-action event a.
+func (ix *letterIndex) one(a interaction.Action) (nfa.Letter, bool) {
+	l, r := int(a.Lifeline()), int(a&actionLow)
+	if l < len(ix.single) && r < len(ix.single[l]) {
+		if x := ix.single[l][r]; x != 0 {
+			return x - 1, true
+		}
+	}
+	return 0, false
+}
+
+// actionLow masks an action's message and kind (its lifeline is above).
+const actionLow = 1<<16 - 1
 
 func (ix *letterIndex) lookupMulti(ev interaction.MultiAction) (nfa.Letter, bool) {
 	for _, ml := range ix.multi {
@@ -203,7 +229,14 @@ func (ix *letterIndex) lookupMulti(ev interaction.MultiAction) (nfa.Letter, bool
 
 func (ix *letterIndex) add(m interaction.MultiAction, x nfa.Letter) {
 	if len(m) == 1 {
-		ix.single[m[0]] = x
+		l, r := int(m[0].Lifeline()), int(m[0]&actionLow)
+		if l >= len(ix.single) {
+			ix.single = append(ix.single, make([][]nfa.Letter, l+1-len(ix.single))...)
+		}
+		if r >= len(ix.single[l]) {
+			ix.single[l] = append(ix.single[l], make([]nfa.Letter, r+1-len(ix.single[l]))...)
+		}
+		ix.single[l][r] = x + 1
 		return
 	}
 	ix.multi = append(ix.multi, multiLetter{m, x})
@@ -219,7 +252,6 @@ func alphabets(sig *interaction.Signature, acts []interaction.MultiAction, locs 
 	index := make([]letterIndex, len(locs))
 	for i, g := range locs {
 		names[i] = "[" + g.Format(sig) + "]"
-		index[i].single = map[interaction.Action]nfa.Letter{}
 	}
 	alph := nfa.NewAlphabets(names...)
 	for x, m := range acts {
@@ -302,11 +334,15 @@ const keySize = 128
 // locateKey is locate by the partition's key: its lifeline sets, each
 // followed by 0xff; locs gives the partition when its checker is built.
 func (e *Engine) locateKey(key []byte, locs func() interaction.Locations) (*located, time.Time) {
+	if l := e.last.Load(); l != nil && l.key == string(key) {
+		return l, time.Time{}
+	}
 	e.mu.Lock()
 	if l, ok := e.checkers[string(key)]; ok {
 		e.mu.Unlock()
 		select {
 		case <-l.ready:
+			e.last.Store(l)
 			return l, time.Time{} // no clock read: the common case
 		default:
 			t0 := time.Now()
@@ -315,8 +351,8 @@ func (e *Engine) locateKey(key []byte, locs func() interaction.Locations) (*loca
 		}
 	}
 	t0 := time.Now()
-	l := &located{ready: make(chan struct{}), locs: slices.Clone(locs())}
-	e.checkers[string(key)] = l
+	l := &located{key: string(key), ready: make(chan struct{}), locs: slices.Clone(locs())}
+	e.checkers[l.key] = l
 	deadline := e.first
 	e.first = time.Time{}
 	e.mu.Unlock()
@@ -414,7 +450,7 @@ func (l *located) trace(b *letterBuf, mt *multitrace.MultiTrace) [][]nfa.Letter 
 			var x nfa.Letter
 			var ok bool
 			if len(ev) == 1 {
-				x, ok = ix.single[ev[0]]
+				x, ok = ix.one(ev[0])
 			} else {
 				x, ok = ix.lookupMulti(ev)
 			}
@@ -509,7 +545,7 @@ func (o *Online) Start(i int) State { return o.l.c.Tables().Projs[i].Start }
 // act is no letter the DFA reads.
 func (o *Online) letter(i int, act interaction.Action) int {
 	p := &o.l.c.Tables().Projs[i]
-	x, ok := o.l.letters[i].single[act]
+	x, ok := o.l.letters[i].one(act)
 	if !ok || x < p.Base || int(x-p.Base) >= p.K {
 		return -1
 	}
@@ -611,6 +647,13 @@ func (e *Engine) CheckSetup(mt *multitrace.MultiTrace) (verdict.Result, time.Dur
 	return e.checkAt(l, mt), setup, l.err
 }
 
+// putLetters gives b back for another check.
+func (e *Engine) putLetters(b *letterBuf) {
+	if !e.spare.CompareAndSwap(nil, b) {
+		e.letters.Put(b)
+	}
+}
+
 // inconcOf is the answer of every multi-trace of a partition whose
 // checker could not be built: Inconc with err's reason and text.
 func inconcOf(err error, mode verdict.Mode) verdict.Result {
@@ -631,11 +674,14 @@ func (e *Engine) checkAt(l *located, mt *multitrace.MultiTrace) verdict.Result {
 	if l.err != nil {
 		return l.inconc
 	}
-	b, _ := e.letters.Get().(*letterBuf)
+	b := e.spare.Swap(nil)
+	if b == nil {
+		b, _ = e.letters.Get().(*letterBuf)
+	}
 	if b == nil {
 		b = &letterBuf{}
 	}
-	defer e.letters.Put(b) // the result holds none of the letters
+	defer e.putLetters(b) // the result holds none of the letters
 	letters := l.trace(b, mt)
 	r := check(l.c, letters, e.opt)
 	if r.Verdict != nfa.Fail {

@@ -96,6 +96,9 @@ func (v *LocalVerifier) Step(a Action) bool {
 
 // StepAll reads the events of trace, as Step does for each, faster.
 func (v *LocalVerifier) StepAll(trace []Action) bool {
+	if len(trace) == 0 {
+		return v.stuck < 0 // nothing to walk (a location not heard from)
+	}
 	if v.stuck >= 0 {
 		v.n += int32(len(trace))
 		return false
