@@ -94,8 +94,12 @@ func (m *verdictMemo) size() int {
 // clear empties the memo; it keeps its first chunks.
 func (m *verdictMemo) clear() {
 	clear(m.index)
-	for _, c := range m.entries {
-		clear(c) // for the collector: results hold explanations
+	for k, c := range m.entries {
+		// For the collector (results hold explanations): the entries in
+		// use, as those past them were never written since the last clear.
+		if used := m.n - k*memoChunk; used > 0 {
+			clear(c[:min(used, memoChunk)])
+		}
 	}
 	m.n, m.ints = 0, 0
 	if len(m.keys) > 0 {

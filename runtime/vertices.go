@@ -24,7 +24,7 @@ type vertices struct {
 // and a table of keptTable slots at most, from the one before. A table
 // starts with minTable slots.
 const (
-	minTable   = 1 << 10
+	minTable   = 1 << 6
 	chunkInts  = 1 << 12
 	keptChunks = 256
 	keptTable  = 1 << 20
