@@ -269,8 +269,10 @@ type located struct {
 	names      []string                // the text of each component's lifelines, nil until an explanation needs it
 	observed   [][]uint64              // per component, the ActIDs of the parts of the interaction's actions there, nil until needed (see foreignEvent)
 
-	// Memos kept from one multi-trace to the next (see compMemo).
-	memo []compMemo
+	// Memos kept from one multi-trace to the next (see compMemo), and
+	// their entries, counted as they are added.
+	memo    []compMemo
+	entries int
 }
 
 // compMemo holds, for one component of a partition, what the local
@@ -297,6 +299,7 @@ func (a *Analyzer) proj(p *located, c int, t interaction.Term) interaction.Term 
 		m.proj = map[interaction.Term]interaction.Term{}
 	}
 	m.proj[t] = r
+	p.entries++
 	return r
 }
 
@@ -313,6 +316,7 @@ func (a *Analyzer) firstIn(p *located, c int, t interaction.Term, act interactio
 		m.first = map[uint64]bool{}
 	}
 	m.first[key] = r
+	p.entries++
 	return r
 }
 
@@ -328,17 +332,12 @@ func (a *Analyzer) minEvents(p *located, c int, t interaction.Term) int {
 		m.min = map[interaction.Term]int32{}
 	}
 	m.min[t] = int32(min(r, 1<<30))
+	p.entries++
 	return r
 }
 
 // memoEntries counts the entries of the memos a partition keeps.
-func (p *located) memoEntries() int {
-	n := 0
-	for _, m := range p.memo {
-		n += len(m.proj) + len(m.first) + len(m.min)
-	}
-	return n
-}
+func (p *located) memoEntries() int { return p.entries }
 
 // The memos kept from one multi-trace to the next are dropped when they
 // grow past maxKept entries (they are caches). They are not counted in the
@@ -379,6 +378,7 @@ func (a *Analyzer) keep() {
 	for _, ps := range a.located {
 		for _, p := range ps {
 			clear(p.memo)
+			p.entries = 0
 		}
 	}
 	a.kept = 0

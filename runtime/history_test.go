@@ -97,8 +97,27 @@ func TestHistoryIndependent(t *testing.T) {
 						if got := a.Check(mts[i]); !reflect.DeepEqual(got, want[i]) {
 							t.Errorf("%s, round %d, %s:\nwarm %+v\ncold %+v", name, round, names[i], got, want[i])
 						}
+						checkEntries(t, a)
 					}
 				}
+			}
+		}
+	}
+}
+
+// checkEntries checks the count of the memo entries each partition of a
+// keeps (located.entries), which decides when the kept memos are dropped,
+// against the memos themselves.
+func checkEntries(t *testing.T, a *Analyzer) {
+	t.Helper()
+	for _, ps := range a.located {
+		for _, p := range ps {
+			n := 0
+			for _, m := range p.memo {
+				n += len(m.proj) + len(m.first) + len(m.min)
+			}
+			if p.entries != n {
+				t.Fatalf("partition %d: %d memo entries counted, %d in the memos", p.id, p.entries, n)
 			}
 		}
 	}
