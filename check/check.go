@@ -212,8 +212,7 @@ func (c *Checker) check(mt *multitrace.MultiTrace, record bool) (verdict.Result,
 	var setup time.Duration
 	if c.auto != nil {
 		res, d, err := c.auto.CheckSetup(mt)
-		var limit *nfa.LimitError
-		if c.opt.Engine != EngineAuto || !errors.As(err, &limit) {
+		if c.opt.Engine != EngineAuto || !pastLimits(err) {
 			return res, nil, d, EngineAutomata // an error is answered Inconc
 		}
 		setup = d
@@ -226,6 +225,18 @@ func (c *Checker) check(mt *multitrace.MultiTrace, record bool) (verdict.Result,
 		return res, g, setup, EngineRuntime
 	}
 	return a.Check(mt), nil, setup, EngineRuntime
+}
+
+// pastLimits reports whether err is the automata engine's *nfa.LimitError
+// (its checker of a partition is too big or too slow to build). Looked for
+// only when there is an error: the target errors.As needs escapes, which
+// would allocate on every check.
+func pastLimits(err error) bool {
+	if err == nil {
+		return false
+	}
+	var limit *nfa.LimitError
+	return errors.As(err, &limit)
 }
 
 // Online returns the automata engine's local checks of the locations

@@ -283,3 +283,32 @@ func TestTimbuk(t *testing.T) {
 		t.Error("the runtime engine accepted a .timbuk NFA")
 	}
 }
+
+// TestJudgeAllocs checks that judging a small multi-trace through Judge
+// allocates nothing with the automata engine, once its partition's checker
+// is built, as automata's own check does (the engine choice looked for
+// its limit error in every outcome, which allocated one object a check).
+func TestJudgeAllocs(t *testing.T) {
+	dir := filepath.Join(testdata, "lfrem")
+	sp, err := spec.Load(filepath.Join(dir, "signature.hsf"), filepath.Join(dir, "i14.hif"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := check.New(sp, check.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Engine() != check.EngineAutomata {
+		t.Fatalf("engine %s, want automata", c.Engine())
+	}
+	mt, err := multitrace.ParseResolve("mt.htf", []byte("{ [l1] l1!m5.l1?m1.l1?m1; [l2] l2?m2.l2?m4; [l3] l3?m5.l3?m6; [l4] l4!m2.l4!m3.l4!m2; [l5] l5?m6.l5!m1.l5?m1 }"), sp.Sig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := check.Input{Name: "mt", Read: func() (*multitrace.MultiTrace, error) { return mt, nil }}
+	c.Judge(in) // builds the partition's checker
+	var o check.Outcome
+	if n := testing.AllocsPerRun(100, func() { o = c.Judge(in) }); n > 0 || o.Err != nil || !o.Result.Verdict.OK() {
+		t.Errorf("%s (%v): %v allocations a judgment, want none", o.Result.Verdict, o.Err, n)
+	}
+}
