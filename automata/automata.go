@@ -185,10 +185,7 @@ type located struct {
 // for a one-action event, among the few multi-action letters (the <synch>
 // messages the location sees whole) for the others.
 type letterIndex struct {
-	// single[l][m<<1|k] is 1 + the letter of the action of lifeline l,
-	// message m and kind k, 0 when that action is no letter here: a
-	// look-up per event, two loads where a map hashed.
-	single [][]nfa.Letter
+	single interaction.ActionTable[nfa.Letter] // a look-up per event
 	multi  []multiLetter
 }
 
@@ -199,24 +196,10 @@ type multiLetter struct {
 
 func (ix *letterIndex) lookup(ev interaction.MultiAction) (nfa.Letter, bool) {
 	if len(ev) == 1 {
-		return ix.one(ev[0])
+		return ix.single.Get(ev[0])
 	}
 	return ix.lookupMulti(ev)
 }
-
-// one is the letter of the one-action event a.
-func (ix *letterIndex) one(a interaction.Action) (nfa.Letter, bool) {
-	l, r := int(a.Lifeline()), int(a&actionLow)
-	if l < len(ix.single) && r < len(ix.single[l]) {
-		if x := ix.single[l][r]; x != 0 {
-			return x - 1, true
-		}
-	}
-	return 0, false
-}
-
-// actionLow masks an action's message and kind (its lifeline is above).
-const actionLow = 1<<16 - 1
 
 func (ix *letterIndex) lookupMulti(ev interaction.MultiAction) (nfa.Letter, bool) {
 	for _, ml := range ix.multi {
@@ -229,14 +212,7 @@ func (ix *letterIndex) lookupMulti(ev interaction.MultiAction) (nfa.Letter, bool
 
 func (ix *letterIndex) add(m interaction.MultiAction, x nfa.Letter) {
 	if len(m) == 1 {
-		l, r := int(m[0].Lifeline()), int(m[0]&actionLow)
-		if l >= len(ix.single) {
-			ix.single = append(ix.single, make([][]nfa.Letter, l+1-len(ix.single))...)
-		}
-		if r >= len(ix.single[l]) {
-			ix.single[l] = append(ix.single[l], make([]nfa.Letter, r+1-len(ix.single[l]))...)
-		}
-		ix.single[l][r] = x + 1
+		ix.single.Set(m[0], x)
 		return
 	}
 	ix.multi = append(ix.multi, multiLetter{m, x})
@@ -454,7 +430,7 @@ func (l *located) trace(b *letterBuf, mt *multitrace.MultiTrace) [][]nfa.Letter 
 			var x nfa.Letter
 			var ok bool
 			if len(ev) == 1 {
-				x, ok = ix.one(ev[0])
+				x, ok = ix.single.Get(ev[0])
 			} else {
 				x, ok = ix.lookupMulti(ev)
 			}
@@ -549,7 +525,7 @@ func (o *Online) Start(i int) State { return o.l.c.Tables().Projs[i].Start }
 // act is no letter the DFA reads.
 func (o *Online) letter(i int, act interaction.Action) int {
 	p := &o.l.c.Tables().Projs[i]
-	x, ok := o.l.letters[i].one(act)
+	x, ok := o.l.letters[i].single.Get(act)
 	if !ok || x < p.Base || int(x-p.Base) >= p.K {
 		return -1
 	}

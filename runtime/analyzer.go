@@ -31,10 +31,10 @@ type Analyzer struct {
 	loc         map[uint64]bool           // the local analyses of this analysis (see locKey)
 	letters     []interaction.MultiAction // every multi-action of the interaction
 	hasSync     bool                      // the interaction has a sync operator
-	// single holds the ActID+1 of each single action met in a multi-trace,
-	// by lifeline then by message and kind (0: not met yet), so that the
-	// events of a multi-trace take no look-up of the store's (by string).
-	single [][]interaction.ActID
+	// single holds the ActID of each single action met in a multi-trace,
+	// so that the events of a multi-trace take no look-up of the store's
+	// (by string).
+	single interaction.ActionTable[interaction.ActID]
 	// por remembers oneUnambiguous by term (see unambiguous), for the
 	// terms below porTerms.
 	por      []uint64
@@ -243,7 +243,7 @@ const (
 // analysis stopped at the budget.
 func (a *Analyzer) renew() {
 	a.st, a.root = a.st.Fresh(a.root)
-	a.located, a.single, a.por, a.names = map[uint64][]*located{}, nil, nil, nil
+	a.located, a.single, a.por, a.names = map[uint64][]*located{}, interaction.ActionTable[interaction.ActID]{}, nil, nil
 	a.results, a.kept, a.last, a.recent = verdictMemo{}, 0, nil, nil
 	a.loc = map[uint64]bool{}
 	a.vs, a.work, a.succ, a.via, a.pb = vertices{}, nil, nil, nil, problem{}
@@ -336,9 +336,6 @@ func (a *Analyzer) minEvents(p *located, c int, t interaction.Term) int {
 	return r
 }
 
-// memoEntries counts the entries of the memos a partition keeps.
-func (p *located) memoEntries() int { return p.entries }
-
 // The memos kept from one multi-trace to the next are dropped when they
 // grow past maxKept entries (they are caches). They are not counted in the
 // memory budget of an analysis: what they hold depends on the multi-traces
@@ -368,7 +365,7 @@ func cloneResult(r verdict.Result) verdict.Result {
 // what the last analysis added to its partition's memos (a.last).
 func (a *Analyzer) keep() {
 	if a.last != nil {
-		a.kept += a.last.memoEntries() - a.lastEntries
+		a.kept += a.last.entries - a.lastEntries
 		a.last = nil
 	}
 	if a.kept+a.results.size() <= maxKept {
@@ -588,7 +585,7 @@ func (a *Analyzer) newProblem(mt *multitrace.MultiTrace) *problem {
 	} else {
 		clear(a.loc)
 	}
-	a.last, a.lastEntries = pb.p, pb.p.memoEntries()
+	a.last, a.lastEntries = pb.p, pb.p.entries
 	if a.grows == nil {
 		a.grows = pb.grows // a method value allocates: once
 	}
@@ -620,20 +617,11 @@ func (a *Analyzer) eventID(e interaction.MultiAction) interaction.ActID {
 	if len(e) != 1 || e[0].IsGhost() {
 		return a.st.ActID(e)
 	}
-	l, rest := int(e[0].Lifeline()), int(e[0].Message())<<1|int(e[0].Kind())
-	if l < len(a.single) && rest < len(a.single[l]) {
-		if id := a.single[l][rest]; id != 0 {
-			return id - 1
-		}
+	if id, ok := a.single.Get(e[0]); ok {
+		return id
 	}
 	id := a.st.ActID(e)
-	for l >= len(a.single) {
-		a.single = append(a.single, nil)
-	}
-	if rest >= len(a.single[l]) {
-		a.single[l] = slices.Grow(a.single[l], rest+1-len(a.single[l]))[:rest+1]
-	}
-	a.single[l][rest] = id + 1
+	a.single.Set(e[0], id)
 	return id
 }
 
