@@ -6,7 +6,9 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,8 +57,8 @@ var (
 // VMs, and HIBOU's processes take seconds where ivc's checks of the same
 // multi-traces take a fraction of one: measured one after the other, ivc's
 // times would come from one moment, HIBOU's from many. So HIBOU's runs are
-// split into rounds (one multi-trace in rounds to each, spread over the
-// corpus), and ivc judges every multi-trace after each round: both tools'
+// split into rounds (each takes every rounds-th multi-trace, so that it
+// spans the corpus), and ivc judges every multi-trace after each round: both tools'
 // times then spread over the same minutes, and ivc's figures are over all
 // its rounds' judgments.
 //
@@ -87,7 +89,13 @@ func printHibou(shared string, every, rounds int, cache, dump string) error {
 			samples = append(samples, &sample{htf: f[0], hif: f[1]})
 		}
 	}
-	cached := cache != "" && readHibou(cache, samples)
+	cached := false
+	if cache != "" {
+		var err error
+		if cached, err = readHibou(cache, samples); err != nil {
+			return err
+		}
+	}
 	if !cached {
 		fmt.Fprintf(os.Stderr, "running HIBOU on %d multi-traces\n", len(samples))
 	}
@@ -129,28 +137,44 @@ func printHibou(shared string, every, rounds int, cache, dump string) error {
 }
 
 // readHibou reads HIBOU's results of every sample from cache, and reports
-// whether it found them all.
-func readHibou(cache string, samples []*sample) bool {
+// whether it found them all. A file that is not one writeHibou wrote (a
+// line not "htf, verdict, nanoseconds") is an error: the run would write
+// over it.
+func readHibou(cache string, samples []*sample) (bool, error) {
 	data, err := os.ReadFile(cache)
-	if err != nil {
-		return false
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
 	}
-	got := map[string][2]string{}
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		if f := strings.Split(line, "\t"); len(f) == 3 {
-			got[f[0]] = [2]string{f[1], f[2]}
+	if err != nil {
+		return false, fmt.Errorf("-hibou-cache: %w", err)
+	}
+	type result struct {
+		verdict string
+		ns      int64
+	}
+	got := map[string]result{}
+	for n, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if line == "" {
+			continue
 		}
+		f := strings.Split(line, "\t")
+		if len(f) == 3 {
+			if ns, err := strconv.ParseInt(f[2], 10, 64); err == nil {
+				got[f[0]] = result{f[1], ns}
+				continue
+			}
+		}
+		return false, fmt.Errorf("%s:%d: not a line of HIBOU's results (htf, verdict, ns): not written over", cache, n+1)
 	}
 	for _, s := range samples {
 		r, ok := got[s.htf]
-		ns, err := strconv.ParseInt(r[1], 10, 64)
-		if !ok || err != nil {
-			return false
+		if !ok {
+			return false, nil
 		}
-		s.hibou, s.hibouTime = r[0], time.Duration(ns)
+		s.hibou, s.hibouTime = r.verdict, time.Duration(r.ns)
 	}
 	fmt.Fprintf(os.Stderr, "HIBOU's results read from %s\n", cache)
-	return true
+	return true, nil
 }
 
 // writeHibou keeps HIBOU's results of the samples in cache.
