@@ -19,10 +19,10 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/ivc-project/ivc/draw"
+	"github.com/ivc-project/ivc/internal/draw"
+	"github.com/ivc-project/ivc/internal/engine/rewrite"
+	"github.com/ivc-project/ivc/internal/report"
 	"github.com/ivc-project/ivc/multitrace"
-	"github.com/ivc-project/ivc/report"
-	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/verdict"
 )
@@ -265,9 +265,9 @@ func TestDrawings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		opts := runtime.DefaultOptions()
+		opts := rewrite.DefaultOptions()
 		opts.Mode = verdict.Slice
-		an := runtime.New(sp.Store, sp.Root, opts)
+		an := rewrite.New(sp.Store, sp.Root, opts)
 		res := an.Check(mt)
 		w, _ := an.Witness(mt, res.Mode)
 		if res.Verdict == verdict.Fail {

@@ -8,8 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ivc-project/ivc/internal/engine/rewrite"
 	"github.com/ivc-project/ivc/multitrace"
-	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -50,7 +50,7 @@ type Outcome struct {
 	AllIgnored bool
 	Result     verdict.Result
 	Engine     Engine         // the engine that answered
-	Graph      *runtime.Graph // with Input.Explore
+	Graph      *rewrite.Graph // with Input.Explore
 	// Elapsed is the time of the check alone: reading excluded, setup too.
 	Elapsed time.Duration
 	// Setup is the one-time work this input caused: for the first input,

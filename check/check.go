@@ -9,14 +9,14 @@
 //	res := c.Check(mt)                        // one multi-trace, safe for concurrent use
 //	c.Run(check.Files(c, paths), 4, func(o check.Outcome) { ... }) // a batch, in input order
 //
-// The engines are the runtime engine (package runtime: term rewriting, the
-// full language) and the automata engine (package automata: the compiled
+// The engines are the runtime engine (package internal/engine/rewrite: term rewriting, the
+// full language) and the automata engine (package internal/engine/automata: the compiled
 // path). With EngineAuto the automata engine answers when the interaction
 // compiles within a bounded attempt (Options.MaxStates, and
 // DefaultAutoBuildTimeout and DefaultAutoMaxMemory for the compilation and
 // for the checker of each partition); only an interaction outside the
-// compiled sublanguage (compile.LoopError) or one whose automaton is too
-// big for the attempt (compile.StateLimitError, nfa.LimitError) falls back
+// compiled sublanguage (synth.LoopError) or one whose automaton is too
+// big for the attempt (synth.StateLimitError, nfa.LimitError) falls back
 // to the runtime engine, and any other error is returned.
 //
 // Setup (compiling the interaction, building the checker of a partition of
@@ -34,13 +34,13 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ivc-project/ivc/automata"
-	"github.com/ivc-project/ivc/compile"
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/engine/automata"
+	"github.com/ivc-project/ivc/internal/engine/rewrite"
 	"github.com/ivc-project/ivc/internal/enum"
+	"github.com/ivc-project/ivc/internal/nfa"
+	"github.com/ivc-project/ivc/internal/synth"
 	"github.com/ivc-project/ivc/multitrace"
-	"github.com/ivc-project/ivc/nfa"
-	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/verdict"
 )
@@ -50,8 +50,8 @@ type Engine uint8
 
 const (
 	EngineAuto     Engine = iota // automata when the interaction compiles, else runtime
-	EngineRuntime                // term rewriting over the interaction (package runtime)
-	EngineAutomata               // the compiled path (package automata)
+	EngineRuntime                // term rewriting over the interaction (package internal/engine/rewrite)
+	EngineAutomata               // the compiled path (package internal/engine/automata)
 )
 
 // engineNames are the engines as flags and JSON spell them: not
@@ -88,7 +88,7 @@ type Options struct {
 	Engine Engine
 	// Analysis holds the question (Analysis.Mode) and the runtime engine's
 	// settings; the automata engine takes its Mode, MaxNodes and Timeout.
-	Analysis runtime.Options
+	Analysis rewrite.Options
 	// MaxStates bounds the NFA synthesis (0: DefaultAutoMaxStates for
 	// EngineAuto, compile's default for EngineAutomata).
 	MaxStates int
@@ -99,9 +99,9 @@ type Options struct {
 	MaxInput int64
 }
 
-// DefaultOptions are EngineAuto and runtime.DefaultOptions: prefix mode.
+// DefaultOptions are EngineAuto and rewrite.DefaultOptions: prefix mode.
 func DefaultOptions() Options {
-	return Options{Analysis: runtime.DefaultOptions()}
+	return Options{Analysis: rewrite.DefaultOptions()}
 }
 
 // Checker judges multi-traces against one specification. It is safe for
@@ -115,7 +115,7 @@ type Checker struct {
 	auto *automata.Engine // the automata engine, when it answers
 
 	mu   sync.Mutex
-	free []*runtime.Analyzer // idle runtime analyzers (one per concurrent check)
+	free []*rewrite.Analyzer // idle runtime analyzers (one per concurrent check)
 }
 
 // New prepares a checker of sp: for the automata engine it compiles the
@@ -156,8 +156,8 @@ func New(sp *spec.Spec, opt Options) (*Checker, error) {
 		}
 	}
 	e, err := automata.New(sp.Store, sp.Root, ao)
-	var loop *compile.LoopError
-	var big *compile.StateLimitError
+	var loop *synth.LoopError
+	var big *synth.StateLimitError
 	var limit *nfa.LimitError
 	switch {
 	case err == nil:
@@ -195,7 +195,7 @@ func (c *Checker) Check(mt *multitrace.MultiTrace) verdict.Result {
 
 // Explore judges mt with the runtime engine and returns the part of its
 // analysis graph the search explored (for review: slow).
-func (c *Checker) Explore(mt *multitrace.MultiTrace) (verdict.Result, *runtime.Graph, error) {
+func (c *Checker) Explore(mt *multitrace.MultiTrace) (verdict.Result, *rewrite.Graph, error) {
 	if c.engine != EngineRuntime {
 		return verdict.Result{}, nil, errors.New("the explored graph is the runtime engine's: use the runtime engine")
 	}
@@ -208,7 +208,7 @@ func (c *Checker) Explore(mt *multitrace.MultiTrace) (verdict.Result, *runtime.G
 // engine that answered. With EngineAuto, a partition whose checker is too
 // big or too slow to build for the automata engine is judged by the runtime
 // engine instead.
-func (c *Checker) check(mt *multitrace.MultiTrace, record bool) (verdict.Result, *runtime.Graph, time.Duration, Engine) {
+func (c *Checker) check(mt *multitrace.MultiTrace, record bool) (verdict.Result, *rewrite.Graph, time.Duration, Engine) {
 	var setup time.Duration
 	if c.auto != nil {
 		res, d, err := c.auto.CheckSetup(mt)
@@ -257,10 +257,10 @@ func (c *Checker) Online(locs interaction.Locations) *automata.Online {
 }
 
 // Witness returns an interleaving of mt's events that the interaction
-// accepts in mode, and true, as runtime.Analyzer.Witness does with the
+// accepts in mode, and true, as rewrite.Analyzer.Witness does with the
 // checker's runtime settings (a drawing of mt shows it); false when there
 // is none, or when a limit stopped the search.
-func (c *Checker) Witness(mt *multitrace.MultiTrace, mode verdict.Mode) (runtime.Witness, bool) {
+func (c *Checker) Witness(mt *multitrace.MultiTrace, mode verdict.Mode) (rewrite.Witness, bool) {
 	a, _ := c.analyzer()
 	defer c.release(a)
 	return a.Witness(mt, mode)
@@ -269,7 +269,7 @@ func (c *Checker) Witness(mt *multitrace.MultiTrace, mode verdict.Mode) (runtime
 // analyzer takes an idle runtime analyzer, or makes one: each has its own
 // Store, so that concurrent checks do not share one. It returns the time
 // making one took (setup), 0 for an idle one.
-func (c *Checker) analyzer() (*runtime.Analyzer, time.Duration) {
+func (c *Checker) analyzer() (*rewrite.Analyzer, time.Duration) {
 	c.mu.Lock()
 	if n := len(c.free); n > 0 {
 		a := c.free[n-1]
@@ -282,10 +282,10 @@ func (c *Checker) analyzer() (*runtime.Analyzer, time.Duration) {
 	st := interaction.NewStore(c.sp.Sig)
 	root := st.Import(c.sp.Store, c.sp.Root)
 	c.mu.Unlock()
-	return runtime.New(st, root, c.opt.Analysis), time.Since(t0)
+	return rewrite.New(st, root, c.opt.Analysis), time.Since(t0)
 }
 
-func (c *Checker) release(a *runtime.Analyzer) {
+func (c *Checker) release(a *rewrite.Analyzer) {
 	c.mu.Lock()
 	c.free = append(c.free, a)
 	c.mu.Unlock()

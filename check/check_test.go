@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/ivc-project/ivc/check"
-	"github.com/ivc-project/ivc/compile"
+	"github.com/ivc-project/ivc/internal/nfa"
+	"github.com/ivc-project/ivc/internal/synth"
 	"github.com/ivc-project/ivc/multitrace"
-	"github.com/ivc-project/ivc/nfa"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/verdict"
 )
@@ -69,8 +69,8 @@ func TestEngineChoice(t *testing.T) {
 		{"auto, too big", regular, opts(check.EngineAuto, verdict.Accept, 1), check.EngineRuntime, nil},
 		{"auto, slice mode", regular, opts(check.EngineAuto, verdict.Slice, 0), check.EngineRuntime, nil},
 		{"runtime", regular, opts(check.EngineRuntime, verdict.Prefix, 0), check.EngineRuntime, nil},
-		{"automata, not compilable", counting, opts(check.EngineAutomata, verdict.Prefix, 0), 0, new(*compile.LoopError)},
-		{"automata, too big", regular, opts(check.EngineAutomata, verdict.Prefix, 1), 0, new(*compile.StateLimitError)},
+		{"automata, not compilable", counting, opts(check.EngineAutomata, verdict.Prefix, 0), 0, new(*synth.LoopError)},
+		{"automata, too big", regular, opts(check.EngineAutomata, verdict.Prefix, 1), 0, new(*synth.StateLimitError)},
 		{"automata, slice mode", regular, opts(check.EngineAutomata, verdict.Slice, 0), 0, nil},
 		// --timeout bounds the compilation too; auto's attempt is bounded
 		// by it (or by DefaultAutoBuildTimeout) and falls back.

@@ -3,8 +3,8 @@ package check
 import (
 	"fmt"
 
-	"github.com/ivc-project/ivc/hcf"
-	"github.com/ivc-project/ivc/runtime"
+	"github.com/ivc-project/ivc/internal/engine/rewrite"
+	"github.com/ivc-project/ivc/internal/hcf"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
@@ -31,8 +31,8 @@ const (
 // hide → verdict.Prefix (which decides exactly what HIBOU leaves Inconc);
 // simulate[slice=true,...] → verdict.Slice with its budget; simulate
 // without slice → verdict.Prefix. local_analysis → LOC,
-// partial_order_reduction → POR, strategy BFS → runtime.BFS (DFS, HCS and
-// HIBOU ≤ 0.7's greedy → runtime.DFS), max_node_number → MaxNodes.
+// partial_order_reduction → POR, strategy BFS → rewrite.BFS (DFS, HCS and
+// HIBOU ≤ 0.7's greedy → rewrite.DFS), max_node_number → MaxNodes.
 func (o *Options) layer(sp *spec.Spec, hcfFiles []string, fixed func(setting string) bool) (warnings []string, err error) {
 	apply := func(file string, f *hcf.File) {
 		if sec := f.Section(hcf.Analyze); sec != nil {
@@ -77,7 +77,7 @@ func (o *Options) apply(file string, sec *hcf.Section, fixed func(string) bool) 
 			}
 			a.Mode = verdict.Slice
 			if !fixed(settingBudget) {
-				a.Simulation = runtime.Simulation{Reset: sim.Reset, Multiply: sim.Multiply,
+				a.Simulation = rewrite.Simulation{Reset: sim.Reset, Multiply: sim.Multiply,
 					Loops: budgetOf(sim.Loop), Actions: budgetOf(sim.Act)}
 			}
 		}
@@ -91,9 +91,9 @@ func (o *Options) apply(file string, sec *hcf.Section, fixed func(string) bool) 
 	if given(hcf.KeyStrategy, settingStrategy) {
 		// HCS is depth first with a different order of siblings, and the
 		// greedy strategy of HIBOU ≤ 0.7 has no equivalent: depth first.
-		a.Strategy = runtime.DFS
+		a.Strategy = rewrite.DFS
 		if h.Strategy == hcf.BFS {
-			a.Strategy = runtime.BFS
+			a.Strategy = rewrite.BFS
 		}
 	}
 	if given(hcf.KeyMaxNodeNumber, settingMaxNodes) {
@@ -109,15 +109,15 @@ func (o *Options) apply(file string, sec *hcf.Section, fixed func(string) bool) 
 
 // budgetOf maps a budget of HIBOU's simulate[...] onto ivc's: max_depth (for
 // loops) and the count of actions outside loops are structural.
-func budgetOf(b hcf.Budget) runtime.Budget {
+func budgetOf(b hcf.Budget) rewrite.Budget {
 	switch b.Kind {
 	case hcf.BudgetNone:
-		return runtime.Budget{Kind: runtime.Fixed, N: 0}
+		return rewrite.Budget{Kind: rewrite.Fixed, N: 0}
 	case hcf.BudgetNum:
-		return runtime.Budget{Kind: runtime.Fixed, N: b.N}
+		return rewrite.Budget{Kind: rewrite.Fixed, N: b.N}
 	case hcf.BudgetMaxNum:
-		return runtime.Budget{Kind: runtime.Count}
+		return rewrite.Budget{Kind: rewrite.Count}
 	default:
-		return runtime.Budget{Kind: runtime.Structural}
+		return rewrite.Budget{Kind: rewrite.Structural}
 	}
 }

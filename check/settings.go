@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/ivc-project/ivc/automata"
-	"github.com/ivc-project/ivc/runtime"
+	"github.com/ivc-project/ivc/internal/engine/automata"
+	"github.com/ivc-project/ivc/internal/engine/rewrite"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/verdict"
 )
@@ -26,7 +26,7 @@ type Settings struct {
 	Engine   string // auto (default), runtime or automata
 	Strategy string // the runtime engine's search order: dfs (default) or bfs
 	POR, LOC *bool  // partial order reduction, local analyses (default: on)
-	MaxNodes *int   // vertex budget per multi-trace (0: runtime.DefaultMaxNodes)
+	MaxNodes *int   // vertex budget per multi-trace (0: rewrite.DefaultMaxNodes)
 
 	Timeout   time.Duration // per multi-trace, compilation included (0: none)
 	MaxStates int           // the automata engine's NFA synthesis (0: Options.MaxStates' default)
@@ -116,9 +116,9 @@ func (s *Settings) parse(opts *Options) error {
 	switch s.Budget {
 	case "":
 	case "liberal":
-		o.Simulation = runtime.DefaultSimulation()
+		o.Simulation = rewrite.DefaultSimulation()
 	case "paper":
-		o.Simulation = runtime.PaperSimulation()
+		o.Simulation = rewrite.PaperSimulation()
 	default:
 		return invalid("budget", strconv.Quote(s.Budget), "want liberal or paper")
 	}
@@ -128,7 +128,7 @@ func (s *Settings) parse(opts *Options) error {
 		}
 	}
 	if s.Strategy != "" {
-		if o.Strategy, err = runtime.ParseStrategy(s.Strategy); err != nil {
+		if o.Strategy, err = rewrite.ParseStrategy(s.Strategy); err != nil {
 			return invalid("strategy", strconv.Quote(s.Strategy), "want dfs or bfs")
 		}
 	}

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/ivc-project/ivc/nfa"
+	"github.com/ivc-project/ivc/internal/nfa"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/verdict"
 )

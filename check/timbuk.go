@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ivc-project/ivc/automata"
-	"github.com/ivc-project/ivc/nfa"
+	"github.com/ivc-project/ivc/internal/engine/automata"
+	"github.com/ivc-project/ivc/internal/nfa"
 	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 )

@@ -9,11 +9,11 @@ import (
 	"time"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/gen"
 	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
-	"github.com/ivc-project/ivc/tracegen"
 )
 
 // benchLog is a log of lfrem-like sessions (the interaction of the
@@ -35,7 +35,7 @@ func lfremLog(b *testing.B, f logs.Format) *benchLog {
 	if err != nil {
 		b.Fatal(err)
 	}
-	gen, err := tracegen.Generate(sp.Store, sp.Root, tracegen.Config{Kind: tracegen.KindAccepted, N: 20000, Seed: 1})
+	gen, err := gen.Generate(sp.Store, sp.Root, gen.Config{Kind: gen.KindAccepted, N: 20000, Seed: 1})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func BenchmarkWriteJSONL(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	gen, err := tracegen.Generate(sp.Store, sp.Root, tracegen.Config{Kind: tracegen.KindAccepted, N: 2000, Seed: 1})
+	gen, err := gen.Generate(sp.Store, sp.Root, gen.Config{Kind: gen.KindAccepted, N: 2000, Seed: 1})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,10 +12,10 @@ import (
 	"testing"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/gen"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
-	"github.com/ivc-project/ivc/tracegen"
 )
 
 // abpTraces returns the ABP spec's signature, its .htf traces projected on
@@ -38,7 +38,7 @@ func abpTraces(t *testing.T) (*spec.Spec, []*multitrace.MultiTrace, []string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := tracegen.Project(mt.Components[0].Trace, interaction.DiscreteLocations(sig))
+		p := gen.Project(mt.Components[0].Trace, interaction.DiscreteLocations(sig))
 		mts = append(mts, &p)
 		names = append(names, filepath.Base(f))
 	}

@@ -6,17 +6,17 @@ import (
 	"testing"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/gen"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
-	"github.com/ivc-project/ivc/tracegen"
 )
 
 // TestRealNames: real names (issue 24), quoted in the spec and holding the
 // .htf's punctuation ("a,b?c", "I'm a \"server\" span!", "back\slash"),
 // survive a round trip through every log format.
 func TestRealNames(t *testing.T) {
-	sp, err := spec.Load("../gen/testdata/models/quoted/quoted.hsf", "")
+	sp, err := spec.Load("../internal/compile/testdata/models/quoted/quoted.hsf", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,8 +27,8 @@ func TestRealNames(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				mts, err := tracegen.Generate(sp.Store, sp.Root, tracegen.Config{Kind: tracegen.KindAccepted, N: 10, Seed: 5,
-					Locations: p, Options: tracegen.Options{MaxLength: 30}})
+				mts, err := gen.Generate(sp.Store, sp.Root, gen.Config{Kind: gen.KindAccepted, N: 10, Seed: 5,
+					Locations: p, Options: gen.Options{MaxLength: 30}})
 				if err != nil {
 					t.Fatal(err)
 				}

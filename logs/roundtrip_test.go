@@ -6,15 +6,15 @@ import (
 	"testing"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/gen"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
-	"github.com/ivc-project/ivc/tracegen"
 )
 
 // generated returns n multi-traces of the ABP example, of kind k, over the
 // locations part ("discrete", "trivial", or "a,b;c").
-func generated(t testing.TB, k tracegen.Kind, n int, part string) (*spec.Spec, interaction.Locations, []*multitrace.MultiTrace) {
+func generated(t testing.TB, k gen.Kind, n int, part string) (*spec.Spec, interaction.Locations, []*multitrace.MultiTrace) {
 	t.Helper()
 	sp, err := spec.Load("../testdata/abp/abp.hsf", "")
 	if err != nil {
@@ -24,8 +24,8 @@ func generated(t testing.TB, k tracegen.Kind, n int, part string) (*spec.Spec, i
 	if err != nil {
 		t.Fatal(err)
 	}
-	mts, err := tracegen.Generate(sp.Store, sp.Root, tracegen.Config{Kind: k, N: n, Seed: 3, Locations: p,
-		Options: tracegen.Options{MaxLength: 60}})
+	mts, err := gen.Generate(sp.Store, sp.Root, gen.Config{Kind: k, N: n, Seed: 3, Locations: p,
+		Options: gen.Options{MaxLength: 60}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func generated(t testing.TB, k tracegen.Kind, n int, part string) (*spec.Spec, i
 func TestRoundTrip(t *testing.T) {
 	for _, f := range []logs.Format{logs.JSONL, logs.CSV, logs.OTLP, logs.Jaeger} {
 		for _, part := range []string{"discrete", "trivial", "S,K;L,R"} {
-			for _, k := range []tracegen.Kind{tracegen.KindAccepted, tracegen.KindSlice, tracegen.KindNoise} {
+			for _, k := range []gen.Kind{gen.KindAccepted, gen.KindSlice, gen.KindNoise} {
 				t.Run(fmt.Sprintf("%s/%s/%s", f, part, k), func(t *testing.T) {
 					sp, p, mts := generated(t, k, 20, part)
 					var buf bytes.Buffer

@@ -6,10 +6,10 @@ import (
 	"testing"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/gen"
 	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
-	"github.com/ivc-project/ivc/tracegen"
 )
 
 // TestWriteStreamMemory writes 3,000 sessions (200,000 in the sweeps) in
@@ -55,7 +55,7 @@ func TestWriteStreamMemory(t *testing.T) {
 					case n - 1:
 						after = heap()
 					}
-					mt := tracegen.Project(trace, locs) // a new multi-trace each session
+					mt := gen.Project(trace, locs) // a new multi-trace each session
 					if !yield(&mt, nil) {
 						return
 					}

@@ -57,8 +57,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/ivc-project/ivc/automata"
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/internal/engine/automata"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/verdict"

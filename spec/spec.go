@@ -4,7 +4,7 @@
 // sections.
 //
 //	sp, err := spec.Load("abp.hsf", "") // reads abp.hsf and abp.hif
-//	a := runtime.New(sp.Store, sp.Root, runtime.DefaultOptions())
+//	a := rewrite.New(sp.Store, sp.Root, rewrite.DefaultOptions())
 //
 // Reading a file and wording the errors about it is syntax's (ReadFile,
 // FileError, FileName); the canonical form of a file is format's.
@@ -17,8 +17,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ivc-project/ivc/hcf"
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/hcf"
 	"github.com/ivc-project/ivc/syntax"
 )
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ivc-project/ivc/hcf"
+	"github.com/ivc-project/ivc/internal/hcf"
 	"github.com/ivc-project/ivc/syntax"
 )
 
@@ -91,7 +91,7 @@ func TestLoadErrors(t *testing.T) {
 
 // TestLoadDuplicates: a name declared twice in the signature is accepted
 // with a warning, as HIBOU accepts it, and means its first declaration;
-// format.File keeps the file as written (format's TestFormatDuplicates).
+// pretty.File keeps the file as written (pretty's TestFormatDuplicates).
 func TestLoadDuplicates(t *testing.T) {
 	dir := t.TempDir()
 	hsf := filepath.Join(dir, "tpm.hsf")

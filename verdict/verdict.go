@@ -6,7 +6,7 @@
 // like.
 //
 // Generated verifiers carry a standard-library copy of the automata engine
-// (package nfa/engine) whose Mode, Verdict and Reason have the same names
+// (package internal/nfa/engine) whose Mode, Verdict and Reason have the same names
 // and strings as these (a test of this package checks it).
 package verdict
 

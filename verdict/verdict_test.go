@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ivc-project/ivc/nfa/engine"
+	"github.com/ivc-project/ivc/internal/nfa/engine"
 	"github.com/ivc-project/ivc/verdict"
 )
 

@@ -18,10 +18,10 @@ import (
 
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/gen"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
-	"github.com/ivc-project/ivc/tracegen"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -51,9 +51,9 @@ func writeLogs(t *testing.T, dir, hsf, hif string) []string {
 	}
 	in := sp
 	var mts []*multitrace.MultiTrace
-	for i, k := range []tracegen.Kind{tracegen.KindAccepted, tracegen.KindPrefix, tracegen.KindSlice, tracegen.KindNoise, tracegen.KindSwapAct} {
-		gen, err := tracegen.Generate(in.Store, in.Root, tracegen.Config{Kind: k, N: 6, Seed: uint64(i + 1),
-			Options: tracegen.Options{MaxLength: 30}})
+	for i, k := range []gen.Kind{gen.KindAccepted, gen.KindPrefix, gen.KindSlice, gen.KindNoise, gen.KindSwapAct} {
+		gen, err := gen.Generate(in.Store, in.Root, gen.Config{Kind: k, N: 6, Seed: uint64(i + 1),
+			Options: gen.Options{MaxLength: 30}})
 		if err != nil && k.IsMutant() {
 			continue // a mutant i14 has not: the others will do
 		} else if err != nil {

@@ -5,15 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	goruntime "runtime"
+	"runtime"
 	"strings"
 	"time"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/internal/engine/rewrite"
 	"github.com/ivc-project/ivc/internal/input"
+	"github.com/ivc-project/ivc/internal/report"
 	"github.com/ivc-project/ivc/logs"
-	"github.com/ivc-project/ivc/report"
-	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
@@ -179,8 +179,8 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 	f.MarkDeprecated("loc", "use --local-analyses")
 	f.StringVar(&fl.strategy, "strategy", "dfs", "the search order, `dfs|bfs`")
 	f.DurationVar(&fl.timeout, "timeout", 0, "time budget per multi-trace, e.g. 5s (0: none); Inconc when hit")
-	f.IntVar(&fl.maxNodes, "max-nodes", 0, fmt.Sprintf("vertex budget per multi-trace (0: %d); Inconc when hit", runtime.DefaultMaxNodes))
-	f.IntVar(&fl.jobs, "jobs", goruntime.NumCPU(), "multi-traces analyzed in parallel")
+	f.IntVar(&fl.maxNodes, "max-nodes", 0, fmt.Sprintf("vertex budget per multi-trace (0: %d); Inconc when hit", rewrite.DefaultMaxNodes))
+	f.IntVar(&fl.jobs, "jobs", runtime.NumCPU(), "multi-traces analyzed in parallel")
 	f.StringVar(&fl.options, "options", "", "take defaults from the @analyze_option of `FILE.hcf` (HIBOU options)")
 	f.IntVar(&fl.maxStates, "max-states", 0, fmt.Sprintf("state budget of the NFA synthesis of the automata engine (0: %d with --engine auto, compile's default with automata)", check.DefaultAutoMaxStates))
 	f.Var(&fl.maxMemory, "max-memory", "memory budget of each analysis (and of the automata engine's constructions), e.g. 512MiB or 4GB; Inconc when hit (0: half the available memory, shared by the --jobs)")

@@ -9,9 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ivc-project/ivc/automata"
-	"github.com/ivc-project/ivc/gen"
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/compile"
+	"github.com/ivc-project/ivc/internal/engine/automata"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
@@ -88,7 +88,7 @@ func (a *app) compile(fl *compileFlags, args []string) error {
 		}
 		pkg = filepath.Base(abs)
 	}
-	if err := gen.CheckPackageName(pkg); err != nil {
+	if err := compile.CheckPackageName(pkg); err != nil {
 		if fl.pkg == "" {
 			return a.usagef("%v (the output directory's name): give one with --package", err)
 		}
@@ -110,12 +110,12 @@ func (a *app) compile(fl *compileFlags, args []string) error {
 	}
 	importPath := fl.importPath
 	if fl.main && importPath == "" {
-		if importPath, err = gen.ImportPath(fl.out); err != nil {
+		if importPath, err = compile.ImportPath(fl.out); err != nil {
 			return a.usagef("--main: %v; give it with --import-path", err)
 		}
 	}
 	if fl.main {
-		if err := gen.CheckCommand(importPath, pkg); err != nil {
+		if err := compile.CheckCommand(importPath, pkg); err != nil {
 			return a.usagef("--main: %v", err)
 		}
 	}
@@ -130,12 +130,12 @@ func (a *app) compile(fl *compileFlags, args []string) error {
 	}
 	cfg.Package, cfg.Main, cfg.ImportPath = pkg, fl.main, importPath
 	cfg.Command = "ivc compile " + strings.Join(commandArgs(sp, fl, pkg), " ")
-	files, err := gen.Generate(cfg)
+	files, err := compile.Generate(cfg)
 	if err != nil {
 		return err
 	}
-	if err := gen.WriteDir(fl.out, pkg, files, fl.force); err != nil {
-		var fe *gen.ForeignFileError
+	if err := compile.WriteDir(fl.out, pkg, files, fl.force); err != nil {
+		var fe *compile.ForeignFileError
 		switch {
 		case !errors.As(err, &fe):
 			return syntax.FileError(err)
@@ -161,12 +161,12 @@ func (a *app) compile(fl *compileFlags, args []string) error {
 // interaction, compiled by e, for the locations part: e's checker for
 // them, the signature's names, each location's lifelines, and the names of
 // sp's files as the source.
-func verifierConfig(sp *spec.Spec, e *automata.Engine, part interaction.Locations) (gen.Config, error) {
+func verifierConfig(sp *spec.Spec, e *automata.Engine, part interaction.Locations) (compile.Config, error) {
 	c, err := e.Checker(part)
 	if err != nil {
-		return gen.Config{}, fmt.Errorf("%s: %v", sp.HIFPath, err)
+		return compile.Config{}, fmt.Errorf("%s: %v", sp.HIFPath, err)
 	}
-	cfg := gen.Config{Source: filepath.Base(sp.SigPath), Checker: c, Lifelines: sp.Sig.Lifelines, Messages: sp.Sig.Messages,
+	cfg := compile.Config{Source: filepath.Base(sp.SigPath), Checker: c, Lifelines: sp.Sig.Lifelines, Messages: sp.Sig.Messages,
 		LifelineAliases: sp.Sig.LifelineAliases, MessageAliases: sp.Sig.MessageAliases}
 	if sp.HIFPath != sp.SigPath {
 		cfg.Source += " + " + filepath.Base(sp.HIFPath)

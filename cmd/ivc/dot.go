@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ivc-project/ivc/automata"
-	"github.com/ivc-project/ivc/compile"
-	"github.com/ivc-project/ivc/draw"
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/atomicfile"
-	"github.com/ivc-project/ivc/nfa"
+	"github.com/ivc-project/ivc/internal/draw"
+	"github.com/ivc-project/ivc/internal/engine/automata"
+	"github.com/ivc-project/ivc/internal/nfa"
+	"github.com/ivc-project/ivc/internal/synth"
 	"github.com/ivc-project/ivc/syntax"
 	"github.com/spf13/cobra"
 )
@@ -75,7 +75,7 @@ it is used when HIF is omitted) or a legacy single-file .hsf.`,
 			case "interaction":
 				g = draw.InteractionDOT(sp.Syntax, sp.HIFPath)
 			case "nfa":
-				m, err := compile.Compile(sp.Store, sp.Root, compile.Options{Labels: labels, File: sp.HIFPath, Syntax: sp.Syntax,
+				m, err := synth.Compile(sp.Store, sp.Root, synth.Options{Labels: labels, File: sp.HIFPath, Syntax: sp.Syntax,
 					Deadline: lim.deadline(), MaxMemory: int64(lim.maxMemory)})
 				if err != nil {
 					return err

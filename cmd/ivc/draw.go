@@ -6,12 +6,12 @@ import (
 	"strings"
 
 	"github.com/ivc-project/ivc/check"
-	"github.com/ivc-project/ivc/draw"
 	"github.com/ivc-project/ivc/internal/atomicfile"
+	"github.com/ivc-project/ivc/internal/draw"
+	"github.com/ivc-project/ivc/internal/engine/rewrite"
 	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
-	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
@@ -139,7 +139,7 @@ multi-trace is drawn in SVG only).
 	f.StringVar(&fl.logs.lifelineAttr, "lifeline-attr", "", "with --session, OTLP/Jaeger: the attribute naming a span's lifeline")
 	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "with --session, OTLP/Jaeger: the attribute naming a span's message")
 	fl.logs.sessionScope = "run"
-	f.IntVar(&fl.maxNodes, "max-nodes", 0, fmt.Sprintf("vertex budget of the analysis (0: %d)", runtime.DefaultMaxNodes))
+	f.IntVar(&fl.maxNodes, "max-nodes", 0, fmt.Sprintf("vertex budget of the analysis (0: %d)", rewrite.DefaultMaxNodes))
 	return cmd
 }
 
@@ -269,7 +269,7 @@ func (a *app) drawMultiTrace(cmd *cobra.Command, fl *analyzeFlags, sp *spec.Spec
 // an analyzer's Witness) gives it: for a Pass or WeakPass, an accepted one;
 // for a Fail, one of the part the explanation says was consumed (nil if
 // none is found within the limits).
-func witness(find func(*multitrace.MultiTrace, verdict.Mode) (runtime.Witness, bool), mt *multitrace.MultiTrace, res verdict.Result) runtime.Witness {
+func witness(find func(*multitrace.MultiTrace, verdict.Mode) (rewrite.Witness, bool), mt *multitrace.MultiTrace, res verdict.Result) rewrite.Witness {
 	switch {
 	case res.Verdict.OK():
 		w, _ := find(mt, res.Mode)

@@ -7,9 +7,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/ivc-project/ivc/format"
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/atomicfile"
+	"github.com/ivc-project/ivc/internal/pretty"
 	"github.com/ivc-project/ivc/syntax"
 	"github.com/spf13/cobra"
 )
@@ -55,7 +55,7 @@ printing).`,
 				}
 				f.sig = sig
 			}
-			for _, path := range a.expand(args, format.Extensions...) {
+			for _, path := range a.expand(args, pretty.Extensions...) {
 				if err := f.file(path); err != nil {
 					a.report(err)
 				}
@@ -88,13 +88,13 @@ func (f *formatter) file(path string) error {
 	case hasExt(path, ".htf"):
 		sig = f.sig
 	}
-	out, err := format.File(path, src, sig)
+	out, err := pretty.File(path, src, sig)
 	if err != nil {
 		return err
 	}
 	// The canonical form must be a fixed point; never write a file that
 	// would not be. (Its names are src's, checked already.)
-	if again, err := format.File(path, out, nil); err != nil || !bytes.Equal(again, out) {
+	if again, err := pretty.File(path, out, nil); err != nil || !bytes.Equal(again, out) {
 		return fmt.Errorf("%s: internal error: the canonical form does not parse back to itself (please report): %v", syntax.FileName(path), err)
 	}
 	changed := !bytes.Equal(src, out)

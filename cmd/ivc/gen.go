@@ -12,11 +12,11 @@ import (
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/atomicfile"
+	"github.com/ivc-project/ivc/internal/gen"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/syntax"
-	"github.com/ivc-project/ivc/tracegen"
 )
 
 type genFlags struct {
@@ -115,11 +115,11 @@ func (a *app) gen(fl *genFlags, args []string) error {
 	if fl.rotate > 0 && logFormat == logs.HTF {
 		return a.usagef("--rotate needs --log-format jsonl, csv, otlp or jaeger")
 	}
-	kind, err := tracegen.ParseKind(fl.kind)
+	kind, err := gen.ParseKind(fl.kind)
 	if err != nil {
 		return a.usagef("%v", err)
 	}
-	from, err := tracegen.ParseBase(fl.from)
+	from, err := gen.ParseBase(fl.from)
 	if err != nil {
 		return a.usagef("unknown --from %q (expected prefix, accepted or slice)", fl.from)
 	}
@@ -131,9 +131,9 @@ func (a *app) gen(fl *genFlags, args []string) error {
 	if err != nil {
 		return a.usagef("--locations: %v", err)
 	}
-	cfg := tracegen.Config{
+	cfg := gen.Config{
 		Kind: kind, N: fl.n, Seed: fl.seed, Locations: part, From: from,
-		Options: tracegen.Options{MaxLength: fl.maxLength},
+		Options: gen.Options{MaxLength: fl.maxLength},
 	}
 	// The names are known before anything is drawn: nothing is written
 	// when any file exists, a user's multi-traces are not replaced by
@@ -169,7 +169,7 @@ func (a *app) gen(fl *genFlags, args []string) error {
 	// memory gen needs does not grow with -n.
 	var files []string // for --json only
 	i := 0
-	for mt, err := range tracegen.Stream(sp.Store, sp.Root, cfg) {
+	for mt, err := range gen.Stream(sp.Store, sp.Root, cfg) {
 		if err != nil {
 			return fmt.Errorf("%s: %v", syntax.FileName(sp.HIFPath), err)
 		}
@@ -204,7 +204,7 @@ var logFileExt = map[logs.Format]string{logs.JSONL: ".jsonl", logs.CSV: ".csv", 
 // drawn, into temporary files renamed at the end: the memory gen needs does
 // not grow with -n. Nothing is written when a rotated file's name exists
 // (unless --force).
-func (a *app) writeLog(fl *genFlags, names []string, f logs.Format, kind tracegen.Kind, sp *spec.Spec, cfg tracegen.Config) (err error) {
+func (a *app) writeLog(fl *genFlags, names []string, f logs.Format, kind gen.Kind, sp *spec.Spec, cfg gen.Config) (err error) {
 	var temps []*atomicfile.Temp
 	defer func() {
 		if err != nil {
@@ -219,7 +219,7 @@ func (a *app) writeLog(fl *genFlags, names []string, f logs.Format, kind tracege
 		first := len(temps)
 		n = 0
 		mts := func(yield func(*multitrace.MultiTrace, error) bool) {
-			for mt, err := range tracegen.Stream(sp.Store, sp.Root, cfg) {
+			for mt, err := range gen.Stream(sp.Store, sp.Root, cfg) {
 				if err != nil {
 					yield(nil, fmt.Errorf("%s: %v", syntax.FileName(sp.HIFPath), err))
 					return

@@ -16,9 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ivc-project/ivc/internal/gen"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
-	"github.com/ivc-project/ivc/tracegen"
 )
 
 var (
@@ -30,7 +30,7 @@ var (
 // BenchmarkJoinSpill is issue 23's large run: the ABP's four services each
 // write their log, rotated into five files (20 files), of 1M sessions and
 // about 10M events (multi-prefixes of about 10 events each, drawn by
-// tracegen and repeated), generated into a temporary directory. ivc analyze
+// package gen and repeated), generated into a temporary directory. ivc analyze
 // (built from this package, one worker) judges them twice, as a child
 // process: in memory (--join-memory far above what they hold), and under
 // --max-memory 256MiB, which the joiner spills past. It reports each run's
@@ -53,8 +53,8 @@ func BenchmarkJoinSpill(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	gen, err := tracegen.Generate(in.Store, in.Root, tracegen.Config{Kind: tracegen.KindPrefix, N: 20000, Seed: 1,
-		Options: tracegen.Options{MaxLength: 20}})
+	gen, err := gen.Generate(in.Store, in.Root, gen.Config{Kind: gen.KindPrefix, N: 20000, Seed: 1,
+		Options: gen.Options{MaxLength: 20}})
 	if err != nil {
 		b.Fatal(err)
 	}

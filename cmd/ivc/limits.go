@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ivc-project/ivc/nfa"
+	"github.com/ivc-project/ivc/internal/nfa"
 	"github.com/spf13/pflag"
 )
 

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/ivc-project/ivc/compile"
 	"github.com/ivc-project/ivc/internal/atomicfile"
-	"github.com/ivc-project/ivc/nfa"
+	"github.com/ivc-project/ivc/internal/nfa"
+	"github.com/ivc-project/ivc/internal/synth"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/syntax"
 	"github.com/spf13/cobra"
@@ -66,10 +66,10 @@ HIF is omitted) or a legacy single-file .hsf.`,
 			if err := lim.check(a); err != nil {
 				return err
 			}
-			opt := compile.Options{MaxStates: maxStates, Labels: labels && dotFile != "", File: sp.HIFPath, Syntax: sp.Syntax,
+			opt := synth.Options{MaxStates: maxStates, Labels: labels && dotFile != "", File: sp.HIFPath, Syntax: sp.Syntax,
 				Deadline: lim.deadline(), MaxMemory: int64(lim.maxMemory)}
 			t0 := time.Now()
-			aut, err := compile.Synthesize(sp.Store, sp.Root, opt)
+			aut, err := synth.Synthesize(sp.Store, sp.Root, opt)
 			if err != nil {
 				return err
 			}
@@ -113,7 +113,7 @@ HIF is omitted) or a legacy single-file .hsf.`,
 	f.BoolVar(&minimize, "minimize", false, "also compute the minimal DFA (determinization may be exponential)")
 	f.StringVar(&dotFile, "dot", "", "write the NFA to `FILE.dot` (Graphviz)")
 	f.BoolVar(&labels, "labels", false, "with --dot, label each state with its interaction term")
-	f.IntVar(&maxStates, "max-states", 0, fmt.Sprintf("state budget of the synthesis (0: %d)", compile.DefaultMaxStates))
+	f.IntVar(&maxStates, "max-states", 0, fmt.Sprintf("state budget of the synthesis (0: %d)", synth.DefaultMaxStates))
 	lim.register(f)
 	return cmd
 }

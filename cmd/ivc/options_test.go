@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ivc-project/ivc/hcf"
-	"github.com/ivc-project/ivc/runtime"
+	"github.com/ivc-project/ivc/internal/engine/rewrite"
+	"github.com/ivc-project/ivc/internal/hcf"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/verdict"
 )
@@ -30,27 +30,27 @@ func TestAnalysisOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	def := runtime.Options{Mode: verdict.Prefix, POR: true, LOC: true, Strategy: runtime.DFS, Simulation: runtime.DefaultSimulation()}
-	with := func(f func(o *runtime.Options)) runtime.Options { o := def; f(&o); return o }
+	def := rewrite.Options{Mode: verdict.Prefix, POR: true, LOC: true, Strategy: rewrite.DFS, Simulation: rewrite.DefaultSimulation()}
+	with := func(f func(o *rewrite.Options)) rewrite.Options { o := def; f(&o); return o }
 	for _, tc := range []struct {
 		name   string
 		args   []string
 		legacy *hcf.File
-		want   runtime.Options
+		want   rewrite.Options
 	}{
 		{"defaults", nil, nil, def},
 		{"flags", []string{"--mode", "accept", "--por=false", "--local-analyses=false", "--strategy", "bfs", "--max-nodes", "7", "--timeout", "2s", "--max-memory", "1GiB"}, nil,
-			with(func(o *runtime.Options) {
-				*o = runtime.Options{Mode: verdict.Accept, Strategy: runtime.BFS, MaxNodes: 7, Timeout: 2e9, MaxMemory: 1 << 30, Simulation: runtime.DefaultSimulation()}
+			with(func(o *rewrite.Options) {
+				*o = rewrite.Options{Mode: verdict.Accept, Strategy: rewrite.BFS, MaxNodes: 7, Timeout: 2e9, MaxMemory: 1 << 30, Simulation: rewrite.DefaultSimulation()}
 			})},
 		{"file", []string{"--options", off}, nil,
-			with(func(o *runtime.Options) { o.POR, o.LOC, o.Strategy, o.MaxNodes = false, false, runtime.BFS, 5 })},
+			with(func(o *rewrite.Options) { o.POR, o.LOC, o.Strategy, o.MaxNodes = false, false, rewrite.BFS, 5 })},
 		{"flags over file", []string{"--options", off, "--por", "--loc=true" /* the deprecated name still works */, "--strategy=dfs", "--max-nodes=0"}, nil, def},
 		{"new name over file", []string{"--options", off, "--por", "--local-analyses", "--strategy=dfs", "--max-nodes=0"}, nil, def},
-		{"HCS is dfs", []string{"--options", hcs}, nil, with(func(o *runtime.Options) { o.Mode = verdict.Accept })},
-		{"legacy", nil, legacy, with(func(o *runtime.Options) { o.Mode, o.LOC, o.Strategy = verdict.Accept, false, runtime.BFS })},
-		{"file over legacy", []string{"--options", hcs}, legacy, with(func(o *runtime.Options) { o.Mode, o.LOC = verdict.Accept, true })},
-		{"flags over legacy", []string{"--mode=prefix", "--loc"}, legacy, with(func(o *runtime.Options) { o.Strategy = runtime.BFS })},
+		{"HCS is dfs", []string{"--options", hcs}, nil, with(func(o *rewrite.Options) { o.Mode = verdict.Accept })},
+		{"legacy", nil, legacy, with(func(o *rewrite.Options) { o.Mode, o.LOC, o.Strategy = verdict.Accept, false, rewrite.BFS })},
+		{"file over legacy", []string{"--options", hcs}, legacy, with(func(o *rewrite.Options) { o.Mode, o.LOC = verdict.Accept, true })},
+		{"flags over legacy", []string{"--mode=prefix", "--loc"}, legacy, with(func(o *rewrite.Options) { o.Strategy = rewrite.BFS })},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := &app{env: testEnv(io.Discard, io.Discard)}

@@ -8,12 +8,12 @@ import (
 	"time"
 
 	"github.com/ivc-project/ivc/check"
-	"github.com/ivc-project/ivc/draw"
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/atomicfile"
+	"github.com/ivc-project/ivc/internal/draw"
+	"github.com/ivc-project/ivc/internal/engine/rewrite"
+	"github.com/ivc-project/ivc/internal/report"
 	"github.com/ivc-project/ivc/multitrace"
-	"github.com/ivc-project/ivc/report"
-	"github.com/ivc-project/ivc/runtime"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
@@ -145,7 +145,7 @@ func (r *reportBuilder) write(elapsed time.Duration, counts logCounts, sig *inte
 		st := interaction.NewStore(in.Sig)
 		opts := check.DefaultOptions().Analysis
 		opts.Timeout = witnessTimeout
-		an := runtime.New(st, st.Import(in.Store, in.Root), opts)
+		an := rewrite.New(st, st.Import(in.Store, in.Root), opts)
 		for _, f := range r.fails {
 			run := draw.Run{Sig: in.Sig, Syntax: in.Syntax, MT: f.mt, Result: f.res, Witness: witness(an.Witness, f.mt, f.res)}
 			title := r.rep.Rows[f.row].File

@@ -36,44 +36,46 @@ var architecture = []struct {
 	{"internal/atomicfile", nil, nil},
 	{"interaction", []string{"syntax", "internal/scan", "internal/enum"}, nil},
 	{"multitrace", []string{"syntax", "internal/scan", "internal/enum", "interaction"}, nil},
-	{"hcf", []string{"syntax", "internal/scan", "internal/enum", "interaction"}, nil},
-	{"spec", []string{"syntax", "internal/scan", "interaction", "multitrace", "hcf"}, nil},
-	{"format", []string{"syntax", "interaction", "multitrace", "hcf", "spec"}, nil}, // ivc fmt: every kind of file
+	{"internal/hcf", []string{"syntax", "internal/scan", "internal/enum", "interaction"}, nil},
+	{"spec", []string{"syntax", "internal/scan", "interaction", "multitrace", "internal/hcf"}, nil},
+	{"internal/pretty", []string{"syntax", "interaction", "multitrace", "internal/hcf", "spec"}, nil}, // ivc fmt: every kind of file
 	{"logs", []string{"syntax", "internal/input", "internal/enum", "interaction", "multitrace"},
 		// x/sys: spill files without a name (O_TMPFILE) on Linux.
 		[]string{"github.com/valyala/fastjson", "go.opentelemetry.io/collector/pdata", "golang.org/x/sys/unix"}},
-	{"tracegen", []string{"syntax", "internal/scan", "internal/enum", "interaction", "multitrace"}, nil},
-	// The engines. nfa/engine is the standard library only: gen copies its
-	// files into every generated package.
+	{"internal/gen", []string{"syntax", "internal/scan", "internal/enum", "interaction", "multitrace"}, nil},
+	// The engines. internal/nfa/engine is the standard library only:
+	// internal/compile copies its files into every generated package.
 	{"verdict", []string{"internal/enum"}, nil},
-	{"nfa/engine", nil, nil},
-	{"nfa", []string{"nfa/engine"}, []string{"github.com/emicklei/dot"}},
-	{"compile", []string{"interaction", "nfa"}, nil},
-	{"automata", []string{"interaction", "multitrace", "verdict", "nfa", "compile"}, nil},
-	{"runtime", []string{"internal/enum", "interaction", "multitrace", "verdict"}, nil},
-	// gen is fed by nfa's tables and typed letters: nothing above nfa.
-	{"gen", []string{"syntax", "internal/atomicfile", "nfa/engine", "nfa"},
+	{"internal/nfa/engine", nil, nil},
+	{"internal/nfa", []string{"internal/nfa/engine"}, []string{"github.com/emicklei/dot"}},
+	{"internal/synth", []string{"interaction", "internal/nfa"}, nil},
+	{"internal/engine/automata", []string{"interaction", "multitrace", "verdict", "internal/nfa", "internal/synth"}, nil},
+	{"internal/engine/rewrite", []string{"internal/enum", "interaction", "multitrace", "verdict"}, nil},
+	// internal/compile is fed by internal/nfa's tables and typed letters:
+	// nothing above internal/nfa.
+	{"internal/compile", []string{"syntax", "internal/atomicfile", "internal/nfa/engine", "internal/nfa"},
 		[]string{"github.com/dave/jennifer", "golang.org/x/mod"}},
 	// The front door, and what prints its results.
-	{"check", []string{"syntax", "internal/enum", "interaction", "multitrace", "hcf", "spec", "logs", "verdict", "nfa", "compile", "automata", "runtime"}, nil},
-	{"draw", []string{"interaction", "multitrace", "verdict", "runtime"}, []string{"github.com/emicklei/dot"}},
-	{"report", nil, nil},
+	{"check", []string{"syntax", "internal/enum", "interaction", "multitrace", "internal/hcf", "spec", "logs", "verdict", "internal/nfa", "internal/synth", "internal/engine/automata", "internal/engine/rewrite"}, nil},
+	{"internal/draw", []string{"interaction", "multitrace", "verdict", "internal/engine/rewrite"}, []string{"github.com/emicklei/dot"}},
+	{"internal/report", nil, nil},
 	// The live driver's library: sessions of live traffic judged by check,
-	// failed early by automata's local checks.
-	{"monitor", []string{"check", "logs", "multitrace", "verdict", "automata"},
+	// failed early by the automata engine's local checks.
+	{"monitor", []string{"check", "logs", "multitrace", "verdict", "internal/engine/automata"},
 		[]string{"go.opentelemetry.io/collector/pdata", "google.golang.org/grpc", "google.golang.org/genproto/googleapis/rpc",
 			"google.golang.org/protobuf", "github.com/prometheus/client_golang"}},
 	// The driver: flags, wiring and printing.
-	{"cmd/ivc", []string{"syntax", "internal/input", "internal/atomicfile", "interaction", "multitrace", "spec", "format", "logs",
-		"tracegen", "verdict", "nfa", "compile", "automata", "runtime", "gen", "check", "draw", "report", "monitor"},
+	{"cmd/ivc", []string{"syntax", "internal/input", "internal/atomicfile", "interaction", "multitrace", "spec", "internal/pretty", "logs",
+		"internal/gen", "verdict", "internal/nfa", "internal/synth", "internal/engine/automata", "internal/engine/rewrite", "internal/compile", "check", "internal/draw", "internal/report", "monitor"},
 		[]string{"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/schollz/progressbar", "golang.org/x/term", "github.com/emicklei/dot"}},
 	// For tests and benchmarks only.
 	{"internal/random", []string{"interaction"}, nil},
 	{"internal/reference", []string{"interaction", "multitrace"}, nil},
 	{"internal/testutil", nil, nil},
-	{"internal/hostile", nil, nil},                                     // writes hostile logs (issue 25) for tests
-	{"internal/hostile/hostilegen", []string{"internal/hostile"}, nil}, // the same as a command
-	{"internal/benchtable", []string{"spec", "check"}, nil},            // -hibou judges the corpus as ivc analyze does
+	{"internal/hostile", nil, nil}, // writes hostile logs for tests
+	// Tools: commands for the project's developers.
+	{"internal/cmd/hostilegen", []string{"internal/hostile"}, nil}, // internal/hostile as a command
+	{"internal/cmd/benchtable", []string{"spec", "check"}, nil},    // -hibou judges the corpus as ivc analyze does
 }
 
 const module = "github.com/ivc-project/ivc"

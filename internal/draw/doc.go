@@ -1,0 +1,27 @@
+// Package draw turns interactions and multi-traces into pictures that
+// engineers read at a glance: UML sequence diagrams in SVG, and Mermaid
+// sequenceDiagram text that GitHub and GitLab render in Markdown.
+//
+//	sp, _ := spec.Load("abp.hsf", "")
+//	svg := draw.InteractionSVG(sp.Sig, sp.Syntax, draw.Options{Title: "abp"})
+//	mmd := draw.InteractionMermaid(sp.Sig, sp.Syntax, draw.Options{})
+//
+// A multi-trace is drawn with its verdict: the interleaving the analysis
+// found (rewrite.Analyzer.Witness) with the arrows of its messages, or, for
+// a Fail, the part consumed, where the analysis got stuck and what the
+// interaction expected there:
+//
+//	a := rewrite.New(sp.Store, sp.Root, rewrite.DefaultOptions())
+//	res := a.Check(mt)
+//	w, _ := a.Witness(mt, res.Mode) // for a Fail: a.Witness(draw.Consumed(mt, res.Explanation), verdict.Prefix)
+//	svg := draw.MultiTraceSVG(draw.Run{Sig: sp.Sig, Syntax: sp.Syntax, MT: mt, Result: res, Witness: w}, draw.Options{})
+//
+// For review, InteractionDOT gives an interaction's operator tree in
+// Graphviz DOT, with the message arrows as leaves (what ivc dot --what
+// interaction writes).
+//
+// Drawings are deterministic and self-contained (inline style, no font,
+// script or image from elsewhere). Labels are set in a monospace font whose
+// advance is known, so that the layout can keep every label clear of the
+// others: the width grows with the lifelines, the height with the messages.
+package draw

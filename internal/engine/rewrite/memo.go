@@ -1,0 +1,108 @@
+package rewrite
+
+import (
+	"slices"
+
+	"github.com/ivc-project/ivc/verdict"
+)
+
+// verdictMemo holds the verdicts an analyzer decided, by multi-trace: the
+// sessions of a log repeat, and a session met before costs the hash of its
+// events and a lookup. A multi-trace is keyed by the id of its partition
+// (located.id) and each component's trace in the store's actions, its length
+// first (problem.key); the keys are kept, one after the other, so that a hash
+// collision is told apart from an equal multi-trace. Only decided verdicts
+// are remembered: an Inconc depends on the limits, not only on the
+// multi-trace.
+type verdictMemo struct {
+	index   map[uint64]int32 // by hash: the last entry of that hash, plus 1
+	entries [][]memoEntry    // in chunks of memoChunk
+	n       int              // entries
+	ints    int              // integers of keys
+	keys    [][]int32        // the entries' keys, in chunks of keyChunk ints (or one key)
+}
+
+// The memo grows by chunks that never move, so that remembering a verdict
+// copies nothing but itself (a fresh analyzer judging distinct sessions
+// would otherwise copy its memo again and again as it doubles).
+const (
+	memoChunk = 256
+	keyChunk  = 1 << 14
+)
+
+type memoEntry struct {
+	key  []int32 // in keys
+	prev int32   // the entry before of the same hash, plus 1 (0: none)
+	res  verdict.Result
+}
+
+// hashKey hashes a multi-trace's key (FNV-1a over its integers, mixed).
+func hashKey(key []int32) uint64 {
+	h := uint64(14695981039346656037)
+	for _, x := range key {
+		h ^= uint64(uint32(x))
+		h *= 1099511628211
+		h ^= h >> 29
+	}
+	return h
+}
+
+func (m *verdictMemo) entry(i int32) *memoEntry {
+	return &m.entries[i/memoChunk][i%memoChunk]
+}
+
+// find returns the verdict remembered for key, of hash h, or nil.
+func (m *verdictMemo) find(h uint64, key []int32) *verdict.Result {
+	for i := m.index[h]; i != 0; {
+		e := m.entry(i - 1)
+		if slices.Equal(e.key, key) {
+			return &e.res
+		}
+		i = e.prev
+	}
+	return nil
+}
+
+// add remembers res for key, of hash h.
+func (m *verdictMemo) add(h uint64, key []int32, res verdict.Result) {
+	if m.index == nil {
+		m.index = make(map[uint64]int32, 64)
+	}
+	k := len(m.keys) - 1
+	if k < 0 || len(m.keys[k])+len(key) > cap(m.keys[k]) {
+		m.keys = append(m.keys, make([]int32, 0, max(keyChunk, len(key))))
+		k++
+	}
+	from := len(m.keys[k])
+	m.keys[k] = append(m.keys[k], key...)
+	m.ints += len(key)
+	if m.n/memoChunk == len(m.entries) {
+		m.entries = append(m.entries, make([]memoEntry, memoChunk))
+	}
+	e := m.entry(int32(m.n))
+	m.n++
+	*e = memoEntry{key: m.keys[k][from:len(m.keys[k]):len(m.keys[k])], prev: m.index[h], res: res}
+	m.index[h] = int32(m.n)
+}
+
+// size counts what the memo holds in entries of the analyzer's kept memos
+// (see maxKept): one a verdict, and one per 8 integers of keys.
+func (m *verdictMemo) size() int {
+	return m.n + m.ints/8
+}
+
+// clear empties the memo; it keeps its first chunks.
+func (m *verdictMemo) clear() {
+	clear(m.index)
+	for k, c := range m.entries {
+		// For the collector (results hold explanations): the entries in
+		// use, as those past them were never written since the last clear.
+		if used := m.n - k*memoChunk; used > 0 {
+			clear(c[:min(used, memoChunk)])
+		}
+	}
+	m.n, m.ints = 0, 0
+	if len(m.keys) > 0 {
+		m.keys = append(m.keys[:0], m.keys[0][:0])
+	}
+}
