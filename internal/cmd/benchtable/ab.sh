@@ -8,6 +8,8 @@
 #
 #	internal/cmd/benchtable/ab.sh 8643086 6
 #	go run golang.org/x/perf/cmd/benchstat@latest -col .file $OUT/base.txt $OUT/new.txt
+# Both trees must have the layout of 67925e9 or later (the packages moved
+# under internal/ then): compare revisions from that one on.
 set -u
 base_rev=$1
 count=${2:-6}
@@ -17,16 +19,16 @@ base=$OUT/base-tree
 git -C "$here" worktree add -q --detach "$base" "$base_rev"
 trap 'git -C "$here" worktree remove --force "$base"' EXIT
 gen() { # gen TREE DIR: the generated verifier modules of TREE's end-to-end test
-	(cd "$1" && IVC_GEN_DIR="$2" go test ./gen -run 'TestEndToEnd' -short -count=1 >/dev/null)
+	(cd "$1" && IVC_GEN_DIR="$2" go test ./internal/compile -run 'TestEndToEnd' -short -count=1 >/dev/null)
 }
 gen "$base" "$OUT/gen-base"
 gen "$here" "$OUT/gen-new"
 : >"$OUT/base.txt"
 : >"$OUT/new.txt"
 one() { # one TREE GENDIR FILE
-	(cd "$1" && go test -run '^$' -bench 'BenchmarkTable1|BenchmarkLocalCheck' -count=1 ./nfa) >>"$3" 2>&1
-	(cd "$1" && go test -run '^$' -bench 'BenchmarkLongTraces|BenchmarkLfrem' -count=1 ./automata) >>"$3" 2>&1
-	(cd "$1" && go test -run '^$' -bench 'BenchmarkInProcess' -count=1 ./gen) >>"$3" 2>&1
+	(cd "$1" && go test -run '^$' -bench 'BenchmarkTable1|BenchmarkLocalCheck' -count=1 ./internal/nfa) >>"$3" 2>&1
+	(cd "$1" && go test -run '^$' -bench 'BenchmarkLongTraces|BenchmarkLfrem' -count=1 ./internal/engine/automata) >>"$3" 2>&1
+	(cd "$1" && go test -run '^$' -bench 'BenchmarkInProcess' -count=1 ./internal/compile) >>"$3" 2>&1
 	(cd "$2" && GOWORK=off GOFLAGS= GOPROXY=off go test -run '^$' -bench . -count=1 ./abpdiscrete ./abptrivial) >>"$3" 2>&1
 }
 for i in $(seq "$count"); do

@@ -13,6 +13,8 @@
 #
 #	internal/cmd/benchtable/abrt.sh 76f5a7a 6
 #	go run golang.org/x/perf/cmd/benchstat@latest -col .file $OUT/base.txt $OUT/new.txt
+# Both trees must have the layout of 67925e9 or later (the packages moved
+# under internal/ then): compare revisions from that one on.
 set -u
 base_rev=$1
 count=${2:-6}
@@ -41,9 +43,9 @@ for k in "${!revs[@]}"; do
 done
 : >"$OUT/new.txt"
 one() { # one TREE FILE
-	(cd "$1" && go test -run '^$' -bench 'BenchmarkSessions' -benchtime 20x -count=1 ./runtime) >>"$2" 2>&1
-	(cd "$1" && go test -run '^$' -bench 'BenchmarkDistinct' -cpu 1 -benchtime 2x -count=1 ./runtime) >>"$2" 2>&1
-	(cd "$1" && go test -run '^$' -bench 'BenchmarkLfrem/por\+loc$' -benchtime 1x -count=1 ./runtime) >>"$2" 2>&1
+	(cd "$1" && go test -run '^$' -bench 'BenchmarkSessions' -benchtime 20x -count=1 ./internal/engine/rewrite) >>"$2" 2>&1
+	(cd "$1" && go test -run '^$' -bench 'BenchmarkDistinct' -cpu 1 -benchtime 2x -count=1 ./internal/engine/rewrite) >>"$2" 2>&1
+	(cd "$1" && go test -run '^$' -bench 'BenchmarkLfrem/por\+loc$' -benchtime 1x -count=1 ./internal/engine/rewrite) >>"$2" 2>&1
 	(cd "$1" && go test -run '^$' -bench 'BenchmarkLogs/(distinct-i0|repeated-i1)/jsonl$' -cpu 1 -benchtime 3x -count=1 ./check) >>"$2" 2>&1
 }
 for i in $(seq "$count"); do

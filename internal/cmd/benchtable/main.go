@@ -114,7 +114,7 @@ func times(x float64) string { return fmt.Sprintf("%.0f×", x) }
 
 var producers = []producer{
 	{"lfrem", func() ([]row, error) {
-		rs, err := bench("./runtime", `Lfrem/por\+loc$`, "1x")
+		rs, err := bench("./internal/engine/rewrite", `Lfrem/por\+loc$`, "1x")
 		if err != nil || len(rs) == 0 {
 			return nil, err
 		}
@@ -127,7 +127,7 @@ var producers = []producer{
 		}}, nil
 	}},
 	{"long", func() ([]row, error) {
-		rs, err := bench("./runtime", `LongTraces`, "3x")
+		rs, err := bench("./internal/engine/rewrite", `LongTraces`, "3x")
 		if err != nil {
 			return nil, err
 		}
@@ -140,7 +140,7 @@ var producers = []producer{
 		return out, nil
 	}},
 	{"compiled", func() ([]row, error) {
-		rs, err := bench("./automata", `LongTraces`, "5x")
+		rs, err := bench("./internal/engine/automata", `LongTraces`, "5x")
 		if err != nil {
 			return nil, err
 		}
@@ -153,7 +153,7 @@ var producers = []producer{
 		return out, nil
 	}},
 	{"sat", func() ([]row, error) {
-		rs, err := bench("./runtime", `SAT`, "1x")
+		rs, err := bench("./internal/engine/rewrite", `SAT`, "1x")
 		if err != nil || len(rs) == 0 {
 			return nil, err
 		}
@@ -162,7 +162,7 @@ var producers = []producer{
 			"HIBOU 230 ms; a SAT solver 18 ms", dur(ms * 1e3), times(230/ms) + " vs HIBOU, " + fmt.Sprintf("%.1f×", 18/ms) + " vs the solver"}}, nil
 	}},
 	{"slices", func() ([]row, error) {
-		rs, err := bench("./runtime", `Slices`, "3x")
+		rs, err := bench("./internal/engine/rewrite", `Slices`, "3x")
 		if err != nil {
 			return nil, err
 		}
@@ -183,7 +183,7 @@ var producers = []producer{
 		return out, nil
 	}},
 	{"nfa", func() ([]row, error) {
-		rs, err := bench("./compile", `Synthesis/(abp|hr|sensor|platoon[2-5]|doors|maze)$`, "200x")
+		rs, err := bench("./internal/synth", `Synthesis/(abp|hr|sensor|platoon[2-5]|doors|maze)$`, "200x")
 		if err != nil {
 			return nil, err
 		}
@@ -197,7 +197,7 @@ var producers = []producer{
 		return out, nil
 	}},
 	{"table1", func() ([]row, error) {
-		rs, err := bench("./nfa", `Table1`, "3x")
+		rs, err := bench("./internal/nfa", `Table1`, "3x")
 		if err != nil {
 			return nil, err
 		}
@@ -222,7 +222,7 @@ var producers = []producer{
 			fmt.Sprintf("%.1f× (min)", as[0])}}, nil
 	}},
 	{"local", func() ([]row, error) {
-		rs, err := bench("./nfa", `LocalCheck`, "50x")
+		rs, err := bench("./internal/nfa", `LocalCheck`, "50x")
 		if err != nil {
 			return nil, err
 		}
@@ -342,7 +342,7 @@ var producers = []producer{
 		// The generated ABP verifiers (discrete partition: 4 locations; and
 		// trivial: global traces), built and benchmarked by the end-to-end
 		// test.
-		rs, err := goTest([]string{"IVC_GEN_BENCH=1"}, "./gen", "-run", "TestEndToEnd", "-short", "-v", "-count", "1")
+		rs, err := goTest([]string{"IVC_GEN_BENCH=1"}, "./internal/compile", "-run", "TestEndToEnd", "-short", "-v", "-count", "1")
 		if err != nil {
 			return nil, err
 		}
@@ -437,7 +437,7 @@ func keys() string {
 // per set by AC and by AS (BenchmarkTable1 of package nfa, AS stopping at
 // the first failing location as Algorithm 2 does) beside the paper's.
 func printTable1() error {
-	rs, err := bench("./nfa", `Table1`, "5x")
+	rs, err := bench("./internal/nfa", `Table1`, "5x")
 	if err != nil {
 		return err
 	}
