@@ -354,7 +354,7 @@ func runCommand(t *testing.T, root, scratch string, env []string, c docCommand) 
 		t.Fatalf("%s: still running after %v", c, limit)
 	}
 	if got := cmd.ProcessState.ExitCode(); got != c.exit {
-		t.Errorf("%s: exit status %d, want %d (%s); it printed:\n%s", c, got, c.exit, cmd.ProcessState, strings.Join(output(), "\n"))
+		t.Errorf("%s: %s, want exit status %d; it printed:\n%s", c, cmd.ProcessState, c.exit, strings.Join(output(), "\n"))
 	}
 	if c.wantShown && !matchLines(normalizeLines(c.want), normalizeLines(output())) {
 		t.Errorf("%s: the output is not the page's (durations and node counts aside; ... for any lines).\nIt printed:\n%s\nThe page shows:\n%s",
