@@ -97,6 +97,7 @@ var manualCommands = map[string]string{
 	"go generate ./...":                                      "TestGoGenerate (sweep) runs it, from the page, in a fresh module",
 	"go mod edit -replace github.com/ivc-project/ivc=../ivc": "TestGoGenerate (sweep) runs it, from the page, with this clone's path",
 	"go run ./internal/cmd/benchtable -rows join10m":         "about 4 minutes and 1 GB of logs",
+	"go run ./internal/cmd/benchtable -table1":               "about 6 minutes; the sweep runs its benchmarks once, as the page's go test -bench Table1 line",
 	"internal/cmd/benchtable/ab.sh 67925e9 6":                "checks another revision out as a worktree of this repository, and runs for many minutes",
 	"internal/cmd/benchtable/abrt.sh 67925e9 6":              "checks another revision out as a worktree of this repository, and runs for many minutes",
 }
