@@ -12,9 +12,9 @@ import (
 )
 
 // TestGoGenerate runs the go:generate recipe of docs/compiled.md, as
-// written there, in a fresh module: record ivc as a tool (go get -tool, with a replace to this
-// clone), write the package with the //go:generate line, go generate, and
-// vet the result. It is behind the sweep tag (it builds ivc: seconds). It
+// written there, in a fresh module: record ivc as a tool (go get -tool,
+// with a replace to this clone), write the package with the //go:generate
+// line, go generate, and vet the result. It is behind the sweep tag (it builds ivc: seconds). It
 // needs no network: the module proxy is off, and the test is skipped when
 // the module cache lacks ivc's dependencies.
 func TestGoGenerate(t *testing.T) {
