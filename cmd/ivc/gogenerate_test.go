@@ -11,10 +11,10 @@ import (
 	"testing"
 )
 
-// TestGoGenerate runs the README's go:generate recipe, as written there, in
-// a fresh module: record ivc as a tool (go get -tool, with a replace to this
-// clone), write the package with the //go:generate line, go generate, and
-// vet the result. It is behind the sweep tag (it builds ivc: seconds). It
+// TestGoGenerate runs the go:generate recipe of docs/compiled.md, as
+// written there, in a fresh module: record ivc as a tool (go get -tool,
+// with a replace to this clone), write the package with the //go:generate
+// line, go generate, and vet the result. It is behind the sweep tag (it builds ivc: seconds). It
 // needs no network: the module proxy is off, and the test is skipped when
 // the module cache lacks ivc's dependencies.
 func TestGoGenerate(t *testing.T) {
@@ -29,21 +29,22 @@ func TestGoGenerate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	page, err := os.ReadFile(filepath.Join(root, "docs", "compiled.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The recipe's pieces, from the README.
+	// The recipe's pieces, from the page.
 	find := func(re string) []string {
 		t.Helper()
-		m := regexp.MustCompile(re).FindStringSubmatch(string(readme))
+		m := regexp.MustCompile(re).FindStringSubmatch(string(page))
 		if m == nil {
-			t.Fatalf("README.md has no match for %s", re)
+			t.Fatalf("docs/compiled.md has no match for %s", re)
 		}
 		return m
 	}
-	replace := find("`(go mod edit -replace github.com/ivc-project/ivc=)[^`]+`")[1] + root
+	replace := find(`(?m)^(go mod edit -replace github.com/ivc-project/ivc=)\S+$`)[1] + root
 	getTool := find("(?m)^go get -tool .*$")[0]
+	goGenerate := find("(?m)^go generate .*$")[0]
 	pkg := find("(?s)```go\n(// Package logs [^`]*//go:generate go tool ivc compile[^`]*)```")[1]
 	generate := find(`(?m)^//go:generate go tool ivc compile (\S+) -o (\S+) .*$`)
 	spec, out := generate[1], generate[2]
@@ -89,7 +90,7 @@ func TestGoGenerate(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sh("go generate ./...")
+	sh(goGenerate)
 	if _, err := os.Stat(filepath.Join(dir, out, "verifier.go")); err != nil {
 		t.Fatalf("go generate wrote no verifier: %v", err)
 	}

@@ -201,13 +201,17 @@ func untime(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: untime FILE...")
 	}
 	for _, name := range args {
-		data := setups.ReplaceAllString(ts.ReadFile(name), "")
-		data = durations.ReplaceAllStringFunc(data, func(d string) string {
-			if m := durations.FindStringSubmatch(d); m[3] != "" {
-				return m[3] + "0"
-			}
-			return "0 s"
-		})
-		ts.Check(os.WriteFile(ts.MkAbs(name), []byte(data), 0o666))
+		ts.Check(os.WriteFile(ts.MkAbs(name), []byte(untimed(ts.ReadFile(name))), 0o666))
 	}
+}
+
+// untimed replaces the durations of an output by 0 and drops its setup
+// times.
+func untimed(s string) string {
+	return durations.ReplaceAllStringFunc(setups.ReplaceAllString(s, ""), func(d string) string {
+		if m := durations.FindStringSubmatch(d); m[3] != "" {
+			return m[3] + "0"
+		}
+		return "0 s"
+	})
 }

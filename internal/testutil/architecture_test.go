@@ -14,13 +14,13 @@ import (
 	"testing"
 )
 
-// The architecture of the module, as the README's drawing shows it: for
+// The architecture of the module, as docs/architecture.md draws it: for
 // each package, the packages of the module it may import, and the modules
 // outside the standard library it may use. TestArchitecture checks the
-// imports of every package (not of its tests) against it, and that the
-// README's architecture section names every package.
+// imports of every package (not of its tests) against it, and that
+// docs/architecture.md names every public package.
 //
-// When a package moves, update its line here and the README's drawing
+// When a package moves, update its line here and docs/architecture.md
 // together. Keep the list a layering: a package only imports packages
 // listed above it.
 var architecture = []struct {
@@ -144,7 +144,7 @@ func TestArchitecture(t *testing.T) {
 		seen[pkg] = true
 		i, ok := rules[pkg]
 		if !ok {
-			t.Errorf("package %s is not in the architecture: add it to the list in internal/testutil/architecture_test.go and to the README's drawing", pkg)
+			t.Errorf("package %s is not in the architecture: add it to the list in internal/testutil/architecture_test.go and to docs/architecture.md", pkg)
 			continue
 		}
 		r := architecture[i]
@@ -169,22 +169,18 @@ func TestArchitecture(t *testing.T) {
 		}
 	}
 
-	// The README's architecture section names every package outside
-	// internal/ (in its drawing or its list).
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	// docs/architecture.md names every package outside internal/ (in its
+	// drawing or its lists).
+	page, err := os.ReadFile(filepath.Join(root, "docs", "architecture.md"))
 	if err != nil {
 		t.Fatal(err)
-	}
-	section := regexp.MustCompile(`(?s)\n## Architecture\n(.*?)\n## `).FindSubmatch(append(readme, "\n## "...))
-	if section == nil {
-		t.Fatal("README.md has no section ## Architecture")
 	}
 	for _, r := range architecture {
 		if strings.HasPrefix(r.pkg, "internal/") {
 			continue
 		}
-		if !regexp.MustCompile(`(^|[^\w/])` + regexp.QuoteMeta(r.pkg) + `($|[^\w/])`).Match(section[1]) {
-			t.Errorf("the README's architecture does not name %s", r.pkg)
+		if !regexp.MustCompile(`(^|[^\w/])` + regexp.QuoteMeta(r.pkg) + `($|[^\w/])`).Match(page) {
+			t.Errorf("docs/architecture.md does not name %s", r.pkg)
 		}
 	}
 }

@@ -110,9 +110,9 @@ func startCollector(t *testing.T, config string, m *e2e.Monitor) (grpcAddr, http
 // TestCollector: the shop's client exports over OTLP/gRPC, its shop and
 // database over OTLP/HTTP, to a Collector (otlpreceiver → batch) that
 // forwards every span to the monitor with its otlp_grpc exporter
-// (testdata/collector.yaml, the README's configuration) or its otlp_http
-// exporter (both gzip by default); the monitor's verdicts are the expected
-// ones and nothing is lost.
+// (testdata/collector.yaml, the configuration docs/monitor.md shows) or its
+// otlp_http exporter (both gzip by default); the monitor's verdicts are the
+// expected ones and nothing is lost.
 func TestCollector(t *testing.T) {
 	for _, config := range []string{"testdata/collector.yaml", "testdata/collector-http.yaml"} {
 		t.Run(filepath.Base(config), func(t *testing.T) {
@@ -138,9 +138,9 @@ func TestCollector(t *testing.T) {
 	}
 }
 
-// TestREADME: the README shows testdata/collector.yaml as it is run.
-func TestREADME(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+// TestDocs: docs/monitor.md shows testdata/collector.yaml as it is run.
+func TestDocs(t *testing.T) {
+	page, err := os.ReadFile("../../docs/monitor.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestREADME(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(readme), "```yaml\n"+string(config)+"```\n") {
-		t.Errorf("README.md does not show testdata/collector.yaml as it is")
+	if !strings.Contains(string(page), "```yaml\n"+string(config)+"```\n") {
+		t.Errorf("docs/monitor.md does not show testdata/collector.yaml as it is")
 	}
 }
