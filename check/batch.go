@@ -183,7 +183,7 @@ func (c *Checker) judge(i int, in Input) (o Outcome) {
 	defer recovered(&o)
 	switch {
 	case in.Incomplete != "":
-		o.Result = verdict.Result{Verdict: verdict.Inconc, Mode: c.opt.Analysis.Mode, Detail: in.Incomplete}
+		o.Result = verdict.Result{Verdict: verdict.Inconc, Mode: c.opt.Mode, Detail: in.Incomplete}
 	case in.Read != nil:
 		mt, err := in.Read()
 		if err != nil {

@@ -45,6 +45,21 @@ import (
 	"github.com/ivc-project/ivc/verdict"
 )
 
+// DefaultAutoMaxStates bounds the NFA synthesis of EngineAuto when
+// Options.MaxStates is 0, so that an interaction whose automaton is huge
+// falls back to the runtime engine quickly.
+const DefaultAutoMaxStates = 1 << 16
+
+// DefaultAutoBuildTimeout and DefaultAutoMaxMemory bound the compilation of
+// EngineAuto's attempt, and the building of each of its checkers (the
+// build timeout is Options.Timeout when that is smaller): auto
+// decides by a bounded attempt, never by waiting. The compilation of the
+// models of the corpus takes milliseconds and a few megabytes.
+const (
+	DefaultAutoBuildTimeout       = 2 * time.Second
+	DefaultAutoMaxMemory    int64 = 512 << 20
+)
+
 // Engine names a decision engine.
 type Engine uint8
 
@@ -68,42 +83,6 @@ func ParseEngine(s string) (Engine, error) {
 	return 0, fmt.Errorf("unknown engine %q (expected auto, runtime or automata)", s)
 }
 
-// DefaultAutoMaxStates bounds the NFA synthesis of EngineAuto when
-// Options.MaxStates is 0, so that an interaction whose automaton is huge
-// falls back to the runtime engine quickly.
-const DefaultAutoMaxStates = 1 << 16
-
-// DefaultAutoBuildTimeout and DefaultAutoMaxMemory bound the compilation of
-// EngineAuto's attempt, and the building of each of its checkers (the
-// build timeout is Options.Analysis.Timeout when that is smaller): auto
-// decides by a bounded attempt, never by waiting. The compilation of the
-// models of the corpus takes milliseconds and a few megabytes.
-const (
-	DefaultAutoBuildTimeout       = 2 * time.Second
-	DefaultAutoMaxMemory    int64 = 512 << 20
-)
-
-// Options configure a Checker.
-type Options struct {
-	Engine Engine
-	// Analysis holds the question (Analysis.Mode) and the runtime engine's
-	// settings; the automata engine takes its Mode, MaxNodes and Timeout.
-	Analysis rewrite.Options
-	// MaxStates bounds the NFA synthesis (0: DefaultAutoMaxStates for
-	// EngineAuto, compile's default for EngineAutomata).
-	MaxStates int
-	// Procedure is the automata engine's procedure (AS by default).
-	Procedure automata.Procedure
-	// MaxInput bounds the bytes read from one input file (0:
-	// input.DefaultLimit, 4 GiB).
-	MaxInput int64
-}
-
-// DefaultOptions are EngineAuto and rewrite.DefaultOptions: prefix mode.
-func DefaultOptions() Options {
-	return Options{Analysis: rewrite.DefaultOptions()}
-}
-
 // Checker judges multi-traces against one specification. It is safe for
 // concurrent use.
 type Checker struct {
@@ -112,7 +91,8 @@ type Checker struct {
 	engine Engine // EngineRuntime or EngineAutomata: the one that answers
 	setup  time.Duration
 
-	auto *automata.Engine // the automata engine, when it answers
+	auto    *automata.Engine // the automata engine, when it answers
+	runtime rewrite.Options  // the runtime engine's options, mapped once
 
 	mu   sync.Mutex
 	free []*rewrite.Analyzer // idle runtime analyzers (one per concurrent check)
@@ -124,16 +104,13 @@ type Checker struct {
 // was asked, or any compilation error but LoopError, StateLimitError and
 // nfa.LimitError with EngineAuto.
 func New(sp *spec.Spec, opt Options) (*Checker, error) {
-	mode := opt.Analysis.Mode
-	c := &Checker{sp: sp, opt: opt, engine: opt.Engine}
+	c := &Checker{sp: sp, opt: opt, engine: opt.Engine, runtime: opt.runtimeOptions()}
 	t0 := time.Now()
 	defer func() { c.setup = time.Since(t0) }()
-	ao := automata.Options{Mode: mode, Procedure: opt.Procedure, MaxStates: opt.MaxStates,
-		MaxNodes: opt.Analysis.MaxNodes, Timeout: opt.Analysis.Timeout, MaxMemory: opt.Analysis.MaxMemory}
 	if err := opt.validate(); err != nil {
 		return nil, err
 	}
-	automatable := automata.Answers(mode) == nil
+	ao := opt.automataOptions()
 	ao.File, ao.Syntax = sp.HIFPath, sp.Syntax
 	switch opt.Engine {
 	case EngineRuntime:
@@ -141,19 +118,10 @@ func New(sp *spec.Spec, opt Options) (*Checker, error) {
 	case EngineAutomata:
 	default:
 		c.engine = EngineRuntime
-		if !automatable {
+		if automata.Answers(opt.Mode) != nil {
 			return c, nil
 		}
-		if ao.MaxStates == 0 {
-			ao.MaxStates = DefaultAutoMaxStates
-		}
-		ao.BuildTimeout, ao.MaxMemory = DefaultAutoBuildTimeout, DefaultAutoMaxMemory
-		if m := opt.Analysis.MaxMemory; m > 0 {
-			ao.MaxMemory = min(m, DefaultAutoMaxMemory)
-		}
-		if t := opt.Analysis.Timeout; t > 0 {
-			ao.BuildTimeout = min(t, DefaultAutoBuildTimeout)
-		}
+		opt.autoAttempt(&ao)
 	}
 	e, err := automata.New(sp.Store, sp.Root, ao)
 	var loop *synth.LoopError
@@ -181,7 +149,7 @@ func (c *Checker) Engine() Engine { return c.engine }
 func (c *Checker) Spec() *spec.Spec { return c.sp }
 
 // Mode returns the question the checker answers.
-func (c *Checker) Mode() verdict.Mode { return c.opt.Analysis.Mode }
+func (c *Checker) Mode() verdict.Mode { return c.opt.Mode }
 
 // Setup returns the time New took (compiling the interaction for the
 // automata engine).
@@ -282,7 +250,7 @@ func (c *Checker) analyzer() (*rewrite.Analyzer, time.Duration) {
 	st := interaction.NewStore(c.sp.Sig)
 	root := st.Import(c.sp.Store, c.sp.Root)
 	c.mu.Unlock()
-	return rewrite.New(st, root, c.opt.Analysis), time.Since(t0)
+	return rewrite.New(st, root, c.runtime), time.Since(t0)
 }
 
 func (c *Checker) release(a *rewrite.Analyzer) {

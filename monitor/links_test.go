@@ -35,7 +35,7 @@ func TestLinkedAcrossSources(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt := check.DefaultOptions()
-	opt.Analysis.Mode = verdict.Accept
+	opt.Mode = verdict.Accept
 	c, err := check.New(sp, opt)
 	if err != nil {
 		t.Fatal(err)

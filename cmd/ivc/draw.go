@@ -139,7 +139,7 @@ multi-trace is drawn in SVG only).
 	f.StringVar(&fl.logs.lifelineAttr, "lifeline-attr", "", "with --session, OTLP/Jaeger: the attribute naming a span's lifeline")
 	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "with --session, OTLP/Jaeger: the attribute naming a span's message")
 	fl.logs.sessionScope = "run"
-	f.IntVar(&fl.maxNodes, "max-nodes", 0, fmt.Sprintf("vertex budget of the analysis (0: %d)", rewrite.DefaultMaxNodes))
+	f.IntVar(&fl.maxNodes, "max-nodes", 0, fmt.Sprintf("vertex budget of the analysis (0: %d)", check.DefaultMaxNodes))
 	return cmd
 }
 
