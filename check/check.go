@@ -163,7 +163,7 @@ func (c *Checker) Check(mt *multitrace.MultiTrace) verdict.Result {
 
 // Explore judges mt with the runtime engine and returns the part of its
 // analysis graph the search explored (for review: slow).
-func (c *Checker) Explore(mt *multitrace.MultiTrace) (verdict.Result, *rewrite.Graph, error) {
+func (c *Checker) Explore(mt *multitrace.MultiTrace) (verdict.Result, *Graph, error) {
 	if c.engine != EngineRuntime {
 		return verdict.Result{}, nil, errors.New("the explored graph is the runtime engine's: use the runtime engine")
 	}
@@ -176,7 +176,7 @@ func (c *Checker) Explore(mt *multitrace.MultiTrace) (verdict.Result, *rewrite.G
 // engine that answered. With EngineAuto, a partition whose checker is too
 // big or too slow to build for the automata engine is judged by the runtime
 // engine instead.
-func (c *Checker) check(mt *multitrace.MultiTrace, record bool) (verdict.Result, *rewrite.Graph, time.Duration, Engine) {
+func (c *Checker) check(mt *multitrace.MultiTrace, record bool) (verdict.Result, *Graph, time.Duration, Engine) {
 	var setup time.Duration
 	if c.auto != nil {
 		res, d, err := c.auto.CheckSetup(mt)
@@ -190,7 +190,7 @@ func (c *Checker) check(mt *multitrace.MultiTrace, record bool) (verdict.Result,
 	setup += made
 	if record {
 		res, g := a.Explore(mt)
-		return res, g, setup, EngineRuntime
+		return res, graphOf(g), setup, EngineRuntime
 	}
 	return a.Check(mt), nil, setup, EngineRuntime
 }
@@ -225,13 +225,20 @@ func (c *Checker) Online(locs interaction.Locations) *automata.Online {
 }
 
 // Witness returns an interleaving of mt's events that the interaction
-// accepts in mode, and true, as rewrite.Analyzer.Witness does with the
-// checker's runtime settings (a drawing of mt shows it); false when there
-// is none, or when a limit stopped the search.
-func (c *Checker) Witness(mt *multitrace.MultiTrace, mode verdict.Mode) (rewrite.Witness, bool) {
+// accepts in mode, and true: the runtime engine's search, with the
+// checker's settings, whichever engine judges (a drawing of mt shows it).
+// It is false when there is none (the verdict in that mode is Fail), or
+// when a limit stopped the search first (Inconc). In accept mode the
+// witness is exactly accepted; in prefix mode it is when mt is (a Pass),
+// else it is the multi-prefix part (a WeakPass: every event is consumed,
+// and lifeline removal completes the rest); in slice mode it may also
+// simulate actions before a component's log starts. It costs about one
+// more check.
+func (c *Checker) Witness(mt *multitrace.MultiTrace, mode verdict.Mode) (Witness, bool) {
 	a, _ := c.analyzer()
 	defer c.release(a)
-	return a.Witness(mt, mode)
+	w, ok := a.Witness(mt, mode)
+	return witnessOf(w), ok
 }
 
 // analyzer takes an idle runtime analyzer, or makes one: each has its own

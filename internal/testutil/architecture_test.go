@@ -57,7 +57,7 @@ var architecture = []struct {
 		[]string{"github.com/dave/jennifer", "golang.org/x/mod"}},
 	// The front door, and what prints its results.
 	{"check", []string{"syntax", "internal/enum", "interaction", "multitrace", "internal/hcf", "spec", "logs", "verdict", "internal/nfa", "internal/synth", "internal/engine/automata", "internal/engine/rewrite"}, nil},
-	{"internal/draw", []string{"interaction", "multitrace", "verdict", "internal/engine/rewrite"}, []string{"github.com/emicklei/dot"}},
+	{"internal/draw", []string{"interaction", "multitrace", "verdict", "check"}, []string{"github.com/emicklei/dot"}},
 	{"internal/report", nil, nil},
 	// The live driver's library: sessions of live traffic judged by check,
 	// failed early by the automata engine's local checks.
