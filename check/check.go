@@ -207,23 +207,6 @@ func pastLimits(err error) bool {
 	return errors.As(err, &limit)
 }
 
-// Online returns the automata engine's local checks of the locations
-// locs, one event at a time (see automata.Online), when that engine judges
-// the multi-traces of these locations; nil when it does not: the runtime
-// engine answers (not compiled, or, with EngineAuto, a checker past the
-// attempt's limits), or the checker could not be built (Check answers
-// Inconc).
-func (c *Checker) Online(locs interaction.Locations) *automata.Online {
-	if c.auto == nil {
-		return nil
-	}
-	o, err := c.auto.Online(locs)
-	if err != nil {
-		return nil
-	}
-	return o
-}
-
 // Witness returns an interleaving of mt's events that the interaction
 // accepts in mode, and true: the runtime engine's search, with the
 // checker's settings, whichever engine judges (a drawing of mt shows it).

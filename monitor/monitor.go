@@ -8,8 +8,8 @@
 // revision, the reason it closed and the time to verdict.
 //
 // Early failure: when the automata engine judges the sessions, each event
-// also steps the walk of its location's projection DFA (automata.Online,
-// on the tables of the engine's local checks), and an event that makes a
+// also steps the walk of its location's projection DFA (check.Walker, on
+// the tables of the engine's local checks), and an event that makes a
 // local error certain fails its session at once: it is judged on its
 // events so far, closed_by early. A local error is a Fail whatever events
 // follow, in prefix and accept modes alike (Algorithm 2 of the automata
@@ -58,7 +58,6 @@ import (
 	"time"
 
 	"github.com/ivc-project/ivc/check"
-	"github.com/ivc-project/ivc/internal/engine/automata"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/verdict"
@@ -172,7 +171,7 @@ type session struct {
 // projection DFA reached (events in line order), and the session's event
 // last in the location's order (-1: none).
 type walk struct {
-	q    automata.State
+	q    check.WalkState
 	last int32
 }
 
@@ -183,7 +182,7 @@ type Monitor struct {
 	lopt   logs.Options
 	opt    Options
 	emit   func(Record)
-	online *automata.Online // nil: no early check
+	online *check.Walker // nil: no early check
 	// subAt[i] is where the set of location i's subword walk starts in a
 	// session's subs, subAt[len-1] their length; walkBytes is what a
 	// session's early check holds; tmp and order are the check's scratch.
@@ -236,7 +235,7 @@ func New(c *check.Checker, lopt logs.Options, opt Options, emit func(Record)) (*
 	if opt.Report == nil {
 		opt.Report = func(error) {}
 	}
-	m := &Monitor{c: c, asm: asm, lopt: lopt, opt: opt, emit: emit, online: c.Online(asm.Locations()),
+	m := &Monitor{c: c, asm: asm, lopt: lopt, opt: opt, emit: emit, online: c.Walker(asm.Locations()),
 		sessions: map[string]*session{}, open: list.New(), closed: list.New(), tombs: map[string]struct{}{},
 		counts: Counts{Verdicts: map[string]int64{}}, slots: make(chan struct{}, opt.MaxRequests)}
 	if m.online != nil {

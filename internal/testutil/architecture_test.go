@@ -60,8 +60,8 @@ var architecture = []struct {
 	{"internal/draw", []string{"interaction", "multitrace", "verdict", "check"}, []string{"github.com/emicklei/dot"}},
 	{"internal/report", nil, nil},
 	// The live driver's library: sessions of live traffic judged by check,
-	// failed early by the automata engine's local checks.
-	{"monitor", []string{"check", "logs", "multitrace", "verdict", "internal/engine/automata"},
+	// failed early by the automata engine's local checks (check.Walker).
+	{"monitor", []string{"check", "logs", "multitrace", "verdict"},
 		[]string{"go.opentelemetry.io/collector/pdata", "google.golang.org/grpc", "google.golang.org/genproto/googleapis/rpc",
 			"google.golang.org/protobuf", "github.com/prometheus/client_golang"}},
 	// The driver: flags, wiring and printing.

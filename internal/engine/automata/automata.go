@@ -446,7 +446,7 @@ func (l *located) trace(b *letterBuf, mt *multitrace.MultiTrace) [][]nfa.Letter 
 
 // Online is the local checks of one partition of the lifelines, one event
 // at a time, for a caller that sees the events of a location as they
-// happen (ivc monitor), on the tables Check uses: the projection DFA of
+// happen (ivc monitor, through check.Walker), on the tables Check uses: the projection DFA of
 // each location. A walk that gets stuck is a local error, which Check
 // reports as a Fail (LocalError) in prefix and accept modes alike,
 // whatever events follow (a stuck walk stays stuck, as LocalVerifier.Step
