@@ -66,7 +66,7 @@ var architecture = []struct {
 			"google.golang.org/protobuf", "github.com/prometheus/client_golang"}},
 	// The driver: flags, wiring and printing.
 	{"cmd/ivc", []string{"syntax", "internal/input", "internal/atomicfile", "interaction", "multitrace", "spec", "internal/pretty", "logs",
-		"internal/gen", "verdict", "internal/nfa", "internal/synth", "internal/engine/automata", "internal/engine/rewrite", "internal/compile", "check", "internal/draw", "internal/report", "monitor"},
+		"internal/gen", "verdict", "internal/nfa", "internal/synth", "internal/compile", "check", "internal/draw", "internal/report", "monitor"},
 		[]string{"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/schollz/progressbar", "golang.org/x/term", "github.com/emicklei/dot"}},
 	// For tests and benchmarks only.
 	{"internal/random", []string{"interaction"}, nil},

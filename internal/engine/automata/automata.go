@@ -20,13 +20,10 @@
 //
 // # Locations of multi-actions
 //
-// The locations are the components of the multi-trace, in order. A symbol
-// of the NFA is a multi-action; its part at a location is its restriction to
-// the lifelines of that component (a <synch> message {a!m,b?m} with a and b
-// apart shows a!m at a's location and b?m at b's), which is exactly what the
-// component's log records. The letters of a location are the distinct
-// restrictions; an event of a log that is no restriction of any symbol is
-// no letter, and its location's local check gets stuck on it.
+// The locations are the components of the multi-trace, in order, and the
+// letters of each are the parts of the NFA's symbols on its lifelines, as
+// synth.Alphabets splits them (see there): an event of a log that is no
+// such part is no letter, and its location's local check gets stuck on it.
 package automata
 
 import (
@@ -135,12 +132,7 @@ func New(st *interaction.Store, root interaction.Term, opt Options) (*Engine, er
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{sig: st.Signature(), a: a.NFA, opt: opt, checkers: map[string]*located{}, first: deadline}
-	e.acts = make([]interaction.MultiAction, len(a.Acts))
-	for x, id := range a.Acts {
-		e.acts[x] = st.MultiAction(id)
-	}
-	return e, nil
+	return &Engine{sig: st.Signature(), a: a.NFA, acts: a.MultiActions(st), opt: opt, checkers: map[string]*located{}, first: deadline}, nil
 }
 
 // buildDeadline returns the deadline of a construction that starts now.
@@ -175,96 +167,10 @@ type located struct {
 	ready   chan struct{} // closed once the fields below are set
 	c       *nfa.Checker
 	locs    interaction.Locations
-	names   []string      // the text of each location's lifelines, for explanations
-	letters []letterIndex // per location
+	names   []string            // the text of each location's lifelines, for explanations
+	letters []synth.LetterIndex // per location
 	err     error
 	inconc  verdict.Result // the answer of each multi-trace when err is set, made once
-}
-
-// letterIndex finds the letter of an event at one location: by the action
-// for a one-action event, among the few multi-action letters (the <synch>
-// messages the location sees whole) for the others.
-type letterIndex struct {
-	single interaction.ActionTable[nfa.Letter] // a look-up per event
-	multi  []multiLetter
-}
-
-type multiLetter struct {
-	m interaction.MultiAction
-	x nfa.Letter
-}
-
-func (ix *letterIndex) lookup(ev interaction.MultiAction) (nfa.Letter, bool) {
-	if len(ev) == 1 {
-		return ix.single.Get(ev[0])
-	}
-	return ix.lookupMulti(ev)
-}
-
-func (ix *letterIndex) lookupMulti(ev interaction.MultiAction) (nfa.Letter, bool) {
-	for _, ml := range ix.multi {
-		if slices.Equal(ml.m, ev) {
-			return ml.x, true
-		}
-	}
-	return 0, false
-}
-
-func (ix *letterIndex) add(m interaction.MultiAction, x nfa.Letter) {
-	if len(m) == 1 {
-		ix.single.Set(m[0], x)
-		return
-	}
-	ix.multi = append(ix.multi, multiLetter{m, x})
-}
-
-// alphabets returns the alphabets of the symbols acts (the multi-actions
-// of an NFA's symbols) at the locations locs, and the index of each
-// location's letters: a symbol's part at a location is its restriction to
-// the location's lifelines, a letter made of
-// those actions (named by MultiAction.Format, for printing).
-func alphabets(sig *interaction.Signature, acts []interaction.MultiAction, locs interaction.Locations) (*nfa.Alphabets, []letterIndex) {
-	names := make([]string, len(locs))
-	index := make([]letterIndex, len(locs))
-	for i, g := range locs {
-		names[i] = "[" + g.Format(sig) + "]"
-	}
-	alph := nfa.NewAlphabets(names...)
-	for x, m := range acts {
-		for i, g := range locs {
-			part := restrict(m, g)
-			if len(part) == 0 {
-				continue
-			}
-			letter, ok := index[i].lookup(part)
-			if !ok {
-				letter = alph.AddLetter(i, part.Format(sig), nfaActions(part))
-				index[i].add(part, letter)
-			}
-			alph.See(nfa.Symbol(x), i, letter)
-		}
-	}
-	return alph, index
-}
-
-// nfaActions returns the actions of m as nfa's typed actions.
-func nfaActions(m interaction.MultiAction) []nfa.Action {
-	out := make([]nfa.Action, len(m))
-	for k, a := range m {
-		out[k] = nfa.Action{Lifeline: int(a.Lifeline()), Message: int(a.Message()), Receive: a.Kind() == interaction.Reception}
-	}
-	return out
-}
-
-// restrict returns the actions of m on the lifelines of g.
-func restrict(m interaction.MultiAction, g interaction.Lifelines) interaction.MultiAction {
-	var part interaction.MultiAction
-	for _, act := range m {
-		if g.Has(act.Lifeline()) {
-			part = append(part, act)
-		}
-	}
-	return part
 }
 
 // Checker returns the checker of the locations locs (built on first use).
@@ -333,7 +239,7 @@ func (e *Engine) locateKey(key []byte, locs func() interaction.Locations) (*loca
 	e.first = time.Time{}
 	e.mu.Unlock()
 	defer close(l.ready)
-	alph, index := alphabets(e.sig, e.acts, l.locs)
+	alph, index := synth.Alphabets(e.sig, e.acts, l.locs)
 	l.c, l.err = nfa.NewChecker(e.a, alph, e.opt.checkerOptions(deadline))
 	l.letters = index
 	l.names = make([]string, len(l.locs))
@@ -387,7 +293,7 @@ func (e *Engine) warmPath(l *located) *multitrace.MultiTrace {
 		}
 		m := e.acts[out[0].Sym]
 		for i, g := range l.locs {
-			if part := restrict(m, g); len(part) > 0 {
+			if part := synth.Restrict(m, g); len(part) > 0 {
 				mt.Components[i].Trace = append(mt.Components[i].Trace, part)
 			}
 		}
@@ -430,9 +336,9 @@ func (l *located) trace(b *letterBuf, mt *multitrace.MultiTrace) [][]nfa.Letter 
 			var x nfa.Letter
 			var ok bool
 			if len(ev) == 1 {
-				x, ok = ix.single.Get(ev[0])
+				x, ok = ix.Single.Get(ev[0])
 			} else {
-				x, ok = ix.lookupMulti(ev)
+				x, ok = ix.LookupMulti(ev)
 			}
 			if !ok {
 				x = unknown
@@ -525,7 +431,7 @@ func (o *Online) Start(i int) State { return o.l.c.Tables().Projs[i].Start }
 // act is no letter the DFA reads.
 func (o *Online) letter(i int, act interaction.Action) int {
 	p := &o.l.c.Tables().Projs[i]
-	x, ok := o.l.letters[i].single.Get(act)
+	x, ok := o.l.letters[i].Single.Get(act)
 	if !ok || x < p.Base || int(x-p.Base) >= p.K {
 		return -1
 	}
