@@ -41,7 +41,7 @@ func TestLinkedAcrossSources(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := map[string]string{}
-	m, err := monitor.New(c, logs.Options{Sig: sp.Sig}, monitor.Options{}, func(r monitor.Record) {
+	m, err := monitor.New(c, logs.Options{Sig: sp.Sig}, monitor.Options{}, func(r check.Record) {
 		got[r.Session] = r.Verdict
 	})
 	if err != nil {
