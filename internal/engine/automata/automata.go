@@ -27,12 +27,9 @@
 package automata
 
 import (
-	"errors"
 	"fmt"
 	"math/bits"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -540,21 +537,6 @@ func (e *Engine) putLetters(b *letterBuf) {
 	}
 }
 
-// inconcOf is the answer of every multi-trace of a partition whose
-// checker could not be built: Inconc with err's reason and text.
-func inconcOf(err error, mode verdict.Mode) verdict.Result {
-	res := verdict.Result{Verdict: verdict.Inconc, Mode: mode, Detail: err.Error()}
-	if le := (*nfa.LimitError)(nil); errors.As(err, &le) {
-		switch le.Limit {
-		case nfa.LimitTime:
-			res.Reason = verdict.Timeout
-		case nfa.LimitMemory:
-			res.Reason = verdict.Memory
-		}
-	}
-	return res
-}
-
 // checkAt is Check on l, the checker of mt's partition.
 func (e *Engine) checkAt(l *located, mt *multitrace.MultiTrace) verdict.Result {
 	if l.err != nil {
@@ -590,10 +572,7 @@ func (e *Engine) checkAt(l *located, mt *multitrace.MultiTrace) verdict.Result {
 
 // check runs the procedure of opt on letter traces.
 func check(c *nfa.Checker, letters [][]nfa.Letter, opt Options) nfa.Result {
-	mode := nfa.Prefix
-	if opt.Mode == verdict.Accept {
-		mode = nfa.Accept
-	}
+	mode := modeOf(opt.Mode)
 	if opt.Procedure == AC {
 		return c.CheckAC(letters, mode)
 	}
@@ -641,133 +620,6 @@ func (r *Raw) Check(mt [][]nfa.Letter) verdict.Result {
 	}
 	return result(res, r.opt, &names{locs: locs, syms: r.c.NFA().Symbols(), letters: mt,
 		component: locs.Name, event: letter})
-}
-
-// names are what a result of nfa refers to, in words: the locations (and
-// the components of the multi-trace they stand for), their events and
-// letters, and the symbols of the NFA.
-type names struct {
-	locs      *nfa.Alphabets
-	syms      *nfa.Symbols
-	letters   [][]nfa.Letter
-	component func(i int) string      // location i as the explanation names it
-	event     func(i, pos int) string // event pos of location i's trace
-}
-
-// result puts a result of nfa in verdict's terms; n is needed for a Fail
-// only. A Fail's Reason is the paper's (LocalError with every failing
-// location, InterError, CentralError, Error), and its explanation says how
-// far each component got and what was expected there.
-func result(r nfa.Result, opt Options, n *names) verdict.Result {
-	res := verdict.Result{Mode: opt.Mode, Nodes: r.Nodes}
-	switch r.Verdict {
-	case nfa.Pass:
-		res.Verdict = verdict.Pass
-	case nfa.WeakPass:
-		res.Verdict = verdict.WeakPass
-		if r.Reason == nfa.NodeLimit || r.Reason == nfa.Timeout {
-			res.Reason = reasonOf[r.Reason]
-			res.Detail = "a multi-prefix; whether it is exactly accepted is undecided: " + limitText(r.Reason, opt)
-		}
-	case nfa.Inconc:
-		res.Verdict = verdict.Inconc
-		res.Reason, res.Detail = reasonOf[r.Reason], limitText(r.Reason, opt)
-	case nfa.Fail:
-		res.Verdict = verdict.Fail
-		res.Reason = reasonOf[r.Reason]
-		res.Explanation, res.Detail = n.explain(r)
-	}
-	return res
-}
-
-// reasonOf maps nfa's reasons to verdict's (same names, tested).
-var reasonOf = [...]verdict.Reason{nfa.NoReason: verdict.NoReason, nfa.LocalError: verdict.LocalError,
-	nfa.InterError: verdict.InterError, nfa.CentralError: verdict.CentralError, nfa.Error: verdict.Error,
-	nfa.NodeLimit: verdict.NodeLimit, nfa.Timeout: verdict.Timeout}
-
-func limitText(r nfa.Reason, opt Options) string {
-	if r == nfa.Timeout {
-		return fmt.Sprintf("timeout after %v", opt.Timeout)
-	}
-	n := opt.MaxNodes
-	if n <= 0 {
-		n = nfa.DefaultMaxNodes
-	}
-	return fmt.Sprintf("node limit reached (%d states of the central search)", n)
-}
-
-// explain describes a Fail: the detail of its reason (for LocalError, where
-// each failing location got stuck and what it expected) and how far each
-// component was consumed.
-func (n *names) explain(r nfa.Result) (*verdict.Explanation, string) {
-	ex := &verdict.Explanation{}
-	var room [16]int
-	consumed := room[:0]
-	for i, tr := range n.letters {
-		c := len(tr)
-		if r.Progress != nil {
-			c = r.Progress[i]
-		}
-		consumed = append(consumed, c)
-	}
-	// Written piece by piece, into room made once: fmt took a tenth of a
-	// failing check, and the explanation's allocations half of it.
-	var detail strings.Builder
-	if len(r.Locals) > 0 {
-		detail.Grow(96 * len(r.Locals))
-	}
-	for k, f := range r.Locals {
-		consumed[f.Loc] = f.Pos
-		if k == 0 {
-			ex.LocalFailure = n.component(f.Loc)
-			if len(f.Expected) > 0 {
-				ex.Expected = make([]string, 0, len(f.Expected))
-				for _, x := range f.Expected {
-					ex.Expected = append(ex.Expected, n.locs.Letters(f.Loc)[x])
-				}
-			}
-		} else {
-			detail.WriteString("; ")
-		}
-		detail.WriteString(n.locs.Name(f.Loc))
-		if f.AtEnd {
-			detail.WriteString(" ends after ")
-			detail.WriteString(strconv.Itoa(f.Pos))
-			detail.WriteString(" events, which no accepted trace does there")
-		} else {
-			detail.WriteString(" cannot read event ")
-			detail.WriteString(strconv.Itoa(f.Pos + 1))
-			detail.WriteString(" (")
-			detail.WriteString(n.event(f.Loc, f.Pos))
-			detail.WriteString(")")
-		}
-		for j, x := range f.Expected {
-			if j == 0 {
-				detail.WriteString(", expected ")
-			} else {
-				detail.WriteByte(' ')
-			}
-			detail.WriteString(n.locs.Letters(f.Loc)[x])
-		}
-	}
-	if len(r.Locals) == 0 && len(r.Expected) > 0 {
-		ex.Expected = make([]string, 0, len(r.Expected))
-		for _, x := range r.Expected {
-			ex.Expected = append(ex.Expected, n.syms.Name(x))
-		}
-	}
-	slices.Sort(ex.Expected)
-	if len(n.letters) > 0 {
-		ex.Components = make([]verdict.ComponentProgress, 0, len(n.letters))
-	}
-	for i, tr := range n.letters {
-		cp := verdict.ComponentProgress{Lifelines: n.component(i), Consumed: consumed[i], Length: len(tr)}
-		if consumed[i] < len(tr) {
-			cp.Head = n.event(i, consumed[i])
-		}
-		ex.Components = append(ex.Components, cp)
-	}
-	return ex, detail.String()
 }
 
 // Answers returns nil when the automata engine answers mode: accept and
