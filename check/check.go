@@ -19,6 +19,14 @@
 // big for the attempt (synth.StateLimitError, nfa.LimitError) falls back
 // to the runtime engine, and any other error is returned.
 //
+// A driver needs no engine: Options are the front door's settings, which
+// it maps onto each engine's (options.go), and what a driver shows beyond
+// a verdict comes in the front door's types: the explored graph of the
+// runtime engine's search (Graph, from Checker.Explore or Input.Explore),
+// an accepted interleaving to draw (Witness, from Checker.Witness), and
+// the early check of live sessions, one event at a time (Walker, from
+// Checker.Walker).
+//
 // Setup (compiling the interaction, building the checker of a partition of
 // the lifelines, preparing a worker's analyzer) is timed apart from the
 // check of each multi-trace: Checker.Setup and Outcome.Setup.

@@ -27,12 +27,13 @@ type Options struct {
 	Strategy   Strategy   // DFS (the default) or BFS
 	Simulation Simulation // slice mode's budget (DefaultOptions: DefaultSimulation)
 
-	// The limits of one multi-trace's check, for both engines: MaxNodes
+	// The limits of one multi-trace's check, for both engines. MaxNodes
 	// bounds the vertices of the runtime engine's search (0:
 	// DefaultMaxNodes) and the states of each central search of the
-	// automata engine (0: its own default); Timeout (0: none) and MaxMemory
-	// (bytes, 0: none) bound the check, and the automata engine's
-	// compilation and checkers.
+	// automata engine (0: its own default); Timeout bounds the check, and
+	// the automata engine's compilation and checkers (0: none); MaxMemory
+	// bounds, in bytes, the runtime engine's analysis (0: none) and the
+	// automata engine's compilation and checkers (0: its own default).
 	MaxNodes  int
 	Timeout   time.Duration
 	MaxMemory int64
@@ -54,12 +55,10 @@ type (
 	// Strategy is the order in which the runtime engine explores its
 	// analysis graph: DFS or BFS.
 	Strategy = rewrite.Strategy
-	// Simulation is slice mode's budget of simulated actions, and Budget
-	// and BudgetKind its initial values (see DefaultSimulation and
-	// PaperSimulation).
+	// Simulation is slice mode's budget of simulated actions: the liberal
+	// criterion (DefaultSimulation), the slice paper's (PaperSimulation),
+	// or what an option file's simulate[...] gives.
 	Simulation = rewrite.Simulation
-	Budget     = rewrite.Budget
-	BudgetKind = rewrite.BudgetKind
 	// Procedure is the automata engine's decision procedure: AS or AC.
 	Procedure = automata.Procedure
 )
@@ -67,10 +66,6 @@ type (
 const (
 	DFS = rewrite.DFS // depth first: stops at the first success, memory ∝ depth
 	BFS = rewrite.BFS // breadth first
-
-	Structural = rewrite.Structural // λ: the loop depth β; α: the actions outside loops η
-	Count      = rewrite.Count      // λ: the number of loops; α: the number of actions
-	Fixed      = rewrite.Fixed      // Budget.N
 
 	AS = automata.AS // semi-centralized: local checks, Inter, central search
 	AC = automata.AC // centralized: the central search on the whole NFA
@@ -220,15 +215,15 @@ func (o *Options) apply(file string, sec *hcf.Section, fixed func(string) bool) 
 
 // budgetOf maps a budget of HIBOU's simulate[...] onto ivc's: max_depth (for
 // loops) and the count of actions outside loops are structural.
-func budgetOf(b hcf.HibouBudget) Budget {
+func budgetOf(b hcf.HibouBudget) rewrite.Budget {
 	switch b.Kind {
 	case hcf.BudgetNone:
-		return Budget{Kind: Fixed, N: 0}
+		return rewrite.Budget{Kind: rewrite.Fixed, N: 0}
 	case hcf.BudgetNum:
-		return Budget{Kind: Fixed, N: b.N}
+		return rewrite.Budget{Kind: rewrite.Fixed, N: b.N}
 	case hcf.BudgetMaxNum:
-		return Budget{Kind: Count}
+		return rewrite.Budget{Kind: rewrite.Count}
 	default:
-		return Budget{Kind: Structural}
+		return rewrite.Budget{Kind: rewrite.Structural}
 	}
 }

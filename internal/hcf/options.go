@@ -136,9 +136,9 @@ func (k Key) String() string {
 // The values of strategy, simulate[...] and its budgets are HIBOU's, as
 // its files spell them, not ivc's: HIBOU has strategies and budgets that
 // ivc does not (HCS, GreedyBestFS; none, max_depth), and ivc's own
-// (check.Strategy, check.Simulation and check.Budget, those of the runtime
-// engine) are named without the prefix. Package check maps these onto
-// those, in one place (its options.go).
+// (check.Strategy and check.Simulation, the runtime engine's Strategy,
+// Simulation and Budget) are named without the prefix. Package check maps
+// these onto those, in one place (its options.go).
 
 // HibouStrategy is HIBOU's search strategy of the graph exploration.
 type HibouStrategy uint8

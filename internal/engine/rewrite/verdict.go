@@ -35,8 +35,8 @@ func ParseStrategy(s string) (Strategy, error) {
 const DefaultMaxNodes = 10_000_000
 
 // Options configure an Analyzer. Package check maps its own Options onto
-// them, and names Strategy, Simulation and Budget for its callers (type
-// aliases: one type each).
+// them, and names Strategy and Simulation for its callers (type aliases:
+// one type each).
 type Options struct {
 	Mode     verdict.Mode  // the question: Prefix (the zero value), Accept or Slice
 	POR      bool          // partial order reduction by one-unambiguous actions
