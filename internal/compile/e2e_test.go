@@ -490,10 +490,7 @@ func TestGoGenerate(t *testing.T) {
 	if err != nil {
 		t.Skip("no go command")
 	}
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
+	root := testutil.ModuleRoot(t)
 	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
 	if err != nil {
 		t.Fatal(err)
