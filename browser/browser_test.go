@@ -19,8 +19,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/internal/draw"
-	"github.com/ivc-project/ivc/internal/engine/rewrite"
 	"github.com/ivc-project/ivc/internal/report"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
@@ -265,9 +265,12 @@ func TestDrawings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		opts := rewrite.DefaultOptions()
-		opts.Mode = verdict.Slice
-		an := rewrite.New(sp.Store, sp.Root, opts)
+		opts := check.DefaultOptions()
+		opts.Engine, opts.Mode = check.EngineRuntime, verdict.Slice
+		an, err := check.New(sp, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
 		res := an.Check(mt)
 		w, _ := an.Witness(mt, res.Mode)
 		if res.Verdict == verdict.Fail {

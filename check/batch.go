@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ivc-project/ivc/internal/engine/rewrite"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/verdict"
 )
@@ -49,8 +48,8 @@ type Outcome struct {
 	// the signature): judged empty, its verdict says nothing of the log.
 	AllIgnored bool
 	Result     verdict.Result
-	Engine     Engine         // the engine that answered
-	Graph      *rewrite.Graph // with Input.Explore
+	Engine     Engine // the engine that answered
+	Graph      *Graph // with Input.Explore
 	// Elapsed is the time of the check alone: reading excluded, setup too.
 	Elapsed time.Duration
 	// Setup is the one-time work this input caused: for the first input,
@@ -183,7 +182,7 @@ func (c *Checker) judge(i int, in Input) (o Outcome) {
 	defer recovered(&o)
 	switch {
 	case in.Incomplete != "":
-		o.Result = verdict.Result{Verdict: verdict.Inconc, Mode: c.opt.Analysis.Mode, Detail: in.Incomplete}
+		o.Result = verdict.Result{Verdict: verdict.Inconc, Mode: c.opt.Mode, Detail: in.Incomplete}
 	case in.Read != nil:
 		mt, err := in.Read()
 		if err != nil {

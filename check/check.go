@@ -19,6 +19,14 @@
 // big for the attempt (synth.StateLimitError, nfa.LimitError) falls back
 // to the runtime engine, and any other error is returned.
 //
+// A driver needs no engine: Options are the front door's settings, which
+// it maps onto each engine's (options.go), and what a driver shows beyond
+// a verdict comes in the front door's types: the explored graph of the
+// runtime engine's search (Graph, from Checker.Explore or Input.Explore),
+// an accepted interleaving to draw (Witness, from Checker.Witness), and
+// the early check of live sessions, one event at a time (Walker, from
+// Checker.Walker).
+//
 // Setup (compiling the interaction, building the checker of a partition of
 // the lifelines, preparing a worker's analyzer) is timed apart from the
 // check of each multi-trace: Checker.Setup and Outcome.Setup.
@@ -45,6 +53,21 @@ import (
 	"github.com/ivc-project/ivc/verdict"
 )
 
+// DefaultAutoMaxStates bounds the NFA synthesis of EngineAuto when
+// Options.MaxStates is 0, so that an interaction whose automaton is huge
+// falls back to the runtime engine quickly.
+const DefaultAutoMaxStates = 1 << 16
+
+// DefaultAutoBuildTimeout and DefaultAutoMaxMemory bound the compilation of
+// EngineAuto's attempt, and the building of each of its checkers (the
+// build timeout is Options.Timeout when that is smaller): auto
+// decides by a bounded attempt, never by waiting. The compilation of the
+// models of the corpus takes milliseconds and a few megabytes.
+const (
+	DefaultAutoBuildTimeout       = 2 * time.Second
+	DefaultAutoMaxMemory    int64 = 512 << 20
+)
+
 // Engine names a decision engine.
 type Engine uint8
 
@@ -68,42 +91,6 @@ func ParseEngine(s string) (Engine, error) {
 	return 0, fmt.Errorf("unknown engine %q (expected auto, runtime or automata)", s)
 }
 
-// DefaultAutoMaxStates bounds the NFA synthesis of EngineAuto when
-// Options.MaxStates is 0, so that an interaction whose automaton is huge
-// falls back to the runtime engine quickly.
-const DefaultAutoMaxStates = 1 << 16
-
-// DefaultAutoBuildTimeout and DefaultAutoMaxMemory bound the compilation of
-// EngineAuto's attempt, and the building of each of its checkers (the
-// build timeout is Options.Analysis.Timeout when that is smaller): auto
-// decides by a bounded attempt, never by waiting. The compilation of the
-// models of the corpus takes milliseconds and a few megabytes.
-const (
-	DefaultAutoBuildTimeout       = 2 * time.Second
-	DefaultAutoMaxMemory    int64 = 512 << 20
-)
-
-// Options configure a Checker.
-type Options struct {
-	Engine Engine
-	// Analysis holds the question (Analysis.Mode) and the runtime engine's
-	// settings; the automata engine takes its Mode, MaxNodes and Timeout.
-	Analysis rewrite.Options
-	// MaxStates bounds the NFA synthesis (0: DefaultAutoMaxStates for
-	// EngineAuto, compile's default for EngineAutomata).
-	MaxStates int
-	// Procedure is the automata engine's procedure (AS by default).
-	Procedure automata.Procedure
-	// MaxInput bounds the bytes read from one input file (0:
-	// input.DefaultLimit, 4 GiB).
-	MaxInput int64
-}
-
-// DefaultOptions are EngineAuto and rewrite.DefaultOptions: prefix mode.
-func DefaultOptions() Options {
-	return Options{Analysis: rewrite.DefaultOptions()}
-}
-
 // Checker judges multi-traces against one specification. It is safe for
 // concurrent use.
 type Checker struct {
@@ -112,7 +99,8 @@ type Checker struct {
 	engine Engine // EngineRuntime or EngineAutomata: the one that answers
 	setup  time.Duration
 
-	auto *automata.Engine // the automata engine, when it answers
+	auto    *automata.Engine // the automata engine, when it answers
+	runtime rewrite.Options  // the runtime engine's options, mapped once
 
 	mu   sync.Mutex
 	free []*rewrite.Analyzer // idle runtime analyzers (one per concurrent check)
@@ -124,16 +112,13 @@ type Checker struct {
 // was asked, or any compilation error but LoopError, StateLimitError and
 // nfa.LimitError with EngineAuto.
 func New(sp *spec.Spec, opt Options) (*Checker, error) {
-	mode := opt.Analysis.Mode
-	c := &Checker{sp: sp, opt: opt, engine: opt.Engine}
+	c := &Checker{sp: sp, opt: opt, engine: opt.Engine, runtime: opt.runtimeOptions()}
 	t0 := time.Now()
 	defer func() { c.setup = time.Since(t0) }()
-	ao := automata.Options{Mode: mode, Procedure: opt.Procedure, MaxStates: opt.MaxStates,
-		MaxNodes: opt.Analysis.MaxNodes, Timeout: opt.Analysis.Timeout, MaxMemory: opt.Analysis.MaxMemory}
 	if err := opt.validate(); err != nil {
 		return nil, err
 	}
-	automatable := automata.Answers(mode) == nil
+	ao := opt.automataOptions()
 	ao.File, ao.Syntax = sp.HIFPath, sp.Syntax
 	switch opt.Engine {
 	case EngineRuntime:
@@ -141,19 +126,10 @@ func New(sp *spec.Spec, opt Options) (*Checker, error) {
 	case EngineAutomata:
 	default:
 		c.engine = EngineRuntime
-		if !automatable {
+		if automata.Answers(opt.Mode) != nil {
 			return c, nil
 		}
-		if ao.MaxStates == 0 {
-			ao.MaxStates = DefaultAutoMaxStates
-		}
-		ao.BuildTimeout, ao.MaxMemory = DefaultAutoBuildTimeout, DefaultAutoMaxMemory
-		if m := opt.Analysis.MaxMemory; m > 0 {
-			ao.MaxMemory = min(m, DefaultAutoMaxMemory)
-		}
-		if t := opt.Analysis.Timeout; t > 0 {
-			ao.BuildTimeout = min(t, DefaultAutoBuildTimeout)
-		}
+		opt.autoAttempt(&ao)
 	}
 	e, err := automata.New(sp.Store, sp.Root, ao)
 	var loop *synth.LoopError
@@ -181,7 +157,7 @@ func (c *Checker) Engine() Engine { return c.engine }
 func (c *Checker) Spec() *spec.Spec { return c.sp }
 
 // Mode returns the question the checker answers.
-func (c *Checker) Mode() verdict.Mode { return c.opt.Analysis.Mode }
+func (c *Checker) Mode() verdict.Mode { return c.opt.Mode }
 
 // Setup returns the time New took (compiling the interaction for the
 // automata engine).
@@ -195,7 +171,7 @@ func (c *Checker) Check(mt *multitrace.MultiTrace) verdict.Result {
 
 // Explore judges mt with the runtime engine and returns the part of its
 // analysis graph the search explored (for review: slow).
-func (c *Checker) Explore(mt *multitrace.MultiTrace) (verdict.Result, *rewrite.Graph, error) {
+func (c *Checker) Explore(mt *multitrace.MultiTrace) (verdict.Result, *Graph, error) {
 	if c.engine != EngineRuntime {
 		return verdict.Result{}, nil, errors.New("the explored graph is the runtime engine's: use the runtime engine")
 	}
@@ -208,7 +184,7 @@ func (c *Checker) Explore(mt *multitrace.MultiTrace) (verdict.Result, *rewrite.G
 // engine that answered. With EngineAuto, a partition whose checker is too
 // big or too slow to build for the automata engine is judged by the runtime
 // engine instead.
-func (c *Checker) check(mt *multitrace.MultiTrace, record bool) (verdict.Result, *rewrite.Graph, time.Duration, Engine) {
+func (c *Checker) check(mt *multitrace.MultiTrace, record bool) (verdict.Result, *Graph, time.Duration, Engine) {
 	var setup time.Duration
 	if c.auto != nil {
 		res, d, err := c.auto.CheckSetup(mt)
@@ -222,7 +198,7 @@ func (c *Checker) check(mt *multitrace.MultiTrace, record bool) (verdict.Result,
 	setup += made
 	if record {
 		res, g := a.Explore(mt)
-		return res, g, setup, EngineRuntime
+		return res, graphOf(g), setup, EngineRuntime
 	}
 	return a.Check(mt), nil, setup, EngineRuntime
 }
@@ -239,31 +215,21 @@ func pastLimits(err error) bool {
 	return errors.As(err, &limit)
 }
 
-// Online returns the automata engine's local checks of the locations
-// locs, one event at a time (see automata.Online), when that engine judges
-// the multi-traces of these locations; nil when it does not: the runtime
-// engine answers (not compiled, or, with EngineAuto, a checker past the
-// attempt's limits), or the checker could not be built (Check answers
-// Inconc).
-func (c *Checker) Online(locs interaction.Locations) *automata.Online {
-	if c.auto == nil {
-		return nil
-	}
-	o, err := c.auto.Online(locs)
-	if err != nil {
-		return nil
-	}
-	return o
-}
-
 // Witness returns an interleaving of mt's events that the interaction
-// accepts in mode, and true, as rewrite.Analyzer.Witness does with the
-// checker's runtime settings (a drawing of mt shows it); false when there
-// is none, or when a limit stopped the search.
-func (c *Checker) Witness(mt *multitrace.MultiTrace, mode verdict.Mode) (rewrite.Witness, bool) {
+// accepts in mode, and true: the runtime engine's search, with the
+// checker's settings, whichever engine judges (a drawing of mt shows it).
+// It is false when there is none (the verdict in that mode is Fail), or
+// when a limit stopped the search first (Inconc). In accept mode the
+// witness is exactly accepted; in prefix mode it is when mt is (a Pass),
+// else it is the multi-prefix part (a WeakPass: every event is consumed,
+// and lifeline removal completes the rest); in slice mode it may also
+// simulate actions before a component's log starts. It costs about one
+// more check.
+func (c *Checker) Witness(mt *multitrace.MultiTrace, mode verdict.Mode) (Witness, bool) {
 	a, _ := c.analyzer()
 	defer c.release(a)
-	return a.Witness(mt, mode)
+	w, ok := a.Witness(mt, mode)
+	return witnessOf(w), ok
 }
 
 // analyzer takes an idle runtime analyzer, or makes one: each has its own
@@ -282,7 +248,7 @@ func (c *Checker) analyzer() (*rewrite.Analyzer, time.Duration) {
 	st := interaction.NewStore(c.sp.Sig)
 	root := st.Import(c.sp.Store, c.sp.Root)
 	c.mu.Unlock()
-	return rewrite.New(st, root, c.opt.Analysis), time.Since(t0)
+	return rewrite.New(st, root, c.runtime), time.Since(t0)
 }
 
 func (c *Checker) release(a *rewrite.Analyzer) {

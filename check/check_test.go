@@ -50,11 +50,11 @@ func TestEngineChoice(t *testing.T) {
 	slow := writeSpec(t, sig12, strings.Repeat("par(l1 -- m -> l2, ", 299)+"l1 -- m -> l2"+strings.Repeat(")", 299))
 	opts := func(e check.Engine, mode verdict.Mode, maxStates int) check.Options {
 		o := check.DefaultOptions()
-		o.Engine, o.Analysis.Mode, o.MaxStates = e, mode, maxStates
+		o.Engine, o.Mode, o.MaxStates = e, mode, maxStates
 		return o
 	}
 	timeout := func(o check.Options, d time.Duration) check.Options {
-		o.Analysis.Timeout = d
+		o.Timeout = d
 		return o
 	}
 	for _, tc := range []struct {
@@ -259,7 +259,7 @@ func TestTimbuk(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt := check.DefaultOptions()
-	opt.Analysis.Mode = verdict.Accept
+	opt.Mode = verdict.Accept
 	c, err := check.NewRaw(r, opt)
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,8 @@ package check
 import "github.com/ivc-project/ivc/verdict"
 
 // Record is the judgment of one multi-trace as ivc analyze --format json
-// prints it, one JSON object a line; ivc-beam writes the same records.
+// prints it, one JSON object a line; ivc-beam writes the same records, and
+// ivc monitor too, with what a live session adds (Live).
 type Record struct {
 	File string `json:"file"`
 	// Session is the session's id in a log of several, as written.
@@ -31,6 +32,23 @@ type Record struct {
 	// AllIgnored flags a session whose events were all outside the
 	// signature: its verdict judged nothing of the log.
 	AllIgnored bool `json:"all_ignored,omitempty"`
+	// Live is set by ivc monitor (package monitor), nil elsewhere: its
+	// fields follow the others in the JSON object, and are absent when
+	// nil.
+	*Live
+}
+
+// Live is what ivc monitor adds to the record of a session judged live.
+type Live struct {
+	// Revision is 1, then 2, 3, ... for a session re-opened by late
+	// events, or by events after its early record.
+	Revision int `json:"revision"`
+	// ClosedBy is why the session closed: idle, max, early, evicted or
+	// shutdown (monitor.ClosedIdle, ...).
+	ClosedBy string `json:"closed_by"`
+	// LatencyUS is the time from the arrival of the session's last event
+	// (for an early record, of the event that failed) to its verdict.
+	LatencyUS int64 `json:"latency_us"`
 }
 
 // NewRecord returns the record of o, a judgment (o.Err is nil).

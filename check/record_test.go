@@ -34,4 +34,11 @@ func TestRecord(t *testing.T) {
 	if want := `{"file":"y.htf","verdict":"Pass","mode":"prefix","engine":"runtime","nodes":15,"local_nodes":13,"elapsed_us":0}`; string(b) != want {
 		t.Errorf("\n%s\nwant\n%s", b, want)
 	}
+	// ivc monitor's record: the same, then its live fields.
+	r := check.NewRecord(check.Outcome{Name: "z.jsonl", Session: "s", Result: verdict.Result{Verdict: verdict.Pass, Mode: verdict.Prefix}, Engine: check.EngineAutomata})
+	r.Live = &check.Live{Revision: 2, ClosedBy: "idle", LatencyUS: 9}
+	b, _ = json.Marshal(r)
+	if want := `{"file":"z.jsonl","session":"s","verdict":"Pass","mode":"prefix","engine":"automata","nodes":0,"elapsed_us":0,"revision":2,"closed_by":"idle","latency_us":9}`; string(b) != want {
+		t.Errorf("\n%s\nwant\n%s", b, want)
+	}
 }

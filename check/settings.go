@@ -26,7 +26,7 @@ type Settings struct {
 	Engine   string // auto (default), runtime or automata
 	Strategy string // the runtime engine's search order: dfs (default) or bfs
 	POR, LOC *bool  // partial order reduction, local analyses (default: on)
-	MaxNodes *int   // vertex budget per multi-trace (0: rewrite.DefaultMaxNodes)
+	MaxNodes *int   // vertex budget per multi-trace (0: DefaultMaxNodes)
 
 	Timeout   time.Duration // per multi-trace, compilation included (0: none)
 	MaxStates int           // the automata engine's NFA synthesis (0: Options.MaxStates' default)
@@ -105,8 +105,7 @@ func (s *Settings) Options(sp *spec.Spec) (Options, []string, error) {
 }
 
 // parse checks the settings and sets what they give in opts.
-func (s *Settings) parse(opts *Options) error {
-	o := &opts.Analysis
+func (s *Settings) parse(o *Options) error {
 	var err error
 	if s.Mode != "" {
 		if o.Mode, err = verdict.ParseMode(s.Mode); err != nil {
@@ -116,14 +115,14 @@ func (s *Settings) parse(opts *Options) error {
 	switch s.Budget {
 	case "":
 	case "liberal":
-		o.Simulation = rewrite.DefaultSimulation()
+		o.Simulation = DefaultSimulation()
 	case "paper":
-		o.Simulation = rewrite.PaperSimulation()
+		o.Simulation = PaperSimulation()
 	default:
 		return invalid("budget", strconv.Quote(s.Budget), "want liberal or paper")
 	}
 	if s.Engine != "" {
-		if opts.Engine, err = ParseEngine(s.Engine); err != nil {
+		if o.Engine, err = ParseEngine(s.Engine); err != nil {
 			return invalid("engine", strconv.Quote(s.Engine), "want auto, runtime or automata")
 		}
 	}
@@ -156,7 +155,7 @@ func (s *Settings) parse(opts *Options) error {
 	case s.MaxMemory < 0:
 		return invalid("max-memory", strconv.FormatInt(s.MaxMemory, 10), "want a positive size, or 0 for the default")
 	}
-	o.Timeout, opts.MaxInput, opts.MaxStates = s.Timeout, s.MaxInput, s.MaxStates
+	o.Timeout, o.MaxInput, o.MaxStates = s.Timeout, s.MaxInput, s.MaxStates
 	o.MaxMemory = s.MaxMemory
 	if o.MaxMemory == 0 {
 		o.MaxMemory = DefaultMaxMemory(s.Jobs)
@@ -187,7 +186,7 @@ func (s *Settings) given(setting string) bool {
 // these rules (New asks it too, for options built by hand; validateRaw has
 // a raw NFA's).
 func (o *Options) validate() error {
-	mode := o.Analysis.Mode
+	mode := o.Mode
 	if o.Engine == EngineAutomata {
 		if err := automata.Answers(mode); err != nil {
 			return &SettingError{Code: ErrUnanswered, Setting: "mode", Value: strconv.Quote(mode.String()), Detail: err.Error()}

@@ -52,19 +52,19 @@ func TestSettingErrors(t *testing.T) {
 	}
 	// New checks options built by hand alike.
 	opts := DefaultOptions()
-	opts.Engine, opts.Analysis.Mode = EngineAutomata, verdict.Slice
+	opts.Engine, opts.Mode = EngineAutomata, verdict.Slice
 	var se *SettingError
 	if _, err := New(in, opts); !errors.As(err, &se) || se.Code != ErrUnanswered {
 		t.Errorf("New(automata, slice): %v", err)
 	}
-	opts.Engine, opts.Analysis.Mode = EngineRuntime, verdict.Accept
+	opts.Engine, opts.Mode = EngineRuntime, verdict.Accept
 	if _, err := NewRaw(&RawNFA{Path: "a.timbuk", NFA: &nfa.NFA{}}, opts); !errors.As(err, &se) || se.Code != ErrNotApplicable {
 		t.Errorf("NewRaw(runtime): %v", err)
 	}
 	// Given settings; auto becomes runtime when the graph is explored.
 	yes := true
 	opts, _, err := (&Settings{Mode: "accept", Strategy: "bfs", POR: &yes, Jobs: 2, Explore: true}).Options(in)
-	if err != nil || opts.Analysis.Mode != verdict.Accept || opts.Engine != EngineRuntime || opts.Analysis.MaxMemory < 256<<20 {
+	if err != nil || opts.Mode != verdict.Accept || opts.Engine != EngineRuntime || opts.MaxMemory < 256<<20 {
 		t.Errorf("Options: %+v, %v", opts, err)
 	}
 }

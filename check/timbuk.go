@@ -84,7 +84,7 @@ func (s *Settings) RawOptions() (Options, error) {
 
 // validateRaw checks the options that do not apply to a raw NFA.
 func (o *Options) validateRaw() error {
-	mode := o.Analysis.Mode
+	mode := o.Mode
 	if o.Engine == EngineRuntime {
 		return &SettingError{Code: ErrNotApplicable, Setting: "engine", Value: `"runtime"`,
 			Detail: "a .timbuk NFA has no interaction: only the automata engine (or auto) applies"}
@@ -113,8 +113,7 @@ func NewRaw(r *RawNFA, opt Options) (*RawChecker, error) {
 		return nil, err
 	}
 	t0 := time.Now()
-	raw, err := automata.NewRaw(r.NFA, r.Locations, automata.Options{Mode: opt.Analysis.Mode, Procedure: opt.Procedure,
-		MaxStates: opt.MaxStates, MaxNodes: opt.Analysis.MaxNodes, Timeout: opt.Analysis.Timeout, MaxMemory: opt.Analysis.MaxMemory})
+	raw, err := automata.NewRaw(r.NFA, r.Locations, opt.automataOptions())
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +124,7 @@ func NewRaw(r *RawNFA, opt Options) (*RawChecker, error) {
 func (c *RawChecker) NFA() *RawNFA { return c.nfa }
 
 // Mode returns the question the checker answers.
-func (c *RawChecker) Mode() verdict.Mode { return c.opt.Analysis.Mode }
+func (c *RawChecker) Mode() verdict.Mode { return c.opt.Mode }
 
 // Engine returns the engine that answers: EngineAutomata.
 func (c *RawChecker) Engine() Engine { return EngineAutomata }

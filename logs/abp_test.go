@@ -67,7 +67,7 @@ func TestABPLogs(t *testing.T) {
 		}
 		for _, mode := range []verdict.Mode{verdict.Prefix, verdict.Accept} {
 			opt := check.DefaultOptions()
-			opt.Analysis.Mode = mode
+			opt.Mode = mode
 			c, err := check.New(sp, opt)
 			if err != nil {
 				t.Fatal(err)

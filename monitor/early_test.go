@@ -18,12 +18,12 @@ import (
 // feed replays the lines of log through a new monitor one at a time (its
 // clock stopped, its sessions closed at Close only) and returns the records
 // by session, each with the number of lines fed when it came.
-func feed(t *testing.T, c *check.Checker, lopt logs.Options, name string, lines []string) (map[string][]monitor.Record, map[string][]int, *monitor.Monitor) {
+func feed(t *testing.T, c *check.Checker, lopt logs.Options, name string, lines []string) (map[string][]check.Record, map[string][]int, *monitor.Monitor) {
 	t.Helper()
-	recs, at := map[string][]monitor.Record{}, map[string][]int{}
+	recs, at := map[string][]check.Record{}, map[string][]int{}
 	n := 0
 	m, err := monitor.New(c, lopt, monitor.Options{Idle: time.Hour, Now: func() time.Time { return time.Unix(0, 0) }},
-		func(r monitor.Record) {
+		func(r check.Record) {
 			recs[r.Session] = append(recs[r.Session], r)
 			at[r.Session] = append(at[r.Session], n)
 		})
@@ -88,7 +88,7 @@ func TestEarlyLineOrder(t *testing.T) {
 			continue
 		}
 		final := rs[len(rs)-1]
-		a, _ := json.Marshal(timeless(final.Record))
+		a, _ := json.Marshal(timeless(final))
 		b, _ := json.Marshal(w)
 		if string(a) != string(b) {
 			t.Errorf("session %q: last record\n got %s\nwant %s", id, a, b)
@@ -191,8 +191,8 @@ func TestEarlyKeyed(t *testing.T) {
 // TestAfterClose: events read after Close are counted (late), not lost.
 func TestAfterClose(t *testing.T) {
 	c, lopt := checker(t)
-	var got []monitor.Record
-	m, err := monitor.New(c, lopt, monitor.Options{}, func(r monitor.Record) { got = append(got, r) })
+	var got []check.Record
+	m, err := monitor.New(c, lopt, monitor.Options{}, func(r check.Record) { got = append(got, r) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func TestAfterClose(t *testing.T) {
 // as they are read, not when the stream ends.
 func TestFollowMalformed(t *testing.T) {
 	c, lopt := checker(t)
-	m, err := monitor.New(c, lopt, monitor.Options{}, func(monitor.Record) {})
+	m, err := monitor.New(c, lopt, monitor.Options{}, func(check.Record) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +260,7 @@ func TestEarlyPairedSpans(t *testing.T) {
 	}
 	c, lopt := checkerOf(t, filepath.Join(dir, "spec.hsf"), filepath.Join(dir, "spec.hif"), check.EngineAutomata)
 	var got []string
-	m, err := monitor.New(c, lopt, monitor.Options{Idle: time.Hour}, func(r monitor.Record) {
+	m, err := monitor.New(c, lopt, monitor.Options{Idle: time.Hour}, func(r check.Record) {
 		got = append(got, r.ClosedBy+":"+r.Verdict)
 	})
 	if err != nil {

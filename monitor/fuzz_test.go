@@ -43,7 +43,7 @@ func FuzzHTTPHandler(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, proto bool, body []byte) {
-		m, err := New(c, logs.Options{Sig: sp.Sig}, Options{}, func(Record) {})
+		m, err := New(c, logs.Options{Sig: sp.Sig}, Options{}, func(check.Record) {})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -29,7 +29,7 @@ func BenchmarkTimeToVerdict(b *testing.B) {
 	c, lopt := checker(b)
 	b.Run("early", func(b *testing.B) {
 		var lat []int64
-		m, err := monitor.New(c, lopt, monitor.Options{Idle: time.Hour}, func(r monitor.Record) {
+		m, err := monitor.New(c, lopt, monitor.Options{Idle: time.Hour}, func(r check.Record) {
 			if r.ClosedBy != monitor.ClosedEarly {
 				b.Fatalf("session %s closed by %s", r.Session, r.ClosedBy)
 			}
@@ -53,7 +53,7 @@ func BenchmarkTimeToVerdict(b *testing.B) {
 		const idle = 100 * time.Millisecond
 		var mu sync.Mutex
 		var lat []int64
-		m, err := monitor.New(c, lopt, monitor.Options{Idle: idle}, func(r monitor.Record) {
+		m, err := monitor.New(c, lopt, monitor.Options{Idle: idle}, func(r check.Record) {
 			mu.Lock()
 			lat = append(lat, r.LatencyUS)
 			mu.Unlock()
@@ -114,7 +114,7 @@ func BenchmarkAdd(b *testing.B) {
 			c, lopt := checkerOf(b, "../testdata/abp/abp.hsf", "", e)
 			for b.Loop() {
 				b.StopTimer()
-				m, err := monitor.New(c, lopt, monitor.Options{Idle: time.Hour}, func(monitor.Record) {})
+				m, err := monitor.New(c, lopt, monitor.Options{Idle: time.Hour}, func(check.Record) {})
 				if err != nil {
 					b.Fatal(err)
 				}

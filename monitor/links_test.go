@@ -35,13 +35,13 @@ func TestLinkedAcrossSources(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt := check.DefaultOptions()
-	opt.Analysis.Mode = verdict.Accept
+	opt.Mode = verdict.Accept
 	c, err := check.New(sp, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := map[string]string{}
-	m, err := monitor.New(c, logs.Options{Sig: sp.Sig}, monitor.Options{}, func(r monitor.Record) {
+	m, err := monitor.New(c, logs.Options{Sig: sp.Sig}, monitor.Options{}, func(r check.Record) {
 		got[r.Session] = r.Verdict
 	})
 	if err != nil {

@@ -150,7 +150,7 @@ func runLoad(tb testing.TB, requests, senders int, idle time.Duration) load {
 	)
 	m, err := monitor.New(c, logs.Options{Sig: sp.Sig}, monitor.Options{Idle: idle, MaxMemory: loadMemory,
 		Report: func(err error) { tb.Error(err) }},
-		func(r monitor.Record) {
+		func(r check.Record) {
 			if r.ClosedBy == monitor.ClosedIdle {
 				mu.Lock()
 				latencies = append(latencies, r.LatencyUS)

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"sync/atomic"
 
+	"github.com/ivc-project/ivc/check"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
@@ -36,8 +37,8 @@ func NewMetrics() *Metrics {
 	}
 }
 
-// Observe counts a record.
-func (x *Metrics) Observe(r Record) {
+// Observe counts a record of the monitor (with its Live part).
+func (x *Metrics) Observe(r check.Record) {
 	x.sessions.WithLabelValues(r.Verdict, r.ClosedBy).Inc()
 	x.latency.WithLabelValues(r.ClosedBy).Observe(float64(r.LatencyUS) / 1e6)
 }

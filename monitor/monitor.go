@@ -4,12 +4,12 @@
 // judged when it is over — idle for Options.Idle, open for Options.Max, or
 // at Close — exactly as ivc analyze judges it: the session is built by the
 // logs package's Assembler (the same gatherer as logs.Read) and judged by
-// the check package's Checker, and its record is check.Record plus the
-// revision, the reason it closed and the time to verdict.
+// the check package's Checker, and its record is check.Record with its
+// Live part: the revision, the reason it closed and the time to verdict.
 //
 // Early failure: when the automata engine judges the sessions, each event
-// also steps the walk of its location's projection DFA (automata.Online,
-// on the tables of the engine's local checks), and an event that makes a
+// also steps the walk of its location's projection DFA (check.Walker, on
+// the tables of the engine's local checks), and an event that makes a
 // local error certain fails its session at once: it is judged on its
 // events so far, closed_by early. A local error is a Fail whatever events
 // follow, in prefix and accept modes alike (Algorithm 2 of the automata
@@ -36,7 +36,7 @@
 // judged on all its events: a Fail again, with the whole session's
 // explanation, unless one of them is malformed or cannot be ordered.
 //
-//	m := monitor.New(checker, lopt, monitor.Options{}, func(r monitor.Record) { ... })
+//	m := monitor.New(checker, lopt, monitor.Options{}, func(r check.Record) { ... })
 //	go m.Run(ctx)                                  // closes idle and overdue sessions
 //	m.Scan("app.jsonl", r, logs.JSONL)             // or m.Traces("otlp", td) for OTLP
 //	m.Close()                                      // judge what is still open
@@ -58,7 +58,6 @@ import (
 	"time"
 
 	"github.com/ivc-project/ivc/check"
-	"github.com/ivc-project/ivc/internal/engine/automata"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/verdict"
@@ -111,7 +110,7 @@ const (
 	sliceBytes   = 24
 )
 
-// Reasons a session closed (Record.ClosedBy).
+// Reasons a session closed (check.Live.ClosedBy).
 const (
 	ClosedIdle     = "idle"
 	ClosedMax      = "max"
@@ -119,18 +118,6 @@ const (
 	ClosedEvicted  = "evicted"
 	ClosedShutdown = "shutdown"
 )
-
-// Record is the verdict of one session: the record of ivc analyze --format
-// json, plus Revision (1, then 2, 3, ... for a session re-opened by late
-// events, or by events after its early record), ClosedBy and LatencyUS,
-// the time from the arrival of the session's last event (for an early
-// record, of the event that failed) to its verdict.
-type Record struct {
-	check.Record
-	Revision  int    `json:"revision"`
-	ClosedBy  string `json:"closed_by"`
-	LatencyUS int64  `json:"latency_us"`
-}
 
 // Counts are what the monitor received. Received = Judged + Ignored +
 // Malformed + Late once every session is closed (Judged counts the events of
@@ -172,7 +159,7 @@ type session struct {
 // projection DFA reached (events in line order), and the session's event
 // last in the location's order (-1: none).
 type walk struct {
-	q    automata.State
+	q    check.WalkState
 	last int32
 }
 
@@ -182,8 +169,8 @@ type Monitor struct {
 	asm    *logs.Assembler
 	lopt   logs.Options
 	opt    Options
-	emit   func(Record)
-	online *automata.Online // nil: no early check
+	emit   func(check.Record)
+	online *check.Walker // nil: no early check
 	// subAt[i] is where the set of location i's subword walk starts in a
 	// session's subs, subAt[len-1] their length; walkBytes is what a
 	// session's early check holds; tmp and order are the check's scratch.
@@ -209,8 +196,9 @@ type Monitor struct {
 }
 
 // New returns a monitor of the sessions read with lopt (its signature and
-// locations) judged by c; emit receives every record, one at a time.
-func New(c *check.Checker, lopt logs.Options, opt Options, emit func(Record)) (*Monitor, error) {
+// locations) judged by c; emit receives every record, one at a time, with
+// its Live part.
+func New(c *check.Checker, lopt logs.Options, opt Options, emit func(check.Record)) (*Monitor, error) {
 	asm, err := logs.NewAssembler(lopt)
 	if err != nil {
 		return nil, err
@@ -236,7 +224,7 @@ func New(c *check.Checker, lopt logs.Options, opt Options, emit func(Record)) (*
 	if opt.Report == nil {
 		opt.Report = func(error) {}
 	}
-	m := &Monitor{c: c, asm: asm, lopt: lopt, opt: opt, emit: emit, online: c.Online(asm.Locations()),
+	m := &Monitor{c: c, asm: asm, lopt: lopt, opt: opt, emit: emit, online: c.Walker(asm.Locations()),
 		sessions: map[string]*session{}, open: list.New(), closed: list.New(), tombs: map[string]struct{}{},
 		counts: Counts{Verdicts: map[string]int64{}}, slots: make(chan struct{}, opt.MaxRequests)}
 	if m.online != nil {
@@ -548,7 +536,7 @@ func (m *Monitor) closeSession(s *session, by string, now time.Time) {
 
 // close closes s, judged r (nil: it could not be, reported): it emits r
 // and keeps s for its grace.
-func (m *Monitor) close(s *session, by string, now time.Time, r *Record) {
+func (m *Monitor) close(s *session, by string, now time.Time, r *check.Record) {
 	m.open.Remove(s.elem)
 	s.closedAt = now
 	s.elem = m.closed.PushBack(s)
@@ -564,8 +552,7 @@ func (m *Monitor) close(s *session, by string, now time.Time, r *Record) {
 	if r == nil {
 		return
 	}
-	r.Revision, r.ClosedBy = s.revision, by
-	r.LatencyUS = m.opt.Now().Sub(s.last).Microseconds()
+	r.Live = &check.Live{Revision: s.revision, ClosedBy: by, LatencyUS: m.opt.Now().Sub(s.last).Microseconds()}
 	m.counts.Sessions++
 	m.counts.Verdicts[r.Verdict]++
 	m.emit(*r)
@@ -573,14 +560,14 @@ func (m *Monitor) close(s *session, by string, now time.Time, r *Record) {
 
 // judge judges the events of s as ivc analyze judges a session, or says
 // why it cannot.
-func (m *Monitor) judge(s *session) (Record, error) {
+func (m *Monitor) judge(s *session) (check.Record, error) {
 	events := append([]logs.Event(nil), s.events...) // Assemble sorts them
 	ls, err := m.asm.Assemble(s.file, s.id, events)
 	if err == nil {
 		err = ls.Err
 	}
 	if err != nil {
-		return Record{}, err
+		return check.Record{}, err
 	}
 	in := check.Input{Name: ls.File, Session: s.id, Ignored: ls.Ignored, Incomplete: ls.Incomplete(),
 		Read: func() (*multitrace.MultiTrace, error) { return ls.MT, nil }}
@@ -588,9 +575,9 @@ func (m *Monitor) judge(s *session) (Record, error) {
 	if o.Err != nil {
 		var pe *check.PanicError
 		if errors.As(o.Err, &pe) {
-			return Record{}, fmt.Errorf("%s (session %s): %w", s.file, s.id, o.Err)
+			return check.Record{}, fmt.Errorf("%s (session %s): %w", s.file, s.id, o.Err)
 		}
-		return Record{}, o.Err
+		return check.Record{}, o.Err
 	}
-	return Record{Record: check.NewRecord(o)}, nil
+	return check.NewRecord(o), nil
 }

@@ -28,7 +28,7 @@ func TestSaturated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := New(c, logs.Options{Sig: sp.Sig}, Options{MaxRequests: 1}, func(Record) {})
+	m, err := New(c, logs.Options{Sig: sp.Sig}, Options{MaxRequests: 1}, func(check.Record) {})
 	if err != nil {
 		t.Fatal(err)
 	}

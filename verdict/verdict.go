@@ -7,7 +7,8 @@
 //
 // Generated verifiers carry a standard-library copy of the automata engine
 // (package internal/nfa/engine) whose Mode, Verdict and Reason have the same names
-// and strings as these (a test of this package checks it).
+// and strings as these (a test of this package checks it); the automata
+// engine (internal/engine/automata, result.go) maps them onto these.
 package verdict
 
 import (

@@ -113,7 +113,7 @@ func analyze(t *testing.T, cfg Config, hsf, hif string, files []string) analyzed
 	}
 	opts := check.DefaultOptions()
 	if cfg.Settings.Mode != "" {
-		if opts.Analysis.Mode, err = verdict.ParseMode(cfg.Settings.Mode); err != nil {
+		if opts.Mode, err = verdict.ParseMode(cfg.Settings.Mode); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/ivc-project/ivc/check"
-	"github.com/ivc-project/ivc/internal/engine/rewrite"
 	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/internal/report"
 	"github.com/ivc-project/ivc/logs"
@@ -179,7 +178,7 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 	f.MarkDeprecated("loc", "use --local-analyses")
 	f.StringVar(&fl.strategy, "strategy", "dfs", "the search order, `dfs|bfs`")
 	f.DurationVar(&fl.timeout, "timeout", 0, "time budget per multi-trace, e.g. 5s (0: none); Inconc when hit")
-	f.IntVar(&fl.maxNodes, "max-nodes", 0, fmt.Sprintf("vertex budget per multi-trace (0: %d); Inconc when hit", rewrite.DefaultMaxNodes))
+	f.IntVar(&fl.maxNodes, "max-nodes", 0, fmt.Sprintf("vertex budget per multi-trace (0: %d); Inconc when hit", check.DefaultMaxNodes))
 	f.IntVar(&fl.jobs, "jobs", runtime.NumCPU(), "multi-traces analyzed in parallel")
 	f.StringVar(&fl.options, "options", "", "take defaults from the @analyze_option of `FILE.hcf` (HIBOU options)")
 	f.IntVar(&fl.maxStates, "max-states", 0, fmt.Sprintf("state budget of the NFA synthesis of the automata engine (0: %d with --engine auto, compile's default with automata)", check.DefaultAutoMaxStates))

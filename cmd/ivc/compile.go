@@ -11,10 +11,10 @@ import (
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/compile"
-	"github.com/ivc-project/ivc/internal/engine/automata"
+	"github.com/ivc-project/ivc/internal/nfa"
+	"github.com/ivc-project/ivc/internal/synth"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/syntax"
-	"github.com/ivc-project/ivc/verdict"
 )
 
 type compileFlags struct {
@@ -119,15 +119,18 @@ func (a *app) compile(fl *compileFlags, args []string) error {
 			return a.usagef("--main: %v", err)
 		}
 	}
-	e, err := automata.New(sp.Store, sp.Root, automata.Options{Mode: verdict.Accept, File: sp.HIFPath, Syntax: sp.Syntax,
-		MaxStates: fl.maxStates, MaxProjStates: fl.maxProjStates, BuildTimeout: fl.limits.timeout, MaxMemory: int64(fl.limits.maxMemory)})
+	// The synthesis and the checker of the locations share the deadline.
+	deadline, maxMemory := fl.limits.deadline(), int64(fl.limits.maxMemory)
+	m, err := synth.Compile(sp.Store, sp.Root, synth.Options{MaxStates: fl.maxStates, File: sp.HIFPath, Syntax: sp.Syntax,
+		Deadline: deadline, MaxMemory: maxMemory})
 	if err != nil {
 		return err
 	}
-	cfg, err := verifierConfig(sp, e, part)
+	c, err := m.Checker(sp.Store, part, nfa.CheckerOptions{MaxProjStates: fl.maxProjStates, Deadline: deadline, MaxMemory: maxMemory})
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %v", sp.HIFPath, err)
 	}
+	cfg := verifierConfig(sp, c, part)
 	cfg.Package, cfg.Main, cfg.ImportPath = pkg, fl.main, importPath
 	cfg.Command = "ivc compile " + strings.Join(commandArgs(sp, fl, pkg), " ")
 	files, err := compile.Generate(cfg)
@@ -158,14 +161,10 @@ func (a *app) compile(fl *compileFlags, args []string) error {
 }
 
 // verifierConfig returns the configuration of the verifier of sp's
-// interaction, compiled by e, for the locations part: e's checker for
-// them, the signature's names, each location's lifelines, and the names of
-// sp's files as the source.
-func verifierConfig(sp *spec.Spec, e *automata.Engine, part interaction.Locations) (compile.Config, error) {
-	c, err := e.Checker(part)
-	if err != nil {
-		return compile.Config{}, fmt.Errorf("%s: %v", sp.HIFPath, err)
-	}
+// interaction for the locations part: its checker c for them, the
+// signature's names, each location's lifelines, and the names of sp's
+// files as the source.
+func verifierConfig(sp *spec.Spec, c *nfa.Checker, part interaction.Locations) compile.Config {
 	cfg := compile.Config{Source: filepath.Base(sp.SigPath), Checker: c, Lifelines: sp.Sig.Lifelines, Messages: sp.Sig.Messages,
 		LifelineAliases: sp.Sig.LifelineAliases, MessageAliases: sp.Sig.MessageAliases}
 	if sp.HIFPath != sp.SigPath {
@@ -178,7 +177,7 @@ func verifierConfig(sp *spec.Spec, e *automata.Engine, part interaction.Location
 		}
 		cfg.Locations = append(cfg.Locations, ls)
 	}
-	return cfg, nil
+	return cfg
 }
 
 // commandArgs is the command line in the generated documentation: the

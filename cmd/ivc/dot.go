@@ -7,7 +7,6 @@ import (
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/atomicfile"
 	"github.com/ivc-project/ivc/internal/draw"
-	"github.com/ivc-project/ivc/internal/engine/automata"
 	"github.com/ivc-project/ivc/internal/nfa"
 	"github.com/ivc-project/ivc/internal/synth"
 	"github.com/ivc-project/ivc/syntax"
@@ -101,11 +100,13 @@ it is used when HIF is omitted) or a legacy single-file .hsf.`,
 					}
 					return a.usagef("--location %q is none of the locations: %s", location, strings.Join(names, "; "))
 				}
-				e, err := automata.New(sp.Store, sp.Root, automata.Options{BuildTimeout: lim.timeout, MaxMemory: int64(lim.maxMemory)})
+				// The synthesis and the checker of the locations share the deadline.
+				deadline, maxMemory := lim.deadline(), int64(lim.maxMemory)
+				m, err := synth.Compile(sp.Store, sp.Root, synth.Options{Deadline: deadline, MaxMemory: maxMemory})
 				if err != nil {
 					return err
 				}
-				c, err := e.Checker(part)
+				c, err := m.Checker(sp.Store, part, nfa.CheckerOptions{Deadline: deadline, MaxMemory: maxMemory})
 				if err != nil {
 					return err
 				}

@@ -8,7 +8,6 @@ import (
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/internal/atomicfile"
 	"github.com/ivc-project/ivc/internal/draw"
-	"github.com/ivc-project/ivc/internal/engine/rewrite"
 	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
@@ -139,7 +138,7 @@ multi-trace is drawn in SVG only).
 	f.StringVar(&fl.logs.lifelineAttr, "lifeline-attr", "", "with --session, OTLP/Jaeger: the attribute naming a span's lifeline")
 	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "with --session, OTLP/Jaeger: the attribute naming a span's message")
 	fl.logs.sessionScope = "run"
-	f.IntVar(&fl.maxNodes, "max-nodes", 0, fmt.Sprintf("vertex budget of the analysis (0: %d)", rewrite.DefaultMaxNodes))
+	f.IntVar(&fl.maxNodes, "max-nodes", 0, fmt.Sprintf("vertex budget of the analysis (0: %d)", check.DefaultMaxNodes))
 	return cmd
 }
 
@@ -269,7 +268,7 @@ func (a *app) drawMultiTrace(cmd *cobra.Command, fl *analyzeFlags, sp *spec.Spec
 // an analyzer's Witness) gives it: for a Pass or WeakPass, an accepted one;
 // for a Fail, one of the part the explanation says was consumed (nil if
 // none is found within the limits).
-func witness(find func(*multitrace.MultiTrace, verdict.Mode) (rewrite.Witness, bool), mt *multitrace.MultiTrace, res verdict.Result) rewrite.Witness {
+func witness(find func(*multitrace.MultiTrace, verdict.Mode) (check.Witness, bool), mt *multitrace.MultiTrace, res verdict.Result) check.Witness {
 	switch {
 	case res.Verdict.OK():
 		w, _ := find(mt, res.Mode)

@@ -9,7 +9,6 @@ import (
 	"github.com/emicklei/dot"
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/internal/atomicfile"
-	"github.com/ivc-project/ivc/internal/engine/rewrite"
 	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/syntax"
@@ -27,7 +26,7 @@ var statusColors = map[string]string{
 
 // writeGraph draws the graph the runtime engine explored for the
 // multi-trace file (Analyzer.Explore) as a Graphviz file at path.
-func writeGraph(path, file string, r verdict.Result, g *rewrite.Graph) error {
+func writeGraph(path, file string, r verdict.Result, g *check.Graph) error {
 	if err := atomicfile.WriteFile(path, []byte(drawGraph(file, r, g, maxDrawnVertices)), 0o644); err != nil {
 		return syntax.FileError(err)
 	}
@@ -46,7 +45,7 @@ const (
 
 // drawGraph draws the explored graph eg of the multi-trace file, at most
 // maxVertices of its vertices (the label says how many were left out).
-func drawGraph(file string, r verdict.Result, eg *rewrite.Graph, maxVertices int) string {
+func drawGraph(file string, r verdict.Result, eg *check.Graph, maxVertices int) string {
 	g := dot.NewGraph(dot.Directed)
 	label := fmt.Sprintf("%s: %s (%s mode, %s)", file, r.Verdict, r.Mode, r.Cost())
 	drawn := min(len(eg.Vertices), maxVertices)

@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/ivc-project/ivc/check"
-	"github.com/ivc-project/ivc/internal/engine/rewrite"
 	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/verdict"
@@ -17,9 +16,9 @@ import (
 // TestDrawGraphOmitted: a graph the recording cut short says so in its
 // label (issue 19, item 4).
 func TestDrawGraphOmitted(t *testing.T) {
-	g := &rewrite.Graph{
-		Vertices:        []rewrite.GraphVertex{{Term: "a!m", Consumed: []int{0}}, {Term: "∅", Consumed: []int{1}, Status: "ok"}},
-		Edges:           []rewrite.GraphEdge{{From: 0, To: 1, Label: "a!m"}},
+	g := &check.Graph{
+		Vertices:        []check.GraphVertex{{Term: "a!m", Consumed: []int{0}}, {Term: "∅", Consumed: []int{1}, Status: "ok"}},
+		Edges:           []check.GraphEdge{{From: 0, To: 1, Label: "a!m"}},
 		OmittedVertices: 7, OmittedEdges: 9,
 	}
 	dot := drawGraph("x.htf", verdict.Result{Verdict: verdict.Pass, Nodes: 9}, g, maxDrawnVertices)

@@ -160,7 +160,7 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 	opt.MaxMemory = int64(fl.maxSessionMemory)
 	opt.Report = func(err error) { stderr(func(w io.Writer) { fmt.Fprintf(w, "ivc: %v\n", err) }) }
 	met := monitor.NewMetrics()
-	m, err := monitor.New(c, lopt, opt, func(r monitor.Record) {
+	m, err := monitor.New(c, lopt, opt, func(r check.Record) {
 		met.Observe(r)
 		out.write(r)
 		if r.Verdict == verdict.Fail.String() {
@@ -341,7 +341,7 @@ func (o *recordOutput) reopen() error {
 
 // write writes one record and flushes: records come one per session, at
 // the pace sessions end.
-func (o *recordOutput) write(r monitor.Record) {
+func (o *recordOutput) write(r check.Record) {
 	line, _ := json.Marshal(r)
 	o.mu.Lock()
 	defer o.mu.Unlock()

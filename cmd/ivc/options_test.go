@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ivc-project/ivc/internal/engine/rewrite"
+	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/internal/hcf"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/verdict"
@@ -30,27 +30,27 @@ func TestAnalysisOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	def := rewrite.Options{Mode: verdict.Prefix, POR: true, LOC: true, Strategy: rewrite.DFS, Simulation: rewrite.DefaultSimulation()}
-	with := func(f func(o *rewrite.Options)) rewrite.Options { o := def; f(&o); return o }
+	def := check.Options{Mode: verdict.Prefix, POR: true, LOC: true, Strategy: check.DFS, Simulation: check.DefaultSimulation()}
+	with := func(f func(o *check.Options)) check.Options { o := def; f(&o); return o }
 	for _, tc := range []struct {
 		name   string
 		args   []string
 		legacy *hcf.File
-		want   rewrite.Options
+		want   check.Options
 	}{
 		{"defaults", nil, nil, def},
 		{"flags", []string{"--mode", "accept", "--por=false", "--local-analyses=false", "--strategy", "bfs", "--max-nodes", "7", "--timeout", "2s", "--max-memory", "1GiB"}, nil,
-			with(func(o *rewrite.Options) {
-				*o = rewrite.Options{Mode: verdict.Accept, Strategy: rewrite.BFS, MaxNodes: 7, Timeout: 2e9, MaxMemory: 1 << 30, Simulation: rewrite.DefaultSimulation()}
+			with(func(o *check.Options) {
+				*o = check.Options{Mode: verdict.Accept, Strategy: check.BFS, MaxNodes: 7, Timeout: 2e9, MaxMemory: 1 << 30, Simulation: check.DefaultSimulation()}
 			})},
 		{"file", []string{"--options", off}, nil,
-			with(func(o *rewrite.Options) { o.POR, o.LOC, o.Strategy, o.MaxNodes = false, false, rewrite.BFS, 5 })},
+			with(func(o *check.Options) { o.POR, o.LOC, o.Strategy, o.MaxNodes = false, false, check.BFS, 5 })},
 		{"flags over file", []string{"--options", off, "--por", "--loc=true" /* the deprecated name still works */, "--strategy=dfs", "--max-nodes=0"}, nil, def},
 		{"new name over file", []string{"--options", off, "--por", "--local-analyses", "--strategy=dfs", "--max-nodes=0"}, nil, def},
-		{"HCS is dfs", []string{"--options", hcs}, nil, with(func(o *rewrite.Options) { o.Mode = verdict.Accept })},
-		{"legacy", nil, legacy, with(func(o *rewrite.Options) { o.Mode, o.LOC, o.Strategy = verdict.Accept, false, rewrite.BFS })},
-		{"file over legacy", []string{"--options", hcs}, legacy, with(func(o *rewrite.Options) { o.Mode, o.LOC = verdict.Accept, true })},
-		{"flags over legacy", []string{"--mode=prefix", "--loc"}, legacy, with(func(o *rewrite.Options) { o.Strategy = rewrite.BFS })},
+		{"HCS is dfs", []string{"--options", hcs}, nil, with(func(o *check.Options) { o.Mode = verdict.Accept })},
+		{"legacy", nil, legacy, with(func(o *check.Options) { o.Mode, o.LOC, o.Strategy = verdict.Accept, false, check.BFS })},
+		{"file over legacy", []string{"--options", hcs}, legacy, with(func(o *check.Options) { o.Mode, o.LOC = verdict.Accept, true })},
+		{"flags over legacy", []string{"--mode=prefix", "--loc"}, legacy, with(func(o *check.Options) { o.Strategy = check.BFS })},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := &app{env: testEnv(io.Discard, io.Discard)}
@@ -64,7 +64,8 @@ func TestAnalysisOptions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := opts.Analysis
+			got := opts
+			got.MaxInput = 0 // the limit of reading, not of the analysis
 			if tc.want.MaxMemory == 0 {
 				// The default depends on the memory available now.
 				if got.MaxMemory < 256<<20 {

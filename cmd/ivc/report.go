@@ -11,7 +11,6 @@ import (
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/atomicfile"
 	"github.com/ivc-project/ivc/internal/draw"
-	"github.com/ivc-project/ivc/internal/engine/rewrite"
 	"github.com/ivc-project/ivc/internal/report"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
@@ -141,13 +140,17 @@ func (r *reportBuilder) write(elapsed time.Duration, counts logCounts, sig *inte
 		r.rep.NoDrawing = "a raw NFA has no interaction to draw"
 	}
 	if in := r.sp; in != nil && len(r.fails) > 0 {
-		// A store of its own: the checker's may still be read elsewhere.
-		st := interaction.NewStore(in.Sig)
-		opts := check.DefaultOptions().Analysis
-		opts.Timeout = witnessTimeout
-		an := rewrite.New(st, st.Import(in.Store, in.Root), opts)
+		// A checker of its own, with the default settings but a short
+		// timeout: the run's may still be used elsewhere, and its limits
+		// are those of the verdicts, not of the drawings.
+		opts := check.DefaultOptions()
+		opts.Engine, opts.Timeout = check.EngineRuntime, witnessTimeout
+		wc, err := check.New(in, opts)
+		if err != nil {
+			return err
+		}
 		for _, f := range r.fails {
-			run := draw.Run{Sig: in.Sig, Syntax: in.Syntax, MT: f.mt, Result: f.res, Witness: witness(an.Witness, f.mt, f.res)}
+			run := draw.Run{Sig: in.Sig, Syntax: in.Syntax, MT: f.mt, Result: f.res, Witness: witness(wc.Witness, f.mt, f.res)}
 			title := r.rep.Rows[f.row].File
 			if files := r.rep.Rows[f.row].Files; len(files) > 1 {
 				title = strings.Join(files, ", ")

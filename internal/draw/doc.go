@@ -7,13 +7,13 @@
 //	mmd := draw.InteractionMermaid(sp.Sig, sp.Syntax, draw.Options{})
 //
 // A multi-trace is drawn with its verdict: the interleaving the analysis
-// found (rewrite.Analyzer.Witness) with the arrows of its messages, or, for
+// found (check.Checker.Witness) with the arrows of its messages, or, for
 // a Fail, the part consumed, where the analysis got stuck and what the
 // interaction expected there:
 //
-//	a := rewrite.New(sp.Store, sp.Root, rewrite.DefaultOptions())
-//	res := a.Check(mt)
-//	w, _ := a.Witness(mt, res.Mode) // for a Fail: a.Witness(draw.Consumed(mt, res.Explanation), verdict.Prefix)
+//	c, _ := check.New(sp, check.DefaultOptions())
+//	res := c.Check(mt)
+//	w, _ := c.Witness(mt, res.Mode) // for a Fail: c.Witness(draw.Consumed(mt, res.Explanation), verdict.Prefix)
 //	svg := draw.MultiTraceSVG(draw.Run{Sig: sp.Sig, Syntax: sp.Syntax, MT: mt, Result: res, Witness: w}, draw.Options{})
 //
 // For review, InteractionDOT gives an interaction's operator tree in

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/interaction"
-	"github.com/ivc-project/ivc/internal/engine/rewrite"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/verdict"
@@ -42,6 +42,19 @@ var runs = []struct {
 	{"lfrem_i1_fail", "lfrem_i1", "../../testdata/lfrem/i1_noise/trace103s1_noise.htf", verdict.Prefix, verdict.Fail},
 	{"slice_late", "slice_i0", "../../testdata/slice/late.htf", verdict.Slice, verdict.WeakPass},
 	{"slice_wrong", "slice_i0", "../../testdata/slice/wrong.htf", verdict.Slice, verdict.Fail},
+}
+
+// runtimeChecker returns the checker of sp in mode by the runtime engine,
+// whose witnesses the drawings show, with the default settings.
+func runtimeChecker(t *testing.T, sp *spec.Spec, mode verdict.Mode) *check.Checker {
+	t.Helper()
+	opts := check.DefaultOptions()
+	opts.Engine, opts.Mode = check.EngineRuntime, mode
+	c, err := check.New(sp, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 func load(t *testing.T, model string) *spec.Spec {
@@ -194,9 +207,7 @@ func TestMultiTraceGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		opts := rewrite.DefaultOptions()
-		opts.Mode = r.mode
-		an := rewrite.New(sp.Store, sp.Root, opts)
+		an := runtimeChecker(t, sp, r.mode)
 		res := an.Check(mt)
 		if res.Verdict != r.want {
 			t.Fatalf("%s: %s, want %s", r.name, res.Verdict, r.want)
@@ -375,7 +386,7 @@ func TestMultiTraceApart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	an := rewrite.New(st, root, rewrite.DefaultOptions())
+	an := runtimeChecker(t, &spec.Spec{Sig: sig, Store: st, Root: root, Syntax: node}, verdict.Prefix)
 	res := an.Check(mt)
 	run := Run{Sig: sig, Syntax: node, MT: mt, Result: res}
 	if res.Verdict == verdict.Fail {
@@ -409,7 +420,7 @@ func TestMaxSteps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	an := rewrite.New(sp.Store, sp.Root, rewrite.DefaultOptions())
+	an := runtimeChecker(t, sp, verdict.Prefix)
 	res := an.Check(mt)
 	w, ok := an.Witness(Consumed(mt, res.Explanation), verdict.Prefix)
 	if res.Verdict != verdict.Fail || !ok || len(w) != 250 {

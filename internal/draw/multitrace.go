@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/interaction"
-	"github.com/ivc-project/ivc/internal/engine/rewrite"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/verdict"
 )
@@ -19,11 +19,11 @@ type Run struct {
 	MT     *multitrace.MultiTrace
 	Result verdict.Result
 	// Witness orders the events: for a Pass or WeakPass, the interleaving
-	// the analysis found (rewrite.Analyzer.Witness); for a Fail, one of the
+	// the analysis found (check.Checker.Witness); for a Fail, one of the
 	// part consumed (the witness, in prefix mode, of Consumed(MT,
 	// Result.Explanation)). Without it, the i-th events of the components
 	// share a row, and no arrow is drawn.
-	Witness rewrite.Witness
+	Witness check.Witness
 }
 
 // Limits of a multi-trace drawing of a Fail.
@@ -237,7 +237,7 @@ type pending struct {
 
 // steps draws the events of a witness, one step a row, with the arrows of
 // the messages, and returns the rows used.
-func (l *traceLayout) steps(w rewrite.Witness) int {
+func (l *traceLayout) steps(w check.Witness) int {
 	sig := l.r.Sig
 	pairs := messagePairs(sig, l.r.Syntax)
 	var open []*pending

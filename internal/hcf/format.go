@@ -88,7 +88,7 @@ func formatAnalysis(o *Options) string {
 		", loop " + formatBudget(s.Loop) + ", act " + formatBudget(s.Act) + "]"
 }
 
-func formatBudget(b Budget) string {
+func formatBudget(b HibouBudget) string {
 	if b.Kind == BudgetNum {
 		return "num=" + strconv.Itoa(b.N)
 	}

@@ -78,7 +78,7 @@ type Options struct {
 	Set Key // the options given, a bitwise OR of Key values
 
 	Loggers               []Logger
-	Strategy              Strategy
+	Strategy              HibouStrategy
 	GreedyPriorities      Priorities // parameters of Strategy GreedyBestFS
 	Goal                  Goal
 	Analysis              Analysis
@@ -133,19 +133,26 @@ func (k Key) String() string {
 	return s
 }
 
-// Strategy is the search strategy of the graph exploration.
-type Strategy uint8
+// The values of strategy, simulate[...] and its budgets are HIBOU's, as
+// its files spell them, not ivc's: HIBOU has strategies and budgets that
+// ivc does not (HCS, GreedyBestFS; none, max_depth), and ivc's own
+// (check.Strategy and check.Simulation, the runtime engine's Strategy,
+// Simulation and Budget) are named without the prefix. Package check maps
+// these onto those, in one place (its options.go).
+
+// HibouStrategy is HIBOU's search strategy of the graph exploration.
+type HibouStrategy uint8
 
 const (
-	BFS          Strategy = iota + 1 // breadth first
-	DFS                              // depth first
-	HCS                              // high coverage: depth first, then the oldest pending siblings
-	GreedyBestFS                     // HIBOU ≤ 0.7 only, with Options.GreedyPriorities
+	BFS          HibouStrategy = iota + 1 // breadth first
+	DFS                                   // depth first
+	HCS                                   // high coverage: depth first, then the oldest pending siblings
+	GreedyBestFS                          // HIBOU ≤ 0.7 only, with Options.GreedyPriorities
 )
 
-var strategyNames = enum.New("Strategy", map[Strategy]string{BFS: "BFS", DFS: "DFS", HCS: "HCS", GreedyBestFS: "GreedyBestFS"})
+var strategyNames = enum.New("HibouStrategy", map[HibouStrategy]string{BFS: "BFS", DFS: "DFS", HCS: "HCS", GreedyBestFS: "GreedyBestFS"})
 
-func (s Strategy) String() string { return strategyNames.Name(s) }
+func (s HibouStrategy) String() string { return strategyNames.Name(s) }
 
 // Goal is the verdict at which an analysis may stop early.
 type Goal uint8
@@ -167,7 +174,7 @@ const (
 	Accept    AnalysisKind = iota + 1 // exact membership
 	Prefix                            // multi-prefix, without lifeline removal
 	Eliminate                         // multi-prefix by lifeline removal ("hide" before 0.8.4)
-	Simulate                          // slices by simulation, see Simulation
+	Simulate                          // slices by simulation, see HibouSimulation
 )
 
 var analysisKindNames = enum.New("AnalysisKind", map[AnalysisKind]string{Accept: "accept", Prefix: "prefix", Eliminate: "eliminate", Simulate: "simulate"})
@@ -177,39 +184,39 @@ func (k AnalysisKind) String() string { return analysisKindNames.Name(k) }
 // Analysis is the value of analysis_kind.
 type Analysis struct {
 	Kind     AnalysisKind
-	Simulate Simulation // when Kind == Simulate
+	Simulate HibouSimulation // when Kind == Simulate
 }
 
-// Simulation holds the parameters of simulate[...]. Parameters the file
+// HibouSimulation holds the parameters of simulate[...]. Parameters the file
 // leaves out get HIBOU's defaults: no slice, no reset, no multiply,
 // loop max_depth, act none.
-type Simulation struct {
+type HibouSimulation struct {
 	Slice    bool // also simulate before the start of a component ("before", "preamble")
 	Reset    bool // reset the budgets after each real consumption ("reinitialize")
 	Multiply bool // multiply the budgets by the multi-trace length ("resized", "dependent")
-	Loop     Budget
-	Act      Budget
+	Loop     HibouBudget
+	Act      HibouBudget
 }
 
-// Budget bounds what a simulation may add: loop instances or actions.
-type Budget struct {
-	Kind BudgetKind
+// HibouBudget bounds what a simulation may add: loop instances or actions.
+type HibouBudget struct {
+	Kind HibouBudgetKind
 	N    int // for BudgetNum
 }
 
-// BudgetKind is the kind of a simulation budget.
-type BudgetKind uint8
+// HibouBudgetKind is the kind of a simulation budget.
+type HibouBudgetKind uint8
 
 const (
-	BudgetNone     BudgetKind = iota + 1 // "none": no simulation of this kind
-	BudgetNum                            // "num=N"
-	BudgetMaxNum                         // "max_num": the number of loops (or actions outside loops) of the term
-	BudgetMaxDepth                       // "max_depth": the loop depth of the term (loop budget only)
+	BudgetNone     HibouBudgetKind = iota + 1 // "none": no simulation of this kind
+	BudgetNum                                 // "num=N"
+	BudgetMaxNum                              // "max_num": the number of loops (or actions outside loops) of the term
+	BudgetMaxDepth                            // "max_depth": the loop depth of the term (loop budget only)
 )
 
-var budgetNames = enum.New("BudgetKind", map[BudgetKind]string{BudgetNone: "none", BudgetNum: "num", BudgetMaxNum: "max_num", BudgetMaxDepth: "max_depth"})
+var budgetNames = enum.New("HibouBudgetKind", map[HibouBudgetKind]string{BudgetNone: "none", BudgetNum: "num", BudgetMaxNum: "max_num", BudgetMaxDepth: "max_depth"})
 
-func (k BudgetKind) String() string { return budgetNames.Name(k) }
+func (k HibouBudgetKind) String() string { return budgetNames.Name(k) }
 
 // LocalAnalysis is the value of local_analysis: local analyses prune a node
 // when one component alone cannot be explained by the projected interaction.

@@ -67,9 +67,9 @@ func (p *parser) analysisKind(o *Options, _ Kind) error {
 	case t.IsIdent("eliminate"), t.IsIdent("hide"): // hide: HIBOU ≤ 0.8.2
 		o.Analysis = Analysis{Kind: Eliminate}
 	case t.IsIdent("simulate"):
-		o.Analysis = Analysis{Kind: Simulate, Simulate: Simulation{
-			Loop: Budget{Kind: BudgetMaxDepth},
-			Act:  Budget{Kind: BudgetNone},
+		o.Analysis = Analysis{Kind: Simulate, Simulate: HibouSimulation{
+			Loop: HibouBudget{Kind: BudgetMaxDepth},
+			Act:  HibouBudget{Kind: BudgetNone},
 		}}
 		if p.s.Peek().Is("[") {
 			if err := p.simulation(&o.Analysis.Simulate); err != nil {
@@ -83,7 +83,7 @@ func (p *parser) analysisKind(o *Options, _ Kind) error {
 	return nil
 }
 
-func (p *parser) simulation(sim *Simulation) error {
+func (p *parser) simulation(sim *HibouSimulation) error {
 	given := once{}
 	return p.list("simulate[...]", func() error {
 		t := p.s.Next()
@@ -146,7 +146,7 @@ func (p *parser) boolParam(given once, param string, t scan.Token, dst *bool) er
 	return err
 }
 
-func (p *parser) budget(loop bool) (Budget, error) {
+func (p *parser) budget(loop bool) (HibouBudget, error) {
 	want := "num=N, max_num or none after act"
 	if loop {
 		want = "num=N, max_num, max_depth or none after loop"
@@ -157,25 +157,25 @@ func (p *parser) budget(loop bool) (Budget, error) {
 		if u := p.s.Next(); u.IsIdent("num") || u.IsIdent("depth") {
 			text = "max_" + u.Text
 		} else {
-			return Budget{}, p.s.Unexpected(u, "num or depth after max")
+			return HibouBudget{}, p.s.Unexpected(u, "num or depth after max")
 		}
 	}
 	switch {
 	case t.Kind != scan.Ident:
 	case isNone(t):
-		return Budget{Kind: BudgetNone}, nil
+		return HibouBudget{Kind: BudgetNone}, nil
 	case text == "num":
 		if _, err := p.s.Expect("=", "after num"); err != nil {
-			return Budget{}, err
+			return HibouBudget{}, err
 		}
 		n, err := p.count("num")
-		return Budget{Kind: BudgetNum, N: n}, err
+		return HibouBudget{Kind: BudgetNum, N: n}, err
 	case text == "max_num", text == "maxnum":
-		return Budget{Kind: BudgetMaxNum}, nil
+		return HibouBudget{Kind: BudgetMaxNum}, nil
 	case loop && (text == "max_depth" || text == "maxdepth"):
-		return Budget{Kind: BudgetMaxDepth}, nil
+		return HibouBudget{Kind: BudgetMaxDepth}, nil
 	}
-	return Budget{}, p.s.Unexpected(t, want)
+	return HibouBudget{}, p.s.Unexpected(t, want)
 }
 
 func (p *parser) localAnalysis(o *Options, _ Kind) error {

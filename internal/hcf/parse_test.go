@@ -380,7 +380,7 @@ func TestPaperFigures(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 	sim := f.Section(Analyze).Options.Analysis.Simulate
-	if want := (Simulation{Slice: true, Reset: true, Loop: Budget{Kind: BudgetMaxDepth}, Act: Budget{Kind: BudgetNum, N: 10}}); sim != want {
+	if want := (HibouSimulation{Slice: true, Reset: true, Loop: HibouBudget{Kind: BudgetMaxDepth}, Act: HibouBudget{Kind: BudgetNum, N: 10}}); sim != want {
 		t.Errorf("simulation %+v, want %+v", sim, want)
 	}
 }

@@ -9,7 +9,8 @@ import (
 )
 
 // Mode, Verdict, Reason, Result and LocalFailure are the engine's: see
-// package engine, which runs the checks.
+// package engine, which runs the checks (its own types, which the automata
+// engine maps onto package verdict's).
 type (
 	Mode         = engine.Mode
 	Verdict      = engine.Verdict

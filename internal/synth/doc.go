@@ -27,6 +27,14 @@
 // Acts[x] of the Store), and named by MultiAction.Format ("a!m",
 // "{a!m,b?m}") for printing only.
 //
+// A multi-trace is observed by locations (groups of lifelines that share a
+// clock): Alphabets splits the symbols into the letters each location sees
+// (locations.go), which the automata engine checks logs with, and
+// Automaton.Checker builds the checker of a partition (package nfa's), as
+// the code generator and ivc dot need it:
+//
+//	c, err := a.Checker(sp.Store, locs, nfa.CheckerOptions{})
+//
 // Options.Deadline and Options.MaxMemory bound a synthesis (the terms it
 // adds to the Store count, by Store.Bytes): past them it fails with a
 // *nfa.LimitError, as it fails with a *StateLimitError past MaxStates.

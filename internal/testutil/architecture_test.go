@@ -57,16 +57,16 @@ var architecture = []struct {
 		[]string{"github.com/dave/jennifer", "golang.org/x/mod"}},
 	// The front door, and what prints its results.
 	{"check", []string{"syntax", "internal/enum", "interaction", "multitrace", "internal/hcf", "spec", "logs", "verdict", "internal/nfa", "internal/synth", "internal/engine/automata", "internal/engine/rewrite"}, nil},
-	{"internal/draw", []string{"interaction", "multitrace", "verdict", "internal/engine/rewrite"}, []string{"github.com/emicklei/dot"}},
+	{"internal/draw", []string{"interaction", "multitrace", "verdict", "check"}, []string{"github.com/emicklei/dot"}},
 	{"internal/report", nil, nil},
 	// The live driver's library: sessions of live traffic judged by check,
-	// failed early by the automata engine's local checks.
-	{"monitor", []string{"check", "logs", "multitrace", "verdict", "internal/engine/automata"},
+	// failed early by the automata engine's local checks (check.Walker).
+	{"monitor", []string{"check", "logs", "multitrace", "verdict"},
 		[]string{"go.opentelemetry.io/collector/pdata", "google.golang.org/grpc", "google.golang.org/genproto/googleapis/rpc",
 			"google.golang.org/protobuf", "github.com/prometheus/client_golang"}},
 	// The driver: flags, wiring and printing.
 	{"cmd/ivc", []string{"syntax", "internal/input", "internal/atomicfile", "interaction", "multitrace", "spec", "internal/pretty", "logs",
-		"internal/gen", "verdict", "internal/nfa", "internal/synth", "internal/engine/automata", "internal/engine/rewrite", "internal/compile", "check", "internal/draw", "internal/report", "monitor"},
+		"internal/gen", "verdict", "internal/nfa", "internal/synth", "internal/compile", "check", "internal/draw", "internal/report", "monitor"},
 		[]string{"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/schollz/progressbar", "golang.org/x/term", "github.com/emicklei/dot"}},
 	// For tests and benchmarks only.
 	{"internal/random", []string{"interaction"}, nil},

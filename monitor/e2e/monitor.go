@@ -29,8 +29,8 @@ type Monitor struct {
 	hs                 *http.Server
 
 	mu      sync.Mutex
-	records map[string]monitor.Record // the last of each session
-	early   map[string]string         // the verdicts of the early records
+	records map[string]check.Record // the last of each session
+	early   map[string]string       // the verdicts of the early records
 }
 
 // StartMonitor starts a monitor of the shop's specification, found in dir
@@ -44,8 +44,8 @@ func StartMonitor(dir string) (*Monitor, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := &Monitor{records: map[string]monitor.Record{}, early: map[string]string{}}
-	x.M, err = monitor.New(c, logs.Options{Sig: sp.Sig}, monitor.Options{Idle: time.Hour}, func(r monitor.Record) {
+	x := &Monitor{records: map[string]check.Record{}, early: map[string]string{}}
+	x.M, err = monitor.New(c, logs.Options{Sig: sp.Sig}, monitor.Options{Idle: time.Hour}, func(r check.Record) {
 		x.mu.Lock()
 		x.records[r.Session] = r
 		if r.ClosedBy == monitor.ClosedEarly {

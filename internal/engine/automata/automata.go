@@ -20,22 +20,16 @@
 //
 // # Locations of multi-actions
 //
-// The locations are the components of the multi-trace, in order. A symbol
-// of the NFA is a multi-action; its part at a location is its restriction to
-// the lifelines of that component (a <synch> message {a!m,b?m} with a and b
-// apart shows a!m at a's location and b?m at b's), which is exactly what the
-// component's log records. The letters of a location are the distinct
-// restrictions; an event of a log that is no restriction of any symbol is
-// no letter, and its location's local check gets stuck on it.
+// The locations are the components of the multi-trace, in order, and the
+// letters of each are the parts of the NFA's symbols on its lifelines, as
+// synth.Alphabets splits them (see there): an event of a log that is no
+// such part is no letter, and its location's local check gets stuck on it.
 package automata
 
 import (
-	"errors"
 	"fmt"
 	"math/bits"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -135,12 +129,7 @@ func New(st *interaction.Store, root interaction.Term, opt Options) (*Engine, er
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{sig: st.Signature(), a: a.NFA, opt: opt, checkers: map[string]*located{}, first: deadline}
-	e.acts = make([]interaction.MultiAction, len(a.Acts))
-	for x, id := range a.Acts {
-		e.acts[x] = st.MultiAction(id)
-	}
-	return e, nil
+	return &Engine{sig: st.Signature(), a: a.NFA, acts: a.MultiActions(st), opt: opt, checkers: map[string]*located{}, first: deadline}, nil
 }
 
 // buildDeadline returns the deadline of a construction that starts now.
@@ -175,96 +164,10 @@ type located struct {
 	ready   chan struct{} // closed once the fields below are set
 	c       *nfa.Checker
 	locs    interaction.Locations
-	names   []string      // the text of each location's lifelines, for explanations
-	letters []letterIndex // per location
+	names   []string            // the text of each location's lifelines, for explanations
+	letters []synth.LetterIndex // per location
 	err     error
 	inconc  verdict.Result // the answer of each multi-trace when err is set, made once
-}
-
-// letterIndex finds the letter of an event at one location: by the action
-// for a one-action event, among the few multi-action letters (the <synch>
-// messages the location sees whole) for the others.
-type letterIndex struct {
-	single interaction.ActionTable[nfa.Letter] // a look-up per event
-	multi  []multiLetter
-}
-
-type multiLetter struct {
-	m interaction.MultiAction
-	x nfa.Letter
-}
-
-func (ix *letterIndex) lookup(ev interaction.MultiAction) (nfa.Letter, bool) {
-	if len(ev) == 1 {
-		return ix.single.Get(ev[0])
-	}
-	return ix.lookupMulti(ev)
-}
-
-func (ix *letterIndex) lookupMulti(ev interaction.MultiAction) (nfa.Letter, bool) {
-	for _, ml := range ix.multi {
-		if slices.Equal(ml.m, ev) {
-			return ml.x, true
-		}
-	}
-	return 0, false
-}
-
-func (ix *letterIndex) add(m interaction.MultiAction, x nfa.Letter) {
-	if len(m) == 1 {
-		ix.single.Set(m[0], x)
-		return
-	}
-	ix.multi = append(ix.multi, multiLetter{m, x})
-}
-
-// alphabets returns the alphabets of the symbols acts (the multi-actions
-// of an NFA's symbols) at the locations locs, and the index of each
-// location's letters: a symbol's part at a location is its restriction to
-// the location's lifelines, a letter made of
-// those actions (named by MultiAction.Format, for printing).
-func alphabets(sig *interaction.Signature, acts []interaction.MultiAction, locs interaction.Locations) (*nfa.Alphabets, []letterIndex) {
-	names := make([]string, len(locs))
-	index := make([]letterIndex, len(locs))
-	for i, g := range locs {
-		names[i] = "[" + g.Format(sig) + "]"
-	}
-	alph := nfa.NewAlphabets(names...)
-	for x, m := range acts {
-		for i, g := range locs {
-			part := restrict(m, g)
-			if len(part) == 0 {
-				continue
-			}
-			letter, ok := index[i].lookup(part)
-			if !ok {
-				letter = alph.AddLetter(i, part.Format(sig), nfaActions(part))
-				index[i].add(part, letter)
-			}
-			alph.See(nfa.Symbol(x), i, letter)
-		}
-	}
-	return alph, index
-}
-
-// nfaActions returns the actions of m as nfa's typed actions.
-func nfaActions(m interaction.MultiAction) []nfa.Action {
-	out := make([]nfa.Action, len(m))
-	for k, a := range m {
-		out[k] = nfa.Action{Lifeline: int(a.Lifeline()), Message: int(a.Message()), Receive: a.Kind() == interaction.Reception}
-	}
-	return out
-}
-
-// restrict returns the actions of m on the lifelines of g.
-func restrict(m interaction.MultiAction, g interaction.Lifelines) interaction.MultiAction {
-	var part interaction.MultiAction
-	for _, act := range m {
-		if g.Has(act.Lifeline()) {
-			part = append(part, act)
-		}
-	}
-	return part
 }
 
 // Checker returns the checker of the locations locs (built on first use).
@@ -333,7 +236,7 @@ func (e *Engine) locateKey(key []byte, locs func() interaction.Locations) (*loca
 	e.first = time.Time{}
 	e.mu.Unlock()
 	defer close(l.ready)
-	alph, index := alphabets(e.sig, e.acts, l.locs)
+	alph, index := synth.Alphabets(e.sig, e.acts, l.locs)
 	l.c, l.err = nfa.NewChecker(e.a, alph, e.opt.checkerOptions(deadline))
 	l.letters = index
 	l.names = make([]string, len(l.locs))
@@ -387,7 +290,7 @@ func (e *Engine) warmPath(l *located) *multitrace.MultiTrace {
 		}
 		m := e.acts[out[0].Sym]
 		for i, g := range l.locs {
-			if part := restrict(m, g); len(part) > 0 {
+			if part := synth.Restrict(m, g); len(part) > 0 {
 				mt.Components[i].Trace = append(mt.Components[i].Trace, part)
 			}
 		}
@@ -430,9 +333,9 @@ func (l *located) trace(b *letterBuf, mt *multitrace.MultiTrace) [][]nfa.Letter 
 			var x nfa.Letter
 			var ok bool
 			if len(ev) == 1 {
-				x, ok = ix.single.Get(ev[0])
+				x, ok = ix.Single.Get(ev[0])
 			} else {
-				x, ok = ix.lookupMulti(ev)
+				x, ok = ix.LookupMulti(ev)
 			}
 			if !ok {
 				x = unknown
@@ -446,7 +349,7 @@ func (l *located) trace(b *letterBuf, mt *multitrace.MultiTrace) [][]nfa.Letter 
 
 // Online is the local checks of one partition of the lifelines, one event
 // at a time, for a caller that sees the events of a location as they
-// happen (ivc monitor), on the tables Check uses: the projection DFA of
+// happen (ivc monitor, through check.Walker), on the tables Check uses: the projection DFA of
 // each location. A walk that gets stuck is a local error, which Check
 // reports as a Fail (LocalError) in prefix and accept modes alike,
 // whatever events follow (a stuck walk stays stuck, as LocalVerifier.Step
@@ -525,7 +428,7 @@ func (o *Online) Start(i int) State { return o.l.c.Tables().Projs[i].Start }
 // act is no letter the DFA reads.
 func (o *Online) letter(i int, act interaction.Action) int {
 	p := &o.l.c.Tables().Projs[i]
-	x, ok := o.l.letters[i].single.Get(act)
+	x, ok := o.l.letters[i].Single.Get(act)
 	if !ok || x < p.Base || int(x-p.Base) >= p.K {
 		return -1
 	}
@@ -634,21 +537,6 @@ func (e *Engine) putLetters(b *letterBuf) {
 	}
 }
 
-// inconcOf is the answer of every multi-trace of a partition whose
-// checker could not be built: Inconc with err's reason and text.
-func inconcOf(err error, mode verdict.Mode) verdict.Result {
-	res := verdict.Result{Verdict: verdict.Inconc, Mode: mode, Detail: err.Error()}
-	if le := (*nfa.LimitError)(nil); errors.As(err, &le) {
-		switch le.Limit {
-		case nfa.LimitTime:
-			res.Reason = verdict.Timeout
-		case nfa.LimitMemory:
-			res.Reason = verdict.Memory
-		}
-	}
-	return res
-}
-
 // checkAt is Check on l, the checker of mt's partition.
 func (e *Engine) checkAt(l *located, mt *multitrace.MultiTrace) verdict.Result {
 	if l.err != nil {
@@ -684,10 +572,7 @@ func (e *Engine) checkAt(l *located, mt *multitrace.MultiTrace) verdict.Result {
 
 // check runs the procedure of opt on letter traces.
 func check(c *nfa.Checker, letters [][]nfa.Letter, opt Options) nfa.Result {
-	mode := nfa.Prefix
-	if opt.Mode == verdict.Accept {
-		mode = nfa.Accept
-	}
+	mode := modeOf(opt.Mode)
 	if opt.Procedure == AC {
 		return c.CheckAC(letters, mode)
 	}
@@ -735,133 +620,6 @@ func (r *Raw) Check(mt [][]nfa.Letter) verdict.Result {
 	}
 	return result(res, r.opt, &names{locs: locs, syms: r.c.NFA().Symbols(), letters: mt,
 		component: locs.Name, event: letter})
-}
-
-// names are what a result of nfa refers to, in words: the locations (and
-// the components of the multi-trace they stand for), their events and
-// letters, and the symbols of the NFA.
-type names struct {
-	locs      *nfa.Alphabets
-	syms      *nfa.Symbols
-	letters   [][]nfa.Letter
-	component func(i int) string      // location i as the explanation names it
-	event     func(i, pos int) string // event pos of location i's trace
-}
-
-// result puts a result of nfa in verdict's terms; n is needed for a Fail
-// only. A Fail's Reason is the paper's (LocalError with every failing
-// location, InterError, CentralError, Error), and its explanation says how
-// far each component got and what was expected there.
-func result(r nfa.Result, opt Options, n *names) verdict.Result {
-	res := verdict.Result{Mode: opt.Mode, Nodes: r.Nodes}
-	switch r.Verdict {
-	case nfa.Pass:
-		res.Verdict = verdict.Pass
-	case nfa.WeakPass:
-		res.Verdict = verdict.WeakPass
-		if r.Reason == nfa.NodeLimit || r.Reason == nfa.Timeout {
-			res.Reason = reasonOf[r.Reason]
-			res.Detail = "a multi-prefix; whether it is exactly accepted is undecided: " + limitText(r.Reason, opt)
-		}
-	case nfa.Inconc:
-		res.Verdict = verdict.Inconc
-		res.Reason, res.Detail = reasonOf[r.Reason], limitText(r.Reason, opt)
-	case nfa.Fail:
-		res.Verdict = verdict.Fail
-		res.Reason = reasonOf[r.Reason]
-		res.Explanation, res.Detail = n.explain(r)
-	}
-	return res
-}
-
-// reasonOf maps nfa's reasons to verdict's (same names, tested).
-var reasonOf = [...]verdict.Reason{nfa.NoReason: verdict.NoReason, nfa.LocalError: verdict.LocalError,
-	nfa.InterError: verdict.InterError, nfa.CentralError: verdict.CentralError, nfa.Error: verdict.Error,
-	nfa.NodeLimit: verdict.NodeLimit, nfa.Timeout: verdict.Timeout}
-
-func limitText(r nfa.Reason, opt Options) string {
-	if r == nfa.Timeout {
-		return fmt.Sprintf("timeout after %v", opt.Timeout)
-	}
-	n := opt.MaxNodes
-	if n <= 0 {
-		n = nfa.DefaultMaxNodes
-	}
-	return fmt.Sprintf("node limit reached (%d states of the central search)", n)
-}
-
-// explain describes a Fail: the detail of its reason (for LocalError, where
-// each failing location got stuck and what it expected) and how far each
-// component was consumed.
-func (n *names) explain(r nfa.Result) (*verdict.Explanation, string) {
-	ex := &verdict.Explanation{}
-	var room [16]int
-	consumed := room[:0]
-	for i, tr := range n.letters {
-		c := len(tr)
-		if r.Progress != nil {
-			c = r.Progress[i]
-		}
-		consumed = append(consumed, c)
-	}
-	// Written piece by piece, into room made once: fmt took a tenth of a
-	// failing check, and the explanation's allocations half of it.
-	var detail strings.Builder
-	if len(r.Locals) > 0 {
-		detail.Grow(96 * len(r.Locals))
-	}
-	for k, f := range r.Locals {
-		consumed[f.Loc] = f.Pos
-		if k == 0 {
-			ex.LocalFailure = n.component(f.Loc)
-			if len(f.Expected) > 0 {
-				ex.Expected = make([]string, 0, len(f.Expected))
-				for _, x := range f.Expected {
-					ex.Expected = append(ex.Expected, n.locs.Letters(f.Loc)[x])
-				}
-			}
-		} else {
-			detail.WriteString("; ")
-		}
-		detail.WriteString(n.locs.Name(f.Loc))
-		if f.AtEnd {
-			detail.WriteString(" ends after ")
-			detail.WriteString(strconv.Itoa(f.Pos))
-			detail.WriteString(" events, which no accepted trace does there")
-		} else {
-			detail.WriteString(" cannot read event ")
-			detail.WriteString(strconv.Itoa(f.Pos + 1))
-			detail.WriteString(" (")
-			detail.WriteString(n.event(f.Loc, f.Pos))
-			detail.WriteString(")")
-		}
-		for j, x := range f.Expected {
-			if j == 0 {
-				detail.WriteString(", expected ")
-			} else {
-				detail.WriteByte(' ')
-			}
-			detail.WriteString(n.locs.Letters(f.Loc)[x])
-		}
-	}
-	if len(r.Locals) == 0 && len(r.Expected) > 0 {
-		ex.Expected = make([]string, 0, len(r.Expected))
-		for _, x := range r.Expected {
-			ex.Expected = append(ex.Expected, n.syms.Name(x))
-		}
-	}
-	slices.Sort(ex.Expected)
-	if len(n.letters) > 0 {
-		ex.Components = make([]verdict.ComponentProgress, 0, len(n.letters))
-	}
-	for i, tr := range n.letters {
-		cp := verdict.ComponentProgress{Lifelines: n.component(i), Consumed: consumed[i], Length: len(tr)}
-		if consumed[i] < len(tr) {
-			cp.Head = n.event(i, consumed[i])
-		}
-		ex.Components = append(ex.Components, cp)
-	}
-	return ex, detail.String()
 }
 
 // Answers returns nil when the automata engine answers mode: accept and

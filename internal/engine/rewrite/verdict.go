@@ -34,7 +34,9 @@ func ParseStrategy(s string) (Strategy, error) {
 // Options.MaxNodes is 0.
 const DefaultMaxNodes = 10_000_000
 
-// Options configure an Analyzer.
+// Options configure an Analyzer. Package check maps its own Options onto
+// them, and names Strategy and Simulation for its callers (type aliases:
+// one type each).
 type Options struct {
 	Mode     verdict.Mode  // the question: Prefix (the zero value), Accept or Slice
 	POR      bool          // partial order reduction by one-unambiguous actions

@@ -19,6 +19,19 @@
 //	v.Step(a); area := v.Area()         // ship the area to a central checker:
 //	res, err := c.CheckCentral(areas, mt, engine.Accept)
 //
+// Its types are its own, for the same reason, where ivc has others of the
+// same name:
+//   - Mode, Verdict and Reason are named and numbered as package verdict's
+//     (verdict's tests check it); package internal/engine/automata
+//     (result.go) is the one place that maps them onto verdict's.
+//   - Action is a letter of a location's alphabet, as an integer (package
+//     nfa calls it Letter). A generated verifier's users read each letter
+//     as an action of their protocol (l!m, or the part of a <synch>
+//     message that a location sees), hence its name in their API. It is
+//     neither interaction.Action (an event l!m of an interaction, packed)
+//     nor nfa.Action (that event's lifeline and message as indices, which
+//     the code generator reads).
+//
 // One stage per file: the tables and their preparation (tables.go), the
 // local walks and areas (local.go: Defs. 6–8, Algorithm 2), the checks and
 // Inter (check.go: Def. 9, Algorithm 3), the central search (search.go: Def.
