@@ -68,7 +68,7 @@
 // session Session.Ignored: its lifeline or message is not in the
 // signature, a heartbeat or a database call say; Options.Strict reports
 // them instead) or reported as malformed (Stats.Malformed: bad JSON, a
-// missing role, a bad l!m, a time that does not parse), as an *Error that
+// missing role, a bad l!m, a time that does not parse), as a *syntax.Error that
 // prints "file:line:col: message", after which reading goes on. In a JSON
 // document (Jaeger, multi-line OTLP) a syntax error ends the reading of the
 // file: it is reported, and what was read before it is kept.

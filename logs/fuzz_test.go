@@ -11,6 +11,7 @@ import (
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // The fuzz targets read any input in one format, with the test signature
@@ -30,8 +31,8 @@ func fuzzRead(t *testing.T, name string, in []byte, f logs.Format, strict bool) 
 		func(err error) {
 			reported++
 			reports = append(reports, err.Error())
-			if e, ok := err.(*logs.Error); !ok || e.Line < 1 || !strings.HasPrefix(err.Error(), name+":") {
-				t.Errorf("reported %T %v: not a positioned *logs.Error", err, err)
+			if e, ok := err.(*syntax.Error); !ok || e.Pos.Line < 1 || !strings.HasPrefix(err.Error(), name+":") {
+				t.Errorf("reported %T %v: not a positioned *syntax.Error", err, err)
 			}
 		})
 	if err != nil {
@@ -51,8 +52,8 @@ func fuzzRead(t *testing.T, name string, in []byte, f logs.Format, strict bool) 
 	small := opt
 	small.MaxMemory = 1 << 10
 	ss, sst, err := logs.ReadFrom(name, bytes.NewReader(in), f, small, func(err error) {
-		if e, ok := err.(*logs.Error); !ok || e.Line < 1 || !strings.HasPrefix(err.Error(), name+":") {
-			t.Errorf("within 1 KiB: reported %T %v: not a positioned *logs.Error", err, err)
+		if e, ok := err.(*syntax.Error); !ok || e.Pos.Line < 1 || !strings.HasPrefix(err.Error(), name+":") {
+			t.Errorf("within 1 KiB: reported %T %v: not a positioned *syntax.Error", err, err)
 		}
 	})
 	if err == nil {

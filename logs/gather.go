@@ -479,9 +479,9 @@ func (g *gatherer) orderable(s *sessionState, k int, loc []keyed) error {
 			if e.input() != first.input() {
 				at = fmt.Sprintf("%s:%d", g.inputs[first.input()], first.line)
 			}
-			return &Error{File: g.inputs[e.input()], Line: int(e.line), Msg: fmt.Sprintf(
+			return errorAt(g.inputs[e.input()], int(e.line), 0, fmt.Sprintf(
 				"session %q, location [%s]: mixed order keys: this event has %s, the one at %s has %s (the events of a location are ordered by seq, by time, or by line)",
-				s.id, g.locs[k].Format(g.sig), keyNames[e.kind()], at, keyNames[first.kind()])}
+				s.id, g.locs[k].Format(g.sig), keyNames[e.kind()], at, keyNames[first.kind()]))
 		}
 	}
 	if first.kind() != keyLine {
@@ -500,7 +500,7 @@ func (g *gatherer) orderable(s *sessionState, k int, loc []keyed) error {
 	if len(files) < 2 {
 		return nil
 	}
-	return &Error{File: g.inputs[second.input()], Line: int(second.line), Msg: fmt.Sprintf(
+	return errorAt(g.inputs[second.input()], int(second.line), 0, fmt.Sprintf(
 		"session %q, location [%s]: events in %d files (%s) with neither seq nor time: their order across files is unknown (give the events a seq or a time)",
-		s.id, g.locs[k].Format(g.sig), len(files), strings.Join(files, ", "))}
+		s.id, g.locs[k].Format(g.sig), len(files), strings.Join(files, ", ")))
 }

@@ -73,8 +73,8 @@ func (r *spanReader) take(n int64, line, col int) error {
 	r.heldBytes += n
 	if r.maxHeld > 0 && r.heldBytes > r.maxHeld {
 		r.over = true
-		return &Error{File: r.b.file, Line: line, Col: col, Msg: fmt.Sprintf(
-			"the spans read so far take more than %d bytes, the most a file may hold until it is read (to pair them; --max-memory raises it)", r.maxHeld)}
+		return errorAt(r.b.file, line, col, fmt.Sprintf(
+			"the spans read so far take more than %d bytes, the most a file may hold until it is read (to pair them; --max-memory raises it)", r.maxHeld))
 	}
 	return nil
 }

@@ -157,9 +157,9 @@ func (r *spanReader) otlpLines(lr *lineReader) error {
 		td, bad := decodeOTLP(&u, doc, nil, lr.line, 1)
 		if bad != nil {
 			if col, msg := jsonSyntaxError(line); msg != "" {
-				bad = &Error{Line: lr.line, Col: col, Msg: "invalid OTLP/JSON: " + msg}
+				bad = errorAt("", lr.line, col, "invalid OTLP/JSON: "+msg)
 			}
-			r.b.malformed(bad.Line, bad.Col, "%s", bad.Msg)
+			r.b.malformed(bad.Pos.Line, bad.Pos.Col, "%s", bad.Msg)
 			continue
 		}
 		if td.ResourceSpans().Len() > 0 || bytes.Contains(line, []byte(otlpResourceSpans)) || bytes.Contains(line, []byte(otlpResourceSpansSnaked)) {
@@ -233,7 +233,7 @@ func (r *spanReader) otlpKeys(s *jsonStream, u *ptrace.JSONUnmarshaler, raw *jso
 			}
 			td, bad := decodeOTLP(u, *raw, wrapped, line, col)
 			if bad != nil {
-				r.b.malformed(bad.Line, bad.Col, "%s", bad.Msg)
+				r.b.malformed(bad.Pos.Line, bad.Pos.Col, "%s", bad.Msg)
 				continue
 			}
 			if err := r.traces(td, line, col); err != nil {
@@ -256,7 +256,7 @@ func (r *spanReader) otlpKeys(s *jsonStream, u *ptrace.JSONUnmarshaler, raw *jso
 // canonical JSON (Python's MessageToJson, say) in base64: when pdata
 // refuses doc, its base64 ids are turned into hex and it is decoded again;
 // an id that is neither gets an error at its position.
-func decodeOTLP(u *ptrace.JSONUnmarshaler, doc []byte, wrapped *[]byte, line, col int) (ptrace.Traces, *Error) {
+func decodeOTLP(u *ptrace.JSONUnmarshaler, doc []byte, wrapped *[]byte, line, col int) (ptrace.Traces, *syntax.Error) {
 	decode := func(doc []byte) (ptrace.Traces, error) {
 		if wrapped == nil {
 			return u.UnmarshalTraces(doc)
@@ -275,14 +275,14 @@ func decodeOTLP(u *ptrace.JSONUnmarshaler, doc []byte, wrapped *[]byte, line, co
 	hexed, at, msg := hexIDs(doc)
 	if msg != "" {
 		l, c := posIn(doc, at, line, col)
-		return ptrace.Traces{}, &Error{Line: l, Col: c, Msg: what + msg}
+		return ptrace.Traces{}, errorAt("", l, c, what+msg)
 	}
 	if hexed != nil {
 		if td, err := decode(hexed); err == nil {
 			return td, nil
 		}
 	}
-	return ptrace.Traces{}, &Error{Line: line, Col: col, Msg: what + err.Error()}
+	return ptrace.Traces{}, errorAt("", line, col, what+err.Error())
 }
 
 // otlpID matches an id of OTLP/JSON: its key, and its string value.

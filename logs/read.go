@@ -98,7 +98,7 @@ const headSize = 64 << 10
 // in format f (Auto: Detect decides) and returns its sessions in order of
 // first appearance.
 //
-// Each malformed line or record is passed to report as an *Error printing
+// Each malformed line or record is passed to report as a *syntax.Error printing
 // "file:line: message" (file:line:col when the column is known) and
 // reading goes on; err is for the file as a whole (unreadable, too big, a
 // format that cannot be decided, or HTF, which multitrace.Read reads), and

@@ -3,9 +3,6 @@ package logs
 import (
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/multitrace"
@@ -68,48 +65,6 @@ func (s *Session) Incomplete() string {
 // file that carry no action, INTERNAL or without a kind: not events, but
 // counted, so that a file of them does not look empty.
 type Stats struct{ Sessions, Events, Ignored, Malformed, Unkinded int }
-
-// Error is a malformed line or record, or a session that cannot be judged:
-// it prints as "file:line:col: message", or "file:line: message" when the
-// column is not known (Col == 0).
-type Error struct {
-	File      string
-	Line, Col int
-	Msg       string
-}
-
-// Error returns the message, the file's name quoted when it holds
-// characters that are not printable (as syntax.FileName does) and any such
-// character of the message escaped: what a log holds can neither forge a
-// line of ivc's output nor send escapes to a terminal.
-func (e *Error) Error() string {
-	if e.Col > 0 {
-		return fmt.Sprintf("%s:%d:%d: %s", syntax.FileName(e.File), e.Line, e.Col, printable(e.Msg))
-	}
-	return fmt.Sprintf("%s:%d: %s", syntax.FileName(e.File), e.Line, printable(e.Msg))
-}
-
-// printable returns s with its characters that are not printable (control
-// characters, bytes that are not UTF-8) escaped as %q would.
-func printable(s string) string {
-	i := strings.IndexFunc(s, func(r rune) bool { return r == utf8.RuneError || !strconv.IsPrint(r) && r != ' ' })
-	if i < 0 {
-		return s
-	}
-	var b strings.Builder
-	b.WriteString(s[:i])
-	for s = s[i:]; s != ""; {
-		r, n := utf8.DecodeRuneInString(s)
-		if r == utf8.RuneError || !strconv.IsPrint(r) && r != ' ' {
-			q := strconv.QuoteToASCII(s[:n])
-			b.WriteString(q[1 : len(q)-1])
-		} else {
-			b.WriteString(s[:n])
-		}
-		s = s[n:]
-	}
-	return b.String()
-}
 
 // keyKind is what orders the events of a location: one kind per session.
 type keyKind uint8
@@ -188,13 +143,19 @@ func newBuilder(file string, opt *Options, report func(error), out sink) (*build
 	return b, nil
 }
 
+// errorAt returns the error of a malformed line or record of file, at
+// line:col (col 0: not known).
+func errorAt(file string, line, col int, msg string) *syntax.Error {
+	return &syntax.Error{File: file, Pos: syntax.Pos{Line: line, Col: col}, Msg: msg}
+}
+
 // malformed reports a malformed line or record.
 func (b *builder) malformed(line, col int, format string, args ...any) {
 	b.lastLine = line
 	if b.hide() {
 		return
 	}
-	b.report(&Error{File: b.file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)})
+	b.report(errorAt(b.file, line, col, fmt.Sprintf(format, args...)))
 }
 
 // hide counts a malformed line or record, and reports whether it is past
@@ -219,8 +180,8 @@ func (b *builder) hide() bool {
 // were counted and not reported.
 func (b *builder) reportHidden() {
 	if b.hidden > 0 {
-		b.report(&Error{File: b.file, Line: b.firstHidden, Msg: fmt.Sprintf(
-			"%d more malformed lines or records from here on, not shown (only the first %d of a file are)", b.hidden, b.maxReports)})
+		b.report(errorAt(b.file, b.firstHidden, 0, fmt.Sprintf(
+			"%d more malformed lines or records from here on, not shown (only the first %d of a file are)", b.hidden, b.maxReports)))
 	}
 }
 
@@ -232,13 +193,13 @@ func (b *builder) dropped(id []byte, line, col int, format string, args ...any) 
 	b.index++
 }
 
-// stop ends the reading of a stream on err: a positioned *Error (a syntax
+// stop ends the reading of a stream on err: a positioned *syntax.Error (a syntax
 // error in a JSON document) is reported as malformed, and the events read
 // before it are kept; any other error (reading the input) is returned.
 func (b *builder) stop(err error) error {
-	var e *Error
+	var e *syntax.Error
 	if errors.As(err, &e) {
-		b.lastLine = e.Line
+		b.lastLine = e.Pos.Line
 		if !b.hide() {
 			b.report(e)
 		}

@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // traceEvents returns the events TraceReader reads from td, and those Scan
@@ -33,7 +34,7 @@ func traceEvents(t *testing.T, td ptrace.Traces, opt logs.Options) (direct, viaJ
 	var dreports, jreports int
 	r, err := logs.NewTraceReader("otlp", opt, func(err error) {
 		dreports++
-		if e, ok := err.(*logs.Error); !ok || e.Line != 7 {
+		if e, ok := err.(*syntax.Error); !ok || e.Pos.Line != 7 {
 			t.Errorf("reported %v: not at request 7", err)
 		}
 	})

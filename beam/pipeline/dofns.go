@@ -17,6 +17,7 @@ import (
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -66,10 +67,10 @@ func (f *scanFn) ProcessElement(ctx context.Context, file fileio.ReadableFile,
 	}
 	b := batcher{emit: emitBatch, file: name, buckets: f.Config.buckets(), scope: f.Config.scope()}
 	st, err := in.Scan(b.add, func(err error) {
-		var e *logs.Error
+		var e *syntax.Error
 		line := 0
 		if errors.As(err, &e) {
-			line = e.Line
+			line = e.Pos.Line
 		}
 		problem(line, err)
 	})
