@@ -56,22 +56,22 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 		sessions = 10000
 		cfg.N, cfg.Options.MaxLength = 8*sessions, 40
 	}
-	gen, err := gen.Generate(sp.Store, sp.Root, cfg)
+	drawn, err := gen.Generate(sp.Store, sp.Root, cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
 	var mts []*multitrace.MultiTrace
 	seen := map[string]bool{}
 	events := 0
-	for i := range gen {
+	for i := range drawn {
 		if distinct {
-			key := fmt.Sprint(gen[i])
+			key := fmt.Sprint(drawn[i])
 			if seen[key] {
 				continue
 			}
 			seen[key] = true
 		}
-		mt := gen[i] // a copy: the others are not kept live through gen
+		mt := drawn[i] // a copy: the others are not kept live through drawn
 		mts = append(mts, &mt)
 		events += mt.Len()
 		if len(mts) == sessions {
@@ -96,9 +96,9 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 	for _, f := range []logs.Format{logs.JSONL, logs.OTLP} {
 		// The sessions as one log, and as one log per location, joined
 		// (the shape of per-service logs), with the same ids.
-		ids := logs.IDs(f, len(mts), 1)
+		ids := gen.IDs(f, len(mts), 1)
 		var buf bytes.Buffer
-		if err := logs.Write(&buf, f, sp.Sig, ids, mts, 1); err != nil {
+		if err := gen.Write(&buf, f, sp.Sig, ids, mts, 1); err != nil {
 			b.Fatal(err)
 		}
 		data := buf.Bytes()
@@ -158,7 +158,7 @@ func splitLogs(b *testing.B, f logs.Format, sig *interaction.Signature, ids []st
 	size := 0
 	for k := range mts[0].Components {
 		var buf bytes.Buffer
-		if err := logs.Write(&buf, f, sig, ids, logs.Location(mts, k), 1+int64(k)); err != nil {
+		if err := gen.Write(&buf, f, sig, ids, gen.Location(mts, k), 1+int64(k)); err != nil {
 			b.Fatal(err)
 		}
 		split = append(split, buf.Bytes())
@@ -249,15 +249,15 @@ func distinct(b *testing.B, in *spec.Spec, n int) []*multitrace.MultiTrace {
 	seen := map[string]bool{}
 	var mts []*multitrace.MultiTrace
 	for seed := uint64(1); seed <= 5 && len(mts) < n; seed++ {
-		gen, err := gen.Generate(in.Store, in.Root, gen.Config{Kind: gen.KindAccepted, N: n, Seed: seed,
+		drawn, err := gen.Generate(in.Store, in.Root, gen.Config{Kind: gen.KindAccepted, N: n, Seed: seed,
 			Options: gen.Options{MaxLength: 100, StopProbability: 0.05}})
 		if err != nil {
 			b.Fatal(err)
 		}
-		for i := range gen {
-			if k := string(gen[i].Format(in.Sig)); !seen[k] && gen[i].Len() > 0 && len(mts) < n {
+		for i := range drawn {
+			if k := string(drawn[i].Format(in.Sig)); !seen[k] && drawn[i].Len() > 0 && len(mts) < n {
 				seen[k] = true
-				mts = append(mts, &gen[i])
+				mts = append(mts, &drawn[i])
 			}
 		}
 	}
@@ -277,9 +277,9 @@ func benchmarkJoin(b *testing.B, sp *spec.Spec) {
 	b.Logf("%d distinct sessions, %d events, engine %s", len(mts), events, c.Engine())
 	opt := logs.Options{Sig: sp.Sig}
 	for _, f := range []logs.Format{logs.JSONL, logs.OTLP} {
-		ids := logs.IDs(f, len(mts), 1)
+		ids := gen.IDs(f, len(mts), 1)
 		var whole bytes.Buffer
-		if err := logs.Write(&whole, f, sp.Sig, ids, mts, 1); err != nil {
+		if err := gen.Write(&whole, f, sp.Sig, ids, mts, 1); err != nil {
 			b.Fatal(err)
 		}
 		split, size := splitLogs(b, f, sp.Sig, ids, mts)

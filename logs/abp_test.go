@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/internal/gen"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/verdict"
@@ -47,11 +48,11 @@ func TestABPLogs(t *testing.T) {
 		path := filepath.Join("..", "testdata", "logs", l.file)
 		ids := names
 		if l.f == logs.OTLP {
-			ids = logs.IDs(l.f, len(names), 1)
+			ids = gen.IDs(l.f, len(names), 1)
 		}
 		if *update {
 			var buf bytes.Buffer
-			if err := logs.Write(&buf, l.f, sig, ids, projected, 1); err != nil {
+			if err := gen.Write(&buf, l.f, sig, ids, projected, 1); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {

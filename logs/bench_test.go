@@ -35,18 +35,18 @@ func lfremLog(b *testing.B, f logs.Format) *benchLog {
 	if err != nil {
 		b.Fatal(err)
 	}
-	gen, err := gen.Generate(sp.Store, sp.Root, gen.Config{Kind: gen.KindAccepted, N: 20000, Seed: 1})
+	drawn, err := gen.Generate(sp.Store, sp.Root, gen.Config{Kind: gen.KindAccepted, N: 20000, Seed: 1})
 	if err != nil {
 		b.Fatal(err)
 	}
-	mts := make([]*multitrace.MultiTrace, len(gen))
+	mts := make([]*multitrace.MultiTrace, len(drawn))
 	events := 0
-	for i := range gen {
-		mts[i] = &gen[i]
-		events += gen[i].Len()
+	for i := range drawn {
+		mts[i] = &drawn[i]
+		events += drawn[i].Len()
 	}
 	var buf bytes.Buffer
-	if err := logs.Write(&buf, f, sp.Sig, nil, mts, 1); err != nil {
+	if err := gen.Write(&buf, f, sp.Sig, nil, mts, 1); err != nil {
 		b.Fatal(err)
 	}
 	l := &benchLog{sig: sp.Sig, data: buf.Bytes(), events: events}
@@ -125,29 +125,4 @@ func BenchmarkStdlibDecode(b *testing.B) {
 		}
 	}
 	reportEvents(b, l.events, cpu)
-}
-
-// BenchmarkWriteJSONL writes the log of BenchmarkJSONL.
-func BenchmarkWriteJSONL(b *testing.B) {
-	sp, err := spec.Load("../testdata/lfrem/signature.hsf", "../testdata/lfrem/i1.hif")
-	if err != nil {
-		b.Fatal(err)
-	}
-	gen, err := gen.Generate(sp.Store, sp.Root, gen.Config{Kind: gen.KindAccepted, N: 2000, Seed: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	mts := make([]*multitrace.MultiTrace, len(gen))
-	events := 0
-	for i := range gen {
-		mts[i] = &gen[i]
-		events += gen[i].Len()
-	}
-	cpu := testutil.CPUTime()
-	for b.Loop() {
-		if err := logs.Write(io.Discard, logs.JSONL, sp.Sig, nil, mts, 1); err != nil {
-			b.Fatal(err)
-		}
-	}
-	reportEvents(b, events, cpu)
 }

@@ -264,7 +264,7 @@ func tagBytes(tags []jaegerTag) int64 {
 // jaegerSpan adds one span of a trace read at line:col.
 func (r *spanReader) jaegerSpan(p *pendingSpan, traceID string, processes map[string]jaegerProcess, line, col int) error {
 	sp := &p.span
-	kindTag, _ := tag(sp.Tags, defaultSpanKindTag)
+	kindTag, _ := tag(sp.Tags, SpanKindTag)
 	var kind spanKind
 	switch strings.ToLower(kindTag) {
 	case "client":

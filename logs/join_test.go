@@ -3,7 +3,6 @@ package logs_test
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -56,7 +55,7 @@ func splitLogs(t *testing.T, dir string, sig *interaction.Signature, mts []*mult
 	for k := range mts[0].Components {
 		f := formats[k%len(formats)]
 		var buf bytes.Buffer
-		if err := logs.Write(&buf, f, sig, ids, logs.Location(mts, k), int64(k)); err != nil {
+		if err := gen.Write(&buf, f, sig, ids, gen.Location(mts, k), int64(k)); err != nil {
 			t.Fatal(err)
 		}
 		name := sig.Lifelines[k]
@@ -162,7 +161,7 @@ func bases(files []string) []string {
 func TestJoinSplitLogs(t *testing.T) {
 	sp, mts, names := abpTraces(t)
 	sig := sp.Sig
-	ids := logs.IDs(logs.OTLP, len(mts), 7) // trace ids, the same session in every format
+	ids := gen.IDs(logs.OTLP, len(mts), 7) // trace ids, the same session in every format
 	files := splitLogs(t, t.TempDir(), sig, mts, ids)
 	opt := logs.Options{Sig: sig}
 	sessions := joined(t, files, opt, 0, false)
@@ -252,7 +251,7 @@ func TestABPServiceLogs(t *testing.T) {
 		for k, l := range sig.Lifelines {
 			f := formats[l]
 			var buf bytes.Buffer
-			if err := logs.Write(&buf, f, sig, ids, logs.Location(mts, k), int64(k+1)); err != nil {
+			if err := gen.Write(&buf, f, sig, ids, gen.Location(mts, k), int64(k+1)); err != nil {
 				t.Fatal(err)
 			}
 			files := map[string][]byte{l + "." + f.String(): buf.Bytes()}
@@ -281,58 +280,6 @@ func TestABPServiceLogs(t *testing.T) {
 		if k < 0 || sessions[k].Err != nil || !sessions[k].MT.Equal(mts[i]) {
 			t.Errorf("session %s is not %s projected", id, names[i])
 		}
-	}
-}
-
-// TestWriteRotated writes the ABP traces as one log per location, each
-// rotated every few events, in every format, and checks that joining the
-// files (in any order: the order keys order them) gives back every
-// multi-trace, as the unsplit log does.
-func TestWriteRotated(t *testing.T) {
-	sp, mts, names := abpTraces(t)
-	sig := sp.Sig
-	opt := logs.Options{Sig: sig}
-	for _, f := range []logs.Format{logs.JSONL, logs.CSV, logs.OTLP, logs.Jaeger} {
-		t.Run(f.String(), func(t *testing.T) {
-			dir := t.TempDir()
-			ids := logs.IDs(f, len(mts), 3)
-			var files []string
-			for k := range mts[0].Components {
-				var open []*os.File
-				n, err := logs.WriteRotated(func() (io.Writer, error) {
-					name := filepath.Join(dir, fmt.Sprintf("loc%d.%d.%s", k, len(files), f))
-					files = append(files, name)
-					w, err := os.Create(name)
-					open = append(open, w)
-					return w, err
-				}, f, sig, ids, logs.Location(mts, k), int64(k), 20)
-				for _, w := range open {
-					if err := w.Close(); err != nil {
-						t.Error(err)
-					}
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				if n < 2 {
-					t.Errorf("location %d: %d files, want it rotated", k, n)
-				}
-			}
-			slices.Reverse(files) // the newest first, as a shell lists svc.jsonl before svc.1.jsonl
-			sessions := joined(t, files, opt, 0, false)
-			if len(sessions) != len(mts) {
-				t.Fatalf("%d sessions, want %d:\n%s", len(sessions), len(mts), dumpJoined(sig, sessions))
-			}
-			for i, id := range ids {
-				k := slices.IndexFunc(sessions, func(s logs.Session) bool { return s.ID == id })
-				if k < 0 {
-					t.Fatalf("no session %s (%s)", id, names[i])
-				}
-				if s := sessions[k]; s.Err != nil || !s.MT.Equal(mts[i]) {
-					t.Errorf("session %s (%s): %v\n%s\nwant\n%s", id, names[i], s.Err, s.MT.Format(sig), mts[i].Format(sig))
-				}
-			}
-		})
 	}
 }
 

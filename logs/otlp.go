@@ -19,12 +19,12 @@ import (
 )
 
 // Default attributes of the OpenTelemetry semantic conventions that name a
-// span's lifeline and message.
+// span's lifeline and message, and the tag of a Jaeger span's kind.
 const (
 	ServiceName             = "service.name"
 	MessagingDestination    = "messaging.destination.name"
 	RPCMethod               = "rpc.method"
-	defaultSpanKindTag      = "span.kind" // Jaeger
+	SpanKindTag             = "span.kind"
 	otlpResourceSpans       = "resourceSpans"
 	otlpResourceSpansSnaked = "resource_spans"
 )

@@ -82,7 +82,7 @@ func writeLogs(t *testing.T, dir, hsf, hif string) []string {
 	}
 	for _, f := range []logs.Format{logs.JSONL, logs.CSV, logs.OTLP, logs.Jaeger} {
 		var buf bytes.Buffer
-		if err := logs.Write(&buf, f, in.Sig, logs.IDs(f, len(mts), 7), mts, 7); err != nil {
+		if err := gen.Write(&buf, f, in.Sig, gen.IDs(f, len(mts), 7), mts, 7); err != nil {
 			t.Fatal(err)
 		}
 		buf.WriteString(extra[f])

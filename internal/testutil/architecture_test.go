@@ -42,7 +42,9 @@ var architecture = []struct {
 	{"logs", []string{"syntax", "internal/input", "internal/enum", "interaction", "multitrace"},
 		// x/sys: spill files without a name (O_TMPFILE) on Linux.
 		[]string{"github.com/valyala/fastjson", "go.opentelemetry.io/collector/pdata", "golang.org/x/sys/unix"}},
-	{"internal/gen", []string{"syntax", "internal/scan", "internal/enum", "interaction", "multitrace"}, nil},
+	// The trace generator of ivc gen, and its writer of logs (OTLP by pdata).
+	{"internal/gen", []string{"syntax", "internal/scan", "internal/enum", "interaction", "multitrace", "logs"},
+		[]string{"go.opentelemetry.io/collector/pdata"}},
 	// The engines. internal/nfa/engine is the standard library only:
 	// internal/compile copies its files into every generated package.
 	{"verdict", []string{"internal/enum"}, nil},
