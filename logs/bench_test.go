@@ -13,6 +13,7 @@ import (
 	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/spec"
 )
 
@@ -61,7 +62,7 @@ func benchRead(b *testing.B, f logs.Format) {
 	b.ResetTimer()
 	cpu := testutil.CPUTime()
 	for b.Loop() {
-		_, st, err := logs.ReadFrom("bench", bytes.NewReader(l.data), f, logs.Options{Sig: l.sig}, nil)
+		_, st, err := session.ReadFrom("bench", bytes.NewReader(l.data), f, logs.Options{Sig: l.sig}, nil)
 		if err != nil || st.Events != l.events {
 			b.Fatalf("%+v %v, want %d events", st, err, l.events)
 		}

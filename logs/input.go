@@ -17,9 +17,10 @@ import (
 
 // An Input is one input of a run, opened: a log or a .htf multi-trace,
 // read decompressed when it is gzip, refused past Options.MaxBytes, its
-// format decided. Every driver (ivc analyze, ivc-beam) opens its inputs
-// with Open or NewInput, then reads a log with Read or Scan and a .htf
-// file with MultiTrace:
+// format decided. Every driver (ivc analyze, ivc-beam, ivc monitor) opens
+// its inputs with Open (OpenDetected) or NewInput, then reads a log into
+// sessions with package session (session.ReadInput, Joiner.Read), or its
+// events with Scan, and a .htf file with MultiTrace:
 //
 //	in, err := logs.Open("app.jsonl.gz", logs.Auto, opt)
 //	if err != nil { ... }            // unreadable, too big, format unknown
@@ -27,7 +28,7 @@ import (
 //	if in.Format == logs.HTF {
 //		mt, err := in.MultiTrace()
 //	} else {
-//		sessions, stats, err := in.Read(report)
+//		sessions, stats, err := session.ReadInput(in, report)
 //	}
 type Input struct {
 	// Name is the input as given: a path, or "-" for standard input.
@@ -40,7 +41,7 @@ type Input struct {
 	lr      *lineReader // the decompressed, bounded content, its head peeked
 	closer  io.Closer   // the file, if Open opened one
 	used    bool
-	tally   tally  // of the names outside the signature, once read
+	tally   Tally  // of the names outside the signature, once read
 	counted func() // OnMalformed's
 }
 
@@ -52,7 +53,7 @@ func (in *Input) OnMalformed(f func()) { in.counted = f }
 // Undeclared returns, once the log is read, the names its events carry
 // that the signature does not declare, each with its number of events
 // (ignored), most first.
-func (in *Input) Undeclared() []Undeclared { return in.tally.list() }
+func (in *Input) Undeclared() []Undeclared { return in.tally.List() }
 
 // Open opens the input at path ("-": standard input) for reading: a
 // regular file only, so that a device or a named pipe is an error naming it
@@ -138,7 +139,14 @@ func (in *Input) Close() error {
 	return in.closer.Close()
 }
 
-// errUsed is the error of a second read of an input: its content is read
+// Source is the name of the input in errors: Name, or "<stdin>" for
+// standard input ("-").
+func (in *Input) Source() string { return in.errName }
+
+// Options returns the options the input was opened with.
+func (in *Input) Options() Options { return in.opt }
+
+// use is the error of a second read of an input: its content is read
 // once.
 func (in *Input) use() error {
 	if in.used {
@@ -148,36 +156,24 @@ func (in *Input) use() error {
 	return nil
 }
 
-// Read reads the log and returns its sessions in order of first
-// appearance, as the package function Read does.
-func (in *Input) Read(report func(error)) ([]Session, Stats, error) {
-	g, err := newGatherer(in.errName, &in.opt)
-	if err != nil {
-		return nil, Stats{}, err
-	}
-	stats, err := in.scan(report, g)
-	if err != nil {
-		return nil, stats, err
-	}
-	sessions := g.finish()
-	stats.Sessions = len(sessions)
-	return sessions, stats, nil
-}
-
 // Scan reads the log and hands out its events, as the package function
 // Scan does.
 func (in *Input) Scan(emit func(Event), report func(error)) (Stats, error) {
-	return in.scan(report, &emitter{emit: emit, ids: map[string]string{}})
+	return in.Feed(&emitter{emit: emit, ids: map[string]string{}}, report)
 }
 
-// scan reads the log and hands its events to out: what Read and Scan
-// share.
-func (in *Input) scan(report func(error), out sink) (Stats, error) {
+// Feed reads the log and hands each event to c as it is read, in the order
+// read: the reading behind Scan, and behind the gatherers of package
+// session (session.Read, Joiner.Read). Each malformed line or record goes
+// to report, as a *syntax.Error, and reading goes on; the error is for the
+// input as a whole (unreadable, a .htf multi-trace, or an error of c). An
+// input is read once: a second Feed is an error.
+func (in *Input) Feed(c Consumer, report func(error)) (Stats, error) {
 	if err := in.use(); err != nil {
 		return Stats{}, err
 	}
 	name, opt, lr := in.errName, &in.opt, in.lr
-	b, err := newBuilder(name, opt, report, out)
+	b, err := newBuilder(name, opt, report, c)
 	if err != nil {
 		return Stats{}, err
 	}

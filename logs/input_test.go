@@ -11,6 +11,7 @@ import (
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/session"
 )
 
 // TestOpen opens inputs of every kind the drivers meet: plain and gzip
@@ -61,7 +62,7 @@ func TestOpen(t *testing.T) {
 			}
 			got = strings.Join(strings.Fields(string(mt.Format(sig))), " ")
 		} else {
-			sessions, _, err := in.Read(nil)
+			sessions, _, err := session.ReadInput(in, nil)
 			if err != nil {
 				t.Errorf("%s: %v", c.name, err)
 				continue
@@ -75,7 +76,7 @@ func TestOpen(t *testing.T) {
 		if got != c.dump {
 			t.Errorf("%s: read %q, want %q", c.name, got, c.dump)
 		}
-		if _, _, err := in.Read(nil); err == nil || !strings.Contains(err.Error(), "read twice") {
+		if _, _, err := session.ReadInput(in, nil); err == nil || !strings.Contains(err.Error(), "read twice") {
 			t.Errorf("%s: a second read: %v", c.name, err)
 		}
 		if err := in.Close(); err != nil {
@@ -183,7 +184,7 @@ func TestUndeclared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := in.Read(nil); err != nil {
+	if _, _, err := session.ReadInput(in, nil); err != nil {
 		t.Fatal(err)
 	}
 	got := fmt.Sprint(in.Undeclared())

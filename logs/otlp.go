@@ -79,7 +79,7 @@ func newSpanReader(b *builder, opt *Options) *spanReader {
 			}
 		}
 	}
-	return &spanReader{b: b, lifelineAttr: opt.LifelineAttr, messageAttr: opt.MessageAttr, maxHeld: opt.maxHeld(), maxName: maxName}
+	return &spanReader{b: b, lifelineAttr: opt.LifelineAttr, messageAttr: opt.MessageAttr, maxHeld: opt.MaxHeld(), maxName: maxName}
 }
 
 // span adds one span: session id, action (l, k, m), start time (in
@@ -369,16 +369,16 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 			spans := sss.At(j).Spans()
 			for k := range spans.Len() {
 				sp := spans.At(k)
-				var kind spanKind
+				var kind SpanKind
 				switch sp.Kind() {
 				case ptrace.SpanKindClient:
-					kind = kindClient
+					kind = SpanClient
 				case ptrace.SpanKindProducer:
-					kind = kindProducer
+					kind = SpanProducer
 				case ptrace.SpanKindServer:
-					kind = kindServer
+					kind = SpanServer
 				case ptrace.SpanKindConsumer:
-					kind = kindConsumer
+					kind = SpanConsumer
 				default:
 					r.b.stats.Unkinded++
 					continue
@@ -409,7 +409,7 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 				}
 				h := heldSpan{trace: trace, spanID: spanID(sp.SpanID()), parent: spanID(sp.ParentSpanID()),
 					line: line, col: col, l: l, m: m, kind: kind, start: int64(start)}
-				if kind.action() == interaction.Reception {
+				if kind.Action() == interaction.Reception {
 					h.pairM = r.message(lookup, sp.Name(), true)
 					links := sp.Links()
 					for n := range links.Len() {

@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/syntax"
 )
 
@@ -24,11 +25,7 @@ func traceEvents(t *testing.T, td ptrace.Traces, opt logs.Options) (direct, viaJ
 	enc := func(out *[]string) func(logs.Event) {
 		return func(ev logs.Event) {
 			ev.Line, ev.Index = 0, 0
-			b, err := ev.MarshalBinary()
-			if err != nil {
-				t.Fatal(err)
-			}
-			*out = append(*out, fmt.Sprintf("%q", b))
+			*out = append(*out, fmt.Sprintf("%q", session.AppendEvent(nil, ev)))
 		}
 	}
 	var dreports, jreports int

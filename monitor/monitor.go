@@ -2,9 +2,9 @@
 // events arrive one by one from any mix of sources (OTLP requests, JSON
 // Lines streams), are held per session in arrival order, and a session is
 // judged when it is over — idle for Options.Idle, open for Options.Max, or
-// at Close — exactly as ivc analyze judges it: the session is built by the
-// logs package's Assembler (the same gatherer as logs.Read) and judged by
-// the check package's Checker, and its record is check.Record plus the
+// at Close — exactly as ivc analyze judges it: the session is built by
+// session.Assembler (the same gatherer as session.Read) and judged by the
+// check package's Checker, and its record is check.Record plus the
 // revision, the reason it closed and the time to verdict.
 //
 // Early failure: when the automata engine judges the sessions, each event
@@ -18,7 +18,7 @@
 // the projection of an accepted trace, and one that is not stays not,
 // whatever is appended. But events may also arrive before others of their
 // location, and be placed before them (logs.Event.After: the order
-// Assemble sorts a location in). So:
+// session.Assembler sorts a location in). So:
 //   - in line order (events with neither seq nor time, from one source),
 //     an event's arrival is its place: the walk of the DFA decides;
 //   - with a seq or a time, the walk is that of the subword closure: an
@@ -61,6 +61,7 @@ import (
 	"github.com/ivc-project/ivc/internal/engine/automata"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -150,8 +151,8 @@ type Counts struct {
 	Verdicts    map[string]int64
 }
 
-// session is the events of one session id, in arrival order.
-type session struct {
+// liveSession is the events of one session id, in arrival order.
+type liveSession struct {
 	id, file    string
 	events      []logs.Event
 	first, last time.Time
@@ -179,7 +180,7 @@ type walk struct {
 // Monitor is the session table. Its methods are safe for concurrent use.
 type Monitor struct {
 	c      *check.Checker
-	asm    *logs.Assembler
+	asm    *session.Assembler
 	lopt   logs.Options
 	opt    Options
 	emit   func(Record)
@@ -193,10 +194,10 @@ type Monitor struct {
 	order     []int32
 
 	mu       sync.Mutex
-	sessions map[string]*session // open and closed within their grace
-	open     *list.List          // of *session, oldest first
-	closed   *list.List          // of *session, closed first first
-	tombs    map[string]struct{} // ids past their grace, for counting late events
+	sessions map[string]*liveSession // open and closed within their grace
+	open     *list.List              // of *liveSession, oldest first
+	closed   *list.List              // of *liveSession, closed first first
+	tombs    map[string]struct{}     // ids past their grace, for counting late events
 	tombList []string
 	index    int
 	bytes    int64
@@ -211,7 +212,7 @@ type Monitor struct {
 // New returns a monitor of the sessions read with lopt (its signature and
 // locations) judged by c; emit receives every record, one at a time.
 func New(c *check.Checker, lopt logs.Options, opt Options, emit func(Record)) (*Monitor, error) {
-	asm, err := logs.NewAssembler(lopt)
+	asm, err := session.NewAssembler(lopt)
 	if err != nil {
 		return nil, err
 	}
@@ -237,7 +238,7 @@ func New(c *check.Checker, lopt logs.Options, opt Options, emit func(Record)) (*
 		opt.Report = func(error) {}
 	}
 	m := &Monitor{c: c, asm: asm, lopt: lopt, opt: opt, emit: emit, online: c.Online(asm.Locations()),
-		sessions: map[string]*session{}, open: list.New(), closed: list.New(), tombs: map[string]struct{}{},
+		sessions: map[string]*liveSession{}, open: list.New(), closed: list.New(), tombs: map[string]struct{}{},
 		counts: Counts{Verdicts: map[string]int64{}}, slots: make(chan struct{}, opt.MaxRequests)}
 	if m.online != nil {
 		n := len(asm.Locations())
@@ -277,7 +278,7 @@ func (m *Monitor) Scan(name string, r io.Reader, f logs.Format) (logs.Stats, err
 // Add adds one event read from source (logs.Scan's): its Index is replaced
 // by the monitor's arrival rank, its File by source, so that a session whose
 // events come from several sources (one log per service) is joined as
-// ivc analyze's logs.Joiner joins it across files.
+// ivc analyze's session.Joiner joins it across files.
 func (m *Monitor) Add(source string, ev logs.Event) {
 	now := m.opt.Now()
 	m.mu.Lock()
@@ -305,7 +306,7 @@ func (m *Monitor) add(source string, ev logs.Event, now time.Time) {
 	}
 	switch {
 	case s == nil:
-		s = &session{id: ev.Session, file: source, first: now}
+		s = &liveSession{id: ev.Session, file: source, first: now}
 		m.sessions[s.id] = s
 		s.elem = m.open.PushBack(s)
 		m.bytes += sessionBytes
@@ -326,11 +327,11 @@ func (m *Monitor) add(source string, ev logs.Event, now time.Time) {
 	}
 	for m.open.Len() > m.opt.MaxSessions || (m.opt.MaxMemory > 0 && m.bytes > m.opt.MaxMemory && m.open.Len() > 0) {
 		if m.opt.MaxMemory > 0 && m.bytes > m.opt.MaxMemory && m.closed.Len() > 0 {
-			m.forget(m.closed.Front().Value.(*session))
+			m.forget(m.closed.Front().Value.(*liveSession))
 			continue
 		}
 		m.counts.Evicted++
-		m.closeSession(m.open.Front().Value.(*session), ClosedEvicted, now)
+		m.closeSession(m.open.Front().Value.(*liveSession), ClosedEvicted, now)
 	}
 }
 
@@ -340,7 +341,7 @@ func (m *Monitor) Tick(now time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for e := m.open.Front(); e != nil; {
-		s := e.Value.(*session)
+		s := e.Value.(*liveSession)
 		e = e.Next()
 		switch {
 		case now.Sub(s.last) >= m.opt.Idle:
@@ -350,7 +351,7 @@ func (m *Monitor) Tick(now time.Time) {
 		}
 	}
 	for e := m.closed.Front(); e != nil; e = m.closed.Front() {
-		s := e.Value.(*session)
+		s := e.Value.(*liveSession)
 		if now.Sub(s.closedAt) < m.opt.Grace {
 			break
 		}
@@ -379,7 +380,7 @@ func (m *Monitor) Close() {
 	defer m.mu.Unlock()
 	now := m.opt.Now()
 	for e := m.open.Front(); e != nil; e = m.open.Front() {
-		m.closeSession(e.Value.(*session), ClosedShutdown, now)
+		m.closeSession(e.Value.(*liveSession), ClosedShutdown, now)
 	}
 	m.sealed = true
 }
@@ -405,7 +406,7 @@ func (m *Monitor) tomb(id string) bool {
 
 // forget drops a closed session past its grace, keeping its id to count
 // its late events.
-func (m *Monitor) forget(s *session) {
+func (m *Monitor) forget(s *liveSession) {
 	m.closed.Remove(s.elem)
 	delete(m.sessions, s.id)
 	m.bytes -= sessionBytes + int64(len(s.events))*eventBytes
@@ -420,7 +421,7 @@ func (m *Monitor) forget(s *session) {
 // watch steps the early check of s with its last event, and judges s
 // early when that event makes a local error certain (see the package
 // comment).
-func (m *Monitor) watch(s *session, now time.Time) {
+func (m *Monitor) watch(s *liveSession, now time.Time) {
 	k := len(s.events) - 1
 	ev := &s.events[k]
 	switch {
@@ -497,7 +498,7 @@ const maxRewalk = 4096
 // rewalk walks the subword walk of location i of s again, into set, on
 // the location's events in their order, and reports whether it is not
 // stuck; walked is false past maxRewalk events.
-func (m *Monitor) rewalk(s *session, i int, set []uint64) (ok, walked bool) {
+func (m *Monitor) rewalk(s *liveSession, i int, set []uint64) (ok, walked bool) {
 	order := m.order[:0]
 	for j := range s.events {
 		if e := &s.events[j]; !e.Ignored && !e.Dropped && m.asm.Location(e.Action) == i {
@@ -527,7 +528,7 @@ func (m *Monitor) rewalk(s *session, i int, set []uint64) (ok, walked bool) {
 }
 
 // unwatch ends the early check of s.
-func (m *Monitor) unwatch(s *session) {
+func (m *Monitor) unwatch(s *liveSession) {
 	if s.walks != nil {
 		m.bytes -= m.walkBytes
 	}
@@ -535,7 +536,7 @@ func (m *Monitor) unwatch(s *session) {
 }
 
 // closeSession judges s, emits its record and keeps it for its grace.
-func (m *Monitor) closeSession(s *session, by string, now time.Time) {
+func (m *Monitor) closeSession(s *liveSession, by string, now time.Time) {
 	m.unwatch(s)
 	r, err := m.judge(s)
 	if err != nil {
@@ -548,7 +549,7 @@ func (m *Monitor) closeSession(s *session, by string, now time.Time) {
 
 // close closes s, judged r (nil: it could not be, reported): it emits r
 // and keeps s for its grace.
-func (m *Monitor) close(s *session, by string, now time.Time, r *Record) {
+func (m *Monitor) close(s *liveSession, by string, now time.Time, r *Record) {
 	m.open.Remove(s.elem)
 	s.closedAt = now
 	s.elem = m.closed.PushBack(s)
@@ -573,7 +574,7 @@ func (m *Monitor) close(s *session, by string, now time.Time, r *Record) {
 
 // judge judges the events of s as ivc analyze judges a session, or says
 // why it cannot.
-func (m *Monitor) judge(s *session) (Record, error) {
+func (m *Monitor) judge(s *liveSession) (Record, error) {
 	events := append([]logs.Event(nil), s.events...) // Assemble sorts them
 	ls, err := m.asm.Assemble(s.file, s.id, events)
 	if err == nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/spec"
 )
 
@@ -29,7 +30,7 @@ type logFlags struct {
 type logRun struct {
 	format logs.Format
 	opt    logs.Options
-	scope  logs.Scope
+	scope  session.Scope
 	budget int64  // bytes of sessions held before spilling to disk
 	tmpDir string // where they spill
 }
@@ -41,7 +42,7 @@ func (a *app) logOptions(fl *analyzeFlags, sp *spec.Spec) (logRun, error) {
 	if err != nil {
 		return logRun{}, a.usagef("invalid --log-format %q: want auto, htf, jsonl, csv, otlp or jaeger", lf.format)
 	}
-	scope, err := logs.ParseScope(lf.sessionScope)
+	scope, err := session.ParseScope(lf.sessionScope)
 	if err != nil {
 		return logRun{}, a.usagef("invalid --session-scope %q: want run or file", lf.sessionScope)
 	}
@@ -180,7 +181,7 @@ func logInputs(files []string, run logRun, counts *logCounts) iter.Seq[check.Inp
 	}
 	return func(yield func(check.Input) bool) {
 		var (
-			j       *logs.Joiner
+			j       *session.Joiner
 			pending []later
 			stdin   bool
 			failed  bool // stop: yield said so
@@ -195,7 +196,7 @@ func logInputs(files []string, run logRun, counts *logCounts) iter.Seq[check.Inp
 			if failed {
 				return
 			}
-			if run.scope == logs.ScopeRun && j != nil && counts.logs > 0 {
+			if run.scope == session.ScopeRun && j != nil && counts.logs > 0 {
 				pending = append(pending, later{before: counts.logs, in: in})
 				return
 			}
@@ -256,7 +257,7 @@ func logInputs(files []string, run logRun, counts *logCounts) iter.Seq[check.Inp
 				continue
 			}
 			if j == nil {
-				if j, err = logs.NewJoiner(run.opt, run.budget, run.tmpDir); err != nil {
+				if j, err = session.NewJoiner(run.opt, run.budget, run.tmpDir); err != nil {
 					in.Close()
 					put(fail(file, err))
 					continue
@@ -279,7 +280,7 @@ func logInputs(files []string, run logRun, counts *logCounts) iter.Seq[check.Inp
 					return
 				}
 			}
-			if run.scope == logs.ScopeFile {
+			if run.scope == session.ScopeFile {
 				flush()
 			}
 		}
@@ -307,7 +308,7 @@ func htfInput(in *logs.Input, file string, opt logs.Options) check.Input {
 }
 
 // sessionInput is the input of a session, counted.
-func sessionInput(s logs.Session, counts *logCounts) check.Input {
+func sessionInput(s session.Session, counts *logCounts) check.Input {
 	counts.sessions++
 	// Counted here, not from the logs' Stats: a span's message, and so
 	// whether it is judged, may come from its partner in another file.

@@ -15,6 +15,7 @@ import (
 	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/spec"
 )
 
@@ -47,9 +48,9 @@ func abpTraces(t *testing.T) (*spec.Spec, []*multitrace.MultiTrace, []string) {
 
 // readBack reads files as one run, with a session.Joiner in memory, and
 // returns its sessions.
-func readBack(t *testing.T, files []string, opt logs.Options) []logs.Session {
+func readBack(t *testing.T, files []string, opt logs.Options) []session.Session {
 	t.Helper()
-	j, err := logs.NewJoiner(opt, 0, t.TempDir())
+	j, err := session.NewJoiner(opt, 0, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func readBack(t *testing.T, files []string, opt logs.Options) []logs.Session {
 		}
 		in.Close()
 	}
-	var out []logs.Session
+	var out []session.Session
 	for s, err := range j.Sessions() {
 		if err != nil {
 			t.Fatal(err)
@@ -112,7 +113,7 @@ func TestRoundTrip(t *testing.T) {
 						t.Fatal(err)
 					}
 					var reported []error
-					sessions, st, err := logs.ReadFrom("gen", &buf, f, logs.Options{Sig: sp.Sig, Locations: p},
+					sessions, st, err := session.ReadFrom("gen", &buf, f, logs.Options{Sig: sp.Sig, Locations: p},
 						func(err error) { reported = append(reported, err) })
 					if err != nil {
 						t.Fatal(err)
@@ -120,7 +121,7 @@ func TestRoundTrip(t *testing.T) {
 					if len(reported) > 0 {
 						t.Fatalf("reported: %v", reported)
 					}
-					byID := map[string]*logs.Session{}
+					byID := map[string]*session.Session{}
 					for i := range sessions {
 						byID[sessions[i].ID] = &sessions[i]
 					}
@@ -179,7 +180,7 @@ func TestRealNames(t *testing.T) {
 				if err := gen.Write(&buf, f, sp.Sig, ids, in, 9); err != nil {
 					t.Fatal(err)
 				}
-				sessions, _, err := logs.ReadFrom("gen", &buf, f, logs.Options{Sig: sp.Sig, Locations: p},
+				sessions, _, err := session.ReadFrom("gen", &buf, f, logs.Options{Sig: sp.Sig, Locations: p},
 					func(err error) { t.Errorf("reported: %v", err) })
 				if err != nil {
 					t.Fatal(err)
@@ -245,7 +246,7 @@ func TestWriteRotated(t *testing.T) {
 				t.Fatalf("%d sessions, want %d", len(sessions), len(mts))
 			}
 			for i, id := range ids {
-				k := slices.IndexFunc(sessions, func(s logs.Session) bool { return s.ID == id })
+				k := slices.IndexFunc(sessions, func(s session.Session) bool { return s.ID == id })
 				if k < 0 {
 					t.Fatalf("no session %s (%s)", id, names[i])
 				}

@@ -1,7 +1,8 @@
-package logs_test
+package session_test
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,8 +15,21 @@ import (
 	"github.com/ivc-project/ivc/internal/gen"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/spec"
 )
+
+var update = flag.Bool("update", false, "rewrite the logs of testdata/logs")
+
+// testSig is the signature of the tests: lifelines a, b, c, messages m, n,
+// gate g.
+func testSig(t testing.TB) *interaction.Signature {
+	sig, err := interaction.NewSignature([]string{"a", "b", "c"}, []string{"m", "n"}, []string{"g"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sig
+}
 
 // abpTraces returns the ABP spec's signature, its .htf traces projected on
 // one location per lifeline, and their names.
@@ -84,10 +98,10 @@ func splitLogs(t *testing.T, dir string, sig *interaction.Signature, mts []*mult
 // joined reads files with a joiner of the given budget and returns its
 // sessions, checking that it spilled or not as expected and that it
 // leaves no file in its directory.
-func joined(t *testing.T, files []string, opt logs.Options, budget int64, spill bool) []logs.Session {
+func joined(t *testing.T, files []string, opt logs.Options, budget int64, spill bool) []session.Session {
 	t.Helper()
 	tmp := t.TempDir()
-	j, err := logs.NewJoiner(opt, budget, tmp)
+	j, err := session.NewJoiner(opt, budget, tmp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +127,7 @@ func joined(t *testing.T, files []string, opt logs.Options, budget int64, spill 
 		}
 	}
 	named("after reading")
-	var out []logs.Session
+	var out []session.Session
 	for s, err := range j.Sessions() {
 		if err != nil {
 			t.Fatal(err)
@@ -133,7 +147,7 @@ func joined(t *testing.T, files []string, opt logs.Options, budget int64, spill 
 }
 
 // dumpJoined prints sessions with their files, lines and counts.
-func dumpJoined(sig *interaction.Signature, sessions []logs.Session) string {
+func dumpJoined(sig *interaction.Signature, sessions []session.Session) string {
 	var b strings.Builder
 	for _, s := range sessions {
 		fmt.Fprintf(&b, "%s from %s:%d in %s: %d/%d: ", s.ID, filepath.Base(s.File), s.Line, strings.Join(bases(s.Files), ","), s.Events, s.Ignored)
@@ -169,7 +183,7 @@ func TestJoinSplitLogs(t *testing.T) {
 		t.Fatalf("%d sessions, want %d:\n%s", len(sessions), len(mts), dumpJoined(sig, sessions))
 	}
 	for i, id := range ids {
-		k := slices.IndexFunc(sessions, func(s logs.Session) bool { return s.ID == id })
+		k := slices.IndexFunc(sessions, func(s session.Session) bool { return s.ID == id })
 		if k < 0 {
 			t.Fatalf("no session %s (%s)", id, names[i])
 		}
@@ -276,7 +290,7 @@ func TestABPServiceLogs(t *testing.T) {
 		t.Fatalf("%d sessions, want %d", len(sessions), len(ids))
 	}
 	for i, id := range ids {
-		k := slices.IndexFunc(sessions, func(s logs.Session) bool { return s.ID == id })
+		k := slices.IndexFunc(sessions, func(s session.Session) bool { return s.ID == id })
 		if k < 0 || sessions[k].Err != nil || !sessions[k].MT.Equal(mts[i]) {
 			t.Errorf("session %s is not %s projected", id, names[i])
 		}
@@ -336,7 +350,7 @@ func TestJoinSpillDirMissing(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt := logs.Options{Sig: sig}
-	j, err := logs.NewJoiner(opt, 1, filepath.Join(t.TempDir(), "missing"))
+	j, err := session.NewJoiner(opt, 1, filepath.Join(t.TempDir(), "missing"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package logs_test
+package session_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/spec"
 )
 
@@ -19,7 +20,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	sessions, stats, err := logs.Read("../testdata/logs/abp.jsonl", logs.Auto, logs.Options{Sig: sp.Sig},
+	sessions, stats, err := session.Read("../testdata/logs/abp.jsonl", logs.Auto, logs.Options{Sig: sp.Sig},
 		func(err error) { fmt.Fprintln(os.Stderr, err) })
 	if err != nil {
 		panic(err)

@@ -1,8 +1,7 @@
-package logs_test
+package session_test
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,10 +11,9 @@ import (
 	"github.com/ivc-project/ivc/internal/gen"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/verdict"
 )
-
-var update = flag.Bool("update", false, "rewrite the logs of testdata/logs")
 
 // abpLogs are the logs of the ABP example shipped in testdata/logs: the
 // multi-traces of testdata/abp/traces, one session each, every service
@@ -59,7 +57,7 @@ func TestABPLogs(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		sessions, st, err := logs.Read(path, logs.Auto, logs.Options{Sig: sig}, func(err error) { t.Error(err) })
+		sessions, st, err := session.Read(path, logs.Auto, logs.Options{Sig: sig}, func(err error) { t.Error(err) })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +72,7 @@ func TestABPLogs(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i, id := range ids {
-				var s *logs.Session
+				var s *session.Session
 				for j := range sessions {
 					if sessions[j].ID == id {
 						s = &sessions[j]

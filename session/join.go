@@ -1,4 +1,4 @@
-package logs
+package session
 
 import (
 	"bufio"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/enum"
+	"github.com/ivc-project/ivc/logs"
 )
 
 // Scope says what one session is: its id across every input of a run
@@ -66,7 +67,7 @@ func ParseScope(s string) (Scope, error) {
 // Close closes them. The sessions and their order are the same with or
 // without spilling.
 type Joiner struct {
-	opt    Options
+	opt    logs.Options
 	g      *gatherer
 	budget int64
 	dir    string
@@ -80,7 +81,7 @@ type Joiner struct {
 // signature and locations), taking about budget bytes of memory at most
 // (0: no bound): past half of it held, it spills into temporary files in
 // dir ("": os.TempDir()).
-func NewJoiner(opt Options, budget int64, dir string) (*Joiner, error) {
+func NewJoiner(opt logs.Options, budget int64, dir string) (*Joiner, error) {
 	g, err := newGatherer("", &opt)
 	if err != nil {
 		return nil, err
@@ -92,17 +93,17 @@ func NewJoiner(opt Options, budget int64, dir string) (*Joiner, error) {
 }
 
 // Read reads the log in (opened with the joiner's options) into the
-// joiner, as Input.Read reads it: malformed lines go to report, Stats
-// count what it held (Sessions: 0, for the sessions are the run's).
-func (j *Joiner) Read(in *Input, report func(error)) (Stats, error) {
+// joiner, as ReadInput reads it: malformed lines go to report, Stats count
+// what it held (Sessions: 0, for the sessions are the run's).
+func (j *Joiner) Read(in *logs.Input, report func(error)) (logs.Stats, error) {
 	if j.done {
-		return Stats{}, errors.New("logs: Joiner.Read after Sessions")
+		return logs.Stats{}, errors.New("session: Joiner.Read after Sessions")
 	}
 	if len(j.g.inputs) == maxInputs {
-		return Stats{}, fmt.Errorf("%s: too many inputs (at most %d)", in.Name, maxInputs)
+		return logs.Stats{}, fmt.Errorf("%s: too many inputs (at most %d)", in.Name, maxInputs)
 	}
 	j.g.inputs = append(j.g.inputs, in.Name)
-	st, err := in.scan(report, j)
+	st, err := in.Feed((*consumer)(j), report)
 	if err == nil {
 		err = j.err
 	}
@@ -112,52 +113,59 @@ func (j *Joiner) Read(in *Input, report func(error)) (Stats, error) {
 // Spilled reports whether the joiner has spilled to disk.
 func (j *Joiner) Spilled() bool { return j.spill != nil }
 
-// add, ignore and drop make the joiner the sink of the readers.
-func (j *Joiner) add(id []byte, line, index int, act interaction.Action, key orderKey) error {
-	if j.spill != nil {
-		return j.spill.event(id, j.g.input(), line, index, byte(key.kind), act, key)
-	}
-	if err := j.g.add(id, line, index, act, key); err != nil {
-		return err
-	}
-	return j.check()
-}
-
-func (j *Joiner) holdsSpans() bool { return true }
-
-func (j *Joiner) addSpan(id []byte, line, index int, act interaction.Action, key orderKey, sl *spanLink) error {
-	if j.spill != nil {
-		ref := newRef(sl, j.g.names)
-		return j.spill.spanEvent(id, j.g.input(), line, index, act, key, &ref, sl.links)
-	}
-	if err := j.g.addSpan(id, line, index, act, key, sl); err != nil {
-		return err
-	}
-	return j.check()
-}
-
 // Undeclared returns, once the sessions are handed out, the names not
 // declared of the spans held for pairing that stayed ignored (the names of
 // the other events outside the signature are their Input's Undeclared).
-func (j *Joiner) Undeclared() []Undeclared { return j.g.tally.list() }
+func (j *Joiner) Undeclared() []logs.Undeclared { return j.g.tally.List() }
 
-func (j *Joiner) ignore(id []byte, line, index int) {
+// consumer is the Joiner as the readers' logs.Consumer: an event goes to
+// its gatherer, or to its spill once past its budget.
+type consumer Joiner
+
+func (c *consumer) Add(id []byte, line, index int, act interaction.Action, key logs.Key) error {
+	j := (*Joiner)(c)
 	if j.spill != nil {
-		j.err = j.spill.event(id, j.g.input(), line, index, ignoredTag, 0, orderKey{})
+		return j.spill.event(id, j.g.input(), line, index, byte(key.Kind), act, key)
+	}
+	if err := j.g.Add(id, line, index, act, key); err != nil {
+		return err
+	}
+	return j.check()
+}
+
+func (c *consumer) PairsAcross() bool { return true }
+
+func (c *consumer) AddSpan(id []byte, line, index int, act interaction.Action, key logs.Key, sl *logs.SpanLink) error {
+	j := (*Joiner)(c)
+	if j.spill != nil {
+		ref := newRef(sl, j.g.names)
+		return j.spill.spanEvent(id, j.g.input(), line, index, act, key, &ref, sl.Links)
+	}
+	if err := j.g.AddSpan(id, line, index, act, key, sl); err != nil {
+		return err
+	}
+	return j.check()
+}
+
+func (c *consumer) Ignore(id []byte, line, index int) {
+	j := (*Joiner)(c)
+	if j.spill != nil {
+		j.err = j.spill.event(id, j.g.input(), line, index, ignoredTag, 0, logs.Key{})
 		return
 	}
-	j.g.ignore(id, line, index)
+	j.g.Ignore(id, line, index)
 	if err := j.check(); err != nil {
 		j.err = err
 	}
 }
 
-func (j *Joiner) drop(id []byte, line, index int) {
+func (c *consumer) Drop(id []byte, line, index int) {
+	j := (*Joiner)(c)
 	if j.spill != nil {
-		j.err = j.spill.event(id, j.g.input(), line, index, droppedTag, 0, orderKey{})
+		j.err = j.spill.event(id, j.g.input(), line, index, droppedTag, 0, logs.Key{})
 		return
 	}
-	j.g.drop(id, line, index)
+	j.g.Drop(id, line, index)
 }
 
 // heldShare is the share of its budget a joiner holds in sessions and
@@ -305,14 +313,14 @@ func (sp *spill) close() error {
 
 // event writes an event of session id (tag: its key kind, or ignoredTag)
 // to its partition.
-func (sp *spill) event(id []byte, input int32, line, index int, tag byte, act interaction.Action, key orderKey) error {
+func (sp *spill) event(id []byte, input int32, line, index int, tag byte, act interaction.Action, key logs.Key) error {
 	sp.buf = appendEvent(sp.buf[:0], id, tag, input, line, index, act, key)
 	return sp.write(sp.part(maphash.Bytes(sp.seed, id)), sp.buf)
 }
 
 // spanEvent writes a span held for pairing of session id to its partition.
-func (sp *spill) spanEvent(id []byte, input int32, line, index int, act interaction.Action, key orderKey, ref *spanRef, links []uint64) error {
-	sp.buf = appendEvent(sp.buf[:0], id, byte(key.kind)|linkFlag, input, line, index, act, key)
+func (sp *spill) spanEvent(id []byte, input int32, line, index int, act interaction.Action, key logs.Key, ref *spanRef, links []uint64) error {
+	sp.buf = appendEvent(sp.buf[:0], id, byte(key.Kind)|linkFlag, input, line, index, act, key)
 	sp.buf = appendRef(sp.buf, ref, links)
 	return sp.write(sp.part(maphash.Bytes(sp.seed, id)), sp.buf)
 }
@@ -320,7 +328,7 @@ func (sp *spill) spanEvent(id []byte, input int32, line, index int, act interact
 // record writes rec, an event gathered in g before the spill, of session
 // id, to its partition.
 func (sp *spill) record(id []byte, g *gatherer, rec *record) {
-	key := orderKey{kind: rec.kind(), hi: rec.hi, lo: rec.lo}
+	key := logs.Key{Kind: rec.kind(), Hi: rec.hi, Lo: rec.lo}
 	if rec.span > 0 {
 		ref := &g.spans[rec.span-1]
 		sp.spanEvent(id, rec.input(), int(rec.line), 0, rec.act, key, ref, g.linksOf(ref))
@@ -364,7 +372,7 @@ func (sp *spill) write(f *spillFile, b []byte) error {
 // appendEvent appends the encoding of an event: its session id, its tag
 // (its key kind, ignoredTag or endTag), input, line and rank in its input,
 // then, for an event in the signature, its action and key.
-func appendEvent(b, id []byte, tag byte, input int32, line, index int, act interaction.Action, key orderKey) []byte {
+func appendEvent(b, id []byte, tag byte, input int32, line, index int, act interaction.Action, key logs.Key) []byte {
 	b = binary.AppendUvarint(b, uint64(len(id)))
 	b = append(b, id...)
 	b = append(b, tag)
@@ -373,8 +381,8 @@ func appendEvent(b, id []byte, tag byte, input int32, line, index int, act inter
 	b = binary.AppendUvarint(b, uint64(index))
 	if isKey(tag) {
 		b = binary.AppendUvarint(b, uint64(act))
-		b = binary.AppendVarint(b, key.hi)
-		b = binary.AppendUvarint(b, uint64(key.lo))
+		b = binary.AppendVarint(b, key.Hi)
+		b = binary.AppendUvarint(b, uint64(key.Lo))
 	}
 	return b
 }
@@ -433,7 +441,7 @@ type spilled struct {
 	dropped     int
 	firstDrop   int
 	act         interaction.Action
-	key         orderKey
+	key         logs.Key
 	ref         spanRef  // a span held for pairing (tag&linkFlag)
 	links       []uint64 // its links
 }
@@ -473,13 +481,13 @@ func (e *spilled) read(r *bufio.Reader) error {
 		if e2 != nil && err == nil {
 			err = errSpill
 		}
-		e.key = orderKey{kind: keyKind(e.tag &^ linkFlag), hi: hi, lo: uint32(u())}
+		e.key = logs.Key{Kind: logs.KeyKind(e.tag &^ linkFlag), Hi: hi, Lo: uint32(u())}
 		if e.tag&linkFlag != 0 {
 			kind, e2 := r.ReadByte()
-			if e2 != nil || kind > byte(kindConsumer) {
+			if e2 != nil || kind > byte(logs.SpanConsumer) {
 				return errSpill
 			}
-			e.ref = spanRef{kind: spanKind(kind), id: u()}
+			e.ref = spanRef{kind: logs.SpanKind(kind), id: u()}
 			n := u()
 			if n > math.MaxUint16 {
 				return errSpill
@@ -522,8 +530,8 @@ func (g *gatherer) put(e *spilled) {
 		}
 		s.events++
 		g.events++
-		g.keep(si, record{hi: e.key.hi, act: e.act, lo: e.key.lo, line: clampLine(e.line),
-			meta: uint32(e.input)<<8 | uint32(e.key.kind)})
+		g.keep(si, record{hi: e.key.Hi, act: e.act, lo: e.key.Lo, line: clampLine(e.line),
+			meta: uint32(e.input)<<8 | uint32(e.key.Kind)})
 	}
 }
 
@@ -574,7 +582,7 @@ func (sp *spill) sort(template *gatherer) error {
 			sp.write(run, sp.buf)
 			for _, ri := range g.recordsOf(int32(i)) {
 				rec := g.recs.at(ri)
-				key := orderKey{kind: rec.kind(), hi: rec.hi, lo: rec.lo}
+				key := logs.Key{Kind: rec.kind(), Hi: rec.hi, Lo: rec.lo}
 				if rec.span > 0 {
 					sp.buf = appendEvent(sp.buf[:0], nil, byte(rec.kind())|linkFlag, rec.input(), int(rec.line), 0, rec.act, key)
 					ref := &g.spans[rec.span-1]
@@ -584,7 +592,7 @@ func (sp *spill) sort(template *gatherer) error {
 				}
 				sp.write(run, sp.buf)
 			}
-			sp.buf = appendEvent(sp.buf[:0], nil, endTag, 0, 0, 0, 0, orderKey{})
+			sp.buf = appendEvent(sp.buf[:0], nil, endTag, 0, 0, 0, 0, logs.Key{})
 			sp.write(run, sp.buf)
 		}
 		if sp.err != nil {
