@@ -61,8 +61,22 @@ func (in *Input) Undeclared() []Undeclared { return in.tally.List() }
 // when f is Auto, the one Detect decides from its name and first bytes
 // (decompressed). The error names the file.
 func Open(path string, f Format, opt Options) (*Input, error) {
+	return open(path, f, Auto, opt)
+}
+
+// OpenDetected opens the input at path as Open(path, Auto, opt) does, but
+// for a file whose format detection already decided (Recognize returns it,
+// DetectName too): its first bytes are not read to decide it again. With
+// detected Auto, it is Open(path, Auto, opt).
+func OpenDetected(path string, detected Format, opt Options) (*Input, error) {
+	return open(path, Auto, detected, opt)
+}
+
+// open opens the input at path in format f, or, when f is Auto, in the
+// format detected, or the one Detect decides when detected is Auto too.
+func open(path string, f, detected Format, opt Options) (*Input, error) {
 	if path == input.Stdin {
-		return newInput(path, "<stdin>", os.Stdin, nil, f, opt)
+		return newInput(path, "<stdin>", os.Stdin, nil, f, detected, opt)
 	}
 	file, size, err := input.Open(path)
 	if err != nil {
@@ -72,7 +86,7 @@ func Open(path string, f Format, opt Options) (*Input, error) {
 		file.Close()
 		return nil, tooBig(path, opt)
 	}
-	in, err := newInput(path, path, file, file, f, opt)
+	in, err := newInput(path, path, file, file, f, detected, opt)
 	if err != nil {
 		file.Close()
 	}
@@ -83,10 +97,12 @@ func Open(path string, f Format, opt Options) (*Input, error) {
 // filesystem, say): name is used in errors and, with Auto, by Detect. The
 // caller closes r.
 func NewInput(name string, r io.Reader, f Format, opt Options) (*Input, error) {
-	return newInput(name, name, r, nil, f, opt)
+	return newInput(name, name, r, nil, f, Auto, opt)
 }
 
-func newInput(name, errName string, r io.Reader, closer io.Closer, f Format, opt Options) (*Input, error) {
+// newInput reads the input r in format f; with f Auto, in the format
+// detected, or the one Detect decides when detected is Auto too.
+func newInput(name, errName string, r io.Reader, closer io.Closer, f, detected Format, opt Options) (*Input, error) {
 	br := bufio.NewReader(r)
 	raw, err := br.Peek(len(gzipMagic))
 	if err != nil && err != io.EOF {
@@ -119,6 +135,8 @@ func newInput(name, errName string, r io.Reader, closer io.Closer, f Format, opt
 		head = head[len(utf8BOM):]
 	}
 	switch {
+	case f == Auto && detected != Auto:
+		f = detected // decided from the same name and bytes: not again
 	case f == Auto:
 		if f, err = Detect(errName, head); err != nil {
 			return nil, err
@@ -271,24 +289,33 @@ func HasExtension(path string, exts ...string) bool {
 // JSON Lines log of another name, ...). A CSV or TSV file, which may hold
 // any table, is a log when its header names the field of an action or a
 // lifeline (Options.Fields).
-func Recognize(path string, f Format, opt Options) bool {
+//
+// With Auto, detected is what recognition decided of the file's format:
+// the format Detect gave it when its first bytes were read, or the one its
+// name decides (DetectName); Auto when it was recognized by its extension
+// and its content decides. Carried to OpenDetected, it is not decided
+// twice.
+func Recognize(path string, f Format, opt Options) (detected Format, ok bool) {
 	if HasExtension(path, Extensions(f)...) {
-		return true
+		if f != Auto {
+			return Auto, true
+		}
+		return DetectName(path), true
 	}
 	if f != Auto {
-		return false
+		return Auto, false
 	}
 	in, err := Open(path, Auto, opt)
 	if err != nil {
-		return false
+		return Auto, false
 	}
 	defer in.Close()
 	if in.Format != CSV {
-		return true
+		return in.Format, true
 	}
 	names, err := fieldNames(opt.Fields)
 	if err != nil {
-		return false
+		return Auto, false
 	}
 	head, _ := in.lr.peekLine()
 	sep := ","
@@ -297,8 +324,8 @@ func Recognize(path string, f Format, opt Options) bool {
 	}
 	for _, h := range strings.Split(string(head), sep) {
 		if h = strings.Trim(strings.TrimSpace(h), `"`); h == names[roleAction] || h == names[roleLifeline] {
-			return true
+			return CSV, true
 		}
 	}
-	return false
+	return Auto, false
 }
