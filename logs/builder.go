@@ -89,7 +89,7 @@ func (b *builder) reportHidden() {
 }
 
 // dropped reports a malformed event of session id, which is then
-// incomplete (Session.Incomplete).
+// incomplete (session.Session.Incomplete).
 func (b *builder) dropped(id []byte, line, col int, format string, args ...any) {
 	b.malformed(line, col, format, args...)
 	b.sink.Drop(id, line, b.index)

@@ -223,7 +223,7 @@ func (in *Input) Feed(c Consumer, report func(error)) (Stats, error) {
 // locations, its components: with Options.Locations set, it is an error.
 func (in *Input) MultiTrace() (*multitrace.MultiTrace, error) {
 	if in.Format != HTF {
-		return nil, fmt.Errorf("%s: a %s log is not a .htf multi-trace: read it with Input.Read", syntax.FileName(in.errName), in.Format)
+		return nil, fmt.Errorf("%s: a %s log is not a .htf multi-trace: read it with session.ReadInput", syntax.FileName(in.errName), in.Format)
 	}
 	if in.opt.Locations != nil {
 		return nil, fmt.Errorf("%s: a .htf multi-trace has its own locations (its components): --locations applies to event logs and traces", syntax.FileName(in.Name))

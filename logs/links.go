@@ -102,7 +102,7 @@ func (r *spanReader) short(name string) string {
 func (r *spanReader) flush() error {
 	if r.over {
 		// The file's reading stopped at the limit: the sessions of the
-		// spans held are not judged without the rest (Session.Dropped).
+		// spans held are not judged without the rest (session.Session.Dropped).
 		for _, s := range r.held {
 			r.b.stats.Malformed++
 			r.b.sink.Drop([]byte(s.trace), s.line, r.b.index)
@@ -178,8 +178,9 @@ func (r *spanReader) flush() error {
 
 // unpaired returns what a span left without a partner in its file carries
 // to be paired at the assembly of its session, with a span of another file
-// (session.Joiner joins the files of a run): an emission its id, a reception its
-// parent and links; ok is false for a span that cannot have a partner.
+// (session.Joiner joins the files of a run): an emission its id, a
+// reception its parent and links; ok is false for a span that cannot have
+// a partner.
 func (s *heldSpan) unpaired() (sl SpanLink, ok bool) {
 	sl.Kind = s.kind
 	if s.kind.Action() == interaction.Emission {

@@ -80,7 +80,7 @@ func (opt *Options) MaxHeld() int64 {
 	return max(opt.MaxMemory/HeldShare, MinHeld)
 }
 
-// DefaultMaxBytes is the largest input Read accepts when Options.MaxBytes
+// DefaultMaxBytes is the largest input Open accepts when Options.MaxBytes
 // is 0.
 const DefaultMaxBytes = 4 << 30
 

@@ -12,14 +12,16 @@ import (
 
 // Assembler builds sessions from their events, as Read does once it has
 // read a file: its multi-trace, its counts, and its error when its events
-// mix order keys. It is safe for concurrent use.
+// mix order keys. It is safe for concurrent use. A distributed pipeline
+// (ivc-beam) assembles on the worker where a session's events land, and
+// ivc monitor's table of live sessions each session as it closes.
 type Assembler struct {
 	sig      *interaction.Signature
 	template *gatherer // the locations
 }
 
 // NewAssembler returns an assembler of sessions over opt.Sig and its
-// Options.Locations (the other options are the readers').
+// Locations (the other options are the readers').
 func NewAssembler(opt logs.Options) (*Assembler, error) {
 	g, err := newGatherer("", &opt)
 	if err != nil {
@@ -30,11 +32,11 @@ func NewAssembler(opt logs.Options) (*Assembler, error) {
 
 // Assemble returns the session id of file made of events, all of whose
 // Session is id, in any order: they are put back in the order read
-// (Event.Index), then split by location and each location sorted by its
-// order key, exactly as Read builds a session. Events that name their
+// (logs.Event.Index), then split by location and each location sorted by
+// its order key, exactly as Read builds a session. Events that name their
 // File may come from several inputs, joined as a Joiner joins them: the
 // inputs in the order of their names, file is then the first. The error is
-// for events that Scan cannot have given with this signature.
+// for events that logs.Scan cannot have given with this signature.
 func (a *Assembler) Assemble(file, id string, events []logs.Event) (Session, error) {
 	if len(events) == 0 {
 		return Session{}, fmt.Errorf("%s: session %q has no events", syntax.FileName(file), id)
@@ -94,7 +96,7 @@ func (a *Assembler) Assemble(file, id string, events []logs.Event) (Session, err
 }
 
 // Locations returns the locations a session is split into: those of
-// Options.Locations, then one for each lifeline in none of them.
+// logs.Options.Locations, then one for each lifeline in none of them.
 func (a *Assembler) Locations() interaction.Locations { return a.template.locs }
 
 // Location returns the index in Locations of the location of act, an

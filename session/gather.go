@@ -114,7 +114,8 @@ const sessionBytes = 160 + 4
 
 // gatherer gathers the events of logs into sessions and builds their
 // multi-traces: the store of Read (one input), of a Joiner (every input
-// of a run) and of Assembler (one session).
+// of a run) and of Assembler (one session). Its methods Add, Ignore, Drop,
+// PairsAcross and AddSpan make it the readers' logs.Consumer.
 type gatherer struct {
 	sig    *interaction.Signature
 	inputs []string // the names of the inputs read, by index; the last is being read
@@ -132,7 +133,7 @@ type gatherer struct {
 	events  int   // events in the signature
 	bytes   int64 // held, as counted by recordBytes and sessionBytes
 	// maxEvents is the most events one session may hold (0: no bound):
-	// its share of the memory budget (Options.maxHeld).
+	// its share of the memory budget (logs.Options.MaxHeld).
 	maxEvents int
 	// across is set when the readers hold the spans left without a partner
 	// in their file for pairing at assembly (Joiner, Assembler): spans,

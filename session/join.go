@@ -52,7 +52,7 @@ func ParseScope(s string) (Scope, error) {
 // from several inputs with line order only, makes its session an error
 // (Session.Err), naming the session, the location and the files.
 //
-//	j, err := logs.NewJoiner(opt, budget, "")
+//	j, err := session.NewJoiner(opt, budget, "")
 //	defer j.Close()
 //	for _, path := range paths { in, _ := logs.Open(path, logs.Auto, opt); j.Read(in, report); in.Close() }
 //	for s, err := range j.Sessions() { ... }   // in order of first appearance
@@ -115,7 +115,7 @@ func (j *Joiner) Spilled() bool { return j.spill != nil }
 
 // Undeclared returns, once the sessions are handed out, the names not
 // declared of the spans held for pairing that stayed ignored (the names of
-// the other events outside the signature are their Input's Undeclared).
+// the other events outside the signature are their logs.Input's Undeclared).
 func (j *Joiner) Undeclared() []logs.Undeclared { return j.g.tally.List() }
 
 // consumer is the Joiner as the readers' logs.Consumer: an event goes to

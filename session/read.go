@@ -7,16 +7,17 @@ import (
 )
 
 // Read reads the log at path ("-": standard input, named "<stdin>" in
-// errors; a gzip file, by its ".gz" suffix or its content, is decompressed)
-// in format f (logs.Auto: logs.Detect decides) and returns its sessions in order of
-// first appearance.
+// errors; a gzip file, by its ".gz" suffix or its content, is
+// decompressed) in format f (logs.Auto: logs.Detect decides) and returns
+// its sessions in order of first appearance.
 //
-// Each malformed line or record is passed to report as a *syntax.Error printing
-// "file:line: message" (file:line:col when the column is known) and
-// reading goes on; err is for the file as a whole (unreadable, too big, a
-// format that cannot be decided, or HTF, which multitrace.Read reads), and
-// the sessions are then nil. Every event read is accounted for: judged (in
-// a session's MT), ignored (counted) or reported (Malformed).
+// Each malformed line or record is passed to report as a *syntax.Error
+// printing "file:line: message" (file:line:col when the column is known)
+// and reading goes on; err is for the file as a whole (unreadable, too
+// big, a format that cannot be decided, or HTF, which multitrace.Read
+// reads), and the sessions are then nil. Every event read is accounted
+// for: judged (in a session's MT), ignored (counted) or reported
+// (Malformed).
 //
 // Memory follows the number of events (about 50 bytes each, half of it
 // the multi-traces), never the size of the text: lines are read one at a
@@ -31,7 +32,7 @@ func Read(path string, f logs.Format, opt logs.Options, report func(error)) ([]S
 }
 
 // ReadFrom is Read on an io.Reader already opened: name is used in errors
-// and, with Auto, by Detect.
+// and, with logs.Auto, by logs.Detect.
 func ReadFrom(name string, r io.Reader, f logs.Format, opt logs.Options, report func(error)) ([]Session, logs.Stats, error) {
 	in, err := logs.NewInput(name, r, f, opt)
 	if err != nil {

@@ -23,7 +23,7 @@ type Session struct {
 	ID   string
 	Line int // line of its first event
 	// MT is nil when Err != nil; otherwise one component per location (empty
-	// when no event), in the order of Options.Locations.
+	// when no event), in the order of logs.Options.Locations.
 	MT *multitrace.MultiTrace
 	// Events is the number of events of the session in the signature: those
 	// of MT (when Err is nil).
