@@ -10,7 +10,8 @@ import (
 // session: judged, or in a session with an Err), Ignored (outside the
 // signature) or Malformed (reported). Unkinded counts the spans of a trace
 // file that carry no action, INTERNAL or without a kind: not events, but
-// counted, so that a file of them does not look empty.
+// counted, so that a file of them does not look empty. Sessions is
+// counted by what gathers the sessions (session.Read), 0 otherwise.
 type Stats struct{ Sessions, Events, Ignored, Malformed, Unkinded int }
 
 // KeyKind is what orders the events of a location: the events of one

@@ -1,5 +1,9 @@
 package session
 
+// The pairing of spans across the files of a run: a span that logs left
+// without a partner in its file (logs.SpanLink) is held beside its record
+// until its session is built, then paired with a span of another file.
+
 import (
 	"fmt"
 	"math"

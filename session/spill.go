@@ -1,0 +1,467 @@
+package session
+
+// The spill of a Joiner past its budget: its events written to temporary
+// files partitioned by session, then gathered partition by partition into
+// runs of sessions, which are merged back in the order of the run.
+
+import (
+	"bufio"
+	"container/heap"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"io"
+	"math"
+	"os"
+	"slices"
+
+	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/logs"
+)
+
+// spillParts is the number of partitions of a spill: each is gathered in
+// memory alone, so that a run spills about this many times its budget
+// before a partition outgrows it.
+const spillParts = 64
+
+// The tags of what a spill file holds besides events, in the place of an
+// event's key kind.
+const (
+	ignoredTag = 0xff // an event outside the signature
+	headerTag  = 0xfe // the first event of a session gathered before the spill, and its counts
+	endTag     = 0xfd // in a run: the end of a session's events
+	droppedTag = 0xfc // a malformed event (reported)
+)
+
+// isKey reports whether tag is an event's key kind: an event in the
+// signature.
+func isKey(tag byte) bool { return tag < droppedTag }
+
+// spill holds the events of a Joiner past its budget: first in partitions
+// by a hash of the session id, then, partition by partition, gathered into
+// runs of sessions in order of first appearance, which merge reads back in
+// the order of the run.
+type spill struct {
+	dir   string
+	seed  maphash.Seed
+	parts []*spillFile
+	runs  []*spillFile
+	buf   []byte
+	err   error
+}
+
+// spillFile is a temporary file, written then read back.
+type spillFile struct {
+	f       *os.File
+	w       *bufio.Writer
+	removed bool // its name is gone already
+}
+
+func newSpill(dir string) *spill {
+	return &spill{dir: dir, seed: maphash.MakeSeed(), parts: make([]*spillFile, spillParts)}
+}
+
+// part returns partition p, made at its first event: a small spill makes
+// a file for each partition its sessions fall in, not for all of them.
+func (sp *spill) part(p uint64) *spillFile {
+	p %= spillParts
+	if sp.parts[p] == nil && sp.err == nil {
+		sp.parts[p], sp.err = sp.create()
+	}
+	return sp.parts[p]
+}
+
+// create makes a temporary file without a name (Linux's O_TMPFILE), or
+// makes one and removes its name at once where an open file can lose its
+// name (Unix), so that nothing is left behind whatever ends the process.
+func (sp *spill) create() (*spillFile, error) {
+	if f, err := createUnnamed(sp.dir); err == nil {
+		return &spillFile{f: f, w: bufio.NewWriterSize(f, 32<<10), removed: true}, nil
+	}
+	f, err := os.CreateTemp(sp.dir, "ivc-spill-*")
+	if err != nil {
+		return nil, fmt.Errorf("spilling sessions to disk: %w (see --tmp-dir)", err)
+	}
+	removed := os.Remove(f.Name()) == nil
+	return &spillFile{f: f, w: bufio.NewWriterSize(f, 32<<10), removed: removed}, nil
+}
+
+func (sp *spill) close() error {
+	var errs []error
+	for _, f := range append(sp.parts, sp.runs...) {
+		if f != nil {
+			errs = append(errs, f.close())
+		}
+	}
+	sp.parts, sp.runs = nil, nil
+	return errors.Join(errs...)
+}
+
+// event writes an event of session id (tag: its key kind, or ignoredTag)
+// to its partition.
+func (sp *spill) event(id []byte, input int32, line, index int, tag byte, act interaction.Action, key logs.Key) error {
+	sp.buf = appendEvent(sp.buf[:0], id, tag, input, line, index, act, key)
+	return sp.write(sp.part(maphash.Bytes(sp.seed, id)), sp.buf)
+}
+
+// spanEvent writes a span held for pairing of session id to its partition.
+func (sp *spill) spanEvent(id []byte, input int32, line, index int, act interaction.Action, key logs.Key, ref *spanRef, links []uint64) error {
+	sp.buf = appendEvent(sp.buf[:0], id, byte(key.Kind)|linkFlag, input, line, index, act, key)
+	sp.buf = appendRef(sp.buf, ref, links)
+	return sp.write(sp.part(maphash.Bytes(sp.seed, id)), sp.buf)
+}
+
+// record writes rec, an event gathered in g before the spill, of session
+// id, to its partition.
+func (sp *spill) record(id []byte, g *gatherer, rec *record) {
+	key := logs.Key{Kind: rec.kind(), Hi: rec.hi, Lo: rec.lo}
+	if rec.span > 0 {
+		ref := &g.spans[rec.span-1]
+		sp.spanEvent(id, rec.input(), int(rec.line), 0, rec.act, key, ref, g.linksOf(ref))
+		return
+	}
+	sp.event(id, rec.input(), int(rec.line), 0, byte(rec.kind()), rec.act, key)
+}
+
+// appendRef appends the encoding of a span held for pairing (its names
+// stay in the joiner's names).
+func appendRef(b []byte, ref *spanRef, links []uint64) []byte {
+	b = append(b, byte(ref.kind))
+	b = binary.AppendUvarint(b, ref.id)
+	b = binary.AppendUvarint(b, uint64(len(links)))
+	for _, id := range links {
+		b = binary.AppendUvarint(b, id)
+	}
+	b = binary.AppendVarint(b, int64(ref.own))
+	return binary.AppendVarint(b, int64(ref.pair))
+}
+
+// header writes a session gathered before the spill to its partition: its
+// first event and its counts of ignored and malformed events; its events
+// follow.
+func (sp *spill) header(s *sessionState) {
+	sp.buf = appendHeader(sp.buf[:0], s)
+	sp.write(sp.part(maphash.String(sp.seed, s.id)), sp.buf)
+}
+
+// write writes b to f; the first error sticks.
+func (sp *spill) write(f *spillFile, b []byte) error {
+	if sp.err != nil {
+		return sp.err
+	}
+	if _, err := f.w.Write(b); err != nil {
+		sp.err = fmt.Errorf("spilling sessions to disk: %w", err)
+	}
+	return sp.err
+}
+
+// appendEvent appends the encoding of an event: its session id, its tag
+// (its key kind, ignoredTag or endTag), input, line and rank in its input,
+// then, for an event in the signature, its action and key.
+func appendEvent(b, id []byte, tag byte, input int32, line, index int, act interaction.Action, key logs.Key) []byte {
+	b = binary.AppendUvarint(b, uint64(len(id)))
+	b = append(b, id...)
+	b = append(b, tag)
+	b = binary.AppendUvarint(b, uint64(input))
+	b = binary.AppendUvarint(b, uint64(line))
+	b = binary.AppendUvarint(b, uint64(index))
+	if isKey(tag) {
+		b = binary.AppendUvarint(b, uint64(act))
+		b = binary.AppendVarint(b, key.Hi)
+		b = binary.AppendUvarint(b, uint64(key.Lo))
+	}
+	return b
+}
+
+// appendHeader appends the encoding of a session's header: its id, its
+// first event and its counts of ignored and malformed events.
+func appendHeader(b []byte, s *sessionState) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s.id)))
+	b = append(b, s.id...)
+	b = append(b, headerTag)
+	b = binary.AppendUvarint(b, uint64(s.input))
+	b = binary.AppendUvarint(b, uint64(s.line))
+	b = binary.AppendUvarint(b, uint64(s.index))
+	b = binary.AppendUvarint(b, uint64(s.ignored-int(s.heldIgnored))) // the held spans follow
+	b = binary.AppendUvarint(b, uint64(s.dropped))
+	return binary.AppendUvarint(b, uint64(s.firstDropped))
+}
+
+// close closes f and removes it.
+func (f *spillFile) close() error {
+	err := f.f.Close()
+	if !f.removed {
+		os.Remove(f.f.Name())
+	}
+	return err
+}
+
+// rewind flushes f and returns a reader of it from its start.
+func (f *spillFile) rewind() (*bufio.Reader, error) {
+	if err := f.w.Flush(); err != nil {
+		return nil, err
+	}
+	if _, err := f.f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return bufio.NewReaderSize(f.f, 32<<10), nil
+}
+
+// truncate empties f, read to its end, for writing again.
+func (f *spillFile) truncate() error {
+	if err := f.f.Truncate(0); err != nil {
+		return err
+	}
+	_, err := f.f.Seek(0, io.SeekStart)
+	f.w.Reset(f.f)
+	return err
+}
+
+// spilled is an event as read back from a spill file.
+type spilled struct {
+	id          []byte
+	tag         byte
+	input       int32
+	line, index int
+	ignored     int // headerTag: the counts of the session
+	dropped     int
+	firstDrop   int
+	act         interaction.Action
+	key         logs.Key
+	ref         spanRef  // a span held for pairing (tag&linkFlag)
+	links       []uint64 // its links
+}
+
+var errSpill = errors.New("corrupt spill file")
+
+// read reads the next event of r into e; io.EOF at the end.
+func (e *spilled) read(r *bufio.Reader) error {
+	n, err := binary.ReadUvarint(r)
+	if err != nil {
+		return err // io.EOF between events
+	}
+	if n > math.MaxInt32 {
+		return errSpill
+	}
+	e.id = slices.Grow(e.id[:0], int(n))[:n]
+	if _, err := io.ReadFull(r, e.id); err != nil {
+		return errSpill
+	}
+	if e.tag, err = r.ReadByte(); err != nil {
+		return errSpill
+	}
+	u := func() uint64 {
+		v, e := binary.ReadUvarint(r)
+		if e != nil && err == nil {
+			err = errSpill
+		}
+		return v
+	}
+	e.input, e.line, e.index = int32(u()), int(u()), int(u())
+	switch {
+	case e.tag == headerTag:
+		e.ignored, e.dropped, e.firstDrop = int(u()), int(u()), int(u())
+	case isKey(e.tag):
+		e.act = interaction.Action(u())
+		hi, e2 := binary.ReadVarint(r)
+		if e2 != nil && err == nil {
+			err = errSpill
+		}
+		e.key = logs.Key{Kind: logs.KeyKind(e.tag &^ linkFlag), Hi: hi, Lo: uint32(u())}
+		if e.tag&linkFlag != 0 {
+			kind, e2 := r.ReadByte()
+			if e2 != nil || kind > byte(logs.SpanConsumer) {
+				return errSpill
+			}
+			e.ref = spanRef{kind: logs.SpanKind(kind), id: u()}
+			n := u()
+			if n > math.MaxUint16 {
+				return errSpill
+			}
+			e.links = e.links[:0]
+			for range n {
+				e.links = append(e.links, u())
+			}
+			v := func() msgRef {
+				x, e := binary.ReadVarint(r)
+				if (e != nil || x < math.MinInt32 || x > math.MaxInt32) && err == nil {
+					err = errSpill
+				}
+				return msgRef(x)
+			}
+			e.ref.own, e.ref.pair = v(), v()
+		}
+	}
+	return err
+}
+
+// put adds e to its session in g.
+func (g *gatherer) put(e *spilled) {
+	si := g.sessionAt(e.id, e.input, e.line, e.index)
+	s := &g.sess[si]
+	switch e.tag {
+	case headerTag:
+		s.ignored += e.ignored
+		if e.dropped > 0 {
+			s.dropped, s.firstDropped = e.dropped, e.firstDrop
+		}
+	case ignoredTag:
+		s.ignored++
+	case droppedTag:
+		s.dropAt(e.line)
+	default:
+		if e.tag&linkFlag != 0 {
+			g.putSpan(si, e.input, e.line, e.act, e.key, e.ref, e.links)
+			return
+		}
+		s.events++
+		g.events++
+		g.keep(si, record{hi: e.key.Hi, act: e.act, lo: e.key.Lo, line: clampLine(e.line),
+			meta: uint32(e.input)<<8 | uint32(e.key.Kind)})
+	}
+}
+
+// sort gathers each partition in turn and writes its sessions, in order
+// of first appearance, to a run: for each session its header, its events
+// (without id) and an end.
+func (sp *spill) sort(template *gatherer) error {
+	if sp.err != nil {
+		return sp.err
+	}
+	var e spilled
+	g := template.empty()
+	for p, part := range sp.parts {
+		if part == nil { // no session fell in it
+			continue
+		}
+		r, err := part.rewind()
+		if err != nil {
+			return fmt.Errorf("reading spilled sessions: %w", err)
+		}
+		g.reset()
+		for {
+			err := e.read(r)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return fmt.Errorf("reading spilled sessions: %w", err)
+			}
+			if e.tag < droppedTag { // an event
+				s := &g.sess[g.sessionAt(e.id, e.input, e.line, e.index)]
+				if err := g.full(s, e.input, e.line); err != nil {
+					return err
+				}
+			}
+			g.put(&e)
+		}
+		// Its run takes its file: one file per partition in all.
+		sp.parts[p] = nil
+		run := part
+		sp.runs = append(sp.runs, run)
+		if err := run.truncate(); err != nil {
+			return fmt.Errorf("spilling sessions to disk: %w", err)
+		}
+		for i := range g.sess {
+			s := &g.sess[i]
+			sp.buf = appendHeader(sp.buf[:0], s)
+			sp.write(run, sp.buf)
+			for _, ri := range g.recordsOf(int32(i)) {
+				rec := g.recs.at(ri)
+				key := logs.Key{Kind: rec.kind(), Hi: rec.hi, Lo: rec.lo}
+				if rec.span > 0 {
+					sp.buf = appendEvent(sp.buf[:0], nil, byte(rec.kind())|linkFlag, rec.input(), int(rec.line), 0, rec.act, key)
+					ref := &g.spans[rec.span-1]
+					sp.buf = appendRef(sp.buf, ref, g.linksOf(ref))
+				} else {
+					sp.buf = appendEvent(sp.buf[:0], nil, byte(rec.kind()), rec.input(), int(rec.line), 0, rec.act, key)
+				}
+				sp.write(run, sp.buf)
+			}
+			sp.buf = appendEvent(sp.buf[:0], nil, endTag, 0, 0, 0, 0, logs.Key{})
+			sp.write(run, sp.buf)
+		}
+		if sp.err != nil {
+			return sp.err
+		}
+	}
+	return nil
+}
+
+// cursor is a run being merged: the header of its next session.
+type cursor struct {
+	r    *bufio.Reader
+	head spilled
+}
+
+type cursors []*cursor
+
+func (c cursors) Len() int { return len(c) }
+func (c cursors) Less(i, j int) bool {
+	x, y := &c[i].head, &c[j].head
+	return x.input < y.input || x.input == y.input && x.index < y.index
+}
+func (c cursors) Swap(i, j int) { c[i], c[j] = c[j], c[i] }
+func (c *cursors) Push(x any)   { *c = append(*c, x.(*cursor)) }
+func (c *cursors) Pop() any {
+	old := *c
+	x := old[len(old)-1]
+	*c = old[:len(old)-1]
+	return x
+}
+
+// merge hands out the sessions of the runs in order of first appearance:
+// the order of the run, as the runs are each in that order.
+func (sp *spill) merge(template *gatherer, a *arena, yield func(Session, error) bool) {
+	fail := func(err error) { yield(Session{}, fmt.Errorf("reading spilled sessions: %w", err)) }
+	var h cursors
+	for _, run := range sp.runs {
+		r, err := run.rewind()
+		if err != nil {
+			fail(err)
+			return
+		}
+		c := &cursor{r: r}
+		switch err := c.head.read(r); {
+		case err == io.EOF:
+			continue
+		case err != nil:
+			fail(err)
+			return
+		}
+		h = append(h, c)
+	}
+	heap.Init(&h)
+	var e spilled
+	g := template.empty()
+	for len(h) > 0 {
+		c := h[0]
+		g.reset()
+		g.put(&c.head)
+		for {
+			if err := e.read(c.r); err != nil {
+				fail(err)
+				return
+			}
+			if e.tag == endTag {
+				break
+			}
+			e.id = c.head.id
+			g.put(&e)
+			e.id = nil
+		}
+		if !yield(g.build(0, a), nil) {
+			return
+		}
+		switch err := c.head.read(c.r); {
+		case err == io.EOF:
+			heap.Pop(&h)
+		case err != nil:
+			fail(err)
+			return
+		default:
+			heap.Fix(&h, 0)
+		}
+	}
+}
