@@ -14,6 +14,7 @@ import (
 	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/spec"
 )
 
@@ -56,22 +57,22 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 		sessions = 10000
 		cfg.N, cfg.Options.MaxLength = 8*sessions, 40
 	}
-	gen, err := gen.Generate(sp.Store, sp.Root, cfg)
+	drawn, err := gen.Generate(sp.Store, sp.Root, cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
 	var mts []*multitrace.MultiTrace
 	seen := map[string]bool{}
 	events := 0
-	for i := range gen {
+	for i := range drawn {
 		if distinct {
-			key := fmt.Sprint(gen[i])
+			key := fmt.Sprint(drawn[i])
 			if seen[key] {
 				continue
 			}
 			seen[key] = true
 		}
-		mt := gen[i] // a copy: the others are not kept live through gen
+		mt := drawn[i] // a copy: the others are not kept live through drawn
 		mts = append(mts, &mt)
 		events += mt.Len()
 		if len(mts) == sessions {
@@ -96,9 +97,9 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 	for _, f := range []logs.Format{logs.JSONL, logs.OTLP} {
 		// The sessions as one log, and as one log per location, joined
 		// (the shape of per-service logs), with the same ids.
-		ids := logs.IDs(f, len(mts), 1)
+		ids := gen.IDs(f, len(mts), 1)
 		var buf bytes.Buffer
-		if err := logs.Write(&buf, f, sp.Sig, ids, mts, 1); err != nil {
+		if err := gen.Write(&buf, f, sp.Sig, ids, mts, 1); err != nil {
 			b.Fatal(err)
 		}
 		data := buf.Bytes()
@@ -110,7 +111,7 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 			}
 		}
 		split, _ := splitLogs(b, f, sp.Sig, ids, mts)
-		judge := func(b *testing.B, c *check.Checker, sessions iter.Seq2[logs.Session, error]) {
+		judge := func(b *testing.B, c *check.Checker, sessions iter.Seq2[session.Session, error]) {
 			judgeAll(b, c, sessions, want)
 		}
 		b.Run(f.String(), func(b *testing.B) {
@@ -121,11 +122,11 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 				c := checker() // no memo from the run before
 				b.StartTimer()
 				cpu.Start()
-				sessions, st, err := logs.ReadFrom("bench", bytes.NewReader(data), f, opt, nil)
+				sessions, st, err := session.ReadFrom("bench", bytes.NewReader(data), f, opt, nil)
 				if err != nil || st.Events != events {
 					b.Fatalf("%+v %v, want %d events", st, err, events)
 				}
-				judge(b, c, func(yield func(logs.Session, error) bool) {
+				judge(b, c, func(yield func(session.Session, error) bool) {
 					for _, s := range sessions {
 						if !yield(s, nil) {
 							return
@@ -158,7 +159,7 @@ func splitLogs(b *testing.B, f logs.Format, sig *interaction.Signature, ids []st
 	size := 0
 	for k := range mts[0].Components {
 		var buf bytes.Buffer
-		if err := logs.Write(&buf, f, sig, ids, logs.Location(mts, k), 1+int64(k)); err != nil {
+		if err := gen.Write(&buf, f, sig, ids, gen.Location(mts, k), 1+int64(k)); err != nil {
 			b.Fatal(err)
 		}
 		split = append(split, buf.Bytes())
@@ -169,7 +170,7 @@ func splitLogs(b *testing.B, f logs.Format, sig *interaction.Signature, ids []st
 
 // judgeAll judges sessions with c on one worker and checks that there are
 // want of them, all passing.
-func judgeAll(b *testing.B, c *check.Checker, sessions iter.Seq2[logs.Session, error], want int) {
+func judgeAll(b *testing.B, c *check.Checker, sessions iter.Seq2[session.Session, error], want int) {
 	n, ok := 0, 0
 	inputs := func(yield func(check.Input) bool) {
 		for s, err := range sessions {
@@ -194,11 +195,11 @@ func judgeAll(b *testing.B, c *check.Checker, sessions iter.Seq2[logs.Session, e
 }
 
 // joinSplit joins the logs split (one per location, in format f) with a
-// logs.Joiner of the given budget spilling into tmp, checks that it read
+// session.Joiner of the given budget spilling into tmp, checks that it read
 // events and spilled when it had a budget, and returns its sessions; the
 // joiner closes when they have been handed out.
-func joinSplit(b *testing.B, split [][]byte, f logs.Format, opt logs.Options, events int, budget int64, tmp string) iter.Seq2[logs.Session, error] {
-	j, err := logs.NewJoiner(opt, budget, tmp)
+func joinSplit(b *testing.B, split [][]byte, f logs.Format, opt logs.Options, events int, budget int64, tmp string) iter.Seq2[session.Session, error] {
+	j, err := session.NewJoiner(opt, budget, tmp)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -217,7 +218,7 @@ func joinSplit(b *testing.B, split [][]byte, f logs.Format, opt logs.Options, ev
 	if read != events || j.Spilled() != (budget > 0) {
 		b.Fatalf("%d events, spilled %v; want %d, %v", read, j.Spilled(), events, budget > 0)
 	}
-	return func(yield func(logs.Session, error) bool) {
+	return func(yield func(session.Session, error) bool) {
 		defer func() {
 			if err := j.Close(); err != nil {
 				b.Fatal(err)
@@ -231,7 +232,7 @@ func joinSplit(b *testing.B, split [][]byte, f logs.Format, opt logs.Options, ev
 // paths of `ivc analyze` on the same 2,000 distinct sessions (accepted
 // multi-traces of the ABP, whose loop makes them differ; repeated ones and
 // empty ones dropped, so that no verdict is a memoized one): file, one log holding every session (--session-scope
-// file); joined, one log per location joined by a logs.Joiner in memory;
+// file); joined, one log per location joined by a session.Joiner in memory;
 // spilled, the same logs joined under a budget that forces the joiner to
 // spill to temporary files. Run it with -cpu 1 to count one core.
 func BenchmarkJoin(b *testing.B) {
@@ -249,15 +250,15 @@ func distinct(b *testing.B, in *spec.Spec, n int) []*multitrace.MultiTrace {
 	seen := map[string]bool{}
 	var mts []*multitrace.MultiTrace
 	for seed := uint64(1); seed <= 5 && len(mts) < n; seed++ {
-		gen, err := gen.Generate(in.Store, in.Root, gen.Config{Kind: gen.KindAccepted, N: n, Seed: seed,
+		drawn, err := gen.Generate(in.Store, in.Root, gen.Config{Kind: gen.KindAccepted, N: n, Seed: seed,
 			Options: gen.Options{MaxLength: 100, StopProbability: 0.05}})
 		if err != nil {
 			b.Fatal(err)
 		}
-		for i := range gen {
-			if k := string(gen[i].Format(in.Sig)); !seen[k] && gen[i].Len() > 0 && len(mts) < n {
+		for i := range drawn {
+			if k := string(drawn[i].Format(in.Sig)); !seen[k] && drawn[i].Len() > 0 && len(mts) < n {
 				seen[k] = true
-				mts = append(mts, &gen[i])
+				mts = append(mts, &drawn[i])
 			}
 		}
 	}
@@ -277,22 +278,22 @@ func benchmarkJoin(b *testing.B, sp *spec.Spec) {
 	b.Logf("%d distinct sessions, %d events, engine %s", len(mts), events, c.Engine())
 	opt := logs.Options{Sig: sp.Sig}
 	for _, f := range []logs.Format{logs.JSONL, logs.OTLP} {
-		ids := logs.IDs(f, len(mts), 1)
+		ids := gen.IDs(f, len(mts), 1)
 		var whole bytes.Buffer
-		if err := logs.Write(&whole, f, sp.Sig, ids, mts, 1); err != nil {
+		if err := gen.Write(&whole, f, sp.Sig, ids, mts, 1); err != nil {
 			b.Fatal(err)
 		}
 		split, size := splitLogs(b, f, sp.Sig, ids, mts)
-		judge := func(b *testing.B, sessions iter.Seq2[logs.Session, error]) { judgeAll(b, c, sessions, len(mts)) }
+		judge := func(b *testing.B, sessions iter.Seq2[session.Session, error]) { judgeAll(b, c, sessions, len(mts)) }
 		b.Run(f.String()+"/file", func(b *testing.B) {
 			data := whole.Bytes()
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
-				sessions, st, err := logs.ReadFrom("bench", bytes.NewReader(data), f, opt, nil)
+				sessions, st, err := session.ReadFrom("bench", bytes.NewReader(data), f, opt, nil)
 				if err != nil || st.Events != events {
 					b.Fatalf("%+v %v, want %d events", st, err, events)
 				}
-				judge(b, func(yield func(logs.Session, error) bool) {
+				judge(b, func(yield func(session.Session, error) bool) {
 					for _, s := range sessions {
 						if !yield(s, nil) {
 							return

@@ -13,6 +13,7 @@ import (
 	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/spec"
 )
 
@@ -35,18 +36,18 @@ func lfremLog(b *testing.B, f logs.Format) *benchLog {
 	if err != nil {
 		b.Fatal(err)
 	}
-	gen, err := gen.Generate(sp.Store, sp.Root, gen.Config{Kind: gen.KindAccepted, N: 20000, Seed: 1})
+	drawn, err := gen.Generate(sp.Store, sp.Root, gen.Config{Kind: gen.KindAccepted, N: 20000, Seed: 1})
 	if err != nil {
 		b.Fatal(err)
 	}
-	mts := make([]*multitrace.MultiTrace, len(gen))
+	mts := make([]*multitrace.MultiTrace, len(drawn))
 	events := 0
-	for i := range gen {
-		mts[i] = &gen[i]
-		events += gen[i].Len()
+	for i := range drawn {
+		mts[i] = &drawn[i]
+		events += drawn[i].Len()
 	}
 	var buf bytes.Buffer
-	if err := logs.Write(&buf, f, sp.Sig, nil, mts, 1); err != nil {
+	if err := gen.Write(&buf, f, sp.Sig, nil, mts, 1); err != nil {
 		b.Fatal(err)
 	}
 	l := &benchLog{sig: sp.Sig, data: buf.Bytes(), events: events}
@@ -61,7 +62,7 @@ func benchRead(b *testing.B, f logs.Format) {
 	b.ResetTimer()
 	cpu := testutil.CPUTime()
 	for b.Loop() {
-		_, st, err := logs.ReadFrom("bench", bytes.NewReader(l.data), f, logs.Options{Sig: l.sig}, nil)
+		_, st, err := session.ReadFrom("bench", bytes.NewReader(l.data), f, logs.Options{Sig: l.sig}, nil)
 		if err != nil || st.Events != l.events {
 			b.Fatalf("%+v %v, want %d events", st, err, l.events)
 		}
@@ -125,29 +126,4 @@ func BenchmarkStdlibDecode(b *testing.B) {
 		}
 	}
 	reportEvents(b, l.events, cpu)
-}
-
-// BenchmarkWriteJSONL writes the log of BenchmarkJSONL.
-func BenchmarkWriteJSONL(b *testing.B) {
-	sp, err := spec.Load("../testdata/lfrem/signature.hsf", "../testdata/lfrem/i1.hif")
-	if err != nil {
-		b.Fatal(err)
-	}
-	gen, err := gen.Generate(sp.Store, sp.Root, gen.Config{Kind: gen.KindAccepted, N: 2000, Seed: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	mts := make([]*multitrace.MultiTrace, len(gen))
-	events := 0
-	for i := range gen {
-		mts[i] = &gen[i]
-		events += gen[i].Len()
-	}
-	cpu := testutil.CPUTime()
-	for b.Loop() {
-		if err := logs.Write(io.Discard, logs.JSONL, sp.Sig, nil, mts, 1); err != nil {
-			b.Fatal(err)
-		}
-	}
-	reportEvents(b, events, cpu)
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"unsafe"
+
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // readCSV reads a CSV event log (RFC 4180: a header row naming the fields,
@@ -56,7 +58,7 @@ func readCSV(b *builder, lr *lineReader, opt *Options, tsv bool) error {
 			}
 			if column[r] >= 0 {
 				line, col := cr.FieldPos(i)
-				return &Error{File: b.file, Line: first + line, Col: col, Msg: fmt.Sprintf("header row: field %q appears twice", names[r])}
+				return errorAt(b.file, first+line, col, fmt.Sprintf("header row: field %q appears twice", names[r]))
 			}
 			column[r] = i
 		}
@@ -69,8 +71,8 @@ func readCSV(b *builder, lr *lineReader, opt *Options, tsv bool) error {
 			return nil
 		}
 		if err != nil {
-			if e := csvError(b.file, first, err, in.atEOF(), ""); e.Line > 0 {
-				b.lastLine = e.Line
+			if e := csvError(b.file, first, err, in.atEOF(), ""); e.Pos.Line > 0 {
+				b.lastLine = e.Pos.Line
 				if !b.hide() {
 					b.report(e)
 				}
@@ -136,27 +138,27 @@ func raggedCol(cr *csv.Reader, rec []string, want int) int {
 	return col + len(rec[len(rec)-1])
 }
 
-// csvError turns an error of encoding/csv into an *Error, its line counted
+// csvError turns an error of encoding/csv into a *syntax.Error, its line counted
 // from the file's start (first lines come before the CSV's); Line is 0 for
 // an error of the input.
-func csvError(file string, first int, err error, atEOF bool, prefix string) *Error {
+func csvError(file string, first int, err error, atEOF bool, prefix string) *syntax.Error {
 	var pe *csv.ParseError
 	if !errors.As(err, &pe) {
-		return &Error{File: file, Msg: err.Error()}
+		return errorAt(file, 0, 0, err.Error())
 	}
 	msg := pe.Err.Error()
 	switch {
 	case errors.Is(pe.Err, csv.ErrQuote) && atEOF:
 		// The record, from StartLine on, took the rest of the file.
-		return &Error{File: file, Line: first + pe.StartLine, Msg: prefix + "quoted field not closed"}
+		return errorAt(file, first+pe.StartLine, 0, prefix+"quoted field not closed")
 	case errors.Is(pe.Err, csv.ErrQuote):
 		msg = "a '\"' in a quoted field not doubled, or text after its closing quote"
 	case errors.Is(pe.Err, csv.ErrBareQuote):
 		msg = "a '\"' in an unquoted field (quote the field, and double the '\"')"
 	case errors.Is(pe.Err, errRecordTooLong):
-		return &Error{File: file, Line: first + pe.StartLine, Msg: prefix + err.Error()}
+		return errorAt(file, first+pe.StartLine, 0, prefix+err.Error())
 	}
-	return &Error{File: file, Line: first + pe.Line, Col: pe.Column, Msg: prefix + msg}
+	return errorAt(file, first+pe.Line, pe.Column, prefix+msg)
 }
 
 // errRecordTooLong ends the reading of a CSV file at a record longer than

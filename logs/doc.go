@@ -1,20 +1,20 @@
-// Package logs reads the logs real systems write, many sessions per file,
-// as multi-traces to judge, one per session, and writes multi-traces as
-// such logs (issue 15).
+// Package logs reads the logs real systems write, many sessions per file:
+// event logs (JSON Lines, CSV) and traces (OTLP/JSON, Jaeger's JSON, and
+// the OTLP requests a receiver decoded with pdata). A reader turns each
+// line, record or span into an event, an action of the signature with its
+// session id and its order key, and hands it to a Consumer as it reads it.
+// Package session is the consumer that gathers the events into
+// multi-traces, one per session; ivc analyze, ivc-beam and ivc monitor
+// open and read their inputs here.
 //
-// A session is one execution of the protocol: the events of one session id
-// form one multi-trace, whose components are the locations (groups of
-// lifelines that share a clock). Within a location the events are ordered
-// by that location's clock; across locations nothing orders them, which is
-// exactly what a multi-trace says.
-//
-//	sessions, stats, err := logs.Read("app.jsonl", logs.Auto, logs.Options{Sig: sig}, func(err error) {
+//	in, err := logs.Open("app.jsonl", logs.Auto, logs.Options{Sig: sig})
+//	if err != nil { ... }   // unreadable, too big, a format that cannot be decided
+//	defer in.Close()
+//	sessions, stats, err := session.ReadInput(in, func(err error) {
 //		fmt.Fprintln(os.Stderr, err) // app.jsonl:12:27: field "action" (action): "a-m" is not an action l!m or l?m
 //	})
-//	for _, s := range sessions {
-//		if s.Err != nil { ... }      // this session alone cannot be judged
-//		res := checker.Check(s.MT)   // one verdict per session
-//	}
+//
+// or, for a caller that groups the events itself, in.Scan(func(e logs.Event) { ... }, report).
 //
 // # Formats
 //
@@ -30,13 +30,13 @@
 //     (send, receive, ! or ?) and message;
 //   - the order within a location: seq (an integer) if present, else time
 //     (RFC 3339 with up to nanoseconds, or a number of any unit), else the
-//     line order; ties keep the line order. A session whose events mix
-//     order keys (some with seq, some without; RFC 3339 times and numbers)
-//     gets Session.Err, and the other sessions are judged.
+//     line order (Key); ties keep the line order. A session whose events
+//     mix order keys (some with seq, some without; RFC 3339 times and
+//     numbers) cannot be judged (session.Session.Err), and the other
+//     sessions are.
 //
 // Other fields are ignored; Options.Fields renames the roles' fields. Empty
-// strings and null count as absent. A session starts with its first event,
-// judged or ignored; the sessions come in that order.
+// strings and null count as absent.
 //
 // Traces, OTLP/JSON (as the OpenTelemetry Collector's file exporter writes
 // them, one TracesData object a line, or one object over many lines) and
@@ -49,65 +49,55 @@
 // the spans' start times. The two spans of one call or message (a SERVER
 // span and its parent CLIENT span, a CONSUMER span and its parent or linked
 // PRODUCER span) carry one message, the receiving side's (http.route counts
-// there): paired within a file as it is read, and, by a Joiner, Scan and
-// an Assembler, across the files of a run when their sessions are
-// assembled. INTERNAL and unspecified spans carry no action:
-// they are not events at all, neither judged nor counted (a service's
-// internal work is not the protocol's business, and counting it as ignored
-// would drown the count of the events that matter). OTLP is decoded by the
-// Collector's own pdata module; Jaeger's model, internal to Jaeger, by a
-// few encoding/json structs.
+// there): paired within a file as it is read, and across the files of a
+// run when their sessions are assembled (a span left without its partner
+// in its file carries a SpanLink to a consumer that pairs across files).
+// INTERNAL and unspecified spans carry no action: they are not events at
+// all, neither judged nor counted (a service's internal work is not the
+// protocol's business, and counting it as ignored would drown the count of
+// the events that matter). OTLP is decoded by the Collector's own pdata
+// module; Jaeger's model, internal to Jaeger, by a few encoding/json
+// structs. TraceReader reads the requests an OTLP receiver decoded, without
+// turning them back into JSON.
 //
 // Detect decides the format by the name and the first bytes; gzip files
-// are read compressed.
+// are read compressed. A file's format is decided once: Recognize, which
+// says which files of a directory are logs, returns what it detected, and
+// OpenDetected opens the file with it.
 //
 // # Nothing lost
 //
 // Every event read is accounted for: in a session (Stats.Events: judged,
-// or in a session with an Err), ignored and counted (Stats.Ignored, and per
-// session Session.Ignored: its lifeline or message is not in the
-// signature, a heartbeat or a database call say; Options.Strict reports
-// them instead) or reported as malformed (Stats.Malformed: bad JSON, a
-// missing role, a bad l!m, a time that does not parse), as an *Error that
-// prints "file:line:col: message", after which reading goes on. In a JSON
-// document (Jaeger, multi-line OTLP) a syntax error ends the reading of the
-// file: it is reported, and what was read before it is kept.
+// or in a session that cannot be judged), ignored and counted
+// (Stats.Ignored: its lifeline or message is not in the signature, a
+// heartbeat or a database call say; Options.Strict reports them instead;
+// Input.Undeclared names them) or reported as malformed (Stats.Malformed:
+// bad JSON, a missing role, a bad l!m, a time that does not parse), as a
+// *syntax.Error that prints "file:line:col: message", after which reading
+// goes on. In a JSON document (Jaeger, multi-line OTLP) a syntax error
+// ends the reading of the file: it is reported, and what was read before
+// it is kept.
 //
-// # One session across many logs
+// # Readers and consumers
 //
-// Real systems write one log per service, often rotated into several
-// files. A Joiner reads every log of a run and makes a session of each id
-// across all of them (Scope: ScopeFile keeps the per-file sessions), in
-// any mix of formats; a location's events are ordered by their keys across
-// files, ties in input then line order, and a location with events from
-// several files but line order only is its session's error. Past a memory
-// budget, a Joiner spills to temporary files partitioned by session, with
-// the same sessions in the same order. Open (or NewInput) opens any input,
-// Recognize says which files of a directory are logs, and Location
-// restricts multi-traces to one location, so that Write makes one log per
-// service.
-//
-// # Reading across machines
-//
-// Scan reads a log like Read, with the same readers, but hands out each
-// event (Event: its session, its rank in the file, its line, its action and
-// order key) as it is read, instead of gathering the sessions; an Assembler
-// then builds a session from its events, in any order, exactly as Read
-// would have. A distributed pipeline (ivc's Apache Beam pipeline, in the
-// nested module beam/) scans files on many workers, groups the events by
-// session, and assembles and judges each session where its group lands.
-// Events travel in a compact binary form (Event.AppendBinary).
+// A reader hands each event to its Consumer, in the order read: Add (in
+// the signature, with its Key), Ignore (outside it), Drop (malformed: its
+// session lost it), AddSpan (a span to pair across files). The session id
+// it passes is valid during the call only, so that reading allocates
+// nothing an event, and neither need the consumer. Input.Feed reads a log
+// into any consumer: the gatherers of package session, and Scan's, which
+// hands out Events for a caller that groups them by session itself (a
+// distributed pipeline, in the nested module beam/, moves them between
+// machines in their binary form, session.AppendEvent).
 //
 // # Memory and speed
 //
 // Memory follows the number of events, never the size of the text: lines
 // are read one at a time (up to MaxLine bytes), and so are the traces and
-// resources of a JSON document; an event is kept as a 32-byte record until
-// the end of the file (and 4 bytes more to find it in its session once the
-// file is read), then as an action and an event of its multi-trace (28
-// bytes). A JSON line that is a flat object of plain values (the
-// usual line) is read in one pass over its bytes, any other with fastjson
-// (the same event either way, FuzzScanFlat): over twice as fast as
-// encoding/json into a struct on the same log (BenchmarkJSONL,
-// BenchmarkStdlibDecode).
+// resources of a JSON document; Options.MaxMemory bounds what one value
+// and the spans of a file held for pairing may take. A JSON line that is a
+// flat object of plain values (the usual line) is read in one pass over its
+// bytes, any other with fastjson (the same event either way, FuzzScanFlat):
+// over twice as fast as encoding/json into a struct on the same log
+// (BenchmarkJSONL, BenchmarkStdlibDecode).
 package logs

@@ -158,13 +158,13 @@ func (b *builder) interpret(ev *event, names *[numRoles]string, line int) (*badF
 	if !ok {
 		return nil, nil
 	}
-	var key orderKey
+	var key Key
 	if s := ev[roleSeq]; s.typ != absent {
 		n, ok := parseInt(s.text)
 		if !ok || s.typ == other {
 			return &badField{role: roleSeq, msg: fmt.Sprintf("field %q (seq): %s is not an integer", names[roleSeq], show(s))}, nil
 		}
-		key = orderKey{kind: keySeq, hi: n}
+		key = Key{Kind: KeySeq, Hi: n}
 	} else if t := ev[roleTime]; t.typ != absent {
 		var ok bool
 		if t.typ != other {
@@ -227,30 +227,30 @@ func parseInt(s []byte) (int64, bool) {
 	return int64(n), true
 }
 
-// parseTime reads a time: a number (keyNumber) or an RFC 3339 time with up
-// to nanoseconds (keyTime).
-func parseTime(s []byte) (orderKey, bool) {
+// parseTime reads a time: a number (KeyNumber) or an RFC 3339 time with up
+// to nanoseconds (KeyTime).
+func parseTime(s []byte) (Key, bool) {
 	var c timeCache
 	return c.parseTime(s)
 }
 
 // parseTime is parseTime, reading the date of an RFC 3339 time only when
 // it is not the one of the time before (see timeCache.parseRFC3339).
-func (c *timeCache) parseTime(s []byte) (orderKey, bool) {
+func (c *timeCache) parseTime(s []byte) (Key, bool) {
 	if sec, nsec, ok := c.parseRFC3339(s); ok {
-		return orderKey{kind: keyTime, hi: sec, lo: uint32(nsec)}, true
+		return Key{Kind: KeyTime, Hi: sec, Lo: uint32(nsec)}, true
 	}
 	if isNumber(s) {
 		if hi, lo, ok := parseNumber(s); ok {
-			return orderKey{kind: keyNumber, hi: hi, lo: lo}, true
+			return Key{Kind: KeyNumber, Hi: hi, Lo: lo}, true
 		}
-		return orderKey{}, false
+		return Key{}, false
 	}
 	t, err := time.Parse(time.RFC3339Nano, string(s))
 	if err != nil {
-		return orderKey{}, false
+		return Key{}, false
 	}
-	return orderKey{kind: keyTime, hi: t.Unix(), lo: uint32(t.Nanosecond())}, true
+	return Key{Kind: KeyTime, Hi: t.Unix(), Lo: uint32(t.Nanosecond())}, true
 }
 
 // isNumber reports whether s is a decimal number as JSON writes it,

@@ -4,37 +4,39 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/spec"
 )
 
-// Read the ABP example's event log and judge each session.
+// Scan the ABP example's event log: its events, as they are read.
 func Example() {
 	sp, err := spec.Load("../testdata/abp/abp.hsf", "")
 	if err != nil {
 		panic(err)
 	}
-	c, err := check.New(sp, check.DefaultOptions())
+	in, err := logs.Open("../testdata/logs/abp.jsonl", logs.Auto, logs.Options{Sig: sp.Sig})
 	if err != nil {
 		panic(err)
 	}
-	sessions, stats, err := logs.Read("../testdata/logs/abp.jsonl", logs.Auto, logs.Options{Sig: sp.Sig},
-		func(err error) { fmt.Fprintln(os.Stderr, err) })
-	if err != nil {
-		panic(err)
-	}
-	for _, s := range sessions {
-		if s.Err != nil {
-			fmt.Println(s.Err)
-			continue
+	defer in.Close()
+	var ids []string
+	events := map[string]int{}
+	stats, err := in.Scan(func(e logs.Event) {
+		if events[e.Session] == 0 {
+			ids = append(ids, e.Session)
 		}
-		fmt.Printf("%s (line %d, %d events): %s\n", s.ID, s.Line, s.Events, c.Check(s.MT).Verdict)
+		events[e.Session]++
+	}, func(err error) { fmt.Fprintln(os.Stderr, err) })
+	if err != nil {
+		panic(err)
 	}
-	fmt.Printf("%+v\n", stats)
+	for _, id := range ids {
+		fmt.Printf("%s: %d events\n", id, events[id])
+	}
+	fmt.Printf("%s, %+v\n", in.Format, stats)
 	// Output:
-	// trace1 (line 1, 250 events): WeakPass
-	// trace1_error_1 (line 2, 251 events): Fail
-	// trace2 (line 3, 500 events): WeakPass
-	// {Sessions:3 Events:1001 Ignored:0 Malformed:0 Unkinded:0}
+	// trace1: 250 events
+	// trace1_error_1: 251 events
+	// trace2: 500 events
+	// jsonl, {Sessions:0 Events:1001 Ignored:0 Malformed:0 Unkinded:0}
 }

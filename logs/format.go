@@ -63,14 +63,14 @@ var (
 // A zstd-compressed or binary (protobuf) head gets an error saying so:
 // ivc reads OTLP/JSON, not OTLP/protobuf.
 func Detect(name string, head []byte) (Format, error) {
+	if f := DetectName(name); f != Auto {
+		return f, nil
+	}
 	base := strings.TrimSuffix(strings.ToLower(filepath.Base(name)), ".gz")
 	if bytes.HasPrefix(head, gzipMagic) {
 		head = gunzipHead(head)
 	}
 	ext := filepath.Ext(base)
-	if ext == ".htf" {
-		return HTF, nil
-	}
 	if f := traceFormat(bytes.TrimPrefix(head, utf8BOM)); f != Auto {
 		return f, nil
 	}
@@ -100,6 +100,17 @@ func Detect(name string, head []byte) (Format, error) {
 		return CSV, nil
 	}
 	return Auto, fmt.Errorf("%s: cannot tell the log format from the file's name or first bytes: give it (htf, jsonl, csv, otlp or jaeger)", syntax.FileName(name))
+}
+
+// DetectName returns the format that the name of a file decides whatever
+// the file holds, as Detect decides it: HTF for a .htf file (.htf.gz too).
+// For any other name it returns Auto: the first bytes decide (Detect).
+func DetectName(name string) Format {
+	base := strings.TrimSuffix(strings.ToLower(filepath.Base(name)), ".gz")
+	if filepath.Ext(base) == ".htf" {
+		return HTF
+	}
+	return Auto
 }
 
 // gunzipHead returns what the gzip head decompresses to, as far as it goes.

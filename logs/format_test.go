@@ -11,6 +11,7 @@ import (
 
 	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/session"
 )
 
 func gz(t testing.TB, s string) []byte {
@@ -89,7 +90,7 @@ func TestReadFiles(t *testing.T) {
 		if strings.HasSuffix(name, ".gz") {
 			data = gz(t, log)
 		}
-		sessions, st, err := logs.Read(write(name, data), logs.Auto, logs.Options{Sig: sig}, nil)
+		sessions, st, err := session.Read(write(name, data), logs.Auto, logs.Options{Sig: sig}, nil)
 		if err != nil || len(sessions) != 1 || st.Events != 2 || sessions[0].File != filepath.Join(dir, name) {
 			t.Errorf("%s: %v %+v %v", name, sessions, st, err)
 		}
@@ -120,7 +121,7 @@ func TestReadFiles(t *testing.T) {
 		if c.data != nil {
 			write(c.name, c.data)
 		}
-		sessions, _, err := logs.Read(path, c.f, c.opt, nil)
+		sessions, _, err := session.Read(path, c.f, c.opt, nil)
 		if err == nil || !strings.Contains(err.Error(), c.err) || sessions != nil {
 			t.Errorf("%s: %v, %v; want an error %q", c.name, sessions, err, c.err)
 		}
@@ -143,7 +144,7 @@ func TestLongLine(t *testing.T) {
 	b.Write(bytes.Repeat([]byte("x"), limit))
 	b.WriteString("\"}\n{\"action\":\"b?m\"}\n")
 	var reports []string
-	sessions, st, err := logs.ReadFrom("long.jsonl", &b, logs.JSONL, logs.Options{Sig: testSig(t)},
+	sessions, st, err := session.ReadFrom("long.jsonl", &b, logs.JSONL, logs.Options{Sig: testSig(t)},
 		func(err error) { reports = append(reports, err.Error()) })
 	if err != nil || len(sessions) != 1 || st.Events != 1 || st.Malformed != 1 ||
 		len(reports) != 1 || reports[0] != fmt.Sprintf("long.jsonl:1: line longer than %d bytes", limit) {

@@ -3,7 +3,6 @@ package logs_test
 import (
 	"bytes"
 	"encoding/json"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -11,6 +10,8 @@ import (
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/session"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // The fuzz targets read any input in one format, with the test signature
@@ -20,18 +21,18 @@ import (
 // malformed ones.
 
 // fuzzRead reads in with f, and checks the sessions and the stats.
-func fuzzRead(t *testing.T, name string, in []byte, f logs.Format, strict bool) ([]logs.Session, logs.Stats, bool) {
+func fuzzRead(t *testing.T, name string, in []byte, f logs.Format, strict bool) ([]session.Session, logs.Stats, bool) {
 	sig := testSig(t)
 	locs := []interaction.Lifelines{interaction.LifelinesOf(0, 2)} // [a,c] [b]
 	reported := 0
 	var reports []string
 	opt := logs.Options{Sig: sig, Locations: locs, Strict: strict}
-	sessions, st, err := logs.ReadFrom(name, bytes.NewReader(in), f, opt,
+	sessions, st, err := session.ReadFrom(name, bytes.NewReader(in), f, opt,
 		func(err error) {
 			reported++
 			reports = append(reports, err.Error())
-			if e, ok := err.(*logs.Error); !ok || e.Line < 1 || !strings.HasPrefix(err.Error(), name+":") {
-				t.Errorf("reported %T %v: not a positioned *logs.Error", err, err)
+			if e, ok := err.(*syntax.Error); !ok || e.Pos.Line < 1 || !strings.HasPrefix(err.Error(), name+":") {
+				t.Errorf("reported %T %v: not a positioned *syntax.Error", err, err)
 			}
 		})
 	if err != nil {
@@ -50,9 +51,9 @@ func fuzzRead(t *testing.T, name string, in []byte, f logs.Format, strict bool) 
 	// reading with positioned errors, and what was read adds up.
 	small := opt
 	small.MaxMemory = 1 << 10
-	ss, sst, err := logs.ReadFrom(name, bytes.NewReader(in), f, small, func(err error) {
-		if e, ok := err.(*logs.Error); !ok || e.Line < 1 || !strings.HasPrefix(err.Error(), name+":") {
-			t.Errorf("within 1 KiB: reported %T %v: not a positioned *logs.Error", err, err)
+	ss, sst, err := session.ReadFrom(name, bytes.NewReader(in), f, small, func(err error) {
+		if e, ok := err.(*syntax.Error); !ok || e.Pos.Line < 1 || !strings.HasPrefix(err.Error(), name+":") {
+			t.Errorf("within 1 KiB: reported %T %v: not a positioned *syntax.Error", err, err)
 		}
 	})
 	if err == nil {
@@ -65,7 +66,7 @@ func fuzzRead(t *testing.T, name string, in []byte, f logs.Format, strict bool) 
 
 // checkSessions checks that sessions are valid multi-traces over nlocs
 // locations that add up to st.
-func checkSessions(t *testing.T, sig *interaction.Signature, sessions []logs.Session, st logs.Stats, nlocs int) {
+func checkSessions(t *testing.T, sig *interaction.Signature, sessions []session.Session, st logs.Stats, nlocs int) {
 	t.Helper()
 	var sum logs.Stats
 	sum.Sessions, sum.Malformed, sum.Unkinded = len(sessions), st.Malformed, st.Unkinded // spans without a kind are in no session
@@ -215,40 +216,6 @@ func FuzzJaeger(f *testing.F) {
 		// A span is at most one event; each object holds at most one span.
 		if n := bytes.Count(in, []byte("{")); st.Events+st.Ignored > n {
 			t.Errorf("%+v for %d objects", st, n)
-		}
-	})
-}
-
-// FuzzEventBinary: any bytes decode as an event or an error, never a
-// panic, and what decodes encodes back to the same bytes (the events
-// ivc-beam moves between machines, spans held for pairing among them).
-func FuzzEventBinary(f *testing.F) {
-	sig := testSig(f)
-	for _, in := range []string{
-		otlpLine("a", linkedSpan(t1, c1, "", "3", "HTTP GET", 10, "", "")),
-		otlpLine("b", linkedSpan(t1, s1, c1, "4", "n", 10, dest("m"), `{"traceId":"`+t1+`","spanId":"`+p1+`"}`)),
-		`{"session":"s","action":"a!m","seq":1}`,
-	} {
-		logs.Scan("f", strings.NewReader(in), logs.Auto, logs.Options{Sig: sig}, func(e logs.Event) {
-			b, err := e.MarshalBinary()
-			if err != nil {
-				f.Fatal(err)
-			}
-			f.Add(b)
-		}, nil)
-	}
-	f.Fuzz(func(t *testing.T, in []byte) {
-		var e logs.Event
-		if e.UnmarshalBinary(in) != nil {
-			return
-		}
-		out, err := e.MarshalBinary()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var d logs.Event
-		if err := d.UnmarshalBinary(out); err != nil || !reflect.DeepEqual(d, e) {
-			t.Errorf("%+v encodes as %x, which decodes as %+v (%v)", e, out, d, err)
 		}
 	})
 }

@@ -17,9 +17,10 @@ import (
 
 // An Input is one input of a run, opened: a log or a .htf multi-trace,
 // read decompressed when it is gzip, refused past Options.MaxBytes, its
-// format decided. Every driver (ivc analyze, ivc-beam) opens its inputs
-// with Open or NewInput, then reads a log with Read or Scan and a .htf
-// file with MultiTrace:
+// format decided. Every driver (ivc analyze, ivc-beam, ivc monitor) opens
+// its inputs with Open (OpenDetected) or NewInput, then reads a log into
+// sessions with package session (session.ReadInput, Joiner.Read), or its
+// events with Scan, and a .htf file with MultiTrace:
 //
 //	in, err := logs.Open("app.jsonl.gz", logs.Auto, opt)
 //	if err != nil { ... }            // unreadable, too big, format unknown
@@ -27,7 +28,7 @@ import (
 //	if in.Format == logs.HTF {
 //		mt, err := in.MultiTrace()
 //	} else {
-//		sessions, stats, err := in.Read(report)
+//		sessions, stats, err := session.ReadInput(in, report)
 //	}
 type Input struct {
 	// Name is the input as given: a path, or "-" for standard input.
@@ -40,7 +41,7 @@ type Input struct {
 	lr      *lineReader // the decompressed, bounded content, its head peeked
 	closer  io.Closer   // the file, if Open opened one
 	used    bool
-	tally   tally  // of the names outside the signature, once read
+	tally   Tally  // of the names outside the signature, once read
 	counted func() // OnMalformed's
 }
 
@@ -52,7 +53,7 @@ func (in *Input) OnMalformed(f func()) { in.counted = f }
 // Undeclared returns, once the log is read, the names its events carry
 // that the signature does not declare, each with its number of events
 // (ignored), most first.
-func (in *Input) Undeclared() []Undeclared { return in.tally.list() }
+func (in *Input) Undeclared() []Undeclared { return in.tally.List() }
 
 // Open opens the input at path ("-": standard input) for reading: a
 // regular file only, so that a device or a named pipe is an error naming it
@@ -60,8 +61,22 @@ func (in *Input) Undeclared() []Undeclared { return in.tally.list() }
 // when f is Auto, the one Detect decides from its name and first bytes
 // (decompressed). The error names the file.
 func Open(path string, f Format, opt Options) (*Input, error) {
+	return open(path, f, Auto, opt)
+}
+
+// OpenDetected opens the input at path as Open(path, Auto, opt) does, but
+// for a file whose format detection already decided (Recognize returns it,
+// DetectName too): its first bytes are not read to decide it again. With
+// detected Auto, it is Open(path, Auto, opt).
+func OpenDetected(path string, detected Format, opt Options) (*Input, error) {
+	return open(path, Auto, detected, opt)
+}
+
+// open opens the input at path in format f, or, when f is Auto, in the
+// format detected, or the one Detect decides when detected is Auto too.
+func open(path string, f, detected Format, opt Options) (*Input, error) {
 	if path == input.Stdin {
-		return newInput(path, "<stdin>", os.Stdin, nil, f, opt)
+		return newInput(path, "<stdin>", os.Stdin, nil, f, detected, opt)
 	}
 	file, size, err := input.Open(path)
 	if err != nil {
@@ -71,7 +86,7 @@ func Open(path string, f Format, opt Options) (*Input, error) {
 		file.Close()
 		return nil, tooBig(path, opt)
 	}
-	in, err := newInput(path, path, file, file, f, opt)
+	in, err := newInput(path, path, file, file, f, detected, opt)
 	if err != nil {
 		file.Close()
 	}
@@ -82,10 +97,12 @@ func Open(path string, f Format, opt Options) (*Input, error) {
 // filesystem, say): name is used in errors and, with Auto, by Detect. The
 // caller closes r.
 func NewInput(name string, r io.Reader, f Format, opt Options) (*Input, error) {
-	return newInput(name, name, r, nil, f, opt)
+	return newInput(name, name, r, nil, f, Auto, opt)
 }
 
-func newInput(name, errName string, r io.Reader, closer io.Closer, f Format, opt Options) (*Input, error) {
+// newInput reads the input r in format f; with f Auto, in the format
+// detected, or the one Detect decides when detected is Auto too.
+func newInput(name, errName string, r io.Reader, closer io.Closer, f, detected Format, opt Options) (*Input, error) {
 	br := bufio.NewReader(r)
 	raw, err := br.Peek(len(gzipMagic))
 	if err != nil && err != io.EOF {
@@ -118,6 +135,8 @@ func newInput(name, errName string, r io.Reader, closer io.Closer, f Format, opt
 		head = head[len(utf8BOM):]
 	}
 	switch {
+	case f == Auto && detected != Auto:
+		f = detected // decided from the same name and bytes: not again
 	case f == Auto:
 		if f, err = Detect(errName, head); err != nil {
 			return nil, err
@@ -138,7 +157,14 @@ func (in *Input) Close() error {
 	return in.closer.Close()
 }
 
-// errUsed is the error of a second read of an input: its content is read
+// Source is the name of the input in errors: Name, or "<stdin>" for
+// standard input ("-").
+func (in *Input) Source() string { return in.errName }
+
+// Options returns the options the input was opened with.
+func (in *Input) Options() Options { return in.opt }
+
+// use is the error of a second read of an input: its content is read
 // once.
 func (in *Input) use() error {
 	if in.used {
@@ -148,36 +174,24 @@ func (in *Input) use() error {
 	return nil
 }
 
-// Read reads the log and returns its sessions in order of first
-// appearance, as the package function Read does.
-func (in *Input) Read(report func(error)) ([]Session, Stats, error) {
-	g, err := newGatherer(in.errName, &in.opt)
-	if err != nil {
-		return nil, Stats{}, err
-	}
-	stats, err := in.scan(report, g)
-	if err != nil {
-		return nil, stats, err
-	}
-	sessions := g.finish()
-	stats.Sessions = len(sessions)
-	return sessions, stats, nil
-}
-
 // Scan reads the log and hands out its events, as the package function
 // Scan does.
 func (in *Input) Scan(emit func(Event), report func(error)) (Stats, error) {
-	return in.scan(report, &emitter{emit: emit, ids: map[string]string{}})
+	return in.Feed(&emitter{emit: emit, ids: map[string]string{}}, report)
 }
 
-// scan reads the log and hands its events to out: what Read and Scan
-// share.
-func (in *Input) scan(report func(error), out sink) (Stats, error) {
+// Feed reads the log and hands each event to c as it is read, in the order
+// read: the reading behind Scan, and behind the gatherers of package
+// session (session.Read, Joiner.Read). Each malformed line or record goes
+// to report, as a *syntax.Error, and reading goes on; the error is for the
+// input as a whole (unreadable, a .htf multi-trace, or an error of c). An
+// input is read once: a second Feed is an error.
+func (in *Input) Feed(c Consumer, report func(error)) (Stats, error) {
 	if err := in.use(); err != nil {
 		return Stats{}, err
 	}
 	name, opt, lr := in.errName, &in.opt, in.lr
-	b, err := newBuilder(name, opt, report, out)
+	b, err := newBuilder(name, opt, report, c)
 	if err != nil {
 		return Stats{}, err
 	}
@@ -209,7 +223,7 @@ func (in *Input) scan(report func(error), out sink) (Stats, error) {
 // locations, its components: with Options.Locations set, it is an error.
 func (in *Input) MultiTrace() (*multitrace.MultiTrace, error) {
 	if in.Format != HTF {
-		return nil, fmt.Errorf("%s: a %s log is not a .htf multi-trace: read it with Input.Read", syntax.FileName(in.errName), in.Format)
+		return nil, fmt.Errorf("%s: a %s log is not a .htf multi-trace: read it with session.ReadInput", syntax.FileName(in.errName), in.Format)
 	}
 	if in.opt.Locations != nil {
 		return nil, fmt.Errorf("%s: a .htf multi-trace has its own locations (its components): --locations applies to event logs and traces", syntax.FileName(in.Name))
@@ -275,24 +289,33 @@ func HasExtension(path string, exts ...string) bool {
 // JSON Lines log of another name, ...). A CSV or TSV file, which may hold
 // any table, is a log when its header names the field of an action or a
 // lifeline (Options.Fields).
-func Recognize(path string, f Format, opt Options) bool {
+//
+// With Auto, detected is what recognition decided of the file's format:
+// the format Detect gave it when its first bytes were read, or the one its
+// name decides (DetectName); Auto when it was recognized by its extension
+// and its content decides. Carried to OpenDetected, it is not decided
+// twice.
+func Recognize(path string, f Format, opt Options) (detected Format, ok bool) {
 	if HasExtension(path, Extensions(f)...) {
-		return true
+		if f != Auto {
+			return Auto, true
+		}
+		return DetectName(path), true
 	}
 	if f != Auto {
-		return false
+		return Auto, false
 	}
 	in, err := Open(path, Auto, opt)
 	if err != nil {
-		return false
+		return Auto, false
 	}
 	defer in.Close()
 	if in.Format != CSV {
-		return true
+		return in.Format, true
 	}
 	names, err := fieldNames(opt.Fields)
 	if err != nil {
-		return false
+		return Auto, false
 	}
 	head, _ := in.lr.peekLine()
 	sep := ","
@@ -301,8 +324,8 @@ func Recognize(path string, f Format, opt Options) bool {
 	}
 	for _, h := range strings.Split(string(head), sep) {
 		if h = strings.Trim(strings.TrimSpace(h), `"`); h == names[roleAction] || h == names[roleLifeline] {
-			return true
+			return CSV, true
 		}
 	}
-	return false
+	return Auto, false
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/session"
 )
 
 // TestOpen opens inputs of every kind the drivers meet: plain and gzip
@@ -61,7 +62,7 @@ func TestOpen(t *testing.T) {
 			}
 			got = strings.Join(strings.Fields(string(mt.Format(sig))), " ")
 		} else {
-			sessions, _, err := in.Read(nil)
+			sessions, _, err := session.ReadInput(in, nil)
 			if err != nil {
 				t.Errorf("%s: %v", c.name, err)
 				continue
@@ -75,7 +76,7 @@ func TestOpen(t *testing.T) {
 		if got != c.dump {
 			t.Errorf("%s: read %q, want %q", c.name, got, c.dump)
 		}
-		if _, _, err := in.Read(nil); err == nil || !strings.Contains(err.Error(), "read twice") {
+		if _, _, err := session.ReadInput(in, nil); err == nil || !strings.Contains(err.Error(), "read twice") {
 			t.Errorf("%s: a second read: %v", c.name, err)
 		}
 		if err := in.Close(); err != nil {
@@ -144,33 +145,65 @@ func TestExtensions(t *testing.T) {
 	}
 }
 
-// TestRecognize: the files a directory stands for, by extension or content.
+// TestRecognize: the files a directory stands for, by extension or
+// content, and what recognition detected of their format, which opening
+// them does not decide again.
 func TestRecognize(t *testing.T) {
 	dir := t.TempDir()
 	for name, c := range map[string]struct {
-		data string
-		want bool
+		data     string
+		want     bool
+		detected logs.Format
 	}{
-		"a.jsonl":        {"", true},
-		"svc.log":        {`{"session":"s","action":"a!m"}` + "\n", true},
-		"trace.json":     {`{"resourceSpans":[]}`, true},
-		"events.csv":     {"session,lifeline,kind,message\ns,a,send,m\n", true},
-		"verdicts.tsv":   {"file\tverdict\nx\tPass\n", false},
-		"notes.txt":      {"some notes: not a log\n", false},
-		"data.json":      {`{"total":3}`, true}, // by its extension: reading it says it is no trace
-		"renamed.csv.gz": {string(gz(t, "trace,act\nt,a!m\n")), false},
+		"a.jsonl":        {"", true, logs.Auto}, // by its extension: its content decides when it is opened
+		"x.htf":          {"{ [a] a!m }", true, logs.HTF},
+		"svc.log":        {`{"session":"s","action":"a!m"}` + "\n", true, logs.JSONL},
+		"trace.json":     {`{"resourceSpans":[]}`, true, logs.Auto},
+		"trace.txt":      {`{"resourceSpans":[]}`, true, logs.OTLP},
+		"events.csv":     {"session,lifeline,kind,message\ns,a,send,m\n", true, logs.CSV},
+		"verdicts.tsv":   {"file\tverdict\nx\tPass\n", false, logs.Auto},
+		"notes.txt":      {"some notes: not a log\n", false, logs.Auto},
+		"data.json":      {`{"total":3}`, true, logs.Auto}, // by its extension: reading it says it is no trace
+		"renamed.csv.gz": {string(gz(t, "trace,act\nt,a!m\n")), false, logs.Auto},
 	} {
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, []byte(c.data), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if got := logs.Recognize(p, logs.Auto, logs.Options{}); got != c.want {
-			t.Errorf("Recognize(%s) = %v, want %v", name, got, c.want)
+		detected, ok := logs.Recognize(p, logs.Auto, logs.Options{})
+		if ok != c.want || detected != c.detected {
+			t.Errorf("Recognize(%s) = %v, %v; want %v, %v", name, detected, ok, c.detected, c.want)
+		}
+		if !ok {
+			continue
+		}
+		// Opened with what recognition detected, the file has the format
+		// Open detects.
+		in, err := logs.OpenDetected(p, detected, logs.Options{Sig: testSig(t)})
+		want, werr := logs.Open(p, logs.Auto, logs.Options{Sig: testSig(t)})
+		switch {
+		case (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error():
+			t.Errorf("OpenDetected(%s): %v; Open: %v", name, err, werr)
+		case err == nil && in.Format != want.Format:
+			t.Errorf("OpenDetected(%s): %v; Open: %v", name, in.Format, want.Format)
+		}
+		for _, in := range []*logs.Input{in, want} {
+			if in != nil {
+				in.Close()
+			}
 		}
 	}
 	p := filepath.Join(dir, "renamed.csv.gz")
-	if !logs.Recognize(p, logs.Auto, logs.Options{Fields: map[string]string{"action": "act"}}) {
-		t.Errorf("Recognize(%s) with --field action=act: false", p)
+	if detected, ok := logs.Recognize(p, logs.Auto, logs.Options{Fields: map[string]string{"action": "act"}}); !ok || detected != logs.CSV {
+		t.Errorf("Recognize(%s) with --field action=act: %v, %v", p, detected, ok)
+	}
+	if detected, ok := logs.Recognize(filepath.Join(dir, "x.htf"), logs.HTF, logs.Options{}); !ok || detected != logs.Auto {
+		t.Errorf("Recognize(x.htf) with the format given: %v, %v (nothing to detect)", detected, ok)
+	}
+	for name, want := range map[string]logs.Format{"a/x.htf": logs.HTF, "x.HTF.gz": logs.HTF, "x.jsonl": logs.Auto, "x.htf.bak": logs.Auto, "-": logs.Auto} {
+		if got := logs.DetectName(name); got != want {
+			t.Errorf("DetectName(%s) = %v, want %v", name, got, want)
+		}
 	}
 }
 
@@ -183,7 +216,7 @@ func TestUndeclared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := in.Read(nil); err != nil {
+	if _, _, err := session.ReadInput(in, nil); err != nil {
 		t.Fatal(err)
 	}
 	got := fmt.Sprint(in.Undeclared())

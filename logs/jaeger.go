@@ -264,17 +264,17 @@ func tagBytes(tags []jaegerTag) int64 {
 // jaegerSpan adds one span of a trace read at line:col.
 func (r *spanReader) jaegerSpan(p *pendingSpan, traceID string, processes map[string]jaegerProcess, line, col int) error {
 	sp := &p.span
-	kindTag, _ := tag(sp.Tags, defaultSpanKindTag)
-	var kind spanKind
+	kindTag, _ := tag(sp.Tags, SpanKindTag)
+	var kind SpanKind
 	switch strings.ToLower(kindTag) {
 	case "client":
-		kind = kindClient
+		kind = SpanClient
 	case "producer":
-		kind = kindProducer
+		kind = SpanProducer
 	case "server":
-		kind = kindServer
+		kind = SpanServer
 	case "consumer":
-		kind = kindConsumer
+		kind = SpanConsumer
 	default:
 		r.b.stats.Unkinded++
 		return nil
@@ -314,7 +314,7 @@ func (r *spanReader) jaegerSpan(p *pendingSpan, traceID string, processes map[st
 		return nil
 	}
 	h := heldSpan{trace: id, spanID: strings.ToLower(sp.SpanID), line: p.line, col: p.col, l: l, m: m, kind: kind, start: start * 1000}
-	if kind.action() == interaction.Reception {
+	if kind.Action() == interaction.Reception {
 		h.pairM = r.message(lookup, sp.OperationName, true)
 		for _, ref := range sp.References {
 			if ref.SpanID == "" || ref.TraceID != "" && !strings.EqualFold(traceIDHex(ref.TraceID), id) {

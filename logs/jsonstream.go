@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // jsonStream reads a stream of JSON values one token or one value at a
@@ -66,12 +68,12 @@ func (s *jsonStream) expect(delim json.Delim, what string) (line, col int, err e
 	return line, col, nil
 }
 
-// errorAt returns an *Error at offset off (or at the first byte after it
+// errorAt returns a *syntax.Error at offset off (or at the first byte after it
 // that is not blank, past one ',' or ':').
-func (s *jsonStream) errorAt(off int64, format string, args ...any) *Error {
+func (s *jsonStream) errorAt(off int64, format string, args ...any) *syntax.Error {
 	off = s.lc.skipSeparators(off)
 	line, col := s.lc.pos(off)
-	return &Error{File: s.file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+	return errorAt(s.file, line, col, fmt.Sprintf(format, args...))
 }
 
 // syntaxError returns the error of a value starting after offset off, with
@@ -90,7 +92,7 @@ func (s *jsonStream) syntaxError(off int64, err error) error {
 	start := s.lc.skipSeparators(off)
 	if col, _ := jsonSyntaxError(s.lc.from(start)); col > 0 {
 		line, c := s.lc.pos(start + int64(col) - 1)
-		return &Error{File: s.file, Line: line, Col: c, Msg: "invalid JSON: " + se.Error()}
+		return errorAt(s.file, line, c, "invalid JSON: "+se.Error())
 	}
 	return s.errorAt(start, "invalid JSON: %s", se.Error())
 }

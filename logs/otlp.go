@@ -19,12 +19,12 @@ import (
 )
 
 // Default attributes of the OpenTelemetry semantic conventions that name a
-// span's lifeline and message.
+// span's lifeline and message, and the tag of a Jaeger span's kind.
 const (
 	ServiceName             = "service.name"
 	MessagingDestination    = "messaging.destination.name"
 	RPCMethod               = "rpc.method"
-	defaultSpanKindTag      = "span.kind" // Jaeger
+	SpanKindTag             = "span.kind"
 	otlpResourceSpans       = "resourceSpans"
 	otlpResourceSpansSnaked = "resource_spans"
 )
@@ -79,7 +79,7 @@ func newSpanReader(b *builder, opt *Options) *spanReader {
 			}
 		}
 	}
-	return &spanReader{b: b, lifelineAttr: opt.LifelineAttr, messageAttr: opt.MessageAttr, maxHeld: opt.maxHeld(), maxName: maxName}
+	return &spanReader{b: b, lifelineAttr: opt.LifelineAttr, messageAttr: opt.MessageAttr, maxHeld: opt.MaxHeld(), maxName: maxName}
 }
 
 // span adds one span: session id, action (l, k, m), start time (in
@@ -157,9 +157,9 @@ func (r *spanReader) otlpLines(lr *lineReader) error {
 		td, bad := decodeOTLP(&u, doc, nil, lr.line, 1)
 		if bad != nil {
 			if col, msg := jsonSyntaxError(line); msg != "" {
-				bad = &Error{Line: lr.line, Col: col, Msg: "invalid OTLP/JSON: " + msg}
+				bad = errorAt("", lr.line, col, "invalid OTLP/JSON: "+msg)
 			}
-			r.b.malformed(bad.Line, bad.Col, "%s", bad.Msg)
+			r.b.malformed(bad.Pos.Line, bad.Pos.Col, "%s", bad.Msg)
 			continue
 		}
 		if td.ResourceSpans().Len() > 0 || bytes.Contains(line, []byte(otlpResourceSpans)) || bytes.Contains(line, []byte(otlpResourceSpansSnaked)) {
@@ -233,7 +233,7 @@ func (r *spanReader) otlpKeys(s *jsonStream, u *ptrace.JSONUnmarshaler, raw *jso
 			}
 			td, bad := decodeOTLP(u, *raw, wrapped, line, col)
 			if bad != nil {
-				r.b.malformed(bad.Line, bad.Col, "%s", bad.Msg)
+				r.b.malformed(bad.Pos.Line, bad.Pos.Col, "%s", bad.Msg)
 				continue
 			}
 			if err := r.traces(td, line, col); err != nil {
@@ -256,7 +256,7 @@ func (r *spanReader) otlpKeys(s *jsonStream, u *ptrace.JSONUnmarshaler, raw *jso
 // canonical JSON (Python's MessageToJson, say) in base64: when pdata
 // refuses doc, its base64 ids are turned into hex and it is decoded again;
 // an id that is neither gets an error at its position.
-func decodeOTLP(u *ptrace.JSONUnmarshaler, doc []byte, wrapped *[]byte, line, col int) (ptrace.Traces, *Error) {
+func decodeOTLP(u *ptrace.JSONUnmarshaler, doc []byte, wrapped *[]byte, line, col int) (ptrace.Traces, *syntax.Error) {
 	decode := func(doc []byte) (ptrace.Traces, error) {
 		if wrapped == nil {
 			return u.UnmarshalTraces(doc)
@@ -275,14 +275,14 @@ func decodeOTLP(u *ptrace.JSONUnmarshaler, doc []byte, wrapped *[]byte, line, co
 	hexed, at, msg := hexIDs(doc)
 	if msg != "" {
 		l, c := posIn(doc, at, line, col)
-		return ptrace.Traces{}, &Error{Line: l, Col: c, Msg: what + msg}
+		return ptrace.Traces{}, errorAt("", l, c, what+msg)
 	}
 	if hexed != nil {
 		if td, err := decode(hexed); err == nil {
 			return td, nil
 		}
 	}
-	return ptrace.Traces{}, &Error{Line: line, Col: col, Msg: what + err.Error()}
+	return ptrace.Traces{}, errorAt("", line, col, what+err.Error())
 }
 
 // otlpID matches an id of OTLP/JSON: its key, and its string value.
@@ -369,16 +369,16 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 			spans := sss.At(j).Spans()
 			for k := range spans.Len() {
 				sp := spans.At(k)
-				var kind spanKind
+				var kind SpanKind
 				switch sp.Kind() {
 				case ptrace.SpanKindClient:
-					kind = kindClient
+					kind = SpanClient
 				case ptrace.SpanKindProducer:
-					kind = kindProducer
+					kind = SpanProducer
 				case ptrace.SpanKindServer:
-					kind = kindServer
+					kind = SpanServer
 				case ptrace.SpanKindConsumer:
-					kind = kindConsumer
+					kind = SpanConsumer
 				default:
 					r.b.stats.Unkinded++
 					continue
@@ -409,7 +409,7 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 				}
 				h := heldSpan{trace: trace, spanID: spanID(sp.SpanID()), parent: spanID(sp.ParentSpanID()),
 					line: line, col: col, l: l, m: m, kind: kind, start: int64(start)}
-				if kind.action() == interaction.Reception {
+				if kind.Action() == interaction.Reception {
 					h.pairM = r.message(lookup, sp.Name(), true)
 					links := sp.Links()
 					for n := range links.Len() {

@@ -10,8 +10,6 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
-
-	"github.com/ivc-project/ivc/interaction"
 )
 
 // TestParseRFC3339 checks the fast path against time.Parse on random
@@ -84,13 +82,13 @@ func TestDigits8(t *testing.T) {
 func TestParseNumber(t *testing.T) {
 	nums := []string{"-1e3", "-2.5", "-2.25", "-2", "-1.000000001", "-1", "-0.5", "0", "0.0000000001", "1e-9", "0.5", "1",
 		"1.5", "1.50000001", "2", "1E3", "1234567890123456789"}
-	var prev orderKey
+	var prev Key
 	for i, s := range nums {
 		k, ok := parseTime([]byte(s))
-		if !ok || k.kind != keyNumber {
+		if !ok || k.Kind != KeyNumber {
 			t.Fatalf("%s: %v %v", s, k, ok)
 		}
-		if i > 0 && (k.hi < prev.hi || k.hi == prev.hi && k.lo < prev.lo) {
+		if i > 0 && k.Compare(prev) < 0 {
 			t.Errorf("%s < %s: %v < %v", s, nums[i-1], k, prev)
 		}
 		prev = k
@@ -197,32 +195,23 @@ func TestValueTooLong(t *testing.T) {
 }
 
 // TestLimitsOfMemory checks the limits that Options.MaxMemory sets on what
-// reading holds (issue 25 item 2): one value, the spans of a file, one
-// session.
+// reading holds (issue 25 item 2): one value, the spans of a file (and the
+// events of one session: package session's TestSessionLimit).
 func TestLimitsOfMemory(t *testing.T) {
 	for _, c := range []struct {
-		mem          int64
-		value        int
-		held         int64
-		sessionEvent int
+		mem   int64
+		value int
+		held  int64
 	}{
-		{0, maxLine, 0, 0},
-		{32 << 20, 512 << 10, 8 << 20, 8 << 20 / recordBytes},
-		{1 << 10, 4 << 10, MinHeld, MinHeld / recordBytes},
-		{64 << 30, maxLine, 16 << 30, 16 << 30 / recordBytes},
+		{0, maxLine, 0},
+		{32 << 20, 512 << 10, 8 << 20},
+		{1 << 10, 4 << 10, MinHeld},
+		{64 << 30, maxLine, 16 << 30},
 	} {
 		opt := Options{MaxMemory: c.mem}
-		sig, err := interaction.NewSignature([]string{"a"}, []string{"m"}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := newGatherer("f", &Options{Sig: sig, MaxMemory: c.mem})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if opt.maxValue() != c.value || opt.maxHeld() != c.held || g.maxEvents != c.sessionEvent {
-			t.Errorf("MaxMemory %d: value %d, held %d, session %d events; want %d, %d, %d",
-				c.mem, opt.maxValue(), opt.maxHeld(), g.maxEvents, c.value, c.held, c.sessionEvent)
+		if opt.maxValue() != c.value || opt.MaxHeld() != c.held {
+			t.Errorf("MaxMemory %d: value %d, held %d; want %d, %d",
+				c.mem, opt.maxValue(), opt.MaxHeld(), c.value, c.held)
 		}
 	}
 }

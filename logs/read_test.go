@@ -7,6 +7,7 @@ import (
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/session"
 )
 
 func testSig(t testing.TB) *interaction.Signature {
@@ -20,7 +21,7 @@ func testSig(t testing.TB) *interaction.Signature {
 // dump prints sessions one a line: "id@line events/ignored: a!m.a?n | b?m | "
 // (one part per location), or the session's error; "(2 dropped, from line
 // 5)" before them for a session that lost events to malformed lines.
-func dump(sig *interaction.Signature, sessions []logs.Session) string {
+func dump(sig *interaction.Signature, sessions []session.Session) string {
 	var b strings.Builder
 	for _, s := range sessions {
 		fmt.Fprintf(&b, "%s@%d %d/%d: ", s.ID, s.Line, s.Events, s.Ignored)
@@ -67,7 +68,7 @@ func runReadCases(t *testing.T, cases []readCase) {
 			}
 			var reports strings.Builder
 			var reported []string
-			sessions, st, err := logs.ReadFrom(c.file, strings.NewReader(c.in), logs.Auto, opt,
+			sessions, st, err := session.ReadFrom(c.file, strings.NewReader(c.in), logs.Auto, opt,
 				func(err error) { fmt.Fprintln(&reports, err); reported = append(reported, err.Error()) })
 			if err != nil {
 				t.Fatal(err)
@@ -330,7 +331,7 @@ func TestManyMalformed(t *testing.T) {
 	}
 	var reports []string
 	opt := logs.Options{Sig: testSig(t), MaxReports: 3}
-	sessions, st, err := logs.ReadFrom("x.jsonl", strings.NewReader(in.String()), logs.Auto, opt,
+	sessions, st, err := session.ReadFrom("x.jsonl", strings.NewReader(in.String()), logs.Auto, opt,
 		func(err error) { reports = append(reports, err.Error()) })
 	if err != nil || len(sessions) != 1 || st.Malformed != 5000 {
 		t.Fatalf("%d sessions, %+v, %v", len(sessions), st, err)
@@ -349,7 +350,7 @@ func TestManyMalformed(t *testing.T) {
 // TestHostileFileName checks that a file's name is quoted in the errors
 // for the file as a whole too (issue 25 item 14).
 func TestHostileFileName(t *testing.T) {
-	_, _, err := logs.ReadFrom("x\x1b[2J\n.log", strings.NewReader("??\n"), logs.Auto, logs.Options{Sig: testSig(t)}, nil)
+	_, _, err := session.ReadFrom("x\x1b[2J\n.log", strings.NewReader("??\n"), logs.Auto, logs.Options{Sig: testSig(t)}, nil)
 	if err == nil || !strings.HasPrefix(err.Error(), `"x\x1b[2J\n.log": cannot tell the log format`) {
 		t.Errorf("%v", err)
 	}

@@ -13,6 +13,8 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/session"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // traceEvents returns the events TraceReader reads from td, and those Scan
@@ -23,17 +25,13 @@ func traceEvents(t *testing.T, td ptrace.Traces, opt logs.Options) (direct, viaJ
 	enc := func(out *[]string) func(logs.Event) {
 		return func(ev logs.Event) {
 			ev.Line, ev.Index = 0, 0
-			b, err := ev.MarshalBinary()
-			if err != nil {
-				t.Fatal(err)
-			}
-			*out = append(*out, fmt.Sprintf("%q", b))
+			*out = append(*out, fmt.Sprintf("%q", session.AppendEvent(nil, ev)))
 		}
 	}
 	var dreports, jreports int
 	r, err := logs.NewTraceReader("otlp", opt, func(err error) {
 		dreports++
-		if e, ok := err.(*logs.Error); !ok || e.Line != 7 {
+		if e, ok := err.(*syntax.Error); !ok || e.Pos.Line != 7 {
 			t.Errorf("reported %v: not at request 7", err)
 		}
 	})

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/session"
 )
 
 // otlpSpan returns a span of OTLP/JSON.
@@ -237,7 +238,7 @@ func TestReadForced(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			opt := logs.Options{Sig: testSig(t)}
-			sessions, st, err := logs.ReadFrom("x.jsonl", strings.NewReader(c.in), c.f, opt, func(err error) { t.Error(err) })
+			sessions, st, err := session.ReadFrom("x.jsonl", strings.NewReader(c.in), c.f, opt, func(err error) { t.Error(err) })
 			got := dump(opt.Sig, sessions)
 			if err != nil {
 				got = err.Error()

@@ -16,9 +16,9 @@ type Undeclared struct {
 	Events   int
 }
 
-// maxUndeclared bounds the distinct names a reader tallies: a log of
-// random names costs no more.
-const maxUndeclared = 1 << 10
+// MaxUndeclared bounds the distinct names a Tally counts: a log of random
+// names costs no more.
+const MaxUndeclared = 1 << 10
 
 // maxNameLen is the longest name of a log kept as is where a reader keeps
 // names: longer ones are kept shortened (shortName).
@@ -35,12 +35,26 @@ func shortName(name string, max int) string {
 	return strings.Clone(name[:n]) + "…"
 }
 
-// tally counts the events of the names the signature does not declare.
-type tally map[Undeclared]int
+// ShortName returns a name of a log as messages and tallies keep it: as it
+// is, or, past maxNameLen bytes, a copy of its start followed by "…".
+func ShortName(name string) string {
+	if len(name) <= maxNameLen {
+		return name
+	}
+	return shortName(name, maxNameLen)
+}
 
-func (t *tally) add(lifeline bool, name []byte) {
-	if *t == nil {
-		*t = tally{}
+// A Tally counts the events of the names a signature does not declare: a
+// reader keeps one for its input (Input.Undeclared), and so does the
+// pairing of spans at a session's assembly (session.Joiner.Undeclared),
+// which decides the names of the spans it pairs. The zero Tally is empty.
+type Tally struct{ n map[Undeclared]int }
+
+// Add counts an event of name, a lifeline's or a message's, at most
+// MaxUndeclared distinct names (the others are not counted).
+func (t *Tally) Add(lifeline bool, name []byte) {
+	if t.n == nil {
+		t.n = map[Undeclared]int{}
 	}
 	k := Undeclared{Lifeline: lifeline}
 	if len(name) > maxNameLen { // a log of huge names costs no more
@@ -48,15 +62,15 @@ func (t *tally) add(lifeline bool, name []byte) {
 	} else {
 		k.Name = string(name)
 	}
-	if _, ok := (*t)[k]; ok || len(*t) < maxUndeclared {
-		(*t)[k]++
+	if _, ok := t.n[k]; ok || len(t.n) < MaxUndeclared {
+		t.n[k]++
 	}
 }
 
-// list returns the names of t, most events first.
-func (t tally) list() []Undeclared {
-	out := make([]Undeclared, 0, len(t))
-	for k, n := range t {
+// List returns the names of t, most events first.
+func (t *Tally) List() []Undeclared {
+	out := make([]Undeclared, 0, len(t.n))
+	for k, n := range t.n {
 		k.Events = n
 		out = append(out, k)
 	}

@@ -3,7 +3,7 @@
 // Lines streams), are held per session in arrival order, and a session is
 // judged when it is over — idle for Options.Idle, open for Options.Max, or
 // at Close — exactly as ivc analyze judges it: the session is built by the
-// logs package's Assembler (the same gatherer as logs.Read) and judged by
+// session package's Assembler (the same gatherer as session.Read) and judged by
 // the check package's Checker, and its record is check.Record with its
 // Live part: the revision, the reason it closed and the time to verdict.
 //
@@ -18,7 +18,7 @@
 // the projection of an accepted trace, and one that is not stays not,
 // whatever is appended. But events may also arrive before others of their
 // location, and be placed before them (logs.Event.After: the order
-// Assemble sorts a location in). So:
+// session.Assembler sorts a location in). So:
 //   - in line order (events with neither seq nor time, from one source),
 //     an event's arrival is its place: the walk of the DFA decides;
 //   - with a seq or a time, the walk is that of the subword closure: an
@@ -60,6 +60,7 @@ import (
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -137,8 +138,8 @@ type Counts struct {
 	Verdicts    map[string]int64
 }
 
-// session is the events of one session id, in arrival order.
-type session struct {
+// liveSession is the events of one session id, in arrival order.
+type liveSession struct {
 	id, file    string
 	events      []logs.Event
 	first, last time.Time
@@ -166,7 +167,7 @@ type walk struct {
 // Monitor is the session table. Its methods are safe for concurrent use.
 type Monitor struct {
 	c      *check.Checker
-	asm    *logs.Assembler
+	asm    *session.Assembler
 	lopt   logs.Options
 	opt    Options
 	emit   func(check.Record)
@@ -180,10 +181,10 @@ type Monitor struct {
 	order     []int32
 
 	mu       sync.Mutex
-	sessions map[string]*session // open and closed within their grace
-	open     *list.List          // of *session, oldest first
-	closed   *list.List          // of *session, closed first first
-	tombs    map[string]struct{} // ids past their grace, for counting late events
+	sessions map[string]*liveSession // open and closed within their grace
+	open     *list.List              // of *liveSession, oldest first
+	closed   *list.List              // of *liveSession, closed first first
+	tombs    map[string]struct{}     // ids past their grace, for counting late events
 	tombList []string
 	index    int
 	bytes    int64
@@ -199,7 +200,7 @@ type Monitor struct {
 // locations) judged by c; emit receives every record, one at a time, with
 // its Live part.
 func New(c *check.Checker, lopt logs.Options, opt Options, emit func(check.Record)) (*Monitor, error) {
-	asm, err := logs.NewAssembler(lopt)
+	asm, err := session.NewAssembler(lopt)
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +226,7 @@ func New(c *check.Checker, lopt logs.Options, opt Options, emit func(check.Recor
 		opt.Report = func(error) {}
 	}
 	m := &Monitor{c: c, asm: asm, lopt: lopt, opt: opt, emit: emit, online: c.Walker(asm.Locations()),
-		sessions: map[string]*session{}, open: list.New(), closed: list.New(), tombs: map[string]struct{}{},
+		sessions: map[string]*liveSession{}, open: list.New(), closed: list.New(), tombs: map[string]struct{}{},
 		counts: Counts{Verdicts: map[string]int64{}}, slots: make(chan struct{}, opt.MaxRequests)}
 	if m.online != nil {
 		n := len(asm.Locations())
@@ -265,7 +266,7 @@ func (m *Monitor) Scan(name string, r io.Reader, f logs.Format) (logs.Stats, err
 // Add adds one event read from source (logs.Scan's): its Index is replaced
 // by the monitor's arrival rank, its File by source, so that a session whose
 // events come from several sources (one log per service) is joined as
-// ivc analyze's logs.Joiner joins it across files.
+// ivc analyze's session.Joiner joins it across files.
 func (m *Monitor) Add(source string, ev logs.Event) {
 	now := m.opt.Now()
 	m.mu.Lock()
@@ -293,7 +294,7 @@ func (m *Monitor) add(source string, ev logs.Event, now time.Time) {
 	}
 	switch {
 	case s == nil:
-		s = &session{id: ev.Session, file: source, first: now}
+		s = &liveSession{id: ev.Session, file: source, first: now}
 		m.sessions[s.id] = s
 		s.elem = m.open.PushBack(s)
 		m.bytes += sessionBytes
@@ -314,11 +315,11 @@ func (m *Monitor) add(source string, ev logs.Event, now time.Time) {
 	}
 	for m.open.Len() > m.opt.MaxSessions || (m.opt.MaxMemory > 0 && m.bytes > m.opt.MaxMemory && m.open.Len() > 0) {
 		if m.opt.MaxMemory > 0 && m.bytes > m.opt.MaxMemory && m.closed.Len() > 0 {
-			m.forget(m.closed.Front().Value.(*session))
+			m.forget(m.closed.Front().Value.(*liveSession))
 			continue
 		}
 		m.counts.Evicted++
-		m.closeSession(m.open.Front().Value.(*session), ClosedEvicted, now)
+		m.closeSession(m.open.Front().Value.(*liveSession), ClosedEvicted, now)
 	}
 }
 
@@ -328,7 +329,7 @@ func (m *Monitor) Tick(now time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for e := m.open.Front(); e != nil; {
-		s := e.Value.(*session)
+		s := e.Value.(*liveSession)
 		e = e.Next()
 		switch {
 		case now.Sub(s.last) >= m.opt.Idle:
@@ -338,7 +339,7 @@ func (m *Monitor) Tick(now time.Time) {
 		}
 	}
 	for e := m.closed.Front(); e != nil; e = m.closed.Front() {
-		s := e.Value.(*session)
+		s := e.Value.(*liveSession)
 		if now.Sub(s.closedAt) < m.opt.Grace {
 			break
 		}
@@ -367,7 +368,7 @@ func (m *Monitor) Close() {
 	defer m.mu.Unlock()
 	now := m.opt.Now()
 	for e := m.open.Front(); e != nil; e = m.open.Front() {
-		m.closeSession(e.Value.(*session), ClosedShutdown, now)
+		m.closeSession(e.Value.(*liveSession), ClosedShutdown, now)
 	}
 	m.sealed = true
 }
@@ -393,7 +394,7 @@ func (m *Monitor) tomb(id string) bool {
 
 // forget drops a closed session past its grace, keeping its id to count
 // its late events.
-func (m *Monitor) forget(s *session) {
+func (m *Monitor) forget(s *liveSession) {
 	m.closed.Remove(s.elem)
 	delete(m.sessions, s.id)
 	m.bytes -= sessionBytes + int64(len(s.events))*eventBytes
@@ -408,7 +409,7 @@ func (m *Monitor) forget(s *session) {
 // watch steps the early check of s with its last event, and judges s
 // early when that event makes a local error certain (see the package
 // comment).
-func (m *Monitor) watch(s *session, now time.Time) {
+func (m *Monitor) watch(s *liveSession, now time.Time) {
 	k := len(s.events) - 1
 	ev := &s.events[k]
 	switch {
@@ -485,7 +486,7 @@ const maxRewalk = 4096
 // rewalk walks the subword walk of location i of s again, into set, on
 // the location's events in their order, and reports whether it is not
 // stuck; walked is false past maxRewalk events.
-func (m *Monitor) rewalk(s *session, i int, set []uint64) (ok, walked bool) {
+func (m *Monitor) rewalk(s *liveSession, i int, set []uint64) (ok, walked bool) {
 	order := m.order[:0]
 	for j := range s.events {
 		if e := &s.events[j]; !e.Ignored && !e.Dropped && m.asm.Location(e.Action) == i {
@@ -515,7 +516,7 @@ func (m *Monitor) rewalk(s *session, i int, set []uint64) (ok, walked bool) {
 }
 
 // unwatch ends the early check of s.
-func (m *Monitor) unwatch(s *session) {
+func (m *Monitor) unwatch(s *liveSession) {
 	if s.walks != nil {
 		m.bytes -= m.walkBytes
 	}
@@ -523,7 +524,7 @@ func (m *Monitor) unwatch(s *session) {
 }
 
 // closeSession judges s, emits its record and keeps it for its grace.
-func (m *Monitor) closeSession(s *session, by string, now time.Time) {
+func (m *Monitor) closeSession(s *liveSession, by string, now time.Time) {
 	m.unwatch(s)
 	r, err := m.judge(s)
 	if err != nil {
@@ -536,7 +537,7 @@ func (m *Monitor) closeSession(s *session, by string, now time.Time) {
 
 // close closes s, judged r (nil: it could not be, reported): it emits r
 // and keeps s for its grace.
-func (m *Monitor) close(s *session, by string, now time.Time, r *check.Record) {
+func (m *Monitor) close(s *liveSession, by string, now time.Time, r *check.Record) {
 	m.open.Remove(s.elem)
 	s.closedAt = now
 	s.elem = m.closed.PushBack(s)
@@ -560,7 +561,7 @@ func (m *Monitor) close(s *session, by string, now time.Time, r *check.Record) {
 
 // judge judges the events of s as ivc analyze judges a session, or says
 // why it cannot.
-func (m *Monitor) judge(s *session) (check.Record, error) {
+func (m *Monitor) judge(s *liveSession) (check.Record, error) {
 	events := append([]logs.Event(nil), s.events...) // Assemble sorts them
 	ls, err := m.asm.Assemble(s.file, s.id, events)
 	if err == nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/monitor"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/spec"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 )
@@ -43,7 +44,7 @@ func checkerOf(t testing.TB, hsf, hif string, e check.Engine) (*check.Checker, l
 // fields that depend on time zeroed.
 func batch(t *testing.T, c *check.Checker, lopt logs.Options, path string) map[string]check.Record {
 	t.Helper()
-	sessions, _, err := logs.Read(path, logs.Auto, lopt, func(err error) { t.Error(err) })
+	sessions, _, err := session.Read(path, logs.Auto, lopt, func(err error) { t.Error(err) })
 	if err != nil {
 		t.Fatal(err)
 	}

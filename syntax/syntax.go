@@ -1,12 +1,13 @@
 // Package syntax holds what the parsers of HIBOU's text formats (.hsf
-// signatures, .hif interactions, .htf multi-traces, .hcf options) share
-// with their callers: positions in a source file (Pos), the errors those
-// parsers return (Error, which prints as "file:line:col: message", the
-// form editors and terminals link to), and the comments a parser keeps
-// with a part of a file so that its formatter prints them back (Comments).
+// signatures, .hif interactions, .htf multi-traces, .hcf options) and the
+// readers of logs share with their callers: positions in a source file
+// (Pos), the one error type they all return (Error, which prints as
+// "file:line:col: message", the form editors and terminals link to), and
+// the comments a parser keeps with a part of a file so that its formatter
+// prints them back (Comments).
 //
-// A caller finds the position of a parse error with errors.As, as with
-// go/scanner.Error:
+// A caller finds the position of a parse error, or of a malformed line of
+// a log, with one errors.As, as with go/scanner.Error:
 //
 //	_, err := interaction.ParseSig("abp.hsf", src)
 //	var se *syntax.Error
@@ -18,6 +19,7 @@ package syntax
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -33,22 +35,57 @@ type Pos struct {
 // String returns "line:col".
 func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
 
-// Error is a problem found in a source file, at a position. Every parser
-// of the text formats returns its errors as *Error values.
+// Error is a problem found in a source file, at a position: a parse error
+// in one of the text formats, a malformed line or record of a log, a
+// session of a log that cannot be judged. Every parser of the text formats,
+// every reader of logs (package logs) and the gathering of their sessions
+// (package session) return their errors as *Error values, so that a caller
+// finds the position with one errors.As.
 type Error struct {
-	File string // the name given to the parser; "" prints as <input>
-	Pos  Pos
-	Msg  string // what was expected, or what is wrong
+	File string // the name given to the parser or reader; "" prints as <input>
+	// Pos is where the problem is. The readers of logs count lines, not
+	// bytes: their Offset is 0, and so is Col when the column is not known
+	// (a CSV record, a session).
+	Pos Pos
+	Msg string // what was expected, or what is wrong
 }
 
-// Error returns "file:line:col: message", with the file name as FileName
-// prints it.
+// Error returns "file:line:col: message", or "file:line: message" when the
+// column is not known (Col 0), with the file name as FileName prints it and
+// the characters of the message that are not printable escaped as %q
+// would: what a file holds can neither forge a line of the output nor send
+// escapes to a terminal.
 func (e *Error) Error() string {
 	file := FileName(e.File)
 	if file == "" {
 		file = "<input>"
 	}
-	return fmt.Sprintf("%s:%d:%d: %s", file, e.Pos.Line, e.Pos.Col, e.Msg)
+	if e.Pos.Col > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", file, e.Pos.Line, e.Pos.Col, printable(e.Msg))
+	}
+	return fmt.Sprintf("%s:%d: %s", file, e.Pos.Line, printable(e.Msg))
+}
+
+// printable returns s with its characters that are not printable (control
+// characters, bytes that are not UTF-8) escaped as %q would.
+func printable(s string) string {
+	i := strings.IndexFunc(s, func(r rune) bool { return r == utf8.RuneError || !strconv.IsPrint(r) && r != ' ' })
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.WriteString(s[:i])
+	for s = s[i:]; s != ""; {
+		r, n := utf8.DecodeRuneInString(s)
+		if r == utf8.RuneError || !strconv.IsPrint(r) && r != ' ' {
+			q := strconv.QuoteToASCII(s[:n])
+			b.WriteString(q[1 : len(q)-1])
+		} else {
+			b.WriteString(s[:n])
+		}
+		s = s[n:]
+	}
+	return b.String()
 }
 
 // FileName returns a file name as messages print it: as it is, or quoted as

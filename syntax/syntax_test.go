@@ -25,6 +25,25 @@ func TestFileName(t *testing.T) {
 	}
 }
 
+// TestErrorMessage: an error without a column (a CSV record of a log, a
+// session) prints file:line, and the characters of a message that are not
+// printable, which a log's content may put there, are escaped.
+func TestErrorMessage(t *testing.T) {
+	for _, c := range []struct {
+		err  Error
+		want string
+	}{
+		{Error{File: "x.hsf", Pos: Pos{Line: 3, Col: 10}, Msg: "expected '->'"}, "x.hsf:3:10: expected '->'"},
+		{Error{File: "x.csv", Pos: Pos{Line: 4}, Msg: "quoted field not closed"}, "x.csv:4: quoted field not closed"},
+		{Error{Pos: Pos{Line: 1, Col: 1}, Msg: "m"}, "<input>:1:1: m"},
+		{Error{File: "x.jsonl", Pos: Pos{Line: 2, Col: 5}, Msg: "session \"a\nb\x1b[2J\xff\" é"}, `x.jsonl:2:5: session "a\nb\x1b[2J\xff" é`},
+	} {
+		if got := c.err.Error(); got != c.want {
+			t.Errorf("Error() = %s, want %s", got, c.want)
+		}
+	}
+}
+
 func TestQuoteName(t *testing.T) {
 	for name, want := range map[string]string{
 		"abp":               "abp",

@@ -12,6 +12,7 @@ import (
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/spec"
 )
 
@@ -59,8 +60,8 @@ type Config struct {
 }
 
 // scope returns the session scope (SessionScope checked by validate).
-func (c Config) scope() logs.Scope {
-	s, _ := logs.ParseScope(cmp.Or(c.SessionScope, "run"))
+func (c Config) scope() session.Scope {
+	s, _ := session.ParseScope(cmp.Or(c.SessionScope, "run"))
 	return s
 }
 
@@ -86,7 +87,7 @@ func ReadSource(hsf, hif string) (spec.Source, error) {
 // for a Config (Config.judge).
 type judge struct {
 	checker   *check.Checker
-	assembler *logs.Assembler
+	assembler *session.Assembler
 	format    logs.Format
 	opt       logs.Options
 	warnings  []string
@@ -122,7 +123,7 @@ func (c *Config) newJudge() (*judge, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := logs.ParseScope(cmp.Or(c.SessionScope, "run")); err != nil {
+	if _, err := session.ParseScope(cmp.Or(c.SessionScope, "run")); err != nil {
 		return nil, err
 	}
 	sp, err := c.Source.Parse() // from its text, with errors naming the original files: no file is read or written
@@ -148,7 +149,7 @@ func (c *Config) newJudge() (*judge, error) {
 			return nil, fmt.Errorf("locations: %w", err)
 		}
 	}
-	a, err := logs.NewAssembler(opt)
+	a, err := session.NewAssembler(opt)
 	if err != nil {
 		return nil, err
 	}

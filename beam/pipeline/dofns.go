@@ -17,6 +17,8 @@ import (
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/session"
+	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -66,10 +68,10 @@ func (f *scanFn) ProcessElement(ctx context.Context, file fileio.ReadableFile,
 	}
 	b := batcher{emit: emitBatch, file: name, buckets: f.Config.buckets(), scope: f.Config.scope()}
 	st, err := in.Scan(b.add, func(err error) {
-		var e *logs.Error
+		var e *syntax.Error
 		line := 0
 		if errors.As(err, &e) {
-			line = e.Line
+			line = e.Pos.Line
 		}
 		problem(line, err)
 	})
@@ -131,16 +133,16 @@ func (f *judgeFn) FinishBundle(ctx context.Context, _ func(int, []byte), emitSum
 	emitSummary(f.sum)
 }
 
-// session is the events of a session gathered from the batches of its
-// bucket: all of them, up to the limit, and the first read.
-type session struct {
+// bucketSession is the events of a session gathered from the batches of
+// its bucket: all of them, up to the limit, and the first read.
+type bucketSession struct {
 	file, id string
 	events   []logs.Event // none when more than the limit
 	first    logs.Event
 	total    int
 }
 
-func (s *session) add(e logs.Event, limit int) {
+func (s *bucketSession) add(e logs.Event, limit int) {
 	if s.total == 0 || e.File < s.first.File || e.File == s.first.File && e.Index < s.first.Index {
 		s.first = e
 		s.file = e.File
@@ -156,7 +158,7 @@ func (s *session) add(e logs.Event, limit int) {
 func (f *judgeFn) ProcessElement(ctx context.Context, bucket int, batches func(*[]byte) bool,
 	emitLines func(int, []byte), _ func(Summary)) error {
 	limit := f.Config.maxSessionEvents()
-	sessions := map[string]*session{}
+	sessions := map[string]*bucketSession{}
 	var batch []byte
 	for batches(&batch) {
 		err := forSessions(batch, func(key string, events []byte) error {
@@ -165,12 +167,12 @@ func (f *judgeFn) ProcessElement(ctx context.Context, bucket int, batches func(*
 				return err
 			}
 			group := key // a session: its id across files, or within its file
-			if f.Config.scope() == logs.ScopeRun {
+			if f.Config.scope() == session.ScopeRun {
 				group = id
 			}
 			s := sessions[group]
 			if s == nil {
-				s = &session{file: file, id: id}
+				s = &bucketSession{file: file, id: id}
 				sessions[group] = s
 			}
 			return forEvents(events, s.id, func(e logs.Event) {
@@ -196,7 +198,7 @@ func (f *judgeFn) ProcessElement(ctx context.Context, bucket int, batches func(*
 // judgeSession judges s and adds its line, its record or its error, and
 // counts it. The error is for events that Scan cannot have sent: a bug,
 // which the runner retries, then fails the job on.
-func (f *judgeFn) judgeSession(s *session, limit int, add func(int, outLine)) error {
+func (f *judgeFn) judgeSession(s *bucketSession, limit int, add func(int, outLine)) error {
 	problem := func(line int, err error) {
 		add(errorsFile, outLine{File: s.file, Line: line, Index: s.first.Index, Text: err.Error()})
 	}

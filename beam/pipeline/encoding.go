@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/session"
 )
 
 // What travels between the steps, in compact binary forms:
@@ -16,7 +17,7 @@ import (
 //   - a batch (scan → judge, keyed by bucket) is sessions one after the
 //     other, each its key (sessionKey) then its events, each after its
 //     length;
-//   - the events of a session are encoded events (logs.Event.AppendBinary,
+//   - the events of a session are encoded events (session.AppendEvent,
 //     without the session id, which the key says), each after its length;
 //   - a blob of lines (scan, judge → write, keyed by output file) is
 //     encoded outLines, each after its length.
@@ -84,8 +85,8 @@ func forEvents(events []byte, id string, fn func(logs.Event)) error {
 		if err != nil {
 			return err
 		}
-		var e logs.Event
-		if err := e.UnmarshalBinary(chunk); err != nil {
+		e, err := session.DecodeEvent(chunk)
+		if err != nil {
 			return err
 		}
 		e.Session = id
@@ -101,7 +102,7 @@ type batcher struct {
 	emit    func(int, []byte)
 	file    string
 	buckets int
-	scope   logs.Scope
+	scope   session.Scope
 
 	sessions map[string][]byte
 	size     int
@@ -119,7 +120,7 @@ func (b *batcher) add(e logs.Event) {
 	}
 	id := e.Session
 	e.Session = ""
-	b.scratch, _ = e.AppendBinary(b.scratch[:0])
+	b.scratch = session.AppendEvent(b.scratch[:0], e)
 	buf := b.sessions[id]
 	n := len(buf)
 	buf = appendChunk(buf, b.scratch)
@@ -135,7 +136,7 @@ func (b *batcher) flush() {
 	for id, events := range b.sessions {
 		key := sessionKey(b.file, id)
 		k := bucketOf(key, b.buckets)
-		if b.scope == logs.ScopeRun { // a session's events meet across files
+		if b.scope == session.ScopeRun { // a session's events meet across files
 			k = bucketOf(id, b.buckets)
 		}
 		batches[k] = appendChunk(appendChunk(batches[k], []byte(key)), events)

@@ -14,9 +14,10 @@
 // by a hash of their key, so that the runner moves a few large elements
 // rather than one per session, and GroupByKey brings the events of each
 // bucket, hence of each session, together wherever it lands. Judge
-// assembles each session of its bucket (logs.Assembler: what logs.Read
-// does), judges it with the checker built once per worker process (from
-// the spec's text, which travels in the DoFns), and emits its record
+// assembles each session of its bucket (session.Assembler: what
+// session.Read does), judges it with the checker built once per worker
+// process (from the spec's text, which travels in the DoFns), and emits
+// its record
 // (check.Record: the JSON line of ivc analyze --format json). The records
 // and the errors are written sorted, as ivc analyze prints them, to
 // PREFIX-sessions-SSSSS-of-NNNNN.jsonl and PREFIX-errors-SSSSS-of-NNNNN.txt,

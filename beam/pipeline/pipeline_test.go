@@ -21,6 +21,7 @@ import (
 	"github.com/ivc-project/ivc/internal/gen"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/verdict"
 )
@@ -82,7 +83,7 @@ func writeLogs(t *testing.T, dir, hsf, hif string) []string {
 	}
 	for _, f := range []logs.Format{logs.JSONL, logs.CSV, logs.OTLP, logs.Jaeger} {
 		var buf bytes.Buffer
-		if err := logs.Write(&buf, f, in.Sig, logs.IDs(f, len(mts), 7), mts, 7); err != nil {
+		if err := gen.Write(&buf, f, in.Sig, gen.IDs(f, len(mts), 7), mts, 7); err != nil {
 			t.Fatal(err)
 		}
 		buf.WriteString(extra[f])
@@ -103,7 +104,7 @@ type analyzed struct {
 	summary Summary
 }
 
-// analyze judges files as ivc analyze does, in process: logs.Read for a
+// analyze judges files as ivc analyze does, in process: session.Read for a
 // log, multitrace.Read for a .htf file, and check.Checker.Run.
 func analyze(t *testing.T, cfg Config, hsf, hif string, files []string) analyzed {
 	t.Helper()
@@ -159,7 +160,7 @@ func analyze(t *testing.T, cfg Config, hsf, hif string, files []string) analyzed
 			continue
 		}
 		var bad []error
-		sessions, st, err := logs.Read(file, logs.Auto, lopt, func(err error) { bad = append(bad, err) })
+		sessions, st, err := session.Read(file, logs.Auto, lopt, func(err error) { bad = append(bad, err) })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -514,7 +515,7 @@ func TestPipelineJoins(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt := logs.Options{Sig: abp.Sig}
-	j, err := logs.NewJoiner(opt, 0, "")
+	j, err := session.NewJoiner(opt, 0, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -247,14 +247,13 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 		return err
 	}
 	var counts logCounts
-	files, skipped := a.expandMatch(paths, func(path string) bool { return logs.Recognize(path, run.format, run.opt) },
-		orList(append(logs.Extensions(run.format), "other log")))
+	files, skipped := a.expandMatch(paths, run.recognize, orList(append(logs.Extensions(run.format), "other log")))
 	counts.skipped = skipped
 	inputs := logInputs(files, run, &counts)
 	var graph *graphInputs
 	switch {
 	case fl.graph != "":
-		if graph, err = a.graphInputs(fl, paths, files, run.format, run.opt); err != nil {
+		if graph, err = a.graphInputs(fl, paths, files, &run); err != nil {
 			return err
 		}
 		inputs = graph.explore(inputs)

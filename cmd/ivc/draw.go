@@ -156,7 +156,7 @@ func (a *app) drawSession(cmd *cobra.Command, fl *analyzeFlags, sp *spec.Spec, p
 	if err != nil {
 		return nil, err
 	}
-	all, _ := a.expandMatch(paths, func(path string) bool { return logs.Recognize(path, run.format, run.opt) }, "log")
+	all, _ := a.expandMatch(paths, run.recognize, "log")
 	var files []string
 	for _, f := range all {
 		if hasExt(f, ".htf") {

@@ -227,21 +227,21 @@ func (a *app) writeLog(fl *genFlags, names []string, f logs.Format, kind gen.Kin
 				n++
 				p := &mt
 				if fl.perLoc {
-					p = logs.LocationOf(p, k)
+					p = gen.LocationOf(p, k)
 				}
 				if !yield(p, nil) {
 					return
 				}
 			}
 		}
-		_, err := logs.WriteStream(func() (io.Writer, error) {
+		_, err := gen.WriteStream(func() (io.Writer, error) {
 			t, err := atomicfile.CreateTemp(fl.out)
 			if err != nil {
 				return nil, syntax.FileError(err)
 			}
 			temps = append(temps, t)
 			return t, nil
-		}, f, sp.Sig, func(i int) string { return logs.SessionID(f, i, int64(fl.seed)) }, mts, int64(fl.seed)+int64(k), fl.rotate)
+		}, f, sp.Sig, func(i int) string { return gen.SessionID(f, i, int64(fl.seed)) }, mts, int64(fl.seed)+int64(k), fl.rotate)
 		if err != nil {
 			return err
 		}

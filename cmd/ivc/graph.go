@@ -139,7 +139,7 @@ type graphInputs struct {
 
 // graphInputs checks the arguments of --graph before the batch runs: one
 // file, and --session for a log (or a session of standard input).
-func (a *app) graphInputs(fl *analyzeFlags, paths, files []string, format logs.Format, opt logs.Options) (*graphInputs, error) {
+func (a *app) graphInputs(fl *analyzeFlags, paths, files []string, run *logRun) (*graphInputs, error) {
 	if len(files) != 1 || len(paths) != 1 {
 		return nil, a.usagef("--graph draws the search of one multi-trace: give exactly one .htf file, or a log and --session ID")
 	}
@@ -147,12 +147,15 @@ func (a *app) graphInputs(fl *analyzeFlags, paths, files []string, format logs.F
 	if g.file == input.Stdin {
 		return g, nil // its format is known once read
 	}
-	in, err := logs.Open(g.file, format, opt)
+	in, err := run.open(g.file)
 	if err != nil {
 		return g, nil // reported as the batch reads it
 	}
 	f := in.Format
 	in.Close()
+	if run.format == logs.Auto {
+		run.detected[g.file] = f // the batch opens it without deciding it again
+	}
 	switch {
 	case f != logs.HTF && g.session == "":
 		return nil, a.usagef("--graph draws the search of one multi-trace: %s is a log, give --session ID", syntax.FileName(g.file))

@@ -11,6 +11,7 @@ import (
 	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/spec"
 )
 
@@ -29,9 +30,47 @@ type logFlags struct {
 type logRun struct {
 	format logs.Format
 	opt    logs.Options
-	scope  logs.Scope
+	scope  session.Scope
 	budget int64  // bytes of sessions held before spilling to disk
 	tmpDir string // where they spill
+	// detected holds what was detected of the formats of files while the
+	// inputs were chosen (a directory's files recognized by their content,
+	// the file of --graph), so that a file's format is decided once.
+	detected map[string]logs.Format
+}
+
+// recognize reports whether the file at path, found in a directory given,
+// is an input (logs.Recognize), and keeps what recognition detected of
+// its format.
+func (run *logRun) recognize(path string) bool {
+	f, ok := logs.Recognize(path, run.format, run.opt)
+	if ok && f != logs.Auto {
+		run.detected[path] = f
+	}
+	return ok
+}
+
+// formatOf returns what is known of the format of file before it is
+// opened: the format given, the one detected when the inputs were chosen,
+// or the one its name decides (logs.DetectName); Auto when opening it
+// detects it.
+func (run *logRun) formatOf(file string) logs.Format {
+	if run.format != logs.Auto {
+		return run.format
+	}
+	if f, ok := run.detected[file]; ok {
+		return f
+	}
+	return logs.DetectName(file)
+}
+
+// open opens file in the format given, or in the one detected of it so
+// far, which is then not decided again.
+func (run *logRun) open(file string) (*logs.Input, error) {
+	if run.format != logs.Auto {
+		return logs.Open(file, run.format, run.opt)
+	}
+	return logs.OpenDetected(file, run.formatOf(file), run.opt)
 }
 
 // logOptions turns the flags into the readers' options.
@@ -41,7 +80,7 @@ func (a *app) logOptions(fl *analyzeFlags, sp *spec.Spec) (logRun, error) {
 	if err != nil {
 		return logRun{}, a.usagef("invalid --log-format %q: want auto, htf, jsonl, csv, otlp or jaeger", lf.format)
 	}
-	scope, err := logs.ParseScope(lf.sessionScope)
+	scope, err := session.ParseScope(lf.sessionScope)
 	if err != nil {
 		return logRun{}, a.usagef("invalid --session-scope %q: want run or file", lf.sessionScope)
 	}
@@ -49,7 +88,7 @@ func (a *app) logOptions(fl *analyzeFlags, sp *spec.Spec) (logRun, error) {
 	// follow the memory budget; the joiner spills past --join-memory,
 	// which a run may set lower without refusing a session it can hold.
 	memory := check.Settings{MaxMemory: int64(fl.maxMemory)}.ReadMemory()
-	run := logRun{format: f, scope: scope, budget: int64(fl.joinMemory), tmpDir: lf.tmpDir}
+	run := logRun{format: f, scope: scope, budget: int64(fl.joinMemory), tmpDir: lf.tmpDir, detected: map[string]logs.Format{}}
 	if run.budget == 0 {
 		run.budget = memory
 	}
@@ -180,7 +219,7 @@ func logInputs(files []string, run logRun, counts *logCounts) iter.Seq[check.Inp
 	}
 	return func(yield func(check.Input) bool) {
 		var (
-			j       *logs.Joiner
+			j       *session.Joiner
 			pending []later
 			stdin   bool
 			failed  bool // stop: yield said so
@@ -195,7 +234,7 @@ func logInputs(files []string, run logRun, counts *logCounts) iter.Seq[check.Inp
 			if failed {
 				return
 			}
-			if run.scope == logs.ScopeRun && j != nil && counts.logs > 0 {
+			if run.scope == session.ScopeRun && j != nil && counts.logs > 0 {
 				pending = append(pending, later{before: counts.logs, in: in})
 				return
 			}
@@ -245,18 +284,28 @@ func logInputs(files []string, run logRun, counts *logCounts) iter.Seq[check.Inp
 				}
 				stdin = true
 			}
-			in, err := logs.Open(file, run.format, run.opt)
+			if file != input.Stdin && run.formatOf(file) == logs.HTF {
+				counts.htf++
+				put(htfInput(file, run.opt))
+				continue
+			}
+			in, err := run.open(file)
 			if err != nil {
 				put(fail(file, err))
 				continue
 			}
 			if in.Format == logs.HTF {
+				// Standard input, or a file its content alone says is a
+				// .htf file: read now, so that it is opened once and no
+				// descriptor waits for its place among the sessions.
 				counts.htf++
-				put(htfInput(in, file, run.opt))
+				mt, err := in.MultiTrace()
+				in.Close()
+				put(check.Input{Name: file, Read: func() (*multitrace.MultiTrace, error) { return mt, err }})
 				continue
 			}
 			if j == nil {
-				if j, err = logs.NewJoiner(run.opt, run.budget, run.tmpDir); err != nil {
+				if j, err = session.NewJoiner(run.opt, run.budget, run.tmpDir); err != nil {
 					in.Close()
 					put(fail(file, err))
 					continue
@@ -279,7 +328,7 @@ func logInputs(files []string, run logRun, counts *logCounts) iter.Seq[check.Inp
 					return
 				}
 			}
-			if run.scope == logs.ScopeFile {
+			if run.scope == session.ScopeFile {
 				flush()
 			}
 		}
@@ -287,15 +336,11 @@ func logInputs(files []string, run logRun, counts *logCounts) iter.Seq[check.Inp
 	}
 }
 
-// htfInput is the input of a .htf file, opened: read on a worker, or,
-// when it waits for its place among sessions, opened again then (so that
-// files waiting hold no descriptor); standard input is read at once.
-func htfInput(in *logs.Input, file string, opt logs.Options) check.Input {
-	if file == input.Stdin {
-		mt, err := in.MultiTrace()
-		return check.Input{Name: file, Read: func() (*multitrace.MultiTrace, error) { return mt, err }}
-	}
-	in.Close()
+// htfInput is the input of a .htf file, known as one without opening it
+// (its name says so, or the format was given or detected): opened once,
+// on the worker that reads it, so that files waiting for their place
+// among the sessions hold no descriptor.
+func htfInput(file string, opt logs.Options) check.Input {
 	return check.Input{Name: file, Read: func() (*multitrace.MultiTrace, error) {
 		in, err := logs.Open(file, logs.HTF, opt)
 		if err != nil {
@@ -307,7 +352,7 @@ func htfInput(in *logs.Input, file string, opt logs.Options) check.Input {
 }
 
 // sessionInput is the input of a session, counted.
-func sessionInput(s logs.Session, counts *logCounts) check.Input {
+func sessionInput(s session.Session, counts *logCounts) check.Input {
 	counts.sessions++
 	// Counted here, not from the logs' Stats: a span's message, and so
 	// whether it is judged, may come from its partner in another file.

@@ -17,6 +17,12 @@
 //
 //	mts, err := gen.Generate(st, t, gen.Config{Kind: gen.KindSlice, N: 100, Seed: 7,
 //		Locations: interaction.DiscreteLocations(sig)})
+//
+// Write writes multi-traces as a log of a format that package logs reads,
+// each location with its own clock, as `ivc gen --log-format` does; with
+// Location, one log per location, which session.Joiner joins back:
+//
+//	err := gen.Write(w, logs.JSONL, sig, nil, mts, seed)
 package gen
 
 import (

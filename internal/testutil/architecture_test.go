@@ -39,10 +39,15 @@ var architecture = []struct {
 	{"internal/hcf", []string{"syntax", "internal/scan", "internal/enum", "interaction"}, nil},
 	{"spec", []string{"syntax", "internal/scan", "interaction", "multitrace", "internal/hcf"}, nil},
 	{"internal/pretty", []string{"syntax", "interaction", "multitrace", "internal/hcf", "spec"}, nil}, // ivc fmt: every kind of file
+	// The readers of logs, then what turns their events into sessions.
 	{"logs", []string{"syntax", "internal/input", "internal/enum", "interaction", "multitrace"},
+		[]string{"github.com/valyala/fastjson", "go.opentelemetry.io/collector/pdata"}},
+	{"session", []string{"syntax", "internal/enum", "interaction", "multitrace", "logs"},
 		// x/sys: spill files without a name (O_TMPFILE) on Linux.
-		[]string{"github.com/valyala/fastjson", "go.opentelemetry.io/collector/pdata", "golang.org/x/sys/unix"}},
-	{"internal/gen", []string{"syntax", "internal/scan", "internal/enum", "interaction", "multitrace"}, nil},
+		[]string{"golang.org/x/sys/unix"}},
+	// The trace generator of ivc gen, and its writer of logs (OTLP by pdata).
+	{"internal/gen", []string{"syntax", "internal/scan", "internal/enum", "interaction", "multitrace", "logs"},
+		[]string{"go.opentelemetry.io/collector/pdata"}},
 	// The engines. internal/nfa/engine is the standard library only:
 	// internal/compile copies its files into every generated package.
 	{"verdict", []string{"internal/enum"}, nil},
@@ -61,11 +66,11 @@ var architecture = []struct {
 	{"internal/report", nil, nil},
 	// The live driver's library: sessions of live traffic judged by check,
 	// failed early by the automata engine's local checks (check.Walker).
-	{"monitor", []string{"check", "logs", "multitrace", "verdict"},
+	{"monitor", []string{"check", "logs", "session", "multitrace", "verdict"},
 		[]string{"go.opentelemetry.io/collector/pdata", "google.golang.org/grpc", "google.golang.org/genproto/googleapis/rpc",
 			"google.golang.org/protobuf", "github.com/prometheus/client_golang"}},
 	// The driver: flags, wiring and printing.
-	{"cmd/ivc", []string{"syntax", "internal/input", "internal/atomicfile", "interaction", "multitrace", "spec", "internal/pretty", "logs",
+	{"cmd/ivc", []string{"syntax", "internal/input", "internal/atomicfile", "interaction", "multitrace", "spec", "internal/pretty", "logs", "session",
 		"internal/gen", "verdict", "internal/nfa", "internal/synth", "internal/compile", "check", "internal/draw", "internal/report", "monitor"},
 		[]string{"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/schollz/progressbar", "golang.org/x/term", "github.com/emicklei/dot"}},
 	// For tests and benchmarks only.

@@ -1,9 +1,9 @@
-package logs_test
+package session_test
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -15,8 +15,21 @@ import (
 	"github.com/ivc-project/ivc/internal/gen"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/spec"
 )
+
+var update = flag.Bool("update", false, "rewrite the logs of testdata/logs")
+
+// testSig is the signature of the tests: lifelines a, b, c, messages m, n,
+// gate g.
+func testSig(t testing.TB) *interaction.Signature {
+	sig, err := interaction.NewSignature([]string{"a", "b", "c"}, []string{"m", "n"}, []string{"g"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sig
+}
 
 // abpTraces returns the ABP spec's signature, its .htf traces projected on
 // one location per lifeline, and their names.
@@ -56,7 +69,7 @@ func splitLogs(t *testing.T, dir string, sig *interaction.Signature, mts []*mult
 	for k := range mts[0].Components {
 		f := formats[k%len(formats)]
 		var buf bytes.Buffer
-		if err := logs.Write(&buf, f, sig, ids, logs.Location(mts, k), int64(k)); err != nil {
+		if err := gen.Write(&buf, f, sig, ids, gen.Location(mts, k), int64(k)); err != nil {
 			t.Fatal(err)
 		}
 		name := sig.Lifelines[k]
@@ -85,10 +98,10 @@ func splitLogs(t *testing.T, dir string, sig *interaction.Signature, mts []*mult
 // joined reads files with a joiner of the given budget and returns its
 // sessions, checking that it spilled or not as expected and that it
 // leaves no file in its directory.
-func joined(t *testing.T, files []string, opt logs.Options, budget int64, spill bool) []logs.Session {
+func joined(t *testing.T, files []string, opt logs.Options, budget int64, spill bool) []session.Session {
 	t.Helper()
 	tmp := t.TempDir()
-	j, err := logs.NewJoiner(opt, budget, tmp)
+	j, err := session.NewJoiner(opt, budget, tmp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +127,7 @@ func joined(t *testing.T, files []string, opt logs.Options, budget int64, spill 
 		}
 	}
 	named("after reading")
-	var out []logs.Session
+	var out []session.Session
 	for s, err := range j.Sessions() {
 		if err != nil {
 			t.Fatal(err)
@@ -134,7 +147,7 @@ func joined(t *testing.T, files []string, opt logs.Options, budget int64, spill 
 }
 
 // dumpJoined prints sessions with their files, lines and counts.
-func dumpJoined(sig *interaction.Signature, sessions []logs.Session) string {
+func dumpJoined(sig *interaction.Signature, sessions []session.Session) string {
 	var b strings.Builder
 	for _, s := range sessions {
 		fmt.Fprintf(&b, "%s from %s:%d in %s: %d/%d: ", s.ID, filepath.Base(s.File), s.Line, strings.Join(bases(s.Files), ","), s.Events, s.Ignored)
@@ -162,7 +175,7 @@ func bases(files []string) []string {
 func TestJoinSplitLogs(t *testing.T) {
 	sp, mts, names := abpTraces(t)
 	sig := sp.Sig
-	ids := logs.IDs(logs.OTLP, len(mts), 7) // trace ids, the same session in every format
+	ids := gen.IDs(logs.OTLP, len(mts), 7) // trace ids, the same session in every format
 	files := splitLogs(t, t.TempDir(), sig, mts, ids)
 	opt := logs.Options{Sig: sig}
 	sessions := joined(t, files, opt, 0, false)
@@ -170,7 +183,7 @@ func TestJoinSplitLogs(t *testing.T) {
 		t.Fatalf("%d sessions, want %d:\n%s", len(sessions), len(mts), dumpJoined(sig, sessions))
 	}
 	for i, id := range ids {
-		k := slices.IndexFunc(sessions, func(s logs.Session) bool { return s.ID == id })
+		k := slices.IndexFunc(sessions, func(s session.Session) bool { return s.ID == id })
 		if k < 0 {
 			t.Fatalf("no session %s (%s)", id, names[i])
 		}
@@ -252,7 +265,7 @@ func TestABPServiceLogs(t *testing.T) {
 		for k, l := range sig.Lifelines {
 			f := formats[l]
 			var buf bytes.Buffer
-			if err := logs.Write(&buf, f, sig, ids, logs.Location(mts, k), int64(k+1)); err != nil {
+			if err := gen.Write(&buf, f, sig, ids, gen.Location(mts, k), int64(k+1)); err != nil {
 				t.Fatal(err)
 			}
 			files := map[string][]byte{l + "." + f.String(): buf.Bytes()}
@@ -277,62 +290,10 @@ func TestABPServiceLogs(t *testing.T) {
 		t.Fatalf("%d sessions, want %d", len(sessions), len(ids))
 	}
 	for i, id := range ids {
-		k := slices.IndexFunc(sessions, func(s logs.Session) bool { return s.ID == id })
+		k := slices.IndexFunc(sessions, func(s session.Session) bool { return s.ID == id })
 		if k < 0 || sessions[k].Err != nil || !sessions[k].MT.Equal(mts[i]) {
 			t.Errorf("session %s is not %s projected", id, names[i])
 		}
-	}
-}
-
-// TestWriteRotated writes the ABP traces as one log per location, each
-// rotated every few events, in every format, and checks that joining the
-// files (in any order: the order keys order them) gives back every
-// multi-trace, as the unsplit log does.
-func TestWriteRotated(t *testing.T) {
-	sp, mts, names := abpTraces(t)
-	sig := sp.Sig
-	opt := logs.Options{Sig: sig}
-	for _, f := range []logs.Format{logs.JSONL, logs.CSV, logs.OTLP, logs.Jaeger} {
-		t.Run(f.String(), func(t *testing.T) {
-			dir := t.TempDir()
-			ids := logs.IDs(f, len(mts), 3)
-			var files []string
-			for k := range mts[0].Components {
-				var open []*os.File
-				n, err := logs.WriteRotated(func() (io.Writer, error) {
-					name := filepath.Join(dir, fmt.Sprintf("loc%d.%d.%s", k, len(files), f))
-					files = append(files, name)
-					w, err := os.Create(name)
-					open = append(open, w)
-					return w, err
-				}, f, sig, ids, logs.Location(mts, k), int64(k), 20)
-				for _, w := range open {
-					if err := w.Close(); err != nil {
-						t.Error(err)
-					}
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				if n < 2 {
-					t.Errorf("location %d: %d files, want it rotated", k, n)
-				}
-			}
-			slices.Reverse(files) // the newest first, as a shell lists svc.jsonl before svc.1.jsonl
-			sessions := joined(t, files, opt, 0, false)
-			if len(sessions) != len(mts) {
-				t.Fatalf("%d sessions, want %d:\n%s", len(sessions), len(mts), dumpJoined(sig, sessions))
-			}
-			for i, id := range ids {
-				k := slices.IndexFunc(sessions, func(s logs.Session) bool { return s.ID == id })
-				if k < 0 {
-					t.Fatalf("no session %s (%s)", id, names[i])
-				}
-				if s := sessions[k]; s.Err != nil || !s.MT.Equal(mts[i]) {
-					t.Errorf("session %s (%s): %v\n%s\nwant\n%s", id, names[i], s.Err, s.MT.Format(sig), mts[i].Format(sig))
-				}
-			}
-		})
 	}
 }
 
@@ -389,7 +350,7 @@ func TestJoinSpillDirMissing(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt := logs.Options{Sig: sig}
-	j, err := logs.NewJoiner(opt, 1, filepath.Join(t.TempDir(), "missing"))
+	j, err := session.NewJoiner(opt, 1, filepath.Join(t.TempDir(), "missing"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package logs_test
+package session_test
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/session"
 )
 
 // joinLog is a JSON Lines log of sessions of perSession events each, over
@@ -89,7 +90,7 @@ func joinHeld(b *testing.B, opt logs.Options, name string, f logs.Format, data [
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		j, err := logs.NewJoiner(opt, 0, "")
+		j, err := session.NewJoiner(opt, 0, "")
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,20 +1,19 @@
-package logs_test
+package session_test
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/internal/gen"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/verdict"
 )
-
-var update = flag.Bool("update", false, "rewrite the logs of testdata/logs")
 
 // abpLogs are the logs of the ABP example shipped in testdata/logs: the
 // multi-traces of testdata/abp/traces, one session each, every service
@@ -47,18 +46,18 @@ func TestABPLogs(t *testing.T) {
 		path := filepath.Join("..", "testdata", "logs", l.file)
 		ids := names
 		if l.f == logs.OTLP {
-			ids = logs.IDs(l.f, len(names), 1)
+			ids = gen.IDs(l.f, len(names), 1)
 		}
 		if *update {
 			var buf bytes.Buffer
-			if err := logs.Write(&buf, l.f, sig, ids, projected, 1); err != nil {
+			if err := gen.Write(&buf, l.f, sig, ids, projected, 1); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
-		sessions, st, err := logs.Read(path, logs.Auto, logs.Options{Sig: sig}, func(err error) { t.Error(err) })
+		sessions, st, err := session.Read(path, logs.Auto, logs.Options{Sig: sig}, func(err error) { t.Error(err) })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,7 +72,7 @@ func TestABPLogs(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i, id := range ids {
-				var s *logs.Session
+				var s *session.Session
 				for j := range sessions {
 					if sessions[j].ID == id {
 						s = &sessions[j]

@@ -1,4 +1,4 @@
-package logs
+package session
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/testutil"
+	"github.com/ivc-project/ivc/logs"
 )
 
 // TestJoinerAccounting checks that what a Joiner counts against its
@@ -38,7 +39,7 @@ func TestJoinerAccounting(t *testing.T) {
 					fmt.Fprintf(&log, `{"session":"session-%d","action":"S!d","seq":%d}`+"\n", i, k)
 				}
 			}
-			opt := Options{Sig: sig}
+			opt := logs.Options{Sig: sig}
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
@@ -46,7 +47,7 @@ func TestJoinerAccounting(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			in, err := NewInput("log.jsonl", bytes.NewReader(log.Bytes()), JSONL, opt)
+			in, err := logs.NewInput("log.jsonl", bytes.NewReader(log.Bytes()), logs.JSONL, opt)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -69,18 +69,18 @@ func (opt *Options) maxValue() int {
 	return maxLine
 }
 
-// maxHeld is the most bytes of spans a file holds until it is read, and of
-// events one session holds (0: no bound): a share of MaxMemory, and at
-// least MinHeld, so that a tiny budget (to make a Joiner spill) still
-// reads ordinary logs.
-func (opt *Options) maxHeld() int64 {
+// MaxHeld is the most bytes of spans a file holds until it is read, and of
+// events one session holds (package session: 0, no bound): a share of
+// MaxMemory, and at least MinHeld, so that a tiny budget (to make a
+// session.Joiner spill) still reads ordinary logs.
+func (opt *Options) MaxHeld() int64 {
 	if opt.MaxMemory <= 0 {
 		return 0
 	}
 	return max(opt.MaxMemory/HeldShare, MinHeld)
 }
 
-// DefaultMaxBytes is the largest input Read accepts when Options.MaxBytes
+// DefaultMaxBytes is the largest input Open accepts when Options.MaxBytes
 // is 0.
 const DefaultMaxBytes = 4 << 30
 
@@ -90,42 +90,8 @@ const DefaultMaxReports = 100
 
 var utf8BOM = []byte("\ufeff")
 
-// headSize is how much of a file Read shows Detect.
+// headSize is how much of a file Open shows Detect.
 const headSize = 64 << 10
-
-// Read reads the log at path ("-": standard input, named "<stdin>" in
-// errors; a gzip file, by its ".gz" suffix or its content, is decompressed)
-// in format f (Auto: Detect decides) and returns its sessions in order of
-// first appearance.
-//
-// Each malformed line or record is passed to report as an *Error printing
-// "file:line: message" (file:line:col when the column is known) and
-// reading goes on; err is for the file as a whole (unreadable, too big, a
-// format that cannot be decided, or HTF, which multitrace.Read reads), and
-// the sessions are then nil. Every event read is accounted for: judged (in
-// a session's MT), ignored (counted) or reported (Malformed).
-//
-// Memory follows the number of events (about 50 bytes each, half of it
-// the multi-traces), never the size of the text: lines are read one at a
-// time, and so are the traces and spans of a Jaeger or multi-line OTLP file.
-func Read(path string, f Format, opt Options, report func(error)) ([]Session, Stats, error) {
-	in, err := Open(path, f, opt)
-	if err != nil {
-		return nil, Stats{}, err
-	}
-	defer in.Close()
-	return in.Read(report)
-}
-
-// ReadFrom is Read on an io.Reader already opened: name is used in errors
-// and, with Auto, by Detect.
-func ReadFrom(name string, r io.Reader, f Format, opt Options, report func(error)) ([]Session, Stats, error) {
-	in, err := NewInput(name, r, f, opt)
-	if err != nil {
-		return nil, Stats{}, err
-	}
-	return in.Read(report)
-}
 
 // fileError names the file in an error that does not already: an error
 // of reading the file itself by its name only, one that wraps another

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package logs
+package session
 
 import (
 	"errors"

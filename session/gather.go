@@ -1,4 +1,4 @@
-package logs
+package session
 
 import (
 	"cmp"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/syntax"
 )
@@ -36,8 +37,8 @@ const recordBytes = 32 + 4
 // record's meta.
 const maxInputs = 1 << 24
 
-func (r *record) input() int32  { return int32(r.meta >> 8) }
-func (r *record) kind() keyKind { return keyKind(r.meta) }
+func (r *record) input() int32       { return int32(r.meta >> 8) }
+func (r *record) kind() logs.KeyKind { return logs.KeyKind(r.meta) }
 
 func clampLine(line int) uint32 { return uint32(min(max(line, 0), math.MaxUint32)) }
 
@@ -113,7 +114,8 @@ const sessionBytes = 160 + 4
 
 // gatherer gathers the events of logs into sessions and builds their
 // multi-traces: the store of Read (one input), of a Joiner (every input
-// of a run) and of Assembler (one session).
+// of a run) and of Assembler (one session). Its methods Add, Ignore, Drop,
+// PairsAcross and AddSpan make it the readers' logs.Consumer.
 type gatherer struct {
 	sig    *interaction.Signature
 	inputs []string // the names of the inputs read, by index; the last is being read
@@ -131,7 +133,7 @@ type gatherer struct {
 	events  int   // events in the signature
 	bytes   int64 // held, as counted by recordBytes and sessionBytes
 	// maxEvents is the most events one session may hold (0: no bound):
-	// its share of the memory budget (Options.maxHeld).
+	// its share of the memory budget (logs.Options.MaxHeld).
 	maxEvents int
 	// across is set when the readers hold the spans left without a partner
 	// in their file for pairing at assembly (Joiner, Assembler): spans,
@@ -141,18 +143,18 @@ type gatherer struct {
 	spans   []spanRef
 	linkIDs []uint64 // the links of spans
 	names   *names
-	tally   *tally
+	tally   *logs.Tally
 }
 
 // newGatherer checks the locations of opt against its signature; file,
 // when not "", is its first input.
-func newGatherer(file string, opt *Options) (*gatherer, error) {
+func newGatherer(file string, opt *logs.Options) (*gatherer, error) {
 	sig := opt.Sig
 	if sig == nil {
 		return nil, fmt.Errorf("%s: no signature to read the log against", syntax.FileName(file))
 	}
-	g := &gatherer{sig: sig, ids: newSessionIndex(), names: &names{index: map[string]int32{}}, tally: new(tally),
-		maxEvents: int(opt.maxHeld() / recordBytes)}
+	g := &gatherer{sig: sig, ids: newSessionIndex(), names: &names{index: map[string]int32{}}, tally: new(logs.Tally),
+		maxEvents: int(opt.MaxHeld() / recordBytes)}
 	if file != "" {
 		g.inputs = []string{file}
 	}
@@ -230,13 +232,13 @@ func (g *gatherer) sessionAt(id []byte, input int32, line, index int) int32 {
 	return s
 }
 
-func (g *gatherer) holdsSpans() bool { return g.across }
+func (g *gatherer) PairsAcross() bool { return g.across }
 
-func (g *gatherer) ignore(id []byte, line, index int) {
+func (g *gatherer) Ignore(id []byte, line, index int) {
 	g.sess[g.sessionOf(id, line, index)].ignored++
 }
 
-func (g *gatherer) drop(id []byte, line, index int) {
+func (g *gatherer) Drop(id []byte, line, index int) {
 	g.sess[g.sessionOf(id, line, index)].dropAt(line)
 }
 
@@ -248,9 +250,9 @@ func (s *sessionState) dropAt(line int) {
 	s.dropped++
 }
 
-// add records the event act of session id, read at line, with its order
+// Add records the event act of session id, read at line, with its order
 // key.
-func (g *gatherer) add(id []byte, line, index int, act interaction.Action, key orderKey) error {
+func (g *gatherer) Add(id []byte, line, index int, act interaction.Action, key logs.Key) error {
 	if g.recs.n == math.MaxInt32 {
 		return fmt.Errorf("%s:%d: too many events (at most %d held at once)", g.inputs[g.input()], line, math.MaxInt32)
 	}
@@ -262,8 +264,8 @@ func (g *gatherer) add(id []byte, line, index int, act interaction.Action, key o
 	}
 	g.events++
 	s.events++
-	g.keep(si, record{hi: key.hi, act: act, lo: key.lo, line: clampLine(line),
-		meta: uint32(g.input())<<8 | uint32(key.kind)})
+	g.keep(si, record{hi: key.Hi, act: act, lo: key.Lo, line: clampLine(line),
+		meta: uint32(g.input())<<8 | uint32(key.Kind)})
 	return nil
 }
 
@@ -273,12 +275,8 @@ func (g *gatherer) full(s *sessionState, input int32, line int) error {
 	if g.maxEvents == 0 || s.events < g.maxEvents {
 		return nil
 	}
-	id := s.id
-	if len(id) > maxNameLen {
-		id = shortName(id, maxNameLen)
-	}
 	return fmt.Errorf("%s:%d: session %q holds more than %d events (%d bytes), the most one session may hold (--max-memory raises it)",
-		syntax.FileName(g.inputs[input]), line, id, g.maxEvents, int64(g.maxEvents)*recordBytes)
+		syntax.FileName(g.inputs[input]), line, logs.ShortName(s.id), g.maxEvents, int64(g.maxEvents)*recordBytes)
 }
 
 // keep adds r, a record of session si.
@@ -379,8 +377,8 @@ func (x keyed) compare(y keyed) int {
 	return cmp.Compare(x.lo, y.lo)
 }
 
-func (x keyed) kind() keyKind { return keyKind(x.meta) }
-func (x keyed) input() int32  { return int32(x.meta >> 8) }
+func (x keyed) kind() logs.KeyKind { return logs.KeyKind(x.meta) }
+func (x keyed) input() int32       { return int32(x.meta >> 8) }
 
 // build returns the session si: its multi-trace (its events split by
 // location, each location sorted by its order key, stably: ties keep the
@@ -445,7 +443,7 @@ func (g *gatherer) build(si int32, a *arena) Session {
 	for k, grp := range g.locs {
 		end := count[k]
 		loc := tmp[start:end]
-		if len(loc) > 0 && loc[0].kind() != keyLine && !slices.IsSortedFunc(loc, keyed.compare) {
+		if len(loc) > 0 && loc[0].kind() != logs.KeyLine && !slices.IsSortedFunc(loc, keyed.compare) {
 			slices.SortStableFunc(loc, keyed.compare)
 		}
 		for i, e := range loc {
@@ -479,12 +477,12 @@ func (g *gatherer) orderable(s *sessionState, k int, loc []keyed) error {
 			if e.input() != first.input() {
 				at = fmt.Sprintf("%s:%d", g.inputs[first.input()], first.line)
 			}
-			return &Error{File: g.inputs[e.input()], Line: int(e.line), Msg: fmt.Sprintf(
+			return &syntax.Error{File: g.inputs[e.input()], Pos: syntax.Pos{Line: int(e.line)}, Msg: fmt.Sprintf(
 				"session %q, location [%s]: mixed order keys: this event has %s, the one at %s has %s (the events of a location are ordered by seq, by time, or by line)",
-				s.id, g.locs[k].Format(g.sig), keyNames[e.kind()], at, keyNames[first.kind()])}
+				s.id, g.locs[k].Format(g.sig), e.kind(), at, first.kind())}
 		}
 	}
-	if first.kind() != keyLine {
+	if first.kind() != logs.KeyLine {
 		return nil
 	}
 	var files []string
@@ -500,7 +498,7 @@ func (g *gatherer) orderable(s *sessionState, k int, loc []keyed) error {
 	if len(files) < 2 {
 		return nil
 	}
-	return &Error{File: g.inputs[second.input()], Line: int(second.line), Msg: fmt.Sprintf(
+	return &syntax.Error{File: g.inputs[second.input()], Pos: syntax.Pos{Line: int(second.line)}, Msg: fmt.Sprintf(
 		"session %q, location [%s]: events in %d files (%s) with neither seq nor time: their order across files is unknown (give the events a seq or a time)",
 		s.id, g.locs[k].Format(g.sig), len(files), strings.Join(files, ", "))}
 }

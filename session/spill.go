@@ -1,4 +1,8 @@
-package logs
+package session
+
+// The spill of a Joiner past its budget: its events written to temporary
+// files partitioned by session, then gathered partition by partition into
+// runs of sessions, which are merged back in the order of the run.
 
 import (
 	"bufio"
@@ -8,222 +12,13 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
-	"iter"
 	"math"
 	"os"
-	"runtime"
 	"slices"
 
 	"github.com/ivc-project/ivc/interaction"
-	"github.com/ivc-project/ivc/internal/enum"
+	"github.com/ivc-project/ivc/logs"
 )
-
-// Scope says what one session is: its id across every input of a run
-// (Run, the default), or its id within one file (File: for logs that reuse
-// ids from file to file).
-type Scope uint8
-
-const (
-	ScopeRun  Scope = iota // a session is its id across the inputs of the run
-	ScopeFile              // a session is its id within one input
-)
-
-// scopeNames are the scopes as flags spell them: not stringer's
-// identifiers.
-var scopeNames = enum.New("Scope", map[Scope]string{ScopeRun: "run", ScopeFile: "file"})
-
-// String returns the name ParseScope reads.
-func (s Scope) String() string { return scopeNames.Name(s) }
-
-// ParseScope reads "run" or "file".
-func ParseScope(s string) (Scope, error) {
-	if sc, ok := scopeNames.Value(s); ok {
-		return sc, nil
-	}
-	return 0, fmt.Errorf("unknown session scope %q (expected run or file)", s)
-}
-
-// A Joiner gathers the sessions of the logs of a run: a session is its id
-// across all of them, whatever their formats (a JSON Lines session equal
-// to a trace id is that trace). The events of a location are ordered by
-// their order key across inputs, ties kept in the order read (input order,
-// then line order); a location whose events mix kinds of keys, or come
-// from several inputs with line order only, makes its session an error
-// (Session.Err), naming the session, the location and the files.
-//
-//	j, err := logs.NewJoiner(opt, budget, "")
-//	defer j.Close()
-//	for _, path := range paths { in, _ := logs.Open(path, logs.Auto, opt); j.Read(in, report); in.Close() }
-//	for s, err := range j.Sessions() { ... }   // in order of first appearance
-//
-// Memory is bounded: past half of budget bytes of events and sessions
-// held (the other half is the garbage collector's headroom, so that the
-// process stays within about budget), they spill to temporary files in a
-// directory (partitioned by a hash of the session id, one partition
-// gathered at a time), which have no name (Linux's O_TMPFILE) or lose it
-// as soon as they are made (elsewhere on Unix): only their open
-// descriptors keep them, so an interrupted run leaves nothing behind.
-// Close closes them. The sessions and their order are the same with or
-// without spilling.
-type Joiner struct {
-	opt    Options
-	g      *gatherer
-	budget int64
-	dir    string
-	spill  *spill // nil until the budget is passed
-	arena  arena
-	done   bool
-	err    error // of spilling an ignored event
-}
-
-// NewJoiner returns a joiner of the logs of a run read with opt (its
-// signature and locations), taking about budget bytes of memory at most
-// (0: no bound): past half of it held, it spills into temporary files in
-// dir ("": os.TempDir()).
-func NewJoiner(opt Options, budget int64, dir string) (*Joiner, error) {
-	g, err := newGatherer("", &opt)
-	if err != nil {
-		return nil, err
-	}
-	if dir == "" {
-		dir = os.TempDir()
-	}
-	return &Joiner{opt: opt, g: g, budget: budget, dir: dir}, nil
-}
-
-// Read reads the log in (opened with the joiner's options) into the
-// joiner, as Input.Read reads it: malformed lines go to report, Stats
-// count what it held (Sessions: 0, for the sessions are the run's).
-func (j *Joiner) Read(in *Input, report func(error)) (Stats, error) {
-	if j.done {
-		return Stats{}, errors.New("logs: Joiner.Read after Sessions")
-	}
-	if len(j.g.inputs) == maxInputs {
-		return Stats{}, fmt.Errorf("%s: too many inputs (at most %d)", in.Name, maxInputs)
-	}
-	j.g.inputs = append(j.g.inputs, in.Name)
-	st, err := in.scan(report, j)
-	if err == nil {
-		err = j.err
-	}
-	return st, err
-}
-
-// Spilled reports whether the joiner has spilled to disk.
-func (j *Joiner) Spilled() bool { return j.spill != nil }
-
-// add, ignore and drop make the joiner the sink of the readers.
-func (j *Joiner) add(id []byte, line, index int, act interaction.Action, key orderKey) error {
-	if j.spill != nil {
-		return j.spill.event(id, j.g.input(), line, index, byte(key.kind), act, key)
-	}
-	if err := j.g.add(id, line, index, act, key); err != nil {
-		return err
-	}
-	return j.check()
-}
-
-func (j *Joiner) holdsSpans() bool { return true }
-
-func (j *Joiner) addSpan(id []byte, line, index int, act interaction.Action, key orderKey, sl *spanLink) error {
-	if j.spill != nil {
-		ref := newRef(sl, j.g.names)
-		return j.spill.spanEvent(id, j.g.input(), line, index, act, key, &ref, sl.links)
-	}
-	if err := j.g.addSpan(id, line, index, act, key, sl); err != nil {
-		return err
-	}
-	return j.check()
-}
-
-// Undeclared returns, once the sessions are handed out, the names not
-// declared of the spans held for pairing that stayed ignored (the names of
-// the other events outside the signature are their Input's Undeclared).
-func (j *Joiner) Undeclared() []Undeclared { return j.g.tally.list() }
-
-func (j *Joiner) ignore(id []byte, line, index int) {
-	if j.spill != nil {
-		j.err = j.spill.event(id, j.g.input(), line, index, ignoredTag, 0, orderKey{})
-		return
-	}
-	j.g.ignore(id, line, index)
-	if err := j.check(); err != nil {
-		j.err = err
-	}
-}
-
-func (j *Joiner) drop(id []byte, line, index int) {
-	if j.spill != nil {
-		j.err = j.spill.event(id, j.g.input(), line, index, droppedTag, 0, orderKey{})
-		return
-	}
-	j.g.drop(id, line, index)
-}
-
-// heldShare is the share of its budget a joiner holds in sessions and
-// events: the collector lets the heap grow to about twice what it last
-// found live before it looks again, and what the joiner's growth leaves
-// behind (the sessions' and the ids' tables as they grow) is garbage
-// until then.
-const heldShare = 2
-
-// check spills what the joiner holds once past its share of its budget.
-func (j *Joiner) check() error {
-	if j.budget <= 0 || j.g.bytes*heldShare <= j.budget {
-		return nil
-	}
-	sp := newSpill(j.dir)
-	j.spill = sp
-	g := j.g
-	// Each session's header, then the records in the order read: each
-	// partition gets a session's header before its records, and these in
-	// their order.
-	for i := range g.sess {
-		sp.header(&g.sess[i])
-	}
-	for _, rec := range g.recs.all {
-		sp.record([]byte(g.sess[rec.sess].id), g, rec)
-	}
-	j.g = g.empty()
-	// What was held is garbage now, about the budget: collected at once,
-	// its memory serves what comes next. Left to itself, the collector,
-	// whose goal is twice the heap it last found live, would let the run
-	// take about twice its budget before it looked again.
-	runtime.GC()
-	return sp.err
-}
-
-// Sessions returns the sessions of the run in order of first appearance
-// (input order, then line order), each with its multi-trace or its Err, one
-// at a time: a session's multi-trace is built when it is handed out. The
-// error (a temporary file that cannot be written or read) ends the
-// sequence. Sessions is called once, after the last Read.
-func (j *Joiner) Sessions() iter.Seq2[Session, error] {
-	j.done = true
-	return func(yield func(Session, error) bool) {
-		if j.spill == nil {
-			for i := range j.g.sess {
-				if !yield(j.g.build(int32(i), &j.arena), nil) {
-					return
-				}
-			}
-			return
-		}
-		if err := j.spill.sort(j.g); err != nil {
-			yield(Session{}, err)
-			return
-		}
-		j.spill.merge(j.g, &j.arena, yield)
-	}
-}
-
-// Close removes the temporary files of the joiner.
-func (j *Joiner) Close() error {
-	if j.spill == nil {
-		return nil
-	}
-	return j.spill.close()
-}
 
 // spillParts is the number of partitions of a spill: each is gathered in
 // memory alone, so that a run spills about this many times its budget
@@ -305,14 +100,14 @@ func (sp *spill) close() error {
 
 // event writes an event of session id (tag: its key kind, or ignoredTag)
 // to its partition.
-func (sp *spill) event(id []byte, input int32, line, index int, tag byte, act interaction.Action, key orderKey) error {
+func (sp *spill) event(id []byte, input int32, line, index int, tag byte, act interaction.Action, key logs.Key) error {
 	sp.buf = appendEvent(sp.buf[:0], id, tag, input, line, index, act, key)
 	return sp.write(sp.part(maphash.Bytes(sp.seed, id)), sp.buf)
 }
 
 // spanEvent writes a span held for pairing of session id to its partition.
-func (sp *spill) spanEvent(id []byte, input int32, line, index int, act interaction.Action, key orderKey, ref *spanRef, links []uint64) error {
-	sp.buf = appendEvent(sp.buf[:0], id, byte(key.kind)|linkFlag, input, line, index, act, key)
+func (sp *spill) spanEvent(id []byte, input int32, line, index int, act interaction.Action, key logs.Key, ref *spanRef, links []uint64) error {
+	sp.buf = appendEvent(sp.buf[:0], id, byte(key.Kind)|linkFlag, input, line, index, act, key)
 	sp.buf = appendRef(sp.buf, ref, links)
 	return sp.write(sp.part(maphash.Bytes(sp.seed, id)), sp.buf)
 }
@@ -320,7 +115,7 @@ func (sp *spill) spanEvent(id []byte, input int32, line, index int, act interact
 // record writes rec, an event gathered in g before the spill, of session
 // id, to its partition.
 func (sp *spill) record(id []byte, g *gatherer, rec *record) {
-	key := orderKey{kind: rec.kind(), hi: rec.hi, lo: rec.lo}
+	key := logs.Key{Kind: rec.kind(), Hi: rec.hi, Lo: rec.lo}
 	if rec.span > 0 {
 		ref := &g.spans[rec.span-1]
 		sp.spanEvent(id, rec.input(), int(rec.line), 0, rec.act, key, ref, g.linksOf(ref))
@@ -364,7 +159,7 @@ func (sp *spill) write(f *spillFile, b []byte) error {
 // appendEvent appends the encoding of an event: its session id, its tag
 // (its key kind, ignoredTag or endTag), input, line and rank in its input,
 // then, for an event in the signature, its action and key.
-func appendEvent(b, id []byte, tag byte, input int32, line, index int, act interaction.Action, key orderKey) []byte {
+func appendEvent(b, id []byte, tag byte, input int32, line, index int, act interaction.Action, key logs.Key) []byte {
 	b = binary.AppendUvarint(b, uint64(len(id)))
 	b = append(b, id...)
 	b = append(b, tag)
@@ -373,8 +168,8 @@ func appendEvent(b, id []byte, tag byte, input int32, line, index int, act inter
 	b = binary.AppendUvarint(b, uint64(index))
 	if isKey(tag) {
 		b = binary.AppendUvarint(b, uint64(act))
-		b = binary.AppendVarint(b, key.hi)
-		b = binary.AppendUvarint(b, uint64(key.lo))
+		b = binary.AppendVarint(b, key.Hi)
+		b = binary.AppendUvarint(b, uint64(key.Lo))
 	}
 	return b
 }
@@ -433,7 +228,7 @@ type spilled struct {
 	dropped     int
 	firstDrop   int
 	act         interaction.Action
-	key         orderKey
+	key         logs.Key
 	ref         spanRef  // a span held for pairing (tag&linkFlag)
 	links       []uint64 // its links
 }
@@ -473,13 +268,13 @@ func (e *spilled) read(r *bufio.Reader) error {
 		if e2 != nil && err == nil {
 			err = errSpill
 		}
-		e.key = orderKey{kind: keyKind(e.tag &^ linkFlag), hi: hi, lo: uint32(u())}
+		e.key = logs.Key{Kind: logs.KeyKind(e.tag &^ linkFlag), Hi: hi, Lo: uint32(u())}
 		if e.tag&linkFlag != 0 {
 			kind, e2 := r.ReadByte()
-			if e2 != nil || kind > byte(kindConsumer) {
+			if e2 != nil || kind > byte(logs.SpanConsumer) {
 				return errSpill
 			}
-			e.ref = spanRef{kind: spanKind(kind), id: u()}
+			e.ref = spanRef{kind: logs.SpanKind(kind), id: u()}
 			n := u()
 			if n > math.MaxUint16 {
 				return errSpill
@@ -522,8 +317,8 @@ func (g *gatherer) put(e *spilled) {
 		}
 		s.events++
 		g.events++
-		g.keep(si, record{hi: e.key.hi, act: e.act, lo: e.key.lo, line: clampLine(e.line),
-			meta: uint32(e.input)<<8 | uint32(e.key.kind)})
+		g.keep(si, record{hi: e.key.Hi, act: e.act, lo: e.key.Lo, line: clampLine(e.line),
+			meta: uint32(e.input)<<8 | uint32(e.key.Kind)})
 	}
 }
 
@@ -574,7 +369,7 @@ func (sp *spill) sort(template *gatherer) error {
 			sp.write(run, sp.buf)
 			for _, ri := range g.recordsOf(int32(i)) {
 				rec := g.recs.at(ri)
-				key := orderKey{kind: rec.kind(), hi: rec.hi, lo: rec.lo}
+				key := logs.Key{Kind: rec.kind(), Hi: rec.hi, Lo: rec.lo}
 				if rec.span > 0 {
 					sp.buf = appendEvent(sp.buf[:0], nil, byte(rec.kind())|linkFlag, rec.input(), int(rec.line), 0, rec.act, key)
 					ref := &g.spans[rec.span-1]
@@ -584,7 +379,7 @@ func (sp *spill) sort(template *gatherer) error {
 				}
 				sp.write(run, sp.buf)
 			}
-			sp.buf = appendEvent(sp.buf[:0], nil, endTag, 0, 0, 0, 0, orderKey{})
+			sp.buf = appendEvent(sp.buf[:0], nil, endTag, 0, 0, 0, 0, logs.Key{})
 			sp.write(run, sp.buf)
 		}
 		if sp.err != nil {

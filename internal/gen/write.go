@@ -1,4 +1,8 @@
-package logs
+package gen
+
+// The log writer of ivc gen --log-format: multi-traces written as the logs
+// that package logs reads (JSON Lines, CSV, OTLP/JSON, Jaeger JSON), with
+// the clocks, interleavings and span ids of real systems.
 
 import (
 	"bufio"
@@ -19,12 +23,13 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 )
 
 // IDs returns n session ids for a log in format f, deterministic for seed:
 // SessionID(f, i, seed) for i < n.
-func IDs(f Format, n int, seed int64) []string {
+func IDs(f logs.Format, n int, seed int64) []string {
 	ids := make([]string, n)
 	for i := range ids {
 		ids[i] = SessionID(f, i, seed)
@@ -37,8 +42,8 @@ func IDs(f Format, n int, seed int64) []string {
 // digits, never all zero) for OTLP and Jaeger, deterministic for seed and
 // distinct for distinct i without any record of the ids given: its low
 // half is a bijection of i.
-func SessionID(f Format, i int, seed int64) string {
-	if f != OTLP && f != Jaeger {
+func SessionID(f logs.Format, i int, seed int64) string {
+	if f != logs.OTLP && f != logs.Jaeger {
 		return "s" + strconv.Itoa(i+1)
 	}
 	key := mix64(uint64(seed) ^ 0x7ace1d5)
@@ -83,10 +88,10 @@ type logEvent struct {
 // trace a session, its spans shuffled. An event must be a single action (a
 // log holds one action an event).
 //
-// Reading the log back with Read, with the components' lifelines as
-// Options.Locations, gives the same multi-traces (but for those without
-// any event: a log has no trace of them).
-func Write(w io.Writer, f Format, sig *interaction.Signature, ids []string, mts []*multitrace.MultiTrace, seed int64) error {
+// Reading the log back with session.Read, with the components' lifelines
+// as logs.Options.Locations, gives the same multi-traces (but for those
+// without any event: a log has no trace of them).
+func Write(w io.Writer, f logs.Format, sig *interaction.Signature, ids []string, mts []*multitrace.MultiTrace, seed int64) error {
 	_, err := WriteRotated(func() (io.Writer, error) { return w, nil }, f, sig, ids, mts, seed, 0)
 	return err
 }
@@ -96,7 +101,7 @@ func Write(w io.Writer, f Format, sig *interaction.Signature, ids []string, mts 
 // format f on its own (a CSV header each, the Jaeger traces with spans in
 // the file). next returns the writer of the next file. It returns the
 // number of files written.
-func WriteRotated(next func() (io.Writer, error), f Format, sig *interaction.Signature, ids []string, mts []*multitrace.MultiTrace, seed int64, perFile int) (int, error) {
+func WriteRotated(next func() (io.Writer, error), f logs.Format, sig *interaction.Signature, ids []string, mts []*multitrace.MultiTrace, seed int64, perFile int) (int, error) {
 	if ids == nil {
 		ids = IDs(f, len(mts), seed)
 	}
@@ -122,8 +127,8 @@ func WriteRotated(next func() (io.Writer, error), f Format, sig *interaction.Sig
 // grow with the number of multi-traces. Session i (from 0) has id id(i);
 // the ids must be distinct (and, for OTLP and Jaeger, trace ids: see
 // SessionID). It stops at the first error mts yields.
-func WriteStream(next func() (io.Writer, error), f Format, sig *interaction.Signature, id func(int) string, mts iter.Seq2[*multitrace.MultiTrace, error], seed int64, perFile int) (int, error) {
-	if f != JSONL && f != CSV && f != OTLP && f != Jaeger {
+func WriteStream(next func() (io.Writer, error), f logs.Format, sig *interaction.Signature, id func(int) string, mts iter.Seq2[*multitrace.MultiTrace, error], seed int64, perFile int) (int, error) {
+	if f != logs.JSONL && f != logs.CSV && f != logs.OTLP && f != logs.Jaeger {
 		return 0, fmt.Errorf("cannot write a log in format %s (expected jsonl, csv, otlp or jaeger)", f)
 	}
 	if perFile < 0 {
@@ -145,7 +150,7 @@ func WriteStream(next func() (io.Writer, error), f Format, sig *interaction.Sign
 // random choices (OTLP batches and span ids, Jaeger span ids and order)
 // are its own, apart from the interleaving's.
 type logWriter struct {
-	f       Format
+	f       logs.Format
 	sig     *interaction.Signature
 	id      func(int) string
 	next    func() (io.Writer, error)
@@ -175,10 +180,10 @@ func (lw *logWriter) openFile() error {
 	lw.events = 0
 	lw.w = bufio.NewWriter(w)
 	switch lw.f {
-	case CSV:
+	case logs.CSV:
 		lw.cw = csv.NewWriter(lw.w)
 		return lw.cw.Write([]string{"session", "time", "lifeline", "kind", "message"})
-	case Jaeger:
+	case logs.Jaeger:
 		lw.written = 0
 		lw.w.WriteString("{\"data\": [")
 	}
@@ -189,16 +194,16 @@ func (lw *logWriter) openFile() error {
 // the Jaeger traces of the sessions under way.
 func (lw *logWriter) closeFile() error {
 	switch lw.f {
-	case CSV:
+	case logs.CSV:
 		lw.cw.Flush()
 		if err := lw.cw.Error(); err != nil {
 			return err
 		}
-	case OTLP:
+	case logs.OTLP:
 		if err := lw.flushBatch(); err != nil {
 			return err
 		}
-	case Jaeger:
+	case logs.Jaeger:
 		for _, s := range slices.Sorted(maps.Keys(lw.open)) {
 			if err := lw.writeTrace(s); err != nil {
 				return err
@@ -221,11 +226,11 @@ func (lw *logWriter) event(e logEvent) error {
 	}
 	lw.events++
 	switch lw.f {
-	case JSONL:
+	case logs.JSONL:
 		lw.writeJSONL(e)
-	case CSV:
+	case logs.CSV:
 		return lw.writeCSV(e)
-	case OTLP:
+	case logs.OTLP:
 		if len(lw.batch) == 0 {
 			lw.batchN = 1 + lw.rng.IntN(8)
 		}
@@ -233,7 +238,7 @@ func (lw *logWriter) event(e logEvent) error {
 		if len(lw.batch) == lw.batchN {
 			return lw.flushBatch()
 		}
-	case Jaeger:
+	case logs.Jaeger:
 		lw.jaegerSpan(e)
 	}
 	return nil
@@ -242,7 +247,7 @@ func (lw *logWriter) event(e logEvent) error {
 // end is told that session s has no more events: Jaeger writes its trace
 // (one for every session, with or without spans, in a log not rotated).
 func (lw *logWriter) end(s int) error {
-	if lw.f != Jaeger {
+	if lw.f != logs.Jaeger {
 		return nil
 	}
 	if _, ok := lw.open[s]; !ok {
@@ -321,7 +326,7 @@ func (lw *logWriter) flushBatch() error {
 		spans, ok := byService[l]
 		if !ok {
 			rs := td.ResourceSpans().AppendEmpty()
-			rs.Resource().Attributes().PutStr(ServiceName, lw.sig.Lifelines[l])
+			rs.Resource().Attributes().PutStr(logs.ServiceName, lw.sig.Lifelines[l])
 			ss := rs.ScopeSpans().AppendEmpty()
 			ss.Scope().SetName("ivc")
 			spans = ss.Spans()
@@ -343,7 +348,7 @@ func (lw *logWriter) flushBatch() error {
 		}
 		sp.SetStartTimestamp(pcommon.NewTimestampFromTime(e.time))
 		sp.SetEndTimestamp(pcommon.NewTimestampFromTime(e.time.Add(100 * time.Microsecond)))
-		sp.Attributes().PutStr(MessagingDestination, msg)
+		sp.Attributes().PutStr(logs.MessagingDestination, msg)
 	}
 	var m ptrace.JSONMarshaler
 	b, err := m.MarshalTraces(td)
@@ -363,6 +368,20 @@ type jaegerOut struct {
 
 	pids map[interaction.LifelineID]string
 }
+
+// jaegerProcess and jaegerTag are a process and a tag as Jaeger writes
+// them.
+type (
+	jaegerProcess struct {
+		ServiceName string      `json:"serviceName"`
+		Tags        []jaegerTag `json:"tags"`
+	}
+	jaegerTag struct {
+		Key   string `json:"key"`
+		Type  string `json:"type"`
+		Value string `json:"value"`
+	}
+)
 
 type jaegerSpanOut struct {
 	TraceID       string      `json:"traceID"`
@@ -403,8 +422,8 @@ func (lw *logWriter) jaegerSpan(e logEvent) {
 	}
 	tr.Spans = append(tr.Spans, jaegerSpanOut{TraceID: tr.TraceID, SpanID: hex.EncodeToString(sid[:]),
 		OperationName: kindWord(e.act) + " " + msg, References: []any{}, StartTime: e.time.UnixMicro(), Duration: 100,
-		Tags: []jaegerTag{{Key: defaultSpanKindTag, Type: "string", Value: tagValue(kind)},
-			{Key: MessagingDestination, Type: "string", Value: tagValue(msg)}},
+		Tags: []jaegerTag{{Key: logs.SpanKindTag, Type: "string", Value: kind},
+			{Key: logs.MessagingDestination, Type: "string", Value: msg}},
 		Logs: []any{}, ProcessID: pid})
 }
 
@@ -427,18 +446,18 @@ func (lw *logWriter) writeTrace(s int) error {
 	return err
 }
 
-func checkIDs(f Format, ids []string) error {
+func checkIDs(f logs.Format, ids []string) error {
 	seen := make(map[string]bool, len(ids))
 	for _, id := range ids {
 		if seen[id] {
 			return fmt.Errorf("session id %q is given twice", id)
 		}
 		seen[id] = true
-		if f != OTLP && f != Jaeger {
+		if f != logs.OTLP && f != logs.Jaeger {
 			continue
 		}
 		b, err := hex.DecodeString(id)
-		if err != nil || len(b) == 0 || len(b) > 16 || f == OTLP && len(b) != 16 {
+		if err != nil || len(b) == 0 || len(b) > 16 || f == logs.OTLP && len(b) != 16 {
 			return fmt.Errorf("session id %q is not a trace id (32 hex digits)", id)
 		}
 	}

@@ -1,11 +1,11 @@
-package logs
+package gen
 
 import "github.com/ivc-project/ivc/multitrace"
 
 // Location returns the multi-traces mts restricted to their component k,
 // the others left empty: what the log of one location (one service) holds,
-// for Write to make distributed logs, one file per location, that a Joiner
-// reads back as mts.
+// for Write to make distributed logs, one file per location, that a
+// session.Joiner reads back as mts.
 func Location(mts []*multitrace.MultiTrace, k int) []*multitrace.MultiTrace {
 	out := make([]*multitrace.MultiTrace, len(mts))
 	for i, mt := range mts {

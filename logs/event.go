@@ -1,0 +1,126 @@
+package logs
+
+import (
+	"cmp"
+	"io"
+
+	"github.com/ivc-project/ivc/interaction"
+)
+
+// Event is one event of a log as Scan hands it out, before it is gathered
+// into its session (by a session.Assembler): judged (its action is in the
+// signature) or Ignored (outside it: counted, not judged).
+type Event struct {
+	Session string // the session id as written
+	// Index is the event's rank among the events of its file, from 0, in
+	// the order read: assembly puts a session's events back in this order,
+	// so that ties of the order key keep it, as session.Read does.
+	Index int
+	Line  int // where the event was read (for a span, its object's line)
+	// File is the input the event was read from, when a caller gathers a
+	// session's events from several (Scan leaves it empty, and the binary
+	// form does not hold it): assembly orders inputs by name.
+	File string
+	// Ignored marks an event outside the signature, Dropped a malformed
+	// one (reported, and its session incomplete): Action and the order key
+	// are then unset.
+	Ignored, Dropped bool
+	Action           interaction.Action
+	Key              Key // its place in its location's order
+	// Link is set for a span left without a partner in its file: the
+	// session's assembly pairs it with a span of another file of its
+	// session. Until then it is Ignored when its own message is not
+	// declared.
+	Link *SpanLink
+}
+
+// Scan reads a log as session.ReadFrom does, but hands each event to emit
+// as soon as it is read instead of gathering the sessions: for a caller
+// that groups the events by session itself (a distributed pipeline, across
+// machines), then builds each session with a session.Assembler. Malformed
+// lines go to report as with session.Read, and Stats count the same, but
+// for Sessions (0). Options.Locations is not used: the Assembler applies
+// it.
+func Scan(name string, r io.Reader, f Format, opt Options, emit func(Event), report func(error)) (Stats, error) {
+	in, err := NewInput(name, r, f, opt)
+	if err != nil {
+		return Stats{}, err
+	}
+	return in.Scan(emit, report)
+}
+
+// emitter is the Consumer of Scan: it hands out Events.
+type emitter struct {
+	emit func(Event)
+	ids  map[string]string // the session ids met, so as to make each string once
+}
+
+// maxIDs bounds the session ids an emitter keeps.
+const maxIDs = 1 << 16
+
+// id returns b as a string, made once for the ids met recently.
+func (e *emitter) id(b []byte) string {
+	if s, ok := e.ids[string(b)]; ok {
+		return s
+	}
+	if len(e.ids) == maxIDs {
+		clear(e.ids)
+	}
+	s := string(b)
+	e.ids[s] = s
+	return s
+}
+
+func (e *emitter) Add(id []byte, line, index int, act interaction.Action, key Key) error {
+	e.emit(Event{Session: e.id(id), Index: index, Line: line, Action: act, Key: key})
+	return nil
+}
+
+func (e *emitter) PairsAcross() bool { return true }
+
+func (e *emitter) AddSpan(id []byte, line, index int, act interaction.Action, key Key, sl *SpanLink) error {
+	link := *sl
+	e.emit(Event{Session: e.id(id), Index: index, Line: line, Action: act, Key: key, Ignored: !sl.OwnOK, Link: &link})
+	return nil
+}
+
+func (e *emitter) Ignore(id []byte, line, index int) {
+	e.emit(Event{Session: e.id(id), Index: index, Line: line, Ignored: true})
+}
+
+func (e *emitter) Drop(id []byte, line, index int) {
+	e.emit(Event{Session: e.id(id), Index: index, Line: line, Dropped: true})
+}
+
+// Final reports whether e's Action and Ignored are those a session's
+// assembly gives it: false for a span left without its partner in its
+// file (OTLP, Jaeger) whose pairing at assembly may change them, an
+// emission taking its partner's naming of the pair, a reception naming it
+// otherwise than alone, or either being ignored (its own message not
+// declared) until a partner names the pair with a declared one.
+func (e Event) Final() bool {
+	l := e.Link
+	return l == nil || l.Kind.Action() == interaction.Reception && l.OwnOK && l.PairOK && l.Own == l.Pair
+}
+
+// InLineOrder reports whether e has neither seq nor time: its location's
+// events are in the order read.
+func (e Event) InLineOrder() bool { return e.Key.Kind == KeyLine }
+
+// Orderable reports whether assembly can order e and d as events of one
+// location of a session read from the inputs named in their File: keys of
+// the same kind, and in line order, from the same input.
+func (e Event) Orderable(d Event) bool {
+	return e.Key.Kind == d.Key.Kind && (e.Key.Kind != KeyLine || e.File == d.File)
+}
+
+// After reports whether assembly puts e after d, two orderable events of
+// one location, whatever other events the session holds: by their order
+// keys, then (ties, and line order) by input and read order.
+func (e Event) After(d Event) bool {
+	c := cmp.Or(cmp.Compare(e.File, d.File), cmp.Compare(e.Index, d.Index))
+	if e.Key.Kind != KeyLine {
+		c = cmp.Or(e.Key.Compare(d.Key), c)
+	}
+	return c > 0
+}

@@ -1,0 +1,106 @@
+package session
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/syntax"
+)
+
+// Assembler builds sessions from their events, as Read does once it has
+// read a file: its multi-trace, its counts, and its error when its events
+// mix order keys. It is safe for concurrent use. A distributed pipeline
+// (ivc-beam) assembles on the worker where a session's events land, and
+// ivc monitor's table of live sessions each session as it closes.
+type Assembler struct {
+	sig      *interaction.Signature
+	template *gatherer // the locations
+}
+
+// NewAssembler returns an assembler of sessions over opt.Sig and its
+// Locations (the other options are the readers').
+func NewAssembler(opt logs.Options) (*Assembler, error) {
+	g, err := newGatherer("", &opt)
+	if err != nil {
+		return nil, err
+	}
+	return &Assembler{sig: opt.Sig, template: g}, nil
+}
+
+// Assemble returns the session id of file made of events, all of whose
+// Session is id, in any order: they are put back in the order read
+// (logs.Event.Index), then split by location and each location sorted by
+// its order key, exactly as Read builds a session. Events that name their
+// File may come from several inputs, joined as a Joiner joins them: the
+// inputs in the order of their names, file is then the first. The error is
+// for events that logs.Scan cannot have given with this signature.
+func (a *Assembler) Assemble(file, id string, events []logs.Event) (Session, error) {
+	if len(events) == 0 {
+		return Session{}, fmt.Errorf("%s: session %q has no events", syntax.FileName(file), id)
+	}
+	slices.SortFunc(events, func(x, y logs.Event) int { return cmp.Or(cmp.Compare(x.File, y.File), cmp.Compare(x.Index, y.Index)) })
+	var inputs []string // the inputs, by name
+	for _, e := range events {
+		if len(inputs) == 0 || inputs[len(inputs)-1] != e.File {
+			inputs = append(inputs, e.File)
+		}
+	}
+	if len(inputs) == 1 && inputs[0] == "" {
+		inputs[0] = file
+	}
+	file = inputs[0]
+	g := a.template.empty()
+	g.across = true
+	g.names = &names{index: map[string]int32{}}
+	g.tally = new(logs.Tally)
+	g.recs.reserve(len(events))
+	key := []byte(id)
+	for i := range events {
+		e := &events[i]
+		if n := len(g.inputs); n == 0 || e.File != "" && g.inputs[n-1] != e.File {
+			g.inputs = inputs[:n+1] // the input of e: g.input()
+		}
+		if e.Session != id {
+			return Session{}, fmt.Errorf("%s:%d: an event of session %q among those of %q", syntax.FileName(file), e.Line, e.Session, id)
+		}
+		if e.Link != nil && !e.Dropped {
+			l := e.Link
+			if int(e.Action.Lifeline()) >= len(a.sig.Lifelines) || l.OwnOK && int(l.Own) >= len(a.sig.Messages) ||
+				l.PairOK && int(l.Pair) >= len(a.sig.Messages) {
+				return Session{}, fmt.Errorf("%s:%d: event %d of session %q: action %d is not in the signature", syntax.FileName(file), e.Line, e.Index, id, e.Action)
+			}
+			if err := g.AddSpan(key, e.Line, e.Index, e.Action, e.Key, l); err != nil {
+				return Session{}, err
+			}
+			continue
+		}
+		if e.Ignored {
+			g.Ignore(key, e.Line, e.Index)
+			continue
+		}
+		if e.Dropped {
+			g.Drop(key, e.Line, e.Index)
+			continue
+		}
+		if int(e.Action.Lifeline()) >= len(a.sig.Lifelines) || int(e.Action.Message()) >= len(a.sig.Messages) {
+			return Session{}, fmt.Errorf("%s:%d: event %d of session %q: action %d is not in the signature", syntax.FileName(file), e.Line, e.Index, id, e.Action)
+		}
+		if err := g.Add(key, e.Line, e.Index, e.Action, e.Key); err != nil {
+			return Session{}, err
+		}
+	}
+	return g.finish()[0], nil
+}
+
+// Locations returns the locations a session is split into: those of
+// logs.Options.Locations, then one for each lifeline in none of them.
+func (a *Assembler) Locations() interaction.Locations { return a.template.locs }
+
+// Location returns the index in Locations of the location of act, an
+// action of the signature.
+func (a *Assembler) Location(act interaction.Action) int {
+	return int(a.template.locOf[act.Lifeline()])
+}

@@ -1,0 +1,185 @@
+package session
+
+// The pairing of spans across the files of a run: a span that logs left
+// without a partner in its file (logs.SpanLink) is held beside its record
+// until its session is built, then paired with a span of another file.
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/logs"
+)
+
+// msgRef is the message of a span held for pairing: a declared
+// message's id (>= 0), else the index in its gatherer's names of the name
+// not declared, as -1 - index, or unnamed past logs.MaxUndeclared names.
+type msgRef int32
+
+const unnamed msgRef = math.MinInt32
+
+// spanRef is a span held for pairing in a gatherer, beside its record:
+// compact, for most spans of a run split by service are held.
+type spanRef struct {
+	id        uint64 // an emission's span id, a reception's parent's (0: none)
+	own, pair msgRef // after pair: own is its message
+	links     int32  // a reception's links: gatherer.linkIDs[links:links+nlinks]
+	nlinks    uint16
+	kind      logs.SpanKind
+	ignored   bool // its message is not declared: not an event
+}
+
+// spanRefBytes is what a spanRef holds in memory, besides its links.
+const spanRefBytes = 24
+
+// newRef returns the spanRef of sl, its names in n.
+func newRef(sl *logs.SpanLink, n *names) spanRef {
+	ref := spanRef{id: sl.Parent, kind: sl.Kind, own: n.ref(sl.Own, sl.OwnOK, sl.OwnName), pair: n.ref(sl.Pair, sl.PairOK, sl.PairName)}
+	if sl.Kind.Action() == interaction.Emission {
+		ref.id = sl.Span
+	}
+	return ref
+}
+
+// linksOf returns the links of ref.
+func (g *gatherer) linksOf(ref *spanRef) []uint64 {
+	return g.linkIDs[ref.links : ref.links+int32(ref.nlinks)]
+}
+
+// names holds the names not declared of the spans a gatherer holds for
+// pairing, shared by the gatherers of a Joiner: a msgRef is an index in it.
+type names struct {
+	index map[string]int32
+	list  []string
+}
+
+// ref returns the msgRef of a message, declared (ok) or named name.
+func (n *names) ref(m interaction.MessageID, ok bool, name string) msgRef {
+	if ok {
+		return msgRef(m)
+	}
+	i, found := n.index[name]
+	if !found {
+		if len(n.list) == logs.MaxUndeclared {
+			return unnamed
+		}
+		i = int32(len(n.list))
+		n.index[name] = i
+		n.list = append(n.list, name)
+	}
+	return msgRef(-1 - i)
+}
+
+// name returns the name of an undeclared msgRef, ok false when unnamed.
+func (n *names) name(m msgRef) (string, bool) {
+	if m == unnamed {
+		return "", false
+	}
+	return n.list[-1-m], true
+}
+
+// AddSpan records a span held for pairing, of session id: an event when
+// its own message is declared, else ignored until its session is built.
+// A session holds at most as many events as Add lets it.
+func (g *gatherer) AddSpan(id []byte, line, index int, act interaction.Action, key logs.Key, sl *logs.SpanLink) error {
+	si := g.sessionOf(id, line, index)
+	if err := g.full(&g.sess[si], g.input(), line); err != nil {
+		g.sess[si].dropAt(line) // what was read of it is not judged
+		return err
+	}
+	return g.putSpan(si, g.input(), line, act, key, newRef(sl, g.names), sl.Links)
+}
+
+// putSpan adds ref, with its links, to session s, read at line of input.
+func (g *gatherer) putSpan(si int32, input int32, line int, act interaction.Action, key logs.Key, ref spanRef, links []uint64) error {
+	links = links[:min(len(links), math.MaxUint16)]
+	if g.recs.n == math.MaxInt32 || len(g.spans) == math.MaxInt32 || len(g.linkIDs)+len(links) > math.MaxInt32 {
+		return fmt.Errorf("%s:%d: too many events (at most %d held at once)", g.inputs[input], line, math.MaxInt32)
+	}
+	s := &g.sess[si]
+	ref.ignored = ref.own < 0
+	if ref.ignored {
+		s.ignored++
+		s.heldIgnored++
+	} else {
+		s.events++
+		g.events++
+	}
+	s.spans++
+	ref.links, ref.nlinks = int32(len(g.linkIDs)), uint16(len(links))
+	g.linkIDs = append(g.linkIDs, links...)
+	g.spans = append(g.spans, ref)
+	g.keep(si, record{hi: key.Hi, act: act, lo: key.Lo, line: clampLine(line),
+		meta: uint32(input)<<8 | uint32(key.Kind), span: int32(len(g.spans))})
+	g.bytes += spanRefBytes + 8*int64(len(links))
+	return nil
+}
+
+// pair pairs the spans of session s held for pairing (among its records
+// recs), as flush pairs the spans of one file: a SERVER span with the
+// CLIENT span that is its parent, a CONSUMER span with the PRODUCER span
+// that is its parent or one of its links; both carry the receiving side's
+// message. A span's message decides whether it is an event or ignored (and
+// its name then tallied); out's counts follow.
+func (g *gatherer) pair(s *sessionState, recs []int32, out *Session) {
+	emissions := make(map[uint64]int32, s.spans)
+	for _, r := range recs {
+		if rec := g.recs.at(r); rec.span > 0 {
+			if ref := &g.spans[rec.span-1]; ref.kind.Action() == interaction.Emission {
+				emissions[ref.id] = rec.span - 1
+			}
+		}
+	}
+	partner := func(id uint64, want logs.SpanKind) *spanRef {
+		if j, ok := emissions[id]; ok && id != 0 && g.spans[j].kind == want {
+			return &g.spans[j]
+		}
+		return nil
+	}
+	for _, r := range recs {
+		rec := g.recs.at(r)
+		if rec.span == 0 {
+			continue
+		}
+		ref := &g.spans[rec.span-1]
+		var p *spanRef
+		switch ref.kind {
+		case logs.SpanServer:
+			p = partner(ref.id, logs.SpanClient)
+		case logs.SpanConsumer:
+			if p = partner(ref.id, logs.SpanProducer); p == nil {
+				for _, id := range g.linksOf(ref) {
+					if p = partner(id, logs.SpanProducer); p != nil {
+						break
+					}
+				}
+			}
+		}
+		if p != nil {
+			ref.own, p.own = ref.pair, ref.pair
+		}
+	}
+	for _, r := range recs {
+		rec := g.recs.at(r)
+		if rec.span == 0 {
+			continue
+		}
+		ref := &g.spans[rec.span-1]
+		was := ref.ignored
+		ref.ignored = ref.own < 0
+		if !ref.ignored {
+			rec.act = interaction.MakeAction(rec.act.Lifeline(), rec.act.Kind(), interaction.MessageID(ref.own))
+		} else if name, ok := g.names.name(ref.own); ok {
+			g.tally.Add(false, []byte(name))
+		}
+		switch {
+		case was && !ref.ignored:
+			out.Events++
+			out.Ignored--
+		case !was && ref.ignored:
+			out.Events--
+			out.Ignored++
+		}
+	}
+}

@@ -1,0 +1,160 @@
+package session_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/session"
+)
+
+// The spans of these tests, in OTLP/JSON and in Jaeger's JSON.
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// otlpLine returns a TracesData object of one resource (service) and spans.
+func otlpLine(service string, spans ...string) string {
+	return `{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"` + service +
+		`"}}]},"scopeSpans":[{"spans":[` + strings.Join(spans, ",") + `]}]}]}`
+}
+
+// linkedSpan returns a span of OTLP/JSON with its id, parent and links.
+func linkedSpan(trace, id, parent, kind, name string, start int, attrs, links string) string {
+	return `{"traceId":"` + trace + `","spanId":"` + id + `","parentSpanId":"` + parent + `","name":"` + name + `","kind":` + kind +
+		`,"startTimeUnixNano":"` + itoa(start) + `","attributes":[` + attrs + `],"links":[` + links + `]}`
+}
+
+func dest(m string) string {
+	return `{"key":"messaging.destination.name","value":{"stringValue":"` + m + `"}}`
+}
+
+const (
+	t1 = "0af7651916cd43dd8448eb211c80319c"
+	t2 = "4bf92f3577b34da6a3ce929d0e0e4736"
+	c1 = "00000000000000c1"
+	s1 = "00000000000000a1"
+	p1 = "00000000000000b1"
+	k1 = "00000000000000d1"
+)
+
+// jaegerTrace returns a Jaeger trace of spans, with processes p1, p2, p3
+// of services a, b, c.
+func jaegerTrace(trace string, spans ...string) string {
+	return `{"traceID":"` + trace + `","spans":[` + strings.Join(spans, ",") +
+		`],"processes":{"p1":{"serviceName":"a"},"p2":{"serviceName":"b"},"p3":{"serviceName":"c"}}}`
+}
+
+// jaegerSpan returns a span of Jaeger JSON, its start in µs.
+func jaegerSpan(trace, id, op, kind string, start int, proc, tags, refs string) string {
+	if tags != "" {
+		tags = "," + tags
+	}
+	return `{"traceID":"` + trace + `","spanID":"` + id + `","operationName":"` + op + `","references":[` + refs + `],"startTime":` +
+		itoa(start) + `,"tags":[{"key":"span.kind","type":"string","value":"` + kind + `"}` + tags + `],"processID":"` + proc + `"}`
+}
+
+// TestJoinLinkedSpans: a client span in one service's OTLP file and its
+// server span in another's Jaeger file are paired as if in one file, when
+// the sessions are joined across the files of a run: by a Joiner (in
+// memory and spilling) and by Scan and Assemble (ivc-beam, the monitor).
+func TestJoinLinkedSpans(t *testing.T) {
+	const t3 = "33333333333333333333333333333333"
+	dir := t.TempDir()
+	gateway := filepath.Join(dir, "gateway.jsonl")
+	services := filepath.Join(dir, "services.json")
+	childOf := func(trace, id string) string {
+		return `{"refType":"CHILD_OF","traceID":"` + trace + `","spanID":"` + id + `"}`
+	}
+	route := `{"key":"http.route","type":"string","value":"n"}`
+	write := func(name, data string) {
+		if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(gateway, otlpLine("a",
+		linkedSpan(t1, c1, "", "3", "HTTP GET", 10e9, "", ""),       // CLIENT of b's SERVER s1
+		linkedSpan(t2, c1, "", "3", "HTTP GET", 20e9, "", ""))+"\n"+ // CLIENT, a request lost
+		otlpLine("c", linkedSpan(t1, k1, "", "5", "process", 12e9, dest("m"), `{"traceId":"`+t1+`","spanId":"`+p1+`"}`))+"\n") // CONSUMER of b's PRODUCER p1
+	write(services, `{"data":[`+jaegerTrace(t1,
+		jaegerSpan(t1, s1[8:], "GET /n", "server", 9e6, "p2", route, childOf(t1, c1)), // b's clock 1 s behind a's
+		jaegerSpan(t1, p1, "publish", "producer", 9.5e6, "p2", "", childOf(t1, s1)))+","+
+		jaegerTrace(t3, jaegerSpan(t3, "a3", "n", "server", 30e6, "p2", "", childOf(t3, "ff")))+ // a reception nobody sent
+		"]}\n")
+	sig := testSig(t)
+	opt := logs.Options{Sig: sig}
+	files := []string{gateway, services}
+	want := t1 + " from gateway.jsonl:1 in gateway.jsonl,services.json: 4/0: { [a] a!n; [b] b?n.b!m; [c] c?m }\n" +
+		t2 + " from gateway.jsonl:1 in gateway.jsonl: 0/1: { [a] ; [b] ; [c] ; }\n" +
+		t3 + " from services.json:1 in services.json: 1/0: { [a] ; [b] b?n; [c] ; }\n"
+	for _, budget := range []int64{0, 1} {
+		if got := dumpJoined(sig, joined(t, files, opt, budget, budget > 0)); got != want {
+			t.Errorf("budget %d:\n%s\nwant\n%s", budget, got, want)
+		}
+	}
+	// Only the lost request's client stays outside the signature.
+	j, err := session.NewJoiner(opt, 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		in, err := logs.Open(f, logs.Auto, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := j.Read(in, nil); err != nil {
+			t.Fatal(err)
+		}
+		if u := in.Undeclared(); len(u) > 0 {
+			t.Errorf("%s: undeclared %v before assembly", f, u)
+		}
+		in.Close()
+	}
+	for range j.Sessions() {
+	}
+	if u := j.Undeclared(); !reflect.DeepEqual(u, []logs.Undeclared{{Name: "HTTP GET", Events: 1}}) {
+		t.Errorf("undeclared %v", u)
+	}
+
+	// Scan and Assemble, the events of a session from both files.
+	groups := map[string][]logs.Event{}
+	var order []string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := logs.Scan(f, bytes.NewReader(data), logs.Auto, opt, func(e logs.Event) {
+			d, err := session.DecodeEvent(session.AppendEvent(nil, e))
+			if err != nil || !reflect.DeepEqual(d, e) {
+				t.Fatalf("event %+v decodes as %+v (%v)", e, d, err)
+			}
+			d.File = f
+			if _, ok := groups[d.Session]; !ok {
+				order = append(order, d.Session)
+			}
+			groups[d.Session] = append(groups[d.Session], d)
+		}, func(err error) { t.Error(err) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, err := session.NewAssembler(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []session.Session
+	for _, id := range order {
+		s, err := a.Assemble("", id, groups[id])
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, s)
+	}
+	if d := dumpJoined(sig, got); d != want {
+		t.Errorf("Scan and Assemble:\n%s\nwant\n%s", d, want)
+	}
+}
