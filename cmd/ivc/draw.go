@@ -7,6 +7,7 @@ import (
 
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/internal/atomicfile"
+	"github.com/ivc-project/ivc/internal/diagram"
 	"github.com/ivc-project/ivc/internal/draw"
 	"github.com/ivc-project/ivc/internal/engine/rewrite"
 	"github.com/ivc-project/ivc/internal/input"
@@ -64,7 +65,7 @@ the width grows with the lifelines. --format mermaid: the interaction as a
 Mermaid sequenceDiagram, which GitHub and GitLab render in Markdown (a
 multi-trace is drawn in SVG only).
 
-` + draw.MermaidHelp,
+` + diagram.MermaidHelp,
 		Example: `  ivc draw abp/abp.hsf -o abp.svg
   ivc draw --format mermaid abp/abp.hsf > abp.mmd
   ivc draw abp/abp.hsf abp/traces/trace1_error_1.htf -o fail.svg
@@ -103,7 +104,7 @@ multi-trace is drawn in SVG only).
 			case len(rest) > 1:
 				return a.usagef("unexpected argument %s (want SPEC [HIF] [MULTITRACE])", rest[1])
 			case len(rest) == 0 && format == "mermaid":
-				pic = []byte(draw.InteractionMermaid(sp.Sig, sp.Syntax, opt))
+				pic = []byte(diagram.FormatMermaid(sp.Sig, sp.Syntax, opt.Title))
 			case len(rest) == 0:
 				if opt.Title == "" {
 					opt.Title = sp.HIFPath

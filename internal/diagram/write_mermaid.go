@@ -1,4 +1,4 @@
-package draw
+package diagram
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"github.com/ivc-project/ivc/interaction"
 )
 
-// MermaidHelp says how InteractionMermaid approximates what Mermaid cannot
+// MermaidHelp says how FormatMermaid approximates what Mermaid cannot
 // draw exactly (ivc draw prints it in its help).
 const MermaidHelp = `Mermaid has no exact equivalent of some operators; ivc writes:
   seq              the operands one after the other (Mermaid's order, like
@@ -27,18 +27,18 @@ const MermaidHelp = `Mermaid has no exact equivalent of some operators; ivc writ
   broadcast        one arrow per receiver, the first labelled
 Participants are the lifelines, in declaration order.`
 
-// InteractionMermaid writes an interaction as a Mermaid sequenceDiagram,
-// which GitHub and GitLab render in Markdown: the lifelines of sig as
+// FormatMermaid writes an interaction as a Mermaid sequenceDiagram, which
+// GitHub and GitLab render in Markdown: the lifelines of sig as
 // participants, messages as arrows, operators as Mermaid's blocks; see
-// MermaidHelp for the approximations. n is the interaction's syntax tree.
-// The output is deterministic.
-func InteractionMermaid(sig *interaction.Signature, n *interaction.Node, opt Options) string {
+// MermaidHelp for the approximations. n is the interaction's syntax tree,
+// title the diagram's title ("" for none). The output is deterministic.
+func FormatMermaid(sig *interaction.Signature, n *interaction.Node, title string) string {
 	m := &mermaid{sig: sig}
 	m.scanEnv(n)
 	var b strings.Builder
 	b.WriteString("sequenceDiagram\n")
-	if opt.Title != "" {
-		fmt.Fprintf(&b, "    title %s\n", mermaidText(opt.Title))
+	if title != "" {
+		fmt.Fprintf(&b, "    title %s\n", mermaidText(title))
 	}
 	if m.found {
 		b.WriteString("    participant envin as [env]\n")
