@@ -14,7 +14,6 @@ import (
 	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/internal/report"
 	"github.com/ivc-project/ivc/logs"
-	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 	"github.com/spf13/cobra"
@@ -225,7 +224,7 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 	if len(paths) == 0 {
 		return a.usagef(noMultiTrace)
 	}
-	sp, err := spec.Load(path, hif)
+	sp, err := a.specOptions().Load(path, hif)
 	if err != nil {
 		return err
 	}

@@ -62,6 +62,10 @@ type app struct {
 	format string // --format: text or json
 	status int
 	cmd    *cobra.Command // the command being run, for usage hints
+
+	// selfMessages is --self-messages: what a diagram's self-message is,
+	// note or message.
+	selfMessages string
 }
 
 // json reports whether --format json was given.
@@ -132,10 +136,14 @@ Inconc, 2 on a usage or input error (reported on stderr as file:line:col).`,
 			if a.format != "text" && a.format != "json" {
 				return a.usagef("invalid --format %q: want text or json", a.format)
 			}
+			if a.selfMessages != "note" && a.selfMessages != "message" {
+				return a.usagef("invalid --self-messages %q: want note or message", a.selfMessages)
+			}
 			return nil
 		},
 	}
 	root.PersistentFlags().StringVar(&a.format, "format", "text", "output format, `text|json`")
+	root.PersistentFlags().StringVar(&a.selfMessages, "self-messages", "note", "a diagram's self-message (A->>A), `note|message`: a note (no event in traces), or a message whose two actions traces hold")
 	root.Version = version()
 	root.SetVersionTemplate("ivc {{.Version}}\n")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return &usageError{err} })

@@ -39,7 +39,7 @@ var architecture = []struct {
 	{"internal/hcf", []string{"syntax", "internal/scan", "internal/enum", "interaction"}, nil},
 	// Mermaid and PlantUML sequence diagrams, read as interactions and written back.
 	{"internal/diagram", []string{"syntax", "internal/scan", "interaction"}, nil},
-	{"spec", []string{"syntax", "internal/scan", "interaction", "multitrace", "internal/hcf"}, nil},
+	{"spec", []string{"syntax", "internal/scan", "interaction", "multitrace", "internal/hcf", "internal/diagram"}, nil},
 	{"internal/pretty", []string{"syntax", "interaction", "multitrace", "internal/hcf", "spec"}, nil}, // ivc fmt: every kind of file
 	{"logs", []string{"syntax", "internal/input", "internal/enum", "interaction", "multitrace"},
 		// x/sys: spill files without a name (O_TMPFILE) on Linux.
