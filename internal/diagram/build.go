@@ -2,6 +2,7 @@ package diagram
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/syntax"
@@ -231,6 +232,9 @@ func (b *builder) message(a arrow) error {
 			return b.errorf(broadcast.pos, "ivc: broadcast: a broadcast cannot also go to the environment")
 		case synch != nil:
 			return b.errorf(synch.pos, "ivc: synch: a broadcast is synchronous when its first arrow is")
+		}
+		if prev.Synch && slices.ContainsFunc(prev.To, func(n interaction.Name) bool { return n.Text == to.Text }) {
+			return b.errorf(a.to.pos, "ivc: broadcast: %s receives synchronous message %q twice", to.Text, a.text)
 		}
 		prev.To = append(prev.To, to)
 		rec.Node = prev

@@ -162,20 +162,19 @@ func (d *Diagram) SigFile() *interaction.SigFile {
 	return f
 }
 
-// Bind renames the lifelines and gates of Root for sig, a signature of
-// one's own (a .hsf beside the diagram): a participant is named by its id
-// when sig declares it, else by its display name, so that an arrow from
-// the participant GW as "API Gateway" finds the lifeline "API Gateway".
+// Bind renames the lifelines of Root for sig, a signature of one's own (a
+// .hsf beside the diagram): a participant is named by its display name
+// when sig declares it (by name or alias), else by its id, so that an
+// arrow from the participant GW as "API Gateway" finds the lifeline "API
+// Gateway".
 func (d *Diagram) Bind(sig *interaction.Signature) {
 	names := map[string]string{}
 	for _, p := range d.Participants {
-		if p.Kind != Lifeline {
+		if p.Kind != Lifeline || p.Name == p.ID {
 			continue
 		}
-		if _, ok := sig.Lifeline(p.ID); !ok && !sig.IsGate(p.ID) {
-			if _, ok := sig.Lifeline(p.Name); ok || sig.IsGate(p.Name) {
-				names[p.ID] = p.Name
-			}
+		if _, ok := sig.Lifeline(p.Name); ok {
+			names[p.ID] = p.Name
 		}
 	}
 	rename := func(n *interaction.Name) {

@@ -1,4 +1,4 @@
-package diagram
+package diagram_test
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ivc-project/ivc/internal/diagram"
 	"github.com/ivc-project/ivc/spec"
 )
 
@@ -19,6 +20,7 @@ var models = []struct{ name, hsf, hif string }{
 	{"lfrem_i1", "../../testdata/lfrem/signature.hsf", "../../testdata/lfrem/i1.hif"},
 	{"lfrem_i14", "../../testdata/lfrem/signature.hsf", "../../testdata/lfrem/i14.hif"},
 	{"slice_i0", "../../testdata/slice/i0.hsf", ""},
+	{"every", "testdata/every.hsf", ""},
 }
 
 func load(t *testing.T, hsf, hif string) *spec.Spec {
@@ -76,14 +78,19 @@ func checkMermaid(t *testing.T, name, src string) {
 func TestMermaidGolden(t *testing.T) {
 	for _, m := range models {
 		sp := load(t, m.hsf, m.hif)
-		mmd := FormatMermaid(sp.Sig, sp.Syntax, m.name)
+		mmd := diagram.FormatMermaid(sp.Sig, sp.Syntax, m.name)
 		checkMermaid(t, m.name, mmd)
 		golden(t, m.name+".mmd", []byte(mmd))
 	}
 }
 
-func TestMermaidText(t *testing.T) {
-	if got := mermaidText("a;b#c:d<b>"); got != "a#59;b#35;c#58;d#lt;b#gt;" {
-		t.Errorf("mermaidText: %q", got)
+func TestPlantUMLGolden(t *testing.T) {
+	for _, m := range models {
+		sp := load(t, m.hsf, m.hif)
+		puml := diagram.FormatPlantUML(sp.Sig, sp.Syntax, m.name)
+		if !strings.HasPrefix(puml, "@startuml\n") || !strings.HasSuffix(puml, "@enduml\n") {
+			t.Errorf("%s: not @startuml ... @enduml", m.name)
+		}
+		golden(t, m.name+".puml", []byte(puml))
 	}
 }
