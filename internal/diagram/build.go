@@ -74,6 +74,9 @@ type builder struct {
 	lastFrom  string
 	selfNotes int
 	firstSelf syntax.Pos
+	// untitled counts the arrows without text, left out.
+	untitled      int
+	firstUntitled syntax.Pos
 }
 
 func newBuilder(file string, src []byte, n Notation, opt Options) *builder {
@@ -188,6 +191,15 @@ func (b *builder) add(it item) {
 
 // message reads an arrow.
 func (b *builder) message(a arrow) error {
+	if a.text == "" {
+		// An arrow without text: no message to name (a reply drawn
+		// bare, often), left out with a warning.
+		if b.untitled == 0 {
+			b.firstUntitled = a.from.pos
+		}
+		b.untitled++
+		return b.ignored("arrow without text", a.from.pos)
+	}
 	ds, err := b.take("arrow", a.from.pos, func(d *directive) bool {
 		return d.word == "synch" || d.word == "broadcast" || d.word == "message"
 	})
@@ -407,6 +419,9 @@ func (b *builder) blockNode(f *frame) (*interaction.Node, error) {
 		}
 		return &interaction.Node{Kind: interaction.NodeLoop, Op: op, Pos: f.pos, Args: ops[:1]}, nil
 	case blockOpt, blockBreak:
+		if len(ops) > 1 { // PlantUML's opt ... else: an alt
+			return opNode(interaction.OpAlt, f.pos, ops...), nil
+		}
 		return opNode(interaction.OpAlt, f.pos, ops[0], empty(f.pos)), nil
 	case blockAlt:
 		if len(ops) == 1 { // no else: the body or nothing, as opt
@@ -519,6 +534,22 @@ func empty(pos syntax.Pos) *interaction.Node {
 	return &interaction.Node{Kind: interaction.NodeEmpty, Pos: pos}
 }
 
+// closeAll closes the blocks left open at pos, the end of the diagram,
+// each with a warning, as PlantUML does.
+func (b *builder) closeAll(pos syntax.Pos) error {
+	for len(b.frames) > 1 {
+		f := b.frames[len(b.frames)-1]
+		b.warnf(f.pos, "%s is not closed by end: closed at the end of the diagram", f.word)
+		if err := b.close(pos); err != nil {
+			return err
+		}
+	}
+	if b.inBox {
+		b.inBox, b.box = false, ""
+	}
+	return nil
+}
+
 // finish checks that every block ended and builds the diagram.
 func (b *builder) finish(blk block) (*Diagram, error) {
 	if len(b.pending) > 0 {
@@ -540,6 +571,13 @@ func (b *builder) finish(blk block) (*Diagram, error) {
 			what = fmt.Sprintf("%d self-messages (the first here)", b.selfNotes)
 		}
 		b.warnf(b.firstSelf, "%s read as a note: traces hold no event for internal work (--self-messages message reads self-messages as messages)", what)
+	}
+	if b.untitled > 0 {
+		what := "an arrow"
+		if b.untitled > 1 {
+			what = fmt.Sprintf("%d arrows (the first here)", b.untitled)
+		}
+		b.warnf(b.firstUntitled, "%s without text left out: ivc names a message by its text", what)
 	}
 	hasLifeline := false
 	named := map[string]int{}

@@ -52,26 +52,32 @@ func plantUMLBlocks(src []byte, whole block) []block {
 // diagram one of its other kinds (class, state, use case, component,
 // activity...).
 var plantUMLOther = []string{"class ", "abstract ", "interface ", "enum ", "state ", "usecase ", "component ",
-	"node ", "object ", "package ", "rectangle ", "artifact ", "start", "stop", "if (", ":", "@startmindmap",
+	"node ", "object ", "package ", "rectangle ", "artifact ", "start", "stop", "if (", ":", "[*]", "@startmindmap",
 	"@startgantt", "@startwbs", "@startjson", "@startyaml", "@startsalt", "@startditaa"}
+
+// plantUMLKind reports whether a PlantUML diagram has a line of another
+// kind of diagram (other), and whether it has a participant or an arrow
+// (seq).
+func plantUMLKind(text []byte) (other, seq bool) {
+	for _, l := range lines(text, 0, len(text), 1) {
+		t := strings.ToLower(strings.TrimSpace(string(text[l.start:l.end])))
+		for _, w := range plantUMLOther {
+			if strings.HasPrefix(t, w) && !(w == "start" && strings.HasPrefix(t, "startuml")) {
+				return true, seq
+			}
+		}
+		w, _, _ := strings.Cut(t, " ")
+		seq = seq || participantKinds[w] || strings.Contains(t, "->") || strings.Contains(t, "<-")
+	}
+	return false, seq
+}
 
 // isPlantUMLSequence reports whether a ```plantuml block of a Markdown
 // file holds a sequence diagram: no line of another kind of diagram, and a
 // participant or an arrow.
 func isPlantUMLSequence(text []byte) bool {
-	seq := false
-	for _, l := range lines(text, 0, len(text), 1) {
-		t := strings.ToLower(strings.TrimSpace(string(text[l.start:l.end])))
-		for _, w := range plantUMLOther {
-			if strings.HasPrefix(t, w) && !(w == "start" && strings.HasPrefix(t, "startuml")) {
-				return false
-			}
-		}
-		w, _, _ := strings.Cut(t, " ")
-		_, isKind := participantKinds[w]
-		seq = seq || isKind || strings.Contains(t, "->") || strings.Contains(t, "<-")
-	}
-	return seq
+	other, seq := plantUMLKind(text)
+	return seq && !other
 }
 
 // participantKinds are PlantUML's keywords that declare a participant.
@@ -98,8 +104,15 @@ func readPlantUML(b *builder, blk block) error {
 	p := &plantUML{b: b, lastCaller: map[string]endpoint{}}
 	var skip skipUntil
 	inComment := false
-	for _, l := range lines(b.src, blk.start, blk.end, blk.line) {
+	ls := lines(b.src, blk.start, blk.end, blk.line)
+	for k := 0; k < len(ls); k++ {
+		l := ls[k]
 		raw := string(b.src[l.start:l.end])
+		// A line that ends with a backslash goes on on the next one.
+		for strings.HasSuffix(raw, `\`) && !strings.HasSuffix(raw, `\\`) && k+1 < len(ls) {
+			k++
+			raw = raw[:len(raw)-1] + string(b.src[ls[k].start:ls[k].end])
+		}
 		// Block comments /' ... '/, which may span lines; the text
 		// left is kept at its columns.
 		if inComment || strings.Contains(raw, "/'") {
@@ -148,7 +161,12 @@ func readPlantUML(b *builder, blk block) error {
 			return err
 		}
 	}
-	return nil
+	// PlantUML closes what the diagram leaves open.
+	end := blk.pos
+	if len(ls) > 0 {
+		end = ls[len(ls)-1].pos(ls[len(ls)-1].end)
+	}
+	return b.closeAll(end)
 }
 
 // until returns a skipUntil that ends at a line (in lower case) that is one
@@ -227,7 +245,7 @@ func (p *plantUML) statement(s stmt) (skipUntil, error) {
 	case w == "group":
 		return nil, b.open(blockRect, w, pos)
 	case w == "else":
-		return nil, b.section(w, pos, blockAlt, blockPar, blockCritical)
+		return nil, b.section(w, pos, blockAlt, blockOpt, blockPar, blockCritical)
 	case w == "ref":
 		return nil, b.errorf(pos, "ref (a reference to another diagram) is not supported: write its messages in this diagram")
 	case w == "note" || w == "hnote" || w == "rnote" || w == "/" && strings.HasPrefix(strings.ToLower(rest), "note"):
@@ -384,7 +402,7 @@ func (p *plantUML) arrow(s stmt) (arrow, error) {
 			dashes++
 			i++
 			continue
-		case t[i] == '[' && dashes > 0:
+		case t[i] == '[': // a style: -[#red]>, [#gray]-->
 			end := strings.IndexByte(t[i:], ']')
 			if end < 0 {
 				return arrow{}, b.errorf(s.pos(i), "arrow style '[' without its ']'")
@@ -403,6 +421,9 @@ func (p *plantUML) arrow(s stmt) (arrow, error) {
 	}
 	i += n
 	if d := dec(i); d > 0 && (i+1 == len(t) || !isNameRune(rune(t[i+1]))) {
+		if rh == "" && lh == "" { // -x, --o: the decoration is the head
+			rh = t[i : i+1]
+		}
 		i++
 	}
 	if lh == "" && rh == "" {
@@ -438,9 +459,6 @@ func (p *plantUML) arrow(s stmt) (arrow, error) {
 		text = html.UnescapeString(strings.TrimSpace(text))
 	case j < len(t):
 		return arrow{}, b.errorf(s.pos(j), "expected ':' and the message, found %s", quoteText(t[j:]))
-	}
-	if text == "" {
-		return arrow{}, b.errorf(s.pos(j), "message without text: ivc names a message by its text (A -> B : text)")
 	}
 	from, to := left, right
 	if lh != "" && rh == "" {
@@ -527,9 +545,6 @@ func (p *plantUML) ret(s stmt, rest string) error {
 	act := p.active[len(p.active)-1]
 	p.active = p.active[:len(p.active)-1]
 	text := html.UnescapeString(rest)
-	if text == "" {
-		return p.b.errorf(s.pos(0), "return without text: ivc names a message by its text (return text)")
-	}
 	from, to := act.callee, act.caller
 	from.pos, to.pos = s.pos(0), s.pos(0)
 	return p.b.message(arrow{from: from, to: to, arrow: "return", reply: true, text: text, textPos: s.pos(len(s.text) - len(rest))})

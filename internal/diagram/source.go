@@ -60,6 +60,7 @@ type block struct {
 	pos        syntax.Pos // where the block starts (a Markdown fence, @startuml)
 	heading    string     // the slug of the nearest heading above it (Markdown)
 	name       string     // the name after @startuml, if any
+	n          int        // its number in the file, from 1
 }
 
 // selectBlock finds the diagrams of a file and returns the one sel names:
@@ -69,6 +70,9 @@ func selectBlock(file string, src []byte, sel string) (block, error) {
 	blocks, err := findBlocks(file, src)
 	if err != nil {
 		return block{}, err
+	}
+	for i := range blocks {
+		blocks[i].n = i + 1
 	}
 	if sel == "" {
 		if len(blocks) == 1 {
@@ -98,17 +102,21 @@ func selectBlock(file string, src []byte, sel string) (block, error) {
 }
 
 // choices lists how to select each of blocks: "design.md#1 (line 12,
-// #checkout-flow), design.md#2 (line 40)".
+// #checkout-flow), design.md#2 (line 40)", the first few of many.
 func choices(file string, blocks []block) string {
+	const most = 10
 	var parts []string
-	for i, b := range blocks {
-		s := fmt.Sprintf("%s#%d (line %d", file, i+1, b.pos.Line)
+	for _, b := range blocks[:min(len(blocks), most)] {
+		s := fmt.Sprintf("%s#%d (line %d", file, b.n, b.pos.Line)
 		if b.heading != "" {
 			s += ", #" + b.heading
 		} else if b.name != "" {
 			s += ", #" + b.name
 		}
 		parts = append(parts, s+")")
+	}
+	if len(blocks) > most {
+		parts = append(parts, fmt.Sprintf("... (%d in all)", len(blocks)))
 	}
 	if len(parts) == 0 {
 		return "nothing"
@@ -128,7 +136,13 @@ func findBlocks(file string, src []byte) ([]block, error) {
 		whole.notation = Mermaid
 		return []block{whole}, nil
 	case PlantUML:
-		return plantUMLBlocks(src, whole), nil
+		blocks := plantUMLBlocks(src, whole)
+		for _, b := range blocks {
+			if other, _ := plantUMLKind(src[b.start:b.end]); other {
+				return nil, errorf(file, b.pos, "not a sequence diagram: this PlantUML diagram is of another kind (class, state, activity...)")
+			}
+		}
+		return blocks, nil
 	}
 	blocks := markdownBlocks(src, start)
 	if len(blocks) > 0 {
