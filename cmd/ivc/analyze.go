@@ -110,6 +110,9 @@ Verdicts, by --mode:
                     (HIBOU's simulate[reset=true]). Runtime engine only
   Inconc            a limit (--timeout, --max-nodes, --max-memory) stopped the search first
 
+A sequence diagram (Mermaid, PlantUML, or a Markdown file's) may stand for
+SPEC, or for the HIF beside a .hsf: see ivc --help.
+
 SPEC is a .hsf signature (the .hif of the same name beside it is used when
 HIF is omitted) or a legacy single-file .hsf. A MULTITRACE is a .htf file; a
 LOG is an event log or a trace file holding many sessions, each one

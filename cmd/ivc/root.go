@@ -127,6 +127,16 @@ interactions (sequence-diagram-like specifications), offline. It reads the
 file formats of the HIBOU tool: .hsf signatures, .hif interactions, .htf
 multi-traces and .hcf option files.
 
+A sequence diagram is a spec too, wherever a command takes SPEC [HIF]: a
+Mermaid sequenceDiagram (.mmd, .mermaid), a PlantUML one (.puml,
+.plantuml), or a diagram of a Markdown file (.md), in a ` + "```mermaid" + ` or
+` + "```plantuml" + ` block (FILE.md#N for the N-th, FILE.md#slug for the one under
+the heading of that GitHub anchor). Alone, it is the whole spec: each
+participant is a lifeline named by its display name (its id an alias),
+each arrow a message named by its text; beside a .hsf, it is the
+interaction. A self-message is a note unless --self-messages message. See
+docs/diagrams.md.
+
 Exit status: 0 when every verdict is Pass or WeakPass, 1 when any is Fail or
 Inconc, 2 on a usage or input error (reported on stderr as file:line:col).`,
 		SilenceUsage:  true,
