@@ -158,7 +158,7 @@ func entityLen(s []byte) int {
 	return 0
 }
 
-// mermaidText decodes the entities of a text: #59; is ';', #lt; is '<'.
+// mermaidDecode decodes the entities of a text: #59; is ';', #lt; is '<'.
 func mermaidDecode(s string) string {
 	if !strings.Contains(s, "#") {
 		return s
