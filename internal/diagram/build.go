@@ -114,8 +114,9 @@ func (b *builder) ignored(what string, pos syntax.Pos) error {
 	return err
 }
 
-// annotate records the annotation "ivc: ..." whose text is src[start:end].
-func (b *builder) annotate(start, end int, at syntax.Pos) error {
+// annotate records the annotation whose text, after "ivc:", is
+// src[at.Offset:end].
+func (b *builder) annotate(at syntax.Pos, end int) error {
 	d, err := parseDirective(b.d.File, b.src[:end], at)
 	if err != nil {
 		return err

@@ -82,7 +82,7 @@ func readMermaid(b *builder, blk block) error {
 			if !header {
 				return b.errorf(l.pos(at), "ivc: annotation before sequenceDiagram")
 			}
-			if err := b.annotate(at, l.end, l.pos(at)); err != nil {
+			if err := b.annotate(l.pos(at), l.end); err != nil {
 				return err
 			}
 			continue

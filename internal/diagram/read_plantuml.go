@@ -50,10 +50,10 @@ func plantUMLBlocks(src []byte, whole block) []block {
 
 // plantUMLOther are the first words of the lines that make a PlantUML
 // diagram one of its other kinds (class, state, use case, component,
-// activity...).
+// object, activity, and PlantUML's other @start diagrams).
 var plantUMLOther = []string{"class ", "abstract ", "interface ", "enum ", "state ", "usecase ", "component ",
-	"node ", "object ", "package ", "rectangle ", "artifact ", "start", "stop", "if (", ":", "[*]", "@startmindmap",
-	"@startgantt", "@startwbs", "@startjson", "@startyaml", "@startsalt", "@startditaa"}
+	"node ", "object ", "package ", "rectangle ", "artifact ", "if (", "[*]", "@startmindmap", "@startgantt",
+	"@startwbs", "@startjson", "@startyaml", "@startsalt", "@startditaa"}
 
 // plantUMLKind reports whether a PlantUML diagram has a line of another
 // kind of diagram (other), and whether it has a participant or an arrow
@@ -61,13 +61,20 @@ var plantUMLOther = []string{"class ", "abstract ", "interface ", "enum ", "stat
 func plantUMLKind(text []byte) (other, seq bool) {
 	for _, l := range lines(text, 0, len(text), 1) {
 		t := strings.ToLower(strings.TrimSpace(string(text[l.start:l.end])))
+		arrow := strings.Contains(t, "->") || strings.Contains(t, "<-")
+		switch {
+		case t == "start", t == "stop", strings.HasPrefix(t, ":") && strings.HasSuffix(t, ";"): // activity
+			return true, seq
+		case strings.HasPrefix(t, "[*]"):
+			return true, seq
+		}
 		for _, w := range plantUMLOther {
-			if strings.HasPrefix(t, w) && !(w == "start" && strings.HasPrefix(t, "startuml")) {
+			if strings.HasPrefix(t, w) && (!arrow || w[0] == '@') {
 				return true, seq
 			}
 		}
 		w, _, _ := strings.Cut(t, " ")
-		seq = seq || participantKinds[w] || strings.Contains(t, "->") || strings.Contains(t, "<-")
+		seq = seq || participantKinds[w] || arrow
 	}
 	return false, seq
 }
@@ -150,7 +157,7 @@ func readPlantUML(b *builder, blk block) error {
 			rest := strings.TrimLeft(t[1:], " \t")
 			if strings.HasPrefix(rest, "ivc:") {
 				at := s.off + len(t) - len(rest) + len("ivc:")
-				if err := b.annotate(at, l.end, l.pos(at)); err != nil {
+				if err := b.annotate(l.pos(at), l.end); err != nil {
 					return err
 				}
 			}

@@ -291,6 +291,9 @@ a.puml:10:1: warning: 2 self-messages (the first here) read as a note: traces ho
 		`@lifeline{A;B}@message{call;again;end}
 seq(A -- call -> B,A -- again -> B,A -- end -> B)
 a.puml:2:1: warning: 2 arrows (the first here) without text left out: ivc names a message by its text`},
+	{"plantuml names like keywords", "a.puml", "@startuml\nstart -> stopwatch : go\nnode -> classifier : n\n@enduml",
+		`@lifeline{start;stopwatch;node;classifier}@message{go;n}
+seq(start -- go -> stopwatch,node -- n -> classifier)`},
 	{"markdown", "a.md", "# Title\n\n```mermaid\ngraph TD\n  A-->B\n```\n\n## The `Checkout` flow\n\n```mermaid\nsequenceDiagram\n  A->>B: buy\n```\n",
 		`@lifeline{A;B}@message{buy}
 A -- buy -> B`},
