@@ -1,9 +1,14 @@
 // Package spec loads a specification — a signature and an interaction — from
 // HIBOU files: a .hsf signature with the .hif interaction beside it (or given
 // explicitly), or a legacy single-file .hsf that holds both, with its option
-// sections.
+// sections. A sequence diagram (Mermaid or PlantUML, in its own file or in
+// a Markdown document) may stand for the interaction beside a .hsf, or for
+// the whole specification, its signature derived from its participants and
+// messages:
 //
 //	sp, err := spec.Load("abp.hsf", "") // reads abp.hsf and abp.hif
+//	sp, err = spec.Load("abp.hsf", "design.md#abp") // the interaction of a diagram
+//	sp, err = spec.Load("design.md#checkout-flow", "") // a diagram alone
 //	a := rewrite.New(sp.Store, sp.Root, rewrite.DefaultOptions())
 //
 // Reading a file and wording the errors about it is syntax's (ReadFile,
@@ -18,14 +23,19 @@ import (
 	"strings"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/diagram"
 	"github.com/ivc-project/ivc/internal/hcf"
 	"github.com/ivc-project/ivc/syntax"
 )
 
 // Spec is a loaded specification.
 type Spec struct {
-	SigPath string // the .hsf file
-	HIFPath string // the .hif file, or SigPath for a legacy single-file .hsf
+	// SigPath is the .hsf file, or the diagram (with its #selector) of a
+	// specification that is a diagram alone.
+	SigPath string
+	// HIFPath is the .hif file or the diagram of the interaction, or
+	// SigPath for a legacy single-file .hsf or a diagram alone.
+	HIFPath string
 
 	Sig     *interaction.Signature
 	SigFile *interaction.SigFile
@@ -39,43 +49,79 @@ type Spec struct {
 
 	// Warnings lists what is wrong with the files but accepted, as HIBOU
 	// accepts it: a message, lifeline or gate declared twice in the
-	// signature (the first declaration counts). Each names file:line:col:
-	// "abp.hsf:3:9: warning: message d declared twice (first at 2:5)".
+	// signature (the first declaration counts), and what the reading of a
+	// diagram approximated (its self-messages read as notes, a critical
+	// region read as alt). Each names file:line:col: "abp.hsf:3:9:
+	// warning: message d declared twice (first at 2:5)".
 	Warnings []error
+}
+
+// Options are the choices of loading a specification that its files do
+// not make.
+type Options struct {
+	// SelfMessages reads the self-messages of a diagram (A->>A: work) as
+	// messages A -- work -> A, whose two actions traces must then hold,
+	// rather than as notes, which traces hold no event for.
+	SelfMessages bool
 }
 
 // Load reads the signature at hsf and the interaction at hif. When hif is
 // empty, the interaction is taken from a legacy single-file hsf, or else from
 // the .hif file of the same name beside hsf.
-func Load(hsf, hif string) (*Spec, error) {
-	sp, _, err := LoadSource(hsf, hif)
+//
+// A diagram may stand for the .hif (a .hsf and a diagram), or for both (a
+// diagram alone, hif empty): a file whose extension diagram.Extensions
+// lists (.mmd, .mermaid, .puml, .plantuml, .md), with a #selector when it
+// holds several diagrams (design.md#checkout-flow, design.md#2).
+func Load(hsf, hif string) (*Spec, error) { return Options{}.Load(hsf, hif) }
+
+// Load is the package's Load with the options o.
+func (o Options) Load(hsf, hif string) (*Spec, error) {
+	sp, _, err := o.LoadSource(hsf, hif)
 	return sp, err
+}
+
+// IsDiagram reports whether path names a sequence diagram (by its
+// extension, before any #selector), which Load takes in place of a .hif,
+// or of both files.
+func IsDiagram(path string) bool { return diagram.IsDiagram(path) }
+
+// readFile reads the file of path, without the #selector of a diagram's.
+func readFile(path string) ([]byte, error) {
+	file, _ := diagram.SplitSelector(path)
+	return syntax.ReadFile(file)
 }
 
 // Source is the text of a specification's files, which Parse loads: a
 // driver that reads the files once hands their text to a remote worker.
 type Source struct {
-	SigName string // the .hsf file
+	SigName string // the .hsf file, or a diagram alone
 	Sig     []byte
-	// HIFName and HIF are the .hif file, empty for a legacy single-file .hsf.
+	// HIFName and HIF are the .hif file (or diagram), empty for a legacy
+	// single-file .hsf or a diagram alone.
 	HIFName string
 	HIF     []byte
+	// Options are those the files were loaded with.
+	Options Options
 }
 
 // Parse loads the specification of s, as Parse does.
-func (s Source) Parse() (*Spec, error) { return Parse(s.SigName, s.Sig, s.HIFName, s.HIF) }
+func (s Source) Parse() (*Spec, error) { return s.Options.Parse(s.SigName, s.Sig, s.HIFName, s.HIF) }
 
 // LoadSource is Load, and returns the text of the files it read too.
-func LoadSource(hsf, hif string) (*Spec, Source, error) {
-	src, err := syntax.ReadFile(hsf)
+func LoadSource(hsf, hif string) (*Spec, Source, error) { return Options{}.LoadSource(hsf, hif) }
+
+// LoadSource is the package's LoadSource with the options o.
+func (o Options) LoadSource(hsf, hif string) (*Spec, Source, error) {
+	src, err := readFile(hsf)
 	if err != nil {
 		return nil, Source{}, err
 	}
-	sp, hifSrc, err := load(hsf, src, hif)
+	sp, hifSrc, err := o.load(hsf, src, hif)
 	if err != nil {
 		return nil, Source{}, err
 	}
-	s := Source{SigName: hsf, Sig: src}
+	s := Source{SigName: hsf, Sig: src, Options: o}
 	if sp.HIFPath != hsf {
 		s.HIFName, s.HIF = sp.HIFPath, hifSrc
 	}
@@ -83,8 +129,15 @@ func LoadSource(hsf, hif string) (*Spec, Source, error) {
 }
 
 // load is Load once the signature file is read, and returns the text of
-// the .hif it read (nil for a legacy single-file .hsf).
-func load(hsf string, src []byte, hif string) (*Spec, []byte, error) {
+// the .hif it read (nil for a legacy single-file .hsf or a diagram alone).
+func (o Options) load(hsf string, src []byte, hif string) (*Spec, []byte, error) {
+	if diagram.IsDiagram(hsf) {
+		if hif != "" {
+			return nil, nil, diagramWithHIF(hsf, hif)
+		}
+		sp, err := o.parseDiagram(hsf, src)
+		return sp, nil, err
+	}
 	sf, err := interaction.ParseHSF(hsf, src)
 	if err != nil {
 		return nil, nil, err
@@ -103,11 +156,11 @@ func load(hsf string, src []byte, hif string) (*Spec, []byte, error) {
 		}
 	}
 	if hif != "" {
-		if hifSrc, err = syntax.ReadFile(hif); err != nil {
+		if hifSrc, err = readFile(hif); err != nil {
 			return nil, nil, err
 		}
 	}
-	sp, err := parse(hsf, src, sf, hif, hifSrc)
+	sp, err := o.parse(hsf, src, sf, hif, hifSrc)
 	return sp, hifSrc, err
 }
 
@@ -117,7 +170,20 @@ func load(hsf string, src []byte, hif string) (*Spec, []byte, error) {
 // legacy single-file .hsf. No file is read.
 //
 //	sp, err := spec.Parse("abp.hsf", sigText, "abp.hif", hifText)
+//
+// A diagram's name (see Load) is read as a diagram.
 func Parse(hsf string, hsfSrc []byte, hif string, hifSrc []byte) (*Spec, error) {
+	return Options{}.Parse(hsf, hsfSrc, hif, hifSrc)
+}
+
+// Parse is the package's Parse with the options o.
+func (o Options) Parse(hsf string, hsfSrc []byte, hif string, hifSrc []byte) (*Spec, error) {
+	if diagram.IsDiagram(hsf) {
+		if hif != "" {
+			return nil, diagramWithHIF(hsf, hif)
+		}
+		return o.parseDiagram(hsf, hsfSrc)
+	}
 	sf, err := interaction.ParseHSF(hsf, hsfSrc)
 	if err != nil {
 		return nil, err
@@ -128,7 +194,31 @@ func Parse(hsf string, hsfSrc []byte, hif string, hifSrc []byte) (*Spec, error) 
 	case hif == "" && sf.Interaction == nil:
 		return nil, fmt.Errorf("%s: no interaction: give a .hif file", syntax.FileName(hsf))
 	}
-	return parse(hsf, hsfSrc, sf, hif, hifSrc)
+	return o.parse(hsf, hsfSrc, sf, hif, hifSrc)
+}
+
+// diagramWithHIF is the error of a diagram given with an interaction.
+func diagramWithHIF(d, hif string) error {
+	return fmt.Errorf("%s: a diagram alone is a whole specification: do not also give %s (to check a diagram against a signature of your own, give the .hsf first)", syntax.FileName(d), syntax.FileName(hif))
+}
+
+// parseDiagram loads a diagram alone, the signature its own.
+func (o Options) parseDiagram(name string, src []byte) (*Spec, error) {
+	d, err := diagram.Read(name, src, diagram.Options{SelfMessages: o.SelfMessages})
+	if err != nil {
+		return nil, err
+	}
+	sf := d.SigFile()
+	sig, warnings, err := sf.Signature(d.File)
+	if err != nil {
+		return nil, err
+	}
+	sp := &Spec{SigPath: name, HIFPath: name, Sig: sig, SigFile: sf, Store: interaction.NewStore(sig), Syntax: d.Root,
+		Warnings: append(d.Warnings, warnings...)}
+	if sp.Root, err = sp.Store.Resolve(d.File, d.Root); err != nil {
+		return nil, err
+	}
+	return sp, nil
 }
 
 // twoInteractions is the error of a legacy single-file .hsf given with a
@@ -138,9 +228,9 @@ func twoInteractions(hsf, hif string) error {
 }
 
 // parse loads the specification whose signature file hsf (text src) parsed
-// as sf, and whose interaction is that of hif (text hifSrc), or sf's own
-// when hif is empty.
-func parse(hsf string, src []byte, sf *interaction.SigFile, hif string, hifSrc []byte) (*Spec, error) {
+// as sf, and whose interaction is that of hif (text hifSrc: a .hif or a
+// diagram), or sf's own when hif is empty.
+func (o Options) parse(hsf string, src []byte, sf *interaction.SigFile, hif string, hifSrc []byte) (*Spec, error) {
 	sig, warnings, err := sf.Signature(hsf)
 	if err != nil {
 		return nil, err
@@ -150,15 +240,24 @@ func parse(hsf string, src []byte, sf *interaction.SigFile, hif string, hifSrc [
 		return nil, err
 	}
 	sp := &Spec{SigPath: hsf, HIFPath: hsf, Sig: sig, SigFile: sf, Store: interaction.NewStore(sig), Options: opts, Warnings: warnings}
-	node := sf.Interaction
-	if hif != "" {
+	node, file := sf.Interaction, hsf
+	switch {
+	case diagram.IsDiagram(hif):
+		d, err := diagram.Read(hif, hifSrc, diagram.Options{SelfMessages: o.SelfMessages})
+		if err != nil {
+			return nil, err
+		}
+		d.Bind(sig)
+		node, file, sp.HIFPath = d.Root, d.File, hif
+		sp.Warnings = append(sp.Warnings, d.Warnings...)
+	case hif != "":
 		if node, err = interaction.ParseHIF(hif, hifSrc); err != nil {
 			return nil, err
 		}
-		sp.HIFPath = hif
+		file, sp.HIFPath = hif, hif
 	}
 	sp.Syntax = node
-	if sp.Root, err = sp.Store.Resolve(sp.HIFPath, node); err != nil {
+	if sp.Root, err = sp.Store.Resolve(file, node); err != nil {
 		return nil, err
 	}
 	return sp, nil

@@ -13,7 +13,6 @@ import (
 	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/internal/report"
 	"github.com/ivc-project/ivc/logs"
-	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 	"github.com/spf13/cobra"
@@ -109,6 +108,9 @@ Verdicts, by --mode:
                     --budget paper is the (λ,α) criterion of the slice paper
                     (HIBOU's simulate[reset=true]). Runtime engine only
   Inconc            a limit (--timeout, --max-nodes, --max-memory) stopped the search first
+
+A sequence diagram (Mermaid, PlantUML, or a Markdown file's) may stand for
+SPEC, or for the HIF beside a .hsf: see ivc --help.
 
 SPEC is a .hsf signature (the .hif of the same name beside it is used when
 HIF is omitted) or a legacy single-file .hsf. A MULTITRACE is a .htf file; a
@@ -224,7 +226,7 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 	if len(paths) == 0 {
 		return a.usagef(noMultiTrace)
 	}
-	sp, err := spec.Load(path, hif)
+	sp, err := a.specOptions().Load(path, hif)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/internal/atomicfile"
+	"github.com/ivc-project/ivc/internal/diagram"
 	"github.com/ivc-project/ivc/internal/draw"
 	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/logs"
@@ -60,19 +61,22 @@ error that names the nearest one.
 --format svg (default): one self-contained SVG file (no external font,
 script or image), deterministic; every label keeps clear of the others, so
 the width grows with the lifelines. --format mermaid: the interaction as a
-Mermaid sequenceDiagram, which GitHub and GitLab render in Markdown (a
-multi-trace is drawn in SVG only).
+Mermaid sequenceDiagram, which GitHub and GitLab render in Markdown;
+--format plantuml: as a PlantUML sequence diagram (a multi-trace is drawn
+in SVG only). ivc reads both back as the same interaction (as SPEC, or as
+the HIF beside a .hsf).
 
-` + draw.MermaidHelp,
+` + diagram.MermaidHelp + "\n\n" + diagram.PlantUMLHelp,
 		Example: `  ivc draw abp/abp.hsf -o abp.svg
   ivc draw --format mermaid abp/abp.hsf > abp.mmd
+  ivc draw --format plantuml abp/abp.hsf -o abp.puml
   ivc draw abp/abp.hsf abp/traces/trace1_error_1.htf -o fail.svg
   ivc draw --mode slice slice/i0.hsf slice/late.htf -o late.svg
   ivc draw --mode accept spec.hsf --session 4bf92f35... gateway.jsonl user.json -o call.svg`,
 		Args: a.args(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "svg" && format != "mermaid" {
-				return a.usagef("invalid --format %q: want svg or mermaid", format)
+			if format != "svg" && format != "mermaid" && format != "plantuml" {
+				return a.usagef("invalid --format %q: want svg, mermaid or plantuml", format)
 			}
 			sp, rest, err := a.loadSpec(args)
 			if err != nil {
@@ -91,8 +95,8 @@ multi-trace is drawn in SVG only).
 			opt := draw.Options{Title: title, MaxSteps: maxSteps}
 			var pic []byte
 			switch {
-			case fl.session != "" && format == "mermaid":
-				return a.usagef("--format mermaid draws interactions: a session is drawn in SVG")
+			case fl.session != "" && format != "svg":
+				return a.usagef("--format %s draws interactions: a session is drawn in SVG", format)
 			case fl.session != "" && len(rest) == 0:
 				return a.usagef("--session %s: no LOG given (want SPEC [HIF] --session ID LOG...)", syntax.FileName(fl.session))
 			case fl.session != "":
@@ -102,14 +106,16 @@ multi-trace is drawn in SVG only).
 			case len(rest) > 1:
 				return a.usagef("unexpected argument %s (want SPEC [HIF] [MULTITRACE])", rest[1])
 			case len(rest) == 0 && format == "mermaid":
-				pic = []byte(draw.InteractionMermaid(sp.Sig, sp.Syntax, opt))
+				pic = []byte(diagram.FormatMermaid(sp.Sig, sp.Syntax, opt.Title))
+			case len(rest) == 0 && format == "plantuml":
+				pic = []byte(diagram.FormatPlantUML(sp.Sig, sp.Syntax, opt.Title))
 			case len(rest) == 0:
 				if opt.Title == "" {
 					opt.Title = sp.HIFPath
 				}
 				pic = draw.InteractionSVG(sp.Sig, sp.Syntax, opt)
-			case format == "mermaid":
-				return a.usagef("--format mermaid draws interactions: a multi-trace is drawn in SVG")
+			case format != "svg":
+				return a.usagef("--format %s draws interactions: a multi-trace is drawn in SVG", format)
 			default:
 				if pic, err = a.drawMultiTrace(cmd, &fl, sp, rest[0], opt); err != nil {
 					return err
@@ -123,8 +129,8 @@ multi-trace is drawn in SVG only).
 		},
 	}
 	f := cmd.Flags()
-	// A local --format: svg or mermaid, in place of the global text or json.
-	f.StringVar(&format, "format", "svg", "the picture's format, `svg|mermaid`")
+	// A local --format: svg, mermaid or plantuml, in place of the global text or json.
+	f.StringVar(&format, "format", "svg", "the picture's format, `svg|mermaid|plantuml`")
 	f.StringVarP(&out, "output", "o", "", "write to `FILE` instead of stdout")
 	f.BoolVar(&force, "force", false, "let -o replace an existing file")
 	f.StringVar(&title, "title", "", "the drawing's title (default: the file drawn)")

@@ -7,25 +7,38 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ivc-project/ivc/internal/diagram"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/syntax"
 )
 
 // specArgs splits the arguments SPEC [HIF] REST... of a command: SPEC is a
-// .hsf file, and the next argument is its .hif when its extension says so.
+// .hsf file, and the next argument is its .hif when its extension says so
+// (or a diagram: see spec.Load); or SPEC is a diagram alone.
 func (a *app) specArgs(args []string) (hsf, hif string, rest []string, err error) {
 	if len(args) == 0 {
-		return "", "", nil, a.usagef("missing SPEC (a .hsf file)")
+		return "", "", nil, a.usagef("missing SPEC (a .hsf file, or a diagram)")
 	}
 	hsf, rest = args[0], args[1:]
-	if !hasExt(hsf, ".hsf") {
-		return "", "", nil, a.usagef("SPEC %s is not a .hsf file (a signature, or a legacy single-file .hsf)", hsf)
+	if spec.IsDiagram(hsf) {
+		if len(rest) > 0 && (hasExt(rest[0], ".hif") || spec.IsDiagram(rest[0])) {
+			return "", "", nil, a.usagef("SPEC %s is a diagram, a whole spec: it takes no HIF %s (give a .hsf first to check a diagram against it)", hsf, rest[0])
+		}
+		return hsf, "", rest, nil
 	}
-	if len(rest) > 0 && hasExt(rest[0], ".hif") {
+	if !hasExt(hsf, ".hsf") {
+		return "", "", nil, a.usagef("SPEC %s is not a .hsf file (a signature, or a legacy single-file .hsf) nor a diagram (%s)", hsf, strings.Join(diagram.Extensions, ", "))
+	}
+	if len(rest) > 0 && (hasExt(rest[0], ".hif") || spec.IsDiagram(rest[0])) {
 		hif, rest = rest[0], rest[1:]
 	}
 	return hsf, hif, rest, nil
+}
+
+// specOptions are the options of loading a spec that the global flags give.
+func (a *app) specOptions() spec.Options {
+	return spec.Options{SelfMessages: a.selfMessages == "message"}
 }
 
 // loadSpec loads the specification named by the arguments SPEC [HIF] at the
@@ -35,7 +48,7 @@ func (a *app) loadSpec(args []string) (*spec.Spec, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	sp, err := spec.Load(hsf, hif)
+	sp, err := a.specOptions().Load(hsf, hif)
 	if err != nil {
 		return nil, nil, err
 	}

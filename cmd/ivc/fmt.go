@@ -6,22 +6,25 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/atomicfile"
+	"github.com/ivc-project/ivc/internal/diagram"
 	"github.com/ivc-project/ivc/internal/pretty"
+	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/syntax"
 	"github.com/spf13/cobra"
 )
 
 func newFmtCmd(a *app) *cobra.Command {
 	var (
-		write, list bool
-		sigPath     string
+		write, list, force bool
+		sigPath, to, out   string
 	)
 	cmd := &cobra.Command{
-		Use:   "fmt [-w] [-l] [--sig FILE.hsf] FILE|DIR...",
-		Short: "Print HIBOU files (.hsf, .hif, .htf, .hcf) in canonical form",
+		Use:   "fmt [-w] [-l] [--sig FILE.hsf] FILE|DIR... | fmt --to hif [-o BASE] DIAGRAM...",
+		Short: "Print HIBOU files (.hsf, .hif, .htf, .hcf) in canonical form, or write a diagram as HIBOU files",
 		Long: `Fmt prints HIBOU files in canonical form, as gofmt does for Go:
 
   .hsf  signature sections; a legacy single-file .hsf keeps its option
@@ -40,13 +43,42 @@ component they were next to.
 A directory stands for the files with these extensions below it. Without -w
 or -l, the formatted files are printed on stdout. With --format json, one
 object per file: {"file", "changed", "formatted"} ("formatted" only when
-printing).`,
+printing).
+
+With --to hif, each DIAGRAM (a Mermaid or PlantUML sequence diagram: .mmd,
+.mermaid, .puml, .plantuml, or a Markdown file's block, FILE.md#N or
+FILE.md#heading-slug) is written as HIBOU files: BASE.hsf, its derived
+signature (each participant a lifeline, its id an alias when it has a
+display name), and BASE.hif, its interaction, both in canonical form. BASE
+is -o's (for one diagram), else the diagram's file without its extension,
+with "-" and the selector after it for a Markdown block: design.md#checkout
+writes design-checkout.hsf and design-checkout.hif. An existing file is
+replaced only with --force. With --format json, one object per diagram:
+{"file", "hsf", "hif"}.`,
 		Example: `  ivc fmt spec.hif                 # print the canonical form
   ivc fmt -l models/               # list the files that are not canonical
   ivc fmt -w models/               # rewrite them in place
-  ivc fmt --sig abp.hsf other.hif  # also check the names of an interaction`,
+  ivc fmt --sig abp.hsf other.hif  # also check the names of an interaction
+  ivc fmt --to hif design.md#checkout-flow -o checkout  # checkout.hsf + checkout.hif`,
 		Args: a.args(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			switch {
+			case to != "" && to != "hif":
+				return a.usagef("invalid --to %q: want hif", to)
+			case to == "" && (out != "" || force):
+				return a.usagef("-o and --force go with --to hif")
+			case to != "" && (write || list || sigPath != ""):
+				return a.usagef("--to hif writes new files: it takes no -w, -l or --sig")
+			case to != "" && out != "" && len(args) > 1:
+				return a.usagef("-o names the files of one diagram: %d given", len(args))
+			case to != "":
+				for _, d := range args {
+					if err := a.toHIF(d, out, force); err != nil {
+						a.report(err)
+					}
+				}
+				return nil
+			}
 			f := &formatter{a: a, write: write, list: list, sigs: map[string]*interaction.Signature{}}
 			if sigPath != "" {
 				sig, err := a.loadSignature(sigPath)
@@ -66,7 +98,58 @@ printing).`,
 	cmd.Flags().BoolVarP(&write, "write", "w", false, "rewrite files whose formatting differs, in place")
 	cmd.Flags().BoolVarP(&list, "list", "l", false, "list files whose formatting differs")
 	cmd.Flags().StringVar(&sigPath, "sig", "", "signature `FILE.hsf` to check .hif and .htf files against")
+	cmd.Flags().StringVar(&to, "to", "", "write each DIAGRAM as HIBOU files, `hif`: BASE.hsf and BASE.hif")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "with --to hif, the files' `BASE` (default: the diagram's, see above)")
+	cmd.Flags().BoolVar(&force, "force", false, "with --to hif, replace existing files")
 	return cmd
+}
+
+// toHIF writes the diagram d as HIBOU files BASE.hsf and BASE.hif (see
+// ivc fmt --help).
+func (a *app) toHIF(d, base string, force bool) error {
+	if !spec.IsDiagram(d) {
+		return a.usagef("%s is not a diagram (%s)", d, strings.Join(diagram.Extensions, ", "))
+	}
+	sp, err := a.specOptions().Load(d, "")
+	if err != nil {
+		return err
+	}
+	a.warn(sp.Warnings)
+	if base == "" {
+		file, sel := diagram.SplitSelector(d)
+		base = strings.TrimSuffix(file, filepath.Ext(file))
+		if sel != "" {
+			base += "-" + sel
+		}
+	}
+	hsf, hif := interaction.FormatHSF(sp.SigFile), interaction.FormatHIF(sp.Syntax)
+	// What is written must load as the diagram did.
+	if _, err := spec.Parse(base+".hsf", hsf, base+".hif", hif); err != nil {
+		return fmt.Errorf("%s: internal error: the HIBOU files do not load (please report): %v", syntax.FileName(d), err)
+	}
+	files := []struct {
+		path string
+		src  []byte
+	}{{base + ".hsf", hsf}, {base + ".hif", hif}}
+	for _, f := range files {
+		if err := checkOutput("-o", f.path, []string{d}, "", force); err != nil {
+			return err
+		}
+	}
+	for _, f := range files {
+		if err := atomicfile.WriteFile(f.path, f.src, 0o644); err != nil {
+			return syntax.FileError(err)
+		}
+	}
+	if a.json() {
+		line, _ := json.Marshal(struct {
+			File string `json:"file"`
+			HSF  string `json:"hsf"`
+			HIF  string `json:"hif"`
+		}{d, files[0].path, files[1].path})
+		fmt.Fprintf(a.stdout, "%s\n", line)
+	}
+	return nil
 }
 
 type formatter struct {

@@ -81,14 +81,14 @@ func TestScripts(t *testing.T) {
 		RequireUniqueNames:  true,
 		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"ivc": ivcCmd, "exits": exits, "untime": untime},
 		Setup: func(env *testscript.Env) error {
-			// The shared directories the script names: copying all five
+			// The shared directories the script names: copying all six
 			// into each of the scripts' work directories was a tenth of
 			// this package's test time.
 			script, err := os.ReadFile(filepath.Join(testdata, "script", path.Base(env.T().(interface{ Name() string }).Name())+".txtar"))
 			if err != nil {
 				return err
 			}
-			for _, dir := range []string{"abp", "lfrem", "legacy", "logs", "slice"} {
+			for _, dir := range []string{"abp", "checkout", "lfrem", "legacy", "logs", "slice"} {
 				if !regexp.MustCompile(`\b` + dir + `\b`).Match(script) {
 					continue
 				}

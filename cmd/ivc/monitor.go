@@ -19,7 +19,6 @@ import (
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/monitor"
-	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 	"github.com/spf13/cobra"
@@ -122,7 +121,7 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 	if len(rest) > 0 {
 		return a.usagef("unexpected argument %s (want SPEC [HIF])", rest[0])
 	}
-	sp, err := spec.Load(hsf, hif)
+	sp, err := a.specOptions().Load(hsf, hif)
 	if err != nil {
 		return err
 	}

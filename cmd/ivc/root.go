@@ -62,6 +62,10 @@ type app struct {
 	format string // --format: text or json
 	status int
 	cmd    *cobra.Command // the command being run, for usage hints
+
+	// selfMessages is --self-messages: what a diagram's self-message is,
+	// note or message.
+	selfMessages string
 }
 
 // json reports whether --format json was given.
@@ -123,6 +127,16 @@ interactions (sequence-diagram-like specifications), offline. It reads the
 file formats of the HIBOU tool: .hsf signatures, .hif interactions, .htf
 multi-traces and .hcf option files.
 
+A sequence diagram is a spec too, wherever a command takes SPEC [HIF]: a
+Mermaid sequenceDiagram (.mmd, .mermaid), a PlantUML one (.puml,
+.plantuml), or a diagram of a Markdown file (.md), in a ` + "```mermaid" + ` or
+` + "```plantuml" + ` block (FILE.md#N for the N-th, FILE.md#slug for the one under
+the heading of that GitHub anchor). Alone, it is the whole spec: each
+participant is a lifeline named by its display name (its id an alias),
+each arrow a message named by its text; beside a .hsf, it is the
+interaction. A self-message is a note unless --self-messages message. See
+docs/diagrams.md.
+
 Exit status: 0 when every verdict is Pass or WeakPass, 1 when any is Fail or
 Inconc, 2 on a usage or input error (reported on stderr as file:line:col).`,
 		SilenceUsage:  true,
@@ -132,10 +146,14 @@ Inconc, 2 on a usage or input error (reported on stderr as file:line:col).`,
 			if a.format != "text" && a.format != "json" {
 				return a.usagef("invalid --format %q: want text or json", a.format)
 			}
+			if a.selfMessages != "note" && a.selfMessages != "message" {
+				return a.usagef("invalid --self-messages %q: want note or message", a.selfMessages)
+			}
 			return nil
 		},
 	}
 	root.PersistentFlags().StringVar(&a.format, "format", "text", "output format, `text|json`")
+	root.PersistentFlags().StringVar(&a.selfMessages, "self-messages", "note", "a diagram's self-message (A->>A), `note|message`: a note (no event in traces), or a message whose two actions traces hold")
 	root.Version = version()
 	root.SetVersionTemplate("ivc {{.Version}}\n")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return &usageError{err} })

@@ -1,10 +1,10 @@
 // Package draw turns interactions and multi-traces into pictures that
-// engineers read at a glance: UML sequence diagrams in SVG, and Mermaid
-// sequenceDiagram text that GitHub and GitLab render in Markdown.
+// engineers read at a glance: UML sequence diagrams in SVG. (The text
+// notations that teams keep in their documents, Mermaid and PlantUML, are
+// the package diagram's: it reads them back.)
 //
 //	sp, _ := spec.Load("abp.hsf", "")
 //	svg := draw.InteractionSVG(sp.Sig, sp.Syntax, draw.Options{Title: "abp"})
-//	mmd := draw.InteractionMermaid(sp.Sig, sp.Syntax, draw.Options{})
 //
 // A multi-trace is drawn with its verdict: the interleaving the analysis
 // found (check.Checker.Witness) with the arrows of its messages, or, for

@@ -170,33 +170,6 @@ func TestInteractionGolden(t *testing.T) {
 		l := newSeqLayout(sp.Sig, sp.Syntax)
 		l.draw(m.name)
 		checkLayout(t, m.name, &l.c)
-		mmd := InteractionMermaid(sp.Sig, sp.Syntax, Options{Title: m.name})
-		checkMermaid(t, m.name, mmd)
-		golden(t, m.name+".mmd", []byte(mmd))
-	}
-}
-
-// checkMermaid: a sequenceDiagram whose blocks all end.
-func checkMermaid(t *testing.T, name, src string) {
-	t.Helper()
-	lines := strings.Split(strings.TrimSuffix(src, "\n"), "\n")
-	if lines[0] != "sequenceDiagram" {
-		t.Errorf("%s: starts with %q", name, lines[0])
-	}
-	open := 0
-	for _, line := range lines[1:] {
-		switch strings.Fields(line)[0] {
-		case "loop", "alt", "par", "rect", "critical", "opt":
-			open++
-		case "end":
-			open--
-		}
-		if open < 0 {
-			t.Fatalf("%s: end of no block", name)
-		}
-	}
-	if open != 0 {
-		t.Errorf("%s: %d blocks not ended", name, open)
 	}
 }
 
@@ -337,7 +310,6 @@ func TestLayoutApart(t *testing.T) {
 			}
 			widths[n] = max(widths[n], l.c.width)
 			checkXML(t, name, InteractionSVG(sig, node, Options{Title: name}))
-			checkMermaid(t, name, InteractionMermaid(sig, node, Options{}))
 		}
 	}
 	if widths[30] < 5*widths[5]/2 {
@@ -406,9 +378,6 @@ func TestMultiTraceApart(t *testing.T) {
 func TestEscape(t *testing.T) {
 	if got := escape(`a<b>&"c'` + "\x01"); got != "a&lt;b&gt;&amp;&quot;c&#39;\uFFFD" {
 		t.Errorf("escape: %q", got)
-	}
-	if got := mermaidText("a;b#c:d<b>"); got != "a#59;b#35;c#58;d#lt;b#gt;" {
-		t.Errorf("mermaidText: %q", got)
 	}
 }
 

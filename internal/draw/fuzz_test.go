@@ -7,8 +7,7 @@ import (
 )
 
 // FuzzInteractionSVG draws any interaction over a small signature with
-// gates: never a panic, always XML, labels apart, frames nested, and
-// Mermaid blocks that all end.
+// gates: never a panic, always XML, labels apart, frames nested.
 func FuzzInteractionSVG(f *testing.F) {
 	f.Add("seq(a -- m -> (b,a,g), <synch>n -> c, g -- m ->|, alt(o, loopW(coreg(a,c)(a -- m -> c, sync(b!n)(b -- n -> a, b -- n ->|)))))")
 	f.Add("par(a -- m -> a, strict(m -> b, a -- n -> g))")
@@ -29,6 +28,5 @@ func FuzzInteractionSVG(f *testing.F) {
 		l.draw("fuzz")
 		checkLayout(t, src, &l.c)
 		checkXML(t, src, l.c.svg("fuzz"))
-		checkMermaid(t, src, InteractionMermaid(sig, n, Options{}))
 	})
 }

@@ -37,7 +37,9 @@ var architecture = []struct {
 	{"interaction", []string{"syntax", "internal/scan", "internal/enum"}, nil},
 	{"multitrace", []string{"syntax", "internal/scan", "internal/enum", "interaction"}, nil},
 	{"internal/hcf", []string{"syntax", "internal/scan", "internal/enum", "interaction"}, nil},
-	{"spec", []string{"syntax", "internal/scan", "interaction", "multitrace", "internal/hcf"}, nil},
+	// Mermaid and PlantUML sequence diagrams, read as interactions and written back.
+	{"internal/diagram", []string{"syntax", "internal/scan", "interaction"}, nil},
+	{"spec", []string{"syntax", "internal/scan", "interaction", "multitrace", "internal/hcf", "internal/diagram"}, nil},
 	{"internal/pretty", []string{"syntax", "interaction", "multitrace", "internal/hcf", "spec"}, nil}, // ivc fmt: every kind of file
 	// The readers of logs, then what turns their events into sessions.
 	{"logs", []string{"syntax", "internal/input", "internal/enum", "interaction", "multitrace"},
@@ -70,7 +72,7 @@ var architecture = []struct {
 		[]string{"go.opentelemetry.io/collector/pdata", "google.golang.org/grpc", "google.golang.org/genproto/googleapis/rpc",
 			"google.golang.org/protobuf", "github.com/prometheus/client_golang"}},
 	// The driver: flags, wiring and printing.
-	{"cmd/ivc", []string{"syntax", "internal/input", "internal/atomicfile", "interaction", "multitrace", "spec", "internal/pretty", "logs", "session",
+	{"cmd/ivc", []string{"syntax", "internal/input", "internal/atomicfile", "interaction", "internal/diagram", "multitrace", "spec", "internal/pretty", "logs", "session",
 		"internal/gen", "verdict", "internal/nfa", "internal/synth", "internal/compile", "check", "internal/draw", "internal/report", "monitor"},
 		[]string{"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/schollz/progressbar", "golang.org/x/term", "github.com/emicklei/dot"}},
 	// For tests and benchmarks only.

@@ -1,21 +1,21 @@
-package draw_test
+package diagram_test
 
 import (
 	"fmt"
 
 	"github.com/ivc-project/ivc/interaction"
-	"github.com/ivc-project/ivc/internal/draw"
+	"github.com/ivc-project/ivc/internal/diagram"
 )
 
 // An interaction as Mermaid text, which GitHub and GitLab render in
-// Markdown (InteractionSVG draws the same as an SVG picture).
-func ExampleInteractionMermaid() {
+// Markdown.
+func ExampleFormatMermaid() {
 	sig, _ := interaction.NewSignature([]string{"client", "server"}, []string{"req", "resp", "busy"}, nil)
 	n, err := interaction.ParseHIF("rpc.hif", []byte("seq(client -- req -> server, alt(server -- resp -> client, server -- busy -> client))"))
 	if err != nil {
 		panic(err) // a *syntax.Error at rpc.hif:line:col
 	}
-	fmt.Print(draw.InteractionMermaid(sig, n, draw.Options{Title: "rpc"}))
+	fmt.Print(diagram.FormatMermaid(sig, n, "rpc"))
 	// Output:
 	// sequenceDiagram
 	//     title rpc
