@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/dave/jennifer v1.7.1
 	github.com/emicklei/dot v1.6.2
+	github.com/klauspost/compress v1.20.5
 	github.com/prometheus/client_golang v1.25.0
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/schollz/progressbar/v3 v3.19.1

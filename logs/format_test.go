@@ -25,7 +25,7 @@ func gz(t testing.TB, s string) []byte {
 }
 
 func TestParseFormat(t *testing.T) {
-	for f := logs.Auto; f <= logs.Jaeger; f++ {
+	for f := logs.Auto; f <= logs.Stdouttrace; f++ {
 		g, err := logs.ParseFormat(f.String())
 		if err != nil || g != f {
 			t.Errorf("ParseFormat(%q) = %v, %v", f, g, err)
@@ -62,7 +62,7 @@ func TestDetect(t *testing.T) {
 		{"x.txt", "session,lifeline,kind,message\ns1,a,send,m\n", logs.CSV, ""},
 		{"x.txt", "a!m.b?m\n", logs.Auto, "cannot tell the log format"},
 		{"x.json", "\x28\xb5\x2f\xfd\x00\x01", logs.Auto, "zstd-compressed"},
-		{"x.bin", "\x0a\x85\x01\x0a\x10", logs.Auto, "OTLP/protobuf"},
+		{"x.bin", "\x0a\x85\x01\x0a\x10", logs.OTLPProto, ""},
 		{"x.json", "\x00\x00\x01\x05\x0a\x85", logs.Auto, "OTLP/protobuf"},
 	} {
 		got, err := logs.Detect(c.name, []byte(c.head))
@@ -114,7 +114,7 @@ func TestReadFiles(t *testing.T) {
 		{"x.jsonl", []byte(log), logs.Auto, logs.Options{Sig: sig, Fields: map[string]string{"session": "action"}}, `x.jsonl: field "action" is given two roles, session and action`},
 		{"x.csv", []byte("session,action,action\n"), logs.Auto, logs.Options{Sig: sig}, `x.csv:1:16: header row: field "action" appears twice`},
 		{"x.csv", []byte("session,\"action\n"), logs.Auto, logs.Options{Sig: sig}, `x.csv:1: header row: quoted field not closed`},
-		{"x.pb", []byte("\x0a\x85\x01\x0a"), logs.OTLP, logs.Options{Sig: sig}, `x.pb: binary content (OTLP/protobuf?)`},
+		{"x.pb", []byte("\x01\x02binary"), logs.OTLP, logs.Options{Sig: sig}, `x.pb: binary content, and no OTLP/protobuf`},
 		{"x.zst", []byte("\x28\xb5\x2f\xfd\x00"), logs.JSONL, logs.Options{Sig: sig}, `x.zst: zstd-compressed`},
 	} {
 		path := filepath.Join(dir, c.name)

@@ -3,7 +3,6 @@ package logs
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"os"
@@ -103,18 +102,9 @@ func NewInput(name string, r io.Reader, f Format, opt Options) (*Input, error) {
 // newInput reads the input r in format f; with f Auto, in the format
 // detected, or the one Detect decides when detected is Auto too.
 func newInput(name, errName string, r io.Reader, closer io.Closer, f, detected Format, opt Options) (*Input, error) {
-	br := bufio.NewReader(r)
-	raw, err := br.Peek(len(gzipMagic))
-	if err != nil && err != io.EOF {
+	in, err := decompress(bufio.NewReader(r), &opt)
+	if err != nil {
 		return nil, fileError(errName, err)
-	}
-	var in io.Reader = br
-	if bytes.HasPrefix(raw, gzipMagic) {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, fileError(errName, err)
-		}
-		in = zr
 	}
 	in = &limitReader{r: in, left: maxBytes(opt), err: tooBig(errName, opt)}
 	lr := newLineReader(in, opt.maxValue())
@@ -141,7 +131,9 @@ func newInput(name, errName string, r io.Reader, closer io.Closer, f, detected F
 		if f, err = Detect(errName, head); err != nil {
 			return nil, err
 		}
-	case f == OTLP || f == Jaeger || bytes.HasPrefix(head, zstdMagic):
+	case f == OTLP && isOTLPProto(head):
+		f = OTLPProto // OTLP in its other encoding
+	case f == OTLP || f == Jaeger || f == Zipkin || f == Stdouttrace:
 		if err := binaryHead(errName, head); err != nil {
 			return nil, err
 		}
@@ -207,6 +199,12 @@ func (in *Input) Feed(c Consumer, report func(error)) (Stats, error) {
 		err = readOTLP(b, lr, opt)
 	case Jaeger:
 		err = readJaeger(b, lr.rest(), lr.line, opt)
+	case Zipkin:
+		err = readZipkin(b, lr.rest(), lr.line, opt)
+	case Stdouttrace:
+		err = readStdouttrace(b, lr.rest(), lr.line, opt)
+	case OTLPProto:
+		err = readOTLPProto(b, lr.rest(), opt)
 	case HTF:
 		return Stats{}, fmt.Errorf("%s: a .htf multi-trace is not a log: read it with multitrace.Read or Input.MultiTrace", syntax.FileName(name))
 	default:
@@ -243,11 +241,14 @@ func (in *Input) MultiTrace() (*multitrace.MultiTrace, error) {
 
 // exts are the extensions of the files of each format.
 var exts = [...][]string{
-	HTF:    {".htf"},
-	JSONL:  {".jsonl", ".ndjson"},
-	CSV:    {".csv", ".tsv"},
-	OTLP:   {".json"},
-	Jaeger: {".json"},
+	HTF:         {".htf"},
+	JSONL:       {".jsonl", ".ndjson"},
+	CSV:         {".csv", ".tsv"},
+	OTLP:        {".json"},
+	Jaeger:      {".json"},
+	Zipkin:      {".json"},
+	OTLPProto:   {".pb"},
+	Stdouttrace: {".json"},
 }
 
 // Extensions returns the extensions of the files a directory stands for

@@ -75,8 +75,8 @@ type pendingSpan struct {
 }
 
 // readJaeger reads Jaeger's JSON one trace at a time: {"data": [trace,
-// ...]} (its query API, its UI's download, possibly with more keys), a bare
-// trace {"traceID", "spans", "processes"}, or an array of traces, or
+// ...]} (its query API, its UI's download, possibly with more keys), {"data":
+// trace, "id", "state"} (its UI's state file), a bare trace {"traceID", "spans", "processes"}, or an array of traces, or
 // several of these one after the other. A span's lifeline is its process's
 // serviceName, its kind the tag span.kind (client and producer: emission;
 // server and consumer: reception; others carry no action), its message the
@@ -157,13 +157,28 @@ func (r *spanReader) jaegerObject(s *jsonStream, line, col int, envelope bool) e
 			if !envelope {
 				break
 			}
-			if _, _, err := s.expect('[', "an array of traces"); err != nil {
+			// The query API and the UI's downloads hold an array of
+			// traces, the UI's state file ({"data": trace, "id",
+			// "state"}) one trace.
+			off := s.d.InputOffset()
+			t, err := s.token()
+			switch {
+			case err == io.EOF:
+				return s.errorAt(off, "unexpected end of input, expected an array of traces or a trace")
+			case err != nil:
+				return err
+			case t == json.Delim('['):
+				err = r.jaegerTraces(s)
+			case t == json.Delim('{'):
+				tl, tc := s.lc.pos(s.d.InputOffset() - 1)
+				err = r.jaegerObject(s, tl, tc, false)
+			default:
+				return s.errorAt(s.d.InputOffset()-1, "expected an array of traces or a trace, found %v", t)
+			}
+			if err != nil {
 				return err
 			}
 			r.found++
-			if err := r.jaegerTraces(s); err != nil {
-				return err
-			}
 			continue
 		case "spans":
 			trace = true

@@ -39,6 +39,20 @@ func (s *jsonStream) token() (json.Token, error) {
 	return t, err
 }
 
+// peek returns the first byte of the next value, without reading it;
+// false at the end of the input, on an error, or before a ']' or a '}'
+// (token then tells which).
+func (s *jsonStream) peek() (byte, bool) {
+	if !s.d.More() {
+		return 0, false
+	}
+	var c [1]byte
+	if n, _ := s.d.Buffered().Read(c[:]); n == 0 {
+		return 0, false
+	}
+	return c[0], true
+}
+
 // value reads the next value into v (a *json.RawMessage to keep its
 // text) and returns the line and column where it starts.
 func (s *jsonStream) value(v *json.RawMessage) (line, col int, err error) {
@@ -174,4 +188,51 @@ func (c *lineCounter) skipSeparators(off int64) int64 {
 		i++
 	}
 	return off + int64(i)
+}
+
+// objects reads a stream of values, each an object or an array of objects
+// (the spans of Zipkin and of stdouttrace), and hands each element to f,
+// with the line and column where it starts; what names the stream's shape
+// in errors. A syntax error, and an error of f, end the reading.
+func (s *jsonStream) objects(what string, f func(raw json.RawMessage, line, col int) error) error {
+	var raw json.RawMessage
+	for {
+		c, ok := s.peek()
+		if !ok || c != '{' && c != '[' {
+			off := s.d.InputOffset()
+			t, err := s.token()
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			return s.errorAt(off, "expected %s, found %v", what, t)
+		}
+		if c == '{' {
+			line, col, err := s.value(&raw)
+			if err != nil {
+				return err
+			}
+			if err := f(raw, line, col); err != nil {
+				return err
+			}
+			continue
+		}
+		if _, err := s.token(); err != nil {
+			return err
+		}
+		for s.d.More() {
+			line, col, err := s.value(&raw)
+			if err != nil {
+				return err
+			}
+			if err := f(raw, line, col); err != nil {
+				return err
+			}
+		}
+		if _, _, err := s.expect(']', "']'"); err != nil {
+			return err
+		}
+	}
 }

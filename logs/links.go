@@ -120,7 +120,9 @@ func (r *spanReader) flush() error {
 	index := r.pairs
 	clear(index)
 	for i, s := range r.held {
-		if s.spanID != "" {
+		// Only an emission is a partner: a Zipkin SERVER span shares its
+		// CLIENT span's id (shared), and must not hide it.
+		if s.spanID != "" && s.kind.Action() == interaction.Emission {
 			index[pairKey{s.trace, s.spanID}] = i
 		}
 	}

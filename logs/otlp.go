@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"iter"
 	"math"
 	"regexp"
 
@@ -62,7 +63,8 @@ func (r *spanReader) checkFound(format, expected string) error {
 	return nil
 }
 
-var structureOf = map[string]string{"OTLP/JSON": "resource spans", "Jaeger JSON": "traces"}
+var structureOf = map[string]string{"OTLP/JSON": "resource spans", "OTLP/protobuf": "resource spans", "Jaeger JSON": "traces",
+	"Zipkin JSON": "spans", "stdouttrace JSON": "spans"}
 
 // What readOTLP and readJaeger expect, for checkFound.
 const (
@@ -216,7 +218,7 @@ func (r *spanReader) otlpKeys(s *jsonStream, u *ptrace.JSONUnmarshaler, raw *jso
 			}
 			continue
 		}
-		if t != otlpResourceSpans && t != otlpResourceSpansSnaked {
+		if t != otlpResourceSpans && t != otlpResourceSpansSnaked && !(t == "batches" && top) {
 			if _, _, err := s.value(raw); err != nil {
 				return err
 			}
@@ -253,36 +255,146 @@ func (r *spanReader) otlpKeys(s *jsonStream, u *ptrace.JSONUnmarshaler, raw *jso
 // decodeOTLP decodes doc, read at line:col, with pdata: a TracesData
 // object, or with wrapped one of its resource spans (wrapped is then the
 // buffer of the object made of it). OTLP/JSON writes ids in hex, proto3's
-// canonical JSON (Python's MessageToJson, say) in base64: when pdata
+// canonical JSON (Python's MessageToJson, Tempo) in base64: when pdata
 // refuses doc, its base64 ids are turned into hex and it is decoded again;
-// an id that is neither gets an error at its position.
+// an id that is neither gets an error at its position. A document of no
+// span is read again with the names of OTLP before 1.0 and Tempo's
+// (otlpLegacy); still of no span, resource spans that hold a field OTLP
+// does not know are an error, so that no file is read as nothing
+// silently.
 func decodeOTLP(u *ptrace.JSONUnmarshaler, doc []byte, wrapped *[]byte, line, col int) (ptrace.Traces, *syntax.Error) {
-	decode := func(doc []byte) (ptrace.Traces, error) {
+	what := "invalid OTLP/JSON: "
+	if wrapped != nil {
+		what = "invalid OTLP/JSON resource spans: "
+	}
+	decode := func(u *ptrace.JSONUnmarshaler, doc []byte) (ptrace.Traces, error) {
 		if wrapped == nil {
 			return u.UnmarshalTraces(doc)
 		}
 		*wrapped = append(append(append((*wrapped)[:0], `{"resourceSpans":[`...), doc...), "]}"...)
 		return u.UnmarshalTraces(*wrapped)
 	}
-	td, err := decode(doc)
-	if err == nil {
-		return td, nil
-	}
-	what := "invalid OTLP/JSON: "
-	if wrapped != nil {
-		what = "invalid OTLP/JSON resource spans: "
-	}
-	hexed, at, msg := hexIDs(doc)
-	if msg != "" {
-		l, c := posIn(doc, at, line, col)
-		return ptrace.Traces{}, errorAt("", l, c, what+msg)
-	}
-	if hexed != nil {
-		if td, err := decode(hexed); err == nil {
+	// decodeIDs decodes doc, its base64 ids in hex if need be.
+	decodeIDs := func(doc []byte) (ptrace.Traces, *syntax.Error) {
+		td, err := decode(u, doc)
+		if err == nil {
 			return td, nil
 		}
+		hexed, at, msg := hexIDs(doc)
+		if msg != "" {
+			l, c := posIn(doc, at, line, col)
+			return ptrace.Traces{}, errorAt("", l, c, what+msg)
+		}
+		if hexed != nil {
+			if td, err := decode(u, hexed); err == nil {
+				return td, nil
+			}
+		}
+		return ptrace.Traces{}, errorAt("", line, col, what+err.Error())
 	}
-	return ptrace.Traces{}, errorAt("", line, col, what+err.Error())
+	td, bad := decodeIDs(doc)
+	if bad != nil || td.SpanCount() > 0 {
+		return td, bad
+	}
+	if legacy := otlpLegacy(doc); legacy != nil {
+		if td, bad = decodeIDs(legacy); bad != nil || td.SpanCount() > 0 {
+			return td, bad
+		}
+		doc = legacy
+	}
+	if td.ResourceSpans().Len() == 0 {
+		return td, nil // no OTLP at all: the file says so (checkFound)
+	}
+	strict := ptrace.JSONUnmarshaler{DisallowUnknownFields: true}
+	if _, err := decode(&strict, doc); err != nil {
+		if m := unknownField.FindSubmatch([]byte(err.Error())); m != nil {
+			at := keyOffset(doc, string(m[1]))
+			l, c := posIn(doc, max(at, 0), line, col)
+			return ptrace.Traces{}, errorAt("", l, c, fmt.Sprintf("no span read: field %q is not OTLP/JSON's", m[1]))
+		}
+	}
+	return td, nil
+}
+
+// unknownField finds the field that pdata's strict decoding names.
+var unknownField = regexp.MustCompile(`unknown field "((?:[^"\\]|\\.)*)"`)
+
+// otlpLegacy returns doc with the names of OTLP before 1.0 (0.15 to 0.18:
+// instrumentationLibrarySpans, instrumentationLibrary) and Tempo's API
+// (batches: its resource spans) written as today's, or nil when it has
+// none.
+func otlpLegacy(doc []byte) []byte {
+	if !bytes.Contains(doc, []byte("nstrumentation")) && !bytes.Contains(doc, []byte(`"batches"`)) {
+		return nil
+	}
+	return renameKeys(doc, otlpLegacyNames)
+}
+
+var otlpLegacyNames = map[string]string{
+	"batches":                       otlpResourceSpans,
+	"instrumentationLibrarySpans":   "scopeSpans",
+	"instrumentation_library_spans": "scope_spans",
+	"instrumentationLibrary":        "scope",
+	"instrumentation_library":       "scope",
+}
+
+// renameKeys returns doc, a JSON text, with the keys of its objects that
+// names renames written as names says, or nil when it has none.
+func renameKeys(doc []byte, names map[string]string) []byte {
+	var out []byte
+	last := 0
+	for i, j := range jsonKeys(doc) {
+		if name, ok := names[string(doc[i+1:j])]; ok {
+			out = append(append(out, doc[last:i+1]...), name...)
+			last = j
+		}
+	}
+	if out == nil {
+		return nil
+	}
+	return append(out, doc[last:]...)
+}
+
+// keyOffset returns the offset in doc of the first key named key, -1 when
+// there is none.
+func keyOffset(doc []byte, key string) int {
+	for i, j := range jsonKeys(doc) {
+		if string(doc[i+1:j]) == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// jsonKeys yields the keys of the objects of doc, a JSON text, whatever
+// their depth, as the offsets of their opening and closing quotes: a
+// string followed by ':' is a key.
+func jsonKeys(doc []byte) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		for i := 0; i < len(doc); i++ {
+			if doc[i] != '"' {
+				continue
+			}
+			j := i + 1
+			for j < len(doc) && doc[j] != '"' {
+				if doc[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(doc) {
+				return
+			}
+			k := j + 1
+			for k < len(doc) && (doc[k] == ' ' || doc[k] == '\t' || doc[k] == '\r' || doc[k] == '\n') {
+				k++
+			}
+			if k < len(doc) && doc[k] == ':' && !yield(i, j) {
+				return
+			}
+			i = j
+		}
+	}
 }
 
 // otlpID matches an id of OTLP/JSON: its key, and its string value.

@@ -42,8 +42,9 @@ var architecture = []struct {
 	{"spec", []string{"syntax", "internal/scan", "interaction", "multitrace", "internal/hcf", "internal/diagram"}, nil},
 	{"internal/pretty", []string{"syntax", "interaction", "multitrace", "internal/hcf", "spec"}, nil}, // ivc fmt: every kind of file
 	// The readers of logs, then what turns their events into sessions.
+	// klauspost/compress: zstd, which the Collector's file exporter writes.
 	{"logs", []string{"syntax", "internal/input", "internal/enum", "interaction", "multitrace"},
-		[]string{"github.com/valyala/fastjson", "go.opentelemetry.io/collector/pdata"}},
+		[]string{"github.com/valyala/fastjson", "go.opentelemetry.io/collector/pdata", "github.com/klauspost/compress"}},
 	{"session", []string{"syntax", "internal/enum", "interaction", "multitrace", "logs"},
 		// x/sys: spill files without a name (O_TMPFILE) on Linux.
 		[]string{"golang.org/x/sys/unix"}},
