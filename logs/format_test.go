@@ -64,6 +64,23 @@ func TestDetect(t *testing.T) {
 		{"x.json", "\x28\xb5\x2f\xfd\x00\x01", logs.Auto, "zstd-compressed"},
 		{"x.bin", "\x0a\x85\x01\x0a\x10", logs.OTLPProto, ""},
 		{"x.json", "\x00\x00\x01\x05\x0a\x85", logs.Auto, "OTLP/protobuf"},
+		// Issue 38: every common shape, told by content.
+		{"x.json", `[{"traceId":"463ac35c9f6413ad","parentId":"1","id":"2","kind":"SERVER"}]`, logs.Zipkin, ""},
+		{"x.jsonl", `{"traceId":"463ac35c9f6413ad","id":"2","localEndpoint":{"serviceName":"a"}}`, logs.Zipkin, ""},
+		{"x.jsonl", `{"traceId":"463ac35c9f6413ad","id":"2","action":"a!m"}` + "\n", logs.JSONL, ""}, // an event log, not one span
+		{"x.json", `[{"traceId":"1","name":"get","id":"2","annotations":[],"binaryAnnotations":[]}]`, logs.Auto, "Zipkin v1 JSON"},
+		{"x.json", "{\n\t\"Name\": \"roll\",\n\t\"SpanContext\": {", logs.Stdouttrace, ""},
+		{"x.json", `{"batches":[{"resource":{},"scopeSpans":[]}]}`, logs.OTLP, ""},
+		{"x.json", `{"batches":[{"resource":{},"instrumentationLibrarySpans":[]}]}`, logs.OTLP, ""},
+		{"x.jsonl", `{"batches":3}` + "\n", logs.JSONL, ""},
+		{"x.json", `{"resourceLogs":[]}`, logs.Auto, `OTLP logs ("resourceLogs"), not traces`},
+		{"x.json", `{"result":{"resourceMetrics":[]}}`, logs.Auto, `OTLP metrics ("resourceMetrics"), not traces`},
+		{"x.json", `{"data":{"traceID":"abc","spans":[]},"id":"abc","state":"FETCH_DONE"}`, logs.Jaeger, ""},
+		{"x.bin", "\x00\x00\x00\x20\x28\xb5\x2f\xfd\x00", logs.OTLPProto, ""}, // zstd frames behind their length
+		{"x.json.zst", string(zstdOf(t, []byte(otlp))), logs.OTLP, ""},
+		{"x.jsonl.zst", string(zstdOf(t, []byte(`{"session":"s1","action":"a!m"}`))), logs.JSONL, ""},
+		{"x.htf.zst", "", logs.HTF, ""},
+		{"x.log", "\n\n\n{}", logs.HTF, ""}, // text starting as a TracesData would: no binary byte
 	} {
 		got, err := logs.Detect(c.name, []byte(c.head))
 		if got != c.want || (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {

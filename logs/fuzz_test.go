@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
+	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/logs"
@@ -175,12 +176,24 @@ func FuzzOTLP(f *testing.F) {
 			if bytes.Contains(line, []byte(`"result"`)) {
 				return // Jaeger's API v3 answer: the reader reads the object inside, pdata not
 			}
+			if bytes.Contains(line, []byte("nstrumentation")) || bytes.Contains(line, []byte(`"batches"`)) {
+				return // the reader reads the names before OTLP 1.0 and Tempo's, pdata not
+			}
 			td, err := u.UnmarshalTraces(bytes.TrimSuffix(line, []byte("\r")))
 			if err != nil {
 				if bytes.Contains(line, []byte(`Id"`)) || bytes.Contains(line, []byte(`_id"`)) {
 					return // the reader may read its ids as base64, which pdata refuses
 				}
 				malformed++
+				continue
+			}
+			// Resource spans of no span that hold a field OTLP does not
+			// know are malformed: never read as nothing.
+			if td.SpanCount() == 0 && td.ResourceSpans().Len() > 0 {
+				strictU := ptrace.JSONUnmarshaler{DisallowUnknownFields: true}
+				if _, err := strictU.UnmarshalTraces(bytes.TrimSuffix(line, []byte("\r"))); err != nil && strings.Contains(err.Error(), "unknown field") {
+					malformed++
+				}
 				continue
 			}
 			rss := td.ResourceSpans()
@@ -216,6 +229,50 @@ func FuzzJaeger(f *testing.F) {
 		// A span is at most one event; each object holds at most one span.
 		if n := bytes.Count(in, []byte("{")); st.Events+st.Ignored > n {
 			t.Errorf("%+v for %d objects", st, n)
+		}
+	})
+}
+
+func FuzzZipkin(f *testing.F) {
+	f.Fuzz(func(t *testing.T, in []byte, strict bool) {
+		_, st, _ := fuzzRead(t, "f.json", in, logs.Zipkin, strict)
+		// A span is at most one event, and each is an object.
+		if n := bytes.Count(in, []byte("{")); st.Events+st.Ignored+st.Unkinded > n {
+			t.Errorf("%+v for %d objects", st, n)
+		}
+	})
+}
+
+func FuzzStdouttrace(f *testing.F) {
+	f.Fuzz(func(t *testing.T, in []byte, strict bool) {
+		_, st, _ := fuzzRead(t, "f.json", in, logs.Stdouttrace, strict)
+		if n := bytes.Count(in, []byte("{")); st.Events+st.Ignored+st.Unkinded > n {
+			t.Errorf("%+v for %d objects", st, n)
+		}
+	})
+}
+
+// FuzzOTLPProto: on a request that pdata decodes whole, each span with an
+// action kind is an event (judged or ignored) or malformed, as when the
+// same request is read as OTLP/JSON.
+func FuzzOTLPProto(f *testing.F) {
+	f.Fuzz(func(t *testing.T, in []byte, strict bool) {
+		_, st, ok := fuzzRead(t, "f.pb", in, logs.OTLPProto, strict)
+		if !ok || len(in) == 0 || in[0] != 0x0a {
+			return // refused as a whole, or the file exporter's messages
+		}
+		req := ptraceotlp.NewExportRequest()
+		if err := req.UnmarshalProto(in); err != nil {
+			return // the reader reads the resource spans before the one that does not decode
+		}
+		var m ptrace.JSONMarshaler
+		doc, err := m.MarshalTraces(req.Traces())
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, jst, _ := fuzzRead(t, "f.json", append(doc, '\n'), logs.OTLP, strict)
+		if st.Events != jst.Events || st.Ignored != jst.Ignored || st.Unkinded != jst.Unkinded || st.Malformed != jst.Malformed {
+			t.Errorf("%+v, as OTLP/JSON %+v", st, jst)
 		}
 	})
 }

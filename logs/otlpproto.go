@@ -57,36 +57,27 @@ func isOTLPProto(head []byte) bool {
 // type LEN) of a TracesData message.
 const resourceSpansTag = 1<<3 | 2
 
-// isTracesData reports whether b, the start of a message, holds one
-// resource spans field after another as far as it goes, the first of which
-// starts with a field of ResourceSpans (resource, scope_spans, schema_url,
-// or the deprecated instrumentation_library_spans, field 1000).
+// isTracesData reports whether b, the start of a message, starts as a
+// TracesData does: a field resource_spans, itself starting with a field
+// of ResourceSpans (resource, scope_spans, schema_url, or the deprecated
+// instrumentation_library_spans, field 1000), as far as b goes. What
+// follows is the reader's to judge.
 func isTracesData(b []byte) bool {
-	first := true
-	for len(b) > 0 {
-		if b[0] != resourceSpansTag {
-			return false
-		}
-		n, k := binary.Uvarint(b[1:])
-		if k <= 0 {
-			return k == 0 && !first // cut by the end of the head
-		}
-		b = b[1+k:]
-		if first && n > 0 && len(b) > 0 {
-			switch {
-			case b[0] == 1<<3|2, b[0] == 2<<3|2, b[0] == 3<<3|2:
-			case bytes.HasPrefix(b, []byte{0xc2, 0x3e}): // 1000<<3 | 2
-			default:
-				return false
-			}
-		}
-		first = false
-		if n >= uint64(len(b)) {
-			return true // cut by the end of the head
-		}
-		b = b[n:]
+	if len(b) < 2 || b[0] != resourceSpansTag {
+		return false
 	}
-	return !first
+	n, k := binary.Uvarint(b[1:])
+	if k <= 0 {
+		return false
+	}
+	b = b[1+k:]
+	switch {
+	case n == 0 || len(b) == 0:
+		return true
+	case b[0] == 1<<3|2, b[0] == 2<<3|2, b[0] == 3<<3|2:
+		return true
+	}
+	return bytes.HasPrefix(b, []byte{0xc2, 0x3e}) // 1000<<3 | 2
 }
 
 // protoReader reads the parts of an OTLP/protobuf file, counting their
