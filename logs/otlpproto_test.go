@@ -111,7 +111,7 @@ func TestReadOTLPProto(t *testing.T) {
 func TestReadOTLPProtoErrors(t *testing.T) {
 	parts := resources(pairedRequest())
 	a, b := protoOf(t, parts[0]), protoOf(t, parts[1]) // a!m, b?m (paired: the receiving side's message)
-	big := bytes.Repeat([]byte(" "), 5000)              // past the 4 KiB a value may hold within 1 KiB of memory
+	big := bytes.Repeat([]byte(" "), 5000)             // past the 4 KiB a value may hold within 1 KiB of memory
 	ab := "01020300000000000000000000000000@1 2/0: a!m | b?m | \n"
 	for _, c := range []struct {
 		name    string
