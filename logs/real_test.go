@@ -14,7 +14,7 @@ import (
 
 // realTraces is the folder of trace files written elsewhere (its
 // README.md says where each comes from).
-const realTraces = "../testdata/traces"
+const realTraces = "../testdata/realtraces"
 
 // TestRealTraces reads every trace file written elsewhere, by its content
 // whatever its name: each is told apart, read without a malformed span,

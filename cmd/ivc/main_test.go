@@ -54,7 +54,7 @@ const testdata = "../../testdata"
 
 // TestScripts runs the user stories of testdata/script/*.txtar. Each script
 // starts in a work directory holding a copy of the shipped examples (abp/,
-// lfrem/, legacy/, logs/, slice/), so that it may rewrite them and sees short paths.
+// lfrem/, legacy/, logs/, slice/, realtraces/), so that it may rewrite them and sees short paths.
 //
 // Besides the standard commands, scripts have:
 //
@@ -88,7 +88,7 @@ func TestScripts(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			for _, dir := range []string{"abp", "checkout", "lfrem", "legacy", "logs", "slice"} {
+			for _, dir := range []string{"abp", "checkout", "lfrem", "legacy", "logs", "slice", "realtraces"} {
 				if !regexp.MustCompile(`\b` + dir + `\b`).Match(script) {
 					continue
 				}
