@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/gen"
 	"github.com/ivc-project/ivc/internal/testutil"
@@ -126,4 +128,30 @@ func BenchmarkStdlibDecode(b *testing.B) {
 		}
 	}
 	reportEvents(b, l.events, cpu)
+}
+
+// BenchmarkOTLPProto reads the same events as one OTLP/protobuf request
+// (ExportTraceServiceRequest), as an OTLP/HTTP body saved to a file.
+func BenchmarkOTLPProto(b *testing.B) {
+	l := benchLogs[logs.OTLPProto]
+	if l == nil {
+		src := lfremLog(b, logs.OTLP)
+		all := ptrace.NewTraces()
+		var u ptrace.JSONUnmarshaler
+		for line := range bytes.Lines(src.data) {
+			td, err := u.UnmarshalTraces(line)
+			if err != nil {
+				b.Fatal(err)
+			}
+			td.ResourceSpans().MoveAndAppendTo(all.ResourceSpans())
+		}
+		var m ptrace.ProtoMarshaler
+		data, err := m.MarshalTraces(all)
+		if err != nil {
+			b.Fatal(err)
+		}
+		l = &benchLog{sig: src.sig, data: data, events: src.events}
+		benchLogs[logs.OTLPProto] = l
+	}
+	benchRead(b, logs.OTLPProto)
 }

@@ -1,6 +1,7 @@
 // Package logs reads the logs real systems write, many sessions per file:
-// event logs (JSON Lines, CSV) and traces (OTLP/JSON, Jaeger's JSON, and
-// the OTLP requests a receiver decoded with pdata). A reader turns each
+// event logs (JSON Lines, CSV) and traces (OTLP/JSON, OTLP/protobuf,
+// Jaeger's JSON, Zipkin's v2 JSON, the Go SDK's stdouttrace, and the OTLP
+// requests a receiver decoded with pdata). A reader turns each
 // line, record or span into an event, an action of the signature with its
 // session id and its order key, and hands it to a Consumer as it reads it.
 // Package session is the consumer that gathers the events into
@@ -60,8 +61,18 @@
 // structs. TraceReader reads the requests an OTLP receiver decoded, without
 // turning them back into JSON.
 //
-// Detect decides the format by the name and the first bytes; gzip files
-// are read compressed. A file's format is decided once: Recognize, which
+// The other shapes of traces map alike (docs/logs.md): OTLP/JSON as Tempo
+// answers ({"batches": ...}) and before OTLP 1.0, OTLP/protobuf (one
+// request, or the Collector's file exporter's length-prefixed messages,
+// otlpproto.go), Jaeger's UI state file, Zipkin's v2 spans (zipkin.go: a
+// SERVER span pairs with the CLIENT span it shares its id with) and the
+// stdouttrace spans (stdouttrace.go). No file is read as nothing silently:
+// a shape recognized and not read (OTLP logs, Zipkin v1) is an error that
+// names it, and so are OTLP resource spans of no span with a field OTLP
+// does not know.
+//
+// Detect decides the format by the name and the first bytes; gzip and
+// zstd files are read compressed (compress.go). A file's format is decided once: Recognize, which
 // says which files of a directory are logs, returns what it detected, and
 // OpenDetected opens the file with it.
 //

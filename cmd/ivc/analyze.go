@@ -119,7 +119,7 @@ multi-trace judged apart (printed as FILE (session ID)); a session is its
 id across every log of the run (--session-scope file: within its file). A
 directory stands for the .htf files and logs below it, by extension or
 content (with --log-format, the files of that format), sorted; "-" is
-standard input, and a .gz file is read compressed. --log-format (default
+standard input, and a .gz or .zst file is read compressed. --log-format (default
 auto: traces by content, then by extension) says which:
   jsonl, csv        event logs (.jsonl/.ndjson; .csv/.tsv with a header row),
                     one event a line with the fields session, action (l!m,
@@ -137,6 +137,11 @@ auto: traces by content, then by extension) says which:
                     receiving side's message (http.route counts there)
   jaeger            Jaeger's JSON traces, mapped alike (span.kind tag;
                     references CHILD_OF and FOLLOWS_FROM link spans)
+  otlp-proto        OTLP/protobuf: one ExportTraceServiceRequest, or the
+                    file exporter's length-prefixed messages (otlp reads it too)
+  zipkin            Zipkin v2 JSON spans (localEndpoint.serviceName the
+                    lifeline; a shared SERVER half pairs with its CLIENT)
+  stdouttrace       the OpenTelemetry Go SDK's stdouttrace spans
 --locations groups the lifelines of logs that share a clock: discrete (the
 default: one location per lifeline), trivial (one for all) or the lifelines of
 each location "a,b;c". An event whose lifeline or message the signature
@@ -187,7 +192,7 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 	f.Var(&fl.maxMemory, "max-memory", "memory budget of each analysis (and of the automata engine's constructions), e.g. 512MiB or 4GB; Inconc when hit (0: half the available memory, shared by the --jobs)")
 	fl.maxInput = byteSize(input.DefaultLimit)
 	f.Var(&fl.maxInput, "max-input", "the largest input file read, e.g. 512MiB or 8GB")
-	f.StringVar(&fl.logs.format, "log-format", "auto", "the format of the logs, `auto|htf|jsonl|csv|otlp|jaeger` (auto: by extension and content)")
+	f.StringVar(&fl.logs.format, "log-format", "auto", "the format of the logs, `auto|htf|jsonl|csv|otlp|otlp-proto|jaeger|zipkin|stdouttrace` (auto: by extension and content)")
 	f.StringArrayVar(&fl.logs.fields, "field", nil, "an event log's field for a role, `ROLE=NAME` (roles: session, action, lifeline, kind, message, seq, time; repeatable)")
 	f.StringVar(&fl.logs.lifelineAttr, "lifeline-attr", "", "OTLP/Jaeger: the attribute naming a span's lifeline (default service.name)")
 	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "OTLP/Jaeger: the attribute naming a span's message (default messaging.destination.name, then rpc.method, then the span name)")

@@ -139,7 +139,7 @@ the HIF beside a .hsf).
 	f.StringVar(&fl.budget, "budget", "liberal", "slice mode's simulation budget, `liberal|paper`")
 	f.DurationVar(&fl.timeout, "timeout", 0, "time budget of the analysis, e.g. 5s (0: none)")
 	f.StringVar(&fl.session, "session", "", "draw the session `ID` of the logs given (joined across them)")
-	f.StringVar(&fl.logs.format, "log-format", "auto", "with --session, the format of the logs, `auto|jsonl|csv|otlp|jaeger`")
+	f.StringVar(&fl.logs.format, "log-format", "auto", "with --session, the format of the logs, `auto|jsonl|csv|otlp|otlp-proto|jaeger|zipkin|stdouttrace`")
 	f.StringArrayVar(&fl.logs.fields, "field", nil, "with --session, an event log's field for a role, `ROLE=NAME` (see ivc analyze)")
 	f.StringVar(&fl.logs.lifelineAttr, "lifeline-attr", "", "with --session, OTLP/Jaeger: the attribute naming a span's lifeline")
 	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "with --session, OTLP/Jaeger: the attribute naming a span's message")

@@ -78,7 +78,7 @@ func (a *app) logOptions(fl *analyzeFlags, sp *spec.Spec) (logRun, error) {
 	lf := &fl.logs
 	f, err := logs.ParseFormat(lf.format)
 	if err != nil {
-		return logRun{}, a.usagef("invalid --log-format %q: want auto, htf, jsonl, csv, otlp or jaeger", lf.format)
+		return logRun{}, a.usagef("invalid --log-format %q: want %s", lf.format, logs.FormatNames)
 	}
 	scope, err := session.ParseScope(lf.sessionScope)
 	if err != nil {
