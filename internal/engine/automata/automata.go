@@ -168,6 +168,10 @@ type located struct {
 	letters []synth.LetterIndex // per location
 	err     error
 	inconc  verdict.Result // the answer of each multi-trace when err is set, made once
+	// eventOf[i][x] is the event letter x of location i stands for, made
+	// by the first repair (see events).
+	eventsOnce sync.Once
+	eventOf    [][]interaction.MultiAction
 }
 
 // Checker returns the checker of the locations locs (built on first use).
