@@ -74,13 +74,30 @@ type Result struct {
 	Nodes int
 }
 
+// atom is an edit that a candidate may choose: the deletion of event j of
+// component c (ev < 0), or the insertion of event ev of its alphabet
+// before it. A log of thousands of events has hundreds of thousands of
+// them: small, and without pointers.
+type atom struct{ c, j, ev int32 }
+
+func (a atom) insert() bool { return a.ev >= 0 }
+
+// edit returns the edit of a.
+func (s *searcher) edit(a atom) Edit {
+	if a.ev < 0 {
+		return Edit{Op: verdict.Delete, Component: int(a.c), Index: int(a.j), Event: s.mt.Components[a.c].Trace[a.j]}
+	}
+	return Edit{Op: verdict.Insert, Component: int(a.c), Index: int(a.j), Event: s.alph[a.c][a.ev]}
+}
+
 // searcher is the state of one Search.
 type searcher struct {
 	mt     *multitrace.MultiTrace
 	judge  func(*multitrace.MultiTrace) verdict.Result
 	opt    Options
+	alph   [][]interaction.MultiAction
 	forced []Edit
-	atoms  []Edit
+	atoms  []atom
 	seen   map[uint64]bool
 	seed   maphash.Seed
 
@@ -103,7 +120,7 @@ func Search(mt *multitrace.MultiTrace, alphabet [][]interaction.MultiAction, jud
 	if opt.MaxNodes <= 0 {
 		opt.MaxNodes = DefaultMaxNodes
 	}
-	s := &searcher{mt: mt, judge: judge, opt: opt, seen: map[uint64]bool{}, seed: maphash.MakeSeed()}
+	s := &searcher{mt: mt, alph: alphabet, judge: judge, opt: opt, seen: map[uint64]bool{}, seed: maphash.MakeSeed()}
 	s.prepare(alphabet)
 	s.seen[s.key(mt)] = true
 	for k := 0; ; k++ {
@@ -145,51 +162,78 @@ func limitText(r verdict.Reason) string {
 	return "node budget reached"
 }
 
-// prepare lists the forced deletions and the other edits, nearest first.
+// prepare lists the forced deletions and the other edits, nearest to
+// Near first (the focus's first, then the other components'), the
+// deletions before the insertions at one distance, by component and
+// index: generated in that order, as a log of thousands of events has
+// hundreds of thousands of insertions to sort.
 func (s *searcher) prepare(alphabet [][]interaction.MultiAction) {
-	in := func(c int, ev interaction.MultiAction) bool {
-		return slices.ContainsFunc(alphabet[c], func(x interaction.MultiAction) bool { return slices.Equal(x, ev) })
-	}
-	dist := func(c, j int) int {
-		near := 0
-		if s.opt.Near != nil {
-			near = s.opt.Near[c]
-		}
-		d := j - near
-		if d < 0 {
-			d = -d
-		}
-		if s.opt.Focus >= 0 && c != s.opt.Focus {
-			d += 1 << 20
-		}
-		return d
-	}
-	for c, comp := range s.mt.Components {
-		tr := comp.Trace
-		for j, ev := range tr {
-			if in(c, ev) {
-				s.atoms = append(s.atoms, Edit{Op: verdict.Delete, Component: c, Index: j, Event: ev})
-			} else {
+	comps := s.mt.Components
+	in := make([][]bool, len(comps)) // whether each event is of its location's alphabet
+	for c, comp := range comps {
+		in[c] = make([]bool, len(comp.Trace))
+		for j, ev := range comp.Trace {
+			in[c][j] = slices.ContainsFunc(alphabet[c], func(x interaction.MultiAction) bool { return slices.Equal(x, ev) })
+			if !in[c][j] {
 				s.forced = append(s.forced, Edit{Op: verdict.Delete, Component: c, Index: j, Event: ev})
 			}
 		}
-		for j := 0; j <= len(tr); j++ {
-			for _, ev := range alphabet[c] {
-				// Inserting ev just after an ev gives what inserting it
-				// just before does: only the first is tried.
-				if j > 0 && slices.Equal(tr[j-1], ev) {
-					continue
+	}
+	near := func(c int) int {
+		if s.opt.Near == nil {
+			return 0
+		}
+		return s.opt.Near[c]
+	}
+	var classes [][]int
+	var rest []int
+	for c := range comps {
+		if c == s.opt.Focus {
+			classes = append(classes, []int{c})
+		} else {
+			rest = append(rest, c)
+		}
+	}
+	classes = append(classes, rest)
+	size := 0
+	for c, comp := range comps {
+		size += len(comp.Trace) + (len(comp.Trace)+1)*len(alphabet[c])
+	}
+	s.atoms = make([]atom, 0, size)
+	var at [2]int
+	for _, class := range classes {
+		far := 0
+		for _, c := range class {
+			far = max(far, near(c)+1, len(comps[c].Trace)+1-near(c))
+		}
+		for d := 0; d <= far; d++ {
+			for _, op := range []verdict.EditOp{verdict.Delete, verdict.Insert} {
+				for _, c := range class {
+					tr := comps[c].Trace
+					at[0], at[1] = near(c)-d, near(c)+d
+					js := at[:2]
+					if d == 0 {
+						js = at[:1]
+					}
+					for _, j := range js {
+						switch {
+						case op == verdict.Delete && j >= 0 && j < len(tr) && in[c][j]:
+							s.atoms = append(s.atoms, atom{int32(c), int32(j), -1})
+						case op == verdict.Insert && j >= 0 && j <= len(tr):
+							for x, ev := range alphabet[c] {
+								// Inserting ev just after an ev gives what
+								// inserting it just before does: only the
+								// first is tried.
+								if j == 0 || !slices.Equal(tr[j-1], ev) {
+									s.atoms = append(s.atoms, atom{int32(c), int32(j), int32(x)})
+								}
+							}
+						}
+					}
 				}
-				s.atoms = append(s.atoms, Edit{Op: verdict.Insert, Component: c, Index: j, Event: ev})
 			}
 		}
 	}
-	slices.SortStableFunc(s.atoms, func(a, b Edit) int {
-		if c := cmp.Compare(dist(a.Component, a.Index), dist(b.Component, b.Index)); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Op, b.Op) // deletions first
-	})
 }
 
 // choose tries every choice of left more edits from atom start on (an
@@ -202,7 +246,7 @@ func (s *searcher) choose(start, left int) bool {
 	for a := start; a < len(s.atoms); a++ {
 		s.chosen = append(s.chosen, a)
 		next := a + 1
-		if s.atoms[a].Op == verdict.Insert {
+		if s.atoms[a].insert() {
 			next = a
 		}
 		done := s.choose(next, left-1)
@@ -222,21 +266,21 @@ func (s *searcher) arrange() bool {
 	// first of the permutations that nextArrangement enumerates.
 	slices.SortStableFunc(order, func(x, y int) int {
 		a, b := s.atoms[x], s.atoms[y]
-		if c := cmp.Compare(a.Component, b.Component); c != 0 {
+		if c := cmp.Compare(a.c, b.c); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(a.Index, b.Index); c != 0 {
+		if c := cmp.Compare(a.j, b.j); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(a.Op, b.Op); c != 0 {
-			return c
+		if c := cmp.Compare(min(a.ev, 0), min(b.ev, 0)); c != 0 {
+			return -c // the deletion first
 		}
 		return cmp.Compare(x, y)
 	})
 	for {
 		edits := make([]Edit, 0, len(order))
 		for _, x := range order {
-			edits = append(edits, s.atoms[x])
+			edits = append(edits, s.edit(s.atoms[x]))
 		}
 		if s.try(edits) {
 			return true
@@ -253,7 +297,7 @@ func (s *searcher) arrange() bool {
 func (s *searcher) nextArrangement(order []int) bool {
 	same := func(x, y int) bool {
 		a, b := s.atoms[x], s.atoms[y]
-		return a.Op == verdict.Insert && b.Op == verdict.Insert && a.Component == b.Component && a.Index == b.Index
+		return a.insert() && b.insert() && a.c == b.c && a.j == b.j
 	}
 	for end := len(order); end > 0; {
 		start := end - 1
