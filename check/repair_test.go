@@ -60,6 +60,12 @@ func TestRepair(t *testing.T) {
 	// the multi-trace is no multi-prefix.
 	choice := writeSpec(t, sigMN, "alt(l1 -- m -> l2, l1 -- m -> l3)")
 	synch := writeSpec(t, sigMN, "l1 -- <synch>m -> l2")
+	// The lifeline-removal paper's T4 and T5: l1 unobserved.
+	optionalReply := writeSpec(t, sigMN, "seq(l1 -- m -> l2, alt(l2 -- m -> l1, o))")
+	// Its publish/subscribe example (Fig. 1): publications before the
+	// subscription reach the broker only, those after it the subscriber.
+	pubsub := writeSpec(t, "@lifeline{ lp; lb; ls }\n@message{ pub; sub }\n",
+		"seq(loopW(lp -- pub -> lb), ls -- sub -> lb, loopW(seq(lp -- pub -> lb, lb -- pub -> ls)))")
 	abp, err := spec.Load(filepath.Join(testdata, "abp", "abp.hsf"), "")
 	if err != nil {
 		t.Fatal(err)
@@ -92,19 +98,22 @@ func TestRepair(t *testing.T) {
 		{"co-localized, exactly", message, accept, "{[l1,l2] l2?m.l1!m}", "", 2},
 		{"a synch message", synch, accept, "{[l1] ; [l2] l2?m}", "+[l1]@0:l1!m", 0},
 		{"a synch message, co-localized", synch, accept, "{[l1,l2] ; [l3] l3?m}", "", 2},
+		{"l1 unobserved", optionalReply, prefix, "{[l1] ; [l2] l2?m}", "", 0},
+		{"l1 unobserved, exactly", optionalReply, accept, "{[l1] ; [l2] l2?m}", "+[l1]@0:l1!m", 0},
+		{"a publication before the subscription", pubsub, prefix, "{[lp] lp!pub; [lb] lb!pub.lb?sub; [ls] ls!sub}", "-[lb]@0:lb!pub", 0},
+		{"a publication before the subscription, exactly", pubsub, accept, "{[lp] lp!pub; [lb] lb!pub.lb?sub; [ls] ls!sub}", "", 2},
 		{"a slice that starts late", twoMessages, slice, "{[l1] l1!n; [l2] l2?n}", "", 0},
 		{"no slice", twoMessages, slice, "{[l1] l1!n.l1!m; [l2] }", "", 1},
 		// The alternating bit protocol: the last action of a log of 251 is wrong.
 		{"abp", abp, prefix, readFile(t, filepath.Join(testdata, "abp", "traces", "trace1_error_1.htf")), "-[S,K,L,R]@250:R!zero", 0},
 	} {
-		for _, engine := range []check.Engine{check.EngineAutomata, check.EngineRuntime} {
-			if engine == check.EngineAutomata && tc.mode == slice {
-				continue
-			}
+		// Auto: the automata engine, but for pubsub (a loopW) and slice
+		// mode.
+		for _, engine := range []check.Engine{check.EngineAuto, check.EngineRuntime} {
 			opt := check.DefaultOptions()
 			opt.Engine, opt.Mode = engine, tc.mode
-			res, r, _ := repairOf(t, tc.sp, opt, tc.mt)
-			name := fmt.Sprintf("%s (%s, %s)", tc.name, tc.mode, engine)
+			res, r, used := repairOf(t, tc.sp, opt, tc.mt)
+			name := fmt.Sprintf("%s (%s, %s)", tc.name, tc.mode, used)
 			if r.Incomplete {
 				t.Errorf("%s: incomplete: %s", name, r.Detail)
 			}
