@@ -15,18 +15,19 @@ import (
 //
 // The search is a shortest path over the product of the automaton and the
 // positions reached in the local traces, the states of Central(A, (μi)i)
-// (Def. 4), with three kinds of moves:
+// (Def. 4), with two kinds of moves:
 //
 //   - a transition q –x→ q' of A: at each location where x has a part, the
 //     part is read from the trace when it is the trace's next event (cost
-//     0), or inserted before that event (cost 1); in prefix mode, at a
+//     0), or else inserted before that event (cost 1); in prefix mode, at a
 //     location whose trace is consumed the part costs nothing: what the
 //     location does after its log stops is unobserved (lifeline removal);
-//   - the deletion of the next event of a location (cost 1);
-//   - none other: a part that could be read is never inserted instead (an
-//     alignment that inserts a letter before the same letter of the trace
-//     costs no less than one that reads it and inserts it later, and
-//     reaches the same repaired trace).
+//   - the deletion of the next event of a location (cost 1).
+//
+// A part that could be read is never inserted instead: an alignment that
+// inserts a letter before the same letter of the trace costs no less than
+// one that reads it and inserts it later, which gives the same repaired
+// trace.
 //
 // The goal is every trace consumed, in a final state of A in accept mode
 // (in prefix mode A is trim, so a final state is still reachable). The

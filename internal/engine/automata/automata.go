@@ -12,6 +12,7 @@
 //	var le *synth.LoopError
 //	if errors.As(err, &le) { ... }   // outside the compiled sublanguage: use the runtime engine
 //	res := e.Check(mt)             // Pass, WeakPass, Fail (Reason: LocalError(...), InterError, CentralError)
+//	r, _ := e.Repair(mt, nfa.AlignOptions{}) // a Fail's fewest edits (repair.go)
 //
 // It is a package of its own, not part of compile, because it joins three
 // worlds that compile does not need: multi-traces and their partitions, the
