@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ivc-project/ivc/check"
@@ -179,5 +180,44 @@ func TestRepairBudget(t *testing.T) {
 				t.Errorf("%s %s: no repair within the budget: %s", engine, mode, r.Detail)
 			}
 		}
+	}
+}
+
+// TestRepairConcurrent repairs from several goroutines with one checker
+// per engine (run with -race).
+func TestRepairConcurrent(t *testing.T) {
+	sp := writeSpec(t, "@lifeline{ l1; l2 }\n@message{ m; n }\n", "seq(l1 -- m -> l2, l1 -- n -> l2)")
+	mts := []string{"{[l1] l1!n.l1!m; [l2] l2?m.l2?n}", "{[l1] l1!m.l1!m; [l2] }", "{[l1,l2] l2?n.l1!m}"}
+	for _, engine := range []check.Engine{check.EngineAutomata, check.EngineRuntime} {
+		opt := check.DefaultOptions()
+		opt.Engine = engine
+		c, err := check.New(sp, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := make([]int, len(mts))
+		parsed := make([]*multitrace.MultiTrace, len(mts))
+		for i, src := range mts {
+			if parsed[i], err = multitrace.ParseResolve("mt.htf", []byte(src), sp.Sig); err != nil {
+				t.Fatal(err)
+			}
+			r, err := c.Repair(parsed[i], c.Check(parsed[i]))
+			if err != nil || r.Cost() == 0 {
+				t.Fatalf("%s: %+v, %v", src, r, err)
+			}
+			want[i] = r.Cost()
+		}
+		var wg sync.WaitGroup
+		for g := range 4 {
+			wg.Go(func() {
+				for k := range 20 {
+					i := (g + k) % len(mts)
+					if r, err := c.Repair(parsed[i], c.Check(parsed[i])); err != nil || r.Cost() != want[i] {
+						t.Errorf("%s %s: %+v, %v", engine, mts[i], r, err)
+					}
+				}
+			})
+		}
+		wg.Wait()
 	}
 }
