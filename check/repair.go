@@ -72,14 +72,13 @@ func (c *Checker) Repair(mt *multitrace.MultiTrace, res verdict.Result) (verdict
 	}
 	a, _ := c.analyzer()
 	defer c.release(a)
-	opt := repair.Options{MaxNodes: budget.MaxNodes, Deadline: deadline, Focus: -1,
-		Truncate: c.opt.Mode != verdict.Accept}
+	opt := repair.Options{MaxNodes: budget.MaxNodes, Deadline: deadline, Truncate: c.opt.Mode != verdict.Accept}
 	if e := res.Explanation; e != nil && len(e.Components) == len(mt.Components) {
 		opt.Near = make([]int, len(mt.Components))
 		for i, cp := range e.Components {
 			opt.Near[i] = cp.Consumed
 			if e.LocalFailure != "" && cp.Lifelines == e.LocalFailure {
-				opt.Focus = i
+				opt.Focus = i + 1
 			}
 		}
 	}

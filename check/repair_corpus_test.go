@@ -112,7 +112,7 @@ func TestRepairCorpus(t *testing.T) {
 			rc := cs[1]
 			sp := rc.Spec()
 			shorter := repair.Search(mt, repair.Alphabet(sp.Store, sp.Root, mt.Locations()), rc.Check,
-				repair.Options{MaxEdits: r.Cost() - 1, MaxNodes: 1 << 20, Focus: -1})
+				repair.Options{MaxEdits: r.Cost() - 1, MaxNodes: 1 << 20})
 			switch {
 			case shorter.Found:
 				t.Errorf("%s %s: repaired by %d edits (%s), but %d do: %v", row.HTF, mode, r.Cost(), formatRepair(r), len(shorter.Edits), shorter.Edits)

@@ -150,7 +150,6 @@ func TestSearch(t *testing.T) {
 			func(r Result) bool { return !r.Found && r.Incomplete && r.Reason == verdict.Timeout }},
 	} {
 		mt := parse(t, tc.mt)
-		tc.opt.Focus = -1
 		r := Search(mt, alphabet, judge(tc.ok...), tc.opt)
 		if got := format(Public(sig, mt, r.Edits)); got != tc.words || tc.check != nil && !tc.check(r) || tc.check == nil && (!r.Found || r.Incomplete) {
 			t.Errorf("%s: %q %+v, want %q", tc.mt, got, r, tc.words)

@@ -41,15 +41,15 @@ type Options struct {
 	MaxEdits int
 	// Near gives, per component, the index around which edits are tried
 	// first (where the check got stuck; nil: the start of each). Focus is
-	// the component whose edits come first (one whose log is impossible on
-	// its own), or -1.
+	// one more than the component whose edits come first (one whose log is
+	// impossible on its own), 0 for none.
 	Near  []int
 	Focus int
 	// Truncate: when a limit stops the search before it finds a repair,
 	// try the deletion of the end of every log from Near on, then of every
 	// event. In prefix and slice modes a log that stops early fails
-	// nothing, so they are repairs unless the interaction accepts nothing
-	// (and are checked by the judge as any candidate).
+	// nothing: the first is often a repair, the second is one unless the
+	// interaction accepts nothing (the judge checks them as any candidate).
 	Truncate bool
 }
 
@@ -188,7 +188,7 @@ func (s *searcher) prepare(alphabet [][]interaction.MultiAction) {
 	var classes [][]int
 	var rest []int
 	for c := range comps {
-		if c == s.opt.Focus {
+		if c == s.opt.Focus-1 {
 			classes = append(classes, []int{c})
 		} else {
 			rest = append(rest, c)

@@ -64,7 +64,7 @@ func TestRepairDifferentialRuntime(t *testing.T) {
 					continue // the bounded search would take long
 				}
 				rr := repair.Search(&mt, repair.Alphabet(st, term, mt.Locations()), rt.Check,
-					repair.Options{MaxEdits: cost, MaxNodes: 1 << 18, Focus: -1})
+					repair.Options{MaxEdits: cost, MaxNodes: 1 << 18})
 				switch {
 				case rr.Incomplete:
 					continue
