@@ -104,13 +104,7 @@ func Alphabet(st *interaction.Store, root interaction.Term, locs interaction.Loc
 	out := make([][]interaction.MultiAction, len(locs))
 	for i, g := range locs {
 		for _, m := range acts {
-			var part interaction.MultiAction
-			for _, a := range m {
-				if g.Has(a.Lifeline()) {
-					part = append(part, a)
-				}
-			}
-			if len(part) > 0 && !slices.ContainsFunc(out[i], func(x interaction.MultiAction) bool { return slices.Equal(x, part) }) {
+			if part := m.Restrict(g); len(part) > 0 && !slices.ContainsFunc(out[i], func(x interaction.MultiAction) bool { return slices.Equal(x, part) }) {
 				out[i] = append(out[i], part)
 			}
 		}

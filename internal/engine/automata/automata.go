@@ -295,7 +295,7 @@ func (e *Engine) warmPath(l *located) *multitrace.MultiTrace {
 		}
 		m := e.acts[out[0].Sym]
 		for i, g := range l.locs {
-			if part := synth.Restrict(m, g); len(part) > 0 {
+			if part := m.Restrict(g); len(part) > 0 {
 				mt.Components[i].Trace = append(mt.Components[i].Trace, part)
 			}
 		}

@@ -6,7 +6,6 @@ import (
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/nfa"
 	"github.com/ivc-project/ivc/internal/repair"
-	"github.com/ivc-project/ivc/internal/synth"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/verdict"
 )
@@ -67,7 +66,7 @@ func (l *located) events(e *Engine) [][]interaction.MultiAction {
 		}
 		for _, m := range e.acts {
 			for i, g := range l.locs {
-				if part := synth.Restrict(m, g); len(part) > 0 {
+				if part := m.Restrict(g); len(part) > 0 {
 					if x, ok := l.letters[i].Lookup(part); ok {
 						l.eventOf[i][x] = part
 					}
