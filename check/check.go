@@ -104,6 +104,8 @@ type Checker struct {
 
 	mu   sync.Mutex
 	free []*rewrite.Analyzer // idle runtime analyzers (one per concurrent check)
+
+	alphabets sync.Map // the runtime engine's repairs: the events of each partition (repair.go)
 }
 
 // New prepares a checker of sp: for the automata engine it compiles the

@@ -46,6 +46,8 @@ type Options struct {
 	// MaxInput bounds the bytes read from one input file (0:
 	// input.DefaultLimit, 4 GiB).
 	MaxInput int64
+	// Repair bounds the search for the repair of a Fail (Checker.Repair).
+	Repair RepairBudget
 }
 
 // The settings' values that belong to one engine are that engine's types,

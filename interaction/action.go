@@ -109,6 +109,19 @@ func (m MultiAction) Lifelines() Lifelines {
 	return trimmed(b)
 }
 
+// Restrict returns the actions of m on the lifelines of g, nil when there
+// is none: what a location whose lifelines are g observes of m (its part
+// there, one event of its log).
+func (m MultiAction) Restrict(g Lifelines) MultiAction {
+	var part MultiAction
+	for _, a := range m {
+		if g.Has(a.Lifeline()) {
+			part = append(part, a)
+		}
+	}
+	return part
+}
+
 // Format returns "l!m" for a single action and "{a!m,b?m}" otherwise.
 func (m MultiAction) Format(sig *Signature) string {
 	var buf [64]byte

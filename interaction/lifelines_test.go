@@ -2,6 +2,7 @@ package interaction
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -40,6 +41,25 @@ func TestLifelinesOps(t *testing.T) {
 		}
 		if got, want := s.Minus(u), of(func(l LifelineID) bool { return ms[l] && !mu[l] }); got != want {
 			t.Fatalf("%v ∖ %v = %v, want %v", []byte(s), []byte(u), []byte(got), []byte(want))
+		}
+	}
+}
+
+// TestRestrict takes the part of a multi-action at a location.
+func TestRestrict(t *testing.T) {
+	a, b := MakeAction(0, Emission, 0), MakeAction(2, Reception, 0)
+	m := NewMultiAction(a, b)
+	for _, tc := range []struct {
+		g    Lifelines
+		want MultiAction
+	}{
+		{LifelinesOf(0), MultiAction{a}},
+		{LifelinesOf(2, 5), MultiAction{b}},
+		{LifelinesOf(0, 2), m},
+		{LifelinesOf(1), nil},
+	} {
+		if got := m.Restrict(tc.g); !slices.Equal(got, tc.want) {
+			t.Errorf("%v restricted to %v: %v, want %v", m, tc.g.Slice(), got, tc.want)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 // Package verdict holds the answers of ivc: the question asked of a
-// multi-trace (Mode), the answer (Verdict), why it was given (Reason), and
-// how a Fail is explained (Explanation). Both engines, the front door
+// multi-trace (Mode), the answer (Verdict), why it was given (Reason), how
+// a Fail is explained (Explanation), and how it is repaired (Repair: the
+// fewest edits after which it passes). Both engines, the front door
 // (package check) and the CLI's text and JSON output speak these types, so
 // that every path prints alike and differential tests compare like with
 // like.

@@ -3,6 +3,7 @@ package nfa
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/ivc-project/ivc/internal/nfa/engine"
@@ -84,6 +85,11 @@ type Checker struct {
 	projs []*Proj
 	t     *engine.Tables
 	c     *engine.Checker
+
+	// The alignments' tables (made on first use) and working memory.
+	alignOnce sync.Once
+	at        *alignTables
+	alignPool sync.Pool
 }
 
 // NewChecker builds the checker of a under locs: the projections of every

@@ -45,6 +45,10 @@
 //	r = c.CheckAC(mt, nfa.Accept)    // the centralized procedure: Pass or Fail (Error)
 //	r = c.CheckAS(mt, nfa.Prefix)    // multi-prefixes: Pass, WeakPass or Fail
 //
+// A Checker also repairs multi-traces (align.go): Align returns the fewest
+// deletions and insertions of letters after which a multi-trace passes, by
+// a shortest path over the states of Central(A, (μi)i) with edit moves.
+//
 // The local checks are the per-event path: a walk reads up to four letters
 // per table lookup (each small projection also has a table of words, whose
 // entries carry the union of the areas along the word), marks the entries

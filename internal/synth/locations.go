@@ -42,7 +42,7 @@ func (a *Automaton) MultiActions(st *interaction.Store) []interaction.MultiActio
 // of an automaton's symbols) at the locations locs, and the index of each
 // location's letters, by which a check finds the letter of an event: a
 // symbol's part at a location is its restriction to the location's
-// lifelines (Restrict), a letter made of those actions, named by
+// lifelines (MultiAction.Restrict), a letter made of those actions, named by
 // MultiAction.Format for printing, and given as nfa's typed actions
 // (nfa.Action) for the code generator.
 func Alphabets(sig *interaction.Signature, acts []interaction.MultiAction, locs interaction.Locations) (*nfa.Alphabets, []LetterIndex) {
@@ -54,7 +54,7 @@ func Alphabets(sig *interaction.Signature, acts []interaction.MultiAction, locs 
 	alph := nfa.NewAlphabets(names...)
 	for x, m := range acts {
 		for i, g := range locs {
-			part := Restrict(m, g)
+			part := m.Restrict(g)
 			if len(part) == 0 {
 				continue
 			}
@@ -119,16 +119,4 @@ func nfaActions(m interaction.MultiAction) []nfa.Action {
 		out[k] = nfa.Action{Lifeline: int(a.Lifeline()), Message: int(a.Message()), Receive: a.Kind() == interaction.Reception}
 	}
 	return out
-}
-
-// Restrict returns the actions of m on the lifelines of g: m's part at a
-// location g.
-func Restrict(m interaction.MultiAction, g interaction.Lifelines) interaction.MultiAction {
-	var part interaction.MultiAction
-	for _, act := range m {
-		if g.Has(act.Lifeline()) {
-			part = append(part, act)
-		}
-	}
-	return part
 }

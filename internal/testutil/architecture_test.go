@@ -54,17 +54,20 @@ var architecture = []struct {
 	// The engines. internal/nfa/engine is the standard library only:
 	// internal/compile copies its files into every generated package.
 	{"verdict", []string{"internal/enum"}, nil},
+	// The repairs of failing multi-traces: their edits, and the bounded
+	// search over edits with any engine as the judge.
+	{"internal/repair", []string{"interaction", "multitrace", "verdict"}, nil},
 	{"internal/nfa/engine", nil, nil},
 	{"internal/nfa", []string{"internal/nfa/engine"}, []string{"github.com/emicklei/dot"}},
 	{"internal/synth", []string{"interaction", "internal/nfa"}, nil},
-	{"internal/engine/automata", []string{"interaction", "multitrace", "verdict", "internal/nfa", "internal/synth"}, nil},
+	{"internal/engine/automata", []string{"interaction", "multitrace", "verdict", "internal/repair", "internal/nfa", "internal/synth"}, nil},
 	{"internal/engine/rewrite", []string{"internal/enum", "interaction", "multitrace", "verdict"}, nil},
 	// internal/compile is fed by internal/nfa's tables and typed letters:
 	// nothing above internal/nfa.
 	{"internal/compile", []string{"syntax", "internal/atomicfile", "internal/nfa/engine", "internal/nfa"},
 		[]string{"github.com/dave/jennifer", "golang.org/x/mod"}},
 	// The front door, and what prints its results.
-	{"check", []string{"syntax", "internal/enum", "interaction", "multitrace", "internal/hcf", "spec", "logs", "verdict", "internal/nfa", "internal/synth", "internal/engine/automata", "internal/engine/rewrite"}, nil},
+	{"check", []string{"syntax", "internal/enum", "interaction", "multitrace", "internal/hcf", "spec", "logs", "verdict", "internal/repair", "internal/nfa", "internal/synth", "internal/engine/automata", "internal/engine/rewrite"}, nil},
 	{"internal/draw", []string{"interaction", "multitrace", "verdict", "check"}, []string{"github.com/emicklei/dot"}},
 	{"internal/report", nil, nil},
 	// The live driver's library: sessions of live traffic judged by check,

@@ -270,6 +270,18 @@ var producers = []producer{
 		}
 		return out, nil
 	}},
+	{"repair", func() ([]row, error) {
+		// The repair of a Fail beside its check (check's BenchmarkRepair:
+		// lfrem's failing noise mutants, the engine auto chooses).
+		rs, err := goTest(nil, "./check", "-run", "^$", "-bench", "Repair/all$", "-benchtime", "5x")
+		if err != nil || len(rs) == 0 {
+			return nil, err
+		}
+		m := rs[0].metrics
+		return []row{{"repair of a Fail (lfrem's 1,784 failing noise mutants, prefix mode, engine auto), per multi-trace",
+			"target: at most 10× its check (median)", fmt.Sprintf("median check %s, repair %s", dur(m["check-µs"]), dur(m["repair-µs"])),
+			fmt.Sprintf("%.1f× its check (median)", m["ratio"])}}, nil
+	}},
 	{"join", func() ([]row, error) {
 		// Sessions joined across one log per location (issue 23), beside
 		// the per-file path on the same sessions: check's BenchmarkJoin

@@ -12,6 +12,7 @@
 //	var le *synth.LoopError
 //	if errors.As(err, &le) { ... }   // outside the compiled sublanguage: use the runtime engine
 //	res := e.Check(mt)             // Pass, WeakPass, Fail (Reason: LocalError(...), InterError, CentralError)
+//	r, _ := e.Repair(mt, nfa.AlignOptions{}) // a Fail's fewest edits (repair.go)
 //
 // It is a package of its own, not part of compile, because it joins three
 // worlds that compile does not need: multi-traces and their partitions, the
@@ -168,6 +169,10 @@ type located struct {
 	letters []synth.LetterIndex // per location
 	err     error
 	inconc  verdict.Result // the answer of each multi-trace when err is set, made once
+	// eventOf[i][x] is the event letter x of location i stands for, made
+	// by the first repair (see events).
+	eventsOnce sync.Once
+	eventOf    [][]interaction.MultiAction
 }
 
 // Checker returns the checker of the locations locs (built on first use).
@@ -290,7 +295,7 @@ func (e *Engine) warmPath(l *located) *multitrace.MultiTrace {
 		}
 		m := e.acts[out[0].Sym]
 		for i, g := range l.locs {
-			if part := synth.Restrict(m, g); len(part) > 0 {
+			if part := m.Restrict(g); len(part) > 0 {
 				mt.Components[i].Trace = append(mt.Components[i].Trace, part)
 			}
 		}

@@ -1,0 +1,167 @@
+// Package repair holds what both engines and the front door share about
+// the repairs of failing multi-traces (verdict.Repair): the edits with their
+// events as actions (Edit), how a multi-trace is edited (Apply), how the
+// edits are given to users (Public), the events a location may show
+// (Alphabet), and the bounded search over edits (Search), which finds a
+// smallest repair with any engine as the judge of candidates: the front
+// door runs it with the runtime engine, for the interactions and the mode
+// the automata engine does not take (whose alignment is in package
+// internal/nfa).
+//
+//	r := repair.Search(mt, repair.Alphabet(st, root, mt.Locations()), analyzer.Check, repair.Options{})
+//	fixed := repair.Apply(mt, r.Edits)       // check it again before giving it
+//	edits := repair.Public(sig, mt, r.Edits) // verdict.Edit values, sorted
+//
+// Package check imports it (check/repair.go), and the automata engine,
+// which words its alignments as edits.
+package repair
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/verdict"
+)
+
+// Edit is an edit of one component of a multi-trace, with its event: see
+// verdict.Edit, which says it in words.
+type Edit struct {
+	Op        verdict.EditOp
+	Component int
+	Index     int
+	Event     interaction.MultiAction
+}
+
+// Sort puts edits in the order verdict.Repair gives them: by component,
+// then index, the insertions at an index (in their order) before the
+// deletion of the event there.
+func Sort(edits []Edit) {
+	slices.SortStableFunc(edits, func(a, b Edit) int {
+		if c := cmp.Compare(a.Component, b.Component); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Index, b.Index); c != 0 {
+			return c
+		}
+		return -cmp.Compare(a.Op, b.Op) // Insert first
+	})
+}
+
+// Apply returns mt edited by edits, whose indices are those of mt's
+// components: the insertions at an index go before the event there, in the
+// order of the list. The components without edits share their traces with
+// mt.
+func Apply(mt *multitrace.MultiTrace, edits []Edit) *multitrace.MultiTrace {
+	sorted := slices.Clone(edits)
+	Sort(sorted)
+	out := &multitrace.MultiTrace{Components: slices.Clone(mt.Components)}
+	for k := 0; k < len(sorted); {
+		c := sorted[k].Component
+		tr := mt.Components[c].Trace
+		var edited []interaction.MultiAction
+		j := 0 // the next event of tr to copy
+		for ; k < len(sorted) && sorted[k].Component == c; k++ {
+			e := sorted[k]
+			edited = append(edited, tr[j:e.Index]...)
+			j = e.Index
+			if e.Op == verdict.Insert {
+				edited = append(edited, e.Event)
+			} else {
+				j++
+			}
+		}
+		out.Components[c].Trace = append(edited, tr[j:]...)
+	}
+	return out
+}
+
+// Public returns the edits of mt (over sig's names) as verdict gives them,
+// sorted (see Sort).
+func Public(sig *interaction.Signature, mt *multitrace.MultiTrace, edits []Edit) []verdict.Edit {
+	sorted := slices.Clone(edits)
+	Sort(sorted)
+	out := make([]verdict.Edit, len(sorted))
+	for k, e := range sorted {
+		var loc []string
+		for l := range mt.Components[e.Component].Lifelines.All() {
+			loc = append(loc, sig.Lifelines[l])
+		}
+		out[k] = verdict.Edit{Op: e.Op, Location: loc, Component: e.Component, Index: e.Index, Action: e.Event.Format(sig)}
+	}
+	return out
+}
+
+// Alphabet returns, for each location of locs, the events it may show of
+// the interaction root (a term of st): the parts there (restrictions to
+// its lifelines) of the multi-actions the interaction may execute, each
+// once. These are its actions, and with a sync operator the joins of the
+// actions of its operands that meet the synchronized set alike (more than
+// the sync may execute: candidates, not a language).
+func Alphabet(st *interaction.Store, root interaction.Term, locs interaction.Locations) [][]interaction.MultiAction {
+	acts := executable(st, root, map[interaction.Term][]interaction.MultiAction{})
+	out := make([][]interaction.MultiAction, len(locs))
+	for i, g := range locs {
+		for _, m := range acts {
+			if part := m.Restrict(g); len(part) > 0 && !slices.ContainsFunc(out[i], func(x interaction.MultiAction) bool { return slices.Equal(x, part) }) {
+				out[i] = append(out[i], part)
+			}
+		}
+	}
+	return out
+}
+
+// executable returns the multi-actions t may execute (see Alphabet),
+// each once.
+func executable(st *interaction.Store, t interaction.Term, memo map[interaction.Term][]interaction.MultiAction) []interaction.MultiAction {
+	if acts, ok := memo[t]; ok {
+		return acts
+	}
+	var acts []interaction.MultiAction
+	add := func(m interaction.MultiAction) {
+		if !slices.ContainsFunc(acts, func(x interaction.MultiAction) bool { return slices.Equal(x, m) }) {
+			acts = append(acts, m)
+		}
+	}
+	switch op := st.Op(t); {
+	case op == interaction.OpAct:
+		add(st.Action(t))
+	case op.IsLoop():
+		for _, m := range executable(st, st.Left(t), memo) {
+			add(m)
+		}
+	case op == interaction.OpSync:
+		sync := st.SyncActions(t)
+		meet := func(m interaction.MultiAction) interaction.MultiAction {
+			var in interaction.MultiAction
+			for _, a := range m {
+				if slices.Contains(sync, a) {
+					in = append(in, a)
+				}
+			}
+			return in
+		}
+		l, r := executable(st, st.Left(t), memo), executable(st, st.Right(t), memo)
+		for _, m := range slices.Concat(l, r) {
+			if len(meet(m)) == 0 {
+				add(m)
+			}
+		}
+		for _, x := range l {
+			if mx := meet(x); len(mx) > 0 {
+				for _, y := range r {
+					if slices.Equal(mx, meet(y)) {
+						add(interaction.NewMultiAction(slices.Concat(x, y)...))
+					}
+				}
+			}
+		}
+	case op.IsBinary():
+		for _, m := range slices.Concat(executable(st, st.Left(t), memo), executable(st, st.Right(t), memo)) {
+			add(m)
+		}
+	}
+	memo[t] = acts
+	return acts
+}
