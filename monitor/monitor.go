@@ -59,7 +59,6 @@ import (
 
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/logs"
-	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/verdict"
 )
@@ -570,9 +569,8 @@ func (m *Monitor) judge(s *liveSession) (check.Record, error) {
 	if err != nil {
 		return check.Record{}, err
 	}
-	in := check.Input{Name: ls.File, Session: s.id, Ignored: ls.Ignored, Incomplete: ls.Incomplete(),
-		Read: func() (*multitrace.MultiTrace, error) { return ls.MT, nil }}
-	o := m.c.Judge(in)
+	ls.Files = nil // its sources: its record names the first alone
+	o := m.c.Judge(ls)
 	if o.Err != nil {
 		var pe *check.PanicError
 		if errors.As(o.Err, &pe) {
@@ -580,5 +578,5 @@ func (m *Monitor) judge(s *liveSession) (check.Record, error) {
 		}
 		return check.Record{}, o.Err
 	}
-	return check.NewRecord(o), nil
+	return o.Record(), nil
 }

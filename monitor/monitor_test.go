@@ -13,7 +13,6 @@ import (
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/monitor"
-	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/spec"
 	"go.opentelemetry.io/collector/pdata/ptrace"
@@ -50,12 +49,11 @@ func batch(t *testing.T, c *check.Checker, lopt logs.Options, path string) map[s
 	}
 	want := map[string]check.Record{}
 	for _, s := range sessions {
-		o := c.Judge(check.Input{Name: path, Session: s.ID, Ignored: s.Ignored, Incomplete: s.Incomplete(),
-			Read: func() (*multitrace.MultiTrace, error) { return s.MT, s.Err }})
+		o := c.Judge(s)
 		if o.Err != nil {
 			t.Fatal(o.Err)
 		}
-		want[s.ID] = timeless(check.NewRecord(o))
+		want[s.ID] = timeless(o.Record())
 	}
 	return want
 }

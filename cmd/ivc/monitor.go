@@ -139,11 +139,11 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 		return err
 	}
 	fl.logs.format, fl.logs.sessionScope = "jsonl", "run" // a session is its id across every source
-	lrun, err := a.logOptions(&fl.analyzeFlags, sp)
+	src, err := a.logSource(&fl.analyzeFlags, sp)
 	if err != nil {
 		return err
 	}
-	lopt := lrun.opt
+	lopt := src.Options
 	out, err := openOutput(fl.output, a.stdout)
 	if err != nil {
 		return err

@@ -44,7 +44,7 @@ var architecture = []struct {
 	// The readers of logs, then what turns their events into sessions.
 	{"logs", []string{"syntax", "internal/input", "internal/enum", "interaction", "multitrace"},
 		[]string{"github.com/valyala/fastjson", "go.opentelemetry.io/collector/pdata"}},
-	{"session", []string{"syntax", "internal/enum", "interaction", "multitrace", "logs"},
+	{"session", []string{"syntax", "internal/input", "internal/enum", "interaction", "multitrace", "logs"},
 		// x/sys: spill files without a name (O_TMPFILE) on Linux.
 		[]string{"golang.org/x/sys/unix"}},
 	// The trace generator of ivc gen, and its writer of logs (OTLP by pdata).
@@ -63,7 +63,9 @@ var architecture = []struct {
 	{"internal/compile", []string{"syntax", "internal/atomicfile", "internal/nfa/engine", "internal/nfa"},
 		[]string{"github.com/dave/jennifer", "golang.org/x/mod"}},
 	// The front door, and what prints its results.
-	{"check", []string{"syntax", "internal/enum", "interaction", "multitrace", "internal/hcf", "spec", "logs", "verdict", "internal/nfa", "internal/synth", "internal/engine/automata", "internal/engine/rewrite"}, nil},
+	// Its judging pipeline takes sessions, and gives outcomes, records and
+	// the summary of a run.
+	{"check", []string{"syntax", "internal/enum", "interaction", "multitrace", "internal/hcf", "spec", "logs", "session", "verdict", "internal/nfa", "internal/synth", "internal/engine/automata", "internal/engine/rewrite"}, nil},
 	{"internal/draw", []string{"interaction", "multitrace", "verdict", "check"}, []string{"github.com/emicklei/dot"}},
 	{"internal/report", nil, nil},
 	// The live driver's library: sessions of live traffic judged by check,
