@@ -14,14 +14,15 @@
 // by a hash of their key, so that the runner moves a few large elements
 // rather than one per session, and GroupByKey brings the events of each
 // bucket, hence of each session, together wherever it lands. Judge
-// assembles each session of its bucket (session.Assembler: what
-// session.Read does), judges it with the checker built once per worker
-// process (from the spec's text, which travels in the DoFns), and emits
-// its record
-// (check.Record: the JSON line of ivc analyze --format json). The records
-// and the errors are written sorted, as ivc analyze prints them, to
-// PREFIX-sessions-SSSSS-of-NNNNN.jsonl and PREFIX-errors-SSSSS-of-NNNNN.txt,
-// and the counts to PREFIX-summary.json.
+// gathers and assembles each session of its bucket (session.Groups, with
+// session.Assembler: what session.Read does), judges it with the checker
+// built once per worker process (from the spec's text, which travels in
+// the DoFns: check.Checker.Judge, as ivc analyze judges each session), and
+// emits its record (check.Record: the JSON line of ivc analyze --format
+// json). The records and the errors are written sorted, as ivc analyze
+// prints them, to PREFIX-sessions-SSSSS-of-NNNNN.jsonl and
+// PREFIX-errors-SSSSS-of-NNNNN.txt; the counts of every step, a
+// check.Summary each, are added up into PREFIX-summary.json.
 package pipeline
 
 import (

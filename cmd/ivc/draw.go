@@ -209,15 +209,22 @@ func (a *app) drawSession(cmd *cobra.Command, fl *analyzeFlags, sp *spec.Spec, p
 		opt.Title = strings.Join(append([]string{o.File}, o.Files[min(1, len(o.Files)):]...), ", ") +
 			" (session " + fl.session + ")"
 	}
+	if o.MT == nil { // not judged: incomplete (Inconc)
+		a.fail()
+		return nil, fmt.Errorf("session %s: %s", syntax.FileName(fl.session), o.Result.Text())
+	}
+	return a.drawJudged(c, sp, &o, opt), nil
+}
+
+// drawJudged draws the multi-trace judged in o with its verdict, and the
+// interleaving found.
+func (a *app) drawJudged(c *check.Checker, sp *spec.Spec, o *check.Outcome, opt draw.Options) []byte {
 	if !o.Result.Verdict.OK() {
 		a.fail()
 	}
-	if o.MT == nil { // not judged: incomplete (Inconc)
-		return nil, fmt.Errorf("session %s: %s", syntax.FileName(fl.session), o.Result.Text())
-	}
 	run := draw.Run{Sig: sp.Sig, Syntax: sp.Syntax, MT: o.MT, Result: o.Result}
 	run.Witness = witness(c.Witness, o.MT, o.Result)
-	return draw.MultiTraceSVG(run, opt), nil
+	return draw.MultiTraceSVG(run, opt)
 }
 
 // maxNearestIDs bounds the session ids ivc draw --session keeps to name
@@ -253,13 +260,11 @@ func (a *app) drawMultiTrace(cmd *cobra.Command, fl *analyzeFlags, sp *spec.Spec
 	if opt.Title == "" {
 		opt.Title = path
 	}
-	res := c.Check(mt)
-	run := draw.Run{Sig: sp.Sig, Syntax: sp.Syntax, MT: mt, Result: res}
-	run.Witness = witness(c.Witness, mt, res)
-	if !res.Verdict.OK() {
-		a.fail()
+	o := c.Judge(session.Session{Meta: session.Meta{File: path, HTF: true}, MT: mt})
+	if o.Err != nil {
+		return nil, a.describe(o.Err)
 	}
-	return draw.MultiTraceSVG(run, opt), nil
+	return a.drawJudged(c, sp, &o, opt), nil
 }
 
 // witness is the interleaving a drawing of mt shows, as find (a checker's or
