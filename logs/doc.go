@@ -58,7 +58,10 @@
 // the events that matter). OTLP is decoded by the Collector's own pdata
 // module; Jaeger's model, internal to Jaeger, by a few encoding/json
 // structs. TraceReader reads the requests an OTLP receiver decoded, without
-// turning them back into JSON.
+// turning them back into JSON, and pairs none of their spans: the partners
+// of a request's spans come in it or in another as exporters batch them,
+// so each span carries its SpanLink, and its session's assembly pairs them
+// all, once.
 //
 // Detect decides the format by the name and the first bytes; gzip files
 // are read compressed. A file's format is decided once: Recognize, which

@@ -64,6 +64,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/logs"
@@ -104,10 +105,12 @@ const (
 )
 
 // Bytes held per event and per session, as BenchmarkJoinHeld of session
-// measures them for the same events (48 B/event, 482 B/session), and per
-// location of a session watched for early failure (a walk).
+// measures them for the same events (48 B/event, 482 B/session), per span
+// held with what pairs it at assembly (logs.Event.Link), and per location
+// of a session watched for early failure (a walk).
 const (
 	eventBytes   = 48
+	linkBytes    = int64(unsafe.Sizeof(logs.SpanLink{}))
 	sessionBytes = 512
 	walkBytes    = 8
 	sliceBytes   = 24
@@ -281,7 +284,7 @@ func (t *Table) add(source string, ev logs.Event, now time.Time) {
 	}
 	s.events = append(s.events, ev)
 	s.last = now
-	t.bytes += eventBytes
+	t.bytes += eventSize(&ev)
 	if t.online != nil && !s.unwatched {
 		t.watch(s, now)
 	}
@@ -293,6 +296,15 @@ func (t *Table) add(source string, ev logs.Event, now time.Time) {
 		t.counts.Evicted++
 		t.closeSession(t.open.Front().Value.(*liveSession), ClosedEvicted, now)
 	}
+}
+
+// eventSize is what the table holds for ev: the spans of OTLP requests
+// hold their links until their session is assembled.
+func eventSize(ev *logs.Event) int64 {
+	if ev.Link == nil {
+		return eventBytes
+	}
+	return eventBytes + linkBytes + 8*int64(len(ev.Link.Links))
 }
 
 // Tick closes the sessions idle or open too long at now and forgets those
@@ -367,7 +379,10 @@ func (t *Table) tomb(id string) bool {
 func (t *Table) forget(s *liveSession) {
 	t.closed.Remove(s.elem)
 	delete(t.sessions, s.id)
-	t.bytes -= sessionBytes + int64(len(s.events))*eventBytes
+	t.bytes -= sessionBytes
+	for i := range s.events {
+		t.bytes -= eventSize(&s.events[i])
+	}
 	if len(t.tombList) >= t.opt.MaxSessions {
 		delete(t.tombs, t.tombList[0])
 		t.tombList = t.tombList[1:]
