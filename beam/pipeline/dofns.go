@@ -149,8 +149,6 @@ func (f *judgeFn) ProcessElement(ctx context.Context, bucket int, batches func(*
 		}
 	}
 	lines := lineBatcher{emit: emitLines, shards: f.Config.shards()}
-	defer lines.flush()
-	defer func() { f.sum.Counts.Merge(groups.Counts) }()
 	for s, err := range groups.Sessions(f.j.assembler) {
 		if err != nil {
 			return err
@@ -170,6 +168,8 @@ func (f *judgeFn) ProcessElement(ctx context.Context, bucket int, batches func(*
 		at.Text = text
 		lines.add(sessionsFile, at)
 	}
+	f.sum.Counts.Merge(groups.Counts)
+	lines.flush()
 	return nil
 }
 
