@@ -64,7 +64,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/logs"
@@ -105,12 +104,13 @@ const (
 )
 
 // Bytes held per event and per session, as BenchmarkJoinHeld of session
-// measures them for the same events (48 B/event, 482 B/session), per span
-// held with what pairs it at assembly (logs.Event.Link), and per location
-// of a session watched for early failure (a walk).
+// measures them for the same events (48 B/event, 482 B/session), and per
+// location of a session watched for early failure (a walk). A span of an
+// OTLP request also holds what pairs it at its session's assembly (a
+// logs.SpanLink, 80 B), which the estimate leaves out, as it leaves out
+// what a logs.Event holds beyond the gatherer's record of it.
 const (
 	eventBytes   = 48
-	linkBytes    = int64(unsafe.Sizeof(logs.SpanLink{}))
 	sessionBytes = 512
 	walkBytes    = 8
 	sliceBytes   = 24
@@ -284,7 +284,7 @@ func (t *Table) add(source string, ev logs.Event, now time.Time) {
 	}
 	s.events = append(s.events, ev)
 	s.last = now
-	t.bytes += eventSize(&ev)
+	t.bytes += eventBytes
 	if t.online != nil && !s.unwatched {
 		t.watch(s, now)
 	}
@@ -296,15 +296,6 @@ func (t *Table) add(source string, ev logs.Event, now time.Time) {
 		t.counts.Evicted++
 		t.closeSession(t.open.Front().Value.(*liveSession), ClosedEvicted, now)
 	}
-}
-
-// eventSize is what the table holds for ev: the spans of OTLP requests
-// hold their links until their session is assembled.
-func eventSize(ev *logs.Event) int64 {
-	if ev.Link == nil {
-		return eventBytes
-	}
-	return eventBytes + linkBytes + 8*int64(len(ev.Link.Links))
 }
 
 // Tick closes the sessions idle or open too long at now and forgets those
@@ -379,10 +370,7 @@ func (t *Table) tomb(id string) bool {
 func (t *Table) forget(s *liveSession) {
 	t.closed.Remove(s.elem)
 	delete(t.sessions, s.id)
-	t.bytes -= sessionBytes
-	for i := range s.events {
-		t.bytes -= eventSize(&s.events[i])
-	}
+	t.bytes -= sessionBytes + int64(len(s.events))*eventBytes
 	if len(t.tombList) >= t.opt.MaxSessions {
 		delete(t.tombs, t.tombList[0])
 		t.tombList = t.tombList[1:]
