@@ -8,48 +8,24 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/verdict"
 )
 
-// Input is one multi-trace to judge. Read runs on a worker, so that reading
-// and parsing run in parallel too; a reader of logs that holds many
-// sessions per file makes one Input per session, with Read returning the
-// session it has already parsed.
-type Input struct {
-	Name string // the file the multi-trace comes from
-	// Session is the session's id in a log that holds several (as
-	// written), "" for a file that is one multi-trace.
-	Session string
-	// Files names every file that holds events of a session joined across
-	// the logs of a run, when there are more than one (Name is the first).
-	Files []string
-	// Ignored counts the events of the session that the reader left out
-	// (outside the signature): reported with the outcome.
-	Ignored int
-	// Read returns the multi-trace.
-	Read func() (*multitrace.MultiTrace, error)
-	// Explore asks for the runtime engine's explored graph (Outcome.Graph).
-	Explore bool
-	// Incomplete, when set, says that the reader lost events of the
-	// multi-trace (malformed lines): judged without them, a Fail could
-	// pass, so it is not judged, and its verdict is Inconc with this reason.
-	Incomplete string
-}
-
-// Outcome is the judgment of one Input.
+// Outcome is the judgment of one session (or .htf multi-trace).
 type Outcome struct {
-	Index   int // of the input, from 0
-	Name    string
-	Session string   // Input.Session
-	Files   []string // Input.Files
-	Ignored int      // Input.Ignored
-	// AllIgnored flags a session whose events were all ignored (outside
-	// the signature): judged empty, its verdict says nothing of the log.
-	AllIgnored bool
-	Result     verdict.Result
-	Engine     Engine // the engine that answered
-	Graph      *Graph // with Input.Explore
+	Index int // of the session among those judged, from 0
+	// Meta is the session's, as it was handed to the checker: where its
+	// events come from and their counts.
+	session.Meta
+	// MT is the multi-trace judged: nil when it was not (an error, or
+	// events lost: Meta.Incomplete).
+	MT     *multitrace.MultiTrace
+	Result verdict.Result
+	Engine Engine // the engine that answered
+	Graph  *Graph // with RunOptions.Explore
 	// Elapsed is the time of the check alone: reading excluded, setup too.
 	Elapsed time.Duration
 	// Setup is the one-time work this input caused: for the first input,
@@ -57,10 +33,18 @@ type Outcome struct {
 	// checker of a partition of the lifelines not seen before, or a
 	// worker's analyzer.
 	Setup time.Duration
-	// Err is why the input could not be judged (unreadable, or an
+	// Err is why the session could not be judged (its own Err: an
+	// *session.InputError for an input that could not be read; or an
 	// internal error, a *PanicError); Result is then the zero value.
 	Err error
+	// Live is set by ivc monitor's session table (package monitor), nil
+	// elsewhere: what a session judged live adds.
+	Live *Live
 }
+
+// AllIgnored reports whether the events of a session judged were all
+// outside the signature: judged empty, its verdict says nothing of the log.
+func (o *Outcome) AllIgnored() bool { return o.Ignored > 0 && o.MT != nil && o.MT.Len() == 0 }
 
 // PanicError is a panic recovered while judging an input: a bug of ivc,
 // never the user's. The other inputs are still judged.
@@ -73,31 +57,46 @@ func (e *PanicError) Error() string {
 	return fmt.Sprintf("internal error: %v (please report this bug, with the input files)", e.Value)
 }
 
-// Files returns the inputs of the named .htf files, in order.
-func Files(c *Checker, files []string) iter.Seq[Input] {
-	return func(yield func(Input) bool) {
+// Files returns the sessions of the named .htf files, in order, each read
+// when it is judged.
+func Files(c *Checker, files []string) iter.Seq[session.Session] {
+	return func(yield func(session.Session) bool) {
 		for _, f := range files {
-			if !yield(c.FileInput(f)) {
+			if !yield(session.HTF(f, logs.Options{Sig: c.sp.Sig, MaxBytes: c.opt.MaxInput})) {
 				return
 			}
 		}
 	}
 }
 
-// FileInput returns the input of one .htf file.
-func (c *Checker) FileInput(f string) Input {
-	return Input{Name: f, Read: func() (*multitrace.MultiTrace, error) {
-		return multitrace.ReadLimit(f, c.sp.Sig, c.opt.MaxInput)
-	}}
+// RunOptions are how Run judges a batch.
+type RunOptions struct {
+	// Jobs is the number of workers (at least 1).
+	Jobs int
+	// Explore asks for the runtime engine's explored graph of each session
+	// (Outcome.Graph): slow, for review.
+	Explore bool
 }
 
-// Run judges the inputs with jobs workers (at least 1) and calls emit with
-// each outcome, in input order, from the calling goroutine. At most a few
-// outcomes per worker wait for a slower earlier one, so memory stays bounded
-// however many inputs there are. A panic while judging an input is its
-// outcome's *PanicError.
-func (c *Checker) Run(inputs iter.Seq[Input], jobs int, emit func(Outcome)) {
-	run(inputs, jobs, c.judge, c.setup, emit)
+// Run is the judging pipeline: it judges the sessions (read from the logs
+// of a run by a session.Source, or .htf files: Files) with opt.Jobs
+// workers, calls emit with each outcome, in input order, from the calling
+// goroutine, and returns the summary of the batch: what it judged, and how
+// (its Counts, what the inputs held, are their reader's: a Source's). At
+// most a few outcomes per worker wait for a slower earlier one, so memory
+// stays bounded however many sessions there are. A panic while judging a
+// session is its outcome's *PanicError.
+func (c *Checker) Run(sessions iter.Seq[session.Session], opt RunOptions, emit func(Outcome)) Summary {
+	var sum Summary
+	judge := c.judge
+	if opt.Explore {
+		judge = func(i int, s session.Session) Outcome { return c.judgeExplored(i, s, true) }
+	}
+	run(sessions, opt.Jobs, judge, c.setup, func(o Outcome) {
+		sum.Add(&o)
+		emit(o)
+	})
+	return sum
 }
 
 // run is Run for any kind of input: judge judges the input of each index,
@@ -171,43 +170,43 @@ func run[I any](inputs iter.Seq[I], jobs int, judge func(int, I) Outcome, setup 
 	}
 }
 
-// Judge reads and checks one input as Run does each (Outcome.Index is 0),
-// panics recovered: for a caller that hands out inputs itself, as the
-// workers of a pipeline do.
-func (c *Checker) Judge(in Input) Outcome { return c.judge(0, in) }
+// Judge judges one session as Run does each (Outcome.Index is 0), panics
+// recovered: for a caller that hands out sessions itself, as the workers of
+// a pipeline and the session table of ivc monitor do.
+func (c *Checker) Judge(s session.Session) Outcome { return c.judge(0, s) }
 
-// judge reads and checks one input.
-func (c *Checker) judge(i int, in Input) (o Outcome) {
-	o = Outcome{Index: i, Name: in.Name, Session: in.Session, Files: in.Files, Ignored: in.Ignored}
+func (c *Checker) judge(i int, s session.Session) Outcome { return c.judgeExplored(i, s, false) }
+
+// judgeExplored reads and checks one session, with its explored graph when
+// explore.
+func (c *Checker) judgeExplored(i int, s session.Session, explore bool) (o Outcome) {
+	o = Outcome{Index: i, Meta: s.Meta}
 	defer recovered(&o)
+	mt, err := s.Read()
 	switch {
-	case in.Incomplete != "":
-		o.Result = verdict.Result{Verdict: verdict.Inconc, Mode: c.opt.Mode, Detail: in.Incomplete}
-	case in.Read != nil:
-		mt, err := in.Read()
-		if err != nil {
-			o.Err = err
-			return o
-		}
-		o.AllIgnored = in.Ignored > 0 && mt.Len() == 0
-		t0 := time.Now()
-		if in.Explore && c.engine != EngineRuntime {
-			o.Err = errors.New("the explored graph is the runtime engine's: use the runtime engine")
-			return o
-		}
-		o.Result, o.Graph, o.Setup, o.Engine = c.check(mt, in.Explore)
-		o.Elapsed = time.Since(t0) - o.Setup
-	default:
+	case err != nil:
+		o.Err = err
+	case mt == nil:
 		o.Err = errors.New("nothing to read")
+	case s.Incomplete() != "":
+		// Inconc without a search: judged without the events it lost, a
+		// Fail could pass.
+		o.Result = verdict.Result{Verdict: verdict.Inconc, Mode: c.opt.Mode, Detail: s.Incomplete()}
+	case explore && c.engine != EngineRuntime:
+		o.Err = errors.New("the explored graph is the runtime engine's: use the runtime engine")
+	default:
+		o.MT = mt
+		t0 := time.Now()
+		o.Result, o.Graph, o.Setup, o.Engine = c.check(mt, explore)
+		o.Elapsed = time.Since(t0) - o.Setup
 	}
 	return o
 }
 
 // recovered, deferred by a judge, turns a panic into the outcome *o of
-// the input, with a *PanicError: the other inputs are still judged.
+// the session, with a *PanicError: the other sessions are still judged.
 func recovered(o *Outcome) {
 	if v := recover(); v != nil {
-		*o = Outcome{Index: o.Index, Name: o.Name, Session: o.Session, Files: o.Files, Ignored: o.Ignored,
-			Err: &PanicError{Value: v, Stack: debug.Stack()}}
+		*o = Outcome{Index: o.Index, Meta: o.Meta, Err: &PanicError{Value: v, Stack: debug.Stack()}}
 	}
 }

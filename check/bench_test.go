@@ -16,6 +16,7 @@ import (
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/verdict"
 )
 
 // BenchmarkLogs measures the whole path from a log to verdicts on one
@@ -171,25 +172,20 @@ func splitLogs(b *testing.B, f logs.Format, sig *interaction.Signature, ids []st
 // judgeAll judges sessions with c on one worker and checks that there are
 // want of them, all passing.
 func judgeAll(b *testing.B, c *check.Checker, sessions iter.Seq2[session.Session, error], want int) {
-	n, ok := 0, 0
-	inputs := func(yield func(check.Input) bool) {
+	n := 0
+	inputs := func(yield func(session.Session) bool) {
 		for s, err := range sessions {
 			if err != nil {
 				b.Fatal(err)
 			}
 			n++
-			if !yield(check.Input{Name: s.File, Session: s.ID,
-				Read: func() (*multitrace.MultiTrace, error) { return s.MT, s.Err }}) {
+			if !yield(s) {
 				return
 			}
 		}
 	}
-	c.Run(inputs, 1, func(o check.Outcome) {
-		if o.Err == nil && o.Result.Verdict.OK() {
-			ok++
-		}
-	})
-	if n != want || ok != n {
+	sum := c.Run(inputs, check.RunOptions{Jobs: 1}, func(check.Outcome) {})
+	if ok := sum.Verdicts[verdict.Pass] + sum.Verdicts[verdict.WeakPass]; n != want || ok != n {
 		b.Fatalf("%d of %d sessions pass, want all %d", ok, n, want)
 	}
 }

@@ -2,12 +2,23 @@
 // loads one from HIBOU files), layers the settings (defaults, a legacy
 // .hsf's option sections, an .hcf file, the caller's own), chooses the
 // engine, and judges one multi-trace or a stream of them in parallel, with
-// the results in input order.
+// the results in input order. Every driver judges through it: ivc analyze,
+// ivc draw and --report, ivc monitor's session table (package monitor) and
+// ivc-beam's workers.
 //
 //	sp, err := spec.Load("abp.hsf", "")
 //	c, err := check.New(sp, check.DefaultOptions())
 //	res := c.Check(mt)                        // one multi-trace, safe for concurrent use
-//	c.Run(check.Files(c, paths), 4, func(o check.Outcome) { ... }) // a batch, in input order
+//
+// The one input of its judging pipeline is a session (session.Session: the
+// events of one session id of logs, or a .htf multi-trace), and what comes
+// out is an Outcome per session, whose Record is the JSON line of ivc
+// analyze --format json and whose WriteText its text, and the Summary of
+// the batch:
+//
+//	src := &session.Source{Options: logs.Options{Sig: sp.Sig}}
+//	sum := c.Run(src.Sessions(paths), check.RunOptions{Jobs: 4}, func(o check.Outcome) { ... }) // in input order
+//	o := c.Judge(s)                           // one session, for a caller that hands them out itself
 //
 // The engines are the runtime engine (package internal/engine/rewrite: term rewriting, the
 // full language) and the automata engine (package internal/engine/automata: the compiled

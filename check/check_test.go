@@ -14,6 +14,7 @@ import (
 	"github.com/ivc-project/ivc/internal/nfa"
 	"github.com/ivc-project/ivc/internal/synth"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/verdict"
 )
@@ -146,26 +147,26 @@ func TestRun(t *testing.T) {
 		}
 		for _, jobs := range []int{1, 3, 8} {
 			missed, panicked := false, false
-			inputs := func(yield func(check.Input) bool) {
+			inputs := func(yield func(session.Session) bool) {
 				for in := range check.Files(c, files) {
 					if !yield(in) {
 						return
 					}
-					if in.Name == files[4] && !missed {
+					if in.File == files[4] && !missed {
 						missed = true
 						for miss := range check.Files(c, []string{"no/such.htf"}) {
-							miss.Name = "missing"
+							miss.File = "missing"
 							yield(miss)
 						}
 					}
-					if in.Name == files[9] && !panicked {
+					if in.File == files[9] && !panicked {
 						panicked = true
-						yield(check.Input{Name: "panic", Read: func() (*multitrace.MultiTrace, error) { panic("boom") }})
+						yield(session.Later(session.Meta{File: "panic"}, func() (*multitrace.MultiTrace, error) { panic("boom") }))
 					}
 				}
 			}
 			var got []check.Outcome
-			c.Run(inputs, jobs, func(o check.Outcome) { got = append(got, o) })
+			c.Run(inputs, check.RunOptions{Jobs: jobs}, func(o check.Outcome) { got = append(got, o) })
 			if len(got) != len(files)+2 {
 				t.Fatalf("%s, %d jobs: %d outcomes, want %d", engine, jobs, len(got), len(files)+2)
 			}
@@ -175,7 +176,7 @@ func TestRun(t *testing.T) {
 					t.Errorf("%s, %d jobs: outcome %d has index %d", engine, jobs, i, o.Index)
 				}
 				var pe *check.PanicError
-				switch o.Name {
+				switch o.File {
 				case "missing":
 					if o.Err == nil || !strings.Contains(o.Err.Error(), "no/such.htf") {
 						t.Errorf("%s, %d jobs: unreadable input gives %v", engine, jobs, o.Err)
@@ -187,8 +188,8 @@ func TestRun(t *testing.T) {
 					}
 					continue
 				}
-				if o.Name != files[k] || o.Err != nil || !reflect.DeepEqual(o.Result, want[k]) {
-					t.Errorf("%s, %d jobs: outcome %d is %s %+v (%v), want %s %+v", engine, jobs, i, o.Name, o.Result, o.Err, files[k], want[k])
+				if o.File != files[k] || o.Err != nil || !reflect.DeepEqual(o.Result, want[k]) {
+					t.Errorf("%s, %d jobs: outcome %d is %s %+v (%v), want %s %+v", engine, jobs, i, o.File, o.Result, o.Err, files[k], want[k])
 				}
 				k++
 			}
@@ -211,13 +212,13 @@ func TestRunStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 0
-	c.Run(slices.Values([]check.Input(nil)), 4, func(check.Outcome) { n++ })
+	c.Run(slices.Values([]session.Session(nil)), check.RunOptions{Jobs: 4}, func(check.Outcome) { n++ })
 	if n != 0 {
 		t.Errorf("%d outcomes of no input", n)
 	}
 	files, _ := filepath.Glob(filepath.Join(testdata, "abp/traces/*.htf"))
 	var verdicts []string
-	c.Run(check.Files(c, files), 2, func(o check.Outcome) { verdicts = append(verdicts, o.Result.Verdict.String()) })
+	c.Run(check.Files(c, files), check.RunOptions{Jobs: 2}, func(o check.Outcome) { verdicts = append(verdicts, o.Result.Verdict.String()) })
 	if got := strings.Join(verdicts, " "); got != "WeakPass Fail WeakPass" {
 		t.Errorf("abp traces: %s, want WeakPass Fail WeakPass", got)
 	}
@@ -305,7 +306,7 @@ func TestJudgeAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := check.Input{Name: "mt", Read: func() (*multitrace.MultiTrace, error) { return mt, nil }}
+	in := session.Session{Meta: session.Meta{File: "mt"}, MT: mt}
 	c.Judge(in) // builds the partition's checker
 	var o check.Outcome
 	if n := testing.AllocsPerRun(100, func() { o = c.Judge(in) }); n > 0 || o.Err != nil || !o.Result.Verdict.OK() {

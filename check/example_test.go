@@ -24,12 +24,12 @@ func Example() {
 	// one is a WeakPass.
 	fmt.Println("engine:", c.Engine())
 	traces, _ := filepath.Glob("../testdata/abp/traces/*.htf")
-	c.Run(check.Files(c, traces), 2, func(o check.Outcome) {
+	c.Run(check.Files(c, traces), check.RunOptions{Jobs: 2}, func(o check.Outcome) {
 		if o.Err != nil {
-			fmt.Println(filepath.Base(o.Name), o.Err)
+			fmt.Println(filepath.Base(o.File), o.Err)
 			return
 		}
-		line := fmt.Sprint(filepath.Base(o.Name), " ", o.Result.Verdict)
+		line := fmt.Sprint(filepath.Base(o.File), " ", o.Result.Verdict)
 		if text := o.Result.Text(); text != "" {
 			line += ": " + text
 		}

@@ -1,6 +1,12 @@
 package check
 
-import "github.com/ivc-project/ivc/verdict"
+import (
+	"fmt"
+	"io"
+
+	"github.com/ivc-project/ivc/syntax"
+	"github.com/ivc-project/ivc/verdict"
+)
 
 // Record is the judgment of one multi-trace as ivc analyze --format json
 // prints it, one JSON object a line; ivc-beam writes the same records, and
@@ -32,9 +38,9 @@ type Record struct {
 	// AllIgnored flags a session whose events were all outside the
 	// signature: its verdict judged nothing of the log.
 	AllIgnored bool `json:"all_ignored,omitempty"`
-	// Live is set by ivc monitor (package monitor), nil elsewhere: its
-	// fields follow the others in the JSON object, and are absent when
-	// nil.
+	// Live is set by ivc monitor (package monitor: Outcome.Live), nil
+	// elsewhere: its fields follow the others in the JSON object, and are
+	// absent when nil.
 	*Live
 }
 
@@ -51,13 +57,59 @@ type Live struct {
 	LatencyUS int64 `json:"latency_us"`
 }
 
-// NewRecord returns the record of o, a judgment (o.Err is nil).
-func NewRecord(o Outcome) Record {
+// Record returns the record of o, a judgment (o.Err is nil).
+func (o *Outcome) Record() Record {
 	r := o.Result
-	return Record{
-		File: o.Name, Session: o.Session, Files: o.Files, IgnoredEvents: o.Ignored, AllIgnored: o.AllIgnored,
+	rec := Record{
+		File: o.File, Session: o.ID, IgnoredEvents: o.Ignored, AllIgnored: o.AllIgnored(),
 		Verdict: r.Verdict.String(), Mode: r.Mode.String(), Engine: o.Engine.String(),
 		Nodes: r.TotalNodes(), LocalNodes: r.LocalNodes, ElapsedUS: o.Elapsed.Microseconds(), SetupUS: o.Setup.Microseconds(),
-		Reason: r.Text(), Explanation: r.Explanation, Simulated: r.Simulated,
+		Reason: r.Text(), Explanation: r.Explanation, Simulated: r.Simulated, Live: o.Live,
+	}
+	if o.Joined() {
+		rec.Files = o.Files
+	}
+	return rec
+}
+
+// WriteText writes the text form of o, a judgment (o.Err is nil): the line
+// of ivc analyze,
+//
+//	FILE[, FILE...] [(session ID)]: VERDICT (N nodes, T µs[, K events ignored][, none judged])[: REASON]
+//
+// or, for a session judged live (o.Live), ivc monitor's,
+//
+//	FILE (session ID): VERDICT (N nodes, revision R, closed by C, L µs after its last event)[: REASON]
+//
+// then the lines of its explanation (verdict.Result.Explain), each after
+// a tab. Names are written as syntax.FileName writes them.
+func (o *Outcome) WriteText(w io.Writer) {
+	r := o.Result
+	name := syntax.FileName(o.File)
+	if o.Live != nil {
+		fmt.Fprintf(w, "%s (session %s): %s (%d nodes, revision %d, closed by %s, %d µs after its last event)",
+			name, syntax.FileName(o.ID), r.Verdict, r.TotalNodes(), o.Live.Revision, o.Live.ClosedBy, o.Live.LatencyUS)
+	} else {
+		for _, f := range o.Files[min(1, len(o.Files)):] { // a session joined across files
+			name += ", " + syntax.FileName(f)
+		}
+		if o.ID != "" {
+			name += " (session " + syntax.FileName(o.ID) + ")"
+		}
+		fmt.Fprintf(w, "%s: %s (%s, %d µs", name, r.Verdict, r.Cost(), o.Elapsed.Microseconds())
+		if o.Ignored > 0 {
+			fmt.Fprintf(w, ", %s ignored", plural(o.Ignored, "event"))
+		}
+		if o.AllIgnored() {
+			fmt.Fprint(w, ", none judged")
+		}
+		fmt.Fprint(w, ")")
+	}
+	if why := r.Text(); why != "" {
+		fmt.Fprintf(w, ": %s", why)
+	}
+	fmt.Fprintln(w)
+	for _, line := range r.Explain() {
+		fmt.Fprintf(w, "\t%s\n", line)
 	}
 }

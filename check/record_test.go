@@ -6,16 +6,17 @@ import (
 	"time"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/verdict"
 )
 
 // TestRecord: the JSON form of an outcome has the fields ivc analyze
 // --format json documents, the optional ones left out when empty.
 func TestRecord(t *testing.T) {
-	o := check.Outcome{Name: "app.jsonl", Session: "s1", Ignored: 2, Engine: check.EngineAutomata, Elapsed: 1500 * time.Microsecond, Setup: 20 * time.Microsecond,
+	o := check.Outcome{Meta: session.Meta{File: "app.jsonl", ID: "s1", Ignored: 2}, Engine: check.EngineAutomata, Elapsed: 1500 * time.Microsecond, Setup: 20 * time.Microsecond,
 		Result: verdict.Result{Verdict: verdict.Fail, Mode: verdict.Prefix, Reason: verdict.InterError, Nodes: 7,
 			Explanation: &verdict.Explanation{Expected: []string{"a!m"}}}}
-	b, err := json.Marshal(check.NewRecord(o))
+	b, err := json.Marshal(o.Record())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,20 +25,22 @@ func TestRecord(t *testing.T) {
 	if string(b) != want {
 		t.Errorf("\n%s\nwant\n%s", b, want)
 	}
-	b, _ = json.Marshal(check.NewRecord(check.Outcome{Name: "x.htf", Result: verdict.Result{Verdict: verdict.Pass, Mode: verdict.Accept}, Engine: check.EngineRuntime}))
+	o = check.Outcome{Meta: session.Meta{File: "x.htf", HTF: true}, Result: verdict.Result{Verdict: verdict.Pass, Mode: verdict.Accept}, Engine: check.EngineRuntime}
+	b, _ = json.Marshal(o.Record())
 	if want := `{"file":"x.htf","verdict":"Pass","mode":"accept","engine":"runtime","nodes":0,"elapsed_us":0}`; string(b) != want {
 		t.Errorf("\n%s\nwant\n%s", b, want)
 	}
 	// nodes is what the analysis explored, local analyses included, as
 	// --max-nodes counts it; local_nodes their part.
-	b, _ = json.Marshal(check.NewRecord(check.Outcome{Name: "y.htf", Result: verdict.Result{Verdict: verdict.Pass, Mode: verdict.Prefix, Nodes: 2, LocalNodes: 13}, Engine: check.EngineRuntime}))
+	o = check.Outcome{Meta: session.Meta{File: "y.htf", HTF: true}, Result: verdict.Result{Verdict: verdict.Pass, Mode: verdict.Prefix, Nodes: 2, LocalNodes: 13}, Engine: check.EngineRuntime}
+	b, _ = json.Marshal(o.Record())
 	if want := `{"file":"y.htf","verdict":"Pass","mode":"prefix","engine":"runtime","nodes":15,"local_nodes":13,"elapsed_us":0}`; string(b) != want {
 		t.Errorf("\n%s\nwant\n%s", b, want)
 	}
 	// ivc monitor's record: the same, then its live fields.
-	r := check.NewRecord(check.Outcome{Name: "z.jsonl", Session: "s", Result: verdict.Result{Verdict: verdict.Pass, Mode: verdict.Prefix}, Engine: check.EngineAutomata})
-	r.Live = &check.Live{Revision: 2, ClosedBy: "idle", LatencyUS: 9}
-	b, _ = json.Marshal(r)
+	o = check.Outcome{Meta: session.Meta{File: "z.jsonl", ID: "s"}, Result: verdict.Result{Verdict: verdict.Pass, Mode: verdict.Prefix}, Engine: check.EngineAutomata,
+		Live: &check.Live{Revision: 2, ClosedBy: "idle", LatencyUS: 9}}
+	b, _ = json.Marshal(o.Record())
 	if want := `{"file":"z.jsonl","session":"s","verdict":"Pass","mode":"prefix","engine":"automata","nodes":0,"elapsed_us":0,"revision":2,"closed_by":"idle","latency_us":9}`; string(b) != want {
 		t.Errorf("\n%s\nwant\n%s", b, want)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ivc-project/ivc/internal/engine/automata"
 	"github.com/ivc-project/ivc/internal/nfa"
+	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 )
@@ -137,14 +138,20 @@ func (c *RawChecker) Setup() time.Duration { return c.setup }
 func (c *RawChecker) Check(letters [][]nfa.Letter) verdict.Result { return c.raw.Check(letters) }
 
 // Run judges the letter-trace files with jobs workers and calls emit with
-// each outcome, in input order, as Checker.Run does.
-func (c *RawChecker) Run(files []string, jobs int, emit func(Outcome)) {
-	run(slices.Values(files), jobs, c.judge, c.setup, emit)
+// each outcome, in input order, and returns the summary of the batch, as
+// Checker.Run does.
+func (c *RawChecker) Run(files []string, jobs int, emit func(Outcome)) Summary {
+	var sum Summary
+	run(slices.Values(files), jobs, c.judge, c.setup, func(o Outcome) {
+		sum.Add(&o)
+		emit(o)
+	})
+	return sum
 }
 
 // judge reads and checks one letter-trace file.
 func (c *RawChecker) judge(i int, file string) (o Outcome) {
-	o = Outcome{Index: i, Name: file}
+	o = Outcome{Index: i, Meta: session.Meta{File: file}}
 	defer recovered(&o)
 	src, err := syntax.ReadFileLimit(file, c.opt.MaxInput)
 	if err != nil {

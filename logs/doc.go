@@ -59,7 +59,10 @@
 // the events that matter). OTLP is decoded by the Collector's own pdata
 // module; Jaeger's model, internal to Jaeger, by a few encoding/json
 // structs. TraceReader reads the requests an OTLP receiver decoded, without
-// turning them back into JSON.
+// turning them back into JSON, and pairs none of their spans: the partners
+// of a request's spans come in it or in another as exporters batch them,
+// so each span carries its SpanLink, and its session's assembly pairs them
+// all, once.
 //
 // The other shapes of traces map alike (docs/logs.md): OTLP/JSON as Tempo
 // answers ({"batches": ...}) and before OTLP 1.0, OTLP/protobuf (one

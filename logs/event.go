@@ -51,9 +51,15 @@ func Scan(name string, r io.Reader, f Format, opt Options, emit func(Event), rep
 
 // emitter is the Consumer of Scan: it hands out Events.
 type emitter struct {
-	emit func(Event)
-	ids  map[string]string // the session ids met, so as to make each string once
+	emit  func(Event)
+	ids   map[string]string // the session ids met, so as to make each string once
+	links []SpanLink        // room for the links of the next spans
 }
+
+// linkChunk is the number of SpanLinks an emitter makes at once: a
+// TraceReader hands out most spans with one, and a span is not worth an
+// allocation of its own.
+const linkChunk = 64
 
 // maxIDs bounds the session ids an emitter keeps.
 const maxIDs = 1 << 16
@@ -79,8 +85,12 @@ func (e *emitter) Add(id []byte, line, index int, act interaction.Action, key Ke
 func (e *emitter) PairsAcross() bool { return true }
 
 func (e *emitter) AddSpan(id []byte, line, index int, act interaction.Action, key Key, sl *SpanLink) error {
-	link := *sl
-	e.emit(Event{Session: e.id(id), Index: index, Line: line, Action: act, Key: key, Ignored: !sl.OwnOK, Link: &link})
+	if len(e.links) == cap(e.links) {
+		e.links = make([]SpanLink, 0, linkChunk)
+	}
+	e.links = append(e.links, *sl)
+	link := &e.links[len(e.links)-1]
+	e.emit(Event{Session: e.id(id), Index: index, Line: line, Action: act, Key: key, Ignored: !sl.OwnOK, Link: link})
 	return nil
 }
 

@@ -3,6 +3,7 @@ package logs
 import (
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strconv"
 	"unsafe"
 
@@ -98,7 +99,10 @@ func (r *spanReader) short(name string) string {
 // goes to a consumer that pairs the spans of several files (PairsAcross:
 // session.Joiner, Scan) with what pairs it at its session's assembly
 // (SpanLink), where its partner may come from another file; to any other
-// consumer, and with Options.Strict, it keeps its own message.
+// consumer, and with Options.Strict, it keeps its own message. With
+// pairLater (a TraceReader's requests, whose partners mostly come in other
+// requests), no span is paired here: each goes to the consumer with its
+// SpanLink, and its session's assembly pairs them all, once.
 func (r *spanReader) flush() error {
 	if r.over {
 		// The file's reading stopped at the limit: the sessions of the
@@ -114,6 +118,36 @@ func (r *spanReader) flush() error {
 	if len(r.held) == 0 {
 		return nil
 	}
+	across := r.b.sink.PairsAcross() && !r.b.strict
+	paired := slices.Grow(r.paired[:0], len(r.held))[:len(r.held)]
+	clear(paired)
+	r.paired = paired
+	if !across || !r.pairLater {
+		r.pair(paired)
+	}
+	held := r.held
+	r.held, r.heldBytes = nil, 0
+	defer func() { clear(held); r.held = held[:0] }() // its room, for the next spans
+	for i, s := range held {
+		r.id = append(r.id[:0], s.trace...)
+		if across && !paired[i] {
+			if s.unpaired(&r.link) {
+				if err := r.linked(r.id, s.line, s.col, s.spanID, s.l, s.kind, s.m, s.pairM, s.start, &r.link); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		if err := r.span(r.id, s.line, s.col, s.spanID, s.l, s.kind.Action(), s.m, s.start); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pair pairs the held spans of each call or message, marking them in
+// paired: both carry the receiving side's message.
+func (r *spanReader) pair(paired []bool) {
 	if r.pairs == nil {
 		r.pairs = map[pairKey]int{}
 	}
@@ -135,7 +169,6 @@ func (r *spanReader) flush() error {
 		}
 		return -1
 	}
-	paired := make([]bool, len(r.held))
 	for i := range r.held {
 		s := &r.held[i]
 		j := -1
@@ -157,37 +190,18 @@ func (r *spanReader) flush() error {
 			paired[i], paired[j] = true, true
 		}
 	}
-	held := r.held
-	r.held, r.heldBytes = nil, 0
-	defer func() { clear(held); r.held = held[:0] }() // its room, for the next spans
-	across := r.b.sink.PairsAcross() && !r.b.strict
-	for i, s := range held {
-		r.id = append(r.id[:0], s.trace...)
-		if across && !paired[i] {
-			if sl, ok := s.unpaired(); ok {
-				if err := r.linked(r.id, s.line, s.col, s.spanID, s.l, s.kind, s.m, s.pairM, s.start, sl); err != nil {
-					return err
-				}
-				continue
-			}
-		}
-		if err := r.span(r.id, s.line, s.col, s.spanID, s.l, s.kind.Action(), s.m, s.start); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
-// unpaired returns what a span left without a partner in its file carries
-// to be paired at the assembly of its session, with a span of another file
-// (session.Joiner joins the files of a run): an emission its id, a
-// reception its parent and links; ok is false for a span that cannot have
-// a partner.
-func (s *heldSpan) unpaired() (sl SpanLink, ok bool) {
-	sl.Kind = s.kind
+// unpaired sets sl to what a span left without a partner in its file
+// carries to be paired at the assembly of its session, with a span of
+// another file (session.Joiner joins the files of a run): an emission its
+// id, a reception its parent and links; it is false for a span that
+// cannot have a partner.
+func (s *heldSpan) unpaired(sl *SpanLink) (ok bool) {
+	*sl = SpanLink{Kind: s.kind} // Links anew: the consumer may keep them
 	if s.kind.Action() == interaction.Emission {
 		sl.Span = spanNum(s.spanID)
-		return sl, sl.Span != 0
+		return sl.Span != 0
 	}
 	sl.Parent = spanNum(s.parent)
 	for _, l := range s.links {
@@ -195,7 +209,7 @@ func (s *heldSpan) unpaired() (sl SpanLink, ok bool) {
 			sl.Links = append(sl.Links, n)
 		}
 	}
-	return sl, sl.Parent != 0 || len(sl.Links) > 0
+	return sl.Parent != 0 || len(sl.Links) > 0
 }
 
 // spanNum returns a span id written in hex as a number; an id that is not
@@ -234,7 +248,7 @@ type SpanLink struct {
 // it at assembly: it counts as an event when its own message is declared,
 // else as ignored, until then. A span whose lifeline is not declared is
 // ignored, as span ignores it.
-func (r *spanReader) linked(id []byte, line, col int, spanID, l string, kind SpanKind, m, pairM string, start int64, sl SpanLink) error {
+func (r *spanReader) linked(id []byte, line, col int, spanID, l string, kind SpanKind, m, pairM string, start int64, sl *SpanLink) error {
 	lid, ok := r.b.lifelines.findString(l)
 	if !ok {
 		return r.span(id, line, col, spanID, l, kind.Action(), m, start)
@@ -258,7 +272,7 @@ func (r *spanReader) linked(id []byte, line, col int, spanID, l string, kind Spa
 		r.b.stats.Ignored++
 	}
 	r.b.index++
-	return r.b.sink.AddSpan(id, line, r.b.index-1, act, spanKey(start), &sl)
+	return r.b.sink.AddSpan(id, line, r.b.index-1, act, spanKey(start), sl)
 }
 
 // spanKey is the order key of a span starting at start (in nanoseconds

@@ -47,10 +47,15 @@ type spanReader struct {
 	maxHeld     int64      // the most they may take (0: no bound)
 	maxName     int        // the longest name held as is
 	over        bool       // past maxHeld: the reading stopped
-	// pairs indexes held by trace and span id; id, l and m are a session
-	// id's, a lifeline's and a message's bytes: room kept from one span
-	// to the next.
+	// pairLater leaves every span to be paired at its session's assembly
+	// (TraceReader): none is paired here.
+	pairLater bool
+	// pairs indexes held by trace and span id; paired, id, l and m are
+	// which of held are paired, a session id's, a lifeline's and a
+	// message's bytes: room kept from one span (or file) to the next.
 	pairs    map[pairKey]int
+	paired   []bool   // which of held are paired
+	link     SpanLink // of the span being added
 	id, l, m []byte
 }
 

@@ -7,10 +7,14 @@ import (
 // TraceReader reads OTLP requests that an OTLP receiver has decoded with
 // pdata into events, as Scan reads an OTLP/JSON log: the same span →
 // action mapping (Options.LifelineAttr, MessageAttr, Strict), the same
-// pairing of a receiving span with its partner (within the request), the
-// same malformed spans; without turning the request back into JSON. A
-// TraceReader is not safe for concurrent use: a receiver keeps one per
-// goroutine (a sync.Pool).
+// malformed spans; without turning the request back into JSON. It pairs
+// no span: the two spans of a call or a message come in one request or two
+// as an exporter batches them, so each span that may have a partner comes
+// with its SpanLink (Event.Link), and the assembly of its session pairs
+// them all, once (session.Assembler). With Options.Strict, where a span's
+// own message must be declared as it is read, the spans of one request are
+// paired within it, as the spans of one file. A TraceReader is not safe for
+// concurrent use: a receiver keeps one per goroutine (a sync.Pool).
 type TraceReader struct {
 	b *builder
 	r *spanReader
@@ -28,6 +32,7 @@ func NewTraceReader(name string, opt Options, report func(error)) (*TraceReader,
 		return nil, err
 	}
 	t.b, t.r = b, newSpanReader(b, &opt)
+	t.r.pairLater = true
 	return t, nil
 }
 

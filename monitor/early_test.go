@@ -1,7 +1,6 @@
 package monitor_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/internal/receiver"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/monitor"
 )
@@ -18,12 +18,13 @@ import (
 // feed replays the lines of log through a new monitor one at a time (its
 // clock stopped, its sessions closed at Close only) and returns the records
 // by session, each with the number of lines fed when it came.
-func feed(t *testing.T, c *check.Checker, lopt logs.Options, name string, lines []string) (map[string][]check.Record, map[string][]int, *monitor.Monitor) {
+func feed(t *testing.T, c *check.Checker, lopt logs.Options, name string, lines []string) (map[string][]check.Record, map[string][]int, *monitor.Table) {
 	t.Helper()
 	recs, at := map[string][]check.Record{}, map[string][]int{}
 	n := 0
-	m, err := monitor.New(c, lopt, monitor.Options{Idle: time.Hour, Now: func() time.Time { return time.Unix(0, 0) }},
-		func(r check.Record) {
+	m, err := monitor.NewTable(c, lopt, monitor.Options{Idle: time.Hour, Now: func() time.Time { return time.Unix(0, 0) }},
+		func(o check.Outcome) {
+			r := o.Record()
 			recs[r.Session] = append(recs[r.Session], r)
 			at[r.Session] = append(at[r.Session], n)
 		})
@@ -32,7 +33,7 @@ func feed(t *testing.T, c *check.Checker, lopt logs.Options, name string, lines 
 	}
 	for _, line := range lines {
 		n++
-		if _, err := m.Scan(name, strings.NewReader(line+"\n"), logs.JSONL); err != nil {
+		if _, err := m.ConsumeLog(name, strings.NewReader(line+"\n"), logs.JSONL); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -131,7 +132,7 @@ func TestEarlyLineOrder(t *testing.T) {
 	if early != fails {
 		t.Errorf("%d sessions fail early, %d fail", early, fails)
 	}
-	if n := m.Counts(); n.Received != n.Judged+n.Ignored+n.Malformed+n.Late {
+	if n := m.Counts(); n.Received != n.Events+n.Ignored+n.Malformed+n.Late {
 		t.Errorf("counts %+v", n)
 	}
 }
@@ -192,13 +193,15 @@ func TestEarlyKeyed(t *testing.T) {
 func TestAfterClose(t *testing.T) {
 	c, lopt := checker(t)
 	var got []check.Record
-	m, err := monitor.New(c, lopt, monitor.Options{}, func(r check.Record) { got = append(got, r) })
+	m, err := monitor.NewTable(c, lopt, monitor.Options{}, func(o check.Outcome) {
+		got = append(got, o.Record())
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	scan := func(s string) {
 		t.Helper()
-		if _, err := m.Scan("-", strings.NewReader(s), logs.JSONL); err != nil {
+		if _, err := m.ConsumeLog("-", strings.NewReader(s), logs.JSONL); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -207,8 +210,8 @@ func TestAfterClose(t *testing.T) {
 	scan(`{"session":"a","action":"S!d_zero"}` + "\n" + `{"session":"b","action":"S?d"}` + "\n" +
 		`{"session":"b","action":"X?y"}` + "\n" + `{"session":"b","action":` + "\n")
 	n := m.Counts()
-	if len(got) != 1 || n.Received != 5 || n.Judged != 1 || n.Late != 2 || n.Ignored != 1 || n.Malformed != 1 ||
-		n.Received != n.Judged+n.Ignored+n.Malformed+n.Late {
+	if len(got) != 1 || n.Received != 5 || n.Events != 1 || n.Late != 2 || n.Ignored != 1 || n.Malformed != 1 ||
+		n.Received != n.Events+n.Ignored+n.Malformed+n.Late {
 		t.Errorf("%d records, counts %+v", len(got), n)
 	}
 }
@@ -217,7 +220,7 @@ func TestAfterClose(t *testing.T) {
 // as they are read, not when the stream ends.
 func TestFollowMalformed(t *testing.T) {
 	c, lopt := checker(t)
-	m, err := monitor.New(c, lopt, monitor.Options{}, func(check.Record) {})
+	m, err := monitor.NewTable(c, lopt, monitor.Options{}, func(check.Outcome) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,12 +229,12 @@ func TestFollowMalformed(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	r := monitor.Follow(ctx, path, 5*time.Millisecond)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		defer r.Close()
-		m.Scan(path, bufio.NewReader(r), logs.JSONL)
+		if err := receiver.FollowLog(ctx, m, path, nil, 5*time.Millisecond); err != nil {
+			t.Error(err)
+		}
 	}()
 	deadline := time.Now().Add(10 * time.Second)
 	for m.Counts().Malformed != 1 {
@@ -243,7 +246,7 @@ func TestFollowMalformed(t *testing.T) {
 	cancel()
 	<-done
 	m.Close()
-	if n := m.Counts(); n.Received != 2 || n.Received != n.Judged+n.Ignored+n.Malformed+n.Late {
+	if n := m.Counts(); n.Received != 2 || n.Received != n.Events+n.Ignored+n.Malformed+n.Late {
 		t.Errorf("counts %+v", n)
 	}
 }
@@ -260,7 +263,8 @@ func TestEarlyPairedSpans(t *testing.T) {
 	}
 	c, lopt := checkerOf(t, filepath.Join(dir, "spec.hsf"), filepath.Join(dir, "spec.hif"), check.EngineAutomata)
 	var got []string
-	m, err := monitor.New(c, lopt, monitor.Options{Idle: time.Hour}, func(r check.Record) {
+	m, err := monitor.NewTable(c, lopt, monitor.Options{Idle: time.Hour}, func(o check.Outcome) {
+		r := o.Record()
 		got = append(got, r.ClosedBy+":"+r.Verdict)
 	})
 	if err != nil {
@@ -276,7 +280,7 @@ func TestEarlyPairedSpans(t *testing.T) {
 		{"gateway", span("gw", "1111111111111111", "", 3, "other")},
 		{"user", span("user", "2222222222222222", "1111111111111111", 2, "get")},
 	} {
-		if _, err := m.Scan(req.name, strings.NewReader(req.doc), logs.OTLP); err != nil {
+		if _, err := m.ConsumeLog(req.name, strings.NewReader(req.doc), logs.OTLP); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,4 +1,4 @@
-package monitor
+package monitor_test
 
 import (
 	"bufio"
@@ -9,15 +9,17 @@ import (
 	"testing"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/internal/receiver"
 	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/monitor"
 	"github.com/ivc-project/ivc/spec"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 )
 
 // FuzzHTTPHandler: any OTLP/HTTP body, JSON or protobuf, is answered 200
-// or 400, never a panic, and what it held is counted: received = judged +
-// ignored + malformed once the monitor is closed.
+// or 400 by the receiver, never a panic, and what it held is counted by the
+// table: received = judged + ignored + malformed once the table is closed.
 func FuzzHTTPHandler(f *testing.F) {
 	src, err := os.ReadFile("../testdata/logs/abp.otlp.json")
 	if err != nil {
@@ -43,7 +45,7 @@ func FuzzHTTPHandler(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, proto bool, body []byte) {
-		m, err := New(c, logs.Options{Sig: sp.Sig}, Options{}, func(check.Record) {})
+		m, err := monitor.NewTable(c, logs.Options{Sig: sp.Sig}, monitor.Options{}, func(check.Outcome) {})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,12 +56,12 @@ func FuzzHTTPHandler(f *testing.F) {
 		req := httptest.NewRequest("POST", "/v1/traces", bytes.NewReader(body))
 		req.Header.Set("Content-Type", ct)
 		w := httptest.NewRecorder()
-		m.HTTPHandler().ServeHTTP(w, req)
+		receiver.NewOTLP(m, 0).HTTPHandler().ServeHTTP(w, req)
 		if w.Code != http.StatusOK && w.Code != http.StatusBadRequest {
 			t.Fatalf("status %d: %s", w.Code, w.Body)
 		}
 		m.Close()
-		if n := m.Counts(); n.Received != n.Judged+n.Ignored+n.Malformed+n.Late {
+		if n := m.Counts(); n.Received != n.Events+n.Ignored+n.Malformed+n.Late {
 			t.Fatalf("counts %+v", n)
 		}
 	})

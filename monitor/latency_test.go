@@ -29,7 +29,8 @@ func BenchmarkTimeToVerdict(b *testing.B) {
 	c, lopt := checker(b)
 	b.Run("early", func(b *testing.B) {
 		var lat []int64
-		m, err := monitor.New(c, lopt, monitor.Options{Idle: time.Hour}, func(r check.Record) {
+		m, err := monitor.NewTable(c, lopt, monitor.Options{Idle: time.Hour}, func(o check.Outcome) {
+			r := o.Record()
 			if r.ClosedBy != monitor.ClosedEarly {
 				b.Fatalf("session %s closed by %s", r.Session, r.ClosedBy)
 			}
@@ -43,7 +44,7 @@ func BenchmarkTimeToVerdict(b *testing.B) {
 			fmt.Fprintf(&doc, `{"session":"s%d","action":"S?d"}`+"\n"+`{"session":"s%d","action":"S?d"}`+"\n", i, i)
 		}
 		b.ResetTimer()
-		if _, err := m.Scan("early.jsonl", strings.NewReader(doc.String()), logs.JSONL); err != nil {
+		if _, err := m.ConsumeLog("early.jsonl", strings.NewReader(doc.String()), logs.JSONL); err != nil {
 			b.Fatal(err)
 		}
 		b.StopTimer()
@@ -53,7 +54,8 @@ func BenchmarkTimeToVerdict(b *testing.B) {
 		const idle = 100 * time.Millisecond
 		var mu sync.Mutex
 		var lat []int64
-		m, err := monitor.New(c, lopt, monitor.Options{Idle: idle}, func(r check.Record) {
+		m, err := monitor.NewTable(c, lopt, monitor.Options{Idle: idle}, func(o check.Outcome) {
+			r := o.Record()
 			mu.Lock()
 			lat = append(lat, r.LatencyUS)
 			mu.Unlock()
@@ -68,7 +70,7 @@ func BenchmarkTimeToVerdict(b *testing.B) {
 		// anywhere between two.
 		for i := range b.N {
 			line := fmt.Sprintf(`{"session":"s%d","action":"S?d"}`+"\n", i)
-			if _, err := m.Scan("idle.jsonl", strings.NewReader(line), logs.JSONL); err != nil {
+			if _, err := m.ConsumeLog("idle.jsonl", strings.NewReader(line), logs.JSONL); err != nil {
 				b.Fatal(err)
 			}
 			if i%(b.N/100+1) == 0 {
@@ -114,12 +116,12 @@ func BenchmarkAdd(b *testing.B) {
 			c, lopt := checkerOf(b, "../testdata/abp/abp.hsf", "", e)
 			for b.Loop() {
 				b.StopTimer()
-				m, err := monitor.New(c, lopt, monitor.Options{Idle: time.Hour}, func(check.Record) {})
+				m, err := monitor.NewTable(c, lopt, monitor.Options{Idle: time.Hour}, func(check.Outcome) {})
 				if err != nil {
 					b.Fatal(err)
 				}
 				b.StartTimer()
-				if _, err := m.Scan("abp.jsonl", bytes.NewReader(src), logs.JSONL); err != nil {
+				if _, err := m.ConsumeLog("abp.jsonl", bytes.NewReader(src), logs.JSONL); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -15,10 +15,12 @@ import (
 	"time"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/internal/receiver"
 	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/monitor"
 	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/verdict"
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
@@ -148,9 +150,10 @@ func runLoad(tb testing.TB, requests, senders int, idle time.Duration) load {
 		mu        sync.Mutex
 		latencies []int64
 	)
-	m, err := monitor.New(c, logs.Options{Sig: sp.Sig}, monitor.Options{Idle: idle, MaxMemory: loadMemory,
+	m, err := monitor.NewTable(c, logs.Options{Sig: sp.Sig}, monitor.Options{Idle: idle, MaxMemory: loadMemory,
 		Report: func(err error) { tb.Error(err) }},
-		func(r check.Record) {
+		func(o check.Outcome) {
+			r := o.Record()
 			if r.ClosedBy == monitor.ClosedIdle {
 				mu.Lock()
 				latencies = append(latencies, r.LatencyUS)
@@ -167,7 +170,7 @@ func runLoad(tb testing.TB, requests, senders int, idle time.Duration) load {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	gs := m.NewGRPCServer()
+	gs := receiver.NewOTLP(m, 0).NewGRPCServer()
 	go gs.Serve(ln)
 	defer gs.Stop()
 
@@ -215,9 +218,9 @@ func runLoad(tb testing.TB, requests, senders int, idle time.Duration) load {
 	}
 	mu.Unlock()
 	l.peakRSS = peakRSS()
-	n := l.counts
-	if n.Received != l.spans || n.Judged != l.spans || n.Ignored+n.Malformed+n.Late+n.Evicted != 0 ||
-		n.Verdicts["Pass"] != l.spans/spansPerOrder || n.Sessions != l.spans/spansPerOrder {
+	n, spans := l.counts, int(l.spans)
+	if n.Received != spans || n.Events != spans || n.Ignored+n.Malformed+n.Late+n.Evicted != 0 ||
+		n.Verdicts[verdict.Pass] != spans/spansPerOrder || n.Judged() != spans/spansPerOrder {
 		tb.Errorf("sent %d spans (%d orders): counts %+v", l.spans, l.spans/spansPerOrder, n)
 	}
 	return l

@@ -13,7 +13,6 @@ import (
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/monitor"
-	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/spec"
 	"go.opentelemetry.io/collector/pdata/ptrace"
@@ -50,12 +49,11 @@ func batch(t *testing.T, c *check.Checker, lopt logs.Options, path string) map[s
 	}
 	want := map[string]check.Record{}
 	for _, s := range sessions {
-		o := c.Judge(check.Input{Name: path, Session: s.ID, Ignored: s.Ignored, Incomplete: s.Incomplete(),
-			Read: func() (*multitrace.MultiTrace, error) { return s.MT, s.Err }})
+		o := c.Judge(s)
 		if o.Err != nil {
 			t.Fatal(o.Err)
 		}
-		want[s.ID] = timeless(check.NewRecord(o))
+		want[s.ID] = timeless(o.Record())
 	}
 	return want
 }
@@ -95,7 +93,9 @@ func TestReplayJSONL(t *testing.T) {
 	const path = "../testdata/logs/abp.jsonl"
 	want := batch(t, c, lopt, path)
 	var got []check.Record
-	m, err := monitor.New(c, lopt, monitor.Options{}, func(r check.Record) { got = append(got, r) })
+	m, err := monitor.NewTable(c, lopt, monitor.Options{}, func(o check.Outcome) {
+		got = append(got, o.Record())
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,13 +104,13 @@ func TestReplayJSONL(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, err := m.Scan(path, f, logs.JSONL); err != nil {
+	if _, err := m.ConsumeLog(path, f, logs.JSONL); err != nil {
 		t.Fatal(err)
 	}
 	m.Close()
 	compare(t, want, got)
 	n := m.Counts()
-	if n.Received != 1001 || n.Received != n.Judged+n.Ignored+n.Malformed+n.Late {
+	if n.Received != 1001 || n.Received != n.Events+n.Ignored+n.Malformed+n.Late {
 		t.Errorf("counts %+v: received is not judged + ignored + malformed + late", n)
 	}
 }
@@ -122,7 +122,9 @@ func TestReplayOTLP(t *testing.T) {
 	const path = "../testdata/logs/abp.otlp.json"
 	want := batch(t, c, lopt, path)
 	var got []check.Record
-	m, err := monitor.New(c, lopt, monitor.Options{}, func(r check.Record) { got = append(got, r) })
+	m, err := monitor.NewTable(c, lopt, monitor.Options{}, func(o check.Outcome) {
+		got = append(got, o.Record())
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +143,7 @@ func TestReplayOTLP(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n, err := m.Traces("otlp", td); err != nil || n != 0 {
+		if n, err := m.ConsumeTraces("otlp", td); err != nil || n != 0 {
 			t.Fatal(n, err)
 		}
 	}
@@ -156,14 +158,16 @@ func TestLifecycle(t *testing.T) {
 	c, lopt := checkerOf(t, "../testdata/abp/abp.hsf", "", check.EngineRuntime)
 	now := time.Unix(0, 0)
 	var got []check.Record
-	m, err := monitor.New(c, lopt, monitor.Options{Idle: time.Second, Max: 10 * time.Second, Grace: 5 * time.Second,
-		MaxSessions: 2, Now: func() time.Time { return now }}, func(r check.Record) { got = append(got, r) })
+	m, err := monitor.NewTable(c, lopt, monitor.Options{Idle: time.Second, Max: 10 * time.Second, Grace: 5 * time.Second,
+		MaxSessions: 2, Now: func() time.Time { return now }}, func(o check.Outcome) {
+		got = append(got, o.Record())
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	feed := func(lines ...string) {
 		t.Helper()
-		if _, err := m.Scan("in", strings.NewReader(strings.Join(lines, "\n")+"\n"), logs.JSONL); err != nil {
+		if _, err := m.ConsumeLog("in", strings.NewReader(strings.Join(lines, "\n")+"\n"), logs.JSONL); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -213,7 +217,7 @@ func TestLifecycle(t *testing.T) {
 		t.Fatalf("shutdown: %s", s)
 	}
 	n := m.Counts()
-	if n.Late != 1 || n.Evicted != 1 || n.Received != n.Judged+n.Ignored+n.Malformed+n.Late {
+	if n.Late != 1 || n.Evicted != 1 || n.Received != n.Events+n.Ignored+n.Malformed+n.Late {
 		t.Errorf("counts %+v", n)
 	}
 }

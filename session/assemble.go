@@ -57,6 +57,13 @@ func (a *Assembler) Assemble(file, id string, events []logs.Event) (Session, err
 	g.names = &names{index: map[string]int32{}}
 	g.tally = new(logs.Tally)
 	g.recs.reserve(len(events))
+	spans := 0 // held for pairing: room for them at once
+	for i := range events {
+		if events[i].Link != nil {
+			spans++
+		}
+	}
+	g.spans = make([]spanRef, 0, spans)
 	key := []byte(id)
 	for i := range events {
 		e := &events[i]

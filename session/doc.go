@@ -4,7 +4,8 @@
 // session gathers, so that a reader can be used without the gathering
 // (a pipeline's workers scan files, ivc monitor receives live events) and
 // the gathering is one mechanism whoever feeds it. ivc analyze, ivc-beam
-// and ivc monitor build their sessions here.
+// and ivc monitor build their sessions here, and package check judges
+// them.
 //
 //	sessions, stats, err := session.Read("app.jsonl", logs.Auto, logs.Options{Sig: sig}, report)
 //	for _, s := range sessions {
@@ -35,6 +36,17 @@
 //     order (logs.Scan's, moved between the machines of a pipeline in
 //     their binary form: AppendEvent, DecodeEvent; or held by ivc
 //     monitor's table of live sessions), exactly as Read builds it.
+//
+// A Session is what the front door judges (check.Checker.Run, Judge),
+// with its Meta, which goes on to its record. Two sources hand them out
+// with the counts of what their inputs held (Counts):
+//
+//   - Source: the inputs of a run, .htf multi-traces and logs joined by a
+//     Joiner, in order, with the inputs that cannot be read in their
+//     place (ivc analyze, ivc draw --session);
+//   - Groups: the events of a pipeline's workers gathered by session, as
+//     a Scope says what one is, each assembled by an Assembler (ivc-beam's
+//     judging step).
 //
 // # Spans across files
 //

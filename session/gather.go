@@ -387,8 +387,8 @@ func (x keyed) input() int32       { return int32(x.meta >> 8) }
 func (g *gatherer) build(si int32, a *arena) Session {
 	s := &g.sess[si]
 	recs := g.recordsOf(si)
-	out := Session{File: g.inputs[s.input], Input: int(s.input), ID: s.id, Line: s.line, Events: s.events, Ignored: s.ignored,
-		Dropped: s.dropped, FirstDropped: s.firstDropped}
+	out := Session{Meta: Meta{File: g.inputs[s.input], Input: int(s.input), ID: s.id, Line: s.line, Rank: s.index,
+		Events: s.events, Ignored: s.ignored, Dropped: s.dropped, FirstDropped: s.firstDropped}}
 	if s.spans > 0 {
 		g.pair(s, recs, &out)
 	}

@@ -35,9 +35,9 @@ const spanRefBytes = 24
 
 // newRef returns the spanRef of sl, its names in n.
 func newRef(sl *logs.SpanLink, n *names) spanRef {
-	ref := spanRef{id: sl.Parent, kind: sl.Kind, own: n.ref(sl.Own, sl.OwnOK, sl.OwnName), pair: n.ref(sl.Pair, sl.PairOK, sl.PairName)}
-	if sl.Kind.Action() == interaction.Emission {
-		ref.id = sl.Span
+	ref := spanRef{id: sl.Span, kind: sl.Kind, own: n.ref(sl.Own, sl.OwnOK, sl.OwnName)}
+	if sl.Kind.Action() == interaction.Reception { // the side that names a pair
+		ref.id, ref.pair = sl.Parent, n.ref(sl.Pair, sl.PairOK, sl.PairName)
 	}
 	return ref
 }
@@ -123,16 +123,40 @@ func (g *gatherer) putSpan(si int32, input int32, line int, act interaction.Acti
 // message. A span's message decides whether it is an event or ignored (and
 // its name then tallied); out's counts follow.
 func (g *gatherer) pair(s *sessionState, recs []int32, out *Session) {
-	emissions := make(map[uint64]int32, s.spans)
+	// The emissions by span id, the last of an id kept: looked up in a
+	// list when the session has few spans (as most have: a map would cost
+	// more than the search), else in a map.
+	var few [16]int32
+	list := few[:0]
+	var byID map[uint64]int32
+	if s.spans > int32(len(few)) {
+		byID = make(map[uint64]int32, s.spans)
+	}
 	for _, r := range recs {
 		if rec := g.recs.at(r); rec.span > 0 {
 			if ref := &g.spans[rec.span-1]; ref.kind.Action() == interaction.Emission {
-				emissions[ref.id] = rec.span - 1
+				if byID != nil {
+					byID[ref.id] = rec.span - 1
+				} else {
+					list = append(list, rec.span-1)
+				}
 			}
 		}
 	}
+	emission := func(id uint64) (int32, bool) {
+		if byID != nil {
+			j, ok := byID[id]
+			return j, ok
+		}
+		for k := len(list) - 1; k >= 0; k-- {
+			if g.spans[list[k]].id == id {
+				return list[k], true
+			}
+		}
+		return 0, false
+	}
 	partner := func(id uint64, want logs.SpanKind) *spanRef {
-		if j, ok := emissions[id]; ok && id != 0 && g.spans[j].kind == want {
+		if j, ok := emission(id); ok && id != 0 && g.spans[j].kind == want {
 			return &g.spans[j]
 		}
 		return nil

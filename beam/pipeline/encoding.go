@@ -22,8 +22,9 @@ import (
 //   - a blob of lines (scan, judge → write, keyed by output file) is
 //     encoded outLines, each after its length.
 
-// sessionKey is the key of a session: its file and its id.
-func sessionKey(file, id string) string { return strconv.Itoa(len(file)) + ":" + file + id }
+// sessionKey is the key of a session in a batch: its file and its id,
+// which read back apart (splitSessionKey).
+func sessionKey(file, id string) string { return session.ScopeFile.Key(file, id) }
 
 func splitSessionKey(k string) (file, id string, err error) {
 	n, rest, ok := strings.Cut(k, ":")
@@ -134,12 +135,10 @@ func (b *batcher) add(e logs.Event) {
 func (b *batcher) flush() {
 	batches := map[int][]byte{}
 	for id, events := range b.sessions {
-		key := sessionKey(b.file, id)
-		k := bucketOf(key, b.buckets)
-		if b.scope == session.ScopeRun { // a session's events meet across files
-			k = bucketOf(id, b.buckets)
-		}
-		batches[k] = appendChunk(appendChunk(batches[k], []byte(key)), events)
+		// A session's events meet in the bucket of its key: with
+		// ScopeRun, its id alone, across files.
+		k := bucketOf(b.scope.Key(b.file, id), b.buckets)
+		batches[k] = appendChunk(appendChunk(batches[k], []byte(sessionKey(b.file, id))), events)
 	}
 	for k, batch := range batches {
 		b.emit(k, batch)

@@ -14,14 +14,15 @@
 // by a hash of their key, so that the runner moves a few large elements
 // rather than one per session, and GroupByKey brings the events of each
 // bucket, hence of each session, together wherever it lands. Judge
-// assembles each session of its bucket (session.Assembler: what
-// session.Read does), judges it with the checker built once per worker
-// process (from the spec's text, which travels in the DoFns), and emits
-// its record
-// (check.Record: the JSON line of ivc analyze --format json). The records
-// and the errors are written sorted, as ivc analyze prints them, to
-// PREFIX-sessions-SSSSS-of-NNNNN.jsonl and PREFIX-errors-SSSSS-of-NNNNN.txt,
-// and the counts to PREFIX-summary.json.
+// gathers and assembles each session of its bucket (session.Groups, with
+// session.Assembler: what session.Read does), judges it with the checker
+// built once per worker process (from the spec's text, which travels in
+// the DoFns: check.Checker.Judge, as ivc analyze judges each session), and
+// emits its record (check.Record: the JSON line of ivc analyze --format
+// json). The records and the errors are written sorted, as ivc analyze
+// prints them, to PREFIX-sessions-SSSSS-of-NNNNN.jsonl and
+// PREFIX-errors-SSSSS-of-NNNNN.txt; the counts of every step, a
+// check.Summary each, are added up into PREFIX-summary.json.
 package pipeline
 
 import (
@@ -34,18 +35,21 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/verdict"
 )
 
 func init() {
-	register.DoFn5x1[context.Context, fileio.ReadableFile, func(int, []byte), func(int, []byte), func(Summary), error](&scanFn{})
-	register.DoFn5x1[context.Context, int, func(*[]byte) bool, func(int, []byte), func(Summary), error](&judgeFn{})
+	register.DoFn5x1[context.Context, fileio.ReadableFile, func(int, []byte), func(int, []byte), func(check.Summary), error](&scanFn{})
+	register.DoFn5x1[context.Context, int, func(*[]byte) bool, func(int, []byte), func(check.Summary), error](&judgeFn{})
 	register.DoFn3x1[context.Context, int, func(*[]byte) bool, error](&writeFn{})
-	register.DoFn2x1[context.Context, Summary, error](&summaryFn{})
-	register.Combiner1[Summary](&mergeFn{})
+	register.DoFn2x1[context.Context, check.Summary, error](&summaryFn{})
+	register.Combiner1[check.Summary](&mergeFn{})
 	register.Emitter2[int, []byte]()
-	register.Emitter1[Summary]()
+	register.Emitter1[check.Summary]()
 	register.Iter1[[]byte]()
-	beam.RegisterCoder(reflect.TypeFor[Summary](), encodeSummary, decodeSummary)
+	beam.RegisterCoder(reflect.TypeFor[check.Summary](), encodeSummary, decodeSummary)
 }
 
 // Build adds the verification of cfg to s. Config.Check should have
@@ -70,13 +74,14 @@ func Build(s beam.Scope, cfg Config) error {
 	batches, scanLines, scanCounts := beam.ParDo3(s, &scanFn{Config: cfg}, files)
 	judgeLines, judgeCounts := beam.ParDo2(s, &judgeFn{Config: cfg}, beam.GroupByKey(s, batches))
 	beam.ParDo0(s, &writeFn{Config: cfg}, beam.GroupByKey(s, beam.Flatten(s, scanLines, judgeLines)))
-	counts := beam.Flatten(s, beam.Create(s, Summary{}), scanCounts, judgeCounts) // a summary even of nothing
+	counts := beam.Flatten(s, beam.Create(s, check.Summary{}), scanCounts, judgeCounts) // a summary even of nothing
 	beam.ParDo0(s, &summaryFn{Config: cfg}, beam.Combine(s, &mergeFn{}, counts))
 	return nil
 }
 
-// Summary is PREFIX-summary.json: the counts of a run.
-type Summary struct {
+// SummaryFile is PREFIX-summary.json: the JSON form of the summary of a
+// run (check.Summary, which the workers count and the pipeline adds up).
+type SummaryFile struct {
 	Files int `json:"files"` // files read
 	// UnreadableFiles could not be read at all (see the errors).
 	UnreadableFiles int `json:"unreadable_files"`
@@ -103,49 +108,35 @@ type Summary struct {
 	JoinedSessions int `json:"joined_sessions"`
 }
 
-func (s *Summary) add(o Summary) {
-	s.Files += o.Files
-	s.UnreadableFiles += o.UnreadableFiles
-	s.MultiTraces += o.MultiTraces
-	s.Unjudged += o.Unjudged
-	s.EventsJudged += o.EventsJudged
-	s.EventsUnjudged += o.EventsUnjudged
-	s.EventsIgnored += o.EventsIgnored
-	s.BadLines += o.BadLines
-	s.SpansUnkinded += o.SpansUnkinded
-	s.JoinedSessions += o.JoinedSessions
-	for v, n := range o.Verdicts {
-		s.count(v, "", n)
-	}
-	for v, rs := range o.Reasons {
-		for r, n := range rs {
-			s.count(v, r, 0)
-			s.Reasons[v][r] += n
+// NewSummaryFile returns the JSON form of s.
+func NewSummaryFile(s *check.Summary) SummaryFile {
+	f := SummaryFile{Files: s.Files, UnreadableFiles: s.Unreadable, MultiTraces: s.MultiTraces, Verdicts: map[string]int{},
+		Unjudged: s.Unjudged, EventsJudged: s.EventsJudged, EventsUnjudged: s.EventsUnjudged, EventsIgnored: s.Ignored,
+		BadLines: s.Malformed, SpansUnkinded: s.Unkinded, JoinedSessions: s.JoinedJudged}
+	for v, n := range s.Verdicts {
+		if n > 0 {
+			f.Verdicts[verdict.Verdict(v).String()] = n
 		}
 	}
+	for v, rs := range s.Reasons {
+		for r, n := range rs {
+			if f.Reasons == nil {
+				f.Reasons = map[string]map[string]int{}
+			}
+			name := verdict.Verdict(v).String()
+			if f.Reasons[name] == nil {
+				f.Reasons[name] = map[string]int{}
+			}
+			f.Reasons[name][r.String()] = n
+		}
+	}
+	return f
 }
 
-// count counts n verdicts v, and makes room for the reason r of v.
-func (s *Summary) count(v, r string, n int) {
-	if s.Verdicts == nil {
-		s.Verdicts = map[string]int{}
-	}
-	s.Verdicts[v] += n
-	if r == "" {
-		return
-	}
-	if s.Reasons == nil {
-		s.Reasons = map[string]map[string]int{}
-	}
-	if s.Reasons[v] == nil {
-		s.Reasons[v] = map[string]int{}
-	}
-}
+func encodeSummary(s check.Summary) ([]byte, error) { return json.Marshal(s) }
 
-func encodeSummary(s Summary) ([]byte, error) { return json.Marshal(s) }
-
-func decodeSummary(b []byte) (Summary, error) {
-	var s Summary
+func decodeSummary(b []byte) (check.Summary, error) {
+	var s check.Summary
 	err := json.Unmarshal(b, &s)
 	return s, err
 }
@@ -153,10 +144,11 @@ func decodeSummary(b []byte) (Summary, error) {
 // mergeFn adds up summaries.
 type mergeFn struct{}
 
-// MergeAccumulators adds b to a.
-func (mergeFn) MergeAccumulators(a, b Summary) Summary {
-	var s Summary
-	s.add(a)
-	s.add(b)
+// MergeAccumulators adds a and b, into a summary of its own (a and b
+// keep their maps).
+func (mergeFn) MergeAccumulators(a, b check.Summary) check.Summary {
+	var s check.Summary
+	s.Merge(a)
+	s.Merge(b)
 	return s
 }

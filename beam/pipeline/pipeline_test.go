@@ -101,11 +101,11 @@ func writeLogs(t *testing.T, dir, hsf, hif string) []string {
 type analyzed struct {
 	records []check.Record
 	errors  []string
-	summary Summary
+	summary SummaryFile
 }
 
-// analyze judges files as ivc analyze does, in process: session.Read for a
-// log, multitrace.Read for a .htf file, and check.Checker.Run.
+// analyze judges files as ivc analyze does, in process: a session.Source
+// reads them, and check.Checker.Run judges its sessions.
 func analyze(t *testing.T, cfg Config, hsf, hif string, files []string) analyzed {
 	t.Helper()
 	sp, err := spec.Load(hsf, hif)
@@ -129,75 +129,20 @@ func analyze(t *testing.T, cfg Config, hsf, hif string, files []string) analyzed
 		}
 	}
 	var out analyzed
-	sum := &out.summary
-	events := map[[2]string]int{}
-	fail := func(err error) check.Input {
-		return check.Input{Read: func() (*multitrace.MultiTrace, error) { return nil, err }}
-	}
-	var inputs []check.Input // all read before any is judged: events is complete then
-	add := func(in check.Input) { inputs = append(inputs, in) }
-	for _, file := range files {
-		sum.Files++
-		head, _ := os.ReadFile(file)
-		f, err := logs.Detect(file, head)
-		switch {
-		case err != nil:
-			sum.UnreadableFiles++
-			add(fail(err))
-			continue
-		case f == logs.HTF && lopt.Locations != nil:
-			sum.MultiTraces++
-			sum.Unjudged++
-			add(fail(fmt.Errorf("%s: a .htf multi-trace has its own locations (its components): --locations applies to event logs and traces", file)))
-			continue
-		case f == logs.HTF:
-			mt, err := multitrace.Read(file, lopt.Sig)
-			if err != nil {
-				t.Fatal(err)
-			}
-			events[[2]string{file, ""}] = mt.Len()
-			add(check.Input{Name: file, Read: func() (*multitrace.MultiTrace, error) { return mt, nil }})
-			continue
-		}
-		var bad []error
-		sessions, st, err := session.Read(file, logs.Auto, lopt, func(err error) { bad = append(bad, err) })
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, err := range bad {
-			add(fail(err))
-		}
-		sum.BadLines += st.Malformed
-		for _, s := range sessions {
-			events[[2]string{file, s.ID}] = s.Events
-			sum.EventsIgnored += s.Ignored
-			if s.Err != nil {
-				sum.MultiTraces++
-				sum.Unjudged++
-				sum.EventsUnjudged += s.Events
-			}
-			add(check.Input{Name: file, Session: s.ID, Ignored: s.Ignored,
-				Read: func() (*multitrace.MultiTrace, error) { return s.MT, s.Err }})
-		}
-	}
-	c.Run(slices.Values(inputs), 2, func(o check.Outcome) {
+	src := &session.Source{Options: lopt, Scope: cfg.scope()}
+	sum := c.Run(src.Sessions(files), check.RunOptions{Jobs: 2}, func(o check.Outcome) {
 		if o.Err != nil {
 			out.errors = append(out.errors, o.Err.Error())
 			return
 		}
-		rec := check.NewRecord(o)
+		rec := o.Record()
 		rec.ElapsedUS, rec.SetupUS = 0, 0
 		out.records = append(out.records, rec)
-		judged{res: o.Result}.addTo(sum, events[[2]string{o.Name, o.Session}])
 	})
+	sum.Counts = src.Counts
+	out.summary = NewSummaryFile(&sum)
 	slices.Sort(out.errors)
 	return out
-}
-
-// addTo counts r, of n events, in s.
-func (r judged) addTo(s *Summary, n int) {
-	o := r.summary(n, 0)
-	s.add(o)
 }
 
 // run runs the pipeline of cfg on Prism and reads what it wrote.
@@ -514,32 +459,16 @@ func TestPipelineJoins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := logs.Options{Sig: abp.Sig}
-	j, err := session.NewJoiner(opt, 0, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
-	for _, f := range files { // sorted, as ivc analyze lists a directory
-		in, err := logs.Open(f, logs.Auto, opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := j.Read(in, func(err error) { t.Error(err) }); err != nil {
-			t.Fatal(err)
-		}
-		in.Close()
-	}
+	src := &session.Source{Options: logs.Options{Sig: abp.Sig}}
 	var want []check.Record
-	for s, err := range j.Sessions() {
-		if err != nil || s.Err != nil {
-			t.Fatal(err, s.Err)
+	c.Run(src.Sessions(files), check.RunOptions{Jobs: 1}, func(o check.Outcome) { // files sorted, as ivc analyze lists a directory
+		if o.Err != nil {
+			t.Fatal(o.Err)
 		}
-		in := check.Input{Name: s.File, Session: s.ID, Files: s.Files, Read: func() (*multitrace.MultiTrace, error) { return s.MT, nil }}
-		rec := check.NewRecord(c.Judge(in))
+		rec := o.Record()
 		rec.ElapsedUS, rec.SetupUS = 0, 0
 		want = append(want, rec)
-	}
+	})
 	if len(want) != 3 || !reflect.DeepEqual(got.records, want) {
 		t.Errorf("records:\n%s\nivc analyze:\n%s", show(got.records), show(want))
 	}

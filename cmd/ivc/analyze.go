@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"runtime"
 	"strings"
 	"time"
@@ -249,21 +248,19 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 	if err != nil {
 		return err
 	}
-	run, err := a.logOptions(fl, sp)
+	src, err := a.logSource(fl, sp)
 	if err != nil {
 		return err
 	}
-	var counts logCounts
-	files, skipped := a.expandMatch(paths, run.recognize, orList(append(logs.Extensions(run.format), "other log")))
-	counts.skipped = skipped
-	inputs := logInputs(files, run, &counts)
-	var graph *graphInputs
+	files, skipped := a.expandMatch(paths, src.Recognize, orList(append(logs.Extensions(src.Format), "other log")))
+	sessions := src.Sessions(files)
+	var graph *graphSessions
 	switch {
 	case fl.graph != "":
-		if graph, err = a.graphInputs(fl, paths, files, &run); err != nil {
+		if graph, err = a.graphSessions(fl, paths, files, src); err != nil {
 			return err
 		}
-		inputs = graph.explore(inputs)
+		sessions = graph.explore(sessions)
 	case fl.session != "":
 		return a.usagef(sessionWithoutGraph)
 	}
@@ -272,21 +269,20 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 	if err != nil {
 		return err
 	}
-	c.Run(b.rep.capture(inputs), fl.jobs, b.print)
+	sum := c.Run(sessions, check.RunOptions{Jobs: fl.jobs, Explore: graph != nil}, b.print)
+	sum.Counts = src.Counts
 	b.prog.clear()
 	if err := graph.check(); err != nil {
 		return err
 	}
-	b.summary(time.Since(start), counts)
-	if line := counts.undeclaredLine(sp.Sig); line != "" {
+	b.summary(time.Since(start), &sum, skipped)
+	if line := undeclaredLine(&sum.Counts, sp.Sig); line != "" {
 		fmt.Fprintln(a.stderr, line)
 	}
-	if b.errors == 0 {
-		if err := counts.nothingJudged(); err != nil {
-			a.report(err)
-		}
+	if err := sum.NothingJudged(); err != nil {
+		a.report(err)
 	}
-	if err := b.rep.write(time.Since(start), counts, sp.Sig); err != nil {
+	if err := b.rep.write(time.Since(start), &sum, sp.Sig); err != nil {
 		a.report(err)
 	}
 	return nil
@@ -326,10 +322,10 @@ func (a *app) analyzeRaw(cmd *cobra.Command, fl *analyzeFlags, args []string) er
 	if err != nil {
 		return err
 	}
-	c.Run(files, fl.jobs, b.print)
+	sum := c.Run(files, fl.jobs, b.print)
 	b.prog.clear()
-	b.summary(time.Since(start), logCounts{})
-	if err := b.rep.write(time.Since(start), logCounts{}, nil); err != nil {
+	b.summary(time.Since(start), &sum, nil)
+	if err := b.rep.write(time.Since(start), &sum, nil); err != nil {
 		a.report(err)
 	}
 	return nil
@@ -358,128 +354,93 @@ func (a *app) newBatch(fl *analyzeFlags, args, files, ins []string, rep *reportB
 	return &batch{a: a, graph: fl.graph, rep: rep, prog: newProgress(a.stderr, files, a.json())}, nil
 }
 
-// batch prints the outcomes of ivc analyze and counts them.
+// batch prints the outcomes of ivc analyze.
 type batch struct {
 	a     *app
 	graph string
 	prog  *progress
 	rep   *reportBuilder // with --report
-
-	counts [verdict.Inconc + 1]int
-	judged int // multi-traces judged
-	errors int // multi-traces (files, sessions) that could not be
-	setup  time.Duration
-	done   int
+	done  int
 }
 
 func (b *batch) print(o check.Outcome) {
 	a := b.a
 	b.done++
-	b.setup += o.Setup
-	b.rep.add(o)
+	b.rep.add(&o)
 	b.prog.clear()
 	defer b.prog.show(b.done)
 	if o.Err != nil {
-		if !errors.As(o.Err, new(malformed)) {
-			b.errors++
-		}
 		a.report(a.describe(o.Err))
 		return
 	}
-	b.judged++
-	r := o.Result
-	b.counts[r.Verdict]++
-	if !r.Verdict.OK() {
+	if !o.Result.Verdict.OK() {
 		a.fail()
 	}
-	us := o.Elapsed.Microseconds()
 	if a.json() {
-		line, _ := json.Marshal(check.NewRecord(o))
+		line, _ := json.Marshal(o.Record())
 		fmt.Fprintf(a.stdout, "%s\n", line)
 	} else {
-		name := syntax.FileName(o.Name)
-		for _, f := range o.Files[min(1, len(o.Files)):] { // a session joined across files
-			name += ", " + syntax.FileName(f)
-		}
-		if o.Session != "" {
-			name += " (session " + syntax.FileName(o.Session) + ")"
-		}
-		printResult(a.stdout, name, r, us, o.Ignored, o.AllIgnored)
+		o.WriteText(a.stdout)
 	}
 	if b.graph != "" && o.Graph != nil {
-		name := o.Name
-		if o.Session != "" {
-			name += " (session " + o.Session + ")"
+		name := o.File
+		if o.ID != "" {
+			name += " (session " + o.ID + ")"
 		}
-		if err := writeGraph(b.graph, name, r, o.Graph); err != nil {
+		if err := writeGraph(b.graph, name, o.Result, o.Graph); err != nil {
 			a.report(err)
 		}
 	}
 }
 
-func printResult(w io.Writer, file string, r verdict.Result, us int64, ignored int, allIgnored bool) {
-	fmt.Fprintf(w, "%s: %s (%s, %d µs", file, r.Verdict, r.Cost(), us)
-	if ignored > 0 {
-		fmt.Fprintf(w, ", %s ignored", plural(ignored, "event"))
-	}
-	if allIgnored {
-		fmt.Fprint(w, ", none judged")
-	}
-	fmt.Fprint(w, ")")
-	if why := r.Text(); why != "" {
-		fmt.Fprintf(w, ": %s", why)
-	}
-	fmt.Fprintln(w)
-	for _, line := range r.Explain() {
-		fmt.Fprintf(w, "\t%s\n", line)
-	}
-}
-
-// summary prints the counts of a batch on stderr, and the setup time when
-// there was any worth a mention, unless the batch was one multi-trace
-// judged with nothing else to say.
-func (b *batch) summary(d time.Duration, counts logCounts) {
-	if b.judged+b.errors <= 1 && counts.ignored == 0 && counts.malformed == 0 && counts.unkinded == 0 && len(counts.skipped) == 0 {
+// summary prints the summary of a batch on stderr (skipped: the files of
+// the directories given that were neither logs nor .htf files), and the
+// setup time when there was any worth a mention, unless the batch was one
+// multi-trace judged with nothing else to say.
+func (b *batch) summary(d time.Duration, sum *check.Summary, skipped []string) {
+	errors := sum.Unreadable + sum.Unjudged // inputs and multi-traces reported
+	judged := sum.Judged()
+	if judged+errors <= 1 && sum.Ignored == 0 && sum.Malformed == 0 && sum.Unkinded == 0 && len(skipped) == 0 {
 		return
 	}
 	var parts []string
-	for v, c := range b.counts {
+	for v, c := range sum.Verdicts {
 		if c > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", c, verdict.Verdict(v)))
 		}
 	}
-	if b.errors > 0 {
-		parts = append(parts, fmt.Sprintf("%d unreadable", b.errors))
+	if errors > 0 {
+		parts = append(parts, fmt.Sprintf("%d unreadable", errors))
 	}
-	if counts.malformed > 0 {
-		parts = append(parts, plural(counts.malformed, "malformed log line"))
+	if sum.Malformed > 0 {
+		parts = append(parts, plural(sum.Malformed, "malformed log line"))
 	}
-	if counts.ignored > 0 {
-		parts = append(parts, plural(counts.ignored, "event")+" outside the signature ignored")
+	if sum.Ignored > 0 {
+		parts = append(parts, plural(sum.Ignored, "event")+" outside the signature ignored")
 	}
-	if counts.unkinded > 0 {
-		parts = append(parts, plural(counts.unkinded, "span")+" without a protocol kind (INTERNAL or none) not judged")
+	if sum.Unkinded > 0 {
+		parts = append(parts, plural(sum.Unkinded, "span")+" without a protocol kind (INTERNAL or none) not judged")
 	}
 	setup := ""
-	if b.setup >= time.Millisecond {
-		setup = fmt.Sprintf(" (setup %s)", report.RoundDuration(b.setup))
+	if sum.Setup >= time.Millisecond {
+		setup = fmt.Sprintf(" (setup %s)", report.RoundDuration(sum.Setup))
 	}
-	fmt.Fprintf(b.a.stderr, "%d multi-traces: %s in %s%s\n", b.judged+b.errors, strings.Join(parts, ", "), report.RoundDuration(d), setup)
-	if n := len(counts.skipped); n > 0 {
+	fmt.Fprintf(b.a.stderr, "%d multi-traces: %s in %s%s\n", judged+errors, strings.Join(parts, ", "), report.RoundDuration(d), setup)
+	if n := len(skipped); n > 0 {
 		names := make([]string, min(n, 5))
 		for i := range names {
-			names[i] = syntax.FileName(counts.skipped[i])
+			names[i] = syntax.FileName(skipped[i])
 		}
 		if n > len(names) {
 			names = append(names, fmt.Sprintf("and %d more", n-len(names)))
 		}
 		fmt.Fprintf(b.a.stderr, "%s of the directories given, neither logs nor .htf files, skipped: %s\n", plural(n, "file"), strings.Join(names, ", "))
 	}
-	if counts.logs > 0 {
+	if sum.Logs > 0 {
 		fmt.Fprintf(b.a.stderr, "%s: %s (%d across several files), events: %d judged, %d ignored, %d in sessions not judged\n",
-			plural(counts.logs, "log file"), plural(counts.sessions, "session"), counts.joined, counts.events-counts.unjudged, counts.ignored, counts.unjudged)
+			plural(sum.Logs, "log file"), plural(sum.Sessions, "session"), sum.Joined, sum.Events-sum.EventsNotJudged, sum.Ignored, sum.EventsNotJudged)
 	}
-	if counts.spilled {
+	if sum.Spilled {
 		fmt.Fprintln(b.a.stderr, "sessions spilled to disk past --join-memory (the verdicts are the same)")
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
@@ -157,12 +158,11 @@ func (a *app) drawSession(cmd *cobra.Command, fl *analyzeFlags, sp *spec.Spec, p
 	if err != nil {
 		return nil, err
 	}
-	csp := c.Spec()
-	run, err := a.logOptions(fl, csp)
+	src, err := a.logSource(fl, c.Spec())
 	if err != nil {
 		return nil, err
 	}
-	all, _ := a.expandMatch(paths, run.recognize, "log")
+	all, _ := a.expandMatch(paths, src.Recognize, "log")
 	var files []string
 	for _, f := range all {
 		if hasExt(f, ".htf") {
@@ -175,31 +175,23 @@ func (a *app) drawSession(cmd *cobra.Command, fl *analyzeFlags, sp *spec.Spec, p
 		return nil, a.usagef("--session %s: no log among %s", syntax.FileName(fl.session), strings.Join(paths, ", "))
 	}
 	var (
-		counts logCounts
-		ids    []string // the sessions met, for the nearest one
-		found  *check.Input
-		mt     *multitrace.MultiTrace
+		ids   []string // the sessions met, for the nearest one
+		found *session.Session
 	)
-	for in := range logInputs(files, run, &counts) {
-		if in.Session == "" {
-			if _, err := in.Read(); err != nil { // an unreadable file, a malformed line
+	for s := range src.Sessions(files) {
+		if s.ID == "" {
+			if _, err := s.Read(); err != nil { // an unreadable file, a malformed line
 				a.report(a.describe(err))
 			}
 			continue
 		}
-		if in.Session != fl.session {
+		if s.ID != fl.session {
 			if len(ids) < maxNearestIDs {
-				ids = append(ids, in.Session)
+				ids = append(ids, s.ID)
 			}
 			continue
 		}
-		read := in.Read
-		in.Read = func() (*multitrace.MultiTrace, error) {
-			var err error
-			mt, err = read()
-			return mt, err
-		}
-		found = &in
+		found = &s
 		break
 	}
 	if found == nil {
@@ -214,18 +206,25 @@ func (a *app) drawSession(cmd *cobra.Command, fl *analyzeFlags, sp *spec.Spec, p
 		return nil, a.describe(o.Err)
 	}
 	if opt.Title == "" {
-		opt.Title = strings.Join(append([]string{found.Name}, found.Files[min(1, len(found.Files)):]...), ", ") +
+		opt.Title = strings.Join(append([]string{o.File}, o.Files[min(1, len(o.Files)):]...), ", ") +
 			" (session " + fl.session + ")"
 	}
+	if o.MT == nil { // not judged: incomplete (Inconc)
+		a.fail()
+		return nil, fmt.Errorf("session %s: %s", syntax.FileName(fl.session), o.Result.Text())
+	}
+	return a.drawJudged(c, sp, &o, opt), nil
+}
+
+// drawJudged draws the multi-trace judged in o with its verdict, and the
+// interleaving found.
+func (a *app) drawJudged(c *check.Checker, sp *spec.Spec, o *check.Outcome, opt draw.Options) []byte {
 	if !o.Result.Verdict.OK() {
 		a.fail()
 	}
-	if mt == nil { // not judged: incomplete (Inconc)
-		return nil, fmt.Errorf("session %s: %s", syntax.FileName(fl.session), o.Result.Text())
-	}
-	run2 := draw.Run{Sig: sp.Sig, Syntax: sp.Syntax, MT: mt, Result: o.Result}
-	run2.Witness = witness(c.Witness, mt, o.Result)
-	return draw.MultiTraceSVG(run2, opt), nil
+	run := draw.Run{Sig: sp.Sig, Syntax: sp.Syntax, MT: o.MT, Result: o.Result}
+	run.Witness = witness(c.Witness, o.MT, o.Result)
+	return draw.MultiTraceSVG(run, opt)
 }
 
 // maxNearestIDs bounds the session ids ivc draw --session keeps to name
@@ -261,13 +260,11 @@ func (a *app) drawMultiTrace(cmd *cobra.Command, fl *analyzeFlags, sp *spec.Spec
 	if opt.Title == "" {
 		opt.Title = path
 	}
-	res := c.Check(mt)
-	run := draw.Run{Sig: sp.Sig, Syntax: sp.Syntax, MT: mt, Result: res}
-	run.Witness = witness(c.Witness, mt, res)
-	if !res.Verdict.OK() {
-		a.fail()
+	o := c.Judge(session.Session{Meta: session.Meta{File: path, HTF: true}, MT: mt})
+	if o.Err != nil {
+		return nil, a.describe(o.Err)
 	}
-	return draw.MultiTraceSVG(run, opt), nil
+	return a.drawJudged(c, sp, &o, opt), nil
 }
 
 // witness is the interleaving a drawing of mt shows, as find (a checker's or

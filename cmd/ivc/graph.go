@@ -9,8 +9,8 @@ import (
 	"github.com/emicklei/dot"
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/internal/atomicfile"
-	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 )
@@ -126,10 +126,10 @@ func wrapTerm(term string) (string, bool) {
 // it may replace one without --force.
 const graphMarker = "// written by ivc analyze --graph\n"
 
-// graphInputs picks the one multi-trace whose search ivc analyze --graph
+// graphSessions picks the one multi-trace whose search ivc analyze --graph
 // draws: the .htf file, or the session --session names in a log; the
 // graph file is then written once.
-type graphInputs struct {
+type graphSessions struct {
 	a       *app
 	file    string
 	session string // --session
@@ -137,24 +137,16 @@ type graphInputs struct {
 	log     bool   // a log was read without --session: refused
 }
 
-// graphInputs checks the arguments of --graph before the batch runs: one
+// graphSessions checks the arguments of --graph before the batch runs: one
 // file, and --session for a log (or a session of standard input).
-func (a *app) graphInputs(fl *analyzeFlags, paths, files []string, run *logRun) (*graphInputs, error) {
+func (a *app) graphSessions(fl *analyzeFlags, paths, files []string, src *session.Source) (*graphSessions, error) {
 	if len(files) != 1 || len(paths) != 1 {
 		return nil, a.usagef("--graph draws the search of one multi-trace: give exactly one .htf file, or a log and --session ID")
 	}
-	g := &graphInputs{a: a, file: files[0], session: fl.session}
-	if g.file == input.Stdin {
-		return g, nil // its format is known once read
-	}
-	in, err := run.open(g.file)
-	if err != nil {
-		return g, nil // reported as the batch reads it
-	}
-	f := in.Format
-	in.Close()
-	if run.format == logs.Auto {
-		run.detected[g.file] = f // the batch opens it without deciding it again
+	g := &graphSessions{a: a, file: files[0], session: fl.session}
+	f, err := src.Detect(g.file) // the batch opens it without deciding it again
+	if err != nil || f == logs.Auto {
+		return g, nil // reported as the batch reads it, or standard input: its format is known once read
 	}
 	switch {
 	case f != logs.HTF && g.session == "":
@@ -165,23 +157,21 @@ func (a *app) graphInputs(fl *analyzeFlags, paths, files []string, run *logRun) 
 	return g, nil
 }
 
-// explore asks for the explored graph of the multi-trace chosen, and leaves
-// out the other sessions of a log; the errors (unreadable files, malformed
-// lines) are still reported.
-func (g *graphInputs) explore(inputs iter.Seq[check.Input]) iter.Seq[check.Input] {
-	return func(yield func(check.Input) bool) {
-		for in := range inputs {
+// explore leaves out the sessions of a log but the one chosen; the errors
+// (unreadable files, malformed lines) are still reported.
+func (g *graphSessions) explore(sessions iter.Seq[session.Session]) iter.Seq[session.Session] {
+	return func(yield func(session.Session) bool) {
+		for s := range sessions {
 			switch {
-			case in.Session != "" && g.session == "":
+			case s.ID != "" && g.session == "":
 				g.log = true
 				return
-			case in.Session != "" && in.Session != g.session:
+			case s.ID != "" && s.ID != g.session:
 				continue
-			case in.Session != "":
+			case s.ID != "":
 				g.found = true
 			}
-			in.Explore = true
-			if !yield(in) {
+			if !yield(s) {
 				return
 			}
 		}
@@ -190,7 +180,7 @@ func (g *graphInputs) explore(inputs iter.Seq[check.Input]) iter.Seq[check.Input
 
 // check says, after the batch, what went wrong in the choice: a log read
 // without --session, or a session that is not there.
-func (g *graphInputs) check() error {
+func (g *graphSessions) check() error {
 	switch {
 	case g == nil:
 		return nil

@@ -46,9 +46,9 @@ func TestDrawGraphReadable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := c.FileInput("../../testdata/abp/traces/trace1.htf")
-	in.Explore = true
-	o := c.Judge(in)
+	var o check.Outcome
+	c.Run(check.Files(c, []string{"../../testdata/abp/traces/trace1.htf"}), check.RunOptions{Jobs: 1, Explore: true},
+		func(out check.Outcome) { o = out })
 	if o.Err != nil || o.Graph == nil {
 		t.Fatal(o.Err)
 	}

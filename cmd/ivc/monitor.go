@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -17,9 +16,8 @@ import (
 	"time"
 
 	"github.com/ivc-project/ivc/check"
-	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/internal/receiver"
 	"github.com/ivc-project/ivc/monitor"
-	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 	"github.com/spf13/cobra"
 )
@@ -139,11 +137,11 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 		return err
 	}
 	fl.logs.format, fl.logs.sessionScope = "jsonl", "run" // a session is its id across every source
-	lrun, err := a.logOptions(&fl.analyzeFlags, sp)
+	src, err := a.logSource(&fl.analyzeFlags, sp)
 	if err != nil {
 		return err
 	}
-	lopt := lrun.opt
+	lopt := src.Options
 	out, err := openOutput(fl.output, a.stdout)
 	if err != nil {
 		return err
@@ -158,28 +156,18 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 	opt := fl.opt
 	opt.MaxMemory = int64(fl.maxSessionMemory)
 	opt.Report = func(err error) { stderr(func(w io.Writer) { fmt.Fprintf(w, "ivc: %v\n", err) }) }
-	met := monitor.NewMetrics()
-	m, err := monitor.New(c, lopt, opt, func(r check.Record) {
-		met.Observe(r)
-		out.write(r)
-		if r.Verdict == verdict.Fail.String() {
-			stderr(func(w io.Writer) {
-				name := syntax.FileName(r.File) + " (session " + syntax.FileName(r.Session) + ")"
-				fmt.Fprintf(w, "%s: %s (%d nodes, revision %d, closed by %s, %d µs after its last event)",
-					name, r.Verdict, r.Nodes, r.Revision, r.ClosedBy, r.LatencyUS)
-				if r.Reason != "" {
-					fmt.Fprintf(w, ": %s", r.Reason)
-				}
-				fmt.Fprintln(w)
-				for _, line := range (verdict.Result{Verdict: verdict.Fail, Explanation: r.Explanation}).Explain() {
-					fmt.Fprintf(w, "\t%s\n", line)
-				}
-			})
+	met := newMetrics()
+	t, err := monitor.NewTable(c, lopt, opt, func(o check.Outcome) {
+		met.observe(&o)
+		out.write(o.Record())
+		if o.Result.Verdict == verdict.Fail {
+			stderr(o.WriteText)
 		}
 	})
 	if err != nil {
 		return err
 	}
+	otlp := receiver.NewOTLP(t, 0)
 
 	ctx, stop := a.interrupted()
 	defer stop()
@@ -204,7 +192,7 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 		if err != nil {
 			return err
 		}
-		s := m.NewGRPCServer()
+		s := otlp.NewGRPCServer()
 		go s.Serve(ln)
 		servers = append(servers, s.GracefulStop)
 	}
@@ -220,40 +208,30 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 	}
 	if fl.otlpHTTP != "" {
 		mux := http.NewServeMux()
-		mux.Handle("/v1/traces", m.HTTPHandler())
+		mux.Handle("/v1/traces", otlp.HTTPHandler())
 		if err := serveHTTP("OTLP/HTTP", fl.otlpHTTP, mux); err != nil {
 			return err
 		}
 	}
 	if fl.metrics != "" {
-		if err := serveHTTP("metrics", fl.metrics, met.Handler(m)); err != nil {
+		if err := serveHTTP("metrics", fl.metrics, met.handler(t, otlp)); err != nil {
 			return err
 		}
 	}
 	for _, path := range fl.follow {
-		var r io.ReadCloser
-		name := path
-		if path == "-" {
-			// Read until shutdown, then what it has given.
-			r = io.NopCloser(monitor.Stream(ctx, a.stdin))
-		} else {
-			r = monitor.Follow(ctx, path, 100*time.Millisecond)
-			name = path
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer r.Close()
-			if _, err := m.Scan(name, r, logs.JSONL); err != nil && !errors.Is(err, context.Canceled) {
+		wg.Go(func() {
+			// Standard input is read until shutdown, then what it has
+			// given; a file to its end.
+			if err := receiver.FollowLog(ctx, t, path, a.stdin, 100*time.Millisecond); err != nil {
 				opt.Report(err)
 			}
-		}()
+		})
 	}
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
-	go m.Run(ctx)
-	met.SetReady(true)
+	go t.Run(ctx)
+	met.setReady(true)
 loop:
 	for {
 		select {
@@ -267,25 +245,25 @@ loop:
 	}
 	// Stop accepting (the servers finish the requests under way), read the
 	// followed files to their end, then judge what is open.
-	met.SetReady(false)
+	met.setReady(false)
 	for _, s := range servers {
 		s()
 	}
 	servers = nil
 	waitFollowers(&wg, fl.follow)
-	m.Close()
-	n := m.Counts()
+	t.Close()
+	n, r := t.Counts(), otlp.Counts()
 	var vs []string
-	for v := verdict.Pass; v <= verdict.Inconc; v++ {
-		if k := n.Verdicts[v.String()]; k > 0 {
-			vs = append(vs, fmt.Sprintf("%d %s", k, v))
+	for v, k := range n.Verdicts {
+		if k > 0 {
+			vs = append(vs, fmt.Sprintf("%d %s", k, verdict.Verdict(v)))
 		}
 	}
 	if len(vs) == 0 {
 		vs = append(vs, "none")
 	}
 	fmt.Fprintf(a.stderr, "ivc monitor: %d records (%s; %d evicted); %d events received = %d judged + %d ignored + %d malformed + %d late; %d spans without a protocol kind; %d requests refused saturated, %d undecodable\n",
-		n.Sessions, strings.Join(vs, ", "), n.Evicted, n.Received, n.Judged, n.Ignored, n.Malformed, n.Late, n.Unkinded, n.Rejected, n.BadRequests)
+		n.Judged(), strings.Join(vs, ", "), n.Evicted, n.Received, n.Events, n.Ignored, n.Malformed, n.Late, n.Unkinded, r.Rejected, r.Malformed)
 	return out.Close()
 }
 

@@ -2,9 +2,7 @@ package main
 
 import (
 	"bytes"
-	"iter"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ivc-project/ivc/check"
@@ -36,9 +34,6 @@ type reportBuilder struct {
 	sp   *spec.Spec // what the failures are drawn against: nil for a raw NFA
 	rep  report.Report
 
-	mu  sync.Mutex
-	mts map[int]*multitrace.MultiTrace // read and not yet emitted, by input index
-
 	fails []failure
 }
 
@@ -55,55 +50,24 @@ func newReportBuilder(a *app, path string, args []string, specPath string, mode 
 	if path == "" {
 		return nil
 	}
-	r := &reportBuilder{a: a, path: path, sp: sp, mts: map[int]*multitrace.MultiTrace{}}
+	r := &reportBuilder{a: a, path: path, sp: sp}
 	r.rep = report.Report{Title: "ivc analyze " + strings.Join(args, " "), Spec: specPath,
 		Mode: mode.String(), Engine: engine.String()}
 	return r
 }
 
-// capture wraps the inputs so that the multi-traces they read are kept
-// until their outcome is emitted (the window of check.Run bounds how many).
-func (r *reportBuilder) capture(inputs iter.Seq[check.Input]) iter.Seq[check.Input] {
-	if r == nil {
-		return inputs
-	}
-	return func(yield func(check.Input) bool) {
-		i := 0
-		for in := range inputs {
-			if read := in.Read; read != nil {
-				index := i
-				in.Read = func() (*multitrace.MultiTrace, error) {
-					mt, err := read()
-					if err == nil {
-						r.mu.Lock()
-						r.mts[index] = mt
-						r.mu.Unlock()
-					}
-					return mt, err
-				}
-			}
-			i++
-			if !yield(in) {
-				return
-			}
-		}
-	}
-}
-
-// add records an outcome.
-func (r *reportBuilder) add(o check.Outcome) {
+// add records an outcome, and keeps the multi-trace of a failure to draw.
+func (r *reportBuilder) add(o *check.Outcome) {
 	if r == nil {
 		return
 	}
-	r.mu.Lock()
-	mt := r.mts[o.Index]
-	delete(r.mts, o.Index)
-	r.mu.Unlock()
 	// Shortened now: a report keeps no more of a huge id than it shows.
-	row := report.Row{File: report.Shorten(o.Name, report.MaxField), Session: report.Shorten(o.Session, report.MaxField),
-		Elapsed: o.Elapsed, Nodes: o.Result.TotalNodes(), LocalNodes: o.Result.LocalNodes, Drawing: -1, Ignored: o.Ignored, AllIgnored: o.AllIgnored}
-	for _, f := range o.Files {
-		row.Files = append(row.Files, report.Shorten(f, report.MaxField))
+	row := report.Row{File: report.Shorten(o.File, report.MaxField), Session: report.Shorten(o.ID, report.MaxField),
+		Elapsed: o.Elapsed, Nodes: o.Result.TotalNodes(), LocalNodes: o.Result.LocalNodes, Drawing: -1, Ignored: o.Ignored, AllIgnored: o.AllIgnored()}
+	if o.Joined() {
+		for _, f := range o.Files {
+			row.Files = append(row.Files, report.Shorten(f, report.MaxField))
+		}
 	}
 	switch {
 	case o.Err != nil:
@@ -113,8 +77,8 @@ func (r *reportBuilder) add(o check.Outcome) {
 		row.Verdict = res.Verdict.String()
 		row.Kind, row.Reason = res.Diagnosis()
 		if res.Verdict == verdict.Fail {
-			if mt != nil && len(r.fails) < report.DefaultMaxDrawings {
-				r.fails = append(r.fails, failure{row: len(r.rep.Rows), mt: mt, res: res})
+			if o.MT != nil && len(r.fails) < report.DefaultMaxDrawings {
+				r.fails = append(r.fails, failure{row: len(r.rep.Rows), mt: o.MT, res: res})
 			} else {
 				r.rep.Undrawn++
 			}
@@ -125,16 +89,16 @@ func (r *reportBuilder) add(o check.Outcome) {
 }
 
 // write draws the failures kept and writes the report, atomically, with
-// what the logs held besides their sessions' events (counts; sig: the
+// what the logs held besides their sessions' events (sum; sig: the
 // signature their names are outside of, nil for a raw NFA).
-func (r *reportBuilder) write(elapsed time.Duration, counts logCounts, sig *interaction.Signature) error {
+func (r *reportBuilder) write(elapsed time.Duration, sum *check.Summary, sig *interaction.Signature) error {
 	if r == nil {
 		return nil
 	}
 	if sig != nil {
-		r.rep.Undeclared = counts.undeclaredNames(sig)
+		r.rep.Undeclared = undeclaredNames(&sum.Counts, sig)
 	}
-	r.rep.Unkinded, r.rep.Malformed = counts.unkinded, counts.malformed
+	r.rep.Unkinded, r.rep.Malformed = sum.Unkinded, sum.Malformed
 	r.rep.Elapsed = elapsed
 	if r.sp == nil {
 		r.rep.NoDrawing = "a raw NFA has no interaction to draw"

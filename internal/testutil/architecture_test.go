@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"go/parser"
+	"go/token"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -45,7 +49,7 @@ var architecture = []struct {
 	// klauspost/compress: zstd, which the Collector's file exporter writes.
 	{"logs", []string{"syntax", "internal/input", "internal/enum", "interaction", "multitrace"},
 		[]string{"github.com/valyala/fastjson", "go.opentelemetry.io/collector/pdata", "github.com/klauspost/compress"}},
-	{"session", []string{"syntax", "internal/enum", "interaction", "multitrace", "logs"},
+	{"session", []string{"syntax", "internal/input", "internal/enum", "interaction", "multitrace", "logs"},
 		// x/sys: spill files without a name (O_TMPFILE) on Linux.
 		[]string{"golang.org/x/sys/unix"}},
 	// The trace generator of ivc gen, and its writer of logs (OTLP by pdata).
@@ -67,18 +71,27 @@ var architecture = []struct {
 	{"internal/compile", []string{"syntax", "internal/atomicfile", "internal/nfa/engine", "internal/nfa"},
 		[]string{"github.com/dave/jennifer", "golang.org/x/mod"}},
 	// The front door, and what prints its results.
-	{"check", []string{"syntax", "internal/enum", "interaction", "multitrace", "internal/hcf", "spec", "logs", "verdict", "internal/repair", "internal/nfa", "internal/synth", "internal/engine/automata", "internal/engine/rewrite"}, nil},
+	// Its judging pipeline takes sessions, and gives outcomes, records and
+	// the summary of a run.
+	{"check", []string{"syntax", "internal/enum", "interaction", "multitrace", "internal/hcf", "spec", "logs", "session", "verdict", "internal/repair", "internal/nfa", "internal/synth", "internal/engine/automata", "internal/engine/rewrite"}, nil},
 	{"internal/draw", []string{"interaction", "multitrace", "verdict", "check"}, []string{"github.com/emicklei/dot"}},
 	{"internal/report", nil, nil},
-	// The live driver's library: sessions of live traffic judged by check,
-	// failed early by the automata engine's local checks (check.Walker).
-	{"monitor", []string{"check", "logs", "session", "multitrace", "verdict"},
+	// Live verification in parts, as the Collector's components are: the
+	// session table, fed pdata traces and log streams and judged through
+	// check (failed early by the automata engine's local checks, which
+	// check.Walker offers); the receivers, which only decode and hand on
+	// to a consumer (the table), and import no engine.
+	{"monitor", []string{"check", "logs", "session", "verdict"}, []string{"go.opentelemetry.io/collector/pdata"}},
+	{"internal/receiver", []string{"internal/input", "logs"},
 		[]string{"go.opentelemetry.io/collector/pdata", "google.golang.org/grpc", "google.golang.org/genproto/googleapis/rpc",
-			"google.golang.org/protobuf", "github.com/prometheus/client_golang"}},
-	// The driver: flags, wiring and printing.
+			"google.golang.org/protobuf"}},
+	// The driver: flags, wiring and printing (ivc monitor's metrics as
+	// Prometheus collectors).
 	{"cmd/ivc", []string{"syntax", "internal/input", "internal/atomicfile", "interaction", "internal/diagram", "multitrace", "spec", "internal/pretty", "logs", "session",
-		"internal/gen", "verdict", "internal/nfa", "internal/synth", "internal/compile", "check", "internal/draw", "internal/report", "monitor"},
-		[]string{"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/schollz/progressbar", "golang.org/x/term", "github.com/emicklei/dot"}},
+		"internal/gen", "verdict", "internal/nfa", "internal/synth", "internal/compile", "check", "internal/draw", "internal/report", "monitor",
+		"internal/receiver"},
+		[]string{"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/schollz/progressbar", "golang.org/x/term", "github.com/emicklei/dot",
+			"github.com/prometheus/client_golang"}},
 	// For tests and benchmarks only.
 	{"internal/random", []string{"interaction"}, nil},
 	{"internal/reference", []string{"interaction", "multitrace"}, nil},
@@ -87,6 +100,19 @@ var architecture = []struct {
 	// Tools: commands for the project's developers.
 	{"internal/cmd/hostilegen", []string{"internal/hostile"}, nil}, // internal/hostile as a command
 	{"internal/cmd/benchtable", []string{"spec", "check"}, nil},    // -hibou judges the corpus as ivc analyze does
+}
+
+// nested are the nested modules (their own go.mod, a replace to this one)
+// and the packages of this module their code may import (not their
+// tests'): the public ones they drive, never an engine.
+var nested = []struct {
+	dir     string   // in this module
+	imports []string // packages of this module it may import
+}{
+	{"beam", []string{"syntax", "interaction", "spec", "verdict", "logs", "session", "check"}},
+	{"monitor/e2e", []string{"spec", "logs", "check", "monitor", "internal/receiver"}},
+	{"monitor/collector", nil},
+	{"browser", nil},
 }
 
 const module = "github.com/ivc-project/ivc"
@@ -194,6 +220,53 @@ func TestArchitecture(t *testing.T) {
 			t.Errorf("docs/architecture.md does not name %s", r.pkg)
 		}
 	}
+}
+
+// TestNestedModules checks the imports of the nested modules' code
+// against nested, reading their files: their dependencies need not be
+// there.
+func TestNestedModules(t *testing.T) {
+	root := ModuleRoot(t)
+	for _, n := range nested {
+		dir := filepath.Join(root, filepath.FromSlash(n.dir))
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+			t.Errorf("%s: %v", n.dir, err)
+			continue
+		}
+		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return err
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+			if err != nil {
+				return err
+			}
+			for _, imp := range f.Imports {
+				p, _ := strconv.Unquote(imp.Path.Value)
+				own, ok := strings.CutPrefix(p, module+"/")
+				if !ok || strings.HasPrefix(own, n.dir+"/") || own == n.dir || isNested(own) {
+					continue
+				}
+				if !slices.Contains(n.imports, own) {
+					t.Errorf("%s imports %s: not in what %s may import (%s)", path, own, n.dir, strings.Join(n.imports, ", "))
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// isNested reports whether pkg is in a nested module.
+func isNested(pkg string) bool {
+	for _, n := range nested {
+		if pkg == n.dir || strings.HasPrefix(pkg, n.dir+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // isStandard reports whether an import path is the standard library's: its

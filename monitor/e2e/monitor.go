@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/internal/receiver"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/monitor"
 	"github.com/ivc-project/ivc/spec"
@@ -23,7 +24,8 @@ import (
 // on loopback: gRPC at GRPCAddr, HTTP (/v1/traces) at HTTPAddr. Its
 // sessions close only at Stop.
 type Monitor struct {
-	M                  *monitor.Monitor
+	T                  *monitor.Table
+	OTLP               *receiver.OTLP
 	GRPCAddr, HTTPAddr string
 	gs                 *grpc.Server
 	hs                 *http.Server
@@ -45,7 +47,8 @@ func StartMonitor(dir string) (*Monitor, error) {
 		return nil, err
 	}
 	x := &Monitor{records: map[string]check.Record{}, early: map[string]string{}}
-	x.M, err = monitor.New(c, logs.Options{Sig: sp.Sig}, monitor.Options{Idle: time.Hour}, func(r check.Record) {
+	x.T, err = monitor.NewTable(c, logs.Options{Sig: sp.Sig}, monitor.Options{Idle: time.Hour}, func(o check.Outcome) {
+		r := o.Record()
 		x.mu.Lock()
 		x.records[r.Session] = r
 		if r.ClosedBy == monitor.ClosedEarly {
@@ -56,6 +59,7 @@ func StartMonitor(dir string) (*Monitor, error) {
 	if err != nil {
 		return nil, err
 	}
+	x.OTLP = receiver.NewOTLP(x.T, 0)
 	gln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -66,10 +70,10 @@ func StartMonitor(dir string) (*Monitor, error) {
 		return nil, err
 	}
 	x.GRPCAddr, x.HTTPAddr = gln.Addr().String(), hln.Addr().String()
-	x.gs = x.M.NewGRPCServer()
+	x.gs = x.OTLP.NewGRPCServer()
 	go x.gs.Serve(gln)
 	mux := http.NewServeMux()
-	mux.Handle("/v1/traces", x.M.HTTPHandler())
+	mux.Handle("/v1/traces", x.OTLP.HTTPHandler())
 	x.hs = &http.Server{Handler: mux}
 	go x.hs.Serve(hln)
 	return x, nil
@@ -83,7 +87,7 @@ func StartMonitor(dir string) (*Monitor, error) {
 func (x *Monitor) Stop(want map[string]Fault) []error {
 	x.gs.Stop()
 	x.hs.Close()
-	x.M.Close()
+	x.T.Close()
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	var errs []error
@@ -99,7 +103,7 @@ func (x *Monitor) Stop(want map[string]Fault) []error {
 			errs = append(errs, fmt.Errorf("trace %s: early record %v %s, want one: %v", id, ok, e, Early[f]))
 		}
 	}
-	if n := x.M.Counts(); n.Received != n.Judged+n.Ignored+n.Malformed+n.Late || n.Received == 0 || n.Malformed != 0 {
+	if n := x.T.Counts(); n.Received != n.Events+n.Ignored+n.Malformed+n.Late || n.Received == 0 || n.Malformed != 0 {
 		errs = append(errs, fmt.Errorf("counts %+v", n))
 	}
 	return errs

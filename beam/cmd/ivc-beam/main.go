@@ -268,8 +268,8 @@ func matchesAFile(ctx context.Context, in string) error {
 
 // printSummary copies the summary to stdout, when it can be read from
 // here, and returns it.
-func printSummary(ctx context.Context, w io.Writer, name string) (pipeline.Summary, error) {
-	var s pipeline.Summary
+func printSummary(ctx context.Context, w io.Writer, name string) (pipeline.SummaryFile, error) {
+	var s pipeline.SummaryFile
 	fs, err := filesystem.New(ctx, name)
 	if err != nil {
 		return s, err

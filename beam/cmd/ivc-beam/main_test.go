@@ -44,7 +44,7 @@ func TestRun(t *testing.T) {
 	if err := run(context.Background(), &stdout); err != nil {
 		t.Fatal(err)
 	}
-	var s pipeline.Summary
+	var s pipeline.SummaryFile
 	if err := json.Unmarshal(stdout.Bytes(), &s); err != nil {
 		t.Fatalf("%q: %v", stdout.String(), err)
 	}

@@ -237,7 +237,7 @@ func runIVC(dir string, samples []*sample, engine check.Engine, r int) error {
 		}
 		i := 0
 		var fail error
-		c.Run(check.Files(c, files), 1, func(o check.Outcome) {
+		c.Run(check.Files(c, files), check.RunOptions{Jobs: 1}, func(o check.Outcome) {
 			if o.Err != nil && fail == nil {
 				fail = o.Err
 			}
@@ -250,6 +250,7 @@ func runIVC(dir string, samples []*sample, engine check.Engine, r int) error {
 			*times = append(*times, o.Elapsed)
 			if r == 0 {
 				*kept, s.first = o, s.first || i == 1
+				kept.MT = nil // the verdict is kept, not the multi-trace
 			} else if o.Result.Verdict != kept.Result.Verdict && fail == nil {
 				fail = fmt.Errorf("%s: %s in round 1, %s in round %d (%s engine)", s.htf, kept.Result.Verdict, o.Result.Verdict, r+1, o.Engine)
 			}
@@ -268,7 +269,7 @@ func runIVC(dir string, samples []*sample, engine check.Engine, r int) error {
 			return err
 		}
 		i = 0
-		c.Run(check.Files(c, []string{files[1], files[0]}), 1, func(o check.Outcome) {
+		c.Run(check.Files(c, []string{files[1], files[0]}), check.RunOptions{Jobs: 1}, func(o check.Outcome) {
 			if o.Err != nil && fail == nil {
 				fail = o.Err
 			}

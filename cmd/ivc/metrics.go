@@ -1,16 +1,19 @@
-package monitor
+package main
 
 import (
 	"net/http"
 	"sync/atomic"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/internal/receiver"
+	"github.com/ivc-project/ivc/monitor"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-// Metrics are the monitor's Prometheus metrics, served with /healthz and
-// /readyz by Handler:
+// metrics are ivc monitor's Prometheus metrics, served with /healthz and
+// /readyz by handler: the counts of the session table and of the OTLP
+// receivers, as collectors, and the sessions judged as they come:
 //
 //	ivc_monitor_sessions_total{verdict,closed_by}   records emitted
 //	ivc_monitor_verdict_latency_seconds{closed_by}  time from a session's last event (early: the one that failed) to its verdict
@@ -18,15 +21,14 @@ import (
 //	ivc_monitor_open_sessions                       sessions open
 //	ivc_monitor_evictions_total                     sessions judged early for lack of room
 //	ivc_monitor_rejected_requests_total{reason}     OTLP requests refused (saturated, malformed)
-type Metrics struct {
+type metrics struct {
 	sessions *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
 	ready    atomic.Bool
 }
 
-// NewMetrics returns the metrics, to be fed with Observe.
-func NewMetrics() *Metrics {
-	return &Metrics{
+func newMetrics() *metrics {
+	return &metrics{
 		sessions: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ivc_monitor_sessions_total",
 			Help: "Sessions judged, by verdict and by the reason they closed."}, []string{"verdict", "closed_by"}),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "ivc_monitor_verdict_latency_seconds",
@@ -37,38 +39,42 @@ func NewMetrics() *Metrics {
 	}
 }
 
-// Observe counts a record of the monitor (with its Live part).
-func (x *Metrics) Observe(r check.Record) {
-	x.sessions.WithLabelValues(r.Verdict, r.ClosedBy).Inc()
-	x.latency.WithLabelValues(r.ClosedBy).Observe(float64(r.LatencyUS) / 1e6)
+// observe counts a session judged by the table (with its Live part).
+func (x *metrics) observe(o *check.Outcome) {
+	x.sessions.WithLabelValues(o.Result.Verdict.String(), o.Live.ClosedBy).Inc()
+	x.latency.WithLabelValues(o.Live.ClosedBy).Observe(float64(o.Live.LatencyUS) / 1e6)
 }
 
-// SetReady says whether /readyz answers 200 (accepting traffic) or 503.
-func (x *Metrics) SetReady(ok bool) { x.ready.Store(ok) }
+// setReady says whether /readyz answers 200 (accepting traffic) or 503.
+func (x *metrics) setReady(ok bool) { x.ready.Store(ok) }
 
-// Handler serves /metrics, /healthz and /readyz for m.
-func (x *Metrics) Handler(m *Monitor) http.Handler {
+// handler serves /metrics, /healthz and /readyz for t and the receiver
+// otlp (nil: none).
+func (x *metrics) handler(t *monitor.Table, otlp *receiver.OTLP) http.Handler {
 	reg := prometheus.NewRegistry()
-	counter := func(name, help string, f func(Counts) int64) prometheus.Collector {
+	counter := func(name, help string, f func(monitor.Counts) int) prometheus.Collector {
 		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help},
-			func() float64 { return float64(f(m.Counts())) })
+			func() float64 { return float64(f(t.Counts())) })
 	}
 	reg.MustRegister(x.sessions, x.latency,
-		counter("ivc_monitor_events_received_total", "Events received.", func(c Counts) int64 { return c.Received }),
-		counter("ivc_monitor_events_judged_total", "Events of sessions judged.", func(c Counts) int64 { return c.Judged }),
-		counter("ivc_monitor_events_ignored_total", "Events outside the signature.", func(c Counts) int64 { return c.Ignored }),
-		counter("ivc_monitor_events_malformed_total", "Events malformed (reported).", func(c Counts) int64 { return c.Malformed }),
-		counter("ivc_monitor_events_late_total", "Events of sessions closed past their grace.", func(c Counts) int64 { return c.Late }),
-		counter("ivc_monitor_evictions_total", "Sessions judged early for lack of room.", func(c Counts) int64 { return c.Evicted }),
+		counter("ivc_monitor_events_received_total", "Events received.", func(c monitor.Counts) int { return c.Received }),
+		counter("ivc_monitor_events_judged_total", "Events of sessions judged.", func(c monitor.Counts) int { return c.Events }),
+		counter("ivc_monitor_events_ignored_total", "Events outside the signature.", func(c monitor.Counts) int { return c.Ignored }),
+		counter("ivc_monitor_events_malformed_total", "Events malformed (reported).", func(c monitor.Counts) int { return c.Malformed }),
+		counter("ivc_monitor_events_late_total", "Events of sessions closed past their grace.", func(c monitor.Counts) int { return c.Late }),
+		counter("ivc_monitor_evictions_total", "Sessions judged early for lack of room.", func(c monitor.Counts) int { return c.Evicted }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ivc_monitor_open_sessions", Help: "Sessions open."},
-			func() float64 { return float64(m.Counts().Open) }),
+			func() float64 { return float64(t.Counts().Open) }),
 	)
 	rejected := prometheus.NewDesc("ivc_monitor_rejected_requests_total",
 		"OTLP requests refused: saturated (retried by clients) or malformed.", []string{"reason"}, nil)
 	reg.MustRegister(prometheus.CollectorFunc(func(ch chan<- prometheus.Metric) {
-		c := m.Counts()
+		var c receiver.Counts
+		if otlp != nil {
+			c = otlp.Counts()
+		}
 		ch <- prometheus.MustNewConstMetric(rejected, prometheus.CounterValue, float64(c.Rejected), "saturated")
-		ch <- prometheus.MustNewConstMetric(rejected, prometheus.CounterValue, float64(c.BadRequests), "malformed")
+		ch <- prometheus.MustNewConstMetric(rejected, prometheus.CounterValue, float64(c.Malformed), "malformed")
 	}))
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))

@@ -1,23 +1,21 @@
-package main
+package session
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/logs"
-	"github.com/ivc-project/ivc/session"
 )
 
-// TestLogInputsOpenOnce: a .htf file known as one before it is opened (by
+// TestSourceOpensOnce: a .htf file known as one before it is opened (by
 // its name, or by the content its directory's recognition read) is opened
 // once, by the worker that reads it, not by the reading of the logs before
 // it; a file that only its content says is a .htf file is read when that
-// is found. So the first two need not be there while the inputs are handed
-// out, and the last not when they are read.
-func TestLogInputsOpenOnce(t *testing.T) {
+// is found. So the first two need not be there while the sessions are
+// handed out, and the last not when they are read.
+func TestSourceOpensOnce(t *testing.T) {
 	sig, err := interaction.NewSignature([]string{"a", "b"}, []string{"m"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -42,29 +40,28 @@ func TestLogInputsOpenOnce(t *testing.T) {
 	named := write("b.htf", htf)
 	recognized := write("c.txt", htf) // found in a directory: recognized by its content
 	given := write("d.txt", htf)      // given itself: its content decides when it is opened
-	run := logRun{format: logs.Auto, opt: logs.Options{Sig: sig}, scope: session.ScopeRun, detected: map[string]logs.Format{}}
+	src := &Source{Options: logs.Options{Sig: sig}}
 	for _, f := range []string{log, named, recognized} {
-		if !run.recognize(f) {
+		if !src.Recognize(f) {
 			t.Fatalf("%s not recognized", f)
 		}
 	}
-	if f := run.formatOf(recognized); f != logs.HTF {
+	if f := src.formatOf(recognized); f != logs.HTF {
 		t.Fatalf("%s: detected %v, want htf", recognized, f)
 	}
 	move(dir, away, named, recognized)
-	var counts logCounts
-	var inputs []check.Input
-	for in := range logInputs([]string{log, named, recognized, given}, run, &counts) {
-		inputs = append(inputs, in)
+	var sessions []Session
+	for s := range src.Sessions([]string{log, named, recognized, given}) {
+		sessions = append(sessions, s)
 	}
 	move(away, dir, named, recognized)
 	move(dir, away, given)
-	if len(inputs) != 4 || counts.htf != 3 || inputs[0].Session != "s" {
-		t.Fatalf("%d inputs, %d .htf files: %+v", len(inputs), counts.htf, inputs)
+	if len(sessions) != 4 || src.Counts.HTF != 3 || sessions[0].ID != "s" {
+		t.Fatalf("%d sessions, %d .htf files: %+v", len(sessions), src.Counts.HTF, sessions)
 	}
-	for _, in := range inputs[1:] {
-		if mt, err := in.Read(); err != nil || mt.Len() != 2 {
-			t.Errorf("%s: %v, %v", in.Name, mt, err)
+	for _, s := range sessions[1:] {
+		if mt, err := s.Read(); err != nil || mt.Len() != 2 {
+			t.Errorf("%s: %v, %v", s.File, mt, err)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package monitor
+package receiver
 
 import (
 	"context"
@@ -7,31 +7,26 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ivc-project/ivc/check"
-	"github.com/ivc-project/ivc/logs"
-	"github.com/ivc-project/ivc/spec"
+	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
 
+// consumer counts the spans it is handed, rejecting none.
+type consumer struct{ spans int }
+
+func (c *consumer) ConsumeTraces(source string, td ptrace.Traces) (int, error) {
+	c.spans += td.SpanCount()
+	return 0, nil
+}
+
 // TestSaturated: with every request slot taken, OTLP/HTTP answers 429 with
 // Retry-After and OTLP/gRPC RESOURCE_EXHAUSTED with a RetryInfo; a
 // malformed body is a 400, counted.
 func TestSaturated(t *testing.T) {
-	sp, err := spec.Load("../testdata/abp/abp.hsf", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := check.New(sp, check.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := New(c, logs.Options{Sig: sp.Sig}, Options{MaxRequests: 1}, func(check.Record) {})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := NewOTLP(&consumer{}, 1)
 	srv := httptest.NewServer(m.HTTPHandler())
 	defer srv.Close()
 	post := func() *http.Response {
@@ -49,7 +44,7 @@ func TestSaturated(t *testing.T) {
 	if resp := post(); resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") != "1" {
 		t.Errorf("saturated: %s, Retry-After %q", resp.Status, resp.Header.Get("Retry-After"))
 	}
-	_, err = (&grpcServer{m: m}).Export(context.Background(), ptraceotlp.NewExportRequest())
+	_, err := (&grpcServer{o: m}).Export(context.Background(), ptraceotlp.NewExportRequest())
 	st := status.Convert(err)
 	retry := false
 	for _, d := range st.Details() {
@@ -69,7 +64,7 @@ func TestSaturated(t *testing.T) {
 	if resp.StatusCode != http.StatusBadRequest {
 		t.Errorf("malformed: %s", resp.Status)
 	}
-	if n := m.Counts(); n.Rejected != 2 || n.BadRequests != 1 {
+	if n := m.Counts(); n.Rejected != 2 || n.Malformed != 1 {
 		t.Errorf("counts %+v", n)
 	}
 }

@@ -1,4 +1,4 @@
-package monitor_test
+package receiver_test
 
 import (
 	"bufio"
@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ivc-project/ivc/monitor"
+	"github.com/ivc-project/ivc/internal/receiver"
 )
 
 // TestFollow: appended lines, a rotation and a truncation, all read.
@@ -18,7 +18,7 @@ func TestFollow(t *testing.T) {
 	path := filepath.Join(dir, "app.jsonl")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	r := monitor.Follow(ctx, path, 5*time.Millisecond)
+	r := receiver.Follow(ctx, path, 5*time.Millisecond)
 	defer r.Close()
 	lines := make(chan string)
 	go func() {
@@ -72,7 +72,7 @@ func TestFollow(t *testing.T) {
 func TestStream(t *testing.T) {
 	pr, pw := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
-	sc := bufio.NewScanner(monitor.Stream(ctx, pr))
+	sc := bufio.NewScanner(receiver.Stream(ctx, pr))
 	go pw.Write([]byte("one\n"))
 	if !sc.Scan() || sc.Text() != "one" {
 		t.Fatalf("read %q, %v", sc.Text(), sc.Err())

@@ -1,4 +1,19 @@
-package monitor
+// Package receiver holds the receivers of ivc monitor: the OTLP trace
+// receivers, over gRPC and HTTP, and the followers of log files. As the
+// OpenTelemetry Collector's receivers do (its otlpreceiver hands each
+// request to a consumer.Traces), a receiver only decodes what arrives and
+// hands it on to a consumer: OTLP requests as pdata traces (Traces), log
+// streams as readers (Logs). The consumer is ivc monitor's session table
+// (monitor.Table), whose internals a receiver never touches: it maps spans
+// and events to actions, holds them by session and judges them. cmd/ivc
+// wires them together.
+//
+//	tbl, err := monitor.NewTable(checker, lopt, monitor.Options{}, emit)
+//	otlp := receiver.NewOTLP(tbl, 0)
+//	go otlp.NewGRPCServer().Serve(ln)                      // OTLP/gRPC
+//	http.Handle("/v1/traces", otlp.HTTPHandler())          // OTLP/HTTP
+//	go receiver.FollowLog(ctx, tbl, "app.jsonl", 100*time.Millisecond)
+package receiver
 
 import (
 	"compress/gzip"
@@ -8,10 +23,9 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"time"
 
-	"github.com/ivc-project/ivc/logs"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
@@ -22,90 +36,85 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 )
 
-// RetryAfter is the delay a saturated monitor asks OTLP clients to wait.
+// Traces is what the OTLP receivers hand each request they decode to, as
+// the Collector's receivers hand theirs to a consumer.Traces: the spans of
+// td, received by source (the receiver's name: "otlp-grpc", "otlp-http").
+// It returns the number of spans it rejected as malformed (an OTLP partial
+// success); an error refuses the request. It is called from many
+// goroutines at once.
+type Traces interface {
+	ConsumeTraces(source string, td ptrace.Traces) (rejected int, err error)
+}
+
+// The names of the OTLP receivers, the sources of what they receive.
+const (
+	SourceGRPC = "otlp-grpc"
+	SourceHTTP = "otlp-http"
+)
+
+// RetryAfter is the delay a saturated receiver asks OTLP clients to wait.
 const RetryAfter = time.Second
+
+// DefaultMaxRequests bounds the OTLP requests read at once when NewOTLP is
+// given 0.
+const DefaultMaxRequests = 64
 
 // maxBody bounds an OTLP/HTTP request body, decompressed.
 const maxBody = 64 << 20
 
-// acquire takes a request slot, or reports the monitor saturated.
-func (m *Monitor) acquire() bool {
+// OTLP is the OTLP trace receiver, over gRPC (RegisterGRPC, NewGRPCServer)
+// and HTTP (HTTPHandler). Past its bound of requests read at once, it
+// answers saturated, with a delay to retry after, as OTLP clients expect.
+type OTLP struct {
+	next  Traces
+	slots chan struct{} // one per request being read
+
+	rejected, malformed atomic.Int64
+}
+
+// Counts are the OTLP requests a receiver refused: Rejected, saturated
+// (clients retry them); Malformed, that could not be decoded (their spans
+// are unknown, so each counts once).
+type Counts struct {
+	Rejected, Malformed int64
+}
+
+// NewOTLP returns the OTLP receiver that hands the requests it decodes to
+// next, maxRequests at most at once (0: DefaultMaxRequests).
+func NewOTLP(next Traces, maxRequests int) *OTLP {
+	if maxRequests <= 0 {
+		maxRequests = DefaultMaxRequests
+	}
+	return &OTLP{next: next, slots: make(chan struct{}, maxRequests)}
+}
+
+// Counts returns the requests refused so far.
+func (o *OTLP) Counts() Counts {
+	return Counts{Rejected: o.rejected.Load(), Malformed: o.malformed.Load()}
+}
+
+// acquire takes a request slot, or reports the receiver saturated.
+func (o *OTLP) acquire() bool {
 	select {
-	case m.slots <- struct{}{}:
+	case o.slots <- struct{}{}:
 		return true
 	default:
-		m.mu.Lock()
-		m.counts.Rejected++
-		m.mu.Unlock()
+		o.rejected.Add(1)
 		return false
 	}
 }
 
-func (m *Monitor) release() { <-m.slots }
+func (o *OTLP) release() { <-o.slots }
 
-// traceReader reads the OTLP requests of one source on one goroutine: its
-// events are gathered in events, then added to the monitor at once.
-type traceReader struct {
-	r      *logs.TraceReader
-	events []logs.Event
-}
-
-// reader returns a trace reader of source, from its pool.
-func (m *Monitor) reader(source string) (*sync.Pool, *traceReader, error) {
-	p, ok := m.readers.Load(source)
-	if !ok {
-		p, _ = m.readers.LoadOrStore(source, &sync.Pool{})
-	}
-	pool := p.(*sync.Pool)
-	if tr, ok := pool.Get().(*traceReader); ok {
-		return pool, tr, nil
-	}
-	r, err := logs.NewTraceReader(source, m.lopt, m.opt.Report)
-	if err != nil {
-		return nil, nil, err
-	}
-	return pool, &traceReader{r: r}, nil
-}
-
-// Traces reads the spans of td (an OTLP request, decoded by pdata) as the
-// OTLP reader of logs maps them, and returns the number of spans rejected
-// as malformed. Its events are added at once: a session does not close
-// between two spans of one request.
-func (m *Monitor) Traces(source string, td ptrace.Traces) (rejected int, err error) {
-	if td.SpanCount() == 0 {
-		return 0, nil // an exporter's empty request: nothing to read
-	}
-	pool, tr, err := m.reader(source)
-	if err != nil {
-		return 0, err
-	}
-	defer pool.Put(tr)
-	tr.events = tr.events[:0]
-	st, err := tr.r.Read(td, int(m.requests.Add(1)), func(ev logs.Event) { tr.events = append(tr.events, ev) })
-	now := m.opt.Now()
-	m.mu.Lock()
-	for _, ev := range tr.events {
-		m.add(source, ev, now)
-	}
-	m.counts.Malformed += int64(st.Malformed)
-	m.counts.Received += int64(st.Malformed)
-	m.counts.Unkinded += int64(st.Unkinded)
-	m.mu.Unlock()
-	if len(tr.events) > 4*maxBatch { // an outsized request: do not keep its room
-		tr.events = nil
-	}
-	return st.Malformed, err
-}
-
-// maxBatch is the number of spans of a large OTLP request (the Collector's
-// batch processor sends 8192).
-const maxBatch = 8192
-
-// export reads one OTLP request into the monitor: the answer says how many
+// export hands one OTLP request to the consumer: the answer says how many
 // spans were rejected as malformed (partial success).
-func (m *Monitor) export(name string, req ptraceotlp.ExportRequest) (ptraceotlp.ExportResponse, error) {
-	rejected, err := m.Traces(name, req.Traces())
+func (o *OTLP) export(source string, req ptraceotlp.ExportRequest) (ptraceotlp.ExportResponse, error) {
 	resp := ptraceotlp.NewExportResponse()
+	td := req.Traces()
+	if td.SpanCount() == 0 {
+		return resp, nil // an exporter's empty request: nothing to read
+	}
+	rejected, err := o.next.ConsumeTraces(source, td)
 	if err != nil {
 		return resp, err
 	}
@@ -119,8 +128,8 @@ func (m *Monitor) export(name string, req ptraceotlp.ExportRequest) (ptraceotlp.
 
 // HTTPHandler returns the OTLP/HTTP trace receiver, to serve at
 // /v1/traces: protobuf or JSON bodies, gzip or not; 429 with Retry-After
-// when the monitor is saturated.
-func (m *Monitor) HTTPHandler() http.Handler {
+// when saturated.
+func (o *OTLP) HTTPHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			http.Error(w, "POST only", http.StatusMethodNotAllowed)
@@ -136,12 +145,12 @@ func (m *Monitor) HTTPHandler() http.Handler {
 			http.Error(w, "unsupported content type "+strconv.Quote(ct), http.StatusUnsupportedMediaType)
 			return
 		}
-		if !m.acquire() {
+		if !o.acquire() {
 			w.Header().Set("Retry-After", strconv.Itoa(int(RetryAfter/time.Second)))
 			http.Error(w, "monitor saturated", http.StatusTooManyRequests)
 			return
 		}
-		defer m.release()
+		defer o.release()
 		var body io.Reader = r.Body
 		switch r.Header.Get("Content-Encoding") {
 		case "", "identity":
@@ -172,11 +181,11 @@ func (m *Monitor) HTTPHandler() http.Handler {
 			err = req.UnmarshalProto(data)
 		}
 		if err != nil {
-			m.malformedRequest()
+			o.malformed.Add(1)
 			http.Error(w, "malformed OTLP request: "+err.Error(), http.StatusBadRequest)
 			return
 		}
-		resp, err := m.export("otlp-http", req)
+		resp, err := o.export(SourceHTTP, req)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
@@ -197,35 +206,27 @@ func (m *Monitor) HTTPHandler() http.Handler {
 	})
 }
 
-// malformedRequest counts a request that could not be decoded: its spans
-// are unknown, so it is counted once, as a rejected request.
-func (m *Monitor) malformedRequest() {
-	m.mu.Lock()
-	m.counts.BadRequests++
-	m.mu.Unlock()
-}
-
 // NewGRPCServer returns a gRPC server of the OTLP trace service.
-func (m *Monitor) NewGRPCServer() *grpc.Server {
+func (o *OTLP) NewGRPCServer() *grpc.Server {
 	s := grpc.NewServer()
-	m.RegisterGRPC(s)
+	o.RegisterGRPC(s)
 	return s
 }
 
 // RegisterGRPC registers the OTLP/gRPC trace service on s (the gzip codec
 // is registered by this package): RESOURCE_EXHAUSTED with a RetryInfo when
-// the monitor is saturated, so that clients retry.
-func (m *Monitor) RegisterGRPC(s *grpc.Server) {
-	ptraceotlp.RegisterGRPCServer(s, &grpcServer{m: m})
+// saturated, so that clients retry.
+func (o *OTLP) RegisterGRPC(s *grpc.Server) {
+	ptraceotlp.RegisterGRPCServer(s, &grpcServer{o: o})
 }
 
 type grpcServer struct {
 	ptraceotlp.UnimplementedGRPCServer
-	m *Monitor
+	o *OTLP
 }
 
 func (g *grpcServer) Export(_ context.Context, req ptraceotlp.ExportRequest) (ptraceotlp.ExportResponse, error) {
-	if !g.m.acquire() {
+	if !g.o.acquire() {
 		st, err := status.New(codes.ResourceExhausted, "monitor saturated").
 			WithDetails(&errdetails.RetryInfo{RetryDelay: durationpb.New(RetryAfter)})
 		if err != nil {
@@ -233,8 +234,8 @@ func (g *grpcServer) Export(_ context.Context, req ptraceotlp.ExportRequest) (pt
 		}
 		return ptraceotlp.NewExportResponse(), st.Err()
 	}
-	defer g.m.release()
-	resp, err := g.m.export("otlp-grpc", req)
+	defer g.o.release()
+	resp, err := g.o.export(SourceGRPC, req)
 	if err != nil {
 		return resp, status.Error(codes.InvalidArgument, err.Error())
 	}

@@ -1,4 +1,4 @@
-package monitor
+package receiver
 
 import (
 	"context"
@@ -8,7 +8,35 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"github.com/ivc-project/ivc/internal/input"
+	"github.com/ivc-project/ivc/logs"
 )
+
+// Logs is what the followers hand the stream of a log to: its events are
+// read as they come, as the log is written.
+type Logs interface {
+	ConsumeLog(source string, r io.Reader, f logs.Format) (logs.Stats, error)
+}
+
+// FollowLog hands next the JSON Lines log at path, its source: followed as
+// tail -F does (Follow, polling every poll) until ctx is done, then read to
+// its end; "-" is stdin, read until ctx is done and it is quiet (Stream).
+// It returns once the log is read, with the reading's error (none for the
+// end of ctx).
+func FollowLog(ctx context.Context, next Logs, path string, stdin io.Reader, poll time.Duration) error {
+	var r io.ReadCloser
+	if path == input.Stdin {
+		r = io.NopCloser(Stream(ctx, stdin))
+	} else {
+		r = Follow(ctx, path, poll)
+	}
+	defer r.Close()
+	if _, err := next.ConsumeLog(path, r, logs.JSONL); err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
+}
 
 // Follow returns a reader of the file at path that follows it as tail -F
 // does: at its end it waits for more (polling every poll), and when the

@@ -1,0 +1,133 @@
+package check
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ivc-project/ivc/session"
+	"github.com/ivc-project/ivc/verdict"
+)
+
+// Summary is the summary of a run: what its inputs held (Counts, counted
+// by their reader: a session.Source, or the grouping of a pipeline's
+// workers), and what was judged of them (counted by Run, or by Add for each
+// outcome of Judge). Summaries of parts of a run add up (Merge). Each
+// driver prints it its way: ivc analyze as text on stderr, ivc-beam as
+// PREFIX-summary.json, ivc monitor as metrics.
+type Summary struct {
+	session.Counts
+	// MultiTraces counts the sessions and .htf multi-traces, judged or not:
+	// Verdicts counts the verdicts of those judged (by verdict), Reasons
+	// the reasons given (verdict.Result.Reason), and Unjudged those that
+	// could not be judged (an error).
+	MultiTraces int
+	Verdicts    [verdict.Inconc + 1]int
+	Reasons     [verdict.Inconc + 1]map[verdict.Reason]int
+	Unjudged    int
+	// EventsJudged counts the events of the multi-traces judged (a session
+	// judged Inconc for the events it lost included), EventsUnjudged those
+	// of the sessions that could not be; JoinedJudged the sessions judged
+	// whose events come from several inputs.
+	EventsJudged, EventsUnjudged, JoinedJudged int
+	// Setup is the one-time work of the batch (Outcome.Setup, summed).
+	Setup time.Duration
+}
+
+// Judged returns the number of multi-traces judged: the verdicts given.
+func (s *Summary) Judged() int {
+	n := 0
+	for _, c := range s.Verdicts {
+		n += c
+	}
+	return n
+}
+
+// Add counts the outcome o. An input that could not be read (a
+// *session.InputError) is counted by its reader, not here.
+func (s *Summary) Add(o *Outcome) {
+	s.Setup += o.Setup
+	if o.Err != nil {
+		if errors.As(o.Err, new(*session.InputError)) {
+			return
+		}
+		s.MultiTraces++
+		s.Unjudged++
+		s.EventsUnjudged += o.Events
+		return
+	}
+	s.MultiTraces++
+	r := o.Result
+	s.Verdicts[r.Verdict]++
+	if r.Reason != verdict.NoReason {
+		if s.Reasons[r.Verdict] == nil {
+			s.Reasons[r.Verdict] = map[verdict.Reason]int{}
+		}
+		s.Reasons[r.Verdict][r.Reason]++
+	}
+	n := o.Events
+	if o.HTF && o.MT != nil {
+		n = o.MT.Len()
+	}
+	s.EventsJudged += n
+	if o.Joined() {
+		s.JoinedJudged++
+	}
+}
+
+// Merge adds the summary t to s.
+func (s *Summary) Merge(t Summary) {
+	s.Counts.Merge(t.Counts)
+	s.MultiTraces += t.MultiTraces
+	for v, n := range t.Verdicts {
+		s.Verdicts[v] += n
+	}
+	for v, rs := range t.Reasons {
+		if len(rs) > 0 && s.Reasons[v] == nil {
+			s.Reasons[v] = map[verdict.Reason]int{}
+		}
+		for r, n := range rs {
+			s.Reasons[v][r] += n
+		}
+	}
+	s.Unjudged += t.Unjudged
+	s.EventsJudged += t.EventsJudged
+	s.EventsUnjudged += t.EventsUnjudged
+	s.JoinedJudged += t.JoinedJudged
+	s.Setup += t.Setup
+}
+
+// NothingJudged returns the error of a run that judged no event, and
+// reported no input it could not read (which would say why): every event
+// of its logs was outside the signature, or the logs held none (an empty
+// log, spans without a kind, a format that does not fit). A Pass of
+// nothing is no answer: ivc analyze exits with status 2.
+func (s *Summary) NothingJudged() error {
+	if s.Unreadable+s.Unjudged > 0 || s.HTF > 0 || s.Events > 0 {
+		return nil
+	}
+	var held []string
+	if s.Ignored > 0 {
+		held = append(held, plural(s.Ignored, "event")+" outside the signature")
+	}
+	if s.Unkinded > 0 {
+		held = append(held, plural(s.Unkinded, "span")+" without a protocol kind (INTERNAL or none)")
+	}
+	if s.Malformed > 0 {
+		held = append(held, plural(s.Malformed, "malformed line"))
+	}
+	what := "no event at all"
+	if len(held) > 0 {
+		what = "only " + strings.Join(held, ", ")
+	}
+	return fmt.Errorf("nothing judged: the logs hold %s (check the signature's names, --lifeline-attr, --message-attr, --field and --log-format)", what)
+}
+
+// plural returns "1 thing" or "n things".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}

@@ -1,0 +1,96 @@
+package monitor
+
+// What the table consumes: the spans of OTLP requests, decoded by a
+// receiver (pdata), and the events of log streams, read as they come.
+
+import (
+	"io"
+	"sync"
+
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/ivc-project/ivc/logs"
+)
+
+// ConsumeLog reads the events of r, a log of format f named source (JSON
+// Lines, CSV, OTLP/JSON, Jaeger), into the table as they are read: for a
+// stream, until it ends. Malformed lines go to Options.Report and are
+// counted as they are met.
+func (t *Table) ConsumeLog(source string, r io.Reader, f logs.Format) (logs.Stats, error) {
+	in, err := logs.NewInput(source, r, f, t.lopt)
+	if err != nil {
+		return logs.Stats{}, err
+	}
+	in.OnMalformed(func() {
+		t.mu.Lock()
+		t.counts.Malformed++
+		t.counts.Received++
+		t.mu.Unlock()
+	})
+	st, err := in.Scan(func(ev logs.Event) { t.Add(source, ev) }, t.opt.Report)
+	t.mu.Lock()
+	t.counts.Unkinded += st.Unkinded
+	t.mu.Unlock()
+	return st, err
+}
+
+// traceReader reads the OTLP requests of one source on one goroutine: its
+// events are gathered in events, then added to the table at once.
+type traceReader struct {
+	r      *logs.TraceReader
+	events []logs.Event
+}
+
+// reader returns a trace reader of source, from its pool.
+func (t *Table) reader(source string) (*sync.Pool, *traceReader, error) {
+	p, ok := t.readers.Load(source)
+	if !ok {
+		p, _ = t.readers.LoadOrStore(source, &sync.Pool{})
+	}
+	pool := p.(*sync.Pool)
+	if tr, ok := pool.Get().(*traceReader); ok {
+		return pool, tr, nil
+	}
+	r, err := logs.NewTraceReader(source, t.lopt, t.opt.Report)
+	if err != nil {
+		return nil, nil, err
+	}
+	return pool, &traceReader{r: r}, nil
+}
+
+// ConsumeTraces reads the spans of td, an OTLP request from source
+// (decoded by pdata), as the OTLP reader of logs maps them, and returns the
+// number of spans rejected as malformed. Its events are added at once: a
+// session does not close between two spans of one request. Its spans are
+// paired with their partners, in this request or another, when their
+// session is assembled. It is the consumer of ivc monitor's OTLP receivers
+// (internal/receiver), and of any driver's decoded traces.
+func (t *Table) ConsumeTraces(source string, td ptrace.Traces) (rejected int, err error) {
+	if td.SpanCount() == 0 {
+		return 0, nil // an exporter's empty request: nothing to read
+	}
+	pool, tr, err := t.reader(source)
+	if err != nil {
+		return 0, err
+	}
+	defer pool.Put(tr)
+	tr.events = tr.events[:0]
+	st, err := tr.r.Read(td, int(t.requests.Add(1)), func(ev logs.Event) { tr.events = append(tr.events, ev) })
+	now := t.opt.Now()
+	t.mu.Lock()
+	for _, ev := range tr.events {
+		t.add(source, ev, now)
+	}
+	t.counts.Malformed += st.Malformed
+	t.counts.Received += st.Malformed
+	t.counts.Unkinded += st.Unkinded
+	t.mu.Unlock()
+	if len(tr.events) > 4*maxBatch { // an outsized request: do not keep its room
+		tr.events = nil
+	}
+	return st.Malformed, err
+}
+
+// maxBatch is the number of spans of a large OTLP request (the Collector's
+// batch processor sends 8192).
+const maxBatch = 8192

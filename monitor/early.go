@@ -1,0 +1,130 @@
+package monitor
+
+// The early check of live sessions: each event steps the walk of its
+// location (check.Walker), and one that makes a local error certain fails
+// its session at once (see the package comment).
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/ivc-project/ivc/verdict"
+)
+
+// watch steps the early check of s with its last event, and judges s
+// early when that event makes a local error certain (see the package
+// comment).
+func (t *Table) watch(s *liveSession, now time.Time) {
+	k := len(s.events) - 1
+	ev := &s.events[k]
+	switch {
+	case ev.Dropped: // Inconc, whatever else
+		t.unwatch(s)
+		return
+	case !ev.Final(): // decided at assembly (span pairing): not read
+		if ev.InLineOrder() {
+			t.unwatch(s)
+		}
+		return
+	case ev.Ignored:
+		return
+	}
+	if s.walks == nil {
+		s.walks = make([]walk, len(t.subAt)-1)
+		for i := range s.walks {
+			s.walks[i] = walk{q: t.online.Start(i), last: -1}
+		}
+		s.subs = make([]uint64, t.subAt[len(t.subAt)-1])
+		for i := range s.walks {
+			t.online.StartSub(i, s.subs[t.subAt[i]:t.subAt[i+1]])
+		}
+		t.bytes += t.walkBytes
+	}
+	i := t.asm.Location(ev.Action)
+	w := &s.walks[i]
+	if w.last >= 0 && !ev.Orderable(s.events[w.last]) {
+		t.unwatch(s) // an error when it closes
+		return
+	}
+	inOrder := w.last < 0 || ev.After(s.events[w.last])
+	if inOrder {
+		w.last = int32(k)
+	}
+	set := s.subs[t.subAt[i]:t.subAt[i+1]]
+	var ok bool
+	switch {
+	case ev.InLineOrder(): // its arrival is its place
+		w.q = t.online.Step(i, w.q, ev.Action)
+		ok = w.q >= 0
+	case len(set) == 0: // no subword walk of this location
+		return
+	case inOrder:
+		ok = t.online.StepSub(i, set, t.tmp[:len(set)], ev.Action)
+	default:
+		var walked bool
+		if ok, walked = t.rewalk(s, i, set); !walked {
+			t.unwatch(s)
+			return
+		}
+	}
+	if ok {
+		return
+	}
+	o := t.judge(s)
+	t.unwatch(s)
+	switch {
+	case o.Err != nil:
+		// Reported when it closes.
+	case o.Result.Verdict != verdict.Fail:
+		t.opt.Report(fmt.Errorf("%s (session %s): the early check found a local error at event %d, the checker %s: judged when it closes",
+			s.file, s.id, k+1, o.Result.Verdict))
+	default:
+		t.close(s, ClosedEarly, now, &o)
+	}
+}
+
+// maxRewalk bounds the events of a location that the early check walks
+// again when one arrives out of order: past it, the session is judged
+// when it closes.
+const maxRewalk = 4096
+
+// rewalk walks the subword walk of location i of s again, into set, on
+// the location's events in their order, and reports whether it is not
+// stuck; walked is false past maxRewalk events.
+func (t *Table) rewalk(s *liveSession, i int, set []uint64) (ok, walked bool) {
+	order := t.order[:0]
+	for j := range s.events {
+		if e := &s.events[j]; !e.Ignored && !e.Dropped && t.asm.Location(e.Action) == i {
+			order = append(order, int32(j))
+		}
+	}
+	t.order = order
+	if len(order) > maxRewalk {
+		return false, false
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		switch {
+		case a == b:
+			return 0
+		case s.events[a].After(s.events[b]):
+			return 1
+		}
+		return -1
+	})
+	t.online.StartSub(i, set)
+	for _, j := range order {
+		if !t.online.StepSub(i, set, t.tmp[:len(set)], s.events[j].Action) {
+			return false, true
+		}
+	}
+	return true, true
+}
+
+// unwatch ends the early check of s.
+func (t *Table) unwatch(s *liveSession) {
+	if s.walks != nil {
+		t.bytes -= t.walkBytes
+	}
+	s.walks, s.subs, s.unwatched = nil, nil, true
+}

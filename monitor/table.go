@@ -1,0 +1,437 @@
+// Package monitor is the session table of live verification: events
+// arrive one by one from any mix of sources (OTLP requests, JSON Lines
+// streams), are held per session in arrival order, and a session is judged
+// when it is over — idle for Options.Idle, open for Options.Max, or at
+// Close — exactly as ivc analyze judges it: the session is built by the
+// session package's Assembler (the same gatherer as session.Read) and
+// judged by the check package's Checker (Judge), and its Outcome carries
+// its Live part: the revision, the reason it closed and the time to
+// verdict. A session is its id across every source (session.ScopeRun).
+//
+// It is a library type any driver feeds: ivc monitor's receivers (package
+// internal/receiver: OTLP over gRPC and HTTP, followed files) hand it what
+// they decode, and an OpenTelemetry Collector component can as well, with
+// no CLI code: ConsumeTraces takes pdata traces, ConsumeLog a log stream,
+// Tick (or Run) closes what is over, Close judges the rest, and the
+// outcomes go to the function given to NewTable, whose Record is the JSON
+// line and WriteText the text.
+//
+//	t, err := monitor.NewTable(checker, lopt, monitor.Options{}, func(o check.Outcome) { ... })
+//	go t.Run(ctx)                                  // closes idle and overdue sessions
+//	t.ConsumeTraces("otlp", td)                    // or t.ConsumeLog("app.jsonl", r, logs.JSONL)
+//	t.Close()                                      // judge what is still open
+//
+// Early failure: when the automata engine judges the sessions, each event
+// also steps the walk of its location's projection DFA (check.Walker, on
+// the tables of the engine's local checks), and an event that makes a
+// local error certain fails its session at once: it is judged on its
+// events so far, closed_by early. A local error is a Fail whatever events
+// follow, in prefix and accept modes alike (Algorithm 2 of the automata
+// paper): in prefix mode a location's trace may stop early, or be empty
+// (its lifelines unobserved: lifeline removal), but must be a prefix of
+// the projection of an accepted trace, and one that is not stays not,
+// whatever is appended. But events may also arrive before others of their
+// location, and be placed before them (logs.Event.After: the order
+// session.Assembler sorts a location in). So:
+//   - in line order (events with neither seq nor time, from one source),
+//     an event's arrival is its place: the walk of the DFA decides;
+//   - with a seq or a time, the walk is that of the subword closure: an
+//     error is certain when no trace of the location holds its events so
+//     far as a subsequence, wherever the events to come are placed (the
+//     walk is walked again, in the location's order, when an event
+//     arrives out of it).
+//
+// A span whose action its pairing decides at assembly (logs.Event.Final:
+// an emission, or a span whose own message is not declared; the spans of
+// OTLP requests are all paired at assembly) is not read: the events read
+// are still a subsequence of the location's. A session with a malformed
+// event (Inconc), or two events its location cannot be ordered with (an
+// error), is not watched. Events of the session after its early record
+// re-open it, as late events do, for a revision judged on all its events:
+// a Fail again, with the whole session's explanation, unless one of them
+// is malformed or cannot be ordered.
+//
+// Nothing is lost: every event received is judged (in a session), ignored
+// (outside the signature), malformed (reported) or late (past the grace
+// period of its closed session): Counts says so.
+package monitor
+
+import (
+	"container/list"
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/session"
+)
+
+// Options bound the sessions held. Zero values take the defaults.
+type Options struct {
+	// Idle closes a session after that long without a new event (default
+	// DefaultIdle); Max after that long since its first event (default
+	// DefaultMax).
+	Idle, Max time.Duration
+	// Grace is how long a closed session is kept: an event of it within
+	// Grace re-opens it, for a revised record (default DefaultGrace).
+	Grace time.Duration
+	// MaxSessions bounds the open sessions, MaxMemory the bytes held for
+	// open and closed sessions (estimated); past either, the oldest open
+	// session is judged early (closed_by evicted). 0: DefaultMaxSessions,
+	// no memory bound.
+	MaxSessions int
+	MaxMemory   int64
+	// Report receives malformed lines and sessions that cannot be judged.
+	Report func(error)
+	// Now is the clock (tests); time.Now when nil.
+	Now func() time.Time
+}
+
+// Defaults. Idle is 2 s: the Collector's group-by-trace processor waits 1 s
+// after a trace's last span, and a monitor behind a Collector receives a
+// trace's spans in batches that its batch processor may delay by up to
+// 200 ms each, so twice the Collector's wait keeps a trace whole without
+// delaying verdicts much.
+const (
+	DefaultIdle        = 2 * time.Second
+	DefaultMax         = 5 * time.Minute
+	DefaultGrace       = 30 * time.Second
+	DefaultMaxSessions = 1_000_000
+)
+
+// Bytes held per event and per session, as BenchmarkJoinHeld of session
+// measures them for the same events (48 B/event, 482 B/session), and per
+// location of a session watched for early failure (a walk). A span of an
+// OTLP request also holds what pairs it at its session's assembly (a
+// logs.SpanLink, 80 B), which the estimate leaves out, as it leaves out
+// what a logs.Event holds beyond the gatherer's record of it.
+const (
+	eventBytes   = 48
+	sessionBytes = 512
+	walkBytes    = 8
+	sliceBytes   = 24
+)
+
+// Reasons a session closed (check.Live.ClosedBy).
+const (
+	ClosedIdle     = "idle"
+	ClosedMax      = "max"
+	ClosedEarly    = "early"
+	ClosedEvicted  = "evicted"
+	ClosedShutdown = "shutdown"
+)
+
+// Counts are what the table received and judged: the summary of the run
+// so far (check.Summary, as ivc analyze counts a batch), and what only a
+// live run has. Received = Events + Ignored + Malformed + Late once every
+// session is closed: Events and Ignored count the events of the sessions
+// closed, judged or not (an error, reported: Unjudged), each event once,
+// in the signature or not as its session's assembly decides (a span takes
+// its partner's message); after Close, which closes them all, every event
+// is counted as it arrives: an event of the signature is Late, its session
+// already judged. Judged() counts the records, Verdicts their verdicts.
+type Counts struct {
+	check.Summary
+	Received, Late int
+	Open           int // sessions open
+	Evicted        int // sessions judged early for lack of room
+}
+
+// liveSession is the events of one session id, in arrival order.
+type liveSession struct {
+	id, file    string
+	events      []logs.Event
+	first, last time.Time
+	revision    int           // of its last record
+	elem        *list.Element // in Table.open or Table.closed
+	closedAt    time.Time
+	// events and ignored counted so far (Counts.Events, Ignored), by its
+	// last assembly
+	counted, ignored int
+	// walks are the early check of the session, one per location, made
+	// at its first event, and subs the sets of their subword walks (at
+	// Table.subAt); unwatched once the check cannot be certain of a
+	// local error, or once the session has a record.
+	walks     []walk
+	subs      []uint64
+	unwatched bool
+}
+
+// walk is the early check of one location of a session: the state its
+// projection DFA reached (events in line order), and the session's event
+// last in the location's order (-1: none).
+type walk struct {
+	q    check.WalkState
+	last int32
+}
+
+// Table is the session table. Its methods are safe for concurrent use.
+type Table struct {
+	c      *check.Checker
+	asm    *session.Assembler
+	lopt   logs.Options
+	opt    Options
+	emit   func(check.Outcome)
+	online *check.Walker // nil: no early check
+	// subAt[i] is where the set of location i's subword walk starts in a
+	// session's subs, subAt[len-1] their length; walkBytes is what a
+	// session's early check holds; tmp and order are the check's scratch.
+	subAt     []int
+	walkBytes int64
+	tmp       []uint64
+	order     []int32
+
+	mu       sync.Mutex
+	sessions map[string]*liveSession // open and closed within their grace
+	open     *list.List              // of *liveSession, oldest first
+	closed   *list.List              // of *liveSession, closed first first
+	tombs    map[string]struct{}     // ids past their grace, for counting late events
+	tombList []string
+	index    int
+	bytes    int64
+	counts   Counts
+	sealed   bool // Close has judged every session
+
+	readers  sync.Map     // source name → *sync.Pool of *traceReader (consume.go)
+	requests atomic.Int64 // OTLP requests read
+}
+
+// NewTable returns a table of the sessions read with lopt (its signature
+// and locations) judged by c; emit receives the outcome of every session
+// judged, one at a time, with its Live part.
+func NewTable(c *check.Checker, lopt logs.Options, opt Options, emit func(check.Outcome)) (*Table, error) {
+	asm, err := session.NewAssembler(lopt)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Idle <= 0 {
+		opt.Idle = DefaultIdle
+	}
+	if opt.Max <= 0 {
+		opt.Max = DefaultMax
+	}
+	if opt.Grace <= 0 {
+		opt.Grace = DefaultGrace
+	}
+	if opt.MaxSessions <= 0 {
+		opt.MaxSessions = DefaultMaxSessions
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.Report == nil {
+		opt.Report = func(error) {}
+	}
+	t := &Table{c: c, asm: asm, lopt: lopt, opt: opt, emit: emit, online: c.Walker(asm.Locations()),
+		sessions: map[string]*liveSession{}, open: list.New(), closed: list.New(), tombs: map[string]struct{}{}}
+	if t.online != nil {
+		n := len(asm.Locations())
+		t.subAt = make([]int, n+1)
+		for i := range n {
+			w := t.online.SubWords(i)
+			t.subAt[i+1] = t.subAt[i] + w
+			t.tmp = make([]uint64, max(len(t.tmp), w))
+		}
+		t.walkBytes = int64(n)*walkBytes + 8*int64(t.subAt[n]) + 2*sliceBytes
+	}
+	return t, nil
+}
+
+// Add adds one event read from source (logs.Scan's): its Index is replaced
+// by the table's arrival rank, its File by source, so that a session whose
+// events come from several sources (one log per service) is joined as
+// ivc analyze's session.Joiner joins it across files.
+func (t *Table) Add(source string, ev logs.Event) {
+	now := t.opt.Now()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.add(source, ev, now)
+}
+
+// add adds ev, arrived at now; t.mu is held.
+func (t *Table) add(source string, ev logs.Event, now time.Time) {
+	if !ev.Dropped { // else counted with Malformed by its reader; its session is incomplete
+		t.counts.Received++
+	}
+	ev.Index, ev.File = t.index, source
+	t.index++
+	s := t.sessions[ev.Session]
+	if t.sealed || s == nil && t.tomb(ev.Session) { // its session judged: late
+		switch {
+		case ev.Dropped:
+		case ev.Ignored:
+			t.counts.Ignored++
+		default:
+			t.counts.Late++
+		}
+		return
+	}
+	switch {
+	case s == nil:
+		s = &liveSession{id: ev.Session, file: source, first: now}
+		t.sessions[s.id] = s
+		s.elem = t.open.PushBack(s)
+		t.bytes += sessionBytes
+	case !s.closedAt.IsZero(): // late, within its grace: re-open
+		t.closed.Remove(s.elem)
+		s.closedAt = time.Time{}
+		s.first = now
+		s.elem = t.open.PushBack(s)
+	}
+	s.events = append(s.events, ev)
+	s.last = now
+	t.bytes += eventBytes
+	if t.online != nil && !s.unwatched {
+		t.watch(s, now)
+	}
+	for t.open.Len() > t.opt.MaxSessions || (t.opt.MaxMemory > 0 && t.bytes > t.opt.MaxMemory && t.open.Len() > 0) {
+		if t.opt.MaxMemory > 0 && t.bytes > t.opt.MaxMemory && t.closed.Len() > 0 {
+			t.forget(t.closed.Front().Value.(*liveSession))
+			continue
+		}
+		t.counts.Evicted++
+		t.closeSession(t.open.Front().Value.(*liveSession), ClosedEvicted, now)
+	}
+}
+
+// Tick closes the sessions idle or open too long at now and forgets those
+// past their grace.
+func (t *Table) Tick(now time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for e := t.open.Front(); e != nil; {
+		s := e.Value.(*liveSession)
+		e = e.Next()
+		switch {
+		case now.Sub(s.last) >= t.opt.Idle:
+			t.closeSession(s, ClosedIdle, now)
+		case now.Sub(s.first) >= t.opt.Max:
+			t.closeSession(s, ClosedMax, now)
+		}
+	}
+	for e := t.closed.Front(); e != nil; e = t.closed.Front() {
+		s := e.Value.(*liveSession)
+		if now.Sub(s.closedAt) < t.opt.Grace {
+			break
+		}
+		t.forget(s)
+	}
+}
+
+// Run calls Tick every quarter of Options.Idle until ctx is done.
+func (t *Table) Run(ctx context.Context) {
+	tk := time.NewTicker(t.opt.Idle / 4)
+	defer tk.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tk.C:
+			t.Tick(t.opt.Now())
+		}
+	}
+}
+
+// Close judges every open session (closed_by shutdown). Events added
+// later are counted (Counts), not judged.
+func (t *Table) Close() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	now := t.opt.Now()
+	for e := t.open.Front(); e != nil; e = t.open.Front() {
+		t.closeSession(e.Value.(*liveSession), ClosedShutdown, now)
+	}
+	t.sealed = true
+}
+
+// Counts returns the counts so far.
+func (t *Table) Counts() Counts {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	c := t.counts
+	c.Summary = check.Summary{}
+	c.Summary.Merge(t.counts.Summary) // a copy, maps included
+	c.Open = t.open.Len()
+	return c
+}
+
+// tomb reports whether session id was forgotten past its grace.
+func (t *Table) tomb(id string) bool {
+	_, ok := t.tombs[id]
+	return ok
+}
+
+// forget drops a closed session past its grace, keeping its id to count
+// its late events.
+func (t *Table) forget(s *liveSession) {
+	t.closed.Remove(s.elem)
+	delete(t.sessions, s.id)
+	t.bytes -= sessionBytes + int64(len(s.events))*eventBytes
+	if len(t.tombList) >= t.opt.MaxSessions {
+		delete(t.tombs, t.tombList[0])
+		t.tombList = t.tombList[1:]
+	}
+	t.tombs[s.id] = struct{}{}
+	t.tombList = append(t.tombList, s.id)
+}
+
+// closeSession judges s, emits its outcome and keeps it for its grace.
+func (t *Table) closeSession(s *liveSession, by string, now time.Time) {
+	t.unwatch(s)
+	o := t.judge(s)
+	t.close(s, by, now, &o)
+}
+
+// close closes s, judged o: it counts o, emits it (or reports why s could
+// not be judged) and keeps s for its grace.
+func (t *Table) close(s *liveSession, by string, now time.Time, o *check.Outcome) {
+	t.open.Remove(s.elem)
+	s.closedAt = now
+	s.elem = t.closed.PushBack(s)
+	s.revision++
+	// Each event counted once, by the session's last assembly: a span's
+	// partner, arrived since, may have named it.
+	t.counts.Events += o.Events - s.counted
+	t.counts.Ignored += o.Ignored - s.ignored
+	s.counted, s.ignored = o.Events, o.Ignored
+	t.counts.Add(o)
+	if o.Err != nil {
+		t.opt.Report(o.Err)
+		return
+	}
+	o.Live = &check.Live{Revision: s.revision, ClosedBy: by, LatencyUS: t.opt.Now().Sub(s.last).Microseconds()}
+	t.emit(*o)
+}
+
+// judge judges the events of s as ivc analyze judges a session: its
+// outcome, or why it cannot be judged (Outcome.Err).
+func (t *Table) judge(s *liveSession) check.Outcome {
+	events := append([]logs.Event(nil), s.events...) // Assemble sorts them
+	ls, err := t.asm.Assemble(s.file, s.id, events)
+	if err != nil {
+		// Events the readers cannot have given: counted as they arrived.
+		ls = session.Session{Meta: session.Meta{File: s.file, ID: s.id}, Err: err}
+		for i := range s.events {
+			switch ev := &s.events[i]; {
+			case ev.Dropped:
+			case ev.Ignored:
+				ls.Ignored++
+			default:
+				ls.Events++
+			}
+		}
+	}
+	// Its inputs are its sources (otlp-grpc, otlp-http, the files
+	// followed): its record names the first alone.
+	ls.Files = nil
+	o := t.c.Judge(ls)
+	var pe *check.PanicError
+	if errors.As(o.Err, &pe) {
+		o.Err = fmt.Errorf("%s (session %s): %w", s.file, s.id, o.Err)
+	}
+	return o
+}
