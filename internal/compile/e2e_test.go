@@ -237,11 +237,22 @@ func (m module) dir(t *testing.T) string {
 		m.write(t, dir)
 		return dir
 	}
+	dir, err := m.cached(t)
+	if err != nil {
+		t.Logf("building the generated code in a temporary directory, which the go command's caches do not serve: %v", err)
+		dir = t.TempDir()
+		m.write(t, dir)
+	}
+	return dir
+}
+
+// cached returns the module's directory in the user's cache (see dir),
+// writing it if it is not there, and removes the directories unused for a
+// week: the code of older versions.
+func (m module) cached(t *testing.T) (string, error) {
 	cache, err := os.UserCacheDir()
 	if err != nil {
-		dir := t.TempDir() // the generated code is built every run
-		m.write(t, dir)
-		return dir
+		return "", err
 	}
 	parent := filepath.Join(cache, "ivc-test")
 	h := sha256.New()
@@ -253,20 +264,18 @@ func (m module) dir(t *testing.T) string {
 		// Written aside and renamed, so that a run beside this one (of
 		// another checkout) sees the whole module or none of it.
 		if err := os.MkdirAll(parent, 0o755); err != nil {
-			t.Fatal(err)
+			return "", err
 		}
 		tmp, err := os.MkdirTemp(parent, "tmp-")
 		if err != nil {
-			t.Fatal(err)
+			return "", err
 		}
-		t.Cleanup(func() { os.RemoveAll(tmp) }) // gone when renamed
+		defer os.RemoveAll(tmp) // nothing left once renamed
 		m.write(t, tmp)
 		if err := os.Rename(tmp, dir); err != nil && !m.in(dir) {
-			t.Logf("%s holds other files: building in %s", dir, tmp)
-			return tmp
+			return "", err // dir holds other files
 		}
 	}
-	// A directory unused for a week is the code of an older version.
 	now := time.Now()
 	_ = os.Chtimes(dir, now, now)
 	others, _ := filepath.Glob(filepath.Join(parent, "*"))
@@ -275,7 +284,7 @@ func (m module) dir(t *testing.T) string {
 			_ = os.RemoveAll(other)
 		}
 	}
-	return dir
+	return dir, nil
 }
 
 // write writes the module's files into dir.
