@@ -78,6 +78,9 @@ func TestDocs(t *testing.T) {
 			}
 		}
 		t.Run(strings.TrimSuffix(page, ".md"), func(t *testing.T) {
+			// Pages are independent (each has its scratch directory), and
+			// most of their time is spent waiting for commands.
+			t.Parallel()
 			runPage(t, root, cmds)
 		})
 	}

@@ -3,15 +3,19 @@ package compile_test
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/compile"
@@ -62,8 +66,8 @@ var e2eCases = []e2eCase{
 // and centralized) and of the runtime engine (accept mode with accept,
 // prefix mode with prefix). With IVC_GEN_BENCH=1 it also runs the
 // benchmarks of the generated code and logs them; with IVC_GEN_DIR=DIR it
-// writes the module into DIR rather than a temporary directory. Every
-// generated package costs its build, vet and test binary: most models are
+// writes the module into DIR (see module.dir). Every generated package
+// costs its build, vet and test binary the first time: most models are
 // generated only with -tags sweep (see e2eCases).
 func TestEndToEnd(t *testing.T) {
 	t.Parallel() // it mostly waits for the go command, as TestGoGenerate
@@ -71,11 +75,11 @@ func TestEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Skip("no go command to build the generated code")
 	}
-	mod := t.TempDir()
-	if dir := os.Getenv("IVC_GEN_DIR"); dir != "" { // to inspect the module afterwards
-		mod = dir
+	code := module{"go.mod": "module example.com/e2e\n\ngo 1.24\n"}
+	data := t.TempDir() // the multi-traces, which the verdicts program reads
+	if dir := os.Getenv("IVC_GEN_DIR"); dir != "" {
+		data = filepath.Join(dir, "data")
 	}
-	writeFile(t, filepath.Join(mod, "go.mod"), "module example.com/e2e\n\ngo 1.24\n")
 	n := 12 // multi-traces per kind
 	if testing.Short() {
 		n = 4
@@ -94,7 +98,7 @@ func TestEndToEnd(t *testing.T) {
 		}
 		checkFiles(t, files, m.cfg.ImportPath)
 		for _, f := range files {
-			writeFile(t, filepath.Join(mod, c.pkg, filepath.FromSlash(f.Name)), string(f.Data))
+			code[c.pkg+"/"+f.Name] = string(f.Data)
 		}
 		mts := traces(t, m, n)
 		for _, path := range c.htf {
@@ -109,7 +113,7 @@ func TestEndToEnd(t *testing.T) {
 		for k := range mts {
 			mt := &mts[k]
 			name := fmt.Sprintf("%s/%03d.htf", c.pkg, k)
-			writeFile(t, filepath.Join(mod, "data", name), string(mt.Format(m.sp.Sig)))
+			writeFile(t, filepath.Join(data, name), string(mt.Format(m.sp.Sig)))
 			letters, err := m.eng.Letters(mt)
 			if err != nil {
 				t.Fatal(err)
@@ -135,24 +139,24 @@ func TestEndToEnd(t *testing.T) {
 		}
 		mainCases = append(mainCases, c.pkg)
 		if c.pkg == "abpdiscrete" {
-			writeFile(t, filepath.Join(mod, c.pkg, "parse_test.go"), parseTest)
+			code[c.pkg+"/parse_test.go"] = parseTest
 		}
 		if c.model == "quoted" {
-			writeFile(t, filepath.Join(mod, c.pkg, "names_test.go"), strings.ReplaceAll(namesTest, "PACKAGE", c.pkg))
+			code[c.pkg+"/names_test.go"] = strings.ReplaceAll(namesTest, "PACKAGE", c.pkg)
 		}
 		if c.pkg == "abpdiscrete" || c.pkg == "abptrivial" {
-			writeBench(t, mod, c.pkg, m)
+			writeBench(t, code, c.pkg, m)
 		}
 	}
-	writeFile(t, filepath.Join(mod, "cmd", "verdicts", "main.go"), verdictsMain(mainCases))
+	code["cmd/verdicts/main.go"] = verdictsMain(mainCases)
+	mod := code.dir(t)
 
-	// With -trimpath, what the packages compile to does not depend on the
-	// temporary directory: the build cache serves the generated code from
-	// one run to the next while it is unchanged, and so does the test cache
-	// its tests' results (the go command reruns them when the generated
-	// code, or a file they read, changes). -tags sweep reruns them always
-	// (-count=1).
-	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=-trimpath", "GOPROXY=off", "GOTOOLCHAIN=local")
+	// The module's directory stays the same while the generated code does
+	// (module.dir): the build cache serves the generated packages from one
+	// run to the next, and the test cache their tests' results (the go
+	// command reruns them when the generated code, or a file they read,
+	// changes). -tags sweep reruns them always (-count=1).
+	env := append(os.Environ(), "GOWORK=off", "GOPROXY=off", "GOTOOLCHAIN=local")
 	run := func(args ...string) string {
 		t.Helper()
 		cmd := exec.Command(goTool, args...)
@@ -171,7 +175,7 @@ func TestEndToEnd(t *testing.T) {
 	} else {
 		run("test", "./...")
 	}
-	out := run("run", "./cmd/verdicts", filepath.Join(mod, "data"))
+	out := run("run", "./cmd/verdicts", data)
 	got := map[string]string{}
 	sc := bufio.NewScanner(strings.NewReader(out))
 	for sc.Scan() {
@@ -202,7 +206,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 	t.Logf("%d multi-traces of %d packages agree; verdicts: %v", len(want), len(mainCases), hist)
 	// The command generated with --main.
-	cmdOut := run("run", "./abpdiscrete/cmd/abpdiscretecheck", "-prefix", filepath.Join(mod, "data", "abpdiscrete", "000.htf"))
+	cmdOut := run("run", "./abpdiscrete/cmd/abpdiscretecheck", "-prefix", filepath.Join(data, "abpdiscrete", "000.htf"))
 	if !strings.HasSuffix(strings.TrimSpace(cmdOut), "Pass") {
 		t.Errorf("abpdiscretecheck: %s", cmdOut)
 	}
@@ -212,6 +216,94 @@ func TestEndToEnd(t *testing.T) {
 		t.Log(run("test", "-run", "^$", "-bench", ".", "-benchmem", "./abpdiscrete"))
 		t.Log(run("test", "-run", "^$", "-bench", ".", "-benchmem", "./abptrivial"))
 	}
+}
+
+// A module is the files of a Go module, by slash-separated path.
+type module map[string]string
+
+// dir returns a directory holding the module: IVC_GEN_DIR when set (to
+// inspect the module afterwards), else a directory of the user's cache
+// named by a hash of the files, written once and reused while they stay
+// the same. The go command caches a compiled package, and its tests'
+// result, under a key that holds the package's directory, unless it builds
+// with -trimpath; but -trimpath is a key of every package, the standard
+// library's included, and it would compile those again for this module
+// alone (tens of seconds of CPU with an empty build cache). A directory
+// that stays the same lets it build and test the generated code once, with
+// the standard library this test was built with.
+func (m module) dir(t *testing.T) string {
+	t.Helper()
+	if dir := os.Getenv("IVC_GEN_DIR"); dir != "" {
+		m.write(t, dir)
+		return dir
+	}
+	dir, err := m.cached(t)
+	if err != nil {
+		t.Logf("building the generated code in a temporary directory, which the go command's caches do not serve: %v", err)
+		dir = t.TempDir()
+		m.write(t, dir)
+	}
+	return dir
+}
+
+// cached returns the module's directory in the user's cache (see dir),
+// writing it if it is not there, and removes the directories unused for a
+// week: the code of older versions.
+func (m module) cached(t *testing.T) (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	parent := filepath.Join(cache, "ivc-test")
+	h := sha256.New()
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		fmt.Fprintf(h, "%s %d\n%s", name, len(m[name]), m[name])
+	}
+	dir := filepath.Join(parent, fmt.Sprintf("e2e-%x", h.Sum(nil)[:12]))
+	if !m.in(dir) {
+		// Written aside and renamed, so that a run beside this one (of
+		// another checkout) sees the whole module or none of it.
+		if err := os.MkdirAll(parent, 0o755); err != nil {
+			return "", err
+		}
+		tmp, err := os.MkdirTemp(parent, "tmp-")
+		if err != nil {
+			return "", err
+		}
+		defer os.RemoveAll(tmp) // nothing left once renamed
+		m.write(t, tmp)
+		if err := os.Rename(tmp, dir); err != nil && !m.in(dir) {
+			return "", err // dir holds other files
+		}
+	}
+	now := time.Now()
+	_ = os.Chtimes(dir, now, now)
+	others, _ := filepath.Glob(filepath.Join(parent, "*"))
+	for _, other := range others {
+		if fi, err := os.Stat(other); err == nil && now.Sub(fi.ModTime()) > 7*24*time.Hour {
+			_ = os.RemoveAll(other)
+		}
+	}
+	return dir, nil
+}
+
+// write writes the module's files into dir.
+func (m module) write(t *testing.T, dir string) {
+	t.Helper()
+	for name, data := range m {
+		writeFile(t, filepath.Join(dir, filepath.FromSlash(name)), data)
+	}
+}
+
+// in reports whether dir holds the module's files as they are.
+func (m module) in(dir string) bool {
+	for name, data := range m {
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+		if err != nil || string(b) != data {
+			return false
+		}
+	}
+	return true
 }
 
 func writeFile(t testing.TB, path, data string) {
@@ -373,7 +465,7 @@ func BenchmarkInProcess(b *testing.B) {
 // writeBench writes the benchmarks and the allocation test of an ABP
 // verifier (package pkg), on a multi-trace of at least 10,000 actions (accepted global
 // traces one after the other: ABP is a loopS) and on a local trace.
-func writeBench(t *testing.T, mod, pkg string, m *compiled) {
+func writeBench(t *testing.T, code module, pkg string, m *compiled) {
 	mt := longABP(t, m)
 	var b bytes.Buffer
 	// The multi-trace is a constant of the test, not a file it reads: the
@@ -472,7 +564,7 @@ func BenchmarkCheck(b *testing.B) {
 	}
 }
 `)
-	writeFile(t, filepath.Join(mod, pkg, "bench_test.go"), b.String())
+	code[pkg+"/bench_test.go"] = b.String()
 }
 
 // TestGoGenerate runs ivc compile from a go:generate line of a downstream
@@ -508,8 +600,10 @@ func TestGoGenerate(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(mod, "down.go"), "// Package down checks ABP logs.\npackage down\n\n"+
 		"//go:generate go run github.com/ivc-project/ivc/cmd/ivc compile spec/abp.hsf -o abpcheck --main --locations trivial\n")
-	// -trimpath and -count=1: see TestEndToEnd.
-	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod -trimpath", "GOPROXY=off", "GOTOOLCHAIN=local")
+	// Without -trimpath (see module.dir), ivc and its dependencies are the
+	// packages this test was built with, from the build cache; the module
+	// is new every run, and so are its packages.
+	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off", "GOTOOLCHAIN=local")
 	run := func(args ...string) string {
 		t.Helper()
 		cmd := exec.Command(goTool, args...)
