@@ -64,9 +64,8 @@ walk stops, where the interaction accepts what it has drawn, with
 probability 0.1; a walk that would pass --max-length is drawn again. The
 empty trace, which an interaction made of loops accepts (and where a walk
 would often stop), is drawn only with --min-length 0. When no walk of 1000
-ends within the bounds, gen fails (exit status 2) and says which to raise:
-it never writes an empty accepted multi-trace in place of one it could not
-draw.
+ends within the bounds, gen fails (exit status 2) and says which bound to
+change.
 
 The files are named KINDi.htf (accepted1.htf, ...); gen refuses (exit status
 2) to replace existing ones unless --force is given.
