@@ -94,15 +94,15 @@ func TestDocs(t *testing.T) {
 // manualCommands are the commands of the pages that TestDocs does not run,
 // with the reason.
 var manualCommands = map[string]string{
-	"go test ./...":                                          "the test run this test belongs to",
-	"go test -tags sweep ./...":                              "the test run this test belongs to, with the sweeps",
-	"go get -tool github.com/ivc-project/ivc/cmd/ivc":        "TestGoGenerate (sweep) runs it, from the page, in a fresh module",
-	"go generate ./...":                                      "TestGoGenerate (sweep) runs it, from the page, in a fresh module",
-	"go mod edit -replace github.com/ivc-project/ivc=../ivc": "TestGoGenerate (sweep) runs it, from the page, with this clone's path",
-	"go run ./internal/cmd/benchtable -rows join10m":         "about 4 minutes and 1 GB of logs",
-	"go run ./internal/cmd/benchtable -table1":               "about 6 minutes; the sweep runs its benchmarks once, as the page's go test -bench Table1 line",
-	"internal/cmd/benchtable/ab.sh 67925e9 6":                "checks another revision out as a worktree of this repository, and runs for many minutes",
-	"internal/cmd/benchtable/abrt.sh 67925e9 6":              "checks another revision out as a worktree of this repository, and runs for many minutes",
+	"go test ./...":             "the test run this test belongs to",
+	"go test -tags sweep ./...": "the test run this test belongs to, with the sweeps",
+	"go mod edit -replace github.com/ivc-project/ivc=../ivc -require github.com/ivc-project/ivc@v0.0.0-00010101000000-000000000000 -tool github.com/ivc-project/ivc/cmd/ivc": "TestGoGenerate (sweep) runs it, from the page, with this clone's path",
+	"go mod tidy":       "TestGoGenerate (sweep) runs it, from the page, in a fresh module",
+	"go generate ./...": "TestGoGenerate (sweep) runs it, from the page, in a fresh module",
+	"go run ./internal/cmd/benchtable -rows join10m": "about 4 minutes and 1 GB of logs",
+	"go run ./internal/cmd/benchtable -table1":       "about 6 minutes; the sweep runs its benchmarks once, as the page's go test -bench Table1 line",
+	"internal/cmd/benchtable/ab.sh 67925e9 6":        "checks another revision out as a worktree of this repository, and runs for many minutes",
+	"internal/cmd/benchtable/abrt.sh 67925e9 6":      "checks another revision out as a worktree of this repository, and runs for many minutes",
 }
 
 // lighterCommands are what TestDocs runs, under -tags sweep, in place of

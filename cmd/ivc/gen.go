@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -25,6 +26,7 @@ type genFlags struct {
 	seed      uint64
 	locations string
 	maxLength int
+	minLength int
 	from      string
 	out       string
 	force     bool
@@ -39,8 +41,8 @@ func newGenCmd(a *app) *cobra.Command {
 		Use:   "gen SPEC [HIF] --kind KIND -n N -o DIR",
 		Short: "Generate multi-traces: accepted ones, partial observations and mutants",
 		Long: `Gen writes N multi-traces (.htf files) of the interaction into DIR, drawn by
-random exploration of its semantics (each executable action equally likely,
-loops bounded by --max-length), deterministically for --seed:
+random exploration of its semantics (each executable action equally likely),
+deterministically for --seed:
 
   accepted    accepted multi-traces
   prefix      random multi-prefixes of accepted ones (logs that stop early)
@@ -55,6 +57,15 @@ locations (groups of lifelines that share a clock), one component of each
 multi-trace per location: discrete (one location per lifeline, the default),
 trivial (one location for all: global traces) or the lifelines of each
 location "a,b;c".
+
+Every multi-trace comes from an accepted global trace of --min-length to
+--max-length events (default 1 to 100; loops are unfolded within them). A
+walk stops, where the interaction accepts what it has drawn, with
+probability 0.1; a walk that would pass --max-length is drawn again. The
+empty trace, which an interaction made of loops accepts (and where a walk
+would often stop), is drawn only with --min-length 0. When no walk of 1000
+ends within the bounds, gen fails (exit status 2) and says which bound to
+change.
 
 The files are named KINDi.htf (accepted1.htf, ...); gen refuses (exit status
 2) to replace existing ones unless --force is given.
@@ -85,7 +96,8 @@ before, and so on.`,
 	// paper's word, "location", for every command.
 	f.StringVar(&fl.locations, "partition", "", "the locations (old name of --locations)")
 	f.MarkDeprecated("partition", "use --locations")
-	f.IntVar(&fl.maxLength, "max-length", 30, "maximum number of events of an accepted trace")
+	f.IntVar(&fl.maxLength, "max-length", 100, "maximum number of events of an accepted trace")
+	f.IntVar(&fl.minLength, "min-length", 1, "minimum number of events of an accepted trace (0: the empty trace too)")
 	f.StringVar(&fl.from, "from", "prefix", "what mutants are made from: prefix, accepted or slice")
 	f.StringVarP(&fl.out, "output", "o", "", "directory to write the .htf files into (created if needed)")
 	f.BoolVar(&fl.force, "force", false, "replace existing .htf files (or log)")
@@ -104,6 +116,9 @@ func (a *app) gen(fl *genFlags, args []string) error {
 	}
 	if fl.maxLength < 1 {
 		return a.usagef("--max-length must be at least 1")
+	}
+	if fl.minLength < 0 || fl.minLength > fl.maxLength {
+		return a.usagef("--min-length must be from 0 to --max-length (%d)", fl.maxLength)
 	}
 	if fl.rotate < 0 {
 		return a.usagef("--rotate must be at least 1 (or 0: no rotation)")
@@ -133,7 +148,7 @@ func (a *app) gen(fl *genFlags, args []string) error {
 	}
 	cfg := gen.Config{
 		Kind: kind, N: fl.n, Seed: fl.seed, Locations: part, From: from,
-		Options: gen.Options{MaxLength: fl.maxLength},
+		Options: gen.Options{MaxLength: fl.maxLength, MinLength: fl.minLength},
 	}
 	// The names are known before anything is drawn: nothing is written
 	// when any file exists, a user's multi-traces are not replaced by
@@ -171,7 +186,7 @@ func (a *app) gen(fl *genFlags, args []string) error {
 	i := 0
 	for mt, err := range gen.Stream(sp.Store, sp.Root, cfg) {
 		if err != nil {
-			return fmt.Errorf("%s: %v", syntax.FileName(sp.HIFPath), err)
+			return genError(sp, err)
 		}
 		if i == 0 {
 			if err := os.MkdirAll(fl.out, 0o755); err != nil {
@@ -191,6 +206,21 @@ func (a *app) gen(fl *genFlags, args []string) error {
 	}
 	fmt.Fprintf(a.stdout, "wrote %d %s multi-traces to %s\n", i, kind, syntax.FileName(fl.out))
 	return nil
+}
+
+// genError is an error of drawing from sp's interaction, naming its file;
+// past the bounds of the walks, it says which flag to change rather than
+// print the interaction.
+func genError(sp *spec.Spec, err error) error {
+	var be *gen.BoundError
+	if errors.As(err, &be) {
+		hint := "raise --max-length"
+		if be.MinLength > 0 {
+			hint += " (or lower --min-length)"
+		}
+		return fmt.Errorf("%s: no accepted trace %s in %d random walks: %s", syntax.FileName(sp.HIFPath), be.Lengths(), be.Tries, hint)
+	}
+	return fmt.Errorf("%s: %v", syntax.FileName(sp.HIFPath), err)
 }
 
 // logFileExt is the extension of the log gen writes, by format.
@@ -221,7 +251,7 @@ func (a *app) writeLog(fl *genFlags, names []string, f logs.Format, kind gen.Kin
 		mts := func(yield func(*multitrace.MultiTrace, error) bool) {
 			for mt, err := range gen.Stream(sp.Store, sp.Root, cfg) {
 				if err != nil {
-					yield(nil, fmt.Errorf("%s: %v", syntax.FileName(sp.HIFPath), err))
+					yield(nil, genError(sp, err))
 					return
 				}
 				n++

@@ -32,16 +32,21 @@ type compiled struct {
 	cfg  compile.Config
 }
 
-// compileModel loads the model in testdata/models/name and compiles it for
-// the partition (discrete, trivial or "a,b;c").
+// compileModel loads the model in testdata/models/name (or the diagram at
+// the path name, a .md file) and compiles it for the partition (discrete,
+// trivial or "a,b;c").
 func compileModel(t testing.TB, name, partition, pkg string) *compiled {
 	t.Helper()
-	dir := filepath.Join("testdata", "models", name)
-	hsfs, _ := filepath.Glob(filepath.Join(dir, "*.hsf"))
-	if len(hsfs) != 1 {
-		t.Fatalf("%s: want one .hsf, have %v", dir, hsfs)
+	path := name
+	if filepath.Ext(name) != ".md" {
+		dir := filepath.Join("testdata", "models", name)
+		hsfs, _ := filepath.Glob(filepath.Join(dir, "*.hsf"))
+		if len(hsfs) != 1 {
+			t.Fatalf("%s: want one .hsf, have %v", dir, hsfs)
+		}
+		path = hsfs[0]
 	}
-	sp, err := spec.Load(hsfs[0], "")
+	sp, err := spec.Load(path, "")
 	if err != nil {
 		t.Fatal(err)
 	}

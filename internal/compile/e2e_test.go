@@ -32,6 +32,21 @@ type e2eCase struct {
 	model, partition, pkg string
 	sweep                 bool     // only with -tags sweep (testutil.Sweep)
 	htf                   []string // .htf files to check besides the generated ones
+	// logs are JSON Lines logs to read with the package's ReadJSONL, each
+	// a list of files read together, by name.
+	logs map[string][]string
+}
+
+// abpTraces are the shipped ABP traces: global traces, one component of
+// every lifeline, which a verifier of other locations projects.
+var abpTraces = []string{"../../testdata/abp/traces/trace1.htf", "../../testdata/abp/traces/trace1_error_1.htf", "../../testdata/abp/traces/trace2.htf"}
+
+// abpLogs are the shipped ABP logs: one log, and the JSON Lines logs of
+// the services (K's is CSV), joined.
+var abpLogs = map[string][]string{
+	"abp": {"../../testdata/logs/abp.jsonl"},
+	"services": {"../../testdata/logs/services/L.jsonl", "../../testdata/logs/services/R.1.jsonl",
+		"../../testdata/logs/services/R.jsonl", "../../testdata/logs/services/S.jsonl"},
 }
 
 // e2eCases: the default run keeps one case of each kind (discrete,
@@ -39,10 +54,13 @@ type e2eCase struct {
 // others, and the heavy models, cost a package each and run with -tags
 // sweep.
 var e2eCases = []e2eCase{
-	{model: "abp", partition: "discrete", pkg: "abpdiscrete"},
-	{model: "abp", partition: "S,K;L,R", pkg: "abpgrouped", sweep: true},
-	{model: "abp", partition: "trivial", pkg: "abptrivial", htf: []string{
-		"../../testdata/abp/traces/trace1.htf", "../../testdata/abp/traces/trace1_error_1.htf", "../../testdata/abp/traces/trace2.htf"}},
+	{model: "abp", partition: "discrete", pkg: "abpdiscrete", htf: abpTraces, logs: abpLogs},
+	{model: "abp", partition: "S,K;L,R", pkg: "abpgrouped", sweep: true, htf: abpTraces, logs: abpLogs},
+	{model: "abp", partition: "trivial", pkg: "abptrivial", htf: abpTraces, logs: abpLogs},
+	// The checkout of docs/diagrams.md: a Mermaid diagram, and its logs.
+	{model: "../../testdata/checkout/design.md", partition: "discrete", pkg: "checkout", logs: map[string][]string{
+		"good": {"../../testdata/checkout/good.jsonl"}, "bad": {"../../testdata/checkout/bad.jsonl"},
+		"both": {"../../testdata/checkout/good.jsonl", "../../testdata/checkout/bad.jsonl"}}},
 	{model: "network-synch", partition: "discrete", pkg: "network", sweep: true},
 	{model: "network-synch", partition: "Proxy,Log;Client;EServer,SupServer", pkg: "networkgrouped", sweep: true},
 	{model: "platoon2", partition: "discrete", pkg: "platoon2", sweep: true},
@@ -101,19 +119,31 @@ func TestEndToEnd(t *testing.T) {
 			code[c.pkg+"/"+f.Name] = string(f.Data)
 		}
 		mts := traces(t, m, n)
+		generated := len(mts)
+		// The .htf files are given to the generated code as they are, and
+		// their projections onto the package's locations to the engines.
+		texts := make([][]byte, len(mts))
 		for _, path := range c.htf {
 			mt, err := multitrace.Read(path, m.sp.Sig)
 			if err != nil {
 				t.Fatal(err)
 			}
-			mts = append(mts, *mt)
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mts = append(mts, projectOnto(mt, m.part))
+			texts = append(texts, src)
 		}
 		rtAccept := rewrite.New(m.sp.Store, m.sp.Root, rewrite.Options{Mode: verdict.Accept})
 		rtPrefix := rewrite.New(m.sp.Store, m.sp.Root, rewrite.Options{Mode: verdict.Prefix})
 		for k := range mts {
 			mt := &mts[k]
 			name := fmt.Sprintf("%s/%03d.htf", c.pkg, k)
-			writeFile(t, filepath.Join(data, name), string(mt.Format(m.sp.Sig)))
+			if texts[k] == nil {
+				texts[k] = mt.Format(m.sp.Sig)
+			}
+			writeFile(t, filepath.Join(data, name), string(texts[k]))
 			letters, err := m.eng.Letters(mt)
 			if err != nil {
 				t.Fatal(err)
@@ -136,6 +166,11 @@ func TestEndToEnd(t *testing.T) {
 				}
 			}
 			want[name] = expected(acc, m) + " | " + expected(pre, m)
+		}
+		for name, lines := range logCases(t, c, m, mts[:generated], filepath.Join(data, c.pkg, "logs")) {
+			for i, line := range lines {
+				want[fmt.Sprintf("%s/logs/%s#%d", c.pkg, name, i)] = line
+			}
 		}
 		mainCases = append(mainCases, c.pkg)
 		if c.pkg == "abpdiscrete" {
@@ -199,16 +234,35 @@ func TestEndToEnd(t *testing.T) {
 		}
 	}
 	hist := map[string]int{}
-	for _, v := range want {
+	sessions := 0
+	for name, v := range want {
+		if strings.Contains(name, "/logs/") {
+			sessions++
+			continue
+		}
 		acc, pre, _ := strings.Cut(v, " | ")
 		hist["accept "+strings.Split(acc, "(")[0]]++
 		hist["prefix "+strings.Split(pre, "(")[0]]++
 	}
-	t.Logf("%d multi-traces of %d packages agree; verdicts: %v", len(want), len(mainCases), hist)
+	t.Logf("%d multi-traces and %d sessions of JSON Lines logs (or their errors) of %d packages agree; verdicts of the multi-traces: %v",
+		len(want)-sessions, sessions, len(mainCases), hist)
 	// The command generated with --main.
 	cmdOut := run("run", "./abpdiscrete/cmd/abpdiscretecheck", "-prefix", filepath.Join(data, "abpdiscrete", "000.htf"))
 	if !strings.HasSuffix(strings.TrimSpace(cmdOut), "Pass") {
 		t.Errorf("abpdiscretecheck: %s", cmdOut)
+	}
+	// It reads JSON Lines logs too, a verdict per session.
+	logPath, err := filepath.Abs("../../testdata/logs/abp.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(goTool, "run", "./abpdiscrete/cmd/abpdiscretecheck", "-prefix", logPath)
+	cmd.Dir, cmd.Env = mod, env
+	logOut, err := cmd.Output()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 ||
+		!strings.Contains(string(logOut), logPath+" (session trace1_error_1): Fail LocalError([R]@75)\n") ||
+		!strings.Contains(string(logOut), logPath+" (session trace2): WeakPass\n") {
+		t.Errorf("abpdiscretecheck on a JSON Lines log: %v\n%s", err, logOut)
 	}
 	if os.Getenv("IVC_GEN_BENCH") == "1" {
 		// 4 locations (a central search), then 1 (global traces: the local
@@ -358,10 +412,12 @@ func traces(t *testing.T, m *compiled, n int) []multitrace.MultiTrace {
 // verdictsMain is a program that prints the verdicts of the generated
 // packages on the .htf files of data/<package>/: Check in accept and
 // prefix modes, and checks that the streaming path (LocalVerifier.Step
-// per event, areas through MarshalBinary, CheckCentral) agrees.
+// per event, areas through MarshalBinary, CheckCentral) agrees; and on
+// the JSON Lines logs listed in data/<package>/logs/*.list, what readLogs
+// says of them.
 func verdictsMain(pkgs []string) string {
 	var b strings.Builder
-	b.WriteString("package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\t\"path/filepath\"\n\t\"reflect\"\n\n")
+	b.WriteString("package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\t\"path/filepath\"\n\t\"reflect\"\n\t\"strings\"\n\n")
 	for _, p := range pkgs {
 		fmt.Fprintf(&b, "\t%q\n", "example.com/e2e/"+p)
 	}
@@ -400,10 +456,29 @@ func verdictsMain(pkgs []string) string {
 	},
 `, p)
 	}
+	b.WriteString("}\n\nvar readLogs = map[string]func([]string) []string{\n")
+	for _, p := range pkgs {
+		fmt.Fprintf(&b, logsFunc, p)
+	}
 	b.WriteString(`}
 
 func main() {
 	status := 0
+	for pkg, read := range readLogs {
+		lists, _ := filepath.Glob(filepath.Join(os.Args[1], pkg, "logs", "*.list"))
+		for _, list := range lists {
+			data, err := os.ReadFile(list)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				status = 1
+				continue
+			}
+			name := strings.TrimSuffix(filepath.Base(list), ".list")
+			for i, line := range read(strings.Split(string(data), "\n")) {
+				fmt.Printf("%s/logs/%s#%d: %s\n", pkg, name, i, line)
+			}
+		}
+	}
 	for pkg, check := range checks {
 		files, _ := filepath.Glob(filepath.Join(os.Args[1], pkg, "*.htf"))
 		for _, f := range files {
@@ -568,7 +643,7 @@ func BenchmarkCheck(b *testing.B) {
 }
 
 // TestGoGenerate runs ivc compile from a go:generate line of a downstream
-// module (which requires ivc, replaced by this checkout: no network), then
+// module (which has ivc as a tool, replaced by this checkout: no network), then
 // builds, vets and tests what it generated, and runs its command. It is
 // behind the sweep tag (it builds ivc and a module of its own: seconds);
 // the default run checks ivc compile in cmd/ivc's scripts and the generated
@@ -589,7 +664,7 @@ func TestGoGenerate(t *testing.T) {
 	}
 	mod := t.TempDir()
 	writeFile(t, filepath.Join(mod, "go.mod"), fmt.Sprintf(
-		"module example.com/down\n\ngo 1.24\n\nrequire github.com/ivc-project/ivc v0.0.0\n\nreplace github.com/ivc-project/ivc => %s\n", root))
+		"module example.com/down\n\ngo 1.24\n\nrequire github.com/ivc-project/ivc v0.0.0\n\nreplace github.com/ivc-project/ivc => %s\n\ntool github.com/ivc-project/ivc/cmd/ivc\n", root))
 	writeFile(t, filepath.Join(mod, "go.sum"), string(sum))
 	for _, f := range []string{"abp.hsf", "abp.hif"} {
 		data, err := os.ReadFile(filepath.Join("testdata", "models", "abp", f))
@@ -599,7 +674,7 @@ func TestGoGenerate(t *testing.T) {
 		writeFile(t, filepath.Join(mod, "spec", f), string(data))
 	}
 	writeFile(t, filepath.Join(mod, "down.go"), "// Package down checks ABP logs.\npackage down\n\n"+
-		"//go:generate go run github.com/ivc-project/ivc/cmd/ivc compile spec/abp.hsf -o abpcheck --main --locations trivial\n")
+		"//go:generate go tool ivc compile spec/abp.hsf -o abpcheck --main --locations trivial\n")
 	// Without -trimpath (see module.dir), ivc and its dependencies are the
 	// packages this test was built with, from the build cache; the module
 	// is new every run, and so are its packages.
@@ -614,6 +689,7 @@ func TestGoGenerate(t *testing.T) {
 		}
 		return string(out)
 	}
+	run("mod", "tidy") // the requirements of the tool, as docs/compiled.md's recipe has them
 	if out := run("generate", "./..."); !strings.Contains(out, "wrote package abpcheck (1 locations") {
 		t.Errorf("go generate: %s", out)
 	}
@@ -652,7 +728,7 @@ func TestNames(t *testing.T) {
 	if PACKAGE_multi := multi; PACKAGE_multi == 0 && strings.HasSuffix("PACKAGE", "grouped") {
 		t.Errorf("no multi-action in a location")
 	}
-	if _, err := ParseHTF("x.htf", []byte("{ [\"back\\\\slash\"] \"back\\\\slash\"!\"a,b?c\" }")); err != nil && !strings.Contains(err.Error(), "component is not a location") {
+	if _, err := ParseHTF("x.htf", []byte("{ [\"back\\\\slash\"] \"back\\\\slash\"!\"a,b?c\" }")); err != nil && !strings.Contains(err.Error(), "component is not made of locations") {
 		t.Error(err)
 	}
 	for src, want := range map[string]string{
@@ -672,9 +748,28 @@ func TestNames(t *testing.T) {
 const parseTest = `package abpdiscrete
 
 import (
+	"bytes"
+	"compress/gzip"
 	"strings"
 	"testing"
 )
+
+// TestReadJSONL: what ivc reads and this reader does not is an error at
+// its line; a compressed log is read as ivc reads it.
+func TestReadJSONL(t *testing.T) {
+	_, err := ReadJSONLFrom("x.jsonl", strings.NewReader("{\"session\":\"a\",\"action\":\"S?d\"}\n{\"session\":\"\xff\",\"action\":\"S?d\"}\n"))
+	if err == nil || err.Error() != "x.jsonl:2: not valid UTF-8" {
+		t.Errorf("got %v", err)
+	}
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte("{\"action\":\"S?d\"}\n{\"action\":\"S!d_zero\"}"))
+	zw.Close()
+	sessions, err := ReadJSONLFrom("x.jsonl.gz", &b)
+	if err != nil || len(sessions) != 1 || sessions[0].ID != "" || sessions[0].Events != 2 || len(sessions[0].MT[0]) != 2 {
+		t.Errorf("got %+v, %v", sessions, err)
+	}
+}
 
 func TestParseHTF(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
@@ -683,13 +778,14 @@ func TestParseHTF(t *testing.T) {
 		{"{ [K] K?d_zero; [S] S?d; [L]; [R] }", ""},
 		{"{\n\t[S] S?d.S!nope\n}", "x.htf:2:12: undeclared message \"nope\""},
 		{"{\n\t[S] S?d.X!d\n}", "x.htf:2:10: undeclared lifeline \"X\""},
-		{"{\n\t[S,K] S?d\n}", "x.htf:2:2: component mixes lifelines of locations [S] and [K]"},
+		{"{\n\t[S,K] S?d.K?d_zero\n}", ""},
+		{"{ [S,K] S?d; [K] }", "x.htf:1:14: location [K] twice"},
 		{"{ [S] K?d_zero }", "x.htf:1:7: lifeline K is not in the component (location [S])"},
 		{"{ [S] S?d; [S] }", "x.htf:1:12: location [S] twice"},
 		{"{ [S] S?d", "x.htf:1:10: unexpected end of file, want '.', ';' or '}'"},
 		{"{ [S] S?d } x", "x.htf:1:13: unexpected 'x', want the end of the file"},
 		{"{ [S] S?d /* no end", "x.htf:1:11: comment not terminated"},
-		{"S?d.K?d_zero", "x.htf:1:1: a bare global trace needs a verifier compiled for one location"},
+		{"S?d.K?d_zero", ""},
 		{"{ [#all] S?d }", "x.htf:1:4: [#all] and [#any] are not supported"},
 		{"", "x.htf:1:1: empty file"},
 	} {
@@ -701,6 +797,22 @@ func TestParseHTF(t *testing.T) {
 			t.Errorf("%q: got %v, want %s", c.src, err, c.want)
 		case c.want == "" && mt.Len() == 0:
 			t.Errorf("%q: no events", c.src)
+		}
+	}
+	// A global trace, or any component of several locations, is projected
+	// onto the locations: each keeps its events in their order, and the
+	// parts of a multi-action go to their own locations.
+	local, err := ParseHTF("x.htf", []byte("{ [S] S?d.S!d_zero; [K] K?d_zero.K!d_zero; [L]; [R] }"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{
+		"{ [S,K,L,R] S?d.{S!d_zero,K?d_zero}.K!d_zero }",
+		"S?d.S!d_zero.K?d_zero.K!d_zero",
+		"{ [K,S] K?d_zero.S?d.K!d_zero.S!d_zero; [L] }",
+	} {
+		if mt, err := ParseHTF("x.htf", []byte(src)); err != nil || mt.String() != local.String() {
+			t.Errorf("%q: got %v, %v, want %v", src, mt.String(), err, local.String())
 		}
 	}
 	// A multi-action of declared actions that the interaction never

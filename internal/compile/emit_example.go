@@ -147,34 +147,57 @@ func (m *model) locFinalAfter(acts []int) bool {
 	return p.IsFinal(q)
 }
 
-// mainFile is the command that checks .htf files.
+// mainFile is the command that checks .htf files and JSON Lines logs.
 func (m *model) mainFile() *File {
 	p := m.cfg.ImportPath
 	f := NewFile("main")
 	f.HeaderComment(Header)
-	f.PackageComment(fmt.Sprintf("Command %scheck checks .htf multi-traces against the interaction %s.\n\n", m.cfg.Package, m.source()) +
-		"Usage:\n\n\t" + m.cfg.Package + "check [-prefix] FILE.htf...\n\n" +
-		"It prints one verdict per file and exits with status 0 when every verdict is\n" +
-		"Pass or WeakPass, 1 when some is Fail or Inconc, 2 on an unreadable file.")
+	f.PackageComment(fmt.Sprintf("Command %scheck checks .htf multi-traces and JSON Lines event logs against the\ninteraction %s.\n\n", m.cfg.Package, m.source()) +
+		"Usage:\n\n\t" + m.cfg.Package + "check [-prefix] FILE...\n\n" +
+		"A file named .jsonl or .ndjson (or .jsonl.gz, .ndjson.gz) is an event log,\n" +
+		"read with ReadJSONL, each file alone; any other a .htf multi-trace. It prints\n" +
+		"one verdict per .htf file and per session of a log, and exits with status 0\n" +
+		"when every verdict is Pass or WeakPass, 1 when some is Fail or Inconc, 2 on\n" +
+		"a file or a session that cannot be read.")
+	// check checks mt and prints the verdict after what (a format and its
+	// arguments) names.
+	check := func(mt Code, what string, args ...Code) []Code {
+		return []Code{
+			Id("res").Op(":=").Qual(p, "Check").Call(mt, Id("mode")),
+			Qual("fmt", "Printf").Call(append(append([]Code{Lit(what + ": %s\n")}, args...), Id("res"))...),
+			If(Op("!").Id("res").Dot("Verdict").Dot("OK").Call().Op("&&").Id("status").Op("==").Lit(0)).Block(
+				Id("status").Op("=").Lit(1),
+			),
+		}
+	}
+	fail := []Code{
+		Qual("fmt", "Fprintln").Call(Qual("os", "Stderr"), Err()),
+		Id("status").Op("=").Lit(2),
+		Continue(),
+	}
+	f.Func().Id("isLog").Params(Id("file").String()).Bool().Block(
+		Id("name").Op(":=").Qual("strings", "TrimSuffix").Call(Qual("strings", "ToLower").Call(Id("file")), Lit(".gz")),
+		Return(Qual("strings", "HasSuffix").Call(Id("name"), Lit(".jsonl")).Op("||").Qual("strings", "HasSuffix").Call(Id("name"), Lit(".ndjson"))),
+	)
+	f.Line()
 	f.Func().Id("main").Params().Block(
 		Id("prefix").Op(":=").Qual("flag", "Bool").Call(Lit("prefix"), False(), Lit("accept multi-prefixes of accepted multi-traces (WeakPass)")),
 		Qual("flag", "Parse").Call(),
 		Id("mode").Op(":=").Qual(p, "Accept"),
 		If(Op("*").Id("prefix")).Block(Id("mode").Op("=").Qual(p, "Prefix")),
 		Id("status").Op(":=").Lit(0),
-		For(List(Id("_"), Id("file")).Op(":=").Range().Qual("flag", "Args").Call()).Block(
-			List(Id("mt"), Err()).Op(":=").Qual(p, "ReadHTF").Call(Id("file")),
-			If(Err().Op("!=").Nil()).Block(
-				Qual("fmt", "Fprintln").Call(Qual("os", "Stderr"), Err()),
-				Id("status").Op("=").Lit(2),
+		For(List(Id("_"), Id("file")).Op(":=").Range().Qual("flag", "Args").Call()).Block(append([]Code{
+			If(Id("isLog").Call(Id("file"))).Block(
+				List(Id("sessions"), Err()).Op(":=").Qual(p, "ReadJSONL").Call(Id("file")),
+				If(Err().Op("!=").Nil()).Block(fail...),
+				For(List(Id("_"), Id("s")).Op(":=").Range().Id("sessions")).Block(append([]Code{
+					If(Err().Op(":=").Id("s").Dot("Err"), Err().Op("!=").Nil()).Block(fail...),
+				}, check(Op("&").Id("s").Dot("MT"), "%s (session %s)", Id("file"), Id("s").Dot("ID"))...)...),
 				Continue(),
 			),
-			Id("res").Op(":=").Qual(p, "Check").Call(Op("&").Id("mt"), Id("mode")),
-			Qual("fmt", "Printf").Call(Lit("%s: %s\n"), Id("file"), Id("res")),
-			If(Op("!").Id("res").Dot("Verdict").Dot("OK").Call().Op("&&").Id("status").Op("==").Lit(0)).Block(
-				Id("status").Op("=").Lit(1),
-			),
-		),
+			List(Id("mt"), Err()).Op(":=").Qual(p, "ReadHTF").Call(Id("file")),
+			If(Err().Op("!=").Nil()).Block(fail...),
+		}, check(Op("&").Id("mt"), "%s", Id("file"))...)...),
 		Qual("os", "Exit").Call(Id("status")),
 	)
 	return f

@@ -41,6 +41,7 @@ func Example() {
 	// Output:
 	// verifier.go true
 	// verifier_htf.go true
+	// verifier_jsonl.go true
 	// verifier_tables.go true
 	// verifier_example_test.go true
 	// true

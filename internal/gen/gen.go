@@ -39,13 +39,20 @@ type Options struct {
 	// MaxLength is the maximum number of events of a trace (default 30).
 	// It also bounds loops: a walk never unfolds one past it.
 	MaxLength int
+	// MinLength is the minimum number of events of a trace (default 0: the
+	// empty trace too, when the term accepts it). Where a term accepts the
+	// empty trace, a walk stops there with probability StopProbability, so
+	// that, of the walks that end within MaxLength, the empty ones can be
+	// most: MinLength 1 keeps a sample to traces with events.
+	MinLength int
 	// StopProbability is the probability of stopping at each step where the
 	// term accepts the empty trace (default 0.1). A term with an empty
 	// frontier stops at once.
 	StopProbability float64
 	// MaxTries is how many walks Accepted tries before it gives up (default
 	// 1000): a walk fails when it reaches MaxLength, or a term with no
-	// executable action, without the term accepting the empty trace.
+	// executable action, without the term accepting the empty trace (or
+	// before MinLength events).
 	MaxTries int
 }
 
@@ -64,18 +71,21 @@ func (o Options) withDefaults() Options {
 
 // Accepted returns one random global trace of t: a random walk over the
 // operational semantics that executes, at each step, a frontier element
-// drawn uniformly, and stops, when the term accepts the empty trace, with
-// probability opt.StopProbability (or when nothing else is possible). It
-// returns an error when no walk of at most opt.MaxTries reached such a term
-// within opt.MaxLength events.
+// drawn uniformly, and stops, when the term accepts the empty trace and
+// opt.MinLength events are drawn, with probability opt.StopProbability (or
+// when nothing else is possible). It returns an error when no walk of at
+// most opt.MaxTries reached such a term within opt.MaxLength events.
 func Accepted(st *interaction.Store, t interaction.Term, rng *rand.Rand, opt Options) ([]interaction.MultiAction, error) {
 	opt = opt.withDefaults()
+	if opt.MinLength > opt.MaxLength {
+		return nil, fmt.Errorf("minimum length %d above the maximum, %d", opt.MinLength, opt.MaxLength)
+	}
 	for range opt.MaxTries {
 		cur := t
 		var tr []interaction.MultiAction
 		for {
 			n := st.NumFrontier(cur)
-			if st.Nullable(cur) && (n == 0 || len(tr) == opt.MaxLength || rng.Float64() < opt.StopProbability) {
+			if st.Nullable(cur) && len(tr) >= opt.MinLength && (n == 0 || len(tr) == opt.MaxLength || rng.Float64() < opt.StopProbability) {
 				return tr, nil
 			}
 			if n == 0 || len(tr) == opt.MaxLength {
@@ -86,8 +96,29 @@ func Accepted(st *interaction.Store, t interaction.Term, rng *rand.Rand, opt Opt
 			cur = st.Step(cur, k)
 		}
 	}
-	return nil, fmt.Errorf("no accepted trace of %s within %d events after %d tries",
-		st.Format(t), opt.MaxLength, opt.MaxTries)
+	return nil, &BoundError{Term: st.Format(t), MinLength: opt.MinLength, MaxLength: opt.MaxLength, Tries: opt.MaxTries}
+}
+
+// BoundError is the error of Accepted (and of Generate and Stream) when no
+// walk ended within the bounds of Options, so that a caller can say which
+// setting to raise.
+type BoundError struct {
+	Term                 string // the interaction, formatted
+	MinLength, MaxLength int    // the bounds of the walks' lengths
+	Tries                int    // the walks tried
+}
+
+func (e *BoundError) Error() string {
+	return fmt.Sprintf("no accepted trace of %s %s after %d tries", e.Term, e.Lengths(), e.Tries)
+}
+
+// Lengths says what lengths were allowed: "within 30 events", or "of 1 to
+// 30 events".
+func (e *BoundError) Lengths() string {
+	if e.MinLength > 0 {
+		return fmt.Sprintf("of %d to %d events", e.MinLength, e.MaxLength)
+	}
+	return fmt.Sprintf("within %d events", e.MaxLength)
 }
 
 // Prefix returns a random multi-prefix of mt: each component cut at a

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"bytes"
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -106,6 +107,46 @@ func TestAcceptedBounds(t *testing.T) {
 	}
 	if tr, err := Accepted(st, interaction.Empty, rng, Options{}); err != nil || len(tr) != 0 {
 		t.Errorf("∅: got %v, %v", tr, err)
+	}
+}
+
+// TestAcceptedMinLength: with MinLength, a walk does not stop before it,
+// so that a loop's empty trace, where most walks would stop, is not drawn;
+// the bounds are an error when nothing fits them, which says so.
+func TestAcceptedMinLength(t *testing.T) {
+	st := interaction.NewStore(random.Signature(2, 2))
+	rng := rand.New(rand.NewPCG(5, 6))
+	// Most walks of a loop of two-event rounds stop at once, or would pass
+	// 4 events.
+	loop := st.MustParseTerm("loopS(strict(l1!m1,l2?m1))")
+	empty := 0
+	for range 200 {
+		tr, err := Accepted(st, loop, rng, Options{MaxLength: 4, StopProbability: 0.5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tr) == 0 {
+			empty++
+		}
+	}
+	if empty < 50 {
+		t.Errorf("%d empty traces of 200 without MinLength: the test no longer shows what MinLength is for", empty)
+	}
+	for range 200 {
+		tr, err := Accepted(st, loop, rng, Options{MaxLength: 4, MinLength: 1, StopProbability: 0.5})
+		if err != nil || len(tr) == 0 || len(tr)%2 != 0 || len(tr) > 4 {
+			t.Fatalf("MinLength 1: got %v, %v", tr, err)
+		}
+	}
+	for _, opt := range []Options{{MaxLength: 4, MinLength: 5}, {MaxLength: 3, MinLength: 3, MaxTries: 20}} {
+		_, err := Accepted(st, loop, rng, opt)
+		var be *BoundError
+		if opt.MinLength <= opt.MaxLength && (!errors.As(err, &be) || be.Lengths() != "of 3 to 3 events") {
+			t.Errorf("%+v: got %v, want a BoundError", opt, err)
+		}
+		if err == nil {
+			t.Errorf("%+v: no error", opt)
+		}
 	}
 }
 
