@@ -7,7 +7,7 @@ import (
 
 // TestFormatKeepsComments: ParseHIF and ParseHSF keep the comments with the
 // nearest term or section, and FormatHIF and FormatHSF print them back there
-// (issue 18: ivc fmt -w used to delete them). The result is a fixed point.
+// (ivc fmt -w used to delete them). The result is a fixed point.
 func TestFormatKeepsComments(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
 		{"before and after a term", "/* head */\na -- m -> b /* tail */\n/* end */",

@@ -156,7 +156,7 @@ func FuzzParseTerm(f *testing.F) {
 }
 
 // wholeInputSeeds are inputs that once parsed although they held garbage
-// after a complete term (issue 18), and inputs that parse.
+// after a complete term, and inputs that parse.
 var wholeInputSeeds = []string{
 	"a -- m -> b", "a -- m -> b\n%% garbage", "a -- m -> b\n/* unterminated", "a -- m -> b\xff",
 	"a -- m -> b\x01", "a -- m -> b\ufeff", "\ufeffseq(a -- m -> b, o) /* done */",

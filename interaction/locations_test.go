@@ -32,7 +32,7 @@ func TestParseLocations(t *testing.T) {
 			t.Errorf("ParseLocations(%q) = %s (%v), want %s", tc.text, got, err, tc.want)
 		}
 	}
-	// Real names (issue 24): quoted as in a .htf, aliases too; Format
+	// Real names: quoted as in a .htf, aliases too; Format
 	// writes what ParseLocations reads.
 	f, err := ParseHSF("q.hsf", []byte(`@lifeline{gw = "api;gateway"; "a,b"; "say \"hi\""; c}`))
 	if err != nil {

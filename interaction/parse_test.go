@@ -302,7 +302,7 @@ func TestHIFErrors(t *testing.T) {
 		{"binary garbage", "\xff\xfe\x00\x01", "x.hif:1:1: invalid UTF-8 byte 0xff: not a text file?"},
 		{"NUL bytes", "\x00\x00\x00", "x.hif:1:1: unexpected control character U+0000"},
 		{"garbage inside", "seq(o,\n  \x07)", "x.hif:2:3: unexpected control character U+0007"},
-		// Lexical garbage after a complete term (issue 18): the scanner
+		// Lexical garbage after a complete term: the scanner
 		// stops there as at the end of the input, but it is no end.
 		{"garbage after the term", "a -- m -> b\n%% garbage", "x.hif:2:1: unexpected character '%'"},
 		{"unterminated comment after the term", "a -- m -> b\n/* open", "x.hif:2:1: comment not terminated: missing '*/'"},
@@ -406,7 +406,7 @@ func TestHSFErrors(t *testing.T) {
 		{"binary garbage", "\x89PNG\r\n\x1a\n", "x.hsf:1:1: invalid UTF-8 byte 0x89: not a text file?"},
 		{"NUL after a section", "@lifeline{a}\x00", "x.hsf:1:13: unexpected control character U+0000"},
 		// A bad byte in a section name is reported as such, not as an
-		// unknown section cut short (issue 18).
+		// unknown section cut short.
 		{"NUL in a section name", "@mess\x00age{m}", "x.hsf:1:6: unexpected control character U+0000"},
 		{"bad byte in a section name", "@life\xffline{a}", "x.hsf:1:6: invalid UTF-8 byte 0xff: not a text file?"},
 		{"garbage after the interaction", "@lifeline{a}\n@message{m}\na -- m ->|\n%", "x.hsf:4:1: unexpected character '%'"},

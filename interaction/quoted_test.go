@@ -2,7 +2,7 @@ package interaction
 
 import "testing"
 
-// quotedHSF declares real names (issue 24): quoted, and aliases.
+// quotedHSF declares real names: quoted, and aliases.
 const quotedHSF = `@message{
 	pets = "GET /owners/8/pets/10";"I'm a \"server\" span";ok
 }

@@ -17,7 +17,7 @@ import (
 // when the header holds a tab and no comma. Blank lines are skipped, and so
 // are the spaces around a field ("s1, a, send" reads as "s1,a,send").
 //
-// The records are split by encoding/csv (issue 22 point 7): one parser of
+// The records are split by encoding/csv: one parser of
 // CSV, the standard library's, rather than one of our own. The hand-written
 // reader it replaced was faster, but not by enough to keep a second CSV
 // parser: 200k rows of 5 fields, both in one run (go test -bench, GOMAXPROCS=1,

@@ -64,7 +64,7 @@ func TestDetect(t *testing.T) {
 		{"x.json", "\x28\xb5\x2f\xfd\x00\x01", logs.Auto, "zstd-compressed"},
 		{"x.bin", "\x0a\x85\x01\x0a\x10", logs.OTLPProto, ""},
 		{"x.json", "\x00\x00\x01\x05\x0a\x85", logs.Auto, "OTLP/protobuf"},
-		// Issue 38: every common shape, told by content.
+		// Every common shape, told by content.
 		{"x.json", `[{"traceId":"463ac35c9f6413ad","parentId":"1","id":"2","kind":"SERVER"}]`, logs.Zipkin, ""},
 		{"x.jsonl", `{"traceId":"463ac35c9f6413ad","id":"2","localEndpoint":{"serviceName":"a"}}`, logs.Zipkin, ""},
 		{"x.jsonl", `{"traceId":"463ac35c9f6413ad","id":"2","action":"a!m"}` + "\n", logs.JSONL, ""}, // an event log, not one span

@@ -208,7 +208,7 @@ func TestRecognize(t *testing.T) {
 }
 
 // TestUndeclared tallies the names outside the signature, and finds the
-// declared names they are likely misspellings of (issue 24 part 3).
+// declared names they are likely misspellings of.
 func TestUndeclared(t *testing.T) {
 	sig := testSig(t)
 	log := `{"action":"a!mm"}` + "\n" + `{"action":"a!mm"}` + "\n" + `{"action":"gateway!m"}` + "\n" + `{"action":"a!m"}` + "\n"

@@ -180,7 +180,7 @@ func TestLineReader(t *testing.T) {
 }
 
 // TestValueTooLong checks that a JSON value longer than the bound ends the
-// reading with an error at the value (issue 25 item 2): a 1 MB .gz of one
+// reading with an error at the value: a 1 MB .gz of one
 // huge Jaeger tag took gigabytes to decode.
 func TestValueTooLong(t *testing.T) {
 	in := `{"data": [` + "\n" + `{"traceID": "` + strings.Repeat("x", 1000) + `"}]}`
@@ -195,7 +195,7 @@ func TestValueTooLong(t *testing.T) {
 }
 
 // TestLimitsOfMemory checks the limits that Options.MaxMemory sets on what
-// reading holds (issue 25 item 2): one value, the spans of a file (and the
+// reading holds: one value, the spans of a file (and the
 // events of one session: package session's TestSessionLimit).
 func TestLimitsOfMemory(t *testing.T) {
 	for _, c := range []struct {

@@ -264,7 +264,7 @@ x.jsonl:6:39: field "time" (time): +1e3 is neither an RFC 3339 time nor a number
 
 func TestReadCSV(t *testing.T) {
 	runReadCases(t, []readCase{{
-		// Issue 25 item 17: a ragged row's error has a column.
+		// A ragged row's error has a column.
 		name: "ragged rows, with the column where they go wrong",
 		file: "x.csv",
 		in:   "session,action,seq\ns1,a!m,1,extra\ns1,a!m\n   \ns1,a?m,2\n",
@@ -321,7 +321,7 @@ x.csv:6: quoted field not closed
 }
 
 // TestManyMalformed checks that a file of malformed lines costs its
-// reader's caller no memory (issue 25 item 1): the first of them are
+// reader's caller no memory: the first of them are
 // reported, the others counted, and one last report says how many.
 func TestManyMalformed(t *testing.T) {
 	var in strings.Builder
@@ -348,7 +348,7 @@ func TestManyMalformed(t *testing.T) {
 }
 
 // TestHostileFileName checks that a file's name is quoted in the errors
-// for the file as a whole too (issue 25 item 14).
+// for the file as a whole too.
 func TestHostileFileName(t *testing.T) {
 	_, _, err := session.ReadFrom("x\x1b[2J\n.log", strings.NewReader("??\n"), logs.Auto, logs.Options{Sig: testSig(t)}, nil)
 	if err == nil || !strings.HasPrefix(err.Error(), `"x\x1b[2J\n.log": cannot tell the log format`) {

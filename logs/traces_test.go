@@ -101,8 +101,8 @@ func TestReadOTLP(t *testing.T) {
 }
 
 // TestReadOTLPBase64 reads ids in base64, as proto3's canonical JSON
-// writes them (issue 24 part 3), as well as hex, in upper case too; an id
-// that is neither is an error at its position (issue 25 item 17).
+// writes them, as well as hex, in upper case too; an id
+// that is neither is an error at its position.
 func TestReadOTLPBase64(t *testing.T) {
 	// t1 in base64: CvdlGRbNQ92ESOshHIAxnA==
 	b64 := strings.Replace(otlpSpan(t1, "4", "m", 1, ""), t1, "CvdlGRbNQ92ESOshHIAxnA==", 1)
@@ -128,7 +128,7 @@ func TestReadOTLPBase64(t *testing.T) {
 }
 
 // TestReadOTLPStart checks that a span without a start time, or one past
-// 2^63-1 ns, is malformed and its session incomplete (issue 25 item 10):
+// 2^63-1 ns, is malformed and its session incomplete:
 // read as 0 or as a negative time, it would move first and change the
 // verdict silently.
 func TestReadOTLPStart(t *testing.T) {
@@ -190,7 +190,7 @@ jaeger.json:7:1: span "s6": process "p9" is not in the trace's processes (at 1:1
 		reports: "jaeger.json:4:189: invalid JSON: invalid character ',' looking for beginning of value\n",
 		stats:   logs.Stats{Sessions: 1, Events: 1, Malformed: 1},
 	}, {
-		// Issue 25 items 10, 12, 14: a start of 0 or below is no time, a
+		// A start of 0 or below is no time, a
 		// trace id that is not UTF-8 cannot be told from another, and what
 		// the file holds is escaped in messages (no terminal escapes, no
 		// forged lines).
@@ -212,9 +212,9 @@ jaeger.json:5:1: span "s4": trace id "a\ufffd" is not valid UTF-8
 }
 
 // TestReadForced reads files in a forced format: a bare Jaeger trace and
-// an array of them are Jaeger (issue 24 part 3), and a file that holds none
+// an array of them are Jaeger, and a file that holds none
 // of the format's structure is an error naming the file and what was
-// expected, not an empty log (issue 25 item 8).
+// expected, not an empty log.
 func TestReadForced(t *testing.T) {
 	trace := func(id string) string {
 		return `{"traceID":"` + id + `","spans":[{"traceID":"` + id + `","spanID":"s1","operationName":"m","startTime":1,` +
@@ -251,7 +251,7 @@ func TestReadForced(t *testing.T) {
 }
 
 // TestReadByContent reads traces recognized by their content, whatever
-// their name (issue 24 part 3): OTLP objects in a .jsonl file (the
+// their name: OTLP objects in a .jsonl file (the
 // Collector's file exporter prefers it), with a byte order mark, Jaeger's
 // API v3 answer {"result": TracesData} on one line or many, a bare Jaeger
 // trace and an array of them in a .json file; an event log whose session

@@ -9,7 +9,7 @@ import (
 
 // Undeclared is a name that events of a log carry and the signature does
 // not declare, with the number of events ignored for it: what a summary
-// shows when a spec matches little or nothing of a log (issue 24 part 3).
+// shows when a spec matches little or nothing of a log.
 type Undeclared struct {
 	Lifeline bool // a lifeline's name, else a message's
 	Name     string

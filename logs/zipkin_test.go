@@ -41,7 +41,7 @@ func TestReadZipkin(t *testing.T) {
 		want:  zipkinTrace + "@2 4/1: a!m | b?m.b!n | c?n\n",
 		stats: logs.Stats{Sessions: 1, Events: 4, Ignored: 1, Unkinded: 1},
 	}, {
-		// Issue 38: a span without a time, a span that is no object, a
+		// A span without a time, a span that is no object, a
 		// span without a trace id, a syntax error, each at its position.
 		name: "malformed spans, then a syntax error",
 		file: "spans",

@@ -250,7 +250,7 @@ func TestLoad(t *testing.T) {
 	t.Logf("%d spans in %v, p99 %v, %d rejected, peak RSS %d MB", l.spans, l.elapsed, l.p99, l.rejected, l.peakRSS>>20)
 }
 
-// BenchmarkLoad is the load test of issue 26: OTLP/gRPC requests of 512
+// BenchmarkLoad is the monitor's load test: OTLP/gRPC requests of 512
 // spans (64 orders of the shop over 3 services) sent on loopback by 4
 // senders, b.N requests, to a monitor in the same process (sessions idle
 // after 500 ms, a session memory of 32 MiB). It reports the sustained

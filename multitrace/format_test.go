@@ -10,7 +10,7 @@ import (
 )
 
 // TestFormatSource: FormatSource keeps the comments where they are, with
-// respect to the components, and is a fixed point (issue 18: ivc fmt -w
+// respect to the components, and is a fixed point (ivc fmt -w
 // used to delete them).
 func TestFormatSource(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
@@ -72,7 +72,7 @@ func TestFormatSourceIsFormat(t *testing.T) {
 }
 
 // TestFormatSourceMemory: formatting a long log takes about the memory of
-// its output, not that of a syntax tree (issue 18: ivc fmt took 43 times
+// its output, not that of a syntax tree (ivc fmt took 43 times
 // the size of a 102 MB .htf).
 func TestFormatSourceMemory(t *testing.T) {
 	var b strings.Builder

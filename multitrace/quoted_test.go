@@ -6,7 +6,7 @@ import (
 	"github.com/ivc-project/ivc/interaction"
 )
 
-// TestQuotedNames: .htf files write real names quoted (issue 24); a bare
+// TestQuotedNames: .htf files write real names quoted; a bare
 // name and the same text quoted are one name, and so are an alias and its
 // name; Format quotes only where needed.
 func TestQuotedNames(t *testing.T) {

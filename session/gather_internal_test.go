@@ -8,7 +8,7 @@ import (
 )
 
 // TestSessionLimit checks the most events one session may hold under
-// logs.Options.MaxMemory (issue 25 item 2): its share of the memory
+// logs.Options.MaxMemory: its share of the memory
 // budget (logs' TestLimitsOfMemory checks the others).
 func TestSessionLimit(t *testing.T) {
 	for _, c := range []struct {

@@ -13,7 +13,7 @@ import (
 
 // TestJoinerAccounting checks that what a Joiner counts against its
 // budget (gatherer.bytes) is what it holds on the heap, within a factor:
-// the budget then bounds its memory (issue 25 item 2). Measured: the live
+// the budget then bounds its memory. Measured: the live
 // heap is 0.84 times the count for one-event sessions, 1.06 times for a
 // few sessions of many events (the process's RSS may reach twice the live
 // heap, as the collector lets it grow).

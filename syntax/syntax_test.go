@@ -3,7 +3,7 @@ package syntax
 import "testing"
 
 // TestFileName: a file name that could forge or hide a line of the output
-// is quoted (issue 19).
+// is quoted.
 func TestFileName(t *testing.T) {
 	for name, want := range map[string]string{
 		"abp.hsf":             "abp.hsf",

@@ -14,7 +14,7 @@ import (
 )
 
 // TestDrawGraphOmitted: a graph the recording cut short says so in its
-// label (issue 19, item 4).
+// label.
 func TestDrawGraphOmitted(t *testing.T) {
 	g := &check.Graph{
 		Vertices:        []check.GraphVertex{{Term: "a!m", Consumed: []int{0}}, {Term: "∅", Consumed: []int{1}, Status: "ok"}},

@@ -28,8 +28,8 @@ const (
 	hostileAS     = 3 << 30
 )
 
-// TestHostileMemory runs ivc analyze on the hostile logs of issue 25 item
-// 2 (package hostile, at its Small scale) with a small --max-memory, each
+// TestHostileMemory runs ivc analyze on the hostile logs
+// (package hostile, at its Small scale) with a small --max-memory, each
 // in a child process under an address-space cap (ulimit -v): none may
 // crash, each says which limit it met, and the peak resident memory of
 // each (getrusage's ru_maxrss) stays under the budget and a margin. It

@@ -27,7 +27,7 @@ var (
 	joinBudget    = flag.String("join.budget", "256MiB", "BenchmarkJoinSpill: --max-memory of the spilling run")
 )
 
-// BenchmarkJoinSpill is issue 23's large run: the ABP's four services each
+// BenchmarkJoinSpill is the large join run: the ABP's four services each
 // write their log, rotated into five files (20 files), of 1M sessions and
 // about 10M events (multi-prefixes of about 10 events each, drawn by
 // package gen and repeated), generated into a temporary directory. ivc analyze

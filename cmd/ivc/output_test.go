@@ -17,8 +17,8 @@ func (f *full) Write(p []byte) (int, error) {
 }
 
 // TestOutputLost: results that cannot be written are an error (exit
-// status 2, said once on stderr), never a silent exit 0 (issue 25, item
-// 13), whatever the command; after the first failed write nothing more is
+// status 2, said once on stderr), never a silent exit 0, whatever the
+// command; after the first failed write nothing more is
 // tried.
 func TestOutputLost(t *testing.T) {
 	abp := filepath.Join(testdata, "abp")

@@ -199,7 +199,7 @@ func TestErrors(t *testing.T) {
 
 // TestRemoveTemps: an interrupt while a file is being written (here, just
 // before its rename) removes the temporary file, and leaves the original
-// (issue 25, item 6: SIGINT left a hidden 37 MB .NAME.tmpNNN behind).
+// (SIGINT left a hidden 37 MB .NAME.tmpNNN behind).
 func TestRemoveTemps(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "report.html")

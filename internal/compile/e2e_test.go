@@ -67,7 +67,7 @@ var e2eCases = []e2eCase{
 	// Written for this test: two branches whose areas do not meet.
 	{model: "inter", partition: "discrete", pkg: "inter", htf: []string{
 		"testdata/models/inter/i1.htf", "testdata/models/inter/i2.htf"}},
-	// Real names (issue 24): quoted, aliased, holding the .htf's punctuation.
+	// Real names: quoted, aliased, holding the .htf's punctuation.
 	{model: "quoted", partition: "discrete", pkg: "quoted", sweep: true},
 	{model: "quoted", partition: `gateway;xincan-user,plain;my.service [1],back\slash`, pkg: "quotedgrouped"},
 	{model: "hr", partition: "discrete", pkg: "hr", sweep: true},

@@ -151,7 +151,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
-// TestRealNames: real names (issue 24), quoted in the spec and holding the
+// TestRealNames: real names, quoted in the spec and holding the
 // .htf's punctuation ("a,b?c", "I'm a \"server\" span!", "back\slash"),
 // survive a round trip through every log format.
 func TestRealNames(t *testing.T) {

@@ -49,7 +49,7 @@ func TestSpellingsKeepComments(t *testing.T) {
 
 // TestFormatKeepsComments: Parse keeps the comments with the nearest
 // section or option, and Format prints them back there, moving them with
-// their option (issue 18: ivc fmt -w used to delete them).
+// their option (ivc fmt -w used to delete them).
 func TestFormatKeepsComments(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
 		{"around sections", "/* head */\n@analyze_option{ goal = Pass } /* a */\n/* b */\n@explore_option{}\n/* end */",

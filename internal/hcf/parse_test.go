@@ -245,7 +245,7 @@ func TestErrors(t *testing.T) {
 		{"@analyze_option{ goal = Pass } $",
 			`1:32: unexpected character '$'`},
 		// A bad byte in a section name or an option is reported as such,
-		// not as an unknown name cut short (issue 18).
+		// not as an unknown name cut short.
 		{"@analyze\x00_option{ goal = Pass }",
 			`1:9: unexpected control character U+0000`},
 		{"@analyze_option{ go\xffal = Pass }",

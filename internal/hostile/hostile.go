@@ -1,4 +1,4 @@
-// Package hostile writes the hostile logs of issue 25 item 2: small gzip
+// Package hostile writes hostile logs: small gzip
 // files whose content, once decompressed and read, would take gigabytes if
 // reading were not bounded. Tests and CI run ivc analyze on them under a
 // small --max-memory and check its peak memory.

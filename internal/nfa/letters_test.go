@@ -14,7 +14,7 @@ func TestParseAlphabets(t *testing.T) {
 		{"", "a={a} b={b} c={c} d={d} e={e}"},
 		{" trivial ", "L1={a,b,c,d,e}"},
 		// An empty group or letter is an error, as compile's locations of
-		// lifelines (issue 19): it once made a location with no letter.
+		// lifelines: it once made a location with no letter.
 		{"a,e;;c,d;b", `locations "a,e;;c,d;b": empty letter or location (group 2)`},
 		{"a,e;c,d;b;", `locations "a,e;c,d;b;": empty letter or location (group 4)`},
 		{"a,,e;c,d;b", `locations "a,,e;c,d;b": empty letter or location (group 1)`},

@@ -61,7 +61,7 @@ func TestTimbukErrors(t *testing.T) {
 		{"Ops a:1\nStates q0\n", "t.timbuk:3:1: missing Transitions section"},
 		{"Ops a:one\n", `t.timbuk:1:5: expected an operator name:arity, found "a:one"`},
 		{"hello\n", `t.timbuk:1:1: unexpected "hello"`},
-		// A negative arity is no arity (issue 18).
+		// A negative arity is no arity.
 		{"Ops a:-1 x:0\n", "t.timbuk:1:5: operator a has arity -1: an arity is 0 or 1"},
 		// A byte order mark is skipped; columns start after it.
 		{"\ufeff" + head + "x -> q0\n", ""},

@@ -152,7 +152,7 @@ func TestLarge(t *testing.T) {
 
 // TestCaps: a report copies at most MaxField bytes of a row's texts, cut
 // with a marker, and lists rows up to MaxTable bytes of text, counting the
-// others (issue 25, item 3: ten 30 MiB ids made a 1.8 GB report).
+// others (ten 30 MiB ids made a 1.8 GB report).
 func TestCaps(t *testing.T) {
 	if got := Shorten("aé", 2); got != "a… (2 more bytes)" {
 		t.Errorf("Shorten cuts inside a character: %q", got)

@@ -93,7 +93,7 @@ func TestRunErrors(t *testing.T) {
 
 // TestRunNothingJudged: a job that judges no event (here, every span's
 // lifeline read from an attribute that is not there) is an input error,
-// exit status 2, as with ivc analyze (issue 25 item 8).
+// exit status 2, as with ivc analyze.
 func TestRunNothingJudged(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "abp")
 	setFlags(t, "spec", "../../../testdata/abp/abp.hsf", "input", "../../../testdata/logs/abp.otlp.json", "output", out,
@@ -107,7 +107,7 @@ func TestRunNothingJudged(t *testing.T) {
 // TestRunStaleOutputs: a previous run's outputs of the same prefix are
 // refused before the pipeline runs, and with --force removed (exactly the
 // files of the run's patterns): a run of 6 sessions leaves 6 records in
-// PREFIX-sessions-*, not 6 plus the previous run's (issue 25 item 7).
+// PREFIX-sessions-*, not 6 plus the previous run's.
 func TestRunStaleOutputs(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "abp")

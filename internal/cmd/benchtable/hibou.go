@@ -1,7 +1,7 @@
 package main
 
 // The side-by-side measurement of ivc and HIBOU 0.8.7 on the
-// lifeline-removal corpus (issue 27): `go run ./internal/cmd/benchtable -hibou`.
+// lifeline-removal corpus: `go run ./internal/cmd/benchtable -hibou`.
 
 import (
 	"bufio"

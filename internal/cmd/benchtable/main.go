@@ -4,7 +4,7 @@
 //
 //	go run ./internal/cmd/benchtable            # every row (a few minutes)
 //	go run ./internal/cmd/benchtable -rows lfrem,sat
-//	go run ./internal/cmd/benchtable -rows join10m # issue 23's 10M-event run (minutes; not in the default)
+//	go run ./internal/cmd/benchtable -rows join10m # the 10M-event join run (minutes; not in the default)
 //	go run ./internal/cmd/benchtable -table1    # the automata paper's Table 1, set by set
 //	go run ./internal/cmd/benchtable -hibou     # ivc beside HIBOU 0.8.7 on corpus/lfrem
 //
@@ -283,7 +283,7 @@ var producers = []producer{
 			fmt.Sprintf("%.1f× its check (median)", m["ratio"])}}, nil
 	}},
 	{"join", func() ([]row, error) {
-		// Sessions joined across one log per location (issue 23), beside
+		// Sessions joined across one log per location, beside
 		// the per-file path on the same sessions: check's BenchmarkJoin
 		// (2,000 distinct ABP sessions; in memory and spilling) and the
 		// joined rows of BenchmarkLogs (the lfrem-like sessions of the 2M
@@ -320,7 +320,7 @@ var producers = []producer{
 		return out, nil
 	}},
 	{"monitor", func() ([]row, error) {
-		// ivc monitor under load (issue 26): monitor's BenchmarkLoad,
+		// ivc monitor under load: monitor's BenchmarkLoad,
 		// OTLP/gRPC requests of 512 spans sent on loopback by a generator
 		// in the same process, nothing lost (the benchmark fails
 		// otherwise). spans/CPU-s is the rate per second of the process's

@@ -18,7 +18,7 @@ import (
 	"github.com/ivc-project/ivc/verdict"
 )
 
-// The reproducers of issues 18 and 19 at full size (minutes and gigabytes
+// The reproducers of the limits at full size (minutes and gigabytes
 // before, hence -tags sweep).
 
 // TestSweepChain1001: the chain of 1001 messages (502,503 states) died at

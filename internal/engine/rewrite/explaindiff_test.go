@@ -17,7 +17,7 @@ import (
 )
 
 // TestExplanationsAgainstAutomata compares the explanations of a Fail by
-// both engines (issue 18, item 7), on accepted traces of the corpus models
+// both engines, on accepted traces of the corpus models
 // the automata engine compiles, cut at a random point and followed by a
 // random action. Both engines explain a Fail by the furthest point their
 // searches reached and the actions expected there, but their searches are

@@ -35,7 +35,7 @@ func arrows(t testing.TB, n int) (*interaction.Store, interaction.Term, *multitr
 }
 
 // TestMemoryLimit: the memory budget stops a search that the node budget
-// would let grow for long (issue 18, item 2), with Inconc and a reason that
+// would let grow for long, with Inconc and a reason that
 // names the limit and how to raise it; a budget large enough changes
 // nothing.
 func TestMemoryLimit(t *testing.T) {
@@ -76,7 +76,7 @@ func TestMemoryLimitRenews(t *testing.T) {
 	}
 }
 
-// TestWideParLimits: a very wide par (issue 19, item 3) makes each
+// TestWideParLimits: a very wide par makes each
 // frontier quadratic: the memory and time budgets stop its computation.
 func TestWideParLimits(t *testing.T) {
 	t.Parallel()
@@ -115,7 +115,7 @@ func TestWideParLimits(t *testing.T) {
 
 // TestNodeCounts: a search stopped at its node budget explored exactly the
 // budget, and says how many vertices were the search's and how many its
-// local analyses' (issue 18, item 8: it said "1 nodes" with local analyses
+// local analyses' (it said "1 nodes" with local analyses
 // on, and counted one vertex more than the budget otherwise).
 func TestNodeCounts(t *testing.T) {
 	sp, err := spec.Load("../../../testdata/abp/abp.hsf", "")
@@ -146,7 +146,7 @@ func TestNodeCounts(t *testing.T) {
 }
 
 // TestSliceBlame: in slice mode, the local failure an explanation names is
-// checked as a slice (issue 19, item 5): K!d_one alone is a slice of abp
+// checked as a slice: K!d_one alone is a slice of abp
 // (K's log starts late), L!d_zero is no action of L at all.
 func TestSliceBlame(t *testing.T) {
 	sp, err := spec.Load("../../../testdata/abp/abp.hsf", "")
@@ -177,7 +177,7 @@ func TestSliceBlame(t *testing.T) {
 }
 
 // TestSliceIndependent: slice mode on independent messages, one of them
-// received twice (issue 18, item 2), is decided at once by the local check
+// received twice, is decided at once by the local check
 // of slices; without local analyses, the slice search, exponential there, is
 // stopped by the memory budget.
 func TestSliceIndependent(t *testing.T) {
@@ -194,7 +194,7 @@ func TestSliceIndependent(t *testing.T) {
 }
 
 // TestGraphLimit: the graph recorded of a long search keeps its first
-// MaxGraphVertices vertices and says what it left out (issue 19, item 4).
+// MaxGraphVertices vertices and says what it left out.
 func TestGraphLimit(t *testing.T) {
 	t.Parallel()
 	st, u, mt := arrows(t, 9) // 3^9 vertices
@@ -218,8 +218,8 @@ func TestGraphLimit(t *testing.T) {
 
 // TestBytesPerVertex pins the memory of a search per vertex, as the memory
 // budget counts it, on a search of 3^10 vertices of 20 components, each a new
-// term: about 100 bytes for the vertex, 200 for its term (issue 18, item 2:
-// it was 750 to 3300 bytes, most of it for vertices stored once per edge).
+// term: about 100 bytes for the vertex, 200 for its term (it was
+// 750 to 3300 bytes, most of it for vertices stored once per edge).
 func TestBytesPerVertex(t *testing.T) {
 	st, u, mt := arrows(t, 9) // 19,683 vertices
 	a := New(st, u, Options{})

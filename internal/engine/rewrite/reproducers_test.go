@@ -9,12 +9,12 @@ import (
 	"github.com/ivc-project/ivc/verdict"
 )
 
-// The reproducers of issues 18 and 19 for the runtime engine, at the sizes
-// of the issues under the sweep build tag (go test -tags sweep), smaller
+// The reproducers of the search limits for the runtime engine, at the sizes
+// first reported under the sweep build tag (go test -tags sweep), smaller
 // otherwise. Each must end within its limits, with a verdict or an Inconc
 // that names the limit.
 
-// TestWideParReproducer: issue 19, item 3: a par of 30000 arrows ran out
+// TestWideParReproducer: a par of 30000 arrows ran out
 // of memory in computeFrontier under --timeout 2s.
 func TestWideParReproducer(t *testing.T) {
 	t.Parallel()
@@ -46,7 +46,7 @@ func TestWideParReproducer(t *testing.T) {
 	}
 }
 
-// TestIndependentReproducer: issue 18, item 2: a par of 20 arrows, one
+// TestIndependentReproducer: a par of 20 arrows, one
 // receiver logging its message twice, without partial order reduction and
 // local analyses, ran out of memory after 19 s.
 func TestIndependentReproducer(t *testing.T) {
@@ -67,7 +67,7 @@ func TestIndependentReproducer(t *testing.T) {
 	}
 }
 
-// TestLongGraphReproducer: issue 19, item 4: --graph on a search of a
+// TestLongGraphReproducer: --graph on a search of a
 // million actions ran out of memory drawing the graph.
 func TestLongGraphReproducer(t *testing.T) {
 	n := 20000
