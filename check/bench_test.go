@@ -3,6 +3,7 @@ package check_test
 import (
 	"bytes"
 	"fmt"
+	"github.com/ivc-project/ivc/internal/memlimit"
 	"iter"
 	"path/filepath"
 	"strings"
@@ -35,7 +36,7 @@ import (
 //
 // Run it with -cpu 1 to count one core.
 func BenchmarkLogs(b *testing.B) {
-	defer check.TuneGC(0)() // the collector as ivc analyze sets it
+	defer memlimit.TuneGC(0)() // the collector as ivc analyze sets it
 	for _, c := range []struct{ name, hsf, hif, engine string }{
 		{"distinct-i0", "slice/i0.hsf", "slice/i0.hif", check.EngineRuntime.String()},
 		{"repeated-i1", "lfrem/signature.hsf", "lfrem/i1.hif", check.EngineRuntime.String()},
@@ -232,7 +233,7 @@ func joinSplit(b *testing.B, split [][]byte, f logs.Format, opt logs.Options, ev
 // spilled, the same logs joined under a budget that forces the joiner to
 // spill to temporary files. Run it with -cpu 1 to count one core.
 func BenchmarkJoin(b *testing.B) {
-	defer check.TuneGC(0)() // the collector as ivc analyze sets it
+	defer memlimit.TuneGC(0)() // the collector as ivc analyze sets it
 	sp, err := spec.Load(filepath.Join(testdata, "abp/abp.hsf"), filepath.Join(testdata, "abp/abp.hif"))
 	if err != nil {
 		b.Fatal(err)

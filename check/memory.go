@@ -1,14 +1,6 @@
 package check
 
-import (
-	"bufio"
-	"bytes"
-	"os"
-	"path"
-	"path/filepath"
-	"strconv"
-	"strings"
-)
+import "github.com/ivc-project/ivc/internal/memlimit"
 
 // DefaultMaxMemory is the memory budget of one analysis when the caller
 // sets none: half the memory available to the process (the least of the
@@ -17,128 +9,9 @@ import (
 // MiB. The runtime engine's searches stay within about 1.3 times their
 // budget, and the interaction's own store comes on top, hence the half.
 func DefaultMaxMemory(jobs int) int64 {
-	avail := availableMemory("/")
+	avail := memlimit.Available()
 	if avail <= 0 {
 		avail = 8 << 30
 	}
 	return max(avail/int64(2*max(1, jobs)), 256<<20)
-}
-
-// availableMemory returns the bytes the process may still take, or 0 when
-// nothing says: the least of MemAvailable (/proc/meminfo) and what the
-// memory limits of its cgroup and the cgroup's ancestors leave (cgroup v2
-// memory.max less memory.current; v1 memory.limit_in_bytes less
-// memory.usage_in_bytes). Inside a container /proc/meminfo describes the
-// host: the cgroup's limit is the one that holds. Files are read under
-// root, which tests point at a fake tree.
-func availableMemory(root string) int64 {
-	avail := memAvailable(filepath.Join(root, "proc/meminfo"))
-	if c := cgroupAvailable(root); c > 0 && (avail <= 0 || c < avail) {
-		avail = c
-	}
-	return avail
-}
-
-// memAvailable reads MemAvailable from a meminfo file, in bytes, or returns
-// 0.
-func memAvailable(file string) int64 {
-	f, err := os.Open(file)
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		rest, ok := bytes.CutPrefix(sc.Bytes(), []byte("MemAvailable:"))
-		if !ok {
-			continue
-		}
-		fields := bytes.Fields(rest)
-		if len(fields) == 0 {
-			return 0
-		}
-		kb, err := strconv.ParseInt(string(fields[0]), 10, 64)
-		if err != nil || kb < 0 {
-			return 0
-		}
-		return kb << 10
-	}
-	return 0
-}
-
-// noLimit is where a cgroup's limit means none: v1 writes "no limit" as
-// the largest page-aligned int64.
-const noLimit = 1 << 62
-
-// cgroupAvailable returns what the tightest memory limit of the process's
-// cgroups leaves, or 0 when there is none. /proc/self/cgroup names the
-// cgroup of each hierarchy ("0::/path" for v2, "N:memory:/path" for v1's
-// memory controller); its limit, and those of its ancestors, are read under
-// the hierarchy's mount point. With a cgroup namespace the path is "/" and
-// the mount point is the cgroup itself; without one, a container sees the
-// host's path, absent from its mount, whose root is then its own cgroup:
-// the mount's root is read in every case.
-func cgroupAvailable(root string) int64 {
-	data, err := os.ReadFile(filepath.Join(root, "proc/self/cgroup"))
-	if err != nil {
-		return 0
-	}
-	best := int64(0)
-	take := func(limit, usage int64) {
-		if limit <= 0 || limit >= noLimit {
-			return
-		}
-		if a := max(limit-usage, 1); best == 0 || a < best {
-			best = a
-		}
-	}
-	for line := range strings.Lines(string(data)) {
-		id, rest, ok1 := strings.Cut(strings.TrimSpace(line), ":")
-		ctrl, cg, ok2 := strings.Cut(rest, ":")
-		if !ok1 || !ok2 {
-			continue
-		}
-		var dir, limitFile, usageFile string
-		switch {
-		case id == "0" && ctrl == "":
-			dir, limitFile, usageFile = "sys/fs/cgroup", "memory.max", "memory.current"
-		case hasController(ctrl, "memory"):
-			dir, limitFile, usageFile = "sys/fs/cgroup/memory", "memory.limit_in_bytes", "memory.usage_in_bytes"
-		default:
-			continue
-		}
-		for p := path.Clean("/" + cg); ; p = path.Dir(p) {
-			d := filepath.Join(root, dir, filepath.FromSlash(p))
-			take(readBytes(filepath.Join(d, limitFile)), readBytes(filepath.Join(d, usageFile)))
-			if p == "/" {
-				break
-			}
-		}
-	}
-	return best
-}
-
-// hasController reports whether a comma-separated list of v1 controllers
-// holds name.
-func hasController(list, name string) bool {
-	for c := range strings.SplitSeq(list, ",") {
-		if c == name {
-			return true
-		}
-	}
-	return false
-}
-
-// readBytes reads a file holding one count of bytes; "max", a missing file
-// or anything else unreadable is 0.
-func readBytes(file string) int64 {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return 0
-	}
-	n, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
-	if err != nil || n < 0 {
-		return 0
-	}
-	return n
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ivc-project/ivc/internal/memlimit"
 	"runtime"
 	"strings"
 	"time"
@@ -207,7 +208,7 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 }
 
 // gcLimit is the memory limit of the collector for a run (see
-// check.TuneGC): the larger of --max-memory and --join-memory, and the
+// memlimit.TuneGC): the larger of --max-memory and --join-memory, and the
 // 64 MiB the process takes beyond them; 0 (what is available) when neither
 // is given.
 func gcLimit(fl *analyzeFlags) int64 {
@@ -219,7 +220,7 @@ func gcLimit(fl *analyzeFlags) int64 {
 
 // analyze runs ivc analyze SPEC [HIF] MULTITRACE...
 func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error {
-	defer check.TuneGC(gcLimit(fl))()
+	defer memlimit.TuneGC(gcLimit(fl))()
 	if check.IsTimbuk(args[0]) {
 		return a.analyzeRaw(cmd, fl, args)
 	}

@@ -38,6 +38,7 @@ var architecture = []struct {
 	{"syntax", []string{"internal/input"}, nil}, // ReadFile, FileError: the errors about a file
 	{"internal/scan", []string{"internal/enum", "syntax"}, nil},
 	{"internal/atomicfile", nil, nil},
+	{"internal/memlimit", nil, nil}, // the memory the process may take; the collector's setting
 	{"interaction", []string{"syntax", "internal/scan", "internal/enum"}, nil},
 	{"multitrace", []string{"syntax", "internal/scan", "internal/enum", "interaction"}, nil},
 	{"internal/hcf", []string{"syntax", "internal/scan", "internal/enum", "interaction"}, nil},
@@ -73,7 +74,7 @@ var architecture = []struct {
 	// The front door, and what prints its results.
 	// Its judging pipeline takes sessions, and gives outcomes, records and
 	// the summary of a run.
-	{"check", []string{"syntax", "internal/enum", "interaction", "multitrace", "internal/hcf", "spec", "logs", "session", "verdict", "internal/repair", "internal/nfa", "internal/synth", "internal/engine/automata", "internal/engine/rewrite"}, nil},
+	{"check", []string{"internal/memlimit", "syntax", "internal/enum", "interaction", "multitrace", "internal/hcf", "spec", "logs", "session", "verdict", "internal/repair", "internal/nfa", "internal/synth", "internal/engine/automata", "internal/engine/rewrite"}, nil},
 	{"internal/draw", []string{"interaction", "multitrace", "verdict", "check"}, []string{"github.com/emicklei/dot"}},
 	{"internal/report", nil, nil},
 	// Live verification in parts, as the Collector's components are: the
@@ -87,7 +88,7 @@ var architecture = []struct {
 			"google.golang.org/protobuf"}},
 	// The driver: flags, wiring and printing (ivc monitor's metrics as
 	// Prometheus collectors).
-	{"cmd/ivc", []string{"syntax", "internal/input", "internal/atomicfile", "interaction", "internal/diagram", "multitrace", "spec", "internal/pretty", "logs", "session",
+	{"cmd/ivc", []string{"internal/memlimit", "syntax", "internal/input", "internal/atomicfile", "interaction", "internal/diagram", "multitrace", "spec", "internal/pretty", "logs", "session",
 		"internal/gen", "verdict", "internal/nfa", "internal/synth", "internal/compile", "check", "internal/draw", "internal/report", "monitor",
 		"internal/receiver"},
 		[]string{"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/schollz/progressbar", "golang.org/x/term", "github.com/emicklei/dot",
@@ -98,8 +99,8 @@ var architecture = []struct {
 	{"internal/testutil", nil, nil},
 	{"internal/hostile", nil, nil}, // writes hostile logs for tests
 	// Tools: commands for the project's developers.
-	{"internal/cmd/hostilegen", []string{"internal/hostile"}, nil}, // internal/hostile as a command
-	{"internal/cmd/benchtable", []string{"spec", "check"}, nil},    // -hibou judges the corpus as ivc analyze does
+	{"internal/cmd/hostilegen", []string{"internal/hostile"}, nil},                   // internal/hostile as a command
+	{"internal/cmd/benchtable", []string{"internal/memlimit", "spec", "check"}, nil}, // -hibou judges the corpus as ivc analyze does
 }
 
 // nested are the nested modules (their own go.mod, a replace to this one)

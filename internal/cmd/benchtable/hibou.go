@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/ivc-project/ivc/internal/memlimit"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -101,7 +102,7 @@ func printHibou(shared string, every, rounds int, cache, dump string) error {
 	}
 	// The collector as ivc analyze sets it, without memory flags (HIBOU's
 	// processes are not Go's).
-	defer check.TuneGC(0)()
+	defer memlimit.TuneGC(0)()
 	for r := range rounds {
 		if !cached {
 			var part []*sample
@@ -329,7 +330,7 @@ func report(samples []*sample, every, rounds int) {
 	hibou := func(s *sample) []time.Duration { return []time.Duration{s.hibouTime} }
 	auto := func(s *sample) []time.Duration { return s.autoTimes }
 	rt := func(s *sample) []time.Duration { return s.rtTimes }
-	fmt.Printf("%d multi-traces of corpus/lfrem (every %d-th row of verdicts.tsv), prefix mode; HIBOU: eliminate, POR, local analyses, goal WeakPass (its \"elapsed\"), one process per multi-trace, in %d rounds; ivc: default options, one checker per interaction, one worker, the collector as ivc analyze sets it (check.TuneGC) (Outcome.Elapsed, elapsed_us), every multi-trace judged after each of HIBOU's rounds (n counts the judgments)\n\n", len(samples), every, rounds)
+	fmt.Printf("%d multi-traces of corpus/lfrem (every %d-th row of verdicts.tsv), prefix mode; HIBOU: eliminate, POR, local analyses, goal WeakPass (its \"elapsed\"), one process per multi-trace, in %d rounds; ivc: default options, one checker per interaction, one worker, the collector as ivc analyze sets it (memlimit.TuneGC) (Outcome.Elapsed, elapsed_us), every multi-trace judged after each of HIBOU's rounds (n counts the judgments)\n\n", len(samples), every, rounds)
 	fmt.Println("| multi-traces | tool | n | median | p90 | max |")
 	fmt.Println("|---|---|---|---|---|---|")
 	line := func(what, tool string, s stats) {

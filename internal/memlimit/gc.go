@@ -1,4 +1,4 @@
-package check
+package memlimit
 
 import (
 	"os"
@@ -23,7 +23,7 @@ const BatchGCPercent = 400
 // GOGC), or the available memory unknown.
 func TuneGC(limit int64) (restore func()) {
 	if limit <= 0 {
-		limit = availableMemory("/")
+		limit = Available()
 	}
 	if limit <= 0 || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}

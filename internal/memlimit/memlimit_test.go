@@ -1,4 +1,4 @@
-package check
+package memlimit
 
 import (
 	"os"
@@ -74,7 +74,7 @@ func TestAvailableMemory(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if got := availableMemory(root); got != tt.want {
+			if got := available(root); got != tt.want {
 				t.Errorf("availableMemory = %d, want %d", got, tt.want)
 			}
 		})
