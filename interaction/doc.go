@@ -1,6 +1,9 @@
 // Package interaction is the language of ivc: signatures, actions, interaction
 // terms and their operational semantics, and the HIBOU file formats that
 // declare them (.hsf signatures, .hif interactions, legacy single-file .hsf).
+// It is for programs that build or inspect interactions in code (the
+// engines, the generators, the drawings); a program that only judges logs
+// loads its specification with package spec and hands it to package check.
 //
 // # Terms
 //

@@ -1,4 +1,8 @@
 // Package multitrace reads, checks and prints multi-traces: HIBOU .htf files.
+// It is for programs that read .htf files or build multi-traces in code to
+// judge with package check; logs of real systems (JSON Lines, CSV, traces)
+// are read by package logs and gathered into multi-traces by package
+// session.
 //
 // A distributed system is observed as a multi-trace: one local trace, or
 // component, per location, where a location is a group of lifelines that

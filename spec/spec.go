@@ -9,10 +9,12 @@
 //	sp, err := spec.Load("abp.hsf", "") // reads abp.hsf and abp.hif
 //	sp, err = spec.Load("abp.hsf", "design.md#abp") // the interaction of a diagram
 //	sp, err = spec.Load("design.md#checkout-flow", "") // a diagram alone
-//	a := rewrite.New(sp.Store, sp.Root, rewrite.DefaultOptions())
+//	c, err := check.New(sp, check.DefaultOptions()) // judge multi-traces and sessions
 //
 // Reading a file and wording the errors about it is syntax's (ReadFile,
-// FileError, FileName); the canonical form of a file is format's.
+// FileError, FileName); the canonical form of a file is ivc fmt's.
+// Programs that embed ivc load their specification here and hand it to
+// package check.
 package spec
 
 import (
