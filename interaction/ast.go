@@ -1,6 +1,10 @@
 package interaction
 
-import "github.com/ivc-project/ivc/syntax"
+import (
+	"strings"
+
+	"github.com/ivc-project/ivc/syntax"
+)
 
 // Name is a label as written in a source file, with its position.
 type Name struct {
@@ -102,4 +106,37 @@ type OptionSection struct {
 	// Comments are the source's comments around the section (nil when
 	// none); those inside it are the hcf parser's.
 	Comments *syntax.Comments
+}
+
+// OperatorLabel names an operator node as a drawing labels its frame or
+// block: "alt", "loopW", "coreg(a,b)", "sync(a!m,b?m)".
+func (n *Node) OperatorLabel() string {
+	switch n.Kind {
+	case NodeCoreg:
+		var names []string
+		for _, c := range n.Coreg {
+			names = append(names, c.Text)
+		}
+		return "coreg(" + strings.Join(names, ",") + ")"
+	case NodeSync:
+		return "sync(" + actionTexts(n.Sync) + ")"
+	}
+	return n.Op.String()
+}
+
+// ActionsLabel writes actions as a drawing labels a multi-action:
+// "{a!m,b?m}".
+func ActionsLabel(acts []ActionSyntax) string {
+	return "{" + actionTexts(acts) + "}"
+}
+
+func actionTexts(acts []ActionSyntax) string {
+	var b strings.Builder
+	for i, a := range acts {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(a.String())
+	}
+	return b.String()
 }

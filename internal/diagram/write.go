@@ -191,7 +191,7 @@ func (w *writer) node(n *interaction.Node, depth int) {
 	case interaction.NodeMessage:
 		w.messageArrows(n, depth)
 	case interaction.NodeAct:
-		w.line(depth, "%s", w.note(w.over(n), w.text(actsLabel(n.Acts))))
+		w.line(depth, "%s", w.note(w.over(n), w.text(interaction.ActionsLabel(n.Acts))))
 	case interaction.NodeLoop:
 		if n.Op != interaction.OpLoopW {
 			w.annotate(depth, n.Op.String())
@@ -224,7 +224,7 @@ func (w *writer) node(n *interaction.Node, depth int) {
 			ids = append(ids, w.id(c.Text, false))
 		}
 		w.annotate(depth, "coreg("+strings.Join(ids, ",")+")")
-		w.sections(n, depth, "par "+w.text(operatorLabel(n)), w.parSep)
+		w.sections(n, depth, "par "+w.text(n.OperatorLabel()), w.parSep)
 	case interaction.NodeSync:
 		acts := make([]string, len(n.Sync))
 		for i, a := range n.Sync {
@@ -235,7 +235,7 @@ func (w *writer) node(n *interaction.Node, depth int) {
 			acts[i] = w.id(a.Lifeline.Text, false) + k + syntax.QuoteName(w.message(a.Msg.Text))
 		}
 		w.annotate(depth, "sync{"+strings.Join(acts, ",")+"}")
-		w.sections(n, depth, "par "+w.text(operatorLabel(n)), w.parSep)
+		w.sections(n, depth, "par "+w.text(n.OperatorLabel()), w.parSep)
 	}
 }
 

@@ -38,7 +38,7 @@ func InteractionDOT(n *interaction.Node, title string) string {
 				v.Attr("style", "bold")
 			}
 		default:
-			v.Label(operatorLabel(n)).Attr("shape", "ellipse").Attr("style", "filled").Attr("fillcolor", "lightgrey")
+			v.Label(n.OperatorLabel()).Attr("shape", "ellipse").Attr("style", "filled").Attr("fillcolor", "lightgrey")
 			for _, a := range n.Args {
 				g.Edge(v, draw(a)).Attr("arrowhead", "none")
 			}

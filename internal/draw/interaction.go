@@ -210,7 +210,7 @@ func (l *seqLayout) extent(n *interaction.Node, root bool) span {
 			}
 		}
 		if s.x0 <= s.x1 {
-			label := actsLabel(n.Acts)
+			label := interaction.ActionsLabel(n.Acts)
 			s = s.union(labelSpan((s.x0+s.x1)/2, "middle", label))
 		}
 	default:
@@ -224,40 +224,10 @@ func (l *seqLayout) extent(n *interaction.Node, root bool) span {
 			s = span{0, 0}
 		}
 		s = span{s.x0 - pad, s.x1 + pad}
-		s.x1 = max(s.x1, s.x0+textWidth(operatorLabel(n))+24)
+		s.x1 = max(s.x1, s.x0+textWidth(n.OperatorLabel())+24)
 	}
 	l.ext[n] = s
 	return s
-}
-
-// operatorLabel is the tab of a frame: "alt", "loopW", "coreg(a,b)",
-// "sync(a!m,b?m)".
-func operatorLabel(n *interaction.Node) string {
-	switch n.Kind {
-	case interaction.NodeCoreg:
-		var names []string
-		for _, c := range n.Coreg {
-			names = append(names, c.Text)
-		}
-		return "coreg(" + strings.Join(names, ",") + ")"
-	case interaction.NodeSync:
-		return "sync(" + actsLabel(n.Sync)[1:len(actsLabel(n.Sync))-1] + ")"
-	}
-	return n.Op.String()
-}
-
-// actsLabel writes actions as {a!m,b?m}.
-func actsLabel(acts []interaction.ActionSyntax) string {
-	var b strings.Builder
-	b.WriteByte('{')
-	for i, a := range acts {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(a.String())
-	}
-	b.WriteByte('}')
-	return b.String()
 }
 
 // draw lays the diagram out top-down.
@@ -306,7 +276,7 @@ func (l *seqLayout) node(n *interaction.Node, y int, within span) int {
 	case interaction.NodeAct:
 		s := l.ext[n]
 		x0, x1 := s.x0+l.dx, s.x1+l.dx
-		c.text((x0+x1)/2, y, "middle", "label", actsLabel(n.Acts))
+		c.text((x0+x1)/2, y, "middle", "label", interaction.ActionsLabel(n.Acts))
 		var xs []int
 		for _, a := range n.Acts {
 			if x, ok := l.col(a.Lifeline.Text); ok {
@@ -336,7 +306,7 @@ func (l *seqLayout) node(n *interaction.Node, y int, within span) int {
 		}
 	}
 	b.y1 = cy + opGap
-	c.frame(b, operatorLabel(n), strings.ToLower(n.Op.String()))
+	c.frame(b, n.OperatorLabel(), strings.ToLower(n.Op.String()))
 	for _, name := range n.Coreg {
 		if x, ok := l.col(name.Text); ok {
 			c.rect(box{x + l.dx - 5, y + tabHeight + 2, x + l.dx + 5, b.y1 - 2}, "coreg")
