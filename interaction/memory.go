@@ -13,9 +13,7 @@ func (s *Store) Bytes() int64 {
 	b += int64(len(s.acts)) * 16 // the actions of each multi-action, and its key
 	b += mapBytes(s.actIndex, 24) + mapBytes(s.setIndex, 24)
 	b += sliceBytes(c.byTerm) + sliceBytes(c.prunedFrom)
-	for _, f := range c.felts {
-		b += sliceBytes(f)
-	}
+	b += c.feltBytes
 	b += mapBytes(c.prune, 12) + mapBytes(c.avoids, 9) + mapBytes(c.remove, 12) + mapBytes(c.mentions, 9) +
 		mapBytes(c.minActs, 12) + mapBytes(c.incl, 9) + mapBytes(c.instances, 9) + mapBytes(c.mixed, 9) +
 		mapBytes(c.needsGhosts, 9) + mapBytes(c.ghost, 12) +

@@ -31,11 +31,15 @@ type semCaches struct {
 	// byTerm holds the per-term memos of the frontier, pruning and
 	// canonical rewriting, one table for all (see termMemo).
 	byTerm []termMemo
-	felts  [][]felt        // the elements of every memoized frontier (see fspan)
-	chunks [4][]felt       // room for felts' first chunks: a small store allocates no slice of them
-	prune  map[setKey]Term // Prune's results but the first of each term (termMemo.prune)
-	avoids map[setKey]bool
-	remove map[setKey]Term
+	felts  [][]felt  // the elements of every memoized frontier (see fspan)
+	chunks [4][]felt // room for felts' first chunks: a small store allocates no slice of them
+	// feltBytes is the memory of felts' chunks, kept as they are made:
+	// Bytes is asked at every vertex of a search, and a large search
+	// makes thousands of chunks.
+	feltBytes int64
+	prune     map[setKey]Term // Prune's results but the first of each term (termMemo.prune)
+	avoids    map[setKey]bool
+	remove    map[setKey]Term
 	// mentions is keyed by (term, multi-action id): does the term use one
 	// of the actions?
 	mentions map[setKey]bool
@@ -221,6 +225,7 @@ func (s *Store) feltRoom(need int) []felt {
 		c.felts = c.chunks[:0]
 	}
 	c.felts = append(c.felts, make([]felt, 0, max(min(size, maxFeltChunk), need)))
+	c.feltBytes += sliceBytes(c.felts[len(c.felts)-1])
 	return c.felts[len(c.felts)-1]
 }
 

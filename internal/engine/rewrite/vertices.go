@@ -14,9 +14,14 @@ type vertices struct {
 	key    int       // the term and the first key-1 slots identify a vertex
 	per    int       // vertices per chunk
 	chunks [][]int32 // vertex i: chunks[i/per][(i%per)*(n+1):], the term then n slots
-	count  int       // vertices stored
-	table  []int32   // hash set of vertex indices + 1; 0 = empty slot
-	used   int
+	// chunkBytes is the memory of the chunks, kept as they are made and
+	// dropped: bytes is asked at every vertex, and a large search makes
+	// many thousands of chunks (summing them there made a search's time
+	// grow with the square of its vertices).
+	chunkBytes int64
+	count      int     // vertices stored
+	table      []int32 // hash set of vertex indices + 1; 0 = empty slot
+	used       int
 }
 
 // chunkInts is the size of a chunk of vertices, in int32s (16 KiB: a
@@ -53,6 +58,10 @@ func (vs *vertices) reset(n, budget int) {
 		clear(vs.chunks[keptChunks:]) // for the collector
 		vs.chunks = vs.chunks[:keptChunks]
 	}
+	vs.chunkBytes = 0
+	for _, c := range vs.chunks {
+		vs.chunkBytes += 4 * int64(len(c))
+	}
 	vs.count = 0
 	if len(vs.table) > keptTable {
 		vs.table = nil
@@ -73,11 +82,7 @@ func (vs *vertices) reset(n, budget int) {
 
 // bytes returns the memory the vertices take.
 func (vs *vertices) bytes() int64 {
-	b := 4 * int64(cap(vs.table))
-	for _, c := range vs.chunks {
-		b += 4 * int64(len(c))
-	}
-	return b
+	return 4*int64(cap(vs.table)) + vs.chunkBytes
 }
 
 // add appends a vertex and returns its index; its positions are to be
@@ -86,6 +91,7 @@ func (vs *vertices) add(t interaction.Term) int32 {
 	i := vs.count
 	if c := i / vs.per; c == len(vs.chunks) {
 		vs.chunks = append(vs.chunks, make([]int32, max(chunkInts, vs.per*(vs.n+1))))
+		vs.chunkBytes += 4 * int64(len(vs.chunks[c]))
 	}
 	vs.count++
 	s := vs.slots(int32(i))
