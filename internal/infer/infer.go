@@ -23,6 +23,9 @@ type Config struct {
 	// ignored, as ivc analyze ignores them); nil: the names the logs'
 	// events carry, by the readers' rule.
 	Sig *interaction.Signature
+	// Locations groups the lifelines that share a clock, in the syntax of
+	// interaction.ParseLocations ("": one location per lifeline).
+	Locations string
 	// MaxBranches bounds the branches of one alt (0: DefaultMaxBranches).
 	MaxBranches int
 }
@@ -77,6 +80,9 @@ func Infer(files []string, cfg Config) (*Draft, error) {
 			return nil, err
 		}
 		if cfg.Sig != nil || len(undeclared) == 0 || round == maxRounds {
+			if d.Sessions == 0 {
+				return d, errors.New("no session to draft from")
+			}
 			return d, nil
 		}
 		for _, u := range undeclared {
@@ -129,10 +135,23 @@ func addName(sig *interaction.Signature, u logs.Undeclared) {
 	}
 }
 
+// source returns the reader of the inputs over sig, with the locations of
+// cfg.
+func (cfg *Config) source(sig *interaction.Signature) (*session.Source, error) {
+	src, err := cfg.Source(sig)
+	if err != nil || cfg.Locations == "" {
+		return src, err
+	}
+	if src.Options.Locations, err = interaction.ParseLocations(sig, cfg.Locations); err != nil {
+		return nil, fmt.Errorf("--locations: %w", err)
+	}
+	return src, nil
+}
+
 // draft reads the sessions of files over sig and drafts their interaction;
 // undeclared are the names their events carried outside sig.
 func draft(files []string, cfg Config, sig *interaction.Signature) (*Draft, []logs.Undeclared, error) {
-	src, err := cfg.Source(sig)
+	src, err := cfg.source(sig)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -126,9 +126,9 @@ func (a *alphabet) generalize(w []int) []int {
 // expr is the draft as it is built: a unit, or a seq, alt or loop of
 // exprs; a nil expr is ∅.
 type expr struct {
-	unit int    // a unit's, when args is nil and loop is false
-	alt  bool   // alt of args, else seq of args
-	loop bool   // a loop over args[0]
+	unit int  // a unit's, when args is nil and loop is false
+	alt  bool // alt of args, else seq of args
+	loop bool // a loop over args[0]
 	args []*expr
 }
 

@@ -73,7 +73,7 @@ func (d *Draft) Check(files []File, jobs int) ([]check.Outcome, check.Summary, e
 	if err != nil {
 		return nil, check.Summary{}, err
 	}
-	src, err := d.cfg.Source(sp.Sig)
+	src, err := d.cfg.source(sp.Sig)
 	if err != nil {
 		return nil, check.Summary{}, err
 	}
