@@ -23,7 +23,9 @@ type item struct {
 // order between lifelines of one location is not kept: the draft does not
 // force it). A reception is matched with the oldest emission of its message
 // not yet received, whichever lifeline sent it, as the lifelines' traces
-// are walked together, emissions first; a reception that no emission can
+// are walked together, one event of each a round (as if they went at one
+// pace, so that a message's emission is met about when it is received); a
+// reception that no emission can
 // precede is found (from the environment), and an emission never received
 // is lost. Two messages that cross (a sends m then n, b receives n then m)
 // cannot both be arrows of a weak sequence: one of them is split into its
@@ -100,6 +102,7 @@ func match(seqs [][]interaction.Action) (items []item, itemOf [][]int, recv []in
 				itemOf[l] = append(itemOf[l], id)
 				cur[l]++
 				progress = true
+				break // one event a lifeline a round, as if they went at one pace
 			}
 		}
 		if progress {
