@@ -99,7 +99,10 @@ func (a *app) infer(fl *analyzeFlags, args []string, out, sigPath string, maxBra
 	if err != nil {
 		return err
 	}
-	files, _ := a.expandMatch(args, probe.Recognize, orList(append(logs.Extensions(probe.Format), "other log")))
+	files, skipped := a.expandMatch(args, probe.Recognize, orList(append(logs.Extensions(probe.Format), "other log")))
+	if line := skippedLine(skipped); line != "" {
+		fmt.Fprintln(a.stderr, line)
+	}
 	d, err := infer.Infer(files, cfg)
 	if err != nil {
 		return err
@@ -111,9 +114,12 @@ func (a *app) infer(fl *analyzeFlags, args []string, out, sigPath string, maxBra
 	if err != nil {
 		return a.usagef("-o %v", err)
 	}
-	unfit, _, err := d.Check(drafts, max(1, fl.jobs))
+	unfit, sum, err := d.Check(drafts, max(1, fl.jobs))
 	if err != nil {
 		return err
+	}
+	if line := undeclaredLine(&sum.Counts, d.Sig); line != "" {
+		fmt.Fprintln(a.stderr, line)
 	}
 	for _, f := range drafts {
 		if err := checkOutput("-o", f.Path, files, "", fl.force); err != nil {

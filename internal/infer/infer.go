@@ -80,8 +80,11 @@ func Infer(files []string, cfg Config) (*Draft, error) {
 			return nil, err
 		}
 		if cfg.Sig != nil || len(undeclared) == 0 || round == maxRounds {
-			if d.Sessions == 0 {
+			switch {
+			case d.Sessions == 0:
 				return d, errors.New("no session to draft from")
+			case len(d.Sig.Lifelines) == 0:
+				return d, fmt.Errorf("no event to draft from: no event of the %s has a named lifeline and message", plural(d.Sessions, "session"))
 			}
 			return d, nil
 		}
@@ -125,13 +128,19 @@ func names(files []string, cfg Config) (*interaction.Signature, error) {
 	return sig, nil
 }
 
+// addName declares the name u in sig. An empty name (a span without a
+// service name) names nothing a diagram can draw: its events stay ignored.
 func addName(sig *interaction.Signature, u logs.Undeclared) {
-	if u.Lifeline {
+	switch {
+	case u.Name == "":
+	case u.Lifeline:
 		if _, ok := sig.Lifeline(u.Name); !ok {
 			sig.AddLifeline(u.Name)
 		}
-	} else if _, ok := sig.Message(u.Name); !ok {
-		sig.AddMessage(u.Name)
+	default:
+		if _, ok := sig.Message(u.Name); !ok {
+			sig.AddMessage(u.Name)
+		}
 	}
 }
 
@@ -221,4 +230,11 @@ func sessionName(m *session.Meta) string {
 		name += " (session " + syntax.FileName(m.ID) + ")"
 	}
 	return name
+}
+
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
