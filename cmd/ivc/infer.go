@@ -1,10 +1,12 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"strings"
 
+	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/atomicfile"
 	"github.com/ivc-project/ivc/internal/infer"
@@ -47,7 +49,10 @@ over their messages. docs/infer.md says more.
 Before the draft is written, ivc checks every session against it in accept
 mode (the sessions are complete runs: the draft must accept them whole).
 The draft is written in any case; the sessions it does not accept are
-printed as analyze prints them, and the exit status is then 1.
+printed as analyze prints them, and the exit status is then 1. With
+--format json, one object: {"files", "lifelines", "messages", "sessions",
+"shapes", "widened", "not_accepted"} (the records of analyze --format json
+of the sessions not accepted).
 
 Exit status: 0 when the draft accepts every session, 1 when it does not
 accept some, 2 when an input could not be read.`,
@@ -131,23 +136,34 @@ func (a *app) infer(fl *analyzeFlags, args []string, out, sigPath string, maxBra
 			return syntax.FileError(err)
 		}
 	}
-	names := make([]string, len(drafts))
-	for i, f := range drafts {
-		names[i] = syntax.FileName(f.Path)
-	}
-	fmt.Fprintf(a.stdout, "wrote %s: %s, %s from %s (%s)\n", strings.Join(names, " and "),
-		plural(len(d.Sig.Lifelines), "lifeline"), plural(len(d.Sig.Messages), "message"),
-		plural(d.Sessions, "session"), plural(d.Shapes, "shape"))
 	if d.Widened > 0 {
 		a.warnf("%s: %s of more than %d branches widened into loops over their messages (--max-branches)",
 			syntax.FileName(out), plural(d.Widened, "alt"), cfg.MaxBranches)
 	}
 	if len(unfit) > 0 {
+		a.fail()
+	}
+	names := make([]string, len(drafts))
+	for i, f := range drafts {
+		names[i] = syntax.FileName(f.Path)
+	}
+	if a.json() {
+		records := make([]check.Record, len(unfit))
+		for i := range unfit {
+			records[i] = unfit[i].Record()
+		}
+		return json.NewEncoder(a.stdout).Encode(map[string]any{"files": names, "lifelines": len(d.Sig.Lifelines),
+			"messages": len(d.Sig.Messages), "sessions": d.Sessions, "shapes": d.Shapes, "widened": d.Widened,
+			"not_accepted": records})
+	}
+	fmt.Fprintf(a.stdout, "wrote %s: %s, %s from %s (%s)\n", strings.Join(names, " and "),
+		plural(len(d.Sig.Lifelines), "lifeline"), plural(len(d.Sig.Messages), "message"),
+		plural(d.Sessions, "session"), plural(d.Shapes, "shape"))
+	if len(unfit) > 0 {
 		fmt.Fprintf(a.stdout, "the draft does not accept %s:\n", plural(len(unfit), "session"))
 		for _, o := range unfit {
 			o.WriteText(a.stdout)
 		}
-		a.fail()
 	}
 	return nil
 }
