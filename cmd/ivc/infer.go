@@ -23,6 +23,7 @@ func newInferCmd(a *app) *cobra.Command {
 		fl          analyzeFlags
 		out, sig    string
 		maxBranches int
+		maxArrows   int
 	)
 	cmd := &cobra.Command{
 		Use:   "infer [--sig SPEC] LOG|MULTITRACE... -o DRAFT",
@@ -43,8 +44,9 @@ iterations, as UML's loop), sessions that differ become alt branches after
 their common prefix and before their common suffix, and operands are
 weakly sequenced (seq), which orders only the events of one lifeline. The
 draft stays small: sessions of one shape are drawn once, loops fold their
-repetitions, and an alt of more than --max-branches branches becomes a loop
-over their messages. docs/infer.md says more.
+repetitions, an alt of more than --max-branches branches becomes a loop
+over their messages, and so do the largest alts of a draft of more than
+--max-arrows arrows (a warning says so). docs/infer.md says more.
 
 Before the draft is written, ivc checks every session against it in accept
 mode (the sessions are complete runs: the draft must accept them whole).
@@ -61,13 +63,14 @@ accept some, 2 when an input could not be read.`,
   ivc infer traces.otlp.json -o design.md`,
 		Args: a.args(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.infer(&fl, args, out, sig, maxBranches)
+			return a.infer(&fl, args, out, sig, maxBranches, maxArrows)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVarP(&out, "output", "o", "", "the draft's `FILE`: .mmd, .mermaid, .md, .puml, .plantuml or .hif (and its .hsf)")
 	f.StringVar(&sig, "sig", "", "name lifelines and messages by the signature of `SPEC` (a .hsf, or a diagram), not by the logs")
 	f.IntVar(&maxBranches, "max-branches", infer.DefaultMaxBranches, "the most branches of one alt, past which they become a loop over their messages")
+	f.IntVar(&maxArrows, "max-arrows", infer.DefaultMaxArrows, "the most arrows of the draft, past which its largest alts become loops over their messages")
 	f.BoolVar(&fl.force, "force", false, "replace an existing draft")
 	f.IntVar(&fl.jobs, "jobs", runtime.NumCPU(), "sessions checked in parallel")
 	f.StringVar(&fl.locations, "locations", "", locationsHelp)
@@ -82,13 +85,13 @@ accept some, 2 when an input could not be read.`,
 }
 
 // infer runs ivc infer LOG... -o DRAFT.
-func (a *app) infer(fl *analyzeFlags, args []string, out, sigPath string, maxBranches int) error {
+func (a *app) infer(fl *analyzeFlags, args []string, out, sigPath string, maxBranches, maxArrows int) error {
 	if out == "" {
 		return a.usagef("-o: the draft's file is required (%s)", strings.Join(infer.Outputs, ", "))
 	}
 	// infer parses the locations against each signature it reads with;
 	// the other flags of the logs are analyze's.
-	cfg := infer.Config{Locations: fl.locations, MaxBranches: maxBranches}
+	cfg := infer.Config{Locations: fl.locations, MaxBranches: maxBranches, MaxArrows: maxArrows}
 	fl.locations = ""
 	if sigPath != "" {
 		sig, err := a.inferSignature(sigPath)
@@ -137,8 +140,8 @@ func (a *app) infer(fl *analyzeFlags, args []string, out, sigPath string, maxBra
 		}
 	}
 	if d.Widened > 0 {
-		a.warnf("%s: %s of more than %d branches widened into loops over their messages (--max-branches)",
-			syntax.FileName(out), plural(d.Widened, "alt"), cfg.MaxBranches)
+		a.warnf("%s: %s widened into loops over their messages, to keep the draft within --max-branches %d and --max-arrows %d",
+			syntax.FileName(out), plural(d.Widened, "alt"), cfg.MaxBranches, cfg.MaxArrows)
 	}
 	if len(unfit) > 0 {
 		a.fail()

@@ -26,13 +26,19 @@ type Config struct {
 	// Locations groups the lifelines that share a clock, in the syntax of
 	// interaction.ParseLocations ("": one location per lifeline).
 	Locations string
-	// MaxBranches bounds the branches of one alt (0: DefaultMaxBranches).
-	MaxBranches int
+	// MaxBranches bounds the branches of one alt (0: DefaultMaxBranches),
+	// MaxArrows the arrows of the draft (0: DefaultMaxArrows): past them,
+	// alts are widened into loops over their arrows.
+	MaxBranches, MaxArrows int
 }
 
 // DefaultMaxBranches is how many branches one alt of a draft may have
 // before its words are widened into a loop over their arrows.
 const DefaultMaxBranches = 16
+
+// DefaultMaxArrows is how many arrows a draft may have before its largest
+// alts are widened into loops over their arrows.
+const DefaultMaxArrows = 500
 
 // maxRounds bounds the readings that learn names: a span pairing may
 // name a span by a message that no reader's pass tallied.
@@ -45,9 +51,10 @@ type Draft struct {
 	Syntax *interaction.Node
 	// Sessions counts the sessions drawn from; Shapes their distinct
 	// words once repeated blocks are folded into loops, the branches the
-	// draft's alts hold at most; Widened the alts past
-	// Config.MaxBranches, made loops over their arrows.
-	Sessions, Shapes, Widened int
+	// draft's alts hold at most; Arrows the draft's messages; Widened the
+	// alts past Config.MaxBranches or Config.MaxArrows, made loops over
+	// their arrows.
+	Sessions, Shapes, Arrows, Widened int
 	// Unused are the inputs and sessions that could not be drawn from:
 	// an input that could not be read (*session.InputError), a session
 	// that lost events or could not be built, each naming its file.
@@ -66,6 +73,9 @@ func Infer(files []string, cfg Config) (*Draft, error) {
 	}
 	if cfg.MaxBranches <= 0 {
 		cfg.MaxBranches = DefaultMaxBranches
+	}
+	if cfg.MaxArrows <= 0 {
+		cfg.MaxArrows = DefaultMaxArrows
 	}
 	sig := cfg.Sig
 	if sig == nil {
@@ -201,8 +211,9 @@ func draft(files []string, cfg Config, sig *interaction.Signature) (*Draft, []lo
 	}
 	d.Shapes = len(shapes)
 	m := &merger{a: a, maxBranches: cfg.MaxBranches}
-	e := m.merge(shapes)
+	e := m.shrink(m.merge(shapes), cfg.MaxArrows)
 	d.Widened = m.widened
+	d.Arrows = arrows(e)
 	if cfg.Sig != nil {
 		d.Sig = cfg.Sig
 	} else {

@@ -141,8 +141,8 @@ func testDraft(t *testing.T, hsf, hif string, named bool) {
 			src, _ := source(dsp.Sig)
 			s := dc.Run(src.Sessions([]string{bad}), check.RunOptions{Jobs: 2}, func(check.Outcome) {})
 			failed := s.Verdicts[verdict.Fail]
-			t.Logf("%d sessions, %d shapes, draft of %d lines; %d/%d noise mutants fail",
-				d.Sessions, d.Shapes, lines(files[0].Data), failed, len(mutants))
+			t.Logf("%d sessions, %d shapes, draft of %d arrows (%d widened), %d lines; %d/%d noise mutants fail",
+				d.Sessions, d.Shapes, d.Arrows, d.Widened, lines(files[0].Data), failed, len(mutants))
 			if named && failed*10 < len(mutants)*9 {
 				t.Errorf("the draft fails %d of %d noise mutants, want 90%%:\n%s", failed, len(mutants), files[0].Data)
 			}

@@ -210,23 +210,112 @@ func (m *merger) merge(words [][]int) *expr {
 // widen returns a loop over the alt of the units of the words of groups:
 // it accepts them all, and more, in a size bounded by their units.
 func (m *merger) widen(groups [][][]int) *expr {
+	var units []int
+	for _, g := range groups {
+		for _, w := range g {
+			units = append(units, w...)
+		}
+	}
+	return m.loopOver(units)
+}
+
+// loopOver returns a loop over the alt of the distinct items of units
+// (those of the loops among them included), and counts a widening.
+func (m *merger) loopOver(units []int) *expr {
 	m.widened++
 	alt := &expr{alt: true}
 	seen := map[int]bool{}
-	for _, g := range groups {
-		for _, w := range g {
-			for _, u := range w {
-				if !seen[u] {
-					seen[u] = true
-					alt.args = append(alt.args, m.unit(u))
-				}
+	var add func(u int)
+	add = func(u int) {
+		if body := m.a.units[u].body; body != nil {
+			for _, v := range body {
+				add(v)
 			}
+			return
 		}
+		if !seen[u] {
+			seen[u] = true
+			alt.args = append(alt.args, &expr{unit: u})
+		}
+	}
+	for _, u := range units {
+		add(u)
 	}
 	if len(alt.args) == 1 {
 		return &expr{loop: true, args: alt.args}
 	}
 	return &expr{loop: true, args: []*expr{alt}}
+}
+
+// arrows counts the items of e: the size of the draft.
+func arrows(e *expr) int {
+	if e == nil {
+		return 0
+	}
+	if e.args == nil {
+		return 1
+	}
+	n := 0
+	for _, x := range e.args {
+		n += arrows(x)
+	}
+	return n
+}
+
+// shrink widens the largest alts of e, each into a loop over its items,
+// until e has at most max arrows (or no alt but alts of single arrows is
+// left), and returns it.
+func (m *merger) shrink(e *expr, max int) *expr {
+	for arrows(e) > max {
+		var biggest **expr
+		size := 0
+		var find func(p **expr)
+		find = func(p **expr) {
+			x := *p
+			if x == nil || x.args == nil {
+				return
+			}
+			if x.alt && !leaves(x) {
+				if n := arrows(x); n > size {
+					biggest, size = p, n
+				}
+			}
+			for i := range x.args {
+				find(&x.args[i])
+			}
+		}
+		find(&e)
+		if biggest == nil {
+			return e
+		}
+		*biggest = m.loopOver(m.items(*biggest, nil))
+	}
+	return e
+}
+
+// leaves reports whether the operands of e are all items: an alt of
+// arrows, which widening would not make smaller.
+func leaves(e *expr) bool {
+	for _, x := range e.args {
+		if x == nil || x.args != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// items appends the units of the items of e to us.
+func (m *merger) items(e *expr, us []int) []int {
+	switch {
+	case e == nil:
+	case e.args == nil:
+		us = append(us, e.unit)
+	default:
+		for _, x := range e.args {
+			us = m.items(x, us)
+		}
+	}
+	return us
 }
 
 // seq returns the seq of the units of prefix, then middle (nil: none),

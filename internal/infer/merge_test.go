@@ -125,3 +125,23 @@ func TestShape(t *testing.T) {
 		}
 	}
 }
+
+// TestShrink: past maxArrows, the largest alts become loops over their
+// items, until none but alts of single arrows is left.
+func TestShrink(t *testing.T) {
+	for _, tc := range []struct {
+		max  int
+		want string
+	}{
+		{20, "x [a b | c d | e f] y"},
+		{7, "x ([a | b | c | d | e | f])* y"},
+		{2, "x ([a | b | c | d | e | f])* y"},
+	} {
+		a := newAlphabet()
+		words := [][]int{letters(a, "xaby"), letters(a, "xcdy"), letters(a, "xefy")}
+		m := &merger{a: a, maxBranches: DefaultMaxBranches}
+		if got := dump(a, m.shrink(m.merge(words), tc.max)); got != tc.want {
+			t.Errorf("max %d: got %s, want %s", tc.max, got, tc.want)
+		}
+	}
+}
