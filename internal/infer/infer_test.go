@@ -11,6 +11,7 @@ import (
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/gen"
 	"github.com/ivc-project/ivc/internal/infer"
+	"github.com/ivc-project/ivc/internal/random"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/session"
@@ -158,4 +159,57 @@ func lines(b []byte) int {
 		}
 	}
 	return n
+}
+
+// TestDraftsOfRandomInteractions: the draft of sessions drawn from random
+// interactions of every operator accepts each of them, their lifelines
+// each a location, or all one (whose order across lifelines the draft
+// does not force).
+func TestDraftsOfRandomInteractions(t *testing.T) {
+	seeds := 40
+	if testing.Short() {
+		seeds = 10
+	}
+	msgs := random.DefaultMessages()
+	msgs.Synch = 0 // a log holds one action an event
+	for seed := range uint64(seeds) {
+		for _, trivial := range []bool{false, true} {
+			sig := random.Signature(4, 3)
+			st := interaction.NewStore(sig)
+			term := random.Interaction(st, random.New(seed), random.Params{MaxDepth: 4, MinActions: 4, Weights: random.All(), Messages: msgs})
+			cfg := gen.Config{Kind: gen.KindAccepted, N: 12, Seed: seed, Options: gen.Options{MinLength: 1, MaxLength: 30}}
+			icfg := infer.Config{Source: source}
+			if trivial {
+				cfg.Locations = interaction.TrivialLocations(sig)
+				icfg.Locations = "trivial"
+			}
+			mts, err := gen.Generate(st, term, cfg)
+			if err != nil {
+				continue // no trace of events within the bounds
+			}
+			dir := t.TempDir()
+			good := writeLog(t, dir, "good.jsonl", sig, mts)
+			d, err := infer.Infer([]string{good}, icfg)
+			if err != nil {
+				t.Fatalf("seed %d: %s: %v", seed, st.Format(term), err)
+			}
+			files, err := d.Files(filepath.Join(dir, "draft.mmd"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			unfit, sum, err := d.Check(files, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(unfit) > 0 || sum.Verdicts[verdict.Pass] != len(mts) || len(d.Unused) > 0 {
+				var b strings.Builder
+				for _, o := range unfit {
+					o.WriteText(&b)
+					b.WriteString("\n")
+				}
+				t.Errorf("seed %d (trivial %v): %s\nthe draft accepts %d of %d sessions (%v unused):\n%s%s", seed, trivial,
+					st.Format(term), sum.Verdicts[verdict.Pass], len(mts), d.Unused, b.String(), files[0].Data)
+			}
+		}
+	}
 }

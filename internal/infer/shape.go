@@ -1,6 +1,8 @@
 package infer
 
 import (
+	"slices"
+
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/multitrace"
 )
@@ -22,7 +24,8 @@ type item struct {
 // Each lifeline's local trace is read from its location's component (the
 // order between lifelines of one location is not kept: the draft does not
 // force it). A reception is matched with the oldest emission of its message
-// not yet received, whichever lifeline sent it, as the lifelines' traces
+// not yet received, whichever lifeline sent it (sent before it, where
+// their lifelines share a clock), as the lifelines' traces
 // are walked together, one event of each a round (as if they went at one
 // pace, so that a message's emission is met about when it is received); a
 // reception that no emission can
@@ -35,11 +38,11 @@ type item struct {
 // predecessors on every lifeline are placed, so that sessions of one
 // shape give one word.
 func shape(mt *multitrace.MultiTrace, lifelines int) []item {
-	seqs := make([][]interaction.Action, lifelines)
-	for _, c := range mt.Components {
-		for _, ev := range c.Trace {
+	seqs := make([][]event, lifelines)
+	for c, comp := range mt.Components {
+		for at, ev := range comp.Trace {
 			for _, a := range ev {
-				seqs[a.Lifeline()] = append(seqs[a.Lifeline()], a)
+				seqs[a.Lifeline()] = append(seqs[a.Lifeline()], event{a, c, at})
 			}
 		}
 	}
@@ -64,17 +67,33 @@ func shape(mt *multitrace.MultiTrace, lifelines int) []item {
 	}
 }
 
+// event is an action of a lifeline's trace, at its place in its
+// location's component.
+type event struct {
+	a    interaction.Action
+	comp int // the component
+	at   int // the event's index in it
+}
+
+// before reports whether e was seen before f on one clock: in one
+// component, at an earlier place. Events of different components have no
+// order but through messages.
+func (e event) before(f event) bool { return e.comp != f.comp || e.at < f.at }
+
 // match pairs the emissions and receptions of the lifelines' traces seqs
 // into items; itemOf gives the item of each event of each lifeline, and
-// recv the index of each item's reception in its receiver's.
-func match(seqs [][]interaction.Action) (items []item, itemOf [][]int, recv []int) {
+// recv the index of each item's reception in its receiver's. A reception
+// is matched with an emission seen before it where their lifelines share
+// a clock.
+func match(seqs [][]event) (items []item, itemOf [][]int, recv []int) {
 	itemOf = make([][]int, len(seqs))
 	pending := map[interaction.MessageID][]int{} // emissions not yet received, oldest first
 	left := map[interaction.MessageID]int{}      // emissions not yet walked
+	var sent []event                             // each item's emission
 	for _, s := range seqs {
-		for _, a := range s {
-			if a.Kind() == interaction.Emission {
-				left[a.Message()]++
+		for _, e := range s {
+			if e.a.Kind() == interaction.Emission {
+				left[e.a.Message()]++
 			}
 		}
 	}
@@ -83,17 +102,19 @@ func match(seqs [][]interaction.Action) (items []item, itemOf [][]int, recv []in
 		progress := false
 		for l, s := range seqs {
 			for cur[l] < len(s) {
-				a := s[cur[l]]
-				m := a.Message()
+				e := s[cur[l]]
+				m := e.a.Message()
 				var id int
-				if a.Kind() == interaction.Emission {
+				if e.a.Kind() == interaction.Emission {
 					id = len(items)
 					items = append(items, item{from: l, to: env, msg: m})
 					recv = append(recv, -1)
+					sent = append(sent, e)
 					pending[m] = append(pending[m], id)
 					left[m]--
-				} else if q := pending[m]; len(q) > 0 {
-					id, pending[m] = q[0], q[1:]
+				} else if k := slices.IndexFunc(pending[m], func(id int) bool { return sent[id].before(e) }); k >= 0 {
+					id = pending[m][k]
+					pending[m] = slices.Delete(pending[m], k, k+1)
 					items[id].to = l
 					recv[id] = len(itemOf[l])
 				} else {
@@ -115,7 +136,7 @@ func match(seqs [][]interaction.Action) (items []item, itemOf [][]int, recv []in
 			if cur[l] == len(s) {
 				continue
 			}
-			if found < 0 || left[s[cur[l]].Message()] == 0 && left[seqs[found][cur[found]].Message()] > 0 {
+			if found < 0 || left[s[cur[l]].a.Message()] == 0 && left[seqs[found][cur[found]].a.Message()] > 0 {
 				found = l
 			}
 		}
@@ -124,7 +145,8 @@ func match(seqs [][]interaction.Action) (items []item, itemOf [][]int, recv []in
 		}
 		recv = append(recv, len(itemOf[found]))
 		itemOf[found] = append(itemOf[found], len(items))
-		items = append(items, item{from: env, to: found, msg: seqs[found][cur[found]].Message()})
+		items = append(items, item{from: env, to: found, msg: seqs[found][cur[found]].a.Message()})
+		sent = append(sent, event{})
 		cur[found]++
 	}
 }
