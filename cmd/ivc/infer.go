@@ -91,6 +91,17 @@ func (a *app) infer(fl *analyzeFlags, args []string, out, sigPath string, maxBra
 	}
 	// infer parses the locations against each signature it reads with;
 	// the other flags of the logs are analyze's.
+	paths, err := infer.Paths(out)
+	if err != nil {
+		return a.usagef("-o %v", err)
+	}
+	// Before the work: a draft replaces no input, nor a file without
+	// --force.
+	for _, p := range paths {
+		if err := checkOutput("-o", p, args, "", fl.force); err != nil {
+			return err
+		}
+	}
 	cfg := infer.Config{Locations: fl.locations, MaxBranches: maxBranches, MaxArrows: maxArrows}
 	fl.locations = ""
 	if sigPath != "" {

@@ -21,6 +21,18 @@ type File struct {
 	Data []byte
 }
 
+// Paths returns the files a draft written at path makes (path, and the
+// .hsf beside a .hif), or an error when its extension is none of Outputs.
+func Paths(path string) ([]string, error) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".mmd", ".mermaid", ".md", ".puml", ".plantuml":
+		return []string{path}, nil
+	case ".hif":
+		return []string{strings.TrimSuffix(path, filepath.Ext(path)) + ".hsf", path}, nil
+	}
+	return nil, fmt.Errorf("%s: a draft is written as %s", path, strings.Join(Outputs, ", "))
+}
+
 // Files returns the files of the draft written at path, in the notation its
 // extension says: a Mermaid sequenceDiagram (.mmd, .mermaid), a Markdown
 // document that holds one (.md), a PlantUML diagram (.puml, .plantuml), or
