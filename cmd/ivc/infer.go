@@ -89,8 +89,6 @@ func (a *app) infer(fl *analyzeFlags, args []string, out, sigPath string, maxBra
 	if out == "" {
 		return a.usagef("-o: the draft's file is required (%s)", strings.Join(infer.Outputs, ", "))
 	}
-	// infer parses the locations against each signature it reads with;
-	// the other flags of the logs are analyze's.
 	paths, err := infer.Paths(out)
 	if err != nil {
 		return a.usagef("-o %v", err)
@@ -102,6 +100,8 @@ func (a *app) infer(fl *analyzeFlags, args []string, out, sigPath string, maxBra
 			return err
 		}
 	}
+	// infer parses the locations against each signature it reads with;
+	// the other flags of the logs are analyze's.
 	cfg := infer.Config{Locations: fl.locations, MaxBranches: maxBranches, MaxArrows: maxArrows}
 	fl.locations = ""
 	if sigPath != "" {
