@@ -427,15 +427,8 @@ func (b *batch) summary(d time.Duration, sum *check.Summary, skipped []string) {
 		setup = fmt.Sprintf(" (setup %s)", report.RoundDuration(sum.Setup))
 	}
 	fmt.Fprintf(b.a.stderr, "%d multi-traces: %s in %s%s\n", judged+errors, strings.Join(parts, ", "), report.RoundDuration(d), setup)
-	if n := len(skipped); n > 0 {
-		names := make([]string, min(n, 5))
-		for i := range names {
-			names[i] = syntax.FileName(skipped[i])
-		}
-		if n > len(names) {
-			names = append(names, fmt.Sprintf("and %d more", n-len(names)))
-		}
-		fmt.Fprintf(b.a.stderr, "%s of the directories given, neither logs nor .htf files, skipped: %s\n", plural(n, "file"), strings.Join(names, ", "))
+	if line := skippedLine(skipped); line != "" {
+		fmt.Fprintln(b.a.stderr, line)
 	}
 	if sum.Logs > 0 {
 		fmt.Fprintf(b.a.stderr, "%s: %s (%d across several files), events: %d judged, %d ignored, %d in sessions not judged\n",
@@ -447,6 +440,23 @@ func (b *batch) summary(d time.Duration, sum *check.Summary, skipped []string) {
 }
 
 // plural returns "1 thing" or "n things".
+// skippedLine says which files of the directories given were neither logs
+// nor .htf files ("" when none).
+func skippedLine(skipped []string) string {
+	n := len(skipped)
+	if n == 0 {
+		return ""
+	}
+	names := make([]string, min(n, 5))
+	for i := range names {
+		names[i] = syntax.FileName(skipped[i])
+	}
+	if n > len(names) {
+		names = append(names, fmt.Sprintf("and %d more", n-len(names)))
+	}
+	return fmt.Sprintf("%s of the directories given, neither logs nor .htf files, skipped: %s", plural(n, "file"), strings.Join(names, ", "))
+}
+
 func plural(n int, thing string) string {
 	if n == 1 {
 		return "1 " + thing

@@ -24,6 +24,7 @@ var commands = []func(a *app) *cobra.Command{
 	newDotCmd,
 	newDrawCmd,
 	newGenCmd,
+	newInferCmd,
 	newCompileCmd,
 }
 

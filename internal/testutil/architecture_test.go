@@ -77,6 +77,9 @@ var architecture = []struct {
 	{"check", []string{"internal/memlimit", "syntax", "internal/enum", "interaction", "multitrace", "internal/hcf", "spec", "logs", "session", "verdict", "internal/repair", "internal/nfa", "internal/synth", "internal/engine/automata", "internal/engine/rewrite"}, nil},
 	{"internal/draw", []string{"interaction", "multitrace", "verdict", "check"}, []string{"github.com/emicklei/dot"}},
 	{"internal/report", nil, nil},
+	// ivc infer: drafts of interactions from sessions, written as diagrams
+	// or HIBOU files and checked through check before they are written.
+	{"internal/infer", []string{"syntax", "interaction", "multitrace", "spec", "internal/diagram", "logs", "session", "verdict", "check"}, nil},
 	// Live verification in parts, as the Collector's components are: the
 	// session table, fed pdata traces and log streams and judged through
 	// check (failed early by the automata engine's local checks, which
@@ -89,7 +92,7 @@ var architecture = []struct {
 	// The driver: flags, wiring and printing (ivc monitor's metrics as
 	// Prometheus collectors).
 	{"cmd/ivc", []string{"internal/memlimit", "syntax", "internal/input", "internal/atomicfile", "interaction", "internal/diagram", "multitrace", "spec", "internal/pretty", "logs", "session",
-		"internal/gen", "verdict", "internal/nfa", "internal/synth", "internal/compile", "check", "internal/draw", "internal/report", "monitor",
+		"internal/gen", "verdict", "internal/nfa", "internal/synth", "internal/compile", "check", "internal/draw", "internal/report", "internal/infer", "monitor",
 		"internal/receiver"},
 		[]string{"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/schollz/progressbar", "golang.org/x/term", "github.com/emicklei/dot",
 			"github.com/prometheus/client_golang"}},
