@@ -10,14 +10,17 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/internal/receiver"
 	"github.com/ivc-project/ivc/monitor"
+	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 	"github.com/spf13/cobra"
 )
@@ -48,7 +51,8 @@ exactly as ivc analyze judges it: after --session-idle without a new event,
 record per session and line (ivc analyze --format json's, plus revision,
 closed_by idle|max|early|evicted|shutdown and latency_us, the time from the
 session's last event to its verdict) on standard output or --output FILE
-(appended; reopened on SIGHUP), and each Fail also on stderr as text.
+(appended; reopened on SIGHUP; never a followed file), and each Fail also
+on stderr as text.
 
 Early failure: when the automata engine judges (--engine automata, or auto
 when the spec compiles), an event that makes a local error certain fails
@@ -142,6 +146,9 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 		return err
 	}
 	lopt := src.Options
+	if err := checkFollowOutput(fl.output, fl.follow); err != nil {
+		return err
+	}
 	out, err := openOutput(fl.output, a.stdout)
 	if err != nil {
 		return err
@@ -278,6 +285,32 @@ func waitFollowers(wg *sync.WaitGroup, follow []string) {
 	case <-done:
 	case <-time.After(time.Second):
 	}
+}
+
+// checkFollowOutput refuses an output that is one of the followed files
+// (the same file by any name, or the same path when neither exists yet):
+// each record would be read back as an event, re-open its session and
+// write another record, without end.
+func checkFollowOutput(output string, follow []string) error {
+	if output == "" {
+		return nil
+	}
+	oi, oerr := os.Stat(output)
+	oabs, _ := filepath.Abs(output)
+	for _, path := range follow {
+		if path == input.Stdin {
+			continue
+		}
+		fi, err := os.Stat(path)
+		same := err == nil && oerr == nil && os.SameFile(oi, fi)
+		if abs, _ := filepath.Abs(path); abs == oabs {
+			same = true
+		}
+		if same {
+			return fmt.Errorf("--output %s: is the followed file %s: its records would be read back as events", syntax.FileName(output), syntax.FileName(path))
+		}
+	}
+	return nil
 }
 
 // recordOutput writes records as JSON lines, to a file reopened on SIGHUP

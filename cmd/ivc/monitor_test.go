@@ -348,3 +348,33 @@ func TestMonitorSIGTERM(t *testing.T) {
 		t.Errorf("summary: %s", rest.String())
 	}
 }
+
+// TestMonitorFollowOutput: an output that is a followed file (by any
+// name, or before either exists) is refused at start: its records would
+// be read back as events, without end.
+func TestMonitorFollowOutput(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "app.jsonl")
+	if err := os.WriteFile(log, []byte(`{"session":"x","action":"S?d"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(log, filepath.Join(dir, "link.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	hsf := filepath.Join(testdata, "abp/abp.hsf")
+	for _, c := range []struct{ follow, output string }{
+		{log, log},
+		{filepath.Join(dir, "link.jsonl"), filepath.Join(dir, ".", "app.jsonl")},
+		{filepath.Join(dir, "new.jsonl"), filepath.Join(dir, "sub", "..", "new.jsonl")},
+	} {
+		var out, errs bytes.Buffer
+		e := testEnv(&out, &errs)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		e.interrupted = func() (context.Context, context.CancelFunc) { return ctx, cancel }
+		status := run([]string{"monitor", "--otlp-grpc", "", "--otlp-http", "", "--follow", c.follow, "--output", c.output, hsf}, e)
+		cancel()
+		if status != 2 || !strings.Contains(errs.String(), "is the followed file") {
+			t.Errorf("--follow %s --output %s: exit status %d: %s", c.follow, c.output, status, errs.String())
+		}
+	}
+}
