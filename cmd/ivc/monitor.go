@@ -119,6 +119,7 @@ reported, with exit status 2.`,
 	f.StringVar(&fl.logs.lifelineAttr, "lifeline-attr", "", "OTLP: the attribute naming a span's lifeline (default service.name)")
 	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "OTLP: the attribute naming a span's message (default messaging.destination.name, then rpc.method, then the span name)")
 	f.BoolVar(&fl.logs.strict, "strict", false, "an event outside the signature is an error (default: ignored and counted)")
+	f.Var(&fl.maxLine, "max-line", "followed files: "+maxLineHelp)
 	fl.jobs = 1
 	return cmd
 }
