@@ -160,11 +160,19 @@ func TestLongLine(t *testing.T) {
 	b.WriteString(`{"action":"a!m","pad":"`)
 	b.Write(bytes.Repeat([]byte("x"), limit))
 	b.WriteString("\"}\n{\"action\":\"b?m\"}\n")
+	long := b.String()
 	var reports []string
 	sessions, st, err := session.ReadFrom("long.jsonl", &b, logs.JSONL, logs.Options{Sig: testSig(t)},
 		func(err error) { reports = append(reports, err.Error()) })
 	if err != nil || len(sessions) != 1 || st.Events != 1 || st.Malformed != 1 ||
-		len(reports) != 1 || reports[0] != fmt.Sprintf("long.jsonl:1: line longer than %d bytes", limit) {
+		len(reports) != 1 || reports[0] != fmt.Sprintf("long.jsonl:1: line longer than %d bytes (--max-line raises it)", limit) {
 		t.Errorf("%+v %v %q", st, err, reports)
+	}
+	// Options.MaxLine (--max-line) moves the limit, past MaxLine.
+	reports = nil
+	sessions, st, err = session.ReadFrom("long.jsonl", strings.NewReader(long), logs.JSONL, logs.Options{Sig: testSig(t), MaxLine: 2 * limit},
+		func(err error) { reports = append(reports, err.Error()) })
+	if err != nil || len(sessions) != 1 || st.Events != 2 || st.Malformed != 0 || len(reports) != 0 {
+		t.Errorf("MaxLine %d: %+v %v %q", 2*limit, st, err, reports)
 	}
 }

@@ -21,12 +21,12 @@ const MaxLine = 16 << 20
 var maxLine = MaxLine
 
 // raiseHint says how to raise a limit of max bytes on what one line or
-// value holds: with --max-memory, up to MaxLine.
+// value holds: with --max-memory, up to MaxLine; beyond, with --max-line.
 func raiseHint(max int) string {
 	if max < maxLine {
 		return fmt.Sprintf(" (--max-memory raises it, up to %d)", maxLine)
 	}
-	return ""
+	return " (--max-line raises it)"
 }
 
 // errLineTooLong is reported for a line longer than the reader's maximum.

@@ -49,6 +49,11 @@ type Options struct {
 	// session at most MaxMemory/HeldShare bytes each. Past a limit, an
 	// error names the file and line.
 	MaxMemory int64
+	// MaxLine, when set, is the longest line, JSON value or CSV record
+	// reading accepts, in place of the default: MaxLine bytes, or
+	// MaxMemory/ValueShare when that is less. Decoding a value takes up to
+	// about 60 times its size.
+	MaxLine int
 }
 
 // The shares of Options.MaxMemory that bound what reading holds. A JSON
@@ -63,6 +68,9 @@ const (
 
 // maxValue is the longest line, JSON value or CSV record reading accepts.
 func (opt *Options) maxValue() int {
+	if opt.MaxLine > 0 {
+		return opt.MaxLine
+	}
 	if opt.MaxMemory > 0 {
 		return int(min(int64(maxLine), max(opt.MaxMemory/ValueShare, 4<<10)))
 	}

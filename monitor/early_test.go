@@ -232,7 +232,7 @@ func TestFollowMalformed(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if err := receiver.FollowLog(ctx, m, path, nil, 5*time.Millisecond); err != nil {
+		if _, err := receiver.FollowLog(ctx, m, path, nil, receiver.FollowOptions{Poll: 5 * time.Millisecond}); err != nil {
 			t.Error(err)
 		}
 	}()

@@ -40,6 +40,9 @@ type Config struct {
 	// MaxSessionEvents is the most events a session may have to be judged
 	// (0: DefaultMaxSessionEvents); a larger one is reported, not judged.
 	MaxSessionEvents int
+	// MaxLine is the longest line, JSON value or CSV record read (0: as
+	// ivc analyze reads, logs.MaxLine or a 64th of the reading budget).
+	MaxLine int
 
 	// Source is the text of the files of the interaction.
 	Source spec.Source
@@ -143,7 +146,8 @@ func (c *Config) newJudge() (*judge, error) {
 		return nil, err
 	}
 	opt := logs.Options{Sig: sp.Sig, Fields: c.Fields, LifelineAttr: c.LifelineAttr,
-		MessageAttr: c.MessageAttr, Strict: c.Strict, MaxBytes: c.Settings.MaxInput, MaxMemory: c.Settings.ReadMemory()}
+		MessageAttr: c.MessageAttr, Strict: c.Strict, MaxBytes: c.Settings.MaxInput, MaxMemory: c.Settings.ReadMemory(),
+		MaxLine: c.MaxLine}
 	if c.Locations != "" {
 		if opt.Locations, err = interaction.ParseLocations(opt.Sig, c.Locations); err != nil {
 			return nil, fmt.Errorf("locations: %w", err)
@@ -178,6 +182,9 @@ func (c *Config) Check() ([]string, error) {
 	}
 	if c.Shards < 0 || c.Buckets < 0 || c.MaxSessionEvents < 0 {
 		return nil, fmt.Errorf("invalid shards %d, buckets %d or max session events %d (want 0 or more)", c.Shards, c.Buckets, c.MaxSessionEvents)
+	}
+	if c.MaxLine < 0 {
+		return nil, fmt.Errorf("invalid max line %d (want 0 or more)", c.MaxLine)
 	}
 	j, err := c.newJudge()
 	if err != nil {

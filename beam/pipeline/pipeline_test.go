@@ -304,6 +304,23 @@ func TestMaxSessionEvents(t *testing.T) {
 	}
 }
 
+// TestMaxLine: Config.MaxLine (--max-line) bounds a line as ivc
+// analyze's flag does: a longer line is malformed, the others read.
+func TestMaxLine(t *testing.T) {
+	dir := t.TempDir()
+	log := `{"session":"long","seq":1,"action":"l1!m1","pad":"` + strings.Repeat("x", 200) + `"}` + "\n" +
+		`{"session":"short","seq":1,"action":"l1!m1"}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "a.jsonl"), []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := newConfig(t, dir, sigFile, hifFile)
+	cfg.MaxLine = 100
+	got := run(t, cfg)
+	if len(got.records) != 1 || got.records[0].Session != "short" || len(got.errors) != 1 || !strings.Contains(got.errors[0], "line longer than 100 bytes") {
+		t.Errorf("records %v, errors %q", got.records, got.errors)
+	}
+}
+
 // TestConfigCheck: a bad spec or setting is refused before the pipeline
 // runs, with the error a worker would give.
 func TestConfigCheck(t *testing.T) {
@@ -326,6 +343,7 @@ func TestConfigCheck(t *testing.T) {
 		{func(c *Config) { c.Locations = "l1;l1" }, "locations:"},
 		{func(c *Config) { c.Inputs = nil }, "no input"},
 		{func(c *Config) { c.Output = "" }, "no output"},
+		{func(c *Config) { c.MaxLine = -1 }, "invalid max line"},
 		{func(c *Config) { c.Settings.Engine, c.Settings.Mode = "automata", "slice" }, "automata engine answers"},
 	} {
 		cfg := good

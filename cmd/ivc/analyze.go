@@ -33,6 +33,7 @@ type analyzeFlags struct {
 	budget                 string
 	logs                   logFlags
 	maxInput               byteSize
+	maxLine                byteSize
 	maxStates              int
 	maxMemory              byteSize
 	joinMemory             byteSize
@@ -192,6 +193,7 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 	f.Var(&fl.maxMemory, "max-memory", "memory budget of each analysis (and of the automata engine's constructions), e.g. 512MiB or 4GB; Inconc when hit (0: half the available memory, shared by the --jobs)")
 	fl.maxInput = byteSize(input.DefaultLimit)
 	f.Var(&fl.maxInput, "max-input", "the largest input file read, e.g. 512MiB or 8GB")
+	f.Var(&fl.maxLine, "max-line", maxLineHelp)
 	f.StringVar(&fl.logs.format, "log-format", "auto", "the format of the logs, `auto|htf|jsonl|csv|otlp|otlp-proto|jaeger|zipkin|stdouttrace` (auto: by extension and content)")
 	f.StringArrayVar(&fl.logs.fields, "field", nil, "an event log's field for a role, `ROLE=NAME` (roles: session, action, lifeline, kind, message, seq, time; repeatable)")
 	f.StringVar(&fl.logs.lifelineAttr, "lifeline-attr", "", "OTLP/Jaeger: the attribute naming a span's lifeline (default service.name)")

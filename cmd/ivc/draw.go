@@ -144,6 +144,7 @@ the HIF beside a .hsf).
 	f.StringArrayVar(&fl.logs.fields, "field", nil, "with --session, an event log's field for a role, `ROLE=NAME` (see ivc analyze)")
 	f.StringVar(&fl.logs.lifelineAttr, "lifeline-attr", "", "with --session, OTLP/Jaeger: the attribute naming a span's lifeline")
 	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "with --session, OTLP/Jaeger: the attribute naming a span's message")
+	f.Var(&fl.maxLine, "max-line", "with --session, "+maxLineHelp)
 	fl.logs.sessionScope = "run"
 	f.IntVar(&fl.maxNodes, "max-nodes", 0, fmt.Sprintf("vertex budget of the analysis (0: %d)", check.DefaultMaxNodes))
 	return cmd

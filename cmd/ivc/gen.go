@@ -33,6 +33,7 @@ type genFlags struct {
 	logFormat string
 	perLoc    bool
 	rotate    int
+	maxMemory byteSize
 }
 
 func newGenCmd(a *app) *cobra.Command {
@@ -98,6 +99,8 @@ before, and so on.`,
 	f.MarkDeprecated("partition", "use --locations")
 	f.IntVar(&fl.maxLength, "max-length", 100, "maximum number of events of an accepted trace")
 	f.IntVar(&fl.minLength, "min-length", 1, "minimum number of events of an accepted trace (0: the empty trace too)")
+	fl.maxMemory = gen.DefaultMaxMemory
+	f.Var(&fl.maxMemory, "max-memory", "memory of the interaction's frontiers that the walks may take, e.g. 4GiB (operators nested deep take it quadratically)")
 	f.StringVar(&fl.from, "from", "prefix", "what mutants are made from: prefix, accepted or slice")
 	f.StringVarP(&fl.out, "output", "o", "", "directory to write the .htf files into (created if needed)")
 	f.BoolVar(&fl.force, "force", false, "replace existing .htf files (or log)")
@@ -148,7 +151,7 @@ func (a *app) gen(fl *genFlags, args []string) error {
 	}
 	cfg := gen.Config{
 		Kind: kind, N: fl.n, Seed: fl.seed, Locations: part, From: from,
-		Options: gen.Options{MaxLength: fl.maxLength, MinLength: fl.minLength},
+		Options: gen.Options{MaxLength: fl.maxLength, MinLength: fl.minLength, MaxMemory: int64(fl.maxMemory)},
 	}
 	// The names are known before anything is drawn: nothing is written
 	// when any file exists, a user's multi-traces are not replaced by
@@ -219,6 +222,10 @@ func genError(sp *spec.Spec, err error) error {
 			hint += " (or lower --min-length)"
 		}
 		return fmt.Errorf("%s: no accepted trace %s in %d random walks: %s", syntax.FileName(sp.HIFPath), be.Lengths(), be.Tries, hint)
+	}
+	var me *gen.MemoryError
+	if errors.As(err, &me) {
+		return fmt.Errorf("%s: %v: raise --max-memory", syntax.FileName(sp.HIFPath), err)
 	}
 	return fmt.Errorf("%s: %v", syntax.FileName(sp.HIFPath), err)
 }

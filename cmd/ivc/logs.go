@@ -22,6 +22,9 @@ type logFlags struct {
 	tmpDir       string
 }
 
+// maxLineHelp is the help of --max-line, the flag of logs.Options.MaxLine.
+var maxLineHelp = fmt.Sprintf("the longest line, JSON value (an OTLP resource, a Jaeger span) or CSV record read, e.g. 64MiB; decoding one takes up to 60 times it (0: %d MiB, or a 64th of --max-memory when less)", logs.MaxLine>>20)
+
 // logSource turns the flags into the reading of the logs of a run: the
 // readers' options, the session scope, and the joiner's budget.
 func (a *app) logSource(fl *analyzeFlags, sp *spec.Spec) (*session.Source, error) {
@@ -43,7 +46,7 @@ func (a *app) logSource(fl *analyzeFlags, sp *spec.Spec) (*session.Source, error
 		src.Budget = memory
 	}
 	opt := logs.Options{Sig: sp.Sig, LifelineAttr: lf.lifelineAttr, MessageAttr: lf.messageAttr, Strict: lf.strict,
-		MaxBytes: int64(fl.maxInput), MaxMemory: memory}
+		MaxBytes: int64(fl.maxInput), MaxMemory: memory, MaxLine: int(fl.maxLine)}
 	for _, fv := range lf.fields {
 		role, name, ok := strings.Cut(fv, "=")
 		switch role {

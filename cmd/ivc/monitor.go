@@ -10,14 +10,17 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/internal/receiver"
 	"github.com/ivc-project/ivc/monitor"
+	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 	"github.com/spf13/cobra"
 )
@@ -30,7 +33,14 @@ type monitorFlags struct {
 	output                      string
 	opt                         monitor.Options
 	maxSessionMemory            byteSize
+	// ShutdownGrace bounds the reading of the followed files at shutdown:
+	// what is left unread then is reported, and the exit status is 2.
+	ShutdownGrace time.Duration
 }
+
+// defaultShutdownGrace leaves a container's orchestrator (Kubernetes: 30 s
+// from SIGTERM to SIGKILL) time to let the last records be written.
+const defaultShutdownGrace = 20 * time.Second
 
 // monitorListening is told where each receiver listens (a variable for
 // tests).
@@ -48,7 +58,8 @@ exactly as ivc analyze judges it: after --session-idle without a new event,
 record per session and line (ivc analyze --format json's, plus revision,
 closed_by idle|max|early|evicted|shutdown and latency_us, the time from the
 session's last event to its verdict) on standard output or --output FILE
-(appended; reopened on SIGHUP), and each Fail also on stderr as text.
+(appended; reopened on SIGHUP; never a followed file), and each Fail also
+on stderr as text.
 
 Early failure: when the automata engine judges (--engine automata, or auto
 when the spec compiles), an event that makes a local error certain fails
@@ -74,10 +85,11 @@ its next record has revision 2, 3, ...; later, it is counted as late. When
 oldest open session is judged early (closed_by evicted). When saturated the
 OTLP receivers answer 429 / RESOURCE_EXHAUSTED with a retry delay.
 
-SIGINT or SIGTERM: stop accepting (standard input: what it has given is
-read), judge every open session, print a summary line (received = judged +
-ignored + malformed + late; an event read after its session was judged at
-shutdown is late) on stderr, exit 0.`,
+SIGINT or SIGTERM: stop accepting, read the followed files to their end
+(standard input: what it has given) within --shutdown-grace, judge every
+open session, print a summary line (received = judged + ignored + malformed
++ late) on stderr, exit 0; what the followed files held past the grace is
+reported, with exit status 2.`,
 		Example: `  ivc monitor abp.hsf abp.hif
   ivc monitor --otlp-grpc "" --otlp-http 127.0.0.1:4318 --output verdicts.jsonl abp.hsf
   ivc monitor --otlp-grpc "" --otlp-http "" --follow app.jsonl abp.hsf`,
@@ -91,6 +103,7 @@ shutdown is late) on stderr, exit 0.`,
 	f.StringVar(&fl.otlpHTTP, "otlp-http", "127.0.0.1:4318", "the OTLP/HTTP receiver's `ADDR` (\"\": none)")
 	f.StringArrayVar(&fl.follow, "follow", nil, "follow the JSON Lines log `FILE` as tail -F does (\"-\": standard input; repeatable)")
 	f.StringVar(&fl.output, "output", "", "append the records to `FILE` (reopened on SIGHUP) instead of standard output")
+	f.DurationVar(&fl.ShutdownGrace, "shutdown-grace", defaultShutdownGrace, "at shutdown, read the followed files to their end for this long at most; what is left is reported (exit status 2)")
 	f.StringVar(&fl.metrics, "metrics", "", "serve /metrics (Prometheus), /healthz and /readyz on `ADDR`")
 	f.DurationVar(&fl.opt.Idle, "session-idle", monitor.DefaultIdle, "close a session after this long without a new event (twice the Collector's group-by-trace wait)")
 	f.DurationVar(&fl.opt.Max, "session-max", monitor.DefaultMax, "close a session this long after its first event")
@@ -106,6 +119,7 @@ shutdown is late) on stderr, exit 0.`,
 	f.StringVar(&fl.logs.lifelineAttr, "lifeline-attr", "", "OTLP: the attribute naming a span's lifeline (default service.name)")
 	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "OTLP: the attribute naming a span's message (default messaging.destination.name, then rpc.method, then the span name)")
 	f.BoolVar(&fl.logs.strict, "strict", false, "an event outside the signature is an error (default: ignored and counted)")
+	f.Var(&fl.maxLine, "max-line", "followed files: "+maxLineHelp)
 	fl.jobs = 1
 	return cmd
 }
@@ -142,6 +156,9 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 		return err
 	}
 	lopt := src.Options
+	if err := checkFollowOutput(fl.output, fl.follow); err != nil {
+		return err
+	}
 	out, err := openOutput(fl.output, a.stdout)
 	if err != nil {
 		return err
@@ -218,11 +235,15 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 			return err
 		}
 	}
-	for _, path := range fl.follow {
+	halt := make(chan struct{})
+	left := make([]receiver.Left, len(fl.follow))
+	fopt := receiver.FollowOptions{Poll: 100 * time.Millisecond, Halt: halt, Warn: opt.Report}
+	for i, path := range fl.follow {
 		wg.Go(func() {
 			// Standard input is read until shutdown, then what it has
 			// given; a file to its end.
-			if err := receiver.FollowLog(ctx, t, path, a.stdin, 100*time.Millisecond); err != nil {
+			var err error
+			if left[i], err = receiver.FollowLog(ctx, t, path, a.stdin, fopt); err != nil {
 				opt.Report(err)
 			}
 		})
@@ -244,13 +265,15 @@ loop:
 		}
 	}
 	// Stop accepting (the servers finish the requests under way), read the
-	// followed files to their end, then judge what is open.
+	// followed files to their end within the grace, then judge what is
+	// open.
+	deadline := time.Now().Add(fl.ShutdownGrace)
 	met.setReady(false)
 	for _, s := range servers {
 		s()
 	}
 	servers = nil
-	waitFollowers(&wg, fl.follow)
+	waitFollowers(&wg, halt, deadline)
 	t.Close()
 	n, r := t.Counts(), otlp.Counts()
 	var vs []string
@@ -264,20 +287,61 @@ loop:
 	}
 	fmt.Fprintf(a.stderr, "ivc monitor: %d records (%s; %d evicted); %d events received = %d judged + %d ignored + %d malformed + %d late; %d spans without a protocol kind; %d requests refused saturated, %d undecodable\n",
 		n.Judged(), strings.Join(vs, ", "), n.Evicted, n.Received, n.Events, n.Ignored, n.Malformed, n.Late, n.Unkinded, r.Rejected, r.Malformed)
-	return out.Close()
+	err = out.Close()
+	var unread []string
+	for i, l := range left {
+		switch {
+		case l.Bytes > 0:
+			unread = append(unread, fmt.Sprintf("%s: %d bytes", syntax.FileName(fl.follow[i]), l.Bytes))
+		case l.Halted && fl.follow[i] == input.Stdin:
+			unread = append(unread, "standard input: still writing")
+		}
+	}
+	if len(unread) > 0 && err == nil {
+		err = fmt.Errorf("left unread at the end of the shutdown grace (%v, --shutdown-grace): %s", fl.ShutdownGrace, strings.Join(unread, "; "))
+	}
+	return err
 }
 
 // waitFollowers waits for the readers of --follow, which end at their
 // file's end once the context is done, and standard input once it has
-// handed over what it read; a source that writes faster than it is read
-// is not waited for past a moment (what it gives later is counted late).
-func waitFollowers(wg *sync.WaitGroup, follow []string) {
+// handed over what it read, until the deadline: then it halts them (what
+// they leave unread, they report) and waits for them to stop.
+func waitFollowers(wg *sync.WaitGroup, halt chan struct{}, deadline time.Time) {
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
 	select {
 	case <-done:
-	case <-time.After(time.Second):
+	case <-time.After(time.Until(deadline)):
+		close(halt)
+		<-done
 	}
+}
+
+// checkFollowOutput refuses an output that is one of the followed files
+// (the same file by any name, or the same path when neither exists yet):
+// each record would be read back as an event, re-open its session and
+// write another record, without end.
+func checkFollowOutput(output string, follow []string) error {
+	if output == "" {
+		return nil
+	}
+	oi, oerr := os.Stat(output)
+	oabs, _ := filepath.Abs(output)
+	for _, path := range follow {
+		if path == input.Stdin {
+			continue
+		}
+		fi, err := os.Stat(path)
+		same := err == nil && oerr == nil && os.SameFile(oi, fi)
+		if abs, _ := filepath.Abs(path); abs == oabs {
+			same = true
+		}
+		if same {
+			return fmt.Errorf("--output %s: is the followed file %s: its records would be read back as events", syntax.FileName(output), syntax.FileName(path))
+		}
+	}
+	return nil
 }
 
 // recordOutput writes records as JSON lines, to a file reopened on SIGHUP

@@ -348,3 +348,69 @@ func TestMonitorSIGTERM(t *testing.T) {
 		t.Errorf("summary: %s", rest.String())
 	}
 }
+
+// TestMonitorFollowOutput: an output that is a followed file (by any
+// name, or before either exists) is refused at start: its records would
+// be read back as events, without end.
+func TestMonitorFollowOutput(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "app.jsonl")
+	if err := os.WriteFile(log, []byte(`{"session":"x","action":"S?d"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(log, filepath.Join(dir, "link.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	hsf := filepath.Join(testdata, "abp/abp.hsf")
+	for _, c := range []struct{ follow, output string }{
+		{log, log},
+		{filepath.Join(dir, "link.jsonl"), filepath.Join(dir, ".", "app.jsonl")},
+		{filepath.Join(dir, "new.jsonl"), filepath.Join(dir, "sub", "..", "new.jsonl")},
+	} {
+		var out, errs bytes.Buffer
+		e := testEnv(&out, &errs)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		e.interrupted = func() (context.Context, context.CancelFunc) { return ctx, cancel }
+		status := run([]string{"monitor", "--otlp-grpc", "", "--otlp-http", "", "--follow", c.follow, "--output", c.output, hsf}, e)
+		cancel()
+		if status != 2 || !strings.Contains(errs.String(), "is the followed file") {
+			t.Errorf("--follow %s --output %s: exit status %d: %s", c.follow, c.output, status, errs.String())
+		}
+	}
+}
+
+// TestMonitorFollowBacklog: at SIGTERM, a followed file's backlog is read
+// to its end and judged, however long that takes within the shutdown
+// grace; past the grace, what is left is reported with exit status 2.
+func TestMonitorFollowBacklog(t *testing.T) {
+	const n = 40000 // a few seconds of one-event sessions, each a Fail
+	var b bytes.Buffer
+	for i := range n {
+		fmt.Fprintf(&b, `{"session":"s%d","action":"S?d"}`+"\n", i)
+	}
+	log := filepath.Join(t.TempDir(), "app.jsonl")
+	if err := os.WriteFile(log, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hsf := filepath.Join(testdata, "abp/abp.hsf")
+	monitor := func(grace string) (int, string) {
+		var out, errs bytes.Buffer
+		e := testEnv(&out, &errs)
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel() // SIGTERM as the monitor starts
+		e.interrupted = func() (context.Context, context.CancelFunc) { return ctx, cancel }
+		status := run([]string{"monitor", "--otlp-grpc", "", "--otlp-http", "", "--shutdown-grace", grace, "--follow", log, hsf}, e)
+		return status, errs.String()
+	}
+	start := time.Now()
+	status, stderr := monitor("1m")
+	t.Logf("%d events read and judged in %v", n, time.Since(start))
+	want := fmt.Sprintf("%d events received = %d judged + 0 ignored + 0 malformed + 0 late", n, n)
+	if status != 0 || !strings.Contains(stderr, want) {
+		t.Errorf("exit status %d, want 0 and %q: %s", status, want, stderr[max(0, len(stderr)-1000):])
+	}
+	status, stderr = monitor("1ms")
+	if status != 2 || !strings.Contains(stderr, "left unread at the end of the shutdown grace") {
+		t.Errorf("exit status %d, want 2 and what was left unread: %s", status, stderr[max(0, len(stderr)-1000):])
+	}
+}

@@ -3,6 +3,7 @@ package compile_test
 import (
 	"bytes"
 	"flag"
+	"go/build"
 	"go/format"
 	"go/parser"
 	"go/token"
@@ -246,6 +247,46 @@ func TestErrors(t *testing.T) {
 		c.edit(&cfg)
 		if _, err := compile.Generate(cfg); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got error %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestHostileFileName: a spec's file name, which the generated comments
+// show, cannot end a comment: a newline followed by a build constraint
+// or "*/" leaves every file of the package parsed as Go and built.
+func TestHostileFileName(t *testing.T) {
+	m := compileModel(t, "platoon2", "discrete", "platoon")
+	const name = "x\n//go:build ignore\n// +build ignore\n*/ package x; */\u2028y.hsf"
+	m.cfg.Source = name + " + y.hif"
+	m.cfg.Command = "ivc compile " + name + " --package platoon"
+	m.cfg.Main, m.cfg.ImportPath = true, "example.com/verifiers/platoon"
+	files, err := compile.Generate(m.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFiles(t, files, m.cfg.ImportPath)
+	dir := t.TempDir()
+	for _, f := range files {
+		path := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ok, err := build.Default.MatchFile(filepath.Dir(path), filepath.Base(path))
+		if err != nil || !ok {
+			t.Errorf("%s is not built (%v)", f.Name, err)
+		}
+		ast, err := parser.ParseFile(token.NewFileSet(), f.Name, f.Data, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ast.Name.Name != "platoon" && ast.Name.Name != "main" {
+			t.Errorf("%s: package %s", f.Name, ast.Name.Name)
+		}
+		if bytes.Contains(f.Data, []byte("\n//go:build")) || bytes.Contains(f.Data, []byte("\n// +build")) {
+			t.Errorf("%s: a build constraint from the file name", f.Name)
 		}
 	}
 }

@@ -2,6 +2,8 @@ package compile
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	. "github.com/dave/jennifer/jen"
 )
@@ -159,9 +161,23 @@ func (m *model) ownerOf(l int) int {
 
 func (m *model) source() string {
 	if m.cfg.Source != "" {
-		return m.cfg.Source
+		return commentText(m.cfg.Source)
 	}
 	return "the interaction"
+}
+
+// commentText returns s as it may stand in a comment of the generated
+// source: s itself when each of its characters prints, else a Go string
+// literal of it. A file name is the user's, and a newline in it must not
+// end a line comment (the next line would be code, or a build constraint
+// such as "//go:build ignore" that leaves the package without files), nor
+// "*/" a block comment (the command's documentation is one): in the
+// literal, its '/' is written \x2f.
+func commentText(s string) string {
+	if strings.Contains(s, "*/") || strings.ContainsFunc(s, func(r rune) bool { return !strconv.IsPrint(r) }) {
+		return strings.ReplaceAll(strconv.Quote(s), "*/", `*\x2f`)
+	}
+	return s
 }
 
 // dataLine is the width of the lines of encoded data in the source.

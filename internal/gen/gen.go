@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/multitrace"
@@ -54,7 +55,16 @@ type Options struct {
 	// executable action, without the term accepting the empty trace (or
 	// before MinLength events).
 	MaxTries int
+	// MaxMemory bounds what the walks add to the store, in bytes (default
+	// DefaultMaxMemory): the frontiers of the terms reached, which a deep
+	// nesting of operators makes quadratic in its depth (alt or par nested
+	// 100,000 deep: billions of elements). Past it, Accepted returns a
+	// *MemoryError at once, rather than computing on for minutes.
+	MaxMemory int64
 }
+
+// DefaultMaxMemory is Options.MaxMemory's default.
+const DefaultMaxMemory = 1 << 30
 
 func (o Options) withDefaults() Options {
 	if o.MaxLength <= 0 {
@@ -66,6 +76,9 @@ func (o Options) withDefaults() Options {
 	if o.MaxTries <= 0 {
 		o.MaxTries = 1000
 	}
+	if o.MaxMemory <= 0 {
+		o.MaxMemory = DefaultMaxMemory
+	}
 	return o
 }
 
@@ -75,11 +88,47 @@ func (o Options) withDefaults() Options {
 // opt.MinLength events are drawn, with probability opt.StopProbability (or
 // when nothing else is possible). It returns an error when no walk of at
 // most opt.MaxTries reached such a term within opt.MaxLength events.
-func Accepted(st *interaction.Store, t interaction.Term, rng *rand.Rand, opt Options) ([]interaction.MultiAction, error) {
+func Accepted(st *interaction.Store, t interaction.Term, rng *rand.Rand, opt Options) (tr []interaction.MultiAction, err error) {
 	opt = opt.withDefaults()
 	if opt.MinLength > opt.MaxLength {
 		return nil, fmt.Errorf("minimum length %d above the maximum, %d", opt.MinLength, opt.MaxLength)
 	}
+	// The store calls the hook before it takes memory for frontiers, in
+	// the middle of computing one: past the bound, the walk is abandoned
+	// by a panic, which leaves the store consistent (see OnGrowth).
+	base := st.Bytes()
+	st.OnGrowth(func() {
+		if st.Bytes()-base > opt.MaxMemory {
+			panic(abandon{})
+		}
+	})
+	defer st.OnGrowth(nil)
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(abandon); !ok {
+				panic(r)
+			}
+			tr, err = nil, &MemoryError{MaxMemory: opt.MaxMemory}
+		}
+	}()
+	return walk(st, t, rng, opt)
+}
+
+// abandon is the panic by which Accepted's growth hook stops a walk.
+type abandon struct{}
+
+// MemoryError is the error of Accepted (and of Generate and Stream) when
+// the walks' frontiers would take more than Options.MaxMemory.
+type MemoryError struct {
+	MaxMemory int64
+}
+
+func (e *MemoryError) Error() string {
+	return fmt.Sprintf("the frontiers of the interaction's terms take more than %d MiB (operators nested deep?)", e.MaxMemory>>20)
+}
+
+// walk is Accepted's walks, within the bounds of opt.
+func walk(st *interaction.Store, t interaction.Term, rng *rand.Rand, opt Options) ([]interaction.MultiAction, error) {
 	for range opt.MaxTries {
 		cur := t
 		var tr []interaction.MultiAction
@@ -96,14 +145,30 @@ func Accepted(st *interaction.Store, t interaction.Term, rng *rand.Rand, opt Opt
 			cur = st.Step(cur, k)
 		}
 	}
-	return nil, &BoundError{Term: st.Format(t), MinLength: opt.MinLength, MaxLength: opt.MaxLength, Tries: opt.MaxTries}
+	return nil, &BoundError{Term: shortTerm(st.Format(t)), MinLength: opt.MinLength, MaxLength: opt.MaxLength, Tries: opt.MaxTries}
+}
+
+// maxTermText is the most bytes of an interaction an error prints.
+const maxTermText = 200
+
+// shortTerm returns the text of a term cut to maxTermText bytes (at a
+// character's start), ending in "…" when cut.
+func shortTerm(s string) string {
+	if len(s) <= maxTermText {
+		return s
+	}
+	i := maxTermText
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
 }
 
 // BoundError is the error of Accepted (and of Generate and Stream) when no
 // walk ended within the bounds of Options, so that a caller can say which
 // setting to raise.
 type BoundError struct {
-	Term                 string // the interaction, formatted
+	Term                 string // the interaction, formatted (its first 200 bytes, then "…")
 	MinLength, MaxLength int    // the bounds of the walks' lengths
 	Tries                int    // the walks tried
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/random"
@@ -369,5 +370,30 @@ func TestGenerateErrors(t *testing.T) {
 	}
 	if _, err := ParseBase("noise"); err == nil {
 		t.Error("ParseBase(noise) succeeded")
+	}
+}
+
+// TestAcceptedDeep: a deep nesting of operators, whose frontiers take
+// memory and time quadratic in its depth, ends in a MemoryError within
+// Options.MaxMemory, in bounded time; an error prints the interaction cut
+// short.
+func TestAcceptedDeep(t *testing.T) {
+	st := interaction.NewStore(random.Signature(2, 2))
+	x := st.MustParseTerm("strict(l1!m1,l2?m1)")
+	const depth = 20000 // frontiers of 2·10⁸ elements in all
+	deep, chain := x, x
+	for range depth {
+		deep, chain = st.Par(x, deep), st.Seq(x, chain)
+	}
+	start := time.Now()
+	_, err := Accepted(st, deep, rand.New(rand.NewPCG(1, 2)), Options{MaxLength: 100, MaxMemory: 16 << 20})
+	var me *MemoryError
+	if !errors.As(err, &me) || time.Since(start) > 20*time.Second {
+		t.Errorf("par nested %d deep: %v after %v, want a MemoryError at once", depth, err, time.Since(start))
+	}
+	_, err = Accepted(st, chain, rand.New(rand.NewPCG(1, 2)), Options{MaxLength: 3, MaxTries: 2})
+	var be *BoundError
+	if !errors.As(err, &be) || len(be.Term) > maxTermText+len("…") || !strings.HasSuffix(be.Term, "…") {
+		t.Errorf("seq nested %d deep: %v, want a BoundError with the term cut short", depth, err)
 	}
 }

@@ -2,14 +2,17 @@ package receiver_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"io"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/ivc-project/ivc/internal/receiver"
+	"github.com/ivc-project/ivc/logs"
 )
 
 // TestFollow: appended lines, a rotation and a truncation, all read.
@@ -18,7 +21,7 @@ func TestFollow(t *testing.T) {
 	path := filepath.Join(dir, "app.jsonl")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	r := receiver.Follow(ctx, path, 5*time.Millisecond)
+	r := receiver.Follow(ctx, path, receiver.FollowOptions{Poll: 5 * time.Millisecond})
 	defer r.Close()
 	lines := make(chan string)
 	go func() {
@@ -89,4 +92,80 @@ func TestStream(t *testing.T) {
 	}
 	go pw.Write([]byte("three\n")) // to the read under way at the end: not received
 	pw.Close()
+}
+
+// TestFollowCopytruncate: a file truncated in place and written again
+// before the follower looks (longer than what was read) is read again
+// from its start, with a warning.
+func TestFollowCopytruncate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "app.jsonl")
+	if err := os.WriteFile(path, []byte("old 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var warned atomic.Int32
+	poll := 300 * time.Millisecond
+	r := receiver.Follow(ctx, path, receiver.FollowOptions{Poll: poll, Warn: func(error) { warned.Add(1) }})
+	defer r.Close()
+	sc := bufio.NewScanner(r)
+	if !sc.Scan() || sc.Text() != "old 1" {
+		t.Fatalf("read %q, %v", sc.Text(), sc.Err())
+	}
+	// copytruncate: the file copied away, truncated, then written again
+	// at once, within the follower's poll.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("new 1\nnew 2\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for _, want := range []string{"new 1", "new 2"} {
+		if !sc.Scan() || sc.Text() != want {
+			t.Fatalf("read %q, want %q (%v)", sc.Text(), want, sc.Err())
+		}
+	}
+	if warned.Load() != 1 {
+		t.Errorf("%d warnings of a truncation, want 1", warned.Load())
+	}
+}
+
+// haltingLogs reads one chunk of a log, closes halt, then reads on.
+type haltingLogs struct {
+	halt chan struct{}
+	read int64
+}
+
+func (h *haltingLogs) ConsumeLog(source string, r io.Reader, f logs.Format) (logs.Stats, error) {
+	buf := make([]byte, 4096)
+	n, err := r.Read(buf)
+	h.read += int64(n)
+	close(h.halt)
+	for err == nil {
+		n, err = r.Read(buf)
+		h.read += int64(n)
+	}
+	return logs.Stats{}, nil
+}
+
+// TestFollowHalt: halted, a follower stops at once and says how much of
+// its file it left.
+func TestFollowHalt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "app.jsonl")
+	data := bytes.Repeat([]byte(`{"session":"a","action":"S?d"}`+"\n"), 10000)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // shutting down: read to the end, unless halted
+	h := &haltingLogs{halt: make(chan struct{})}
+	left, err := receiver.FollowLog(ctx, h, path, nil, receiver.FollowOptions{Poll: time.Millisecond, Halt: h.halt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !left.Halted || left.Bytes != int64(len(data))-h.read || h.read == int64(len(data)) {
+		t.Errorf("read %d bytes of %d, left %+v", h.read, len(data), left)
+	}
 }

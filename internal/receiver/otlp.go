@@ -12,7 +12,7 @@
 //	otlp := receiver.NewOTLP(tbl, 0)
 //	go otlp.NewGRPCServer().Serve(ln)                      // OTLP/gRPC
 //	http.Handle("/v1/traces", otlp.HTTPHandler())          // OTLP/HTTP
-//	go receiver.FollowLog(ctx, tbl, "app.jsonl", 100*time.Millisecond)
+//	go receiver.FollowLog(ctx, tbl, "app.jsonl", nil, receiver.FollowOptions{Poll: 100 * time.Millisecond})
 package receiver
 
 import (

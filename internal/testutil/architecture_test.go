@@ -86,7 +86,7 @@ var architecture = []struct {
 	// check.Walker offers); the receivers, which only decode and hand on
 	// to a consumer (the table), and import no engine.
 	{"monitor", []string{"check", "logs", "session", "verdict"}, []string{"go.opentelemetry.io/collector/pdata"}},
-	{"internal/receiver", []string{"internal/input", "logs"},
+	{"internal/receiver", []string{"syntax", "internal/input", "logs"},
 		[]string{"go.opentelemetry.io/collector/pdata", "google.golang.org/grpc", "google.golang.org/genproto/googleapis/rpc",
 			"google.golang.org/protobuf"}},
 	// The driver: flags, wiring and printing (ivc monitor's metrics as

@@ -47,6 +47,7 @@ import (
 	"github.com/ivc-project/ivc/beam/pipeline"
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/logs"
 )
 
 // repeated is a flag that may be given several times.
@@ -71,6 +72,7 @@ var (
 	output           = flag.String("output", "", "the `PREFIX` of the files written, on any Beam filesystem (required)")
 	shards           = flag.Int("shards", 1, "the number of files the records, and the errors, are each written to")
 	buckets          = flag.Int("buckets", pipeline.DefaultBuckets, "the number of groups the sessions are spread over: the unit of work of the workers that judge")
+	maxLine          = flag.Int("max-line", 0, fmt.Sprintf("the longest line, JSON value (an OTLP resource, a Jaeger span) or CSV record read, in bytes; decoding one takes up to 60 times it (0: %d, or a 64th of the reading budget when less)", logs.MaxLine))
 	maxSessionEvents = flag.Int("max-session-events", pipeline.DefaultMaxSessionEvents, "the most events a session may have to be judged; a larger one is reported, not judged")
 	force            = flag.Bool("force", false, "remove a previous run's outputs of the same --output PREFIX (its shards, error files and summary) before running")
 	verbose          = flag.Bool("verbose", false, "show Beam's informational logs")
@@ -173,7 +175,8 @@ func run(ctx context.Context, stdout io.Writer) error {
 	}
 	cfg := pipeline.Config{
 		Inputs: inputs, Format: *logFormat, Output: *output, Shards: *shards, Buckets: *buckets, MaxSessionEvents: *maxSessionEvents,
-		Source: sp, Settings: check.Settings{Engine: *engine, Timeout: *timeout}, Locations: *locations,
+		MaxLine: *maxLine,
+		Source:  sp, Settings: check.Settings{Engine: *engine, Timeout: *timeout}, Locations: *locations,
 		LifelineAttr: *lifelineAttr, MessageAttr: *messageAttr, Strict: *strict, SessionScope: *sessionScope,
 	}
 	for _, f := range fields {
