@@ -170,8 +170,8 @@ func TestHTTPTimeouts(t *testing.T) {
 }
 
 // serveGRPC serves o's OTLP/gRPC receiver on loopback as ivc monitor does
-// and returns a client of it.
-func serveGRPC(t *testing.T, o *OTLP) ptraceotlp.GRPCClient {
+// and returns a client of it, and its connection.
+func serveGRPC(t *testing.T, o *OTLP) (ptraceotlp.GRPCClient, *grpc.ClientConn) {
 	ln, err := Listen("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -184,7 +184,7 @@ func serveGRPC(t *testing.T, o *OTLP) ptraceotlp.GRPCClient {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	return ptraceotlp.NewGRPCClient(conn)
+	return ptraceotlp.NewGRPCClient(conn), conn
 }
 
 // TestGRPCDecodeBound: an OTLP/gRPC request of 350,000 empty spans (3.5
@@ -194,7 +194,7 @@ func serveGRPC(t *testing.T, o *OTLP) ptraceotlp.GRPCClient {
 func TestGRPCDecodeBound(t *testing.T) {
 	c := &counting{}
 	o := NewOTLP(c, 0)
-	client := serveGRPC(t, o)
+	client, _ := serveGRPC(t, o)
 	req := ptraceotlp.NewExportRequest()
 	if err := req.UnmarshalProto(spansOf(repeated(350_000, 2, nil))); err != nil {
 		t.Fatal(err)
@@ -218,5 +218,90 @@ func TestGRPCDecodeBound(t *testing.T) {
 	}
 	if n := o.Counts(); n.TooLarge != 1 {
 		t.Errorf("counts %+v", n)
+	}
+}
+
+// TestGRPCStreams: past the streams the receiver's memory holds (each may
+// receive a message of 4 MiB before it is decoded), a new stream is
+// refused saturated, with a RetryInfo, before its message is received; a
+// stream that ends gives its room back.
+func TestGRPCStreams(t *testing.T) {
+	c := &counting{}
+	o := NewOTLPLimits(c, Limits{Requests: 1, Memory: DefaultMaxRecvMsgSize})
+	client, _ := serveGRPC(t, o)
+	ln, err := Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := o.NewGRPCServer()
+	go s.Serve(ln)
+	defer s.Stop()
+	cc, err := grpc.NewClient(ln.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cc.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// A stream that never sends its message, on a connection of its own.
+	if _, err := cc.NewStream(ctx, &grpc.StreamDesc{ClientStreams: true}, "/opentelemetry.proto.collector.trace.v1.TraceService/Export"); err != nil {
+		t.Fatal(err)
+	}
+	req := ptraceotlp.NewExportRequest()
+	if err := req.UnmarshalJSON(emptySpans(3)); err != nil {
+		t.Fatal(err)
+	}
+	var st *status.Status
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		_, err := client.Export(context.Background(), req)
+		if st = status.Convert(err); st.Code() == codes.ResourceExhausted {
+			break // the held stream has arrived
+		}
+	}
+	retry := false
+	for _, d := range st.Details() {
+		_, retry = d.(*errdetails.RetryInfo)
+	}
+	if st.Code() != codes.ResourceExhausted || !retry {
+		t.Fatalf("beside a stream held: %v (RetryInfo %v)", st, retry)
+	}
+	cancel()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		_, err := client.Export(context.Background(), req)
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("once the stream ended: %v", err)
+		}
+	}
+}
+
+// TestGRPCSlowStream: streams whose message is never sent whole hold no
+// request slot (grpc-go calls the handler before the message is
+// received): with one slot, a request sent whole beside them is read.
+func TestGRPCSlowStream(t *testing.T) {
+	c := &counting{}
+	o := NewOTLP(c, 1)
+	client, cc := serveGRPC(t, o)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for range 4 { // each on a connection of its own: one stream at once on each (NewGRPCServer)
+		slow, err := grpc.NewClient(cc.Target(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer slow.Close()
+		if _, err := slow.NewStream(ctx, &grpc.StreamDesc{ClientStreams: true}, "/opentelemetry.proto.collector.trace.v1.TraceService/Export"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(100 * time.Millisecond) // the streams open, their handlers waiting for a message
+	req := ptraceotlp.NewExportRequest()
+	if err := req.UnmarshalJSON(emptySpans(3)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.Export(context.Background(), req); err != nil || c.spans.Load() != 3 {
+		t.Errorf("beside 4 slow streams: %v", err)
 	}
 }

@@ -49,6 +49,7 @@ import (
 	_ "google.golang.org/grpc/encoding/gzip" // the Collector's OTLP exporters compress by default
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/status"
+	"google.golang.org/grpc/tap"
 	"google.golang.org/protobuf/types/known/durationpb"
 )
 
@@ -127,6 +128,11 @@ type OTLP struct {
 	lim   Limits
 	slots chan struct{} // one per request being decoded
 	held  atomic.Int64  // bytes of requests being read and decoded, within lim.Memory
+	// streams are the OTLP/gRPC streams open, each receiving a message of
+	// up to DefaultMaxRecvMsgSize before a slot is taken: maxStreams at
+	// most, what lim.Memory holds of such messages.
+	streams    atomic.Int64
+	maxStreams int64
 
 	rejected, tooLarge, malformed atomic.Int64
 }
@@ -159,7 +165,8 @@ func NewOTLPLimits(next Traces, lim Limits) *OTLP {
 		lim.Memory = DefaultMemory
 	}
 	lim.RequestBytes = min(lim.RequestBytes, lim.Memory)
-	return &OTLP{next: next, lim: lim, slots: make(chan struct{}, lim.Requests)}
+	return &OTLP{next: next, lim: lim, slots: make(chan struct{}, lim.Requests),
+		maxStreams: max(int64(lim.Requests), lim.Memory/DefaultMaxRecvMsgSize)}
 }
 
 // Counts returns the requests refused so far.
@@ -409,20 +416,36 @@ func Listen(addr string) (net.Listener, error) {
 
 // NewGRPCServer returns a gRPC server of the OTLP trace service: messages
 // of DefaultMaxRecvMsgSize at most, Limits.Requests streams at once on a
-// connection, and idle connections closed after IdleTimeout.
+// connection, as many as Limits.Memory holds of such messages on all
+// (past them, a stream is refused saturated before its message is
+// received), and idle connections closed after IdleTimeout.
 func (o *OTLP) NewGRPCServer() *grpc.Server {
 	s := grpc.NewServer(
 		grpc.MaxRecvMsgSize(DefaultMaxRecvMsgSize),
 		grpc.MaxConcurrentStreams(uint32(o.lim.Requests)),
+		grpc.InTapHandle(o.tap),
 		grpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionIdle: IdleTimeout}))
 	o.RegisterGRPC(s)
 	return s
 }
 
+// tap admits a new gRPC stream, before its message is received, while
+// fewer than maxStreams are open; the stream's context ends with it.
+func (o *OTLP) tap(ctx context.Context, _ *tap.Info) (context.Context, error) {
+	if o.streams.Add(1) > o.maxStreams {
+		o.streams.Add(-1)
+		o.rejected.Add(1)
+		return ctx, saturated()
+	}
+	context.AfterFunc(ctx, func() { o.streams.Add(-1) })
+	return ctx, nil
+}
+
 // RegisterGRPC registers the OTLP/gRPC trace service on s (the gzip codec
 // is registered by this package). Unlike ptraceotlp.RegisterGRPCServer's,
-// its handler takes a request slot before it decodes the message, and
-// bounds the message's decoded estimate before pdata decodes it:
+// its handler takes a request slot once the message is received, before
+// it is decoded, and bounds the message's decoded estimate before pdata
+// decodes it:
 // RESOURCE_EXHAUSTED with a RetryInfo when saturated, so that clients
 // retry; without one past Limits.RequestBytes (the OTLP specification's
 // way of saying not to); INVALID_ARGUMENT when it is not an OTLP request.
@@ -435,17 +458,15 @@ func (o *OTLP) RegisterGRPC(s *grpc.Server) {
 	}, o)
 }
 
-// grpcExport is the handler of the Export method. grpc-go hands a handler
-// the message received, not decoded: dec decodes it, with the codec
-// registered as "proto" (pdata's, which decodes a message with an
-// UnmarshalProto method by calling it on the bytes: grpcRequest's).
+// grpcExport is the handler of the Export method. grpc-go calls a handler
+// as soon as a stream opens, its message neither received nor decoded: dec
+// receives it (as slowly as the client sends it), then decodes it with the
+// codec registered as "proto" (pdata's, which decodes a message with an
+// UnmarshalProto method by calling it on the bytes: grpcRequest's, which
+// takes the request's slot, bounds it, then decodes it).
 func (o *OTLP) grpcExport(_ any, ctx context.Context, dec func(any) error, interceptor grpc.UnaryServerInterceptor) (any, error) {
-	if !o.acquire() {
-		return nil, saturated()
-	}
-	defer o.release()
 	in := &grpcRequest{o: o, req: ptraceotlp.NewExportRequest()}
-	defer func() { o.free(in.held) }()
+	defer in.done()
 	if err := dec(in); err != nil {
 		return nil, err
 	}
@@ -487,17 +508,32 @@ func saturated() error {
 }
 
 // grpcRequest is an OTLP/gRPC request as its codec hands it over: its
-// UnmarshalProto bounds the message's decoded estimate, then decodes it.
-// Why it is refused is kept in err, for the handler to answer with its
-// own status (a codec's error is answered INTERNAL).
+// UnmarshalProto, given the message received, takes a request slot,
+// bounds the message's decoded estimate, then decodes it. Why it is
+// refused is kept in err, for the handler to answer with its own status
+// (a codec's error is answered INTERNAL).
 type grpcRequest struct {
 	o    *OTLP
 	req  ptraceotlp.ExportRequest
-	held int64
+	slot bool  // a request slot taken
+	held int64 // bytes of Limits.Memory reserved
 	err  error
 }
 
+// done gives back what the request took.
+func (r *grpcRequest) done() {
+	r.o.free(r.held)
+	if r.slot {
+		r.o.release()
+	}
+}
+
 func (r *grpcRequest) UnmarshalProto(b []byte) error {
+	if !r.o.acquire() {
+		r.err = errSaturated
+		return nil
+	}
+	r.slot = true
 	estimate, err := protoEstimate(b)
 	if err == nil {
 		err = r.o.bound(estimate, &r.held)

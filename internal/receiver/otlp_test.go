@@ -43,10 +43,14 @@ func TestSaturated(t *testing.T) {
 	if resp := post(); resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") != "1" {
 		t.Errorf("saturated: %s, Retry-After %q", resp.Status, resp.Header.Get("Retry-After"))
 	}
-	_, err := m.grpcExport(nil, context.Background(), func(any) error {
-		t.Error("a saturated receiver decodes the message")
-		return nil
+	var in *grpcRequest
+	_, err := m.grpcExport(nil, context.Background(), func(v any) error {
+		in = v.(*grpcRequest)
+		return in.UnmarshalProto(spansOf(repeated(3, 2, nil)))
 	}, nil)
+	if in.req.Traces().SpanCount() != 0 {
+		t.Error("a saturated receiver decodes the message")
+	}
 	st := status.Convert(err)
 	retry := false
 	for _, d := range st.Details() {
