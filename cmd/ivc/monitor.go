@@ -172,13 +172,7 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 		f(a.stderr)
 	}
 	opt := fl.opt
-	opt.MaxMemory = int64(fl.maxSessionMemory)
-	// The monitor's memory: a quarter of what is available for the
-	// sessions, as much at most for the OTLP requests being decoded.
-	quarter := check.DefaultMaxMemory(2)
-	if opt.MaxMemory <= 0 {
-		opt.MaxMemory = quarter
-	}
+	opt.MaxMemory = int64(fl.maxSessionMemory) // 0: the table's default, a quarter of the available memory
 	opt.Report = func(err error) { stderr(func(w io.Writer) { fmt.Fprintf(w, "ivc: %v\n", err) }) }
 	out, err := openOutput(fl.output, a.stdout, opt.Report)
 	if err != nil {
@@ -196,9 +190,11 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 	if err != nil {
 		return err
 	}
+	// The OTLP requests being read and decoded take at most as much as
+	// the sessions by default.
 	lim := fl.requests
 	lim.RequestBytes = int64(fl.maxRequestSize)
-	lim.Memory = min(receiver.DefaultMemory, quarter)
+	lim.Memory = min(receiver.DefaultMemory, monitor.DefaultMaxMemory())
 	if lim.RequestBytes > lim.Memory {
 		lim.Memory = lim.RequestBytes
 	}
