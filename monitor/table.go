@@ -64,6 +64,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/logs"
@@ -80,9 +81,11 @@ type Options struct {
 	// Grace re-opens it, for a revised record (default DefaultGrace).
 	Grace time.Duration
 	// MaxSessions bounds the open sessions, MaxMemory the bytes held for
-	// open and closed sessions (estimated); past either, the oldest open
-	// session is judged early (closed_by evicted). 0: DefaultMaxSessions,
-	// no memory bound.
+	// open and closed sessions (estimated: each event with what pairs it);
+	// past either, closed sessions are forgotten, then the oldest open
+	// session is judged early (closed_by evicted) and forgotten: its later
+	// events are late. 0: DefaultMaxSessions, DefaultMaxMemory(); a
+	// negative MaxMemory, no memory bound.
 	MaxSessions int
 	MaxMemory   int64
 	// Report receives malformed lines and sessions that cannot be judged.
@@ -103,18 +106,34 @@ const (
 	DefaultMaxSessions = 1_000_000
 )
 
-// Bytes held per event and per session, as BenchmarkJoinHeld of session
-// measures them for the same events (48 B/event, 482 B/session), and per
-// location of a session watched for early failure (a walk). A span of an
-// OTLP request also holds what pairs it at its session's assembly (a
-// logs.SpanLink, 80 B), which the estimate leaves out, as it leaves out
-// what a logs.Event holds beyond the gatherer's record of it.
+// DefaultMaxMemory is the bound of Options.MaxMemory when it is 0: a
+// quarter of the memory available to the process (check.DefaultMaxMemory
+// shared by two: the sessions, and the rest of the monitor).
+func DefaultMaxMemory() int64 { return check.DefaultMaxMemory(2) }
+
+// Bytes held, as the table counts them (TestHeldBytes measures them): a
+// session (its liveSession, its entries in the table's map and lists,
+// about 480 B, and its id), each event in its session's slice (a
+// logs.Event, counted by the slice's capacity, as append grows it), what
+// pairs a span at its session's assembly (a logs.SpanLink, its links and
+// the names it holds), and per location of a session watched for early
+// failure (a walk).
 const (
-	eventBytes   = 48
 	sessionBytes = 512
+	eventBytes   = int64(unsafe.Sizeof(logs.Event{}))
+	linkBytes    = int64(unsafe.Sizeof(logs.SpanLink{}))
 	walkBytes    = 8
 	sliceBytes   = 24
 )
+
+// heldBytes returns what ev holds beyond its logs.Event.
+func heldBytes(ev *logs.Event) int64 {
+	l := ev.Link
+	if l == nil {
+		return 0
+	}
+	return linkBytes + 8*int64(cap(l.Links)) + int64(len(l.OwnName)+len(l.PairName))
+}
 
 // Reasons a session closed (check.Live.ClosedBy).
 const (
@@ -146,6 +165,7 @@ type liveSession struct {
 	id, file    string
 	events      []logs.Event
 	first, last time.Time
+	bytes       int64         // held by its events (Table.bytes counts them too)
 	revision    int           // of its last record
 	elem        *list.Element // in Table.open or Table.closed
 	closedAt    time.Time
@@ -220,6 +240,12 @@ func NewTable(c *check.Checker, lopt logs.Options, opt Options, emit func(check.
 	if opt.MaxSessions <= 0 {
 		opt.MaxSessions = DefaultMaxSessions
 	}
+	switch {
+	case opt.MaxMemory == 0:
+		opt.MaxMemory = DefaultMaxMemory()
+	case opt.MaxMemory < 0:
+		opt.MaxMemory = 0
+	}
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
@@ -275,16 +301,19 @@ func (t *Table) add(source string, ev logs.Event, now time.Time) {
 		s = &liveSession{id: ev.Session, file: source, first: now}
 		t.sessions[s.id] = s
 		s.elem = t.open.PushBack(s)
-		t.bytes += sessionBytes
+		t.bytes += sessionBytes + int64(len(s.id))
 	case !s.closedAt.IsZero(): // late, within its grace: re-open
 		t.closed.Remove(s.elem)
 		s.closedAt = time.Time{}
 		s.first = now
 		s.elem = t.open.PushBack(s)
 	}
+	c := cap(s.events)
 	s.events = append(s.events, ev)
 	s.last = now
-	t.bytes += eventBytes
+	held := int64(cap(s.events)-c)*eventBytes + heldBytes(&ev)
+	s.bytes += held
+	t.bytes += held
 	if t.online != nil && !s.unwatched {
 		t.watch(s, now)
 	}
@@ -293,8 +322,13 @@ func (t *Table) add(source string, ev logs.Event, now time.Time) {
 			t.forget(t.closed.Front().Value.(*liveSession))
 			continue
 		}
+		// Evicted once: its room is what is wanted, so it is forgotten
+		// at once, not kept for its grace; its later events are late
+		// (re-opening it would judge it again whole at each event).
+		s := t.open.Front().Value.(*liveSession)
 		t.counts.Evicted++
-		t.closeSession(t.open.Front().Value.(*liveSession), ClosedEvicted, now)
+		t.closeSession(s, ClosedEvicted, now)
+		t.forget(s)
 	}
 }
 
@@ -370,7 +404,7 @@ func (t *Table) tomb(id string) bool {
 func (t *Table) forget(s *liveSession) {
 	t.closed.Remove(s.elem)
 	delete(t.sessions, s.id)
-	t.bytes -= sessionBytes + int64(len(s.events))*eventBytes
+	t.bytes -= sessionBytes + int64(len(s.id)) + s.bytes
 	if len(t.tombList) >= t.opt.MaxSessions {
 		delete(t.tombs, t.tombList[0])
 		t.tombList = t.tombList[1:]

@@ -20,7 +20,8 @@ import (
 //	ivc_monitor_events_received_total, _judged_total, _ignored_total, _malformed_total, _late_total
 //	ivc_monitor_open_sessions                       sessions open
 //	ivc_monitor_evictions_total                     sessions judged early for lack of room
-//	ivc_monitor_rejected_requests_total{reason}     OTLP requests refused (saturated, malformed)
+//	ivc_monitor_rejected_requests_total{reason}     OTLP requests refused (saturated, too_large, malformed)
+//	ivc_monitor_records_unwritten_total             records that could not be written (a full disk)
 type metrics struct {
 	sessions *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
@@ -48,9 +49,10 @@ func (x *metrics) observe(o *check.Outcome) {
 // setReady says whether /readyz answers 200 (accepting traffic) or 503.
 func (x *metrics) setReady(ok bool) { x.ready.Store(ok) }
 
-// handler serves /metrics, /healthz and /readyz for t and the receiver
-// otlp (nil: none).
-func (x *metrics) handler(t *monitor.Table, otlp *receiver.OTLP) http.Handler {
+// handler serves /metrics, /healthz and /readyz for t, the receiver otlp
+// (nil: none) and the records' output: /healthz fails while records cannot
+// be written.
+func (x *metrics) handler(t *monitor.Table, otlp *receiver.OTLP, out *recordOutput) http.Handler {
 	reg := prometheus.NewRegistry()
 	counter := func(name, help string, f func(monitor.Counts) int) prometheus.Collector {
 		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help},
@@ -65,20 +67,29 @@ func (x *metrics) handler(t *monitor.Table, otlp *receiver.OTLP) http.Handler {
 		counter("ivc_monitor_evictions_total", "Sessions judged early for lack of room.", func(c monitor.Counts) int { return c.Evicted }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ivc_monitor_open_sessions", Help: "Sessions open."},
 			func() float64 { return float64(t.Counts().Open) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "ivc_monitor_records_unwritten_total", Help: "Records that could not be written."},
+			func() float64 { return float64(out.unwritten.Load()) }),
 	)
 	rejected := prometheus.NewDesc("ivc_monitor_rejected_requests_total",
-		"OTLP requests refused: saturated (retried by clients) or malformed.", []string{"reason"}, nil)
+		"OTLP requests refused: saturated (retried by clients), too large or malformed.", []string{"reason"}, nil)
 	reg.MustRegister(prometheus.CollectorFunc(func(ch chan<- prometheus.Metric) {
 		var c receiver.Counts
 		if otlp != nil {
 			c = otlp.Counts()
 		}
 		ch <- prometheus.MustNewConstMetric(rejected, prometheus.CounterValue, float64(c.Rejected), "saturated")
+		ch <- prometheus.MustNewConstMetric(rejected, prometheus.CounterValue, float64(c.TooLarge), "too_large")
 		ch <- prometheus.MustNewConstMetric(rejected, prometheus.CounterValue, float64(c.Malformed), "malformed")
 	}))
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok\n")) })
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
+		if err := out.healthy(); err != nil {
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		w.Write([]byte("ok\n"))
+	})
 	mux.HandleFunc("/readyz", func(w http.ResponseWriter, _ *http.Request) {
 		if !x.ready.Load() {
 			http.Error(w, "not ready", http.StatusServiceUnavailable)

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -33,14 +34,15 @@ type monitorFlags struct {
 	output                      string
 	opt                         monitor.Options
 	maxSessionMemory            byteSize
-	// ShutdownGrace bounds the reading of the followed files at shutdown:
-	// what is left unread then is reported, and the exit status is 2.
-	ShutdownGrace time.Duration
+	requests                    receiver.Limits
+	maxRequestSize              byteSize
+	shutdownGrace               time.Duration
 }
 
-// defaultShutdownGrace leaves a container's orchestrator (Kubernetes: 30 s
-// from SIGTERM to SIGKILL) time to let the last records be written.
-const defaultShutdownGrace = 20 * time.Second
+// defaultShutdownGrace is how long ivc monitor waits at shutdown for the
+// OTLP requests under way: within Kubernetes' 30 s between SIGTERM and
+// SIGKILL, with room to judge the open sessions and write their records.
+const defaultShutdownGrace = 10 * time.Second
 
 // monitorListening is told where each receiver listens (a variable for
 // tests).
@@ -81,15 +83,26 @@ Spans map to actions as ivc analyze maps OTLP (--lifeline-attr,
 
 An event of a session closed less than --session-grace ago re-opens it, and
 its next record has revision 2, 3, ...; later, it is counted as late. When
---max-sessions sessions are open, or --max-session-memory is held, the
-oldest open session is judged early (closed_by evicted). When saturated the
-OTLP receivers answer 429 / RESOURCE_EXHAUSTED with a retry delay.
+--max-sessions sessions are open, or --max-session-memory is held (default:
+a quarter of the available memory), the oldest open session is judged
+early (closed_by evicted); a session is evicted once, its later events
+counted late. As the OTLP specification asks, the receivers answer
+saturated (--max-requests being decoded) with 429 / RESOURCE_EXHAUSTED and
+a retry delay, a request past --max-request-size decoded with 413 /
+RESOURCE_EXHAUSTED without one, and a body that is not one OTLP request
+with 400 / INVALID_ARGUMENT.
 
-SIGINT or SIGTERM: stop accepting, read the followed files to their end
-(standard input: what it has given) within --shutdown-grace, judge every
-open session, print a summary line (received = judged + ignored + malformed
-+ late) on stderr, exit 0; what the followed files held past the grace is
-reported, with exit status 2.`,
+A record that cannot be written (a full disk) is reported on stderr when it
+happens and counted; /healthz fails until records are written again, and
+the exit status is 2.
+
+SIGINT or SIGTERM: stop accepting; within --shutdown-grace, finish the
+requests under way (then close every connection) and read the followed
+files to their end (standard input: what it has given); judge every open
+session, print a summary line (received = judged + ignored + malformed +
+late; an event read after its session was judged at shutdown is late) on
+stderr, exit 0. What the followed files held past the grace is reported,
+with exit status 2.`,
 		Example: `  ivc monitor abp.hsf abp.hif
   ivc monitor --otlp-grpc "" --otlp-http 127.0.0.1:4318 --output verdicts.jsonl abp.hsf
   ivc monitor --otlp-grpc "" --otlp-http "" --follow app.jsonl abp.hsf`,
@@ -103,13 +116,16 @@ reported, with exit status 2.`,
 	f.StringVar(&fl.otlpHTTP, "otlp-http", "127.0.0.1:4318", "the OTLP/HTTP receiver's `ADDR` (\"\": none)")
 	f.StringArrayVar(&fl.follow, "follow", nil, "follow the JSON Lines log `FILE` as tail -F does (\"-\": standard input; repeatable)")
 	f.StringVar(&fl.output, "output", "", "append the records to `FILE` (reopened on SIGHUP) instead of standard output")
-	f.DurationVar(&fl.ShutdownGrace, "shutdown-grace", defaultShutdownGrace, "at shutdown, read the followed files to their end for this long at most; what is left is reported (exit status 2)")
 	f.StringVar(&fl.metrics, "metrics", "", "serve /metrics (Prometheus), /healthz and /readyz on `ADDR`")
 	f.DurationVar(&fl.opt.Idle, "session-idle", monitor.DefaultIdle, "close a session after this long without a new event (twice the Collector's group-by-trace wait)")
 	f.DurationVar(&fl.opt.Max, "session-max", monitor.DefaultMax, "close a session this long after its first event")
 	f.DurationVar(&fl.opt.Grace, "session-grace", monitor.DefaultGrace, "re-open a closed session for an event this long after it closed")
 	f.IntVar(&fl.opt.MaxSessions, "max-sessions", monitor.DefaultMaxSessions, "open sessions at most; past it the oldest is judged early")
-	f.Var(&fl.maxSessionMemory, "max-session-memory", "bytes of sessions held at most, e.g. 1GiB (0: no bound); past it the oldest is judged early")
+	f.Var(&fl.maxSessionMemory, "max-session-memory", "bytes of sessions held at most, e.g. 1GiB (0: a quarter of the available memory); past it the oldest is judged early")
+	f.IntVar(&fl.requests.Requests, "max-requests", receiver.DefaultMaxRequests, "OTLP requests decoded at once; past it, answered saturated (429, RESOURCE_EXHAUSTED) to be retried")
+	fl.maxRequestSize = receiver.DefaultRequestBytes
+	f.Var(&fl.maxRequestSize, "max-request-size", "what one OTLP request may take decoded (estimated before decoding), e.g. 64MiB; past it, refused (413, RESOURCE_EXHAUSTED)")
+	f.DurationVar(&fl.shutdownGrace, "shutdown-grace", defaultShutdownGrace, "at SIGTERM, how long to wait for the OTLP requests under way (then their connections are closed) and for the followed files to be read to their end (what is left is reported, exit status 2)")
 	f.StringVar(&fl.mode, "mode", "prefix", "the question asked, `accept|prefix|slice`")
 	f.StringVar(&fl.engine, "engine", "auto", "the analysis engine, `auto|runtime|automata`")
 	f.StringVar(&fl.locations, "locations", "", "the locations of the events, `\"a,b;c\"` (default: one per lifeline)")
@@ -159,11 +175,6 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 	if err := checkFollowOutput(fl.output, fl.follow); err != nil {
 		return err
 	}
-	out, err := openOutput(fl.output, a.stdout)
-	if err != nil {
-		return err
-	}
-	defer out.Close()
 	var errMu sync.Mutex
 	stderr := func(f func(w io.Writer)) {
 		errMu.Lock()
@@ -171,8 +182,13 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 		f(a.stderr)
 	}
 	opt := fl.opt
-	opt.MaxMemory = int64(fl.maxSessionMemory)
+	opt.MaxMemory = int64(fl.maxSessionMemory) // 0: the table's default, a quarter of the available memory
 	opt.Report = func(err error) { stderr(func(w io.Writer) { fmt.Fprintf(w, "ivc: %v\n", err) }) }
+	out, err := openOutput(fl.output, a.stdout, opt.Report)
+	if err != nil {
+		return err
+	}
+	defer out.Close()
 	met := newMetrics()
 	t, err := monitor.NewTable(c, lopt, opt, func(o check.Outcome) {
 		met.observe(&o)
@@ -184,14 +200,24 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 	if err != nil {
 		return err
 	}
-	otlp := receiver.NewOTLP(t, 0)
+	// The OTLP requests being read and decoded take at most as much as
+	// the sessions by default.
+	lim := fl.requests
+	lim.RequestBytes = int64(fl.maxRequestSize)
+	lim.Memory = min(receiver.DefaultMemory, monitor.DefaultMaxMemory())
+	if lim.RequestBytes > lim.Memory {
+		lim.Memory = lim.RequestBytes
+	}
+	otlp := receiver.NewOTLPLimits(t, lim)
 
 	ctx, stop := a.interrupted()
 	defer stop()
-	var servers []func()
+	// servers stop each server: at once when ctx is done, else after the
+	// requests under way.
+	var servers []func(ctx context.Context)
 	var wg sync.WaitGroup
 	listen := func(what, addr string) (net.Listener, error) {
-		ln, err := net.Listen("tcp", addr)
+		ln, err := receiver.Listen(addr)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", what, err)
 		}
@@ -199,11 +225,17 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 		monitorListening(what, ln.Addr().String())
 		return ln, nil
 	}
-	defer func() {
+	stopServers := func(grace time.Duration) {
+		ctx, cancel := context.WithTimeout(context.Background(), grace)
+		defer cancel()
+		var wg sync.WaitGroup
 		for _, s := range servers {
-			s()
+			wg.Go(func() { s(ctx) })
 		}
-	}()
+		wg.Wait()
+		servers = nil
+	}
+	defer stopServers(0)
 	if fl.otlpGRPC != "" {
 		ln, err := listen("OTLP/gRPC", fl.otlpGRPC)
 		if err != nil {
@@ -211,16 +243,29 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 		}
 		s := otlp.NewGRPCServer()
 		go s.Serve(ln)
-		servers = append(servers, s.GracefulStop)
+		servers = append(servers, func(ctx context.Context) {
+			done := make(chan struct{})
+			go func() { s.GracefulStop(); close(done) }()
+			select {
+			case <-done:
+			case <-ctx.Done():
+				s.Stop() // closes the connections, and so ends GracefulStop
+				<-done
+			}
+		})
 	}
 	serveHTTP := func(what, addr string, h http.Handler) error {
 		ln, err := listen(what, addr)
 		if err != nil {
 			return err
 		}
-		s := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+		s := receiver.NewHTTPServer(h)
 		go s.Serve(ln)
-		servers = append(servers, func() { s.Shutdown(context.Background()) })
+		servers = append(servers, func(ctx context.Context) {
+			if s.Shutdown(ctx) != nil {
+				s.Close()
+			}
+		})
 		return nil
 	}
 	if fl.otlpHTTP != "" {
@@ -231,7 +276,7 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 		}
 	}
 	if fl.metrics != "" {
-		if err := serveHTTP("metrics", fl.metrics, met.handler(t, otlp)); err != nil {
+		if err := serveHTTP("metrics", fl.metrics, met.handler(t, otlp, out)); err != nil {
 			return err
 		}
 	}
@@ -264,15 +309,12 @@ loop:
 			}
 		}
 	}
-	// Stop accepting (the servers finish the requests under way), read the
-	// followed files to their end within the grace, then judge what is
-	// open.
-	deadline := time.Now().Add(fl.ShutdownGrace)
+	// Stop accepting (the servers finish the requests under way within the
+	// grace, then close their connections), read the followed files to
+	// their end within the grace, then judge what is open.
+	deadline := time.Now().Add(fl.shutdownGrace)
 	met.setReady(false)
-	for _, s := range servers {
-		s()
-	}
-	servers = nil
+	stopServers(fl.shutdownGrace)
 	waitFollowers(&wg, halt, deadline)
 	t.Close()
 	n, r := t.Counts(), otlp.Counts()
@@ -285,9 +327,16 @@ loop:
 	if len(vs) == 0 {
 		vs = append(vs, "none")
 	}
-	fmt.Fprintf(a.stderr, "ivc monitor: %d records (%s; %d evicted); %d events received = %d judged + %d ignored + %d malformed + %d late; %d spans without a protocol kind; %d requests refused saturated, %d undecodable\n",
-		n.Judged(), strings.Join(vs, ", "), n.Evicted, n.Received, n.Events, n.Ignored, n.Malformed, n.Late, n.Unkinded, r.Rejected, r.Malformed)
+	refused := ""
+	if r.TooLarge > 0 {
+		refused = fmt.Sprintf(", %d too large", r.TooLarge)
+	}
+	fmt.Fprintf(a.stderr, "ivc monitor: %d records (%s; %d evicted); %d events received = %d judged + %d ignored + %d malformed + %d late; %d spans without a protocol kind; %d requests refused saturated, %d undecodable%s\n",
+		n.Judged(), strings.Join(vs, ", "), n.Evicted, n.Received, n.Events, n.Ignored, n.Malformed, n.Late, n.Unkinded, r.Rejected, r.Malformed, refused)
 	err = out.Close()
+	if k := out.unwritten.Load(); k > 0 {
+		return fmt.Errorf("ivc monitor: %d records not written to %s", k, out.name())
+	}
 	var unread []string
 	for i, l := range left {
 		switch {
@@ -298,7 +347,7 @@ loop:
 		}
 	}
 	if len(unread) > 0 && err == nil {
-		err = fmt.Errorf("left unread at the end of the shutdown grace (%v, --shutdown-grace): %s", fl.ShutdownGrace, strings.Join(unread, "; "))
+		err = fmt.Errorf("left unread at the end of the shutdown grace (%v, --shutdown-grace): %s", fl.shutdownGrace, strings.Join(unread, "; "))
 	}
 	return err
 }
@@ -345,21 +394,37 @@ func checkFollowOutput(output string, follow []string) error {
 }
 
 // recordOutput writes records as JSON lines, to a file reopened on SIGHUP
-// (for log rotation) or to standard output.
+// (for log rotation) or to standard output. A record it cannot write (a
+// full disk) is counted, and the error reported when it happens; the next
+// record is tried afresh, and healthy says whether the last was written.
 type recordOutput struct {
-	mu   sync.Mutex
-	path string
-	w    *bufio.Writer
-	f    *os.File // nil for standard output
+	mu     sync.Mutex
+	path   string
+	w      *bufio.Writer
+	out    io.Writer // what w writes to
+	f      *os.File  // nil for standard output
+	report func(error)
+	failed bool // the last record was not written
+
+	unwritten atomic.Int64 // records not written
 }
 
-func openOutput(path string, stdout io.Writer) (*recordOutput, error) {
-	o := &recordOutput{path: path}
+func openOutput(path string, stdout io.Writer, report func(error)) (*recordOutput, error) {
+	o := &recordOutput{path: path, report: report}
 	if path == "" {
+		o.out = stdout
 		o.w = bufio.NewWriter(stdout)
 		return o, nil
 	}
 	return o, o.reopen()
+}
+
+// name names where the records go.
+func (o *recordOutput) name() string {
+	if o.path == "" {
+		return "standard output"
+	}
+	return o.path
 }
 
 func (o *recordOutput) reopen() error {
@@ -376,19 +441,42 @@ func (o *recordOutput) reopen() error {
 		o.w.Flush()
 		o.f.Close()
 	}
-	o.f, o.w = f, bufio.NewWriter(f)
+	o.f, o.out, o.w = f, f, bufio.NewWriter(f)
 	return nil
 }
 
 // write writes one record and flushes: records come one per session, at
-// the pace sessions end.
+// the pace sessions end. A bufio.Writer keeps its first error for good:
+// after one, it is reset, and what it held is dropped with the record.
 func (o *recordOutput) write(r check.Record) {
 	line, _ := json.Marshal(r)
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.w.Write(line)
 	o.w.WriteByte('\n')
-	o.w.Flush()
+	err := o.w.Flush()
+	switch {
+	case err != nil:
+		o.w.Reset(o.out)
+		o.unwritten.Add(1)
+		if !o.failed {
+			o.report(fmt.Errorf("a record not written to %s (and the next ones, until one is): %w", o.name(), err))
+		}
+		o.failed = true
+	case o.failed:
+		o.failed = false
+		o.report(fmt.Errorf("records written to %s again, %d not written so far", o.name(), o.unwritten.Load()))
+	}
+}
+
+// healthy returns why the last record was not written, or nil.
+func (o *recordOutput) healthy() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.failed {
+		return fmt.Errorf("records not written to %s: %d so far", o.name(), o.unwritten.Load())
+	}
+	return nil
 }
 
 func (o *recordOutput) Close() error {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -38,6 +39,18 @@ func runMonitor(t *testing.T, args []string, send func(addrs map[string]string))
 // runMonitorIn is runMonitor with stdin as standard input.
 func runMonitorIn(t *testing.T, stdin io.Reader, args []string, send func(addrs map[string]string)) (stdout, stderr string) {
 	t.Helper()
+	stdout, stderr, status := runMonitorStatus(t, stdin, args, send)
+	if status != 0 {
+		t.Fatalf("ivc monitor exited %d: %s", status, stderr)
+	}
+	return stdout, stderr
+}
+
+// runMonitorStatus is runMonitorIn, returning the exit status: with
+// --metrics among args, send is called once it listens too. A monitor that
+// has not exited a minute after it was stopped fails the test.
+func runMonitorStatus(t *testing.T, stdin io.Reader, args []string, send func(addrs map[string]string)) (stdout, stderr string, status int) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var mu sync.Mutex
@@ -51,15 +64,19 @@ func runMonitorIn(t *testing.T, stdin io.Reader, args []string, send func(addrs 
 		mu.Unlock()
 		listening <- struct{}{}
 	}
-	var out, errs bytes.Buffer
-	done := make(chan int)
+	var out, errs lockedBuffer
+	done := make(chan int, 1)
 	go func() {
 		e := testEnv(&out, &errs)
 		e.stdin = stdin
 		e.interrupted = func() (context.Context, context.CancelFunc) { return ctx, cancel }
 		done <- run(append([]string{"monitor", "--engine", "automata", "--session-idle", "1h", "--otlp-grpc", "127.0.0.1:0", "--otlp-http", "127.0.0.1:0"}, args...), e)
 	}()
-	for range 2 {
+	listeners := 2
+	if slices.Contains(args, "--metrics") {
+		listeners++
+	}
+	for range listeners {
 		select {
 		case <-listening:
 		case status := <-done:
@@ -70,10 +87,12 @@ func runMonitorIn(t *testing.T, stdin io.Reader, args []string, send func(addrs 
 	send(addrs)
 	mu.Unlock()
 	cancel()
-	if status := <-done; status != 0 {
-		t.Fatalf("ivc monitor exited %d: %s", status, errs.String())
+	select {
+	case status = <-done:
+	case <-time.After(time.Minute):
+		t.Fatalf("ivc monitor still running a minute after it was stopped: %s", errs.String())
 	}
-	return out.String(), errs.String()
+	return out.String(), errs.String(), status
 }
 
 // analyzeRecords returns the records of ivc analyze --format json on log,

@@ -10,16 +10,30 @@
 //
 //	tbl, err := monitor.NewTable(checker, lopt, monitor.Options{}, emit)
 //	otlp := receiver.NewOTLP(tbl, 0)
+//	ln, err := receiver.Listen("127.0.0.1:4317")          // a bound on connections
 //	go otlp.NewGRPCServer().Serve(ln)                      // OTLP/gRPC
-//	http.Handle("/v1/traces", otlp.HTTPHandler())          // OTLP/HTTP
+//	srv := receiver.NewHTTPServer(otlp.HTTPHandler())      // OTLP/HTTP, with timeouts
 //	go receiver.FollowLog(ctx, tbl, "app.jsonl", nil, receiver.FollowOptions{Poll: 100 * time.Millisecond})
+//
+// A receiver faces the network: what one request may take is bounded
+// before it is decoded (Limits), and so are the requests decoded at once,
+// the connections open, and the time a client may take to send a request.
+// It answers as the OTLP specification asks (its "Failures" and
+// "Throttling" sections, for gRPC and HTTP): a request it cannot read is
+// refused for good (HTTP 400, or 413 past its size; gRPC INVALID_ARGUMENT,
+// or RESOURCE_EXHAUSTED without a RetryInfo), a saturated receiver asks for
+// a retry (HTTP 429 with Retry-After; gRPC RESOURCE_EXHAUSTED with a
+// RetryInfo), and a request with malformed spans is a partial success.
 package receiver
 
 import (
+	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -28,11 +42,14 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
+	"golang.org/x/net/netutil"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	_ "google.golang.org/grpc/encoding/gzip" // the Collector's OTLP exporters compress by default
+	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/status"
+	"google.golang.org/grpc/tap"
 	"google.golang.org/protobuf/types/known/durationpb"
 )
 
@@ -55,42 +72,106 @@ const (
 // RetryAfter is the delay a saturated receiver asks OTLP clients to wait.
 const RetryAfter = time.Second
 
-// DefaultMaxRequests bounds the OTLP requests read at once when NewOTLP is
-// given 0.
-const DefaultMaxRequests = 64
+// Defaults of Limits, and of the servers of NewGRPCServer, NewHTTPServer
+// and Listen.
+const (
+	// DefaultMaxRequests bounds the OTLP requests decoded at once.
+	DefaultMaxRequests = 64
+	// DefaultRequestBytes bounds what one request may take decoded: a
+	// batch of the Collector (8,192 spans) with a few attributes a span
+	// takes 10 to 20 MB.
+	DefaultRequestBytes = 64 << 20
+	// DefaultMemory bounds what the requests being read and decoded take
+	// at once.
+	DefaultMemory = 512 << 20
+	// DefaultMaxConns bounds the connections a receiver holds open; past
+	// it, new ones wait to be accepted.
+	DefaultMaxConns = 256
+	// DefaultMaxRecvMsgSize bounds an OTLP/gRPC message, decompressed: the
+	// Collector's OTLP receiver's default.
+	DefaultMaxRecvMsgSize = 4 << 20
+	// The timeouts of an OTLP/HTTP receiver: to send a request's headers,
+	// the whole request, to write the answer, and to keep a connection
+	// open between requests; and of an OTLP/gRPC connection left idle.
+	ReadHeaderTimeout = 10 * time.Second
+	ReadTimeout       = 30 * time.Second
+	WriteTimeout      = 30 * time.Second
+	IdleTimeout       = 2 * time.Minute
+)
 
-// maxBody bounds an OTLP/HTTP request body, decompressed.
-const maxBody = 64 << 20
+// Limits bound what the OTLP receivers read. Zero values take the
+// defaults.
+type Limits struct {
+	// Requests bounds the requests decoded at once (DefaultMaxRequests);
+	// a request's slot is taken once its body is read, so that a client
+	// slow to send one holds none. Past it, a request is refused
+	// saturated, to be retried.
+	Requests int
+	// RequestBytes bounds what one request may take decoded, as estimated
+	// before it is decoded (a cost for each message and field of its
+	// protobuf or JSON), and an OTLP/HTTP body, as sent and decompressed
+	// (DefaultRequestBytes). Past it, a request is refused for good: it
+	// would be as large when retried.
+	RequestBytes int64
+	// Memory bounds what the requests being read and decoded take at
+	// once: bodies as they are read, and the estimates of the requests
+	// decoded (DefaultMemory). Past it, a request is refused saturated.
+	Memory int64
+}
 
 // OTLP is the OTLP trace receiver, over gRPC (RegisterGRPC, NewGRPCServer)
-// and HTTP (HTTPHandler). Past its bound of requests read at once, it
-// answers saturated, with a delay to retry after, as OTLP clients expect.
+// and HTTP (HTTPHandler). Past its bounds (Limits) it answers as OTLP
+// clients expect: saturated, with a delay to retry after; too large or
+// malformed, not to be retried.
 type OTLP struct {
 	next  Traces
-	slots chan struct{} // one per request being read
+	lim   Limits
+	slots chan struct{} // one per request being decoded
+	held  atomic.Int64  // bytes of requests being read and decoded, within lim.Memory
+	// streams are the OTLP/gRPC streams open, each receiving a message of
+	// up to DefaultMaxRecvMsgSize before a slot is taken: maxStreams at
+	// most, what lim.Memory holds of such messages.
+	streams    atomic.Int64
+	maxStreams int64
 
-	rejected, malformed atomic.Int64
+	rejected, tooLarge, malformed atomic.Int64
 }
 
 // Counts are the OTLP requests a receiver refused: Rejected, saturated
-// (clients retry them); Malformed, that could not be decoded (their spans
-// are unknown, so each counts once).
+// (clients retry them); TooLarge, past Limits.RequestBytes; Malformed,
+// that could not be decoded (their spans are unknown, so each counts
+// once).
 type Counts struct {
-	Rejected, Malformed int64
+	Rejected, TooLarge, Malformed int64
 }
 
 // NewOTLP returns the OTLP receiver that hands the requests it decodes to
-// next, maxRequests at most at once (0: DefaultMaxRequests).
+// next, maxRequests at most at once (0: DefaultMaxRequests), within the
+// default Limits otherwise.
 func NewOTLP(next Traces, maxRequests int) *OTLP {
-	if maxRequests <= 0 {
-		maxRequests = DefaultMaxRequests
+	return NewOTLPLimits(next, Limits{Requests: maxRequests})
+}
+
+// NewOTLPLimits returns the OTLP receiver that hands the requests it
+// decodes to next, within lim.
+func NewOTLPLimits(next Traces, lim Limits) *OTLP {
+	if lim.Requests <= 0 {
+		lim.Requests = DefaultMaxRequests
 	}
-	return &OTLP{next: next, slots: make(chan struct{}, maxRequests)}
+	if lim.RequestBytes <= 0 {
+		lim.RequestBytes = DefaultRequestBytes
+	}
+	if lim.Memory <= 0 {
+		lim.Memory = DefaultMemory
+	}
+	lim.RequestBytes = min(lim.RequestBytes, lim.Memory)
+	return &OTLP{next: next, lim: lim, slots: make(chan struct{}, lim.Requests),
+		maxStreams: max(int64(lim.Requests), lim.Memory/DefaultMaxRecvMsgSize)}
 }
 
 // Counts returns the requests refused so far.
 func (o *OTLP) Counts() Counts {
-	return Counts{Rejected: o.rejected.Load(), Malformed: o.malformed.Load()}
+	return Counts{Rejected: o.rejected.Load(), TooLarge: o.tooLarge.Load(), Malformed: o.malformed.Load()}
 }
 
 // acquire takes a request slot, or reports the receiver saturated.
@@ -105,6 +186,41 @@ func (o *OTLP) acquire() bool {
 }
 
 func (o *OTLP) release() { <-o.slots }
+
+// Why a request is refused before it is decoded.
+var (
+	errSaturated = errors.New("monitor saturated")
+	errTooLarge  = errors.New("request too large")
+)
+
+// reserve takes n bytes of Limits.Memory for a request, adding them to
+// *held (which the request gives back with free), or reports the
+// receiver saturated.
+func (o *OTLP) reserve(n int64, held *int64) error {
+	for {
+		cur := o.held.Load()
+		if cur+n > o.lim.Memory {
+			o.rejected.Add(1)
+			return errSaturated
+		}
+		if o.held.CompareAndSwap(cur, cur+n) {
+			*held += n
+			return nil
+		}
+	}
+}
+
+func (o *OTLP) free(held int64) { o.held.Add(-held) }
+
+// bound checks a request's decoded estimate against Limits and reserves
+// it: errTooLarge, errSaturated, or nil.
+func (o *OTLP) bound(estimate int64, held *int64) error {
+	if estimate > o.lim.RequestBytes {
+		o.tooLarge.Add(1)
+		return errTooLarge
+	}
+	return o.reserve(estimate, held)
+}
 
 // export hands one OTLP request to the consumer: the answer says how many
 // spans were rejected as malformed (partial success).
@@ -126,9 +242,46 @@ func (o *OTLP) export(source string, req ptraceotlp.ExportRequest) (ptraceotlp.E
 	return resp, nil
 }
 
+// readBody reads r whole, at most limit bytes (errTooLarge past them),
+// reserving what it holds as it grows (errSaturated when Limits.Memory
+// cannot give it).
+func (o *OTLP) readBody(r io.Reader, limit int64, held *int64) ([]byte, error) {
+	var buf []byte
+	for {
+		if len(buf) == cap(buf) {
+			if int64(len(buf)) > limit {
+				o.tooLarge.Add(1)
+				return nil, errTooLarge
+			}
+			grow := min(max(int64(cap(buf)), 32<<10), limit+1-int64(cap(buf)))
+			if err := o.reserve(grow, held); err != nil {
+				return nil, err
+			}
+			nb := make([]byte, len(buf), int64(cap(buf))+grow)
+			copy(nb, buf)
+			buf = nb
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			if int64(len(buf)) > limit {
+				o.tooLarge.Add(1)
+				return nil, errTooLarge
+			}
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
 // HTTPHandler returns the OTLP/HTTP trace receiver, to serve at
-// /v1/traces: protobuf or JSON bodies, gzip or not; 429 with Retry-After
-// when saturated.
+// /v1/traces: protobuf or JSON bodies, gzip or not (serve it with
+// NewHTTPServer). Its answers are the OTLP specification's: 400 for a
+// body that is not one OTLP request (JSON: data after its first value
+// too), 413 past Limits.RequestBytes, 429 with Retry-After when
+// saturated.
 func (o *OTLP) HTTPHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
@@ -145,33 +298,69 @@ func (o *OTLP) HTTPHandler() http.Handler {
 			http.Error(w, "unsupported content type "+strconv.Quote(ct), http.StatusUnsupportedMediaType)
 			return
 		}
-		if !o.acquire() {
-			w.Header().Set("Retry-After", strconv.Itoa(int(RetryAfter/time.Second)))
-			http.Error(w, "monitor saturated", http.StatusTooManyRequests)
-			return
-		}
-		defer o.release()
-		var body io.Reader = r.Body
+		gz := false
 		switch r.Header.Get("Content-Encoding") {
 		case "", "identity":
 		case "gzip":
-			zr, err := gzip.NewReader(r.Body)
-			if err != nil {
-				http.Error(w, "bad gzip body: "+err.Error(), http.StatusBadRequest)
-				return
-			}
-			body = zr
+			gz = true
 		default:
 			http.Error(w, "unsupported content encoding", http.StatusUnsupportedMediaType)
 			return
 		}
-		data, err := io.ReadAll(io.LimitReader(body, maxBody+1))
-		if err != nil {
-			http.Error(w, "reading the body: "+err.Error(), http.StatusBadRequest)
+		refuse := func(err error) {
+			switch {
+			case errors.Is(err, errSaturated):
+				w.Header().Set("Retry-After", strconv.Itoa(int(RetryAfter/time.Second)))
+				http.Error(w, err.Error(), http.StatusTooManyRequests)
+			case errors.Is(err, errTooLarge):
+				http.Error(w, fmt.Sprintf("%v: more than %d bytes decoded", err, o.lim.RequestBytes), http.StatusRequestEntityTooLarge)
+			default:
+				o.malformed.Add(1)
+				http.Error(w, "malformed OTLP request: "+err.Error(), http.StatusBadRequest)
+			}
+		}
+		if r.ContentLength > o.lim.RequestBytes {
+			o.tooLarge.Add(1)
+			refuse(errTooLarge)
 			return
 		}
-		if len(data) > maxBody {
-			http.Error(w, "body too large", http.StatusRequestEntityTooLarge)
+		// The body is read before a request slot is taken, within the
+		// server's ReadTimeout: a client slow to send it holds no slot.
+		var held int64
+		defer func() { o.free(held) }()
+		data, err := o.readBody(r.Body, o.lim.RequestBytes, &held)
+		if err != nil {
+			refuse(err)
+			return
+		}
+		if !o.acquire() {
+			refuse(errSaturated)
+			return
+		}
+		defer o.release()
+		if gz {
+			zr, err := gzip.NewReader(bytes.NewReader(data))
+			if err != nil {
+				refuse(fmt.Errorf("bad gzip body: %w", err))
+				return
+			}
+			data, err = o.readBody(zr, o.lim.RequestBytes, &held)
+			if err != nil {
+				refuse(err)
+				return
+			}
+		}
+		var estimate int64
+		if json {
+			estimate, _, err = jsonEstimate(data)
+		} else {
+			estimate, err = protoEstimate(data)
+		}
+		if err == nil {
+			err = o.bound(estimate, &held)
+		}
+		if err != nil {
+			refuse(err)
 			return
 		}
 		req := ptraceotlp.NewExportRequest()
@@ -181,8 +370,7 @@ func (o *OTLP) HTTPHandler() http.Handler {
 			err = req.UnmarshalProto(data)
 		}
 		if err != nil {
-			o.malformed.Add(1)
-			http.Error(w, "malformed OTLP request: "+err.Error(), http.StatusBadRequest)
+			refuse(err)
 			return
 		}
 		resp, err := o.export(SourceHTTP, req)
@@ -206,38 +394,163 @@ func (o *OTLP) HTTPHandler() http.Handler {
 	})
 }
 
-// NewGRPCServer returns a gRPC server of the OTLP trace service.
+// NewHTTPServer returns a server of h (the OTLP/HTTP receiver, the
+// metrics) with the timeouts of a server facing the network: a client
+// has ReadHeaderTimeout to send a request's headers, ReadTimeout the
+// whole request; an idle connection is closed after IdleTimeout.
+func NewHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: ReadHeaderTimeout, ReadTimeout: ReadTimeout,
+		WriteTimeout: WriteTimeout, IdleTimeout: IdleTimeout}
+}
+
+// Listen listens on the TCP address addr, holding DefaultMaxConns
+// connections open at most: past them, a new connection waits to be
+// accepted until one closes.
+func Listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	return netutil.LimitListener(ln, DefaultMaxConns), nil
+}
+
+// NewGRPCServer returns a gRPC server of the OTLP trace service: messages
+// of DefaultMaxRecvMsgSize at most, Limits.Requests streams at once on a
+// connection, as many as Limits.Memory holds of such messages on all
+// (past them, a stream is refused saturated before its message is
+// received), and idle connections closed after IdleTimeout.
 func (o *OTLP) NewGRPCServer() *grpc.Server {
-	s := grpc.NewServer()
+	s := grpc.NewServer(
+		grpc.MaxRecvMsgSize(DefaultMaxRecvMsgSize),
+		grpc.MaxConcurrentStreams(uint32(o.lim.Requests)),
+		grpc.InTapHandle(o.tap),
+		grpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionIdle: IdleTimeout}))
 	o.RegisterGRPC(s)
 	return s
 }
 
+// tap admits a new gRPC stream, before its message is received, while
+// fewer than maxStreams are open; the stream's context ends with it.
+func (o *OTLP) tap(ctx context.Context, _ *tap.Info) (context.Context, error) {
+	if o.streams.Add(1) > o.maxStreams {
+		o.streams.Add(-1)
+		o.rejected.Add(1)
+		return ctx, saturated()
+	}
+	context.AfterFunc(ctx, func() { o.streams.Add(-1) })
+	return ctx, nil
+}
+
 // RegisterGRPC registers the OTLP/gRPC trace service on s (the gzip codec
-// is registered by this package): RESOURCE_EXHAUSTED with a RetryInfo when
-// saturated, so that clients retry.
+// is registered by this package). Unlike ptraceotlp.RegisterGRPCServer's,
+// its handler takes a request slot once the message is received, before
+// it is decoded, and bounds the message's decoded estimate before pdata
+// decodes it:
+// RESOURCE_EXHAUSTED with a RetryInfo when saturated, so that clients
+// retry; without one past Limits.RequestBytes (the OTLP specification's
+// way of saying not to); INVALID_ARGUMENT when it is not an OTLP request.
 func (o *OTLP) RegisterGRPC(s *grpc.Server) {
-	ptraceotlp.RegisterGRPCServer(s, &grpcServer{o: o})
+	s.RegisterService(&grpc.ServiceDesc{
+		ServiceName: "opentelemetry.proto.collector.trace.v1.TraceService",
+		HandlerType: (*any)(nil),
+		Methods:     []grpc.MethodDesc{{MethodName: "Export", Handler: o.grpcExport}},
+		Metadata:    "opentelemetry/proto/collector/trace/v1/trace_service.proto",
+	}, o)
 }
 
-type grpcServer struct {
-	ptraceotlp.UnimplementedGRPCServer
-	o *OTLP
-}
-
-func (g *grpcServer) Export(_ context.Context, req ptraceotlp.ExportRequest) (ptraceotlp.ExportResponse, error) {
-	if !g.o.acquire() {
-		st, err := status.New(codes.ResourceExhausted, "monitor saturated").
-			WithDetails(&errdetails.RetryInfo{RetryDelay: durationpb.New(RetryAfter)})
+// grpcExport is the handler of the Export method. grpc-go calls a handler
+// as soon as a stream opens, its message neither received nor decoded: dec
+// receives it (as slowly as the client sends it), then decodes it with the
+// codec registered as "proto" (pdata's, which decodes a message with an
+// UnmarshalProto method by calling it on the bytes: grpcRequest's, which
+// takes the request's slot, bounds it, then decodes it).
+func (o *OTLP) grpcExport(_ any, ctx context.Context, dec func(any) error, interceptor grpc.UnaryServerInterceptor) (any, error) {
+	in := &grpcRequest{o: o, req: ptraceotlp.NewExportRequest()}
+	defer in.done()
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	switch {
+	case errors.Is(in.err, errSaturated):
+		return nil, saturated()
+	case errors.Is(in.err, errTooLarge):
+		return nil, status.Errorf(codes.ResourceExhausted, "%v: more than %d bytes decoded", in.err, o.lim.RequestBytes)
+	case in.err != nil:
+		o.malformed.Add(1)
+		return nil, status.Error(codes.InvalidArgument, "malformed OTLP request: "+in.err.Error())
+	}
+	handler := func(_ context.Context, req any) (any, error) {
+		resp, err := o.export(SourceGRPC, req.(*grpcRequest).req)
 		if err != nil {
-			return ptraceotlp.NewExportResponse(), status.Error(codes.ResourceExhausted, "monitor saturated")
+			return nil, status.Error(codes.InvalidArgument, err.Error())
 		}
-		return ptraceotlp.NewExportResponse(), st.Err()
+		out, err := resp.MarshalProto()
+		if err != nil {
+			return nil, status.Error(codes.Internal, err.Error())
+		}
+		return grpcResponse(out), nil
 	}
-	defer g.o.release()
-	resp, err := g.o.export(SourceGRPC, req)
-	if err != nil {
-		return resp, status.Error(codes.InvalidArgument, err.Error())
+	if interceptor == nil {
+		return handler(ctx, in)
 	}
-	return resp, nil
+	info := &grpc.UnaryServerInfo{Server: o, FullMethod: "/opentelemetry.proto.collector.trace.v1.TraceService/Export"}
+	return interceptor(ctx, in, info, handler)
 }
+
+// saturated is the answer of a saturated OTLP/gRPC receiver.
+func saturated() error {
+	st, err := status.New(codes.ResourceExhausted, errSaturated.Error()).
+		WithDetails(&errdetails.RetryInfo{RetryDelay: durationpb.New(RetryAfter)})
+	if err != nil {
+		return status.Error(codes.ResourceExhausted, errSaturated.Error())
+	}
+	return st.Err()
+}
+
+// grpcRequest is an OTLP/gRPC request as its codec hands it over: its
+// UnmarshalProto, given the message received, takes a request slot,
+// bounds the message's decoded estimate, then decodes it. Why it is
+// refused is kept in err, for the handler to answer with its own status
+// (a codec's error is answered INTERNAL).
+type grpcRequest struct {
+	o    *OTLP
+	req  ptraceotlp.ExportRequest
+	slot bool  // a request slot taken
+	held int64 // bytes of Limits.Memory reserved
+	err  error
+}
+
+// done gives back what the request took.
+func (r *grpcRequest) done() {
+	r.o.free(r.held)
+	if r.slot {
+		r.o.release()
+	}
+}
+
+func (r *grpcRequest) UnmarshalProto(b []byte) error {
+	if !r.o.acquire() {
+		r.err = errSaturated
+		return nil
+	}
+	r.slot = true
+	estimate, err := protoEstimate(b)
+	if err == nil {
+		err = r.o.bound(estimate, &r.held)
+	}
+	if err == nil {
+		err = r.req.UnmarshalProto(b)
+	}
+	r.err = err
+	return nil
+}
+
+func (r *grpcRequest) SizeProto() int          { return 0 }
+func (r *grpcRequest) MarshalProto([]byte) int { return 0 }
+
+// grpcResponse is an OTLP/gRPC answer, encoded, as its codec takes it.
+type grpcResponse []byte
+
+func (r grpcResponse) SizeProto() int              { return len(r) }
+func (r grpcResponse) MarshalProto(b []byte) int   { return copy(b, r) }
+func (r grpcResponse) UnmarshalProto([]byte) error { return errors.New("an answer is not read") }

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
-	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -44,7 +43,14 @@ func TestSaturated(t *testing.T) {
 	if resp := post(); resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") != "1" {
 		t.Errorf("saturated: %s, Retry-After %q", resp.Status, resp.Header.Get("Retry-After"))
 	}
-	_, err := (&grpcServer{o: m}).Export(context.Background(), ptraceotlp.NewExportRequest())
+	var in *grpcRequest
+	_, err := m.grpcExport(nil, context.Background(), func(v any) error {
+		in = v.(*grpcRequest)
+		return in.UnmarshalProto(spansOf(repeated(3, 2, nil)))
+	}, nil)
+	if in.req.Traces().SpanCount() != 0 {
+		t.Error("a saturated receiver decodes the message")
+	}
 	st := status.Convert(err)
 	retry := false
 	for _, d := range st.Details() {

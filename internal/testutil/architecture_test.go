@@ -88,7 +88,7 @@ var architecture = []struct {
 	{"monitor", []string{"check", "logs", "session", "verdict"}, []string{"go.opentelemetry.io/collector/pdata"}},
 	{"internal/receiver", []string{"syntax", "internal/input", "logs"},
 		[]string{"go.opentelemetry.io/collector/pdata", "google.golang.org/grpc", "google.golang.org/genproto/googleapis/rpc",
-			"google.golang.org/protobuf"}},
+			"google.golang.org/protobuf", "golang.org/x/net/netutil"}},
 	// The driver: flags, wiring and printing (ivc monitor's metrics as
 	// Prometheus collectors).
 	{"cmd/ivc", []string{"internal/memlimit", "syntax", "internal/input", "internal/atomicfile", "interaction", "internal/diagram", "multitrace", "spec", "internal/pretty", "logs", "session",
