@@ -152,6 +152,22 @@ var producers = []producer{
 		}
 		return out, nil
 	}},
+	{"large", func() ([]row, error) {
+		// A large search (par of 20 arrows, a Fail, no POR or local
+		// analyses) to 100k and 1M vertices: vertices per CPU-second must
+		// not fall as the search grows.
+		rs, err := bench("./internal/engine/rewrite", `LargeSearch`, "1x")
+		if err != nil || len(rs) < 2 {
+			return nil, err
+		}
+		var out []row
+		for _, r := range rs {
+			out = append(out, row{"large search, runtime engine, par of 20 arrows (a Fail), no POR or local analyses, " + strings.TrimPrefix(r.name, "LargeSearch/"),
+				"the search at 100k vertices", fmt.Sprintf("%s vertices/CPU-s (%s vertices/s)", rate(r.metrics["vertices/cpu-s"]), rate(r.metrics["vertices/s"])),
+				fmt.Sprintf("%.2f× (growth; target ≥ 1×)", r.metrics["vertices/cpu-s"]/rs[0].metrics["vertices/cpu-s"])})
+		}
+		return out, nil
+	}},
 	{"sat", func() ([]row, error) {
 		rs, err := bench("./internal/engine/rewrite", `SAT`, "1x")
 		if err != nil || len(rs) == 0 {

@@ -32,7 +32,9 @@ func (s *search) probe() bool {
 	if s.t.succ != nil && s.inter == nil {
 		switch s.w {
 		case 1:
-			return s.probe1()
+			if n <= maxLanes {
+				return s.probe1()
+			}
 		case 2:
 			if n <= 64 {
 				return s.probe2()
@@ -265,7 +267,7 @@ func (s *search) probe1() bool {
 		l.head, l.next = l.ahead1(0, G)
 		l.prio, l.scale = math.MaxUint64, 0
 		if l.L > 0 {
-			l.prio, l.scale = 0, (1<<40)/uint64(l.L)
+			l.prio, l.scale = uint64(i), (1<<40)/uint64(l.L)<<20
 		}
 	}
 	if cur == 0 {
@@ -334,8 +336,10 @@ func (s *search) probe1() bool {
 
 // fastSteps runs at most max steps of probe1 from the states cur while they
 // are one state and the least advanced candidate's successors are allowed:
-// the common case, in a loop small enough for the registers. It returns
-// the states reached, the steps taken and the nodes visited.
+// the common case, in a loop small enough for the registers and without
+// branches that depend on which lane is taken (they would be mispredicted
+// at most steps: the lanes take turns). It returns the states reached, the
+// steps taken and the nodes visited.
 func fastSteps(ls []lane, succ []uint64, G1 int, G int32, cur uint64, max int) (uint64, int, int) {
 	nodes := 0
 	for k := range max {
@@ -343,32 +347,55 @@ func fastSteps(ls []lane, succ []uint64, G1 int, G int32, cur uint64, max int) (
 			return cur, k, nodes
 		}
 		row := succ[bits.TrailingZeros64(cur)*G1:][:G1]
-		best, bk, br := 0, uint64(math.MaxUint64), uint64(0)
+		// The least priority among the lanes whose head leads somewhere
+		// their next mask allows: a minimum, the lane's index being in the
+		// priority's low bits.
+		bk := uint64(math.MaxUint64)
 		for i := range ls {
 			l := &ls[i]
-			r := row[l.head] & l.next
 			p := l.prio
-			if r == 0 {
+			if row[l.head]&l.next == 0 {
 				p = math.MaxUint64
 			}
-			if p < bk {
-				best, bk, br = i, p, r
-			}
+			bk = min(bk, p)
 		}
+		if bk == math.MaxUint64 {
+			return cur, k, nodes
+		}
+		best := int(bk & laneBits)
+		br := row[ls[best].head] & ls[best].next
 		for j := range ls {
-			if j != best {
-				br &= ls[j].mask
+			m := ls[j].mask
+			if j == best {
+				m = math.MaxUint64
 			}
+			br &= m
 		}
 		if br == 0 {
 			return cur, k, nodes
 		}
 		cur = br
-		ls[best].advance(G)
+		// ls[best].advance(G) by hand: it is too large to be inlined, and
+		// a call would spill the loop's registers.
+		l := &ls[best]
+		l.at++
+		l.mask = l.next
+		l.head, l.next = l.ahead1(l.at, G)
+		l.prio += l.scale
+		if l.at >= l.L {
+			l.prio = math.MaxUint64
+		}
 		nodes += bits.OnesCount64(cur)
 	}
 	return cur, max, nodes
 }
+
+// laneBits are the low bits of a lane's priority that hold its index (see
+// lane), maxLanes the lanes they number.
+const (
+	laneBits = 1<<20 - 1
+	maxLanes = laneBits + 1
+)
 
 // advance moves the lane past its head, for probe1.
 func (l *lane) advance(G int32) {
@@ -500,8 +527,10 @@ type lane struct {
 	L         int32    // the trace's length
 	// probe1: the position, the global letter of the head (G when none),
 	// the states allowed now and after the head, the priority (the
-	// position relative to L in fixed point: scale = 2^40/L; the maximum
-	// when the trace is consumed).
+	// position relative to L in fixed point, 2^40 for the whole trace, in
+	// the bits above laneBits, and the lane's index in those bits, so that
+	// ties go to the first lane: scale = 2^40/L << 20; the maximum when
+	// the trace is consumed).
 	at, head    int32
 	mask, next  uint64
 	prio, scale uint64
