@@ -262,8 +262,8 @@ loop:
 	if len(vs) == 0 {
 		vs = append(vs, "none")
 	}
-	fmt.Fprintf(a.stderr, "ivc monitor: %d records (%s; %d evicted); %d events received = %d judged + %d ignored + %d malformed + %d late; %d spans without a protocol kind; %d requests refused saturated, %d undecodable\n",
-		n.Judged(), strings.Join(vs, ", "), n.Evicted, n.Received, n.Events, n.Ignored, n.Malformed, n.Late, n.Unkinded, r.Rejected, r.Malformed)
+	fmt.Fprintf(a.stderr, "ivc monitor: %d records (%s; %d evicted); %d events received = %d judged + %d ignored + %d malformed + %d late + %d duplicates; %d spans without a protocol kind; %d requests refused saturated, %d undecodable\n",
+		n.Judged(), strings.Join(vs, ", "), n.Evicted, n.Received, n.Events, n.Ignored, n.Malformed, n.Late, n.Duplicates, n.Unkinded, r.Rejected, r.Malformed)
 	return out.Close()
 }
 
