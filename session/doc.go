@@ -59,6 +59,17 @@
 // ignored (its message not declared) is decided then: Joiner.Undeclared
 // names the messages that stayed ignored.
 //
+// # Duplicates
+//
+// One span counts once, however many times it is read: a span is its id in
+// its session (logs.Consumer's span, logs.Event.Span) on its side of its
+// call. A session's build (any gatherer: Read, Joiner, spilled or not,
+// Assembler) keeps the first copy, drops the others and counts them
+// (Meta.Duplicates); a copy with other content is dropped too and named
+// with both places in Meta.Conflict, for the driver to report. An event
+// log's event whose seq and action its location had is a duplicate too.
+// A Source reads a log named twice (os.SameFile) once, with a Note.
+//
 // # Memory
 //
 // An event is kept as a 32-byte record until its session is built (and 4
