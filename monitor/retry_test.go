@@ -90,3 +90,35 @@ func TestRetriedRequests(t *testing.T) {
 		}
 	}
 }
+
+// TestEarlyCheckRepeat: an event logged twice (the same seq and action)
+// is one event, and the early check walks it once: no early Fail for a
+// session that passes.
+func TestEarlyCheckRepeat(t *testing.T) {
+	sp, err := spec.Parse("s.hsf", []byte("@message{ m }\n@lifeline{ a; b }\n"), "s.hif", []byte("a -- m -> b\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := check.New(sp, check.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	m, err := monitor.NewTable(c, logs.Options{Sig: sp.Sig}, monitor.Options{Report: func(err error) { t.Error(err) }}, func(o check.Outcome) {
+		got = append(got, o.Result.Verdict.String()+" "+o.Live.ClosedBy)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := `{"session":"x","lifeline":"a","kind":"send","message":"m","seq":1}
+{"session":"x","lifeline":"a","kind":"send","message":"m","seq":1}
+{"session":"x","lifeline":"b","kind":"receive","message":"m","seq":1}
+`
+	if _, err := m.ConsumeLog("app.jsonl", strings.NewReader(log), logs.JSONL); err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+	if n := m.Counts(); strings.Join(got, "; ") != "Pass shutdown" || n.Events != 2 || n.Duplicates != 1 {
+		t.Errorf("records %q, counts %+v", got, n)
+	}
+}
