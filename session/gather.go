@@ -27,7 +27,7 @@ type record struct {
 	line uint32 // where it was read (clamped)
 	meta uint32 // its input << 8 | the kind of its order key (and dupMark)
 	// span is, for a span held for pairing, its index in spans + 1; for
-	// another span, -1 - the index of its id in ids; 0 for an event that
+	// another span, -1 - the index of its id in spanIDs; 0 for an event that
 	// is no span.
 	span int32
 }
@@ -412,7 +412,7 @@ func (x keyed) compare(y keyed) int {
 	return cmp.Compare(x.lo, y.lo)
 }
 
-func (x keyed) kind() logs.KeyKind { return logs.KeyKind(x.meta &^ dupMark) }
+func (x keyed) kind() logs.KeyKind { return logs.KeyKind(x.meta) }
 func (x keyed) input() int32       { return int32(x.meta >> 8) }
 
 // build returns the session si: its multi-trace (its events split by
