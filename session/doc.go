@@ -75,8 +75,7 @@
 // An event is kept as a 32-byte record until its session is built (and 4
 // bytes more to find it in its session once the records are indexed, and
 // 8 for a span's id), then as an action and an event of its multi-trace
-// (28 bytes); the sessions of
-// a file share a few large arrays. logs.Options.MaxMemory bounds the
-// events one session may hold; a Joiner's budget bounds what it holds in
-// all, past which it spills.
+// (28 bytes); the sessions of a file share a few large arrays.
+// logs.Options.MaxMemory bounds the events one session may hold; a
+// Joiner's budget bounds what it holds in all, past which it spills.
 package session
