@@ -38,6 +38,13 @@ type Record struct {
 	// AllIgnored flags a session whose events were all outside the
 	// signature: its verdict judged nothing of the log.
 	AllIgnored bool `json:"all_ignored,omitempty"`
+	// DuplicateEvents counts the session's events read again and dropped
+	// (session.Meta.Duplicates: a span whose id it had, an event log's
+	// event whose seq and action its location had), ConflictingEvents
+	// those of them whose content differed from the first read, on which
+	// the session is judged.
+	DuplicateEvents   int `json:"duplicate_events,omitempty"`
+	ConflictingEvents int `json:"conflicting_events,omitempty"`
 	// Live is set by ivc monitor (package monitor: Outcome.Live), nil
 	// elsewhere: its fields follow the others in the JSON object, and are
 	// absent when nil.
@@ -62,6 +69,7 @@ func (o *Outcome) Record() Record {
 	r := o.Result
 	rec := Record{
 		File: o.File, Session: o.ID, IgnoredEvents: o.Ignored, AllIgnored: o.AllIgnored(),
+		DuplicateEvents: o.Duplicates, ConflictingEvents: o.Conflicts,
 		Verdict: r.Verdict.String(), Mode: r.Mode.String(), Engine: o.Engine.String(),
 		Nodes: r.TotalNodes(), LocalNodes: r.LocalNodes, ElapsedUS: o.Elapsed.Microseconds(), SetupUS: o.Setup.Microseconds(),
 		Reason: r.Text(), Explanation: r.Explanation, Simulated: r.Simulated, Live: o.Live,
@@ -75,7 +83,7 @@ func (o *Outcome) Record() Record {
 // WriteText writes the text form of o, a judgment (o.Err is nil): the line
 // of ivc analyze,
 //
-//	FILE[, FILE...] [(session ID)]: VERDICT (N nodes, T µs[, K events ignored][, none judged])[: REASON]
+//	FILE[, FILE...] [(session ID)]: VERDICT (N nodes, T µs[, K events ignored][, D duplicates dropped][, none judged])[: REASON]
 //
 // or, for a session judged live (o.Live), ivc monitor's,
 //
@@ -99,6 +107,9 @@ func (o *Outcome) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "%s: %s (%s, %d µs", name, r.Verdict, r.Cost(), o.Elapsed.Microseconds())
 		if o.Ignored > 0 {
 			fmt.Fprintf(w, ", %s ignored", plural(o.Ignored, "event"))
+		}
+		if o.Duplicates > 0 {
+			fmt.Fprintf(w, ", %s dropped", plural(o.Duplicates, "duplicate"))
 		}
 		if o.AllIgnored() {
 			fmt.Fprint(w, ", none judged")

@@ -103,7 +103,7 @@ func (r *spanReader) span(id []byte, line, col int, spanID string, l string, k i
 	if !ok {
 		return nil
 	}
-	return r.b.add(id, line, act, spanKey(start))
+	return r.b.add(id, line, act, spanKey(start), spanNum(spanID))
 }
 
 // readOTLP reads OTLP/JSON traces with the OpenTelemetry Collector's own

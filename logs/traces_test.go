@@ -1,6 +1,7 @@
 package logs_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -8,9 +9,11 @@ import (
 	"github.com/ivc-project/ivc/session"
 )
 
-// otlpSpan returns a span of OTLP/JSON.
+// otlpSpan returns a span of OTLP/JSON, its id made of its start (the
+// spans of a trace are one span each: the same id would be one span read
+// twice).
 func otlpSpan(trace, kind, name string, start int, attrs string) string {
-	return `{"traceId":"` + trace + `","spanId":"0102030405060708","name":"` + name + `","kind":` + kind +
+	return `{"traceId":"` + trace + `","spanId":"` + fmt.Sprintf("01020304050607%02x", (7+start)%256) + `","name":"` + name + `","kind":` + kind +
 		`,"startTimeUnixNano":"` + itoa(start) + `","attributes":[` + attrs + `]}`
 }
 

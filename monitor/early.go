@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -28,6 +29,10 @@ func (t *Table) watch(s *liveSession, now time.Time) {
 		}
 		return
 	case ev.Ignored:
+		return
+	case t.again(s, k):
+		// The same event again (an exporter's retry): assembly drops
+		// it, and the walk has read it.
 		return
 	}
 	if s.walks == nil {
@@ -95,7 +100,7 @@ const maxRewalk = 4096
 func (t *Table) rewalk(s *liveSession, i int, set []uint64) (ok, walked bool) {
 	order := t.order[:0]
 	for j := range s.events {
-		if e := &s.events[j]; !e.Ignored && !e.Dropped && t.asm.Location(e.Action) == i {
+		if e := &s.events[j]; !e.Ignored && !e.Dropped && t.asm.Location(e.Action) == i && !s.repeated(j) {
 			order = append(order, int32(j))
 		}
 	}
@@ -126,5 +131,60 @@ func (t *Table) unwatch(s *liveSession) {
 	if s.walks != nil {
 		t.bytes -= t.walkBytes
 	}
-	s.walks, s.subs, s.unwatched = nil, nil, true
+	t.bytes -= int64(len(s.seen)) * seenBytes
+	s.walks, s.subs, s.unwatched, s.seen = nil, nil, true, nil
+}
+
+// eventKey is what makes an event the same as another of its session for
+// the early check, as session's assembly tells duplicates: a span's id and
+// the side of its action, or an event log's seq and action.
+type eventKey struct {
+	span uint64
+	hi   int64
+	lo   uint32
+	act  uint32 // a span's side, an event's action
+}
+
+// seenBytes is what an entry of liveSession.seen holds.
+const seenBytes = 48
+
+// keyOf returns the eventKey of ev, ok false for an event that has none
+// (no span id, no seq): it cannot be told from a repeat.
+func keyOf(ev *logs.Event) (key eventKey, ok bool) {
+	switch {
+	case ev.Span != 0:
+		return eventKey{span: ev.Span, act: uint32(ev.Action.Kind())}, true
+	case ev.Key.Kind == logs.KeySeq:
+		return eventKey{hi: ev.Key.Hi, lo: ev.Key.Lo, act: uint32(ev.Action)}, true
+	}
+	return eventKey{}, false
+}
+
+// again reports whether event k of s, watched, repeats one watched before
+// it (a span of the same id and side, an event of the same seq and
+// action), keeping it otherwise.
+func (t *Table) again(s *liveSession, k int) bool {
+	key, ok := keyOf(&s.events[k])
+	if !ok {
+		return false
+	}
+	if s.seen == nil {
+		s.seen = map[eventKey]int32{}
+	}
+	if _, ok := s.seen[key]; ok {
+		return true
+	}
+	s.seen[key] = int32(k)
+	t.bytes += seenBytes
+	return false
+}
+
+// repeated reports whether event j of s, watched, repeats one before it.
+func (s *liveSession) repeated(j int) bool {
+	key, ok := keyOf(&s.events[j])
+	if !ok {
+		return false
+	}
+	first, ok := s.seen[key]
+	return ok && int(first) != j
 }

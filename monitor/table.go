@@ -146,11 +146,12 @@ const (
 
 // Counts are what the table received and judged: the summary of the run
 // so far (check.Summary, as ivc analyze counts a batch), and what only a
-// live run has. Received = Events + Ignored + Malformed + Late once every
-// session is closed: Events and Ignored count the events of the sessions
-// closed, judged or not (an error, reported: Unjudged), each event once,
-// in the signature or not as its session's assembly decides (a span takes
-// its partner's message); after Close, which closes them all, every event
+// live run has. Received = Events + Ignored + Duplicates + Malformed +
+// Late once every session is closed: Events, Ignored and Duplicates count
+// the events of the sessions closed, judged or not (an error, reported:
+// Unjudged), each event once, in the signature or not as its session's
+// assembly decides (a span takes its partner's message; a span received
+// again, in a retried request or another, is a duplicate); after Close, which closes them all, every event
 // is counted as it arrives: an event of the signature is Late, its session
 // already judged. Judged() counts the records, Verdicts their verdicts.
 type Counts struct {
@@ -179,6 +180,12 @@ type liveSession struct {
 	walks     []walk
 	subs      []uint64
 	unwatched bool
+	// seen are the events the early check walked that a repeat can be told
+	// from (eventKey), with their index: a repeat is not walked again.
+	seen map[eventKey]int32
+	// duplicates counted so far (Counts.Duplicates, Conflicts), by its
+	// last assembly
+	duplicates, conflicts int
 }
 
 // walk is the early check of one location of a session: the state its
@@ -428,10 +435,16 @@ func (t *Table) close(s *liveSession, by string, now time.Time, o *check.Outcome
 	s.elem = t.closed.PushBack(s)
 	s.revision++
 	// Each event counted once, by the session's last assembly: a span's
-	// partner, arrived since, may have named it.
+	// partner, arrived since, may have named it, and a span read again (a
+	// retried request) is a duplicate.
 	t.counts.Events += o.Events - s.counted
 	t.counts.Ignored += o.Ignored - s.ignored
-	s.counted, s.ignored = o.Events, o.Ignored
+	t.counts.Duplicates += o.Duplicates - s.duplicates
+	t.counts.Conflicts += o.Conflicts - s.conflicts
+	if o.Conflict != nil && o.Conflicts > s.conflicts {
+		t.opt.Report(o.Conflict)
+	}
+	s.counted, s.ignored, s.duplicates, s.conflicts = o.Events, o.Ignored, o.Duplicates, o.Conflicts
 	t.counts.Add(o)
 	if o.Err != nil {
 		t.opt.Report(o.Err)

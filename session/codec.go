@@ -32,10 +32,16 @@ func AppendEvent(b []byte, e logs.Event) []byte {
 	if e.Link != nil {
 		tag |= linkFlag
 	}
+	if e.Span != 0 {
+		tag |= idFlag
+	}
 	b = append(b, tag)
 	b = binary.AppendUvarint(b, uint64(e.Action))
 	b = binary.AppendVarint(b, e.Key.Hi)
 	b = binary.AppendUvarint(b, uint64(e.Key.Lo))
+	if e.Span != 0 {
+		b = binary.AppendUvarint(b, e.Span)
+	}
 	if e.Link != nil {
 		b = appendLink(b, e.Link)
 	}
@@ -50,8 +56,12 @@ const (
 )
 
 // linkFlag marks, in the key kind of an encoded event, a span held for
-// pairing: its SpanLink follows.
-const linkFlag = 0x40
+// pairing: its SpanLink follows; idFlag a span's id (logs.Event.Span),
+// after its key.
+const (
+	linkFlag = 0x40
+	idFlag   = 0x20
+)
 
 // appendLink appends the encoding of l: flags, kind, ids, links, then
 // each message as an id or a name.
@@ -125,10 +135,15 @@ func DecodeEvent(data []byte) (logs.Event, error) {
 		ev.Ignored = true
 	case kind == droppedEvent:
 		ev.Dropped = true
-	case kind&^linkFlag <= byte(logs.KeyNumber):
+	case kind&^(linkFlag|idFlag) <= byte(logs.KeyNumber):
 		ev.Action = interaction.Action(d.uvarint(1<<32 - 1))
-		ev.Key = logs.Key{Kind: logs.KeyKind(kind &^ linkFlag), Hi: d.varint()}
+		ev.Key = logs.Key{Kind: logs.KeyKind(kind &^ (linkFlag | idFlag)), Hi: d.varint()}
 		ev.Key.Lo = uint32(d.uvarint(1<<32 - 1))
+		if kind&idFlag != 0 {
+			if ev.Span = d.uvarint(math.MaxUint64); ev.Span == 0 {
+				d.err = errEventEncoding
+			}
+		}
 		if kind&linkFlag != 0 {
 			ev.Link = new(logs.SpanLink)
 			d.readLink(ev.Link)

@@ -8,8 +8,10 @@ import "github.com/ivc-project/ivc/logs"
 type Counts struct {
 	// Files counts the inputs, readable or not; Logs the logs read and HTF
 	// the .htf multi-traces among them; Unreadable the inputs that could
-	// not be read at all (an *InputError, not Malformed).
-	Files, Logs, HTF, Unreadable int
+	// not be read at all (an *InputError, not Malformed); Repeated the
+	// inputs named again (the same file as one before: not read again,
+	// not in Files).
+	Files, Logs, HTF, Unreadable, Repeated int
 	// Malformed counts the lines and records that could not be read (each
 	// reported), Unkinded the spans without a protocol kind (INTERNAL or
 	// none: not events).
@@ -29,6 +31,10 @@ type Counts struct {
 	Sessions, Joined int
 	Events, Ignored  int
 	EventsNotJudged  int
+	// Duplicates counts the events read again (Meta.Duplicates), not in
+	// Events nor Ignored; Conflicts those of them whose content differed
+	// (Meta.Conflicts), each session's first reported.
+	Duplicates, Conflicts int
 }
 
 // MaxUndeclaredShown is how many of the names outside the signature
@@ -42,6 +48,8 @@ func (c *Counts) Add(s *Session) {
 	// whether it is judged, may come from its partner in another file.
 	c.Events += s.Events
 	c.Ignored += s.Ignored
+	c.Duplicates += s.Duplicates
+	c.Conflicts += s.Conflicts
 	if s.Joined() {
 		c.Joined++
 	}
@@ -58,6 +66,7 @@ func (c *Counts) Merge(d Counts) {
 	c.Logs += d.Logs
 	c.HTF += d.HTF
 	c.Unreadable += d.Unreadable
+	c.Repeated += d.Repeated
 	c.Malformed += d.Malformed
 	c.Unkinded += d.Unkinded
 	c.Spilled = c.Spilled || d.Spilled
@@ -67,6 +76,8 @@ func (c *Counts) Merge(d Counts) {
 	c.Events += d.Events
 	c.Ignored += d.Ignored
 	c.EventsNotJudged += d.EventsNotJudged
+	c.Duplicates += d.Duplicates
+	c.Conflicts += d.Conflicts
 }
 
 // AddStats counts what reading a log found besides its sessions.

@@ -59,12 +59,23 @@
 // ignored (its message not declared) is decided then: Joiner.Undeclared
 // names the messages that stayed ignored.
 //
+// # Duplicates
+//
+// One span counts once, however many times it is read: a span is its id in
+// its session (logs.Consumer's span, logs.Event.Span) on its side of its
+// call. A session's build (any gatherer: Read, Joiner, spilled or not,
+// Assembler) keeps the first copy, drops the others and counts them
+// (Meta.Duplicates); a copy with other content is dropped too and named
+// with both places in Meta.Conflict, for the driver to report. An event
+// log's event whose seq and action its location had is a duplicate too.
+// A Source reads a log named twice (os.SameFile) once, with a Note.
+//
 // # Memory
 //
 // An event is kept as a 32-byte record until its session is built (and 4
-// bytes more to find it in its session once the records are indexed), then
-// as an action and an event of its multi-trace (28 bytes); the sessions of
-// a file share a few large arrays. logs.Options.MaxMemory bounds the
-// events one session may hold; a Joiner's budget bounds what it holds in
-// all, past which it spills.
+// bytes more to find it in its session once the records are indexed, and
+// 8 for a span's id), then as an action and an event of its multi-trace
+// (28 bytes); the sessions of a file share a few large arrays.
+// logs.Options.MaxMemory bounds the events one session may hold; a
+// Joiner's budget bounds what it holds in all, past which it spills.
 package session

@@ -25,9 +25,16 @@ type record struct {
 	lo   uint32
 	sess int32  // its session's index in gatherer.sess
 	line uint32 // where it was read (clamped)
-	meta uint32 // its input << 8 | the kind of its order key
-	span int32  // a span held for pairing: its index in spans + 1; else 0
+	meta uint32 // its input << 8 | the kind of its order key (and dupMark)
+	// span is, for a span held for pairing, its index in spans + 1; for
+	// another span, -1 - the index of its id in spanIDs; 0 for an event that
+	// is no span.
+	span int32
 }
+
+// dupMark marks, in a record's meta, an event dropped as the duplicate of
+// one read before it (dedup).
+const dupMark = 0x80
 
 // recordBytes is what a record holds in memory: itself (32 bytes), and
 // its entry in the index built once reading is done (gatherer.byRec).
@@ -38,7 +45,7 @@ const recordBytes = 32 + 4
 const maxInputs = 1 << 24
 
 func (r *record) input() int32       { return int32(r.meta >> 8) }
-func (r *record) kind() logs.KeyKind { return logs.KeyKind(r.meta) }
+func (r *record) kind() logs.KeyKind { return logs.KeyKind(r.meta &^ dupMark) }
 
 func clampLine(line int) uint32 { return uint32(min(max(line, 0), math.MaxUint32)) }
 
@@ -103,8 +110,10 @@ type sessionState struct {
 	dropped         int // events malformed
 	firstDropped    int // the line of the first
 	// spans counts its spans held for pairing, heldIgnored those of them
-	// counted in ignored until the session is built.
+	// counted in ignored until the session is built; spanned its records
+	// that are spans with an id (held or not), which dedup compares.
 	spans, heldIgnored int32
+	spanned            int32
 }
 
 // sessionBytes is what a session holds in memory besides its id's bytes:
@@ -144,6 +153,8 @@ type gatherer struct {
 	linkIDs []uint64 // the links of spans
 	names   *names
 	tally   *logs.Tally
+	// spanIDs are the ids of the spans not held for pairing (record.span).
+	spanIDs []uint64
 }
 
 // newGatherer checks the locations of opt against its signature; file,
@@ -200,7 +211,7 @@ func (g *gatherer) reset() {
 	g.sess = g.sess[:0]
 	g.recs.reset()
 	g.indexed = false
-	g.spans, g.linkIDs = g.spans[:0], g.linkIDs[:0]
+	g.spans, g.linkIDs, g.spanIDs = g.spans[:0], g.linkIDs[:0], g.spanIDs[:0]
 	g.events, g.bytes = 0, 0
 }
 
@@ -251,8 +262,8 @@ func (s *sessionState) dropAt(line int) {
 }
 
 // Add records the event act of session id, read at line, with its order
-// key.
-func (g *gatherer) Add(id []byte, line, index int, act interaction.Action, key logs.Key) error {
+// key; span is its id when it is a span (0: not a span).
+func (g *gatherer) Add(id []byte, line, index int, act interaction.Action, key logs.Key, span uint64) error {
 	if g.recs.n == math.MaxInt32 {
 		return fmt.Errorf("%s:%d: too many events (at most %d held at once)", g.inputs[g.input()], line, math.MaxInt32)
 	}
@@ -265,8 +276,31 @@ func (g *gatherer) Add(id []byte, line, index int, act interaction.Action, key l
 	g.events++
 	s.events++
 	g.keep(si, record{hi: key.Hi, act: act, lo: key.Lo, line: clampLine(line),
-		meta: uint32(g.input())<<8 | uint32(key.Kind)})
+		meta: uint32(g.input())<<8 | uint32(key.Kind), span: g.spanRef(s, span)})
 	return nil
+}
+
+// spanRef returns the record.span of a span not held for pairing, its id
+// kept, of session s (0 for an event that is no span).
+func (g *gatherer) spanRef(s *sessionState, span uint64) int32 {
+	if span == 0 || len(g.spanIDs) == math.MaxInt32 {
+		return 0
+	}
+	g.spanIDs = append(g.spanIDs, span)
+	s.spanned++
+	g.bytes += 8
+	return -int32(len(g.spanIDs))
+}
+
+// spanOf returns the id of the span rec (0: not a span, or no id).
+func (g *gatherer) spanOf(rec *record) uint64 {
+	switch {
+	case rec.span > 0:
+		return g.spans[rec.span-1].self
+	case rec.span < 0:
+		return g.spanIDs[-1-rec.span]
+	}
+	return 0
 }
 
 // full returns an error when s, whose next event was read at line of
@@ -345,8 +379,9 @@ type arena struct {
 	trace []interaction.MultiAction
 	comps []multitrace.Component
 	mts   []multitrace.MultiTrace
-	count []int   // events of each location, then their start
-	tmp   []keyed // the events of a session, by location
+	count []int       // events of each location, then their start
+	tmp   []keyed     // the events of a session, by location
+	spans []spanEntry // the spans of a session, by id (dedup)
 }
 
 // arenaChunk is the least an arena takes at once.
@@ -391,6 +426,9 @@ func (g *gatherer) build(si int32, a *arena) Session {
 		Events: s.events, Ignored: s.ignored, Dropped: s.dropped, FirstDropped: s.firstDropped}}
 	if s.spans > 0 {
 		g.pair(s, recs, &out)
+	}
+	if s.spanned > 1 {
+		g.dedup(recs, a, &out)
 	}
 	count := slices.Grow(a.count[:0], len(g.locs)+1)[:len(g.locs)+1]
 	a.count = count
@@ -439,28 +477,35 @@ func (g *gatherer) build(si int32, a *arena) Session {
 	acts, trace := take(&a.acts, n), take(&a.trace, n)
 	mt := &take(&a.mts, 1)[0]
 	mt.Components = take(&a.comps, len(g.locs))
-	start = 0
+	start, w := 0, 0
 	for k, grp := range g.locs {
 		end := count[k]
 		loc := tmp[start:end]
 		if len(loc) > 0 && loc[0].kind() != logs.KeyLine && !slices.IsSortedFunc(loc, keyed.compare) {
 			slices.SortStableFunc(loc, keyed.compare)
 		}
-		for i, e := range loc {
-			j := start + i
-			acts[j] = e.act
-			trace[j] = acts[j : j+1 : j+1]
+		if len(loc) > 1 && loc[0].kind() == logs.KeySeq {
+			loc = dedupSeq(loc, &out)
 		}
-		mt.Components[k] = multitrace.Component{Lifelines: grp, Trace: trace[start:end:end]}
+		from := w
+		for _, e := range loc {
+			acts[w] = e.act
+			trace[w] = acts[w : w+1 : w+1]
+			w++
+		}
+		mt.Components[k] = multitrace.Component{Lifelines: grp, Trace: trace[from:w:w]}
 		start = end
 	}
 	out.MT = mt
 	return out
 }
 
-// dropped reports whether rec is a span held for pairing whose message is
-// not declared: ignored, not in its session's multi-trace.
-func (g *gatherer) dropped(rec *record) bool { return rec.span > 0 && g.spans[rec.span-1].ignored }
+// dropped reports whether rec is not in its session's multi-trace: a span
+// held for pairing whose message is not declared (ignored), or a
+// duplicate.
+func (g *gatherer) dropped(rec *record) bool {
+	return rec.meta&dupMark != 0 || rec.span > 0 && g.spans[rec.span-1].ignored
+}
 
 // orderable returns nil when the events of location k of session s, in the
 // order read, can be ordered: all with the same kind of order key, and

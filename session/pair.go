@@ -23,6 +23,7 @@ const unnamed msgRef = math.MinInt32
 // compact, for most spans of a run split by service are held.
 type spanRef struct {
 	id        uint64 // an emission's span id, a reception's parent's (0: none)
+	self      uint64 // its own id (dedup)
 	own, pair msgRef // after pair: own is its message
 	links     int32  // a reception's links: gatherer.linkIDs[links:links+nlinks]
 	nlinks    uint16
@@ -31,11 +32,11 @@ type spanRef struct {
 }
 
 // spanRefBytes is what a spanRef holds in memory, besides its links.
-const spanRefBytes = 24
+const spanRefBytes = 32
 
-// newRef returns the spanRef of sl, its names in n.
-func newRef(sl *logs.SpanLink, n *names) spanRef {
-	ref := spanRef{id: sl.Span, kind: sl.Kind, own: n.ref(sl.Own, sl.OwnOK, sl.OwnName)}
+// newRef returns the spanRef of sl, the span span, its names in n.
+func newRef(sl *logs.SpanLink, span uint64, n *names) spanRef {
+	ref := spanRef{id: sl.Span, self: span, kind: sl.Kind, own: n.ref(sl.Own, sl.OwnOK, sl.OwnName)}
 	if sl.Kind.Action() == interaction.Reception { // the side that names a pair
 		ref.id, ref.pair = sl.Parent, n.ref(sl.Pair, sl.PairOK, sl.PairName)
 	}
@@ -82,13 +83,13 @@ func (n *names) name(m msgRef) (string, bool) {
 // AddSpan records a span held for pairing, of session id: an event when
 // its own message is declared, else ignored until its session is built.
 // A session holds at most as many events as Add lets it.
-func (g *gatherer) AddSpan(id []byte, line, index int, act interaction.Action, key logs.Key, sl *logs.SpanLink) error {
+func (g *gatherer) AddSpan(id []byte, line, index int, act interaction.Action, key logs.Key, span uint64, sl *logs.SpanLink) error {
 	si := g.sessionOf(id, line, index)
 	if err := g.full(&g.sess[si], g.input(), line); err != nil {
 		g.sess[si].dropAt(line) // what was read of it is not judged
 		return err
 	}
-	return g.putSpan(si, g.input(), line, act, key, newRef(sl, g.names), sl.Links)
+	return g.putSpan(si, g.input(), line, act, key, newRef(sl, span, g.names), sl.Links)
 }
 
 // putSpan adds ref, with its links, to session s, read at line of input.
@@ -107,6 +108,9 @@ func (g *gatherer) putSpan(si int32, input int32, line int, act interaction.Acti
 		g.events++
 	}
 	s.spans++
+	if ref.self != 0 {
+		s.spanned++
+	}
 	ref.links, ref.nlinks = int32(len(g.linkIDs)), uint16(len(links))
 	g.linkIDs = append(g.linkIDs, links...)
 	g.spans = append(g.spans, ref)
@@ -123,9 +127,10 @@ func (g *gatherer) putSpan(si int32, input int32, line int, act interaction.Acti
 // message. A span's message decides whether it is an event or ignored (and
 // its name then tallied); out's counts follow.
 func (g *gatherer) pair(s *sessionState, recs []int32, out *Session) {
-	// The emissions by span id, the last of an id kept: looked up in a
-	// list when the session has few spans (as most have: a map would cost
-	// more than the search), else in a map.
+	// The emissions by span id, the first of an id kept (a later one is a
+	// duplicate, which dedup drops): looked up in a list when the session
+	// has few spans (as most have: a map would cost more than the
+	// search), else in a map.
 	var few [16]int32
 	list := few[:0]
 	var byID map[uint64]int32
@@ -136,7 +141,9 @@ func (g *gatherer) pair(s *sessionState, recs []int32, out *Session) {
 		if rec := g.recs.at(r); rec.span > 0 {
 			if ref := &g.spans[rec.span-1]; ref.kind.Action() == interaction.Emission {
 				if byID != nil {
-					byID[ref.id] = rec.span - 1
+					if _, dup := byID[ref.id]; !dup {
+						byID[ref.id] = rec.span - 1
+					}
 				} else {
 					list = append(list, rec.span-1)
 				}
@@ -148,9 +155,9 @@ func (g *gatherer) pair(s *sessionState, recs []int32, out *Session) {
 			j, ok := byID[id]
 			return j, ok
 		}
-		for k := len(list) - 1; k >= 0; k-- {
-			if g.spans[list[k]].id == id {
-				return list[k], true
+		for _, j := range list {
+			if g.spans[j].id == id {
+				return j, true
 			}
 		}
 		return 0, false
@@ -163,7 +170,7 @@ func (g *gatherer) pair(s *sessionState, recs []int32, out *Session) {
 	}
 	for _, r := range recs {
 		rec := g.recs.at(r)
-		if rec.span == 0 {
+		if rec.span <= 0 {
 			continue
 		}
 		ref := &g.spans[rec.span-1]
@@ -186,7 +193,7 @@ func (g *gatherer) pair(s *sessionState, recs []int32, out *Session) {
 	}
 	for _, r := range recs {
 		rec := g.recs.at(r)
-		if rec.span == 0 {
+		if rec.span <= 0 {
 			continue
 		}
 		ref := &g.spans[rec.span-1]

@@ -65,6 +65,15 @@ type Meta struct {
 	// error, not in MT), the first of them at line FirstDropped: a session
 	// that lost events cannot be judged truthfully (Incomplete).
 	Dropped, FirstDropped int
+	// Duplicates is the number of events read again, not in MT nor in
+	// Events and Ignored: a span whose id its session had already (on the
+	// same side of its call), an event of an event log whose seq and
+	// action its location had already. Conflicts counts those of them
+	// whose content differed from the first read (the session is judged
+	// on the first), Conflict says where the first of them was (a
+	// *syntax.Error naming both places), for the driver to report.
+	Duplicates, Conflicts int
+	Conflict              error
 }
 
 // Incomplete says why the session cannot be judged truthfully when it lost

@@ -2,10 +2,13 @@ package session
 
 import (
 	"errors"
+	"fmt"
 	"iter"
+	"os"
 
 	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/syntax"
 )
 
 // A Source reads the inputs of a run, logs and .htf multi-traces in any
@@ -40,6 +43,11 @@ type Source struct {
 
 	// Counts are what the inputs held, as the sessions are handed out.
 	Counts Counts
+	// Note, when set, receives what is worth a word and is no error: a log
+	// named again (the same file, by os.SameFile: a path given twice, a
+	// file also found in a directory given, a link), read once; a span
+	// read again with another content (Meta.Conflict), before its session.
+	Note func(error)
 
 	// detected holds what was detected of the formats of files before the
 	// sessions were asked for (a directory's files recognized by their
@@ -162,6 +170,9 @@ func (src *Source) Sessions(files []string) iter.Seq[Session] {
 					failed = !yield(pending[0].s)
 					pending = pending[1:]
 				}
+				if s.Conflict != nil && src.Note != nil {
+					src.Note(s.Conflict)
+				}
 				if failed {
 					break
 				}
@@ -180,6 +191,7 @@ func (src *Source) Sessions(files []string) iter.Seq[Session] {
 			j.Close()
 			j = nil
 		}
+		var seen inputs
 		for _, file := range files {
 			if failed {
 				return
@@ -196,6 +208,16 @@ func (src *Source) Sessions(files []string) iter.Seq[Session] {
 				// Opened once, by the worker that reads it.
 				counts.HTF++
 				put(HTF(file, src.Options))
+				continue
+			}
+			// A log named again would join each of its sessions with itself:
+			// read once (a .htf file is judged again, as named).
+			if first := seen.again(file); first != "" {
+				counts.Files--
+				counts.Repeated++
+				if src.Note != nil {
+					src.Note(fmt.Errorf("%s: the same file as %s, read once", syntax.FileName(file), syntax.FileName(first)))
+				}
 				continue
 			}
 			in, err := src.open(file)
@@ -240,4 +262,38 @@ func (src *Source) Sessions(files []string) iter.Seq[Session] {
 		}
 		flush()
 	}
+}
+
+// inputs are the files of a run met so far, by size, to tell a file named
+// again (os.SameFile): its spans would all be read twice.
+type inputs struct {
+	bySize map[int64][]input1
+}
+
+type input1 struct {
+	name string
+	fi   os.FileInfo
+}
+
+// again returns the name under which the file at path was met before
+// ("" when it was not, or cannot be told: standard input, a file that
+// cannot be read, which its opening reports).
+func (in *inputs) again(path string) string {
+	if path == input.Stdin {
+		return ""
+	}
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	for _, prev := range in.bySize[fi.Size()] {
+		if os.SameFile(prev.fi, fi) {
+			return prev.name
+		}
+	}
+	if in.bySize == nil {
+		in.bySize = map[int64][]input1{}
+	}
+	in.bySize[fi.Size()] = append(in.bySize[fi.Size()], input1{path, fi})
+	return ""
 }

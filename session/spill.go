@@ -98,16 +98,16 @@ func (sp *spill) close() error {
 	return errors.Join(errs...)
 }
 
-// event writes an event of session id (tag: its key kind, or ignoredTag)
-// to its partition.
-func (sp *spill) event(id []byte, input int32, line, index int, tag byte, act interaction.Action, key logs.Key) error {
-	sp.buf = appendEvent(sp.buf[:0], id, tag, input, line, index, act, key)
+// event writes an event of session id (tag: its key kind, or ignoredTag),
+// the span span (0: none), to its partition.
+func (sp *spill) event(id []byte, input int32, line, index int, tag byte, act interaction.Action, key logs.Key, span uint64) error {
+	sp.buf = appendEvent(sp.buf[:0], id, tag, input, line, index, act, key, span)
 	return sp.write(sp.part(maphash.Bytes(sp.seed, id)), sp.buf)
 }
 
 // spanEvent writes a span held for pairing of session id to its partition.
 func (sp *spill) spanEvent(id []byte, input int32, line, index int, act interaction.Action, key logs.Key, ref *spanRef, links []uint64) error {
-	sp.buf = appendEvent(sp.buf[:0], id, byte(key.Kind)|linkFlag, input, line, index, act, key)
+	sp.buf = appendEvent(sp.buf[:0], id, byte(key.Kind)|linkFlag, input, line, index, act, key, 0)
 	sp.buf = appendRef(sp.buf, ref, links)
 	return sp.write(sp.part(maphash.Bytes(sp.seed, id)), sp.buf)
 }
@@ -121,7 +121,7 @@ func (sp *spill) record(id []byte, g *gatherer, rec *record) {
 		sp.spanEvent(id, rec.input(), int(rec.line), 0, rec.act, key, ref, g.linksOf(ref))
 		return
 	}
-	sp.event(id, rec.input(), int(rec.line), 0, byte(rec.kind()), rec.act, key)
+	sp.event(id, rec.input(), int(rec.line), 0, byte(rec.kind()), rec.act, key, g.spanOf(rec))
 }
 
 // appendRef appends the encoding of a span held for pairing (its names
@@ -129,6 +129,7 @@ func (sp *spill) record(id []byte, g *gatherer, rec *record) {
 func appendRef(b []byte, ref *spanRef, links []uint64) []byte {
 	b = append(b, byte(ref.kind))
 	b = binary.AppendUvarint(b, ref.id)
+	b = binary.AppendUvarint(b, ref.self)
 	b = binary.AppendUvarint(b, uint64(len(links)))
 	for _, id := range links {
 		b = binary.AppendUvarint(b, id)
@@ -158,8 +159,12 @@ func (sp *spill) write(f *spillFile, b []byte) error {
 
 // appendEvent appends the encoding of an event: its session id, its tag
 // (its key kind, ignoredTag or endTag), input, line and rank in its input,
-// then, for an event in the signature, its action and key.
-func appendEvent(b, id []byte, tag byte, input int32, line, index int, act interaction.Action, key logs.Key) []byte {
+// then, for an event in the signature, its action and key, and the id of
+// a span not held for pairing (idFlag).
+func appendEvent(b, id []byte, tag byte, input int32, line, index int, act interaction.Action, key logs.Key, span uint64) []byte {
+	if span != 0 {
+		tag |= idFlag
+	}
 	b = binary.AppendUvarint(b, uint64(len(id)))
 	b = append(b, id...)
 	b = append(b, tag)
@@ -170,6 +175,9 @@ func appendEvent(b, id []byte, tag byte, input int32, line, index int, act inter
 		b = binary.AppendUvarint(b, uint64(act))
 		b = binary.AppendVarint(b, key.Hi)
 		b = binary.AppendUvarint(b, uint64(key.Lo))
+		if span != 0 {
+			b = binary.AppendUvarint(b, span)
+		}
 	}
 	return b
 }
@@ -231,6 +239,7 @@ type spilled struct {
 	key         logs.Key
 	ref         spanRef  // a span held for pairing (tag&linkFlag)
 	links       []uint64 // its links
+	span        uint64   // the id of a span not held (tag&idFlag)
 }
 
 var errSpill = errors.New("corrupt spill file")
@@ -268,13 +277,17 @@ func (e *spilled) read(r *bufio.Reader) error {
 		if e2 != nil && err == nil {
 			err = errSpill
 		}
-		e.key = logs.Key{Kind: logs.KeyKind(e.tag &^ linkFlag), Hi: hi, Lo: uint32(u())}
+		e.key = logs.Key{Kind: logs.KeyKind(e.tag &^ (linkFlag | idFlag)), Hi: hi, Lo: uint32(u())}
+		e.span = 0
+		if e.tag&idFlag != 0 {
+			e.span = u()
+		}
 		if e.tag&linkFlag != 0 {
 			kind, e2 := r.ReadByte()
 			if e2 != nil || kind > byte(logs.SpanConsumer) {
 				return errSpill
 			}
-			e.ref = spanRef{kind: logs.SpanKind(kind), id: u()}
+			e.ref = spanRef{kind: logs.SpanKind(kind), id: u(), self: u()}
 			n := u()
 			if n > math.MaxUint16 {
 				return errSpill
@@ -318,7 +331,7 @@ func (g *gatherer) put(e *spilled) {
 		s.events++
 		g.events++
 		g.keep(si, record{hi: e.key.Hi, act: e.act, lo: e.key.Lo, line: clampLine(e.line),
-			meta: uint32(e.input)<<8 | uint32(e.key.Kind)})
+			meta: uint32(e.input)<<8 | uint32(e.key.Kind), span: g.spanRef(s, e.span)})
 	}
 }
 
@@ -371,15 +384,15 @@ func (sp *spill) sort(template *gatherer) error {
 				rec := g.recs.at(ri)
 				key := logs.Key{Kind: rec.kind(), Hi: rec.hi, Lo: rec.lo}
 				if rec.span > 0 {
-					sp.buf = appendEvent(sp.buf[:0], nil, byte(rec.kind())|linkFlag, rec.input(), int(rec.line), 0, rec.act, key)
+					sp.buf = appendEvent(sp.buf[:0], nil, byte(rec.kind())|linkFlag, rec.input(), int(rec.line), 0, rec.act, key, 0)
 					ref := &g.spans[rec.span-1]
 					sp.buf = appendRef(sp.buf, ref, g.linksOf(ref))
 				} else {
-					sp.buf = appendEvent(sp.buf[:0], nil, byte(rec.kind()), rec.input(), int(rec.line), 0, rec.act, key)
+					sp.buf = appendEvent(sp.buf[:0], nil, byte(rec.kind()), rec.input(), int(rec.line), 0, rec.act, key, g.spanOf(rec))
 				}
 				sp.write(run, sp.buf)
 			}
-			sp.buf = appendEvent(sp.buf[:0], nil, endTag, 0, 0, 0, 0, logs.Key{})
+			sp.buf = appendEvent(sp.buf[:0], nil, endTag, 0, 0, 0, 0, logs.Key{}, 0)
 			sp.write(run, sp.buf)
 		}
 		if sp.err != nil {

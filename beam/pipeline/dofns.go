@@ -153,6 +153,9 @@ func (f *judgeFn) ProcessElement(ctx context.Context, bucket int, batches func(*
 		if err != nil {
 			return err
 		}
+		if s.Conflict != nil { // a span read twice with two contents
+			lines.add(errorsFile, outLine{File: s.File, Line: s.Line, Index: s.Rank, Text: s.Conflict.Error()})
+		}
 		o := f.j.checker.Judge(s)
 		f.sum.Add(&o)
 		at := outLine{File: o.File, Line: o.Line, Index: o.Rank}

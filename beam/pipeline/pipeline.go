@@ -106,13 +106,20 @@ type SummaryFile struct {
 	// JoinedSessions counts the sessions judged whose events come from
 	// several files.
 	JoinedSessions int `json:"joined_sessions"`
+	// DuplicateEvents counts the events read again and dropped (a span
+	// whose id its session had: the same trace in two files), and
+	// ConflictingEvents those of them whose content differed (the first of
+	// each session in the errors).
+	DuplicateEvents   int `json:"duplicate_events,omitempty"`
+	ConflictingEvents int `json:"conflicting_events,omitempty"`
 }
 
 // NewSummaryFile returns the JSON form of s.
 func NewSummaryFile(s *check.Summary) SummaryFile {
 	f := SummaryFile{Files: s.Files, UnreadableFiles: s.Unreadable, MultiTraces: s.MultiTraces, Verdicts: map[string]int{},
 		Unjudged: s.Unjudged, EventsJudged: s.EventsJudged, EventsUnjudged: s.EventsUnjudged, EventsIgnored: s.Ignored,
-		BadLines: s.Malformed, SpansUnkinded: s.Unkinded, JoinedSessions: s.JoinedJudged}
+		BadLines: s.Malformed, SpansUnkinded: s.Unkinded, JoinedSessions: s.JoinedJudged,
+		DuplicateEvents: s.Duplicates, ConflictingEvents: s.Conflicts}
 	for v, n := range s.Verdicts {
 		if n > 0 {
 			f.Verdicts[verdict.Verdict(v).String()] = n

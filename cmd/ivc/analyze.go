@@ -433,8 +433,15 @@ func (b *batch) summary(d time.Duration, sum *check.Summary, skipped []string) {
 		fmt.Fprintln(b.a.stderr, line)
 	}
 	if sum.Logs > 0 {
-		fmt.Fprintf(b.a.stderr, "%s: %s (%d across several files), events: %d judged, %d ignored, %d in sessions not judged\n",
-			plural(sum.Logs, "log file"), plural(sum.Sessions, "session"), sum.Joined, sum.Events-sum.EventsNotJudged, sum.Ignored, sum.EventsNotJudged)
+		dups := ""
+		if sum.Duplicates > 0 {
+			dups = fmt.Sprintf(", %d duplicates dropped", sum.Duplicates)
+			if sum.Conflicts > 0 {
+				dups += fmt.Sprintf(" (%d conflicting)", sum.Conflicts)
+			}
+		}
+		fmt.Fprintf(b.a.stderr, "%s: %s (%d across several files), events: %d judged, %d ignored, %d in sessions not judged%s\n",
+			plural(sum.Logs, "log file"), plural(sum.Sessions, "session"), sum.Joined, sum.Events-sum.EventsNotJudged, sum.Ignored, sum.EventsNotJudged, dups)
 	}
 	if sum.Spilled {
 		fmt.Fprintln(b.a.stderr, "sessions spilled to disk past --join-memory (the verdicts are the same)")

@@ -41,7 +41,8 @@ func (a *app) logSource(fl *analyzeFlags, sp *spec.Spec) (*session.Source, error
 	// follow the memory budget; the joiner spills past --join-memory,
 	// which a run may set lower without refusing a session it can hold.
 	memory := check.Settings{MaxMemory: int64(fl.maxMemory)}.ReadMemory()
-	src := &session.Source{Format: f, Scope: scope, Budget: int64(fl.joinMemory), TmpDir: lf.tmpDir}
+	src := &session.Source{Format: f, Scope: scope, Budget: int64(fl.joinMemory), TmpDir: lf.tmpDir,
+		Note: func(err error) { a.warnf("%v", err) }}
 	if src.Budget == 0 {
 		src.Budget = memory
 	}

@@ -64,6 +64,8 @@ func (x *metrics) handler(t *monitor.Table, otlp *receiver.OTLP, out *recordOutp
 		counter("ivc_monitor_events_ignored_total", "Events outside the signature.", func(c monitor.Counts) int { return c.Ignored }),
 		counter("ivc_monitor_events_malformed_total", "Events malformed (reported).", func(c monitor.Counts) int { return c.Malformed }),
 		counter("ivc_monitor_events_late_total", "Events of sessions closed past their grace.", func(c monitor.Counts) int { return c.Late }),
+		counter("ivc_monitor_events_duplicate_total", "Events received again (a span of an id its session had: a retried request), dropped.",
+			func(c monitor.Counts) int { return c.Duplicates }),
 		counter("ivc_monitor_evictions_total", "Sessions judged early for lack of room.", func(c monitor.Counts) int { return c.Evicted }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ivc_monitor_open_sessions", Help: "Sessions open."},
 			func() float64 { return float64(t.Counts().Open) }),

@@ -331,8 +331,8 @@ loop:
 	if r.TooLarge > 0 {
 		refused = fmt.Sprintf(", %d too large", r.TooLarge)
 	}
-	fmt.Fprintf(a.stderr, "ivc monitor: %d records (%s; %d evicted); %d events received = %d judged + %d ignored + %d malformed + %d late; %d spans without a protocol kind; %d requests refused saturated, %d undecodable%s\n",
-		n.Judged(), strings.Join(vs, ", "), n.Evicted, n.Received, n.Events, n.Ignored, n.Malformed, n.Late, n.Unkinded, r.Rejected, r.Malformed, refused)
+	fmt.Fprintf(a.stderr, "ivc monitor: %d records (%s; %d evicted); %d events received = %d judged + %d ignored + %d malformed + %d late + %d duplicates; %d spans without a protocol kind; %d requests refused saturated, %d undecodable%s\n",
+		n.Judged(), strings.Join(vs, ", "), n.Evicted, n.Received, n.Events, n.Ignored, n.Malformed, n.Late, n.Duplicates, n.Unkinded, r.Rejected, r.Malformed, refused)
 	err = out.Close()
 	if k := out.unwritten.Load(); k > 0 {
 		return fmt.Errorf("ivc monitor: %d records not written to %s", k, out.name())

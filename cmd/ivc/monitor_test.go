@@ -288,18 +288,18 @@ func TestMonitorStdinShutdown(t *testing.T) {
 	})
 	close(stop)
 	pw.Close()
-	var n, judged, ignored, malformed, late int64
+	var n, judged, ignored, malformed, late, dups int64
 	i := strings.Index(stderr, " events received = ")
 	if i < 0 {
 		t.Fatalf("no summary: %s", stderr)
 	}
 	j := strings.LastIndex(stderr[:i], " ")
-	if _, err := fmt.Sscanf(stderr[j+1:], "%d events received = %d judged + %d ignored + %d malformed + %d late",
-		&n, &judged, &ignored, &malformed, &late); err != nil {
+	if _, err := fmt.Sscanf(stderr[j+1:], "%d events received = %d judged + %d ignored + %d malformed + %d late + %d duplicates",
+		&n, &judged, &ignored, &malformed, &late, &dups); err != nil {
 		t.Fatalf("%v: %s", err, stderr)
 	}
 	t.Logf("%d lines written, %d events received: %d judged, %d late", written.Load(), n, judged, late)
-	if n < 1 || n != judged+ignored+malformed+late || n > written.Load() {
+	if n < 1 || n != judged+ignored+malformed+late+dups || n > written.Load() {
 		t.Errorf("summary: %s", stderr)
 	}
 	if recs := strings.Count(out, "\n"); int64(recs) != judged {
