@@ -1,8 +1,10 @@
 package logs
 
 import (
+	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"slices"
 	"strconv"
 	"unsafe"
@@ -41,9 +43,20 @@ type heldSpan struct {
 	links                 []string
 	line, col             int
 	l, m                  string
-	pairM                 string // the message of the pair, when this span is the receiving side
+	nested                bool // a SERVER span under a SERVER span of its service
 	kind                  SpanKind
-	start                 int64
+	start, end            int64 // in nanoseconds since the Unix epoch (end 0: not known)
+}
+
+// spanEnd returns the end of a span that starts at start and lasts
+// duration (a JSON number, absent or bad: 0, not known), both in units of
+// unit nanoseconds.
+func spanEnd(start int64, duration json.Number, unit int64) int64 {
+	d, err := duration.Int64()
+	if err != nil || d < 0 || start > (math.MaxInt64/unit)-d {
+		return 0
+	}
+	return (start + d) * unit
 }
 
 // pairKey is a span's trace and span ids, to find its partner.
@@ -57,8 +70,8 @@ const heldSpanBytes = int64(unsafe.Sizeof(heldSpan{}))
 // name of the signature. The spans held count in the file's limit
 // (Options.maxHeld): past it, a positioned error ends the reading.
 func (r *spanReader) hold(s heldSpan) error {
-	s.l, s.m, s.pairM = r.short(s.l), r.short(s.m), r.short(s.pairM)
-	n := heldSpanBytes + int64(len(s.trace)+len(s.spanID)+len(s.parent)+len(s.l)+len(s.m)+len(s.pairM))
+	s.l, s.m = r.short(s.l), r.short(s.m)
+	n := heldSpanBytes + int64(len(s.trace)+len(s.spanID)+len(s.parent)+len(s.l)+len(s.m))
 	for _, l := range s.links {
 		n += 16 + int64(len(l))
 	}
@@ -122,6 +135,7 @@ func (r *spanReader) flush() error {
 	paired := slices.Grow(r.paired[:0], len(r.held))[:len(r.held)]
 	clear(paired)
 	r.paired = paired
+	r.markNested()
 	if !across || !r.pairLater {
 		r.pair(paired)
 	}
@@ -129,10 +143,14 @@ func (r *spanReader) flush() error {
 	r.held, r.heldBytes = nil, 0
 	defer func() { clear(held); r.held = held[:0] }() // its room, for the next spans
 	for i, s := range held {
+		if s.nested {
+			r.b.stats.Unkinded++
+			continue
+		}
 		r.id = append(r.id[:0], s.trace...)
 		if across && !paired[i] {
 			if s.unpaired(&r.link) {
-				if err := r.linked(r.id, s.line, s.col, s.spanID, s.l, s.kind, s.m, s.pairM, s.start, &r.link); err != nil {
+				if err := r.linked(r.id, s.line, s.col, s.spanID, s.l, s.kind, s.m, s.start, &r.link); err != nil {
 					return err
 				}
 				continue
@@ -143,6 +161,65 @@ func (r *spanReader) flush() error {
 		}
 	}
 	return nil
+}
+
+// markNested marks the SERVER spans whose parent is a SERVER span of the
+// same service and trace among the spans held (and no CLIENT span), and
+// that start within their parent's time: a
+// second instrumentation layer of the request its parent received (a
+// framework's span under the HTTP server's, as Next.js writes them), not
+// a message of its own. They are counted as local work, as INTERNAL spans
+// are. (Zipkin's shared SERVER halves carry their CLIENT's id: a span
+// under one is under the call, which is not nested.)
+func (r *spanReader) markNested() {
+	if r.servers == nil {
+		r.servers = map[pairKey]serverRef{}
+	}
+	index := r.servers
+	clear(index)
+	servers := 0
+	for i, s := range r.held {
+		if s.spanID == "" {
+			continue
+		}
+		switch {
+		case s.kind == SpanClient:
+			ref := index[pairKey{s.trace, s.spanID}]
+			ref.client = true
+			index[pairKey{s.trace, s.spanID}] = ref
+		case s.kind == SpanServer && s.parent != s.spanID:
+			ref := index[pairKey{s.trace, s.spanID}]
+			ref.server = int32(i) + 1
+			index[pairKey{s.trace, s.spanID}] = ref
+			servers++
+		}
+	}
+	if servers < 2 {
+		return
+	}
+	for i := range r.held {
+		s := &r.held[i]
+		if s.kind != SpanServer || s.parent == "" || s.parent == s.spanID {
+			continue
+		}
+		ref := index[pairKey{s.trace, s.parent}]
+		if ref.client || ref.server == 0 {
+			continue
+		}
+		// Within its parent's time, for a span under a SERVER span of its
+		// service that starts after it ended is another request (a
+		// browser's next page carries the trace on).
+		if p := &r.held[ref.server-1]; p.l == s.l && p.start <= s.start && s.start <= p.end {
+			s.nested = true
+		}
+	}
+}
+
+// serverRef is what markNested knows of a span id: the SERVER span of
+// that id (its index in held, plus 1), and whether a CLIENT span has it.
+type serverRef struct {
+	server int32
+	client bool
 }
 
 // pair pairs the held spans of each call or message, marking them in
@@ -172,6 +249,9 @@ func (r *spanReader) pair(paired []bool) {
 	for i := range r.held {
 		s := &r.held[i]
 		j := -1
+		if s.nested {
+			continue
+		}
 		switch s.kind {
 		case SpanServer:
 			j = partner(s.parent, SpanClient, s.trace)
@@ -185,8 +265,7 @@ func (r *spanReader) pair(paired []bool) {
 			}
 		}
 		if j >= 0 {
-			s.m = s.pairM
-			r.held[j].m = s.pairM
+			r.held[j].m = s.m
 			paired[i], paired[j] = true, true
 		}
 	}
@@ -248,7 +327,7 @@ type SpanLink struct {
 // it at assembly: it counts as an event when its own message is declared,
 // else as ignored, until then. A span whose lifeline is not declared is
 // ignored, as span ignores it.
-func (r *spanReader) linked(id []byte, line, col int, spanID, l string, kind SpanKind, m, pairM string, start int64, sl *SpanLink) error {
+func (r *spanReader) linked(id []byte, line, col int, spanID, l string, kind SpanKind, m string, start int64, sl *SpanLink) error {
 	lid, ok := r.b.lifelines.findString(l)
 	if !ok {
 		return r.span(id, line, col, spanID, l, kind.Action(), m, start)
@@ -258,12 +337,8 @@ func (r *spanReader) linked(id []byte, line, col int, spanID, l string, kind Spa
 	if !sl.OwnOK {
 		sl.OwnName = m
 	}
-	if kind.Action() == interaction.Reception {
-		pair, pairOK := r.b.messages.findString(pairM)
-		sl.Pair, sl.PairOK = interaction.MessageID(pair), pairOK
-		if !sl.PairOK {
-			sl.PairName = pairM
-		}
+	if kind.Action() == interaction.Reception { // its message names the pair
+		sl.Pair, sl.PairOK, sl.PairName = sl.Own, sl.OwnOK, sl.OwnName
 	}
 	act := interaction.MakeAction(interaction.LifelineID(lid), kind.Action(), sl.Own)
 	if sl.OwnOK {

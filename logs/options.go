@@ -24,12 +24,12 @@ type Options struct {
 	// (--field role=NAME). The roles are session, action, lifeline, kind,
 	// message, seq and time; each is its own field name by default.
 	Fields map[string]string
-	// LifelineAttr, when set, replaces service.name (OTLP: a resource
-	// attribute, then a span attribute; Jaeger: a process tag, then a span
-	// tag) as the attribute that names a span's lifeline. MessageAttr, when
-	// set, replaces messaging.destination.name and rpc.method as the
-	// attribute that names its message (the span name still applies when
-	// the attribute is absent).
+	// LifelineAttr, when set, replaces service.name and
+	// process.executable.name (OTLP: a resource attribute, then a span
+	// attribute; Jaeger: a process tag, then a span tag) as the attribute
+	// that names a span's lifeline. MessageAttr, when set, replaces the
+	// naming rule's candidates (naming.go) by one attribute that names its
+	// message (the span name still applies when the attribute is absent).
 	LifelineAttr, MessageAttr string
 	// Strict makes an event outside the signature a malformed-line error
 	// instead of ignored.

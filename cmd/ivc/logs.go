@@ -90,8 +90,21 @@ func undeclaredNames(c *session.Counts, sig *interaction.Signature) []string {
 			what, declared = "lifeline", sig.Lifelines
 		}
 		p := fmt.Sprintf("%s %q (%s", what, u.Name, plural(u.Events, "event"))
-		if near := logs.Nearest(u.Name, declared); near != "" {
-			p += fmt.Sprintf("; did you mean %q?", near)
+		names := u.Names()
+		if len(names) > 1 {
+			// A span none of whose candidate names is declared: each is
+			// a name the spec could use.
+			q := make([]string, len(names)-1)
+			for i, n := range names[1:] {
+				q[i] = fmt.Sprintf("%q", n)
+			}
+			p += "; also named " + strings.Join(q, ", ")
+		}
+		for _, n := range names {
+			if near := logs.Nearest(n, declared); near != "" {
+				p += fmt.Sprintf("; did you mean %q?", near)
+				break
+			}
 		}
 		parts = append(parts, p+")")
 	}
