@@ -110,7 +110,7 @@ func (e *emitter) Drop(id []byte, line, index int) {
 // declared) until a partner names the pair with a declared one.
 func (e Event) Final() bool {
 	l := e.Link
-	return l == nil || l.Kind.Action() == interaction.Reception && l.OwnOK && l.PairOK && l.Own == l.Pair
+	return l == nil || !l.Reply && l.Kind.Action() == interaction.Reception && l.OwnOK && l.PairOK && l.Own == l.Pair
 }
 
 // InLineOrder reports whether e has neither seq nor time: its location's

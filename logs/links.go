@@ -153,14 +153,73 @@ func (r *spanReader) flush() error {
 				if err := r.linked(r.id, s.line, s.col, s.spanID, s.l, s.kind, s.m, s.start, &r.link); err != nil {
 					return err
 				}
+				if s.kind == SpanClient && r.replies != nil && s.end > 0 {
+					// Its message may change when its session pairs it:
+					// so may its reply's.
+					if err := r.linkedReply(r.id, &s); err != nil {
+						return err
+					}
+				} else if err := r.reply(r.id, &s); err != nil {
+					return err
+				}
 				continue
 			}
 		}
 		if err := r.span(r.id, s.line, s.col, s.spanID, s.l, s.kind.Action(), s.m, s.start); err != nil {
 			return err
 		}
+		if err := r.reply(r.id, &s); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// reply adds the reply of the call s, whose message is final, when the
+// options give its message one (Options.Replies): the end of a SERVER span
+// is the reply's emission by its server, the end of a CLIENT span its
+// reception by the client. A span whose end is not known has none.
+func (r *spanReader) reply(id []byte, s *heldSpan) error {
+	if r.replies == nil || s.end == 0 || (s.kind != SpanClient && s.kind != SpanServer) {
+		return nil
+	}
+	call, ok := r.b.messages.findString(s.m)
+	if !ok {
+		return nil
+	}
+	reply, ok := r.replies.Reply(interaction.MessageID(call))
+	if !ok {
+		return nil
+	}
+	k := interaction.Emission
+	if s.kind == SpanClient {
+		k = interaction.Reception
+	}
+	return r.span(id, s.line, s.col, s.spanID, s.l, k, r.b.messages.names[reply], s.end)
+}
+
+// linkedReply adds the reply of the CLIENT span s left without its partner
+// in its file, with what pairs it at its session's assembly: its message
+// is the reply of its call's message once paired, and, until then, of its
+// own (an event when that has a reply, else ignored).
+func (r *spanReader) linkedReply(id []byte, s *heldSpan) error {
+	lid, ok := r.b.lifelines.findString(s.l)
+	if !ok {
+		return nil // its call is ignored for its lifeline, and so is it
+	}
+	sl := &r.link
+	*sl = SpanLink{Kind: SpanClient, Span: spanNum(s.spanID), Reply: true}
+	if call, ok := r.b.messages.findString(s.m); ok {
+		sl.Own, sl.OwnOK = r.replies.Reply(interaction.MessageID(call))
+	}
+	act := interaction.MakeAction(interaction.LifelineID(lid), interaction.Reception, sl.Own)
+	if sl.OwnOK {
+		r.b.stats.Events++
+	} else {
+		r.b.stats.Ignored++
+	}
+	r.b.index++
+	return r.b.sink.AddSpan(id, s.line, r.b.index-1, act, spanKey(s.end), sl)
 }
 
 // markNested marks the SERVER spans whose parent is a SERVER span of the
@@ -321,6 +380,10 @@ type SpanLink struct {
 	Own, Pair         interaction.MessageID
 	OwnOK, PairOK     bool
 	OwnName, PairName string
+	// Reply marks the reply event of a CLIENT span (Options.Replies): its
+	// message is the reply of the message its span carries once paired
+	// (Options.Reply), and Own, until then, the reply of its own.
+	Reply bool
 }
 
 // linked adds a span left without a partner in its file, with what pairs

@@ -59,7 +59,8 @@ type spanReader struct {
 	paired   []bool                // which of held are paired
 	link     SpanLink              // of the span being added
 	id, l, m []byte
-	msgNames *naming // the naming of messages (naming.go)
+	msgNames *naming  // the naming of messages (naming.go)
+	replies  *Options // the options, when they give replies (Options.Replies); else nil
 }
 
 // checkFound returns the error for a file whose documents hold none of
@@ -89,8 +90,12 @@ func newSpanReader(b *builder, opt *Options) *spanReader {
 			}
 		}
 	}
-	return &spanReader{b: b, lifelineAttr: opt.LifelineAttr, messageAttr: opt.MessageAttr, maxHeld: opt.MaxHeld(), maxName: maxName,
+	r := &spanReader{b: b, lifelineAttr: opt.LifelineAttr, messageAttr: opt.MessageAttr, maxHeld: opt.MaxHeld(), maxName: maxName,
 		msgNames: newNaming(b.messages)}
+	if len(opt.Replies) > 0 {
+		r.replies = opt
+	}
+	return r
 }
 
 // span adds one span: session id, action (l, k, m), start time (in

@@ -43,7 +43,7 @@ func (a *app) logSource(fl *analyzeFlags, sp *spec.Spec) (*session.Source, error
 		src.Budget = memory
 	}
 	opt := logs.Options{Sig: sp.Sig, LifelineAttr: lf.lifelineAttr, MessageAttr: lf.messageAttr, Strict: lf.strict,
-		MaxBytes: int64(fl.maxInput), MaxMemory: memory}
+		MaxBytes: int64(fl.maxInput), MaxMemory: memory, Replies: sp.Replies}
 	for _, fv := range lf.fields {
 		role, name, ok := strings.Cut(fv, "=")
 		switch role {
