@@ -20,7 +20,7 @@ type (
 		SpanID        string         `json:"spanID"`
 		OperationName string         `json:"operationName"`
 		StartTime     json.Number    `json:"startTime"` // µs since the epoch
-		Duration      json.Number    `json:"duration"`  // µs
+		Duration      duration       `json:"duration"`  // µs
 		Tags          []jaegerTag    `json:"tags"`
 		ProcessID     string         `json:"processID"`
 		Process       *jaegerProcess `json:"process"` // older exports embed the process

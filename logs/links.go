@@ -1,7 +1,6 @@
 package logs
 
 import (
-	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -48,15 +47,34 @@ type heldSpan struct {
 	start, end            int64 // in nanoseconds since the Unix epoch (end 0: not known)
 }
 
-// spanEnd returns the end of a span that starts at start and lasts
-// duration (a JSON number, absent or bad: 0, not known), both in units of
-// unit nanoseconds.
-func spanEnd(start int64, duration json.Number, unit int64) int64 {
-	d, err := duration.Int64()
-	if err != nil || d < 0 || start > (math.MaxInt64/unit)-d {
+// duration is a span's duration as Jaeger and Zipkin write it, a JSON
+// integer (ok), decoded without a string of its own; absent, or anything
+// else, it is not known.
+type duration struct {
+	n  int64
+	ok bool
+}
+
+func (d *duration) UnmarshalJSON(b []byte) error {
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' || n > (math.MaxInt64-9)/10 {
+			*d = duration{}
+			return nil
+		}
+		n = n*10 + int64(c-'0')
+	}
+	*d = duration{n: n, ok: len(b) > 0}
+	return nil
+}
+
+// spanEnd returns the end of a span that starts at start and lasts d (not
+// known: 0), both in units of unit nanoseconds.
+func spanEnd(start int64, d duration, unit int64) int64 {
+	if !d.ok || start > (math.MaxInt64/unit)-d.n {
 		return 0
 	}
-	return (start + d) * unit
+	return (start + d.n) * unit
 }
 
 // pairKey is a span's trace and span ids, to find its partner.
@@ -223,62 +241,47 @@ func (r *spanReader) linkedReply(id []byte, s *heldSpan) error {
 }
 
 // markNested marks the SERVER spans whose parent is a SERVER span of the
-// same service and trace among the spans held (and no CLIENT span), and
-// that start within their parent's time: a
-// second instrumentation layer of the request its parent received (a
-// framework's span under the HTTP server's, as Next.js writes them), not
-// a message of its own. They are counted as local work, as INTERNAL spans
-// are. (Zipkin's shared SERVER halves carry their CLIENT's id: a span
-// under one is under the call, which is not nested.)
+// same service and trace among the spans held, and that start within their
+// parent's time: a second instrumentation layer of the request its parent
+// received (a framework's span under the HTTP server's, as Next.js writes
+// them), not a message of its own. They are counted as local work, as
+// INTERNAL spans are. (Zipkin's shared SERVER halves carry their CLIENT's
+// id: a span under one is under the call, not nested; they are not
+// indexed.)
 func (r *spanReader) markNested() {
-	if r.servers == nil {
-		r.servers = map[pairKey]serverRef{}
-	}
-	index := r.servers
-	clear(index)
 	servers := 0
-	for i, s := range r.held {
-		if s.spanID == "" {
-			continue
-		}
-		switch {
-		case s.kind == SpanClient:
-			ref := index[pairKey{s.trace, s.spanID}]
-			ref.client = true
-			index[pairKey{s.trace, s.spanID}] = ref
-		case s.kind == SpanServer && s.parent != s.spanID:
-			ref := index[pairKey{s.trace, s.spanID}]
-			ref.server = int32(i) + 1
-			index[pairKey{s.trace, s.spanID}] = ref
+	for _, s := range r.held {
+		if s.kind == SpanServer {
 			servers++
 		}
 	}
 	if servers < 2 {
-		return
+		return // no map to build
+	}
+	if r.servers == nil {
+		r.servers = map[pairKey]int32{}
+	}
+	index := r.servers
+	clear(index)
+	for i, s := range r.held {
+		if s.kind == SpanServer && s.spanID != "" && s.parent != s.spanID {
+			index[pairKey{s.trace, s.spanID}] = int32(i)
+		}
 	}
 	for i := range r.held {
 		s := &r.held[i]
 		if s.kind != SpanServer || s.parent == "" || s.parent == s.spanID {
 			continue
 		}
-		ref := index[pairKey{s.trace, s.parent}]
-		if ref.client || ref.server == 0 {
-			continue
-		}
 		// Within its parent's time, for a span under a SERVER span of its
 		// service that starts after it ended is another request (a
 		// browser's next page carries the trace on).
-		if p := &r.held[ref.server-1]; p.l == s.l && p.start <= s.start && s.start <= p.end {
-			s.nested = true
+		if j, ok := index[pairKey{s.trace, s.parent}]; ok {
+			if p := &r.held[j]; p.l == s.l && p.start <= s.start && s.start <= p.end {
+				s.nested = true
+			}
 		}
 	}
-}
-
-// serverRef is what markNested knows of a span id: the SERVER span of
-// that id (its index in held, plus 1), and whether a CLIENT span has it.
-type serverRef struct {
-	server int32
-	client bool
 }
 
 // pair pairs the held spans of each call or message, marking them in

@@ -55,9 +55,9 @@ type spanReader struct {
 	// which of held are paired, a session id's, a lifeline's and a
 	// message's bytes: room kept from one span (or file) to the next.
 	pairs    map[pairKey]int
-	servers  map[pairKey]serverRef // the SERVER spans held, for markNested
-	paired   []bool                // which of held are paired
-	link     SpanLink              // of the span being added
+	servers  map[pairKey]int32 // the SERVER spans held, for markNested
+	paired   []bool            // which of held are paired
+	link     SpanLink          // of the span being added
 	id, l, m []byte
 	msgNames *naming  // the naming of messages (naming.go)
 	replies  *Options // the options, when they give replies (Options.Replies); else nil

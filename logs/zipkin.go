@@ -20,7 +20,7 @@ type (
 		Kind          string              `json:"kind"` // CLIENT, SERVER, PRODUCER, CONSUMER; absent: local work
 		Name          string              `json:"name"`
 		Timestamp     json.Number         `json:"timestamp"` // µs since the epoch
-		Duration      json.Number         `json:"duration"`  // µs
+		Duration      duration            `json:"duration"`  // µs
 		LocalEndpoint *zipkinEndpoint     `json:"localEndpoint"`
 		Tags          map[string]tagValue `json:"tags"`
 		// Shared marks the SERVER half of an RPC whose CLIENT half has the
