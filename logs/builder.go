@@ -124,7 +124,7 @@ func (b *builder) action(id []byte, line int, l []byte, k interaction.Kind, m []
 	case b.strict && !lok:
 		return 0, false, fmt.Sprintf("lifeline %q is not declared in the signature", l)
 	case b.strict:
-		return 0, false, fmt.Sprintf("message %q is not declared in the signature", m)
+		return 0, false, undeclaredMessage(m)
 	}
 	if !lok {
 		b.undeclared.Add(true, l)

@@ -45,12 +45,14 @@
 // event a span: the session is the trace id (hex), the lifeline the
 // service (service.name; Jaeger: the process's serviceName), a span of kind
 // PRODUCER or CLIENT the emission l!m and one of kind CONSUMER or SERVER
-// the reception l?m, where m is the attribute messaging.destination.name,
-// else rpc.method, else the span's name; the order within a location is
-// the spans' start times. The two spans of one call or message (a SERVER
-// span and its parent CLIENT span, a CONSUMER span and its parent or linked
-// PRODUCER span) carry one message, the receiving side's (http.route counts
-// there): paired within a file as it is read, and across the files of a
+// the reception l?m, where m is the first of the span's candidate names
+// that the signature declares (naming.go: http.route, "METHOD route", the
+// span's name, ... in one order per kind; none declared, the span is
+// ignored under all of them); the order within a location is the spans'
+// start times. The two spans of one call or message (a SERVER span and its
+// parent CLIENT span, a CONSUMER span and its parent or linked PRODUCER
+// span) carry one message, the receiving side's: paired within a file as
+// it is read, and across the files of a
 // run when their sessions are assembled (a span left without its partner
 // in its file carries a SpanLink to a consumer that pairs across files).
 // INTERNAL and unspecified spans carry no action: they are not events at

@@ -109,12 +109,12 @@ func (e *emitter) Drop(id []byte, line, index int) {
 // Final reports whether e's Action and Ignored are those a session's
 // assembly gives it: false for a span left without its partner in its
 // file (OTLP, Jaeger) whose pairing at assembly may change them, an
-// emission taking its partner's naming of the pair, a reception naming it
-// otherwise than alone, or either being ignored (its own message not
-// declared) until a partner names the pair with a declared one.
+// emission taking its partner's naming of the pair (a reception names the
+// pair as it names itself alone: it is final unless ignored), and for the
+// reply of a CLIENT span (SpanLink.Reply), which follows its call.
 func (e Event) Final() bool {
 	l := e.Link
-	return l == nil || l.Kind.Action() == interaction.Reception && l.OwnOK && l.PairOK && l.Own == l.Pair
+	return l == nil || !l.Reply && l.Kind.Action() == interaction.Reception && l.OwnOK && l.PairOK && l.Own == l.Pair
 }
 
 // InLineOrder reports whether e has neither seq nor time: its location's

@@ -220,7 +220,7 @@ func TestUndeclared(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := fmt.Sprint(in.Undeclared())
-	if want := "[{false mm 2} {true gateway 1}]"; got != want {
+	if want := "[{false mm  2} {true gateway  1}]"; got != want {
 		t.Errorf("%s, want %s", got, want)
 	}
 	for name, want := range map[string]string{"mm": "m", "gateway": "", "A": "a", "nn": "n", "xyz": ""} {

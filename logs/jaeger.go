@@ -20,6 +20,7 @@ type (
 		SpanID        string         `json:"spanID"`
 		OperationName string         `json:"operationName"`
 		StartTime     json.Number    `json:"startTime"` // µs since the epoch
+		Duration      duration       `json:"duration"`  // µs
 		Tags          []jaegerTag    `json:"tags"`
 		ProcessID     string         `json:"processID"`
 		Process       *jaegerProcess `json:"process"` // older exports embed the process
@@ -79,9 +80,8 @@ type pendingSpan struct {
 // trace, "id", "state"} (its UI's state file), a bare trace {"traceID", "spans", "processes"}, or an array of traces, or
 // several of these one after the other. A span's lifeline is its process's
 // serviceName, its kind the tag span.kind (client and producer: emission;
-// server and consumer: reception; others carry no action), its message the
-// tag messaging.destination.name, else rpc.method, else its operationName,
-// and its start time (µs) orders its location. A syntax error ends the
+// server and consumer: reception; others carry no action), its message by
+// the naming rule (naming.go; its name is its operationName), and its start time (µs) orders its location. A syntax error ends the
 // reading of the file: it is reported, and the events read before it are
 // kept.
 func readJaeger(b *builder, in io.Reader, line int, opt *Options) error {
@@ -314,23 +314,24 @@ func (r *spanReader) jaegerSpan(p *pendingSpan, traceID string, processes map[st
 		}
 		proc = &pr
 	}
-	l := proc.ServiceName
-	if r.lifelineAttr != "" {
-		var ok bool
-		if l, ok = tag(proc.Tags, r.lifelineAttr); !ok {
-			l, _ = tag(sp.Tags, r.lifelineAttr)
+	l, ok := r.lifeline(func(k string) (string, bool) {
+		if k == ServiceName {
+			return proc.ServiceName, true
 		}
+		return tag(proc.Tags, k)
+	})
+	if !ok {
+		l, _ = tag(sp.Tags, r.lifelineAttr)
 	}
 	lookup := func(k string) (string, bool) { return tag(sp.Tags, k) }
-	m := r.message(lookup, sp.OperationName, false)
+	m := r.message(kind, lookup, sp.OperationName)
 	start, err := sp.StartTime.Int64()
 	if err != nil || start <= 0 || start > math.MaxInt64/1000 {
 		r.b.dropped([]byte(id), p.line, p.col, "span %q: startTime %q is not a time (a positive integer of µs)", sp.SpanID, sp.StartTime)
 		return nil
 	}
-	h := heldSpan{trace: id, spanID: strings.ToLower(sp.SpanID), line: p.line, col: p.col, l: l, m: m, kind: kind, start: start * 1000}
+	h := heldSpan{trace: id, spanID: strings.ToLower(sp.SpanID), line: p.line, col: p.col, l: l, m: m, kind: kind, start: start * 1000, end: spanEnd(start, sp.Duration, 1000)}
 	if kind.Action() == interaction.Reception {
-		h.pairM = r.message(lookup, sp.OperationName, true)
 		for _, ref := range sp.References {
 			if ref.SpanID == "" || ref.TraceID != "" && !strings.EqualFold(traceIDHex(ref.TraceID), id) {
 				continue

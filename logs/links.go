@@ -3,6 +3,7 @@ package logs
 import (
 	"fmt"
 	"hash/fnv"
+	"math"
 	"slices"
 	"strconv"
 	"unsafe"
@@ -41,9 +42,39 @@ type heldSpan struct {
 	links                 []string
 	line, col             int
 	l, m                  string
-	pairM                 string // the message of the pair, when this span is the receiving side
+	nested                bool // a SERVER span under a SERVER span of its service
 	kind                  SpanKind
-	start                 int64
+	start, end            int64 // in nanoseconds since the Unix epoch (end 0: not known)
+}
+
+// duration is a span's duration as Jaeger and Zipkin write it, a JSON
+// integer (ok), decoded without a string of its own; absent, or anything
+// else, it is not known.
+type duration struct {
+	n  int64
+	ok bool
+}
+
+func (d *duration) UnmarshalJSON(b []byte) error {
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' || n > (math.MaxInt64-9)/10 {
+			*d = duration{}
+			return nil
+		}
+		n = n*10 + int64(c-'0')
+	}
+	*d = duration{n: n, ok: len(b) > 0}
+	return nil
+}
+
+// spanEnd returns the end of a span that starts at start and lasts d (not
+// known: 0), both in units of unit nanoseconds.
+func spanEnd(start int64, d duration, unit int64) int64 {
+	if !d.ok || start > (math.MaxInt64/unit)-d.n {
+		return 0
+	}
+	return (start + d.n) * unit
 }
 
 // pairKey is a span's trace and span ids, to find its partner.
@@ -57,8 +88,8 @@ const heldSpanBytes = int64(unsafe.Sizeof(heldSpan{}))
 // name of the signature. The spans held count in the file's limit
 // (Options.maxHeld): past it, a positioned error ends the reading.
 func (r *spanReader) hold(s heldSpan) error {
-	s.l, s.m, s.pairM = r.short(s.l), r.short(s.m), r.short(s.pairM)
-	n := heldSpanBytes + int64(len(s.trace)+len(s.spanID)+len(s.parent)+len(s.l)+len(s.m)+len(s.pairM))
+	s.l, s.m = r.short(s.l), r.short(s.m)
+	n := heldSpanBytes + int64(len(s.trace)+len(s.spanID)+len(s.parent)+len(s.l)+len(s.m))
 	for _, l := range s.links {
 		n += 16 + int64(len(l))
 	}
@@ -122,6 +153,7 @@ func (r *spanReader) flush() error {
 	paired := slices.Grow(r.paired[:0], len(r.held))[:len(r.held)]
 	clear(paired)
 	r.paired = paired
+	r.markNested()
 	if !across || !r.pairLater {
 		r.pair(paired)
 	}
@@ -129,10 +161,23 @@ func (r *spanReader) flush() error {
 	r.held, r.heldBytes = nil, 0
 	defer func() { clear(held); r.held = held[:0] }() // its room, for the next spans
 	for i, s := range held {
+		if s.nested {
+			r.b.stats.Unkinded++
+			continue
+		}
 		r.id = append(r.id[:0], s.trace...)
 		if across && !paired[i] {
 			if s.unpaired(&r.link) {
-				if err := r.linked(r.id, s.line, s.col, s.spanID, s.l, s.kind, s.m, s.pairM, s.start, &r.link); err != nil {
+				if err := r.linked(r.id, s.line, s.col, s.spanID, s.l, s.kind, s.m, s.start, &r.link); err != nil {
+					return err
+				}
+				if s.kind == SpanClient && r.replies != nil && s.end > 0 {
+					// Its message may change when its session pairs it:
+					// so may its reply's.
+					if err := r.linkedReply(r.id, &s); err != nil {
+						return err
+					}
+				} else if err := r.reply(r.id, &s); err != nil {
 					return err
 				}
 				continue
@@ -141,8 +186,102 @@ func (r *spanReader) flush() error {
 		if err := r.span(r.id, s.line, s.col, s.spanID, s.l, s.kind.Action(), s.m, s.start); err != nil {
 			return err
 		}
+		if err := r.reply(r.id, &s); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// reply adds the reply of the call s, whose message is final, when the
+// options give its message one (Options.Replies): the end of a SERVER span
+// is the reply's emission by its server, the end of a CLIENT span its
+// reception by the client. A span whose end is not known has none.
+func (r *spanReader) reply(id []byte, s *heldSpan) error {
+	if r.replies == nil || s.end == 0 || (s.kind != SpanClient && s.kind != SpanServer) {
+		return nil
+	}
+	call, ok := r.b.messages.findString(s.m)
+	if !ok {
+		return nil
+	}
+	reply, ok := r.replies.Reply(interaction.MessageID(call))
+	if !ok {
+		return nil
+	}
+	k := interaction.Emission
+	if s.kind == SpanClient {
+		k = interaction.Reception
+	}
+	return r.span(id, s.line, s.col, s.spanID, s.l, k, r.b.messages.names[reply], s.end)
+}
+
+// linkedReply adds the reply of the CLIENT span s left without its partner
+// in its file, with what pairs it at its session's assembly: its message
+// is the reply of its call's message once paired, and, until then, of its
+// own (an event when that has a reply, else ignored).
+func (r *spanReader) linkedReply(id []byte, s *heldSpan) error {
+	lid, ok := r.b.lifelines.findString(s.l)
+	if !ok {
+		return nil // its call is ignored for its lifeline, and so is it
+	}
+	sl := &r.link
+	*sl = SpanLink{Kind: SpanClient, Span: spanNum(s.spanID), Reply: true}
+	if call, ok := r.b.messages.findString(s.m); ok {
+		sl.Own, sl.OwnOK = r.replies.Reply(interaction.MessageID(call))
+	}
+	act := interaction.MakeAction(interaction.LifelineID(lid), interaction.Reception, sl.Own)
+	if sl.OwnOK {
+		r.b.stats.Events++
+	} else {
+		r.b.stats.Ignored++
+	}
+	r.b.index++
+	return r.b.sink.AddSpan(id, s.line, r.b.index-1, act, spanKey(s.end), spanNum(s.spanID), sl)
+}
+
+// markNested marks the SERVER spans whose parent is a SERVER span of the
+// same service and trace among the spans held, and that start within their
+// parent's time: a second instrumentation layer of the request its parent
+// received (a framework's span under the HTTP server's, as Next.js writes
+// them), not a message of its own. They are counted as local work, as
+// INTERNAL spans are. (Zipkin's shared SERVER halves carry their CLIENT's
+// id: a span under one is under the call, not nested; they are not
+// indexed.)
+func (r *spanReader) markNested() {
+	servers := 0
+	for _, s := range r.held {
+		if s.kind == SpanServer {
+			servers++
+		}
+	}
+	if servers < 2 {
+		return // no map to build
+	}
+	if r.servers == nil {
+		r.servers = map[pairKey]int32{}
+	}
+	index := r.servers
+	clear(index)
+	for i, s := range r.held {
+		if s.kind == SpanServer && s.spanID != "" && s.parent != s.spanID {
+			index[pairKey{s.trace, s.spanID}] = int32(i)
+		}
+	}
+	for i := range r.held {
+		s := &r.held[i]
+		if s.kind != SpanServer || s.parent == "" || s.parent == s.spanID {
+			continue
+		}
+		// Within its parent's time, for a span under a SERVER span of its
+		// service that starts after it ended is another request (a
+		// browser's next page carries the trace on).
+		if j, ok := index[pairKey{s.trace, s.parent}]; ok {
+			if p := &r.held[j]; p.l == s.l && p.start <= s.start && s.start <= p.end {
+				s.nested = true
+			}
+		}
+	}
 }
 
 // pair pairs the held spans of each call or message, marking them in
@@ -172,6 +311,9 @@ func (r *spanReader) pair(paired []bool) {
 	for i := range r.held {
 		s := &r.held[i]
 		j := -1
+		if s.nested {
+			continue
+		}
 		switch s.kind {
 		case SpanServer:
 			j = partner(s.parent, SpanClient, s.trace)
@@ -185,8 +327,7 @@ func (r *spanReader) pair(paired []bool) {
 			}
 		}
 		if j >= 0 {
-			s.m = s.pairM
-			r.held[j].m = s.pairM
+			r.held[j].m = s.m
 			paired[i], paired[j] = true, true
 		}
 	}
@@ -243,13 +384,17 @@ type SpanLink struct {
 	Own, Pair         interaction.MessageID
 	OwnOK, PairOK     bool
 	OwnName, PairName string
+	// Reply marks the reply event of a CLIENT span (Options.Replies): its
+	// message is the reply of the message its span carries once paired
+	// (Options.Reply), and Own, until then, the reply of its own.
+	Reply bool
 }
 
 // linked adds a span left without a partner in its file, with what pairs
 // it at assembly: it counts as an event when its own message is declared,
 // else as ignored, until then. A span whose lifeline is not declared is
 // ignored, as span ignores it.
-func (r *spanReader) linked(id []byte, line, col int, spanID, l string, kind SpanKind, m, pairM string, start int64, sl *SpanLink) error {
+func (r *spanReader) linked(id []byte, line, col int, spanID, l string, kind SpanKind, m string, start int64, sl *SpanLink) error {
 	lid, ok := r.b.lifelines.findString(l)
 	if !ok {
 		return r.span(id, line, col, spanID, l, kind.Action(), m, start)
@@ -259,12 +404,8 @@ func (r *spanReader) linked(id []byte, line, col int, spanID, l string, kind Spa
 	if !sl.OwnOK {
 		sl.OwnName = m
 	}
-	if kind.Action() == interaction.Reception {
-		pair, pairOK := r.b.messages.findString(pairM)
-		sl.Pair, sl.PairOK = interaction.MessageID(pair), pairOK
-		if !sl.PairOK {
-			sl.PairName = pairM
-		}
+	if kind.Action() == interaction.Reception { // its message names the pair
+		sl.Pair, sl.PairOK, sl.PairName = sl.Own, sl.OwnOK, sl.OwnName
 	}
 	act := interaction.MakeAction(interaction.LifelineID(lid), kind.Action(), sl.Own)
 	if sl.OwnOK {

@@ -5,8 +5,8 @@ package logs
 // it: in a table of slots indexed by a hash of its length and its first,
 // middle and last bytes, which holds the index of the one name of that
 // hash, so that a name costs one comparison, and a word that is none of
-// them mostly none. The names of a slot where several hash are found by
-// a map, which also serves the readers that hold strings.
+// them mostly none (bytes or a string alike). The names of a slot where
+// several hash are found by a map.
 type nameTable struct {
 	names []string
 	slots []int32 // the index of the name of each slot, or noName, or severalNames
@@ -40,7 +40,10 @@ func newNameTable(names []string) *nameTable {
 }
 
 // slot is where k hashes in t.
-func (t *nameTable) slot(k []byte) int {
+func (t *nameTable) slot(k []byte) int { return slotOf(t, k) }
+
+// slotOf is where k, bytes or a string, hashes in t.
+func slotOf[K ~string | ~[]byte](t *nameTable, k K) int {
 	if len(k) == 0 {
 		return 0
 	}
@@ -63,8 +66,19 @@ func (t *nameTable) find(k []byte) (int32, bool) {
 	}
 }
 
-// findString is find for a string, by the map.
+// findString is find for a string: the naming of spans tries several
+// names of each span.
 func (t *nameTable) findString(k string) (int32, bool) {
-	i, ok := t.index[k]
-	return i, ok
+	switch i := t.slots[slotOf(t, k)]; i {
+	case noName:
+		return 0, false
+	case severalNames:
+		i, ok := t.index[k]
+		return i, ok
+	default:
+		if t.names[i] != k {
+			return 0, false
+		}
+		return i, true
+	}
 }

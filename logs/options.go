@@ -24,13 +24,19 @@ type Options struct {
 	// (--field role=NAME). The roles are session, action, lifeline, kind,
 	// message, seq and time; each is its own field name by default.
 	Fields map[string]string
-	// LifelineAttr, when set, replaces service.name (OTLP: a resource
-	// attribute, then a span attribute; Jaeger: a process tag, then a span
-	// tag) as the attribute that names a span's lifeline. MessageAttr, when
-	// set, replaces messaging.destination.name and rpc.method as the
-	// attribute that names its message (the span name still applies when
-	// the attribute is absent).
+	// LifelineAttr, when set, replaces service.name and
+	// process.executable.name (OTLP: a resource attribute, then a span
+	// attribute; Jaeger: a process tag, then a span tag) as the attribute
+	// that names a span's lifeline. MessageAttr, when set, replaces the
+	// naming rule's candidates (naming.go) by one attribute that names its
+	// message (the span name still applies when the attribute is absent).
 	LifelineAttr, MessageAttr string
+	// Replies maps the message of a call to the message of its reply, by
+	// their names in Sig (spec.Spec.Replies: the replies a diagram draws).
+	// A call's spans then hold its reply too: a SERVER span's end is the
+	// reply's emission by the server, its CLIENT span's end the reply's
+	// reception by the client (see Reply).
+	Replies map[string]string
 	// Strict makes an event outside the signature a malformed-line error
 	// instead of ignored.
 	Strict bool
@@ -65,6 +71,19 @@ const (
 	HeldShare  = 4
 	MinHeld    = 2 << 20 // 64Ki events of a session
 )
+
+// Reply returns the reply of the call m, when Replies gives one that Sig
+// declares.
+func (opt *Options) Reply(m interaction.MessageID) (interaction.MessageID, bool) {
+	if len(opt.Replies) == 0 || opt.Sig == nil || int(m) >= len(opt.Sig.Messages) {
+		return 0, false
+	}
+	r, ok := opt.Replies[opt.Sig.Messages[m]]
+	if !ok {
+		return 0, false
+	}
+	return opt.Sig.Message(r)
+}
 
 // maxValue is the longest line, JSON value or CSV record reading accepts.
 func (opt *Options) maxValue() int {

@@ -32,7 +32,8 @@ const (
 
 // spanReader turns spans into events: a span of kind PRODUCER or CLIENT is
 // the emission l!m, CONSUMER or SERVER the reception l?m, where l is its
-// service and m its messaging destination, RPC method or name. INTERNAL
+// service and m the first of its candidate names that the signature
+// declares (naming.go). INTERNAL
 // and unspecified spans carry no action: they are not events, neither
 // judged nor counted.
 type spanReader struct {
@@ -54,9 +55,12 @@ type spanReader struct {
 	// which of held are paired, a session id's, a lifeline's and a
 	// message's bytes: room kept from one span (or file) to the next.
 	pairs    map[pairKey]int
-	paired   []bool   // which of held are paired
-	link     SpanLink // of the span being added
+	servers  map[pairKey]int32 // the SERVER spans held, for markNested
+	paired   []bool            // which of held are paired
+	link     SpanLink          // of the span being added
 	id, l, m []byte
+	msgNames *naming  // the naming of messages (naming.go)
+	replies  *Options // the options, when they give replies (Options.Replies); else nil
 }
 
 // checkFound returns the error for a file whose documents hold none of
@@ -86,7 +90,12 @@ func newSpanReader(b *builder, opt *Options) *spanReader {
 			}
 		}
 	}
-	return &spanReader{b: b, lifelineAttr: opt.LifelineAttr, messageAttr: opt.MessageAttr, maxHeld: opt.MaxHeld(), maxName: maxName}
+	r := &spanReader{b: b, lifelineAttr: opt.LifelineAttr, messageAttr: opt.MessageAttr, maxHeld: opt.MaxHeld(), maxName: maxName,
+		msgNames: newNaming(b.messages)}
+	if len(opt.Replies) > 0 {
+		r.replies = opt
+	}
+	return r
 }
 
 // span adds one span: session id, action (l, k, m), start time (in
@@ -480,7 +489,8 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 	rss := td.ResourceSpans()
 	for i := range rss.Len() {
 		rs := rss.At(i)
-		resLifeline, resHas := attr(rs.Resource().Attributes(), lifelineKey)
+		res := rs.Resource().Attributes()
+		resLifeline, resHas := r.lifeline(func(k string) (string, bool) { return attr(res, k) })
 		sss := rs.ScopeSpans()
 		for j := range sss.Len() {
 			spans := sss.At(j).Spans()
@@ -505,7 +515,7 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 					l, _ = attr(sp.Attributes(), lifelineKey)
 				}
 				lookup := func(k string) (string, bool) { return attr(sp.Attributes(), k) }
-				m := r.message(lookup, sp.Name(), false)
+				m := r.message(kind, lookup, sp.Name())
 				var id []byte
 				if tid := sp.TraceID(); !tid.IsEmpty() {
 					id = idBuf[:hex.Encode(idBuf[:], tid[:])]
@@ -526,8 +536,10 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 				}
 				h := heldSpan{trace: trace, spanID: spanID(sp.SpanID()), parent: spanID(sp.ParentSpanID()),
 					line: line, col: col, l: l, m: m, kind: kind, start: int64(start)}
+				if end := uint64(sp.EndTimestamp()); end >= start && end <= math.MaxInt64 {
+					h.end = int64(end)
+				}
 				if kind.Action() == interaction.Reception {
-					h.pairM = r.message(lookup, sp.Name(), true)
 					links := sp.Links()
 					for n := range links.Len() {
 						if ln := links.At(n); ln.TraceID() == sp.TraceID() {
@@ -543,30 +555,6 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 	}
 	return nil
 }
-
-// message returns the message of a span: MessageAttr's value if set and
-// present, else messaging.destination.name's or rpc.method's (or, when
-// route, for the receiving side of a linked pair, http.route's), else name;
-// lookup reads an attribute (OTLP) or a tag (Jaeger) of the span.
-func (r *spanReader) message(lookup func(key string) (string, bool), name string, route bool) string {
-	keys := messageKeys[:2]
-	if route {
-		keys = messageKeys[:]
-	}
-	if r.messageAttr != "" {
-		keys = []string{r.messageAttr}
-	}
-	for _, k := range keys {
-		if m, ok := lookup(k); ok {
-			return m
-		}
-	}
-	return name
-}
-
-// messageKeys are the attributes that name a span's message by default,
-// the last for the receiving side of a linked pair only.
-var messageKeys = [...]string{MessagingDestination, RPCMethod, HTTPRoute}
 
 // spanID returns a span id in hex, "" for the empty id.
 func spanID(id pcommon.SpanID) string {

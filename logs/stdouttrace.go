@@ -20,6 +20,7 @@ type (
 		Parent      stdoutSpanContext
 		SpanKind    int    // the Go SDK's trace.SpanKind: 1 internal, 2 server, 3 client, 4 producer, 5 consumer
 		StartTime   string // RFC 3339, in nanoseconds
+		EndTime     string
 		Attributes  []stdoutKeyValue
 		Links       []struct{ SpanContext stdoutSpanContext }
 		Resource    []stdoutKeyValue
@@ -37,8 +38,8 @@ const stdoutExpected = `spans {"Name", "SpanContext", "Parent", "SpanKind", "Sta
 // readStdouttrace reads the Go SDK's stdouttrace spans one at a time. A
 // span's lifeline is its resource's service.name, its kind SpanKind (3
 // client and 4 producer: emission; 2 server and 5 consumer: reception;
-// others carry no action), its message the attribute
-// messaging.destination.name, else rpc.method, else its name, and its
+// others carry no action), its message by the naming rule (naming.go),
+// and its
 // StartTime orders its location; spans pair as OTLP's do (Parent, Links).
 // A syntax error ends the reading of the file: it is reported, and the
 // events read before it are kept.
@@ -91,12 +92,12 @@ func (r *spanReader) stdoutSpan(raw json.RawMessage, line, col int) error {
 	if r.lifelineAttr != "" {
 		lifelineKey = r.lifelineAttr
 	}
-	l, ok := keyValue(sp.Resource, lifelineKey)
+	l, ok := r.lifeline(func(k string) (string, bool) { return keyValue(sp.Resource, k) })
 	if !ok {
 		l, _ = keyValue(sp.Attributes, lifelineKey)
 	}
 	lookup := func(k string) (string, bool) { return keyValue(sp.Attributes, k) }
-	m := r.message(lookup, sp.Name, false)
+	m := r.message(kind, lookup, sp.Name)
 	start, err := time.Parse(time.RFC3339Nano, sp.StartTime)
 	if err != nil || start.UnixNano() <= 0 {
 		r.b.dropped([]byte(id), line, col, "span %q: StartTime %q is not a time (RFC 3339, after 1970)", sp.SpanContext.SpanID, sp.StartTime)
@@ -104,8 +105,10 @@ func (r *spanReader) stdoutSpan(raw json.RawMessage, line, col int) error {
 	}
 	h := heldSpan{trace: id, spanID: stdoutSpanID(sp.SpanContext.SpanID), parent: stdoutSpanID(sp.Parent.SpanID),
 		line: line, col: col, l: l, m: m, kind: kind, start: start.UnixNano()}
+	if end, err := time.Parse(time.RFC3339Nano, sp.EndTime); err == nil && end.UnixNano() >= h.start {
+		h.end = end.UnixNano()
+	}
 	if kind.Action() == interaction.Reception {
-		h.pairM = r.message(lookup, sp.Name, true)
 		for _, ln := range sp.Links {
 			if strings.EqualFold(traceIDHex(ln.SpanContext.TraceID), id) {
 				if lid := stdoutSpanID(ln.SpanContext.SpanID); lid != "" {

@@ -61,12 +61,13 @@ func TestReadOTLP(t *testing.T) {
 			otlpSpan(t2, "2", "x", 5, `{"key":"rpc.method","value":{"stringValue":"n"}}`)) + "\n" +
 			otlpLine("a",
 				otlpSpan(t1, "4", "publish", 15, dest("m")),
+				// A CLIENT span: rpc.method comes before messaging.destination.name.
 				otlpSpan(t1, "3", "call", 3, dest("n")+`,{"key":"rpc.method","value":{"stringValue":"m"}}`),
 				otlpSpan(t1, "0", "unspecified", 5, "")) + "\n\n" +
 			otlpLine("db", otlpSpan(t2, "3", "query", 1, "")) + "\n" +
 			`{"resourceSpans":[{"resource":{}, "scopeSpans":[{"spans":[{"traceId":"xyz"}]}]}]}` + "\n" +
 			`{"resourceSpans":[` + "\n",
-		want: t1 + "@1 4/0: a!n.a!m | b?n.b?m | \n" +
+		want: t1 + "@1 4/0: a!m.a!m | b?n.b?m | \n" +
 			t2 + "@1 1/1:  | b?n | \n",
 		reports: "traces.json:5:70: invalid OTLP/JSON: traceId \"xyz\" is neither 32 hexadecimal digits nor the base64 of 16 bytes\n" +
 			"traces.json:6:18: invalid OTLP/JSON: unexpected end of JSON input\n",

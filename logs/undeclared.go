@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"bytes"
 	"cmp"
 	"slices"
 	"strings"
@@ -13,7 +14,19 @@ import (
 type Undeclared struct {
 	Lifeline bool // a lifeline's name, else a message's
 	Name     string
-	Events   int
+	// Also holds the other candidate names of spans none of whose names is
+	// declared (the naming rule, naming.go), separated by NUL bytes: Names
+	// lists them all.
+	Also   string
+	Events int
+}
+
+// Names returns the names u stands for: Name, then the candidates of Also.
+func (u Undeclared) Names() []string {
+	if u.Also == "" {
+		return []string{u.Name}
+	}
+	return append([]string{u.Name}, Candidates(u.Also)...)
 }
 
 // MaxUndeclared bounds the distinct names a Tally counts: a log of random
@@ -58,7 +71,10 @@ func (t *Tally) Add(lifeline bool, name []byte) {
 	}
 	k := Undeclared{Lifeline: lifeline}
 	if len(name) > maxNameLen { // a log of huge names costs no more
-		k.Name = shortName(string(name[:maxNameLen+1]), maxNameLen)
+		name = []byte(shortName(string(name[:maxNameLen+1]), maxNameLen))
+	}
+	if i := bytes.IndexByte(name, candidateSep); i >= 0 {
+		k.Name, k.Also = string(name[:i]), string(name[i+1:])
 	} else {
 		k.Name = string(name)
 	}

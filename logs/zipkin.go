@@ -20,6 +20,7 @@ type (
 		Kind          string              `json:"kind"` // CLIENT, SERVER, PRODUCER, CONSUMER; absent: local work
 		Name          string              `json:"name"`
 		Timestamp     json.Number         `json:"timestamp"` // µs since the epoch
+		Duration      duration            `json:"duration"`  // µs
 		LocalEndpoint *zipkinEndpoint     `json:"localEndpoint"`
 		Tags          map[string]tagValue `json:"tags"`
 		// Shared marks the SERVER half of an RPC whose CLIENT half has the
@@ -40,8 +41,8 @@ const zipkinExpected = `an array of spans {"traceId", "id", "kind", "localEndpoi
 // localEndpoint's serviceName (absent, the lifeline "", which no signature
 // declares: the span is ignored and counted, as an OTLP span without
 // service.name), its kind CLIENT or PRODUCER an emission, SERVER or
-// CONSUMER a reception (absent: local work, not an event), its message the
-// tag messaging.destination.name, else rpc.method, else its name, and its
+// CONSUMER a reception (absent: local work, not an event), its message by
+// the naming rule (naming.go, on its tags), and its
 // timestamp (µs) orders its location. A SERVER span pairs with the CLIENT
 // span it shares its id with (shared), or else with its parent, as OTLP's
 // do. A syntax error ends the reading of the file: it is reported, and the
@@ -101,16 +102,15 @@ func (r *spanReader) zipkinSpan(raw json.RawMessage, line, col int) error {
 	} else if sp.LocalEndpoint != nil {
 		l = sp.LocalEndpoint.ServiceName
 	}
-	m := r.message(lookup, sp.Name, false)
+	m := r.message(kind, lookup, sp.Name)
 	start, err := sp.Timestamp.Int64()
 	if err != nil || start <= 0 || start > math.MaxInt64/1000 {
 		r.b.dropped([]byte(id), line, col, "span %q: timestamp %q is not a time (a positive integer of µs)", sp.ID, sp.Timestamp)
 		return nil
 	}
 	h := heldSpan{trace: id, spanID: strings.ToLower(sp.ID), parent: strings.ToLower(sp.ParentID),
-		line: line, col: col, l: l, m: m, kind: kind, start: start * 1000}
+		line: line, col: col, l: l, m: m, kind: kind, start: start * 1000, end: spanEnd(start, sp.Duration, 1000)}
 	if kind.Action() == interaction.Reception {
-		h.pairM = r.message(lookup, sp.Name, true)
 		if sp.Shared && kind == SpanServer {
 			h.parent = h.spanID // its partner is the CLIENT half of the same id
 		}

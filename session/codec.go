@@ -73,6 +73,9 @@ func appendLink(b []byte, l *logs.SpanLink) []byte {
 	if l.PairOK {
 		flags |= 2
 	}
+	if l.Reply {
+		flags |= 4
+	}
 	b = append(b, flags, byte(l.Kind))
 	b = binary.AppendUvarint(b, l.Span)
 	b = binary.AppendUvarint(b, l.Parent)
@@ -98,11 +101,11 @@ func appendLink(b []byte, l *logs.SpanLink) []byte {
 // readLink decodes what appendLink encodes into l.
 func (d *decoder) readLink(l *logs.SpanLink) {
 	flags, kind := d.byte(), d.byte()
-	if flags > 3 || kind > byte(logs.SpanConsumer) {
+	if flags > 7 || kind > byte(logs.SpanConsumer) {
 		d.err = errEventEncoding
 		return
 	}
-	l.OwnOK, l.PairOK, l.Kind = flags&1 != 0, flags&2 != 0, logs.SpanKind(kind)
+	l.OwnOK, l.PairOK, l.Reply, l.Kind = flags&1 != 0, flags&2 != 0, flags&4 != 0, logs.SpanKind(kind)
 	l.Span, l.Parent = d.uvarint(math.MaxUint64), d.uvarint(math.MaxUint64)
 	n := d.uvarint(uint64(len(d.b)))
 	for range n {

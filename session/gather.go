@@ -155,6 +155,9 @@ type gatherer struct {
 	tally   *logs.Tally
 	// spanIDs are the ids of the spans not held for pairing (record.span).
 	spanIDs []uint64
+	// reply gives the reply of a call (logs.Options.Reply), for the
+	// replies of CLIENT spans paired at assembly.
+	reply func(interaction.MessageID) (interaction.MessageID, bool)
 }
 
 // newGatherer checks the locations of opt against its signature; file,
@@ -165,7 +168,7 @@ func newGatherer(file string, opt *logs.Options) (*gatherer, error) {
 		return nil, fmt.Errorf("%s: no signature to read the log against", syntax.FileName(file))
 	}
 	g := &gatherer{sig: sig, ids: newSessionIndex(), names: &names{index: map[string]int32{}}, tally: new(logs.Tally),
-		maxEvents: int(opt.MaxHeld() / recordBytes)}
+		maxEvents: int(opt.MaxHeld() / recordBytes), reply: opt.Reply}
 	if file != "" {
 		g.inputs = []string{file}
 	}
@@ -200,7 +203,7 @@ func newGatherer(file string, opt *logs.Options) (*gatherer, error) {
 // holding no session.
 func (g *gatherer) empty() *gatherer {
 	return &gatherer{sig: g.sig, inputs: g.inputs, locs: g.locs, locOf: g.locOf, ids: newSessionIndex(),
-		across: g.across, names: g.names, tally: g.tally, maxEvents: g.maxEvents}
+		across: g.across, names: g.names, tally: g.tally, maxEvents: g.maxEvents, reply: g.reply}
 }
 
 // reset empties g for the sessions of one partition or one session of a

@@ -31,12 +31,26 @@ type spanRef struct {
 	ignored   bool // its message is not declared: not an event
 }
 
+// replyKind marks, in a spanRef's kind, the reply of a CLIENT span
+// (logs.SpanLink.Reply): its id is its call's, and it is no partner.
+const replyKind logs.SpanKind = 0x80
+
+// isReply reports whether ref is the reply of a CLIENT span.
+func (ref *spanRef) isReply() bool { return ref.kind&replyKind != 0 }
+
 // spanRefBytes is what a spanRef holds in memory, besides its links.
 const spanRefBytes = 32
 
 // newRef returns the spanRef of sl, the span span, its names in n.
 func newRef(sl *logs.SpanLink, span uint64, n *names) spanRef {
 	ref := spanRef{id: sl.Span, self: span, kind: sl.Kind, own: n.ref(sl.Own, sl.OwnOK, sl.OwnName)}
+	if sl.Reply {
+		ref.kind |= replyKind
+		if !sl.OwnOK {
+			ref.own = unnamed // its call's names are tallied, not its own
+		}
+		return ref
+	}
 	if sl.Kind.Action() == interaction.Reception { // the side that names a pair
 		ref.id, ref.pair = sl.Parent, n.ref(sl.Pair, sl.PairOK, sl.PairName)
 	}
@@ -189,6 +203,23 @@ func (g *gatherer) pair(s *sessionState, recs []int32, out *Session) {
 		}
 		if p != nil {
 			ref.own, p.own = ref.pair, ref.pair
+		}
+	}
+	for _, r := range recs {
+		// The reply of a CLIENT span is the reply of the message its call
+		// carries now.
+		rec := g.recs.at(r)
+		if rec.span <= 0 || !g.spans[rec.span-1].isReply() {
+			continue
+		}
+		ref := &g.spans[rec.span-1]
+		ref.own = unnamed
+		if j, ok := emission(ref.id); ok && g.reply != nil {
+			if call := g.spans[j].own; call >= 0 {
+				if reply, ok := g.reply(interaction.MessageID(call)); ok {
+					ref.own = msgRef(reply)
+				}
+			}
 		}
 	}
 	for _, r := range recs {

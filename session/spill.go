@@ -284,7 +284,7 @@ func (e *spilled) read(r *bufio.Reader) error {
 		}
 		if e.tag&linkFlag != 0 {
 			kind, e2 := r.ReadByte()
-			if e2 != nil || kind > byte(logs.SpanConsumer) {
+			if e2 != nil || logs.SpanKind(kind)&^replyKind > logs.SpanConsumer {
 				return errSpill
 			}
 			e.ref = spanRef{kind: logs.SpanKind(kind), id: u(), self: u()}

@@ -45,6 +45,13 @@ type Spec struct {
 	Root    interaction.Term
 	Syntax  *interaction.Node
 
+	// Replies maps the message of each call a diagram answers with a
+	// reply (a dashed arrow, a PlantUML return) to the message of its
+	// reply, both by their names in Sig; nil for a spec that draws none
+	// (every HIBOU .hif). The readers of traces turn the end of a call's
+	// spans into its reply (logs.Options.Replies).
+	Replies map[string]string
+
 	// Options holds the option sections of a legacy single-file .hsf
 	// (@analyze_option{...} and so on), nil when the .hsf has none.
 	Options *hcf.File
@@ -220,7 +227,24 @@ func (o Options) parseDiagram(name string, src []byte) (*Spec, error) {
 	if sp.Root, err = sp.Store.Resolve(d.File, d.Root); err != nil {
 		return nil, err
 	}
+	sp.Replies = replies(d, sig)
 	return sp, nil
+}
+
+// replies returns the replies of d by the names of sig.
+func replies(d *diagram.Diagram, sig *interaction.Signature) map[string]string {
+	var out map[string]string
+	for call, reply := range d.Replies() {
+		c, cok := sig.Message(call)
+		r, rok := sig.Message(reply)
+		if cok && rok {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[sig.Messages[c]] = sig.Messages[r]
+		}
+	}
+	return out
 }
 
 // twoInteractions is the error of a legacy single-file .hsf given with a
@@ -251,6 +275,7 @@ func (o Options) parse(hsf string, src []byte, sf *interaction.SigFile, hif stri
 		}
 		d.Bind(sig)
 		node, file, sp.HIFPath = d.Root, d.File, hif
+		sp.Replies = replies(d, sig)
 		sp.Warnings = append(sp.Warnings, d.Warnings...)
 	case hif != "":
 		if node, err = interaction.ParseHIF(hif, hifSrc); err != nil {

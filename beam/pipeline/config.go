@@ -147,7 +147,7 @@ func (c *Config) newJudge() (*judge, error) {
 	}
 	opt := logs.Options{Sig: sp.Sig, Fields: c.Fields, LifelineAttr: c.LifelineAttr,
 		MessageAttr: c.MessageAttr, Strict: c.Strict, MaxBytes: c.Settings.MaxInput, MaxMemory: c.Settings.ReadMemory(),
-		MaxLine: c.MaxLine}
+		MaxLine: c.MaxLine, Replies: sp.Replies}
 	if c.Locations != "" {
 		if opt.Locations, err = interaction.ParseLocations(opt.Sig, c.Locations); err != nil {
 			return nil, fmt.Errorf("locations: %w", err)

@@ -130,12 +130,15 @@ auto: traces by content, then by extension) says which:
   otlp              OpenTelemetry OTLP/JSON (the Collector's file exporter):
                     a trace is a session, service.name the lifeline, a
                     PRODUCER/CLIENT span an emission, CONSUMER/SERVER a
-                    reception of the message messaging.destination.name, else
-                    rpc.method, else the span's name, in start-time order;
-                    the two spans of one call or message (a SERVER span's
-                    parent CLIENT span, a CONSUMER span's parent or linked
+                    reception, in start-time order, of the first of its
+                    names that the spec declares (CLIENT/SERVER:
+                    http.route, "METHOD route", the span's name,
+                    "rpc.service/rpc.method", rpc.method; PRODUCER/CONSUMER:
+                    messaging.destination.name, the span's name); the two
+                    spans of one call or message (a SERVER span's parent
+                    CLIENT span, a CONSUMER span's parent or linked
                     PRODUCER span), in one file or two, carry the
-                    receiving side's message (http.route counts there)
+                    receiving side's message
   jaeger            Jaeger's JSON traces, mapped alike (span.kind tag;
                     references CHILD_OF and FOLLOWS_FROM link spans)
   otlp-proto        OTLP/protobuf: one ExportTraceServiceRequest, or the
@@ -196,8 +199,8 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 	f.Var(&fl.maxLine, "max-line", maxLineHelp)
 	f.StringVar(&fl.logs.format, "log-format", "auto", "the format of the logs, `auto|htf|jsonl|csv|otlp|otlp-proto|jaeger|zipkin|stdouttrace` (auto: by extension and content)")
 	f.StringArrayVar(&fl.logs.fields, "field", nil, "an event log's field for a role, `ROLE=NAME` (roles: session, action, lifeline, kind, message, seq, time; repeatable)")
-	f.StringVar(&fl.logs.lifelineAttr, "lifeline-attr", "", "OTLP/Jaeger: the attribute naming a span's lifeline (default service.name)")
-	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "OTLP/Jaeger: the attribute naming a span's message (default messaging.destination.name, then rpc.method, then the span name)")
+	f.StringVar(&fl.logs.lifelineAttr, "lifeline-attr", "", "OTLP/Jaeger: the attribute naming a span's lifeline (default service.name, then process.executable.name)")
+	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "OTLP/Jaeger: the attribute naming a span's message (default: the first of the span's names that the spec declares; see docs/logs.md)")
 	f.BoolVar(&fl.logs.strict, "strict", false, "an event outside the signature is an error (default: ignored and counted)")
 	f.StringVar(&fl.logs.sessionScope, "session-scope", "run", "what a log's session is, `run|file`: its id across every log of the run, or within its file")
 	f.Var(&fl.joinMemory, "join-memory", "memory budget of the sessions held while the logs of a run are joined, e.g. 256MiB: past it they spill to disk, verdicts unchanged (0: --max-memory, or half the available memory); the limits on one line or JSON value (a 64th), the spans of a file and the events of a session (a 4th) follow --max-memory")

@@ -111,8 +111,22 @@ func (a *app) infer(fl *analyzeFlags, args []string, out, sigPath string, maxBra
 		}
 		cfg.Sig = sig
 	}
+	// The inputs are read once per naming pass and once to check the
+	// draft: a note about them (an input named twice, a span read again
+	// with other content) is said once.
+	noted := map[string]bool{}
 	cfg.Source = func(sig *interaction.Signature) (*session.Source, error) {
-		return a.logSource(fl, &spec.Spec{Sig: sig})
+		src, err := a.logSource(fl, &spec.Spec{Sig: sig})
+		if err == nil && src.Note != nil {
+			note := src.Note
+			src.Note = func(err error) {
+				if !noted[err.Error()] {
+					noted[err.Error()] = true
+					note(err)
+				}
+			}
+		}
+		return src, err
 	}
 	probe, err := cfg.Source(cfg.Sig)
 	if err != nil {

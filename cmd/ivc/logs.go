@@ -47,7 +47,7 @@ func (a *app) logSource(fl *analyzeFlags, sp *spec.Spec) (*session.Source, error
 		src.Budget = memory
 	}
 	opt := logs.Options{Sig: sp.Sig, LifelineAttr: lf.lifelineAttr, MessageAttr: lf.messageAttr, Strict: lf.strict,
-		MaxBytes: int64(fl.maxInput), MaxMemory: memory, MaxLine: int(fl.maxLine)}
+		MaxBytes: int64(fl.maxInput), MaxMemory: memory, MaxLine: int(fl.maxLine), Replies: sp.Replies}
 	for _, fv := range lf.fields {
 		role, name, ok := strings.Cut(fv, "=")
 		switch role {
@@ -94,8 +94,21 @@ func undeclaredNames(c *session.Counts, sig *interaction.Signature) []string {
 			what, declared = "lifeline", sig.Lifelines
 		}
 		p := fmt.Sprintf("%s %q (%s", what, u.Name, plural(u.Events, "event"))
-		if near := logs.Nearest(u.Name, declared); near != "" {
-			p += fmt.Sprintf("; did you mean %q?", near)
+		names := u.Names()
+		if len(names) > 1 {
+			// A span none of whose candidate names is declared: each is
+			// a name the spec could use.
+			q := make([]string, len(names)-1)
+			for i, n := range names[1:] {
+				q[i] = fmt.Sprintf("%q", n)
+			}
+			p += "; also named " + strings.Join(q, ", ")
+		}
+		for _, n := range names {
+			if near := logs.Nearest(n, declared); near != "" {
+				p += fmt.Sprintf("; did you mean %q?", near)
+				break
+			}
 		}
 		parts = append(parts, p+")")
 	}

@@ -132,8 +132,8 @@ with exit status 2.`,
 	f.DurationVar(&fl.timeout, "timeout", 0, "time budget per session, e.g. 5s (0: none); Inconc when hit")
 	f.StringVar(&fl.options, "options", "", "take defaults from the @analyze_option of `FILE.hcf` (HIBOU options)")
 	f.StringArrayVar(&fl.logs.fields, "field", nil, "a JSON Lines event's field for a role, `ROLE=NAME` (repeatable)")
-	f.StringVar(&fl.logs.lifelineAttr, "lifeline-attr", "", "OTLP: the attribute naming a span's lifeline (default service.name)")
-	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "OTLP: the attribute naming a span's message (default messaging.destination.name, then rpc.method, then the span name)")
+	f.StringVar(&fl.logs.lifelineAttr, "lifeline-attr", "", "OTLP: the attribute naming a span's lifeline (default service.name, then process.executable.name)")
+	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "OTLP: the attribute naming a span's message (default: the first of the span's names that the spec declares; see docs/logs.md)")
 	f.BoolVar(&fl.logs.strict, "strict", false, "an event outside the signature is an error (default: ignored and counted)")
 	f.Var(&fl.maxLine, "max-line", "followed files: "+maxLineHelp)
 	fl.jobs = 1

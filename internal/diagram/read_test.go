@@ -1,6 +1,7 @@
 package diagram
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -350,6 +351,31 @@ func TestReplies(t *testing.T) {
 		}
 		if strings.Join(got, " ") != c.want {
 			t.Errorf("%s: %s, want %s", c.file, strings.Join(got, " "), c.want)
+		}
+	}
+}
+
+// TestReplyOfCall: a reply answers the last call drawn before it between
+// the same two lifelines, reversed, not answered yet; a dashed arrow that
+// answers no call is in no pair.
+func TestReplyOfCall(t *testing.T) {
+	for _, c := range []struct{ file, src, want string }{
+		{"a.mmd", "sequenceDiagram\nA->>B: call\nB->>C: ask\nC-->>B: told\nB-->>A: answer\nC-->>A: note", "ask→told call→answer"},
+		{"a.mmd", "sequenceDiagram\nA->>B: one\nA->>B: two\nB-->>A: r2\nB-->>A: r1", "one→r1 two→r2"},
+		{"a.puml", "A -> B ++ : call\nB -> C ++ : ask\nreturn told\nreturn answer", "ask→told call→answer"},
+		{"a.mmd", "sequenceDiagram\nA->>B: call", ""},
+	} {
+		d, err := Read(c.file, []byte(c.src), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for call, reply := range d.Replies() {
+			got = append(got, call+"→"+reply)
+		}
+		slices.Sort(got)
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("%s: %s, want %s", c.src, strings.Join(got, " "), c.want)
 		}
 	}
 }

@@ -42,12 +42,18 @@ func StartMonitor(dir string) (*Monitor, error) {
 	if err != nil {
 		return nil, err
 	}
+	return StartMonitorOf(sp)
+}
+
+// StartMonitorOf starts a monitor of the specification sp (the replies
+// of a diagram included).
+func StartMonitorOf(sp *spec.Spec) (*Monitor, error) {
 	c, err := check.New(sp, check.DefaultOptions())
 	if err != nil {
 		return nil, err
 	}
 	x := &Monitor{records: map[string]check.Record{}, early: map[string]string{}}
-	x.T, err = monitor.NewTable(c, logs.Options{Sig: sp.Sig}, monitor.Options{Idle: time.Hour}, func(o check.Outcome) {
+	x.T, err = monitor.NewTable(c, logs.Options{Sig: sp.Sig, Replies: sp.Replies}, monitor.Options{Idle: time.Hour}, func(o check.Outcome) {
 		r := o.Record()
 		x.mu.Lock()
 		x.records[r.Session] = r
@@ -77,6 +83,17 @@ func StartMonitor(dir string) (*Monitor, error) {
 	x.hs = &http.Server{Handler: mux}
 	go x.hs.Serve(hln)
 	return x, nil
+}
+
+// Records stops the receivers, judges the open sessions and returns the
+// last record of each session.
+func (x *Monitor) Records() map[string]check.Record {
+	x.gs.Stop()
+	x.hs.Close()
+	x.T.Close()
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.records
 }
 
 // Stop stops the receivers, judges the open sessions and checks the
