@@ -40,6 +40,8 @@ type Outcome struct {
 	// Live is set by ivc monitor's session table (package monitor), nil
 	// elsewhere: what a session judged live adds.
 	Live *Live
+	// traceURL is the checker's Options.TraceURL, for Stops.
+	traceURL string
 }
 
 // AllIgnored reports whether the events of a session judged were all
@@ -180,7 +182,7 @@ func (c *Checker) judge(i int, s session.Session) Outcome { return c.judgeExplor
 // judgeExplored reads and checks one session, with its explored graph when
 // explore.
 func (c *Checker) judgeExplored(i int, s session.Session, explore bool) (o Outcome) {
-	o = Outcome{Index: i, Meta: s.Meta}
+	o = Outcome{Index: i, Meta: s.Meta, traceURL: c.opt.TraceURL}
 	defer recovered(&o)
 	mt, err := s.Read()
 	switch {

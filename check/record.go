@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
@@ -31,6 +32,9 @@ type Record struct {
 	SetupUS     int64                `json:"setup_us,omitempty"`
 	Reason      string               `json:"reason,omitempty"`
 	Explanation *verdict.Explanation `json:"explanation,omitempty"`
+	// At lists, for a Fail, where the check stopped (Outcome.Stops): per
+	// location, the event it could not read and where that event was read.
+	At []Stop `json:"at,omitempty"`
 	// Simulated lists, for a slice, the actions assumed unobserved.
 	Simulated []verdict.SimulatedAction `json:"simulated,omitempty"`
 	// IgnoredEvents counts the session's events outside the signature.
@@ -69,20 +73,26 @@ func (o *Outcome) Record() Record {
 	if o.Joined() {
 		rec.Files = o.Files
 	}
+	rec.At = o.Stops()
 	return rec
 }
 
 // WriteText writes the text form of o, a judgment (o.Err is nil): the line
 // of ivc analyze,
 //
-//	FILE[, FILE...] [(session ID)]: VERDICT (N nodes, T µs[, K events ignored][, none judged])[: REASON]
+//	FILE[ and N other files] [(session ID)]: VERDICT (N nodes, T µs[, K events ignored][, none judged])[: REASON]
 //
 // or, for a session judged live (o.Live), ivc monitor's,
 //
 //	FILE (session ID): VERDICT (N nodes, revision R, closed by C, L µs after its last event)[: REASON]
 //
 // then the lines of its explanation (verdict.Result.Explain), each after
-// a tab. Names are written as syntax.FileName writes them.
+// a tab. A session joined across files names the first (its record names
+// them all). The reason of a Fail names the origin of each event it names
+// (Stops), and the stops it does not name follow the explanation, one a
+// line; the runtime engine's Fail, which has no Reason, gives its
+// diagnosis as the reason (verdict.Result.Diagnosis). Names are written as
+// syntax.FileName writes them.
 func (o *Outcome) WriteText(w io.Writer) {
 	r := o.Result
 	name := syntax.FileName(o.File)
@@ -90,8 +100,8 @@ func (o *Outcome) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "%s (session %s): %s (%d nodes, revision %d, closed by %s, %d µs after its last event)",
 			name, syntax.FileName(o.ID), r.Verdict, r.TotalNodes(), o.Live.Revision, o.Live.ClosedBy, o.Live.LatencyUS)
 	} else {
-		for _, f := range o.Files[min(1, len(o.Files)):] { // a session joined across files
-			name += ", " + syntax.FileName(f)
+		if n := len(o.Files) - 1; n > 0 { // a session joined across files
+			name += " and " + plural(n, "other file")
 		}
 		if o.ID != "" {
 			name += " (session " + syntax.FileName(o.ID) + ")"
@@ -105,11 +115,51 @@ func (o *Outcome) WriteText(w io.Writer) {
 		}
 		fmt.Fprint(w, ")")
 	}
-	if why := r.Text(); why != "" {
+	why := r.Text()
+	if why == "" && r.Verdict == verdict.Fail {
+		why = failText(r.Explanation)
+	}
+	why, rest := withStops(why, o.Stops())
+	if why != "" {
 		fmt.Fprintf(w, ": %s", why)
 	}
 	fmt.Fprintln(w)
 	for _, line := range r.Explain() {
 		fmt.Fprintf(w, "\t%s\n", line)
 	}
+	for _, s := range rest {
+		at := fmt.Sprintf("[%s] event %d", s.Lifelines, s.Event)
+		if s.Action != "" {
+			at += " (" + s.Action + ")"
+		}
+		fmt.Fprintf(w, "\tat %s: %s\n", at, s.where())
+	}
+}
+
+// failText is the reason of a Fail without one (the runtime engine's),
+// worded as the automata engine words a local error: "local failure: [R]
+// cannot read event 76 (R!zero), expected R?ce", "no accepted
+// interleaving, expected a!m".
+func failText(e *verdict.Explanation) string {
+	if e == nil {
+		return ""
+	}
+	kind, why := "no accepted interleaving", ""
+	if e.LocalFailure != "" {
+		kind = "local failure"
+		for _, c := range e.Components {
+			if c.Lifelines != e.LocalFailure {
+				continue
+			}
+			if c.Head != "" {
+				why = fmt.Sprintf(": [%s] cannot read event %d (%s)", c.Lifelines, c.Consumed+1, c.Head)
+			} else {
+				why = fmt.Sprintf(": [%s] ends after %s", c.Lifelines, plural(c.Consumed, "event"))
+			}
+		}
+	}
+	if len(e.Expected) == 0 {
+		return kind + why + ", expected nothing more"
+	}
+	return kind + why + ", expected " + strings.Join(e.Expected, " ")
 }

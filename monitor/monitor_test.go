@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -59,9 +60,16 @@ func batch(t *testing.T, c *check.Checker, lopt logs.Options, path string) map[s
 }
 
 // timeless is the part of a record that does not depend on when or where
-// it was judged: what ivc analyze and the monitor write alike.
+// it was judged: what ivc analyze and the monitor write alike. The origins
+// of the events where a Fail stopped keep their times, not their files
+// and lines, which are the sources' (a receiver's request, a stream's
+// line), as the record's file is.
 func timeless(r check.Record) check.Record {
 	r.ElapsedUS, r.SetupUS, r.File, r.Live = 0, 0, "", nil
+	r.At = slices.Clone(r.At)
+	for i := range r.At {
+		r.At[i].File, r.At[i].Line = "", 0
+	}
 	return r
 }
 

@@ -347,6 +347,10 @@ type arena struct {
 	mts   []multitrace.MultiTrace
 	count []int   // events of each location, then their start
 	tmp   []keyed // the events of a session, by location
+	// The sessions' origins (Meta.Origins).
+	origins []Origins
+	at      []origin
+	starts  []int32
 }
 
 // arenaChunk is the least an arena takes at once.
@@ -439,8 +443,12 @@ func (g *gatherer) build(si int32, a *arena) Session {
 	acts, trace := take(&a.acts, n), take(&a.trace, n)
 	mt := &take(&a.mts, 1)[0]
 	mt.Components = take(&a.comps, len(g.locs))
+	orig := &take(&a.origins, 1)[0]
+	*orig = Origins{inputs: g.inputs, starts: take(&a.starts, len(g.locs)+1), at: take(&a.at, n)}
+	out.Origins = orig
 	start = 0
 	for k, grp := range g.locs {
+		orig.starts[k] = int32(start)
 		end := count[k]
 		loc := tmp[start:end]
 		if len(loc) > 0 && loc[0].kind() != logs.KeyLine && !slices.IsSortedFunc(loc, keyed.compare) {
@@ -450,10 +458,12 @@ func (g *gatherer) build(si int32, a *arena) Session {
 			j := start + i
 			acts[j] = e.act
 			trace[j] = acts[j : j+1 : j+1]
+			orig.at[j] = origin{hi: e.hi, lo: e.lo, line: e.line, meta: e.meta}
 		}
 		mt.Components[k] = multitrace.Component{Lifelines: grp, Trace: trace[start:end:end]}
 		start = end
 	}
+	orig.starts[len(g.locs)] = int32(n)
 	out.MT = mt
 	return out
 }

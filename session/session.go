@@ -65,6 +65,9 @@ type Meta struct {
 	// error, not in MT), the first of them at line FirstDropped: a session
 	// that lost events cannot be judged truthfully (Incomplete).
 	Dropped, FirstDropped int
+	// Origins are where its events come from, in the order of MT (nil for
+	// a .htf multi-trace).
+	Origins *Origins
 }
 
 // Incomplete says why the session cannot be judged truthfully when it lost

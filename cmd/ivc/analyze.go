@@ -35,6 +35,7 @@ type analyzeFlags struct {
 	maxStates              int
 	maxMemory              byteSize
 	joinMemory             byteSize
+	traceURL               string
 }
 
 func newAnalyzeCmd(a *app) *cobra.Command {
@@ -196,6 +197,7 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 	f.StringVar(&fl.logs.lifelineAttr, "lifeline-attr", "", "OTLP/Jaeger: the attribute naming a span's lifeline (default service.name)")
 	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "OTLP/Jaeger: the attribute naming a span's message (default messaging.destination.name, then rpc.method, then the span name)")
 	f.BoolVar(&fl.logs.strict, "strict", false, "an event outside the signature is an error (default: ignored and counted)")
+	f.StringVar(&fl.traceURL, "trace-url", "", traceURLHelp)
 	f.StringVar(&fl.logs.sessionScope, "session-scope", "run", "what a log's session is, `run|file`: its id across every log of the run, or within its file")
 	f.Var(&fl.joinMemory, "join-memory", "memory budget of the sessions held while the logs of a run are joined, e.g. 256MiB: past it they spill to disk, verdicts unchanged (0: --max-memory, or half the available memory); the limits on one line or JSON value (a 64th), the spans of a file and the events of a session (a 4th) follow --max-memory")
 	f.StringVar(&fl.logs.tmpDir, "tmp-dir", "", "where sessions spill to disk past --join-memory (default: the system's temporary directory)")
@@ -425,7 +427,7 @@ func (b *batch) summary(d time.Duration, sum *check.Summary, skipped []string) {
 	if sum.Setup >= time.Millisecond {
 		setup = fmt.Sprintf(" (setup %s)", report.RoundDuration(sum.Setup))
 	}
-	fmt.Fprintf(b.a.stderr, "%d multi-traces: %s in %s%s\n", judged+errors, strings.Join(parts, ", "), report.RoundDuration(d), setup)
+	fmt.Fprintf(b.a.stderr, "%s: %s in %s%s\n", plural(judged+errors, "multi-trace"), strings.Join(parts, ", "), report.RoundDuration(d), setup)
 	if n := len(skipped); n > 0 {
 		names := make([]string, min(n, 5))
 		for i := range names {
@@ -437,8 +439,12 @@ func (b *batch) summary(d time.Duration, sum *check.Summary, skipped []string) {
 		fmt.Fprintf(b.a.stderr, "%s of the directories given, neither logs nor .htf files, skipped: %s\n", plural(n, "file"), strings.Join(names, ", "))
 	}
 	if sum.Logs > 0 {
-		fmt.Fprintf(b.a.stderr, "%s: %s (%d across several files), events: %d judged, %d ignored, %d in sessions not judged\n",
-			plural(sum.Logs, "log file"), plural(sum.Sessions, "session"), sum.Joined, sum.Events-sum.EventsNotJudged, sum.Ignored, sum.EventsNotJudged)
+		joined := ""
+		if sum.Joined > 0 {
+			joined = fmt.Sprintf(" (%d joined across several files)", sum.Joined)
+		}
+		fmt.Fprintf(b.a.stderr, "%s: %s%s, events: %d judged, %d ignored, %d in sessions not judged\n",
+			plural(sum.Logs, "log file"), plural(sum.Sessions, "session"), joined, sum.Events-sum.EventsNotJudged, sum.Ignored, sum.EventsNotJudged)
 	}
 	if sum.Spilled {
 		fmt.Fprintln(b.a.stderr, "sessions spilled to disk past --join-memory (the verdicts are the same)")

@@ -106,6 +106,7 @@ shutdown is late) on stderr, exit 0.`,
 	f.StringVar(&fl.logs.lifelineAttr, "lifeline-attr", "", "OTLP: the attribute naming a span's lifeline (default service.name)")
 	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "OTLP: the attribute naming a span's message (default messaging.destination.name, then rpc.method, then the span name)")
 	f.BoolVar(&fl.logs.strict, "strict", false, "an event outside the signature is an error (default: ignored and counted)")
+	f.StringVar(&fl.traceURL, "trace-url", "", traceURLHelp)
 	fl.jobs = 1
 	return cmd
 }
@@ -146,6 +147,10 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 	if err != nil {
 		return err
 	}
+	// JSON records unless text is asked for: the records are what a
+	// pipeline reads, text what a reader watches.
+	out.text = cmd.Flags().Changed("format") && a.format == "text"
+
 	defer out.Close()
 	var errMu sync.Mutex
 	stderr := func(f func(w io.Writer)) {
@@ -159,8 +164,8 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 	met := newMetrics()
 	t, err := monitor.NewTable(c, lopt, opt, func(o check.Outcome) {
 		met.observe(&o)
-		out.write(o.Record())
-		if o.Result.Verdict == verdict.Fail {
+		out.write(&o)
+		if o.Result.Verdict == verdict.Fail && !out.text {
 			stderr(o.WriteText)
 		}
 	})
@@ -280,9 +285,11 @@ func waitFollowers(wg *sync.WaitGroup, follow []string) {
 	}
 }
 
-// recordOutput writes records as JSON lines, to a file reopened on SIGHUP
-// (for log rotation) or to standard output.
+// recordOutput writes records as JSON lines (or, text, as ivc analyze's
+// text), to a file reopened on SIGHUP (for log rotation) or to standard
+// output.
 type recordOutput struct {
+	text bool
 	mu   sync.Mutex
 	path string
 	w    *bufio.Writer
@@ -318,12 +325,16 @@ func (o *recordOutput) reopen() error {
 
 // write writes one record and flushes: records come one per session, at
 // the pace sessions end.
-func (o *recordOutput) write(r check.Record) {
-	line, _ := json.Marshal(r)
+func (o *recordOutput) write(out *check.Outcome) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	o.w.Write(line)
-	o.w.WriteByte('\n')
+	if o.text {
+		out.WriteText(o.w)
+	} else {
+		line, _ := json.Marshal(out.Record())
+		o.w.Write(line)
+		o.w.WriteByte('\n')
+	}
 	o.w.Flush()
 }
 

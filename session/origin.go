@@ -1,0 +1,48 @@
+package session
+
+import (
+	"time"
+
+	"github.com/ivc-project/ivc/logs"
+)
+
+// Origin is where an event of a session comes from, as a Fail names it:
+// the file and line it was read at (for a span, the line of its object),
+// and its time when it has one (a span's start, an event's RFC 3339 time).
+type Origin struct {
+	File string    `json:"file"`
+	Line int       `json:"line"`
+	Time time.Time `json:"time,omitzero"`
+}
+
+// Origins are the origins of a session's events, in the order of its
+// multi-trace (component by component), kept beside it rather than in its
+// events: compact, and read only when a judgment names an event.
+type Origins struct {
+	inputs []string // the inputs of the gatherer that built it, by index
+	starts []int32  // where each component's events start in at
+	at     []origin
+}
+
+// origin is the compact form of an Origin.
+type origin struct {
+	hi   int64
+	lo   uint32
+	line uint32
+	meta uint32 // its input << 8 | the kind of its order key
+}
+
+// At returns the origin of event i (from 0) of component c, and false
+// when there is none (no such event, or a session without origins: a
+// .htf multi-trace).
+func (o *Origins) At(c, i int) (Origin, bool) {
+	if o == nil || c < 0 || c+1 >= len(o.starts) || i < 0 || int(o.starts[c])+i >= int(o.starts[c+1]) {
+		return Origin{}, false
+	}
+	e := o.at[int(o.starts[c])+i]
+	out := Origin{File: o.inputs[e.meta>>8], Line: int(e.line)}
+	if logs.KeyKind(e.meta) == logs.KeyTime {
+		out.Time = time.Unix(e.hi, int64(e.lo)).UTC()
+	}
+	return out, true
+}
