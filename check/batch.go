@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ivc-project/ivc/internal/engine/automata"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/session"
@@ -42,6 +43,19 @@ type Outcome struct {
 	Live *Live
 	// traceURL is the checker's Options.TraceURL, for Stops.
 	traceURL string
+	// auto is the automata engine that answered, for Unfinished.
+	auto *automata.Engine
+}
+
+// Unfinished returns, for a WeakPass of the automata engine, the locations
+// whose logs look unfinished (their projections stop in a state that is
+// not final) and what each could do next; nil otherwise. It is worked out
+// when asked (the text and the record of o ask it), not by the check.
+func (o *Outcome) Unfinished() []verdict.Unfinished {
+	if o.Result.Verdict != verdict.WeakPass || o.auto == nil || o.MT == nil {
+		return nil
+	}
+	return o.auto.Unfinished(o.MT)
 }
 
 // AllIgnored reports whether the events of a session judged were all
@@ -201,6 +215,9 @@ func (c *Checker) judgeExplored(i int, s session.Session, explore bool) (o Outco
 		t0 := time.Now()
 		o.Result, o.Graph, o.Setup, o.Engine = c.check(mt, explore)
 		o.Elapsed = time.Since(t0) - o.Setup
+		if o.Engine == EngineAutomata {
+			o.auto = c.auto
+		}
 	}
 	return o
 }

@@ -35,6 +35,9 @@ type Record struct {
 	// At lists, for a Fail, where the check stopped (Outcome.Stops): per
 	// location, the event it could not read and where that event was read.
 	At []Stop `json:"at,omitempty"`
+	// Unfinished lists, for a WeakPass, the locations whose logs look
+	// unfinished, with what each could do next (automata engine).
+	Unfinished []verdict.Unfinished `json:"unfinished,omitempty"`
 	// Simulated lists, for a slice, the actions assumed unobserved.
 	Simulated []verdict.SimulatedAction `json:"simulated,omitempty"`
 	// IgnoredEvents counts the session's events outside the signature.
@@ -42,6 +45,10 @@ type Record struct {
 	// AllIgnored flags a session whose events were all outside the
 	// signature: its verdict judged nothing of the log.
 	AllIgnored bool `json:"all_ignored,omitempty"`
+	// UnpairedSpans counts the session's CLIENT and PRODUCER spans left
+	// without their partner (session.Meta.Unpaired), each named by its own
+	// span.
+	UnpairedSpans int `json:"unpaired_spans,omitempty"`
 	// Live is set by ivc monitor (package monitor: Outcome.Live), nil
 	// elsewhere: its fields follow the others in the JSON object, and are
 	// absent when nil.
@@ -65,10 +72,10 @@ type Live struct {
 func (o *Outcome) Record() Record {
 	r := o.Result
 	rec := Record{
-		File: o.File, Session: o.ID, IgnoredEvents: o.Ignored, AllIgnored: o.AllIgnored(),
+		File: o.File, Session: o.ID, IgnoredEvents: o.Ignored, AllIgnored: o.AllIgnored(), UnpairedSpans: o.Unpaired,
 		Verdict: r.Verdict.String(), Mode: r.Mode.String(), Engine: o.Engine.String(),
 		Nodes: r.TotalNodes(), LocalNodes: r.LocalNodes, ElapsedUS: o.Elapsed.Microseconds(), SetupUS: o.Setup.Microseconds(),
-		Reason: r.Text(), Explanation: r.Explanation, Simulated: r.Simulated, Live: o.Live,
+		Reason: r.Text(), Explanation: r.Explanation, Simulated: r.Simulated, Unfinished: o.Unfinished(), Live: o.Live,
 	}
 	if o.Joined() {
 		rec.Files = o.Files
@@ -95,6 +102,7 @@ func (o *Outcome) Record() Record {
 // syntax.FileName writes them.
 func (o *Outcome) WriteText(w io.Writer) {
 	r := o.Result
+	r.Unfinished = o.Unfinished()
 	name := syntax.FileName(o.File)
 	if o.Live != nil {
 		fmt.Fprintf(w, "%s (session %s): %s (%d nodes, revision %d, closed by %s, %d µs after its last event)",

@@ -28,9 +28,9 @@ type Stop struct {
 	URL string `json:"url,omitempty"`
 }
 
-// Stops returns where the check of o, a Fail, stopped: for a log
-// impossible on its own, the event it cannot read (or, read to its end,
-// its last event); otherwise, per location whose log was not read to its
+// Stops returns where the check of o, a Fail, stopped: for the logs
+// impossible on their own, the event each cannot read (or, read to its
+// end, its last event); otherwise, per location whose log was not read to its
 // end, its first event not read. Only the events whose origin is known
 // are given (none for a .htf multi-trace).
 func (o *Outcome) Stops() []Stop {
@@ -40,8 +40,9 @@ func (o *Outcome) Stops() []Stop {
 	}
 	var out []Stop
 	for c, p := range e.Components {
-		if e.LocalFailure != "" && p.Lifelines != e.LocalFailure {
-			continue // the check stopped at the log impossible on its own
+		if e.LocalFailure != "" && p.Lifelines != e.LocalFailure &&
+			!strings.Contains(o.Result.Detail, fmt.Sprintf("cannot read event %d (%s)", p.Consumed+1, p.Head)) {
+			continue // the check stopped at the logs impossible on their own
 		}
 		i, act := p.Consumed, p.Head
 		if i >= p.Length {
@@ -55,7 +56,10 @@ func (o *Outcome) Stops() []Stop {
 			continue
 		}
 		s := Stop{Lifelines: p.Lifelines, Event: i + 1, Action: act, Origin: at}
-		s.URL = traceURL(o.traceURL, s.TraceID, "")
+		if at.SpanID != "" {
+			s.TraceID = o.ID // a span's session is its trace
+		}
+		s.URL = traceURL(o.traceURL, s.TraceID, s.SpanID)
 		out = append(out, s)
 	}
 	return out
@@ -74,6 +78,9 @@ func traceURL(template, trace, span string) string {
 // 12:03:04.123, traces.json:120".
 func (s *Stop) where() string {
 	var parts []string
+	if s.SpanID != "" {
+		parts = append(parts, "span "+s.SpanID)
+	}
 	if !s.Time.IsZero() {
 		parts = append(parts, s.Time.Format("15:04:05.000"))
 	}

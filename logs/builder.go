@@ -139,9 +139,9 @@ func (b *builder) action(id []byte, line int, l []byte, k interaction.Kind, m []
 }
 
 // add records the event act of session id, read at line, with its order
-// key.
-func (b *builder) add(id []byte, line int, act interaction.Action, key Key) error {
+// key; span is a span's own id (0: not a span).
+func (b *builder) add(id []byte, line int, act interaction.Action, key Key, span uint64) error {
 	b.stats.Events++
 	b.index++
-	return b.sink.Add(id, line, b.index-1, act, key)
+	return b.sink.Add(id, line, b.index-1, act, key, span)
 }

@@ -53,13 +53,15 @@ func (k Key) Compare(l Key) int { return cmp.Or(cmp.Compare(k.Hi, l.Hi), cmp.Com
 // an event, in the order read: index counts the events of the input from
 // 0, line is where the event was read (for a span, its object's line), id
 // is its session's id as written, valid only during the call (a consumer
-// that keeps it copies it: a reader allocates nothing an event). The
-// gatherers of package session (Read, a Joiner, an Assembler) are
-// consumers, and so is Scan's, which hands out Events.
+// that keeps it copies it: a reader allocates nothing an event); span is
+// a span's own id (its hex id as a number, spanNum), 0 for an event of an
+// event log: where a judgment names the span. The gatherers of package
+// session (Read, a Joiner, an Assembler) are consumers, and so is Scan's,
+// which hands out Events.
 type Consumer interface {
 	// Add takes an event in the signature: the action act, with its order
 	// key. An error (a limit of what the consumer holds) ends the reading.
-	Add(id []byte, line, index int, act interaction.Action, key Key) error
+	Add(id []byte, line, index int, act interaction.Action, key Key, span uint64) error
 	// Ignore takes an event outside the signature (counted, not judged).
 	Ignore(id []byte, line, index int)
 	// Drop takes a malformed event of session id (reported): the session
@@ -74,5 +76,5 @@ type Consumer interface {
 	// message its own (OwnOK) or none yet (it is then ignored until a
 	// partner names it), and link, which pairs it at assembly; link is
 	// valid only during the call.
-	AddSpan(id []byte, line, index int, act interaction.Action, key Key, link *SpanLink) error
+	AddSpan(id []byte, line, index int, act interaction.Action, key Key, span uint64, link *SpanLink) error
 }

@@ -27,6 +27,8 @@ type Event struct {
 	Ignored, Dropped bool
 	Action           interaction.Action
 	Key              Key // its place in its location's order
+	// Span is a span's own id (spanNum), 0 for an event of an event log.
+	Span uint64
 	// Link is set for a span left without a partner in its file: the
 	// session's assembly pairs it with a span of another file of its
 	// session. Until then it is Ignored when its own message is not
@@ -77,20 +79,20 @@ func (e *emitter) id(b []byte) string {
 	return s
 }
 
-func (e *emitter) Add(id []byte, line, index int, act interaction.Action, key Key) error {
-	e.emit(Event{Session: e.id(id), Index: index, Line: line, Action: act, Key: key})
+func (e *emitter) Add(id []byte, line, index int, act interaction.Action, key Key, span uint64) error {
+	e.emit(Event{Session: e.id(id), Index: index, Line: line, Action: act, Key: key, Span: span})
 	return nil
 }
 
 func (e *emitter) PairsAcross() bool { return true }
 
-func (e *emitter) AddSpan(id []byte, line, index int, act interaction.Action, key Key, sl *SpanLink) error {
+func (e *emitter) AddSpan(id []byte, line, index int, act interaction.Action, key Key, span uint64, sl *SpanLink) error {
 	if len(e.links) == cap(e.links) {
 		e.links = make([]SpanLink, 0, linkChunk)
 	}
 	e.links = append(e.links, *sl)
 	link := &e.links[len(e.links)-1]
-	e.emit(Event{Session: e.id(id), Index: index, Line: line, Action: act, Key: key, Ignored: !sl.OwnOK, Link: link})
+	e.emit(Event{Session: e.id(id), Index: index, Line: line, Action: act, Key: key, Span: span, Ignored: !sl.OwnOK, Link: link})
 	return nil
 }
 

@@ -174,7 +174,7 @@ func (b *builder) interpret(ev *event, names *[numRoles]string, line int) (*badF
 			return &badField{role: roleTime, msg: fmt.Sprintf("field %q (time): %s is neither an RFC 3339 time nor a number", names[roleTime], show(t))}, nil
 		}
 	}
-	return nil, b.add(sess.text, line, act, key)
+	return nil, b.add(sess.text, line, act, key, 0)
 }
 
 // ascii reports whether s is ASCII: mostly short ids, told without a

@@ -213,7 +213,8 @@ func (s *heldSpan) unpaired(sl *SpanLink) (ok bool) {
 }
 
 // spanNum returns a span id written in hex as a number; an id that is not
-// hex (Jaeger's spanID is a string) is hashed, 0 for none.
+// hex (Jaeger's spanID is a string) is hashed, 0 for none: what consumers
+// know a span by (Consumer.Add, Event.Span, SpanLink).
 func spanNum(id string) uint64 {
 	if id == "" {
 		return 0
@@ -272,7 +273,7 @@ func (r *spanReader) linked(id []byte, line, col int, spanID, l string, kind Spa
 		r.b.stats.Ignored++
 	}
 	r.b.index++
-	return r.b.sink.AddSpan(id, line, r.b.index-1, act, spanKey(start), sl)
+	return r.b.sink.AddSpan(id, line, r.b.index-1, act, spanKey(start), spanNum(spanID), sl)
 }
 
 // spanKey is the order key of a span starting at start (in nanoseconds

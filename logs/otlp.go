@@ -103,7 +103,7 @@ func (r *spanReader) span(id []byte, line, col int, spanID string, l string, k i
 	if !ok {
 		return nil
 	}
-	return r.b.add(id, line, act, spanKey(start))
+	return r.b.add(id, line, act, spanKey(start), spanNum(spanID))
 }
 
 // readOTLP reads OTLP/JSON traces with the OpenTelemetry Collector's own
@@ -172,7 +172,12 @@ func (r *spanReader) otlpLines(lr *lineReader) error {
 		if td.ResourceSpans().Len() > 0 || bytes.Contains(line, []byte(otlpResourceSpans)) || bytes.Contains(line, []byte(otlpResourceSpansSnaked)) {
 			r.found++
 		}
-		if err := r.traces(td, lr.line, 0); err != nil {
+		var at []byte // the spans' positions, in the line read
+		col := 0
+		if len(doc) > 0 && &doc[0] == &line[0] {
+			at, col = line, 1
+		}
+		if err := r.traces(td, at, lr.line, col); err != nil {
 			return r.b.stop(err)
 		}
 	}
@@ -243,7 +248,7 @@ func (r *spanReader) otlpKeys(s *jsonStream, u *ptrace.JSONUnmarshaler, raw *jso
 				r.b.malformed(bad.Pos.Line, bad.Pos.Col, "%s", bad.Msg)
 				continue
 			}
-			if err := r.traces(td, line, col); err != nil {
+			if err := r.traces(td, *raw, line, col); err != nil {
 				return err
 			}
 		}
@@ -466,8 +471,43 @@ func posIn(doc []byte, off, line, col int) (int, int) {
 	return line, col + off
 }
 
-// traces adds the spans of td, read at line:col.
-func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
+// spanKeys finds the spans of an OTLP/JSON document in the order pdata
+// decodes them, so that what names a span (an error, the origin of its
+// event) gives its own position, not its resource's: a span's position is
+// that of its "spanId" key, which the keys of its links follow.
+type spanKeys struct {
+	doc            []byte
+	off, line, col int // where the search is: an offset of doc and its line:col
+}
+
+// next returns the position of the next span, which has links links
+// (whose keys it skips), and false when doc holds no more span ids.
+func (k *spanKeys) next(links int) (line, col int, ok bool) {
+	for i := 0; i <= links; i++ {
+		rest := k.doc[k.off:]
+		at := -1
+		for _, key := range [...]string{`"spanId"`, `"span_id"`} {
+			if j := bytes.Index(rest, []byte(key)); j >= 0 && (at < 0 || j < at) {
+				at = j
+			}
+		}
+		if at < 0 {
+			return 0, 0, false
+		}
+		k.line, k.col = posIn(rest[:at], at, k.line, k.col)
+		k.off += at + 1
+		if i == 0 {
+			line, col = k.line, k.col
+		}
+		k.col++ // past the quote
+	}
+	return line, col, true
+}
+
+// traces adds the spans of td, read at line:col from doc (nil when the
+// spans cannot be found in it: each is then at line:col).
+func (r *spanReader) traces(td ptrace.Traces, doc []byte, line, col int) error {
+	keys := spanKeys{doc: doc, line: line, col: col}
 	lifelineKey := ServiceName
 	if r.lifelineAttr != "" {
 		lifelineKey = r.lifelineAttr
@@ -486,6 +526,14 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 			spans := sss.At(j).Spans()
 			for k := range spans.Len() {
 				sp := spans.At(k)
+				line, col := line, col
+				if doc != nil {
+					if l, c, ok := keys.next(sp.Links().Len()); ok {
+						line, col = l, c
+					} else {
+						doc = nil
+					}
+				}
 				var kind SpanKind
 				switch sp.Kind() {
 				case ptrace.SpanKindClient:

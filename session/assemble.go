@@ -79,7 +79,7 @@ func (a *Assembler) Assemble(file, id string, events []logs.Event) (Session, err
 				l.PairOK && int(l.Pair) >= len(a.sig.Messages) {
 				return Session{}, fmt.Errorf("%s:%d: event %d of session %q: action %d is not in the signature", syntax.FileName(file), e.Line, e.Index, id, e.Action)
 			}
-			if err := g.AddSpan(key, e.Line, e.Index, e.Action, e.Key, l); err != nil {
+			if err := g.AddSpan(key, e.Line, e.Index, e.Action, e.Key, e.Span, l); err != nil {
 				return Session{}, err
 			}
 			continue
@@ -95,7 +95,7 @@ func (a *Assembler) Assemble(file, id string, events []logs.Event) (Session, err
 		if int(e.Action.Lifeline()) >= len(a.sig.Lifelines) || int(e.Action.Message()) >= len(a.sig.Messages) {
 			return Session{}, fmt.Errorf("%s:%d: event %d of session %q: action %d is not in the signature", syntax.FileName(file), e.Line, e.Index, id, e.Action)
 		}
-		if err := g.Add(key, e.Line, e.Index, e.Action, e.Key); err != nil {
+		if err := g.Add(key, e.Line, e.Index, e.Action, e.Key, e.Span); err != nil {
 			return Session{}, err
 		}
 	}

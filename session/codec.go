@@ -16,7 +16,8 @@ import (
 
 // AppendEvent appends the binary form of e to b: its session id, its index
 // and line, then its order key and action (an event in the signature) or a
-// tag (ignored, dropped), and its SpanLink (a span held for pairing).
+// tag (ignored, dropped), a span's id, and its SpanLink (a span held for
+// pairing).
 func AppendEvent(b []byte, e logs.Event) []byte {
 	b = binary.AppendUvarint(b, uint64(len(e.Session)))
 	b = append(b, e.Session...)
@@ -36,6 +37,7 @@ func AppendEvent(b []byte, e logs.Event) []byte {
 	b = binary.AppendUvarint(b, uint64(e.Action))
 	b = binary.AppendVarint(b, e.Key.Hi)
 	b = binary.AppendUvarint(b, uint64(e.Key.Lo))
+	b = binary.AppendUvarint(b, e.Span)
 	if e.Link != nil {
 		b = appendLink(b, e.Link)
 	}
@@ -129,6 +131,7 @@ func DecodeEvent(data []byte) (logs.Event, error) {
 		ev.Action = interaction.Action(d.uvarint(1<<32 - 1))
 		ev.Key = logs.Key{Kind: logs.KeyKind(kind &^ linkFlag), Hi: d.varint()}
 		ev.Key.Lo = uint32(d.uvarint(1<<32 - 1))
+		ev.Span = d.uvarint(math.MaxUint64)
 		if kind&linkFlag != 0 {
 			ev.Link = new(logs.SpanLink)
 			d.readLink(ev.Link)

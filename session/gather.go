@@ -26,7 +26,10 @@ type record struct {
 	sess int32  // its session's index in gatherer.sess
 	line uint32 // where it was read (clamped)
 	meta uint32 // its input << 8 | the kind of its order key
-	span int32  // a span held for pairing: its index in spans + 1; else 0
+	// span is, for a span held for pairing, its index in spans + 1; for
+	// another span, -1 - the index of its id in spanIDs; 0 for an event
+	// that is no span.
+	span int32
 }
 
 // recordBytes is what a record holds in memory: itself (32 bytes), and
@@ -144,6 +147,8 @@ type gatherer struct {
 	linkIDs []uint64 // the links of spans
 	names   *names
 	tally   *logs.Tally
+	// spanIDs are the ids of the spans not held for pairing (record.span).
+	spanIDs []uint64
 }
 
 // newGatherer checks the locations of opt against its signature; file,
@@ -200,7 +205,7 @@ func (g *gatherer) reset() {
 	g.sess = g.sess[:0]
 	g.recs.reset()
 	g.indexed = false
-	g.spans, g.linkIDs = g.spans[:0], g.linkIDs[:0]
+	g.spans, g.linkIDs, g.spanIDs = g.spans[:0], g.linkIDs[:0], g.spanIDs[:0]
 	g.events, g.bytes = 0, 0
 }
 
@@ -251,8 +256,8 @@ func (s *sessionState) dropAt(line int) {
 }
 
 // Add records the event act of session id, read at line, with its order
-// key.
-func (g *gatherer) Add(id []byte, line, index int, act interaction.Action, key logs.Key) error {
+// key; span is its id when it is a span (0: not a span).
+func (g *gatherer) Add(id []byte, line, index int, act interaction.Action, key logs.Key, span uint64) error {
 	if g.recs.n == math.MaxInt32 {
 		return fmt.Errorf("%s:%d: too many events (at most %d held at once)", g.inputs[g.input()], line, math.MaxInt32)
 	}
@@ -265,8 +270,30 @@ func (g *gatherer) Add(id []byte, line, index int, act interaction.Action, key l
 	g.events++
 	s.events++
 	g.keep(si, record{hi: key.Hi, act: act, lo: key.Lo, line: clampLine(line),
-		meta: uint32(g.input())<<8 | uint32(key.Kind)})
+		meta: uint32(g.input())<<8 | uint32(key.Kind), span: g.spanRef(span)})
 	return nil
+}
+
+// spanRef returns the record.span of a span not held for pairing, its id
+// kept (0 for an event that is no span).
+func (g *gatherer) spanRef(span uint64) int32 {
+	if span == 0 || len(g.spanIDs) == math.MaxInt32 {
+		return 0
+	}
+	g.spanIDs = append(g.spanIDs, span)
+	g.bytes += 8
+	return -int32(len(g.spanIDs))
+}
+
+// spanOf returns the id of the span rec (0: not a span, or no id).
+func (g *gatherer) spanOf(rec *record) uint64 {
+	switch {
+	case rec.span > 0:
+		return g.spans[rec.span-1].self
+	case rec.span < 0:
+		return g.spanIDs[-1-rec.span]
+	}
+	return 0
 }
 
 // full returns an error when s, whose next event was read at line of
@@ -372,6 +399,7 @@ type keyed struct {
 	act  interaction.Action
 	line uint32
 	meta uint32
+	span uint64 // a span's id (0: none)
 }
 
 func (x keyed) compare(y keyed) int {
@@ -428,7 +456,7 @@ func (g *gatherer) build(si int32, a *arena) Session {
 			continue
 		}
 		k := g.locOf[rec.act.Lifeline()]
-		tmp[count[k]] = keyed{hi: rec.hi, lo: rec.lo, act: rec.act, line: rec.line, meta: rec.meta}
+		tmp[count[k]] = keyed{hi: rec.hi, lo: rec.lo, act: rec.act, line: rec.line, meta: rec.meta, span: g.spanOf(rec)}
 		count[k]++
 	}
 	// count[k] is now where location k ends.
@@ -458,7 +486,7 @@ func (g *gatherer) build(si int32, a *arena) Session {
 			j := start + i
 			acts[j] = e.act
 			trace[j] = acts[j : j+1 : j+1]
-			orig.at[j] = origin{hi: e.hi, lo: e.lo, line: e.line, meta: e.meta}
+			orig.at[j] = origin{hi: e.hi, lo: e.lo, line: e.line, meta: e.meta, span: e.span}
 		}
 		mt.Components[k] = multitrace.Component{Lifelines: grp, Trace: trace[start:end:end]}
 		start = end

@@ -115,12 +115,12 @@ func (j *Joiner) Undeclared() []logs.Undeclared { return j.g.tally.List() }
 // its gatherer, or to its spill once past its budget.
 type consumer Joiner
 
-func (c *consumer) Add(id []byte, line, index int, act interaction.Action, key logs.Key) error {
+func (c *consumer) Add(id []byte, line, index int, act interaction.Action, key logs.Key, span uint64) error {
 	j := (*Joiner)(c)
 	if j.spill != nil {
 		return j.spill.event(id, j.g.input(), line, index, byte(key.Kind), act, key)
 	}
-	if err := j.g.Add(id, line, index, act, key); err != nil {
+	if err := j.g.Add(id, line, index, act, key, span); err != nil {
 		return err
 	}
 	return j.check()
@@ -128,13 +128,13 @@ func (c *consumer) Add(id []byte, line, index int, act interaction.Action, key l
 
 func (c *consumer) PairsAcross() bool { return true }
 
-func (c *consumer) AddSpan(id []byte, line, index int, act interaction.Action, key logs.Key, sl *logs.SpanLink) error {
+func (c *consumer) AddSpan(id []byte, line, index int, act interaction.Action, key logs.Key, span uint64, sl *logs.SpanLink) error {
 	j := (*Joiner)(c)
 	if j.spill != nil {
 		ref := newRef(sl, j.g.names)
 		return j.spill.spanEvent(id, j.g.input(), line, index, act, key, &ref, sl.Links)
 	}
-	if err := j.g.AddSpan(id, line, index, act, key, sl); err != nil {
+	if err := j.g.AddSpan(id, line, index, act, key, span, sl); err != nil {
 		return err
 	}
 	return j.check()

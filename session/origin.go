@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/ivc-project/ivc/logs"
@@ -8,11 +9,14 @@ import (
 
 // Origin is where an event of a session comes from, as a Fail names it:
 // the file and line it was read at (for a span, the line of its object),
-// and its time when it has one (a span's start, an event's RFC 3339 time).
+// its time when it has one (a span's start, an event's RFC 3339 time), and
+// a span's id.
 type Origin struct {
 	File string    `json:"file"`
 	Line int       `json:"line"`
 	Time time.Time `json:"time,omitzero"`
+	// SpanID is a span's id, in hex ("" for an event of an event log).
+	SpanID string `json:"span_id,omitempty"`
 }
 
 // Origins are the origins of a session's events, in the order of its
@@ -30,6 +34,7 @@ type origin struct {
 	lo   uint32
 	line uint32
 	meta uint32 // its input << 8 | the kind of its order key
+	span uint64 // a span's id (0: none)
 }
 
 // At returns the origin of event i (from 0) of component c, and false
@@ -43,6 +48,9 @@ func (o *Origins) At(c, i int) (Origin, bool) {
 	out := Origin{File: o.inputs[e.meta>>8], Line: int(e.line)}
 	if logs.KeyKind(e.meta) == logs.KeyTime {
 		out.Time = time.Unix(e.hi, int64(e.lo)).UTC()
+	}
+	if e.span != 0 {
+		out.SpanID = fmt.Sprintf("%016x", e.span)
 	}
 	return out, true
 }

@@ -7,6 +7,7 @@ package session
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/logs"
@@ -23,6 +24,7 @@ const unnamed msgRef = math.MinInt32
 // compact, for most spans of a run split by service are held.
 type spanRef struct {
 	id        uint64 // an emission's span id, a reception's parent's (0: none)
+	self      uint64 // its own id (a judgment names it)
 	own, pair msgRef // after pair: own is its message
 	links     int32  // a reception's links: gatherer.linkIDs[links:links+nlinks]
 	nlinks    uint16
@@ -31,7 +33,7 @@ type spanRef struct {
 }
 
 // spanRefBytes is what a spanRef holds in memory, besides its links.
-const spanRefBytes = 24
+const spanRefBytes = 32
 
 // newRef returns the spanRef of sl, its names in n.
 func newRef(sl *logs.SpanLink, n *names) spanRef {
@@ -82,13 +84,15 @@ func (n *names) name(m msgRef) (string, bool) {
 // AddSpan records a span held for pairing, of session id: an event when
 // its own message is declared, else ignored until its session is built.
 // A session holds at most as many events as Add lets it.
-func (g *gatherer) AddSpan(id []byte, line, index int, act interaction.Action, key logs.Key, sl *logs.SpanLink) error {
+func (g *gatherer) AddSpan(id []byte, line, index int, act interaction.Action, key logs.Key, span uint64, sl *logs.SpanLink) error {
 	si := g.sessionOf(id, line, index)
 	if err := g.full(&g.sess[si], g.input(), line); err != nil {
 		g.sess[si].dropAt(line) // what was read of it is not judged
 		return err
 	}
-	return g.putSpan(si, g.input(), line, act, key, newRef(sl, g.names), sl.Links)
+	ref := newRef(sl, g.names)
+	ref.self = span
+	return g.putSpan(si, g.input(), line, act, key, ref, sl.Links)
 }
 
 // putSpan adds ref, with its links, to session s, read at line of input.
@@ -155,15 +159,20 @@ func (g *gatherer) pair(s *sessionState, recs []int32, out *Session) {
 		}
 		return 0, false
 	}
+	// The emissions paired, by index in spans (with repeats: a retried
+	// reception pairs with the same emission), to count those left alone.
+	var pairedFew [16]int32
+	paired := pairedFew[:0]
 	partner := func(id uint64, want logs.SpanKind) *spanRef {
 		if j, ok := emission(id); ok && id != 0 && g.spans[j].kind == want {
+			paired = append(paired, j)
 			return &g.spans[j]
 		}
 		return nil
 	}
 	for _, r := range recs {
 		rec := g.recs.at(r)
-		if rec.span == 0 {
+		if rec.span <= 0 {
 			continue
 		}
 		ref := &g.spans[rec.span-1]
@@ -184,9 +193,15 @@ func (g *gatherer) pair(s *sessionState, recs []int32, out *Session) {
 			ref.own, p.own = ref.pair, ref.pair
 		}
 	}
+	emissions := len(list)
+	if byID != nil {
+		emissions = len(byID)
+	}
+	slices.Sort(paired)
+	out.Unpaired = emissions - len(slices.Compact(paired))
 	for _, r := range recs {
 		rec := g.recs.at(r)
-		if rec.span == 0 {
+		if rec.span <= 0 {
 			continue
 		}
 		ref := &g.spans[rec.span-1]

@@ -22,7 +22,7 @@ func TestSpansCapped(t *testing.T) {
 	g.across, g.maxEvents = true, 3
 	act := interaction.MakeAction(0, interaction.Emission, 0)
 	for i := range 4 {
-		err := g.AddSpan([]byte("t1"), i+1, i, act, logs.Key{Kind: logs.KeyTime, Lo: uint32(i + 1)}, &logs.SpanLink{Span: uint64(i + 1), Kind: logs.SpanClient, OwnOK: true})
+		err := g.AddSpan([]byte("t1"), i+1, i, act, logs.Key{Kind: logs.KeyTime, Lo: uint32(i + 1)}, uint64(i+1), &logs.SpanLink{Span: uint64(i + 1), Kind: logs.SpanClient, OwnOK: true})
 		if (err != nil) != (i == 3) || err != nil && !strings.Contains(err.Error(), "f.json:4: session \"t1\" holds more than 3 events") {
 			t.Errorf("span %d: %v", i+1, err)
 		}

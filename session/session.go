@@ -65,6 +65,12 @@ type Meta struct {
 	// error, not in MT), the first of them at line FirstDropped: a session
 	// that lost events cannot be judged truthfully (Incomplete).
 	Dropped, FirstDropped int
+	// Unpaired counts its CLIENT and PRODUCER spans left without their
+	// SERVER or CONSUMER partner in every file of the session: each is
+	// named by its own span (its name, or its attributes), not by its
+	// partner's (the other side may not be instrumented, or not in the
+	// files read).
+	Unpaired int
 	// Origins are where its events come from, in the order of MT (nil for
 	// a .htf multi-trace).
 	Origins *Origins

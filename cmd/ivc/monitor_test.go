@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -354,5 +355,22 @@ func TestMonitorSIGTERM(t *testing.T) {
 	}
 	if !strings.Contains(rest.String(), "1 events received = 1 judged + 0 ignored + 0 malformed + 0 late") {
 		t.Errorf("summary: %s", rest.String())
+	}
+}
+
+// TestMonitorText: --format text prints ivc analyze's text lines, not
+// the JSON records; a Fail goes to standard output only.
+func TestMonitorText(t *testing.T) {
+	log := filepath.Join(testdata, "logs/abp.jsonl")
+	out, stderr := runMonitor(t, []string{"--format", "text", "--follow", log, filepath.Join(testdata, "abp/abp.hsf")}, func(map[string]string) {})
+	if strings.Contains(out, `{"file"`) {
+		t.Errorf("JSON records in text output:\n%s", out)
+	}
+	fail := regexp.MustCompile(`(?m)^\S+abp.jsonl \(session trace1_error_1\): Fail \(0 nodes, revision 1, closed by shutdown, \d+ µs after its last event\): LocalError: \[R\] cannot read event 76 \(R!zero, 00:08:53.604, \S+abp.jsonl:807\)`)
+	if !fail.MatchString(out) {
+		t.Errorf("no Fail line in:\n%s", out)
+	}
+	if strings.Contains(stderr, "Fail (") {
+		t.Errorf("the Fail printed twice, on stderr too:\n%s", stderr)
 	}
 }
