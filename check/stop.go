@@ -32,10 +32,16 @@ type Stop struct {
 // impossible on their own, the event each cannot read (or, read to its
 // end, its last event); otherwise, per location whose log was not read to its
 // end, its first event not read. Only the events whose origin is known
-// are given (none for a .htf multi-trace).
+// are given (for a .htf multi-trace, its line, the file read again).
 func (o *Outcome) Stops() []Stop {
 	e := o.Result.Explanation
-	if o.Result.Verdict != verdict.Fail || e == nil || o.Origins == nil || o.MT == nil || len(e.Components) != len(o.MT.Components) {
+	if o.Result.Verdict != verdict.Fail || e == nil || o.MT == nil || len(e.Components) != len(o.MT.Components) {
+		return nil
+	}
+	if o.Origins == nil && o.HTF {
+		o.Origins = session.HTFOrigins(o.File) // the lines of a Fail's events only
+	}
+	if o.Origins == nil {
 		return nil
 	}
 	var out []Stop
@@ -84,7 +90,11 @@ func (s *Stop) where() string {
 	if !s.Time.IsZero() {
 		parts = append(parts, s.Time.Format("15:04:05.000"))
 	}
-	parts = append(parts, fmt.Sprintf("%s:%d", syntax.FileName(s.File), s.Line))
+	at := fmt.Sprintf("%s:%d", syntax.FileName(s.File), s.Line)
+	if s.Col > 0 {
+		at += fmt.Sprintf(":%d", s.Col)
+	}
+	parts = append(parts, at)
 	if s.URL != "" {
 		parts = append(parts, s.URL)
 	}

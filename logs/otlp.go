@@ -484,15 +484,19 @@ type spanKeys struct {
 // (whose keys it skips), and false when doc holds no more span ids.
 func (k *spanKeys) next(links int) (line, col int, ok bool) {
 	for i := 0; i <= links; i++ {
-		rest := k.doc[k.off:]
-		at := -1
-		for _, key := range [...]string{`"spanId"`, `"span_id"`} {
-			if j := bytes.Index(rest, []byte(key)); j >= 0 && (at < 0 || j < at) {
-				at = j
+		// One pass: "span, then Id" or _id" (two searches would each scan
+		// the rest of the document for a key it does not have).
+		rest, at := k.doc[k.off:], 0
+		for {
+			j := bytes.Index(rest[at:], []byte(`"span`))
+			if j < 0 {
+				return 0, 0, false
 			}
-		}
-		if at < 0 {
-			return 0, 0, false
+			at += j
+			if key := rest[at+5:]; bytes.HasPrefix(key, []byte(`Id"`)) || bytes.HasPrefix(key, []byte(`_id"`)) {
+				break
+			}
+			at++
 		}
 		k.line, k.col = posIn(rest[:at], at, k.line, k.col)
 		k.off += at + 1
