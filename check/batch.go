@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ivc-project/ivc/internal/engine/automata"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/session"
@@ -40,6 +41,21 @@ type Outcome struct {
 	// Live is set by ivc monitor's session table (package monitor), nil
 	// elsewhere: what a session judged live adds.
 	Live *Live
+	// traceURL is the checker's Options.TraceURL, for Stops.
+	traceURL string
+	// auto is the automata engine that answered, for Unfinished.
+	auto *automata.Engine
+}
+
+// Unfinished returns, for a WeakPass of the automata engine, the locations
+// whose logs look unfinished (their projections stop in a state that is
+// not final) and what each could do next; nil otherwise. It is worked out
+// when asked (the text and the record of o ask it), not by the check.
+func (o *Outcome) Unfinished() []verdict.Unfinished {
+	if o.Result.Verdict != verdict.WeakPass || o.auto == nil || o.MT == nil {
+		return nil
+	}
+	return o.auto.Unfinished(o.MT)
 }
 
 // AllIgnored reports whether the events of a session judged were all
@@ -180,7 +196,7 @@ func (c *Checker) judge(i int, s session.Session) Outcome { return c.judgeExplor
 // judgeExplored reads and checks one session, with its explored graph when
 // explore.
 func (c *Checker) judgeExplored(i int, s session.Session, explore bool) (o Outcome) {
-	o = Outcome{Index: i, Meta: s.Meta}
+	o = Outcome{Index: i, Meta: s.Meta, traceURL: c.opt.TraceURL}
 	defer recovered(&o)
 	mt, err := s.Read()
 	switch {
@@ -199,6 +215,9 @@ func (c *Checker) judgeExplored(i int, s session.Session, explore bool) (o Outco
 		t0 := time.Now()
 		o.Result, o.Graph, o.Setup, o.Engine = c.check(mt, explore)
 		o.Elapsed = time.Since(t0) - o.Setup
+		if o.Engine == EngineAutomata {
+			o.auto = c.auto
+		}
 	}
 	return o
 }

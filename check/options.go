@@ -48,6 +48,10 @@ type Options struct {
 	MaxInput int64
 	// Repair bounds the search for the repair of a Fail (Checker.Repair).
 	Repair RepairBudget
+	// TraceURL, when set, is the page of a span in a trace viewer, with
+	// the placeholders {trace_id} and {span_id}: the stops of a Fail link
+	// to it (Stop.URL).
+	TraceURL string
 }
 
 // The settings' values that belong to one engine are that engine's types,

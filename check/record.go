@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
@@ -31,6 +32,12 @@ type Record struct {
 	SetupUS     int64                `json:"setup_us,omitempty"`
 	Reason      string               `json:"reason,omitempty"`
 	Explanation *verdict.Explanation `json:"explanation,omitempty"`
+	// At lists, for a Fail, where the check stopped (Outcome.Stops): per
+	// location, the event it could not read and where that event was read.
+	At []Stop `json:"at,omitempty"`
+	// Unfinished lists, for a WeakPass, the locations whose logs look
+	// unfinished, with what each could do next (automata engine).
+	Unfinished []verdict.Unfinished `json:"unfinished,omitempty"`
 	// Simulated lists, for a slice, the actions assumed unobserved.
 	Simulated []verdict.SimulatedAction `json:"simulated,omitempty"`
 	// IgnoredEvents counts the session's events outside the signature.
@@ -45,6 +52,10 @@ type Record struct {
 	// the session is judged.
 	DuplicateEvents   int `json:"duplicate_events,omitempty"`
 	ConflictingEvents int `json:"conflicting_events,omitempty"`
+	// UnpairedSpans counts the session's CLIENT and PRODUCER spans left
+	// without their partner (session.Meta.Unpaired), each named by its own
+	// span.
+	UnpairedSpans int `json:"unpaired_spans,omitempty"`
 	// Live is set by ivc monitor (package monitor: Outcome.Live), nil
 	// elsewhere: its fields follow the others in the JSON object, and are
 	// absent when nil.
@@ -68,38 +79,45 @@ type Live struct {
 func (o *Outcome) Record() Record {
 	r := o.Result
 	rec := Record{
-		File: o.File, Session: o.ID, IgnoredEvents: o.Ignored, AllIgnored: o.AllIgnored(),
+		File: o.File, Session: o.ID, IgnoredEvents: o.Ignored, AllIgnored: o.AllIgnored(), UnpairedSpans: o.Unpaired,
 		DuplicateEvents: o.Duplicates, ConflictingEvents: o.Conflicts,
 		Verdict: r.Verdict.String(), Mode: r.Mode.String(), Engine: o.Engine.String(),
 		Nodes: r.TotalNodes(), LocalNodes: r.LocalNodes, ElapsedUS: o.Elapsed.Microseconds(), SetupUS: o.Setup.Microseconds(),
-		Reason: r.Text(), Explanation: r.Explanation, Simulated: r.Simulated, Live: o.Live,
+		Reason: r.Text(), Explanation: r.Explanation, Simulated: r.Simulated, Unfinished: o.Unfinished(), Live: o.Live,
 	}
 	if o.Joined() {
 		rec.Files = o.Files
 	}
+	rec.At = o.Stops()
 	return rec
 }
 
 // WriteText writes the text form of o, a judgment (o.Err is nil): the line
 // of ivc analyze,
 //
-//	FILE[, FILE...] [(session ID)]: VERDICT (N nodes, T µs[, K events ignored][, D duplicates dropped][, none judged])[: REASON]
+//	FILE[ and N other files] [(session ID)]: VERDICT (N nodes, T µs[, K events ignored][, D duplicates dropped][, none judged])[: REASON]
 //
 // or, for a session judged live (o.Live), ivc monitor's,
 //
 //	FILE (session ID): VERDICT (N nodes, revision R, closed by C, L µs after its last event)[: REASON]
 //
 // then the lines of its explanation (verdict.Result.Explain), each after
-// a tab. Names are written as syntax.FileName writes them.
+// a tab. A session joined across files names the first (its record names
+// them all). The reason of a Fail names the origin of each event it names
+// (Stops), and the stops it does not name follow the explanation, one a
+// line; the runtime engine's Fail, which has no Reason, gives its
+// diagnosis as the reason (verdict.Result.Diagnosis). Names are written as
+// syntax.FileName writes them.
 func (o *Outcome) WriteText(w io.Writer) {
 	r := o.Result
+	r.Unfinished = o.Unfinished()
 	name := syntax.FileName(o.File)
 	if o.Live != nil {
 		fmt.Fprintf(w, "%s (session %s): %s (%d nodes, revision %d, closed by %s, %d µs after its last event)",
 			name, syntax.FileName(o.ID), r.Verdict, r.TotalNodes(), o.Live.Revision, o.Live.ClosedBy, o.Live.LatencyUS)
 	} else {
-		for _, f := range o.Files[min(1, len(o.Files)):] { // a session joined across files
-			name += ", " + syntax.FileName(f)
+		if n := len(o.Files) - 1; n > 0 { // a session joined across files
+			name += " and " + plural(n, "other file")
 		}
 		if o.ID != "" {
 			name += " (session " + syntax.FileName(o.ID) + ")"
@@ -116,11 +134,51 @@ func (o *Outcome) WriteText(w io.Writer) {
 		}
 		fmt.Fprint(w, ")")
 	}
-	if why := r.Text(); why != "" {
+	why := r.Text()
+	if why == "" && r.Verdict == verdict.Fail {
+		why = failText(r.Explanation)
+	}
+	why, rest := withStops(why, o.Stops())
+	if why != "" {
 		fmt.Fprintf(w, ": %s", why)
 	}
 	fmt.Fprintln(w)
 	for _, line := range r.Explain() {
 		fmt.Fprintf(w, "\t%s\n", line)
 	}
+	for _, s := range rest {
+		at := fmt.Sprintf("[%s] event %d", s.Lifelines, s.Event)
+		if s.Action != "" {
+			at += " (" + s.Action + ")"
+		}
+		fmt.Fprintf(w, "\tat %s: %s\n", at, s.where())
+	}
+}
+
+// failText is the reason of a Fail without one (the runtime engine's),
+// worded as the automata engine words a local error: "local failure: [R]
+// cannot read event 76 (R!zero), expected R?ce", "no accepted
+// interleaving, expected a!m".
+func failText(e *verdict.Explanation) string {
+	if e == nil {
+		return ""
+	}
+	kind, why := "no accepted interleaving", ""
+	if e.LocalFailure != "" {
+		kind = "local failure"
+		for _, c := range e.Components {
+			if c.Lifelines != e.LocalFailure {
+				continue
+			}
+			if c.Head != "" {
+				why = fmt.Sprintf(": [%s] cannot read event %d (%s)", c.Lifelines, c.Consumed+1, c.Head)
+			} else {
+				why = fmt.Sprintf(": [%s] ends after %s", c.Lifelines, plural(c.Consumed, "event"))
+			}
+		}
+	}
+	if len(e.Expected) == 0 {
+		return kind + why + ", expected nothing more"
+	}
+	return kind + why + ", expected " + strings.Join(e.Expected, " ")
 }

@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ivc-project/ivc/internal/engine/automata"
@@ -43,6 +44,9 @@ type Settings struct {
 	// Explore says that the runtime engine's explored graph will be asked
 	// (Checker.Explore): the runtime engine answers.
 	Explore bool
+	// TraceURL is the page of a span in a trace viewer, with the
+	// placeholders {trace_id} and {span_id} (Options.TraceURL).
+	TraceURL string
 }
 
 // ErrorCode says what is wrong in a SettingError, as regexp/syntax's
@@ -155,10 +159,44 @@ func (s *Settings) parse(o *Options) error {
 	case s.MaxMemory < 0:
 		return invalid("max-memory", strconv.FormatInt(s.MaxMemory, 10), "want a positive size, or 0 for the default")
 	}
+	if err := checkTraceURL(s.TraceURL); err != nil {
+		return err
+	}
+	o.TraceURL = s.TraceURL
 	o.Timeout, o.MaxInput, o.MaxStates = s.Timeout, s.MaxInput, s.MaxStates
 	o.MaxMemory = s.MaxMemory
 	if o.MaxMemory == 0 {
 		o.MaxMemory = DefaultMaxMemory(s.Jobs)
+	}
+	return nil
+}
+
+// checkTraceURL returns an error when template, a trace URL given, has no
+// placeholder or one that is not {trace_id} or {span_id}.
+func checkTraceURL(template string) error {
+	if template == "" {
+		return nil
+	}
+	rest, some := template, false
+	for {
+		i := strings.IndexByte(rest, '{')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(rest[i:], '}')
+		if j < 0 {
+			break
+		}
+		switch p := rest[i : i+j+1]; p {
+		case "{trace_id}", "{span_id}":
+			some = true
+		default:
+			return invalid("trace-url", strconv.Quote(template), fmt.Sprintf("unknown placeholder %s: want {trace_id} and {span_id}", p))
+		}
+		rest = rest[i+j+1:]
+	}
+	if !some {
+		return invalid("trace-url", strconv.Quote(template), "want a URL with {trace_id} or {span_id}, as http://localhost:16686/trace/{trace_id}?uiFind={span_id}")
 	}
 	return nil
 }

@@ -57,7 +57,7 @@ func (k Key) Compare(l Key) int { return cmp.Or(cmp.Compare(k.Hi, l.Hi), cmp.Com
 // a span's own id (its hex id as a number), which with its session's id and
 // the side of its action says which span it is, so that a span read twice
 // (two copies of a file, an exporter's retry) counts once; 0 for an event
-// of an event log. The gatherers of package session (Read, a Joiner, an
+// of an event log; and where a judgment names the span. The gatherers of package session (Read, a Joiner, an
 // Assembler) are consumers, and so is Scan's, which hands out Events.
 type Consumer interface {
 	// Add takes an event in the signature: the action act, with its order

@@ -181,7 +181,12 @@ func (r *spanReader) otlpLines(lr *lineReader) error {
 		if td.ResourceSpans().Len() > 0 || bytes.Contains(line, []byte(otlpResourceSpans)) || bytes.Contains(line, []byte(otlpResourceSpansSnaked)) {
 			r.found++
 		}
-		if err := r.traces(td, lr.line, 0); err != nil {
+		var at []byte // the spans' positions, in the line read
+		col := 0
+		if len(doc) > 0 && &doc[0] == &line[0] {
+			at, col = line, 1
+		}
+		if err := r.traces(td, at, lr.line, col); err != nil {
 			return r.b.stop(err)
 		}
 	}
@@ -252,7 +257,7 @@ func (r *spanReader) otlpKeys(s *jsonStream, u *ptrace.JSONUnmarshaler, raw *jso
 				r.b.malformed(bad.Pos.Line, bad.Pos.Col, "%s", bad.Msg)
 				continue
 			}
-			if err := r.traces(td, line, col); err != nil {
+			if err := r.traces(td, *raw, line, col); err != nil {
 				return err
 			}
 		}
@@ -475,8 +480,47 @@ func posIn(doc []byte, off, line, col int) (int, int) {
 	return line, col + off
 }
 
-// traces adds the spans of td, read at line:col.
-func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
+// spanKeys finds the spans of an OTLP/JSON document in the order pdata
+// decodes them, so that what names a span (an error, the origin of its
+// event) gives its own position, not its resource's: a span's position is
+// that of its "spanId" key, which the keys of its links follow.
+type spanKeys struct {
+	doc            []byte
+	off, line, col int // where the search is: an offset of doc and its line:col
+}
+
+// next returns the position of the next span, which has links links
+// (whose keys it skips), and false when doc holds no more span ids.
+func (k *spanKeys) next(links int) (line, col int, ok bool) {
+	for i := 0; i <= links; i++ {
+		// One pass: "span, then Id" or _id" (two searches would each scan
+		// the rest of the document for a key it does not have).
+		rest, at := k.doc[k.off:], 0
+		for {
+			j := bytes.Index(rest[at:], []byte(`"span`))
+			if j < 0 {
+				return 0, 0, false
+			}
+			at += j
+			if key := rest[at+5:]; bytes.HasPrefix(key, []byte(`Id"`)) || bytes.HasPrefix(key, []byte(`_id"`)) {
+				break
+			}
+			at++
+		}
+		k.line, k.col = posIn(rest[:at], at, k.line, k.col)
+		k.off += at + 1
+		if i == 0 {
+			line, col = k.line, k.col
+		}
+		k.col++ // past the quote
+	}
+	return line, col, true
+}
+
+// traces adds the spans of td, read at line:col from doc (nil when the
+// spans cannot be found in it: each is then at line:col).
+func (r *spanReader) traces(td ptrace.Traces, doc []byte, line, col int) error {
+	keys := spanKeys{doc: doc, line: line, col: col}
 	lifelineKey := ServiceName
 	if r.lifelineAttr != "" {
 		lifelineKey = r.lifelineAttr
@@ -496,6 +540,14 @@ func (r *spanReader) traces(td ptrace.Traces, line, col int) error {
 			spans := sss.At(j).Spans()
 			for k := range spans.Len() {
 				sp := spans.At(k)
+				line, col := line, col
+				if doc != nil {
+					if l, c, ok := keys.next(sp.Links().Len()); ok {
+						line, col = l, c
+					} else {
+						doc = nil
+					}
+				}
 				var kind SpanKind
 				switch sp.Kind() {
 				case ptrace.SpanKindClient:

@@ -296,5 +296,5 @@ func (p *protoReader) decode(n int, off int64, msg []byte) error {
 	if td.ResourceSpans().Len() > 0 {
 		p.r.found++
 	}
-	return p.r.traces(td, n, 0)
+	return p.r.traces(td, nil, n, 0)
 }

@@ -43,7 +43,7 @@ func (t *TraceReader) Read(td ptrace.Traces, n int, emit func(Event)) (Stats, er
 	t.e.emit = emit
 	t.b.stats, t.b.index, t.b.hidden, t.r.over = Stats{}, 0, 0, false
 	defer t.b.reportHidden()
-	err := t.r.traces(td, n, 0)
+	err := t.r.traces(td, nil, n, 0)
 	if err != nil {
 		// Past the spans a file may hold (Options.MaxMemory): reported,
 		// counted malformed, and the spans held dropped, as for a file.

@@ -143,8 +143,9 @@ func TestReadOTLPStart(t *testing.T) {
 		in: otlpLine("a", otlpSpan(t1, "4", "m", 5, ""), noStart) + "\n" +
 			otlpLine("b", strings.Replace(otlpSpan(t1, "5", "m", 1, ""), `"1"`, `"18446744073709551615"`, 1)) + "\n",
 		want: t1 + "@1 1/0: (2 dropped, from line 1) a!m |  | \n",
-		reports: `traces.jsonl.json:1: span "0102030405060708": startTimeUnixNano 0 is not a time (missing, or past 2^63-1 ns)
-traces.jsonl.json:2: span "0102030405060708": startTimeUnixNano 18446744073709551615 is not a time (missing, or past 2^63-1 ns)
+		// Each span at its own position: its spanId's column in its line.
+		reports: `traces.jsonl.json:1:304: span "0102030405060708": startTimeUnixNano 0 is not a time (missing, or past 2^63-1 ns)
+traces.jsonl.json:2:169: span "0102030405060708": startTimeUnixNano 18446744073709551615 is not a time (missing, or past 2^63-1 ns)
 `,
 		stats: logs.Stats{Sessions: 1, Events: 1, Malformed: 2},
 	}})

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -40,15 +41,27 @@ func checkerOf(t testing.TB, hsf, hif string, e check.Engine) (*check.Checker, l
 }
 
 // batch returns the records ivc analyze gives the log, by session, with the
-// fields that depend on time zeroed.
+// fields that depend on time zeroed: read as ivc analyze reads it by
+// default (a Joiner, which pairs spans as the monitor's assembly does).
 func batch(t *testing.T, c *check.Checker, lopt logs.Options, path string) map[string]check.Record {
 	t.Helper()
-	sessions, _, err := session.Read(path, logs.Auto, lopt, func(err error) { t.Error(err) })
+	j, err := session.NewJoiner(lopt, 0, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
+	in, err := logs.Open(path, logs.Auto, lopt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	if _, err := j.Read(in, func(err error) { t.Error(err) }); err != nil {
+		t.Fatal(err)
+	}
 	want := map[string]check.Record{}
-	for _, s := range sessions {
+	for s, err := range j.Sessions() {
+		if err != nil {
+			t.Fatal(err)
+		}
 		o := c.Judge(s)
 		if o.Err != nil {
 			t.Fatal(o.Err)
@@ -59,9 +72,16 @@ func batch(t *testing.T, c *check.Checker, lopt logs.Options, path string) map[s
 }
 
 // timeless is the part of a record that does not depend on when or where
-// it was judged: what ivc analyze and the monitor write alike.
+// it was judged: what ivc analyze and the monitor write alike. The origins
+// of the events where a Fail stopped keep their times, not their files
+// and lines, which are the sources' (a receiver's request, a stream's
+// line), as the record's file is.
 func timeless(r check.Record) check.Record {
 	r.ElapsedUS, r.SetupUS, r.File, r.Live = 0, 0, "", nil
+	r.At = slices.Clone(r.At)
+	for i := range r.At {
+		r.At[i].File, r.At[i].Line = "", 0
+	}
 	return r
 }
 

@@ -16,7 +16,8 @@ import (
 
 // AppendEvent appends the binary form of e to b: its session id, its index
 // and line, then its order key and action (an event in the signature) or a
-// tag (ignored, dropped), and its SpanLink (a span held for pairing).
+// tag (ignored, dropped), a span's id, and its SpanLink (a span held for
+// pairing).
 func AppendEvent(b []byte, e logs.Event) []byte {
 	b = binary.AppendUvarint(b, uint64(len(e.Session)))
 	b = append(b, e.Session...)

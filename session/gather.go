@@ -385,6 +385,10 @@ type arena struct {
 	count []int       // events of each location, then their start
 	tmp   []keyed     // the events of a session, by location
 	spans []spanEntry // the spans of a session, by id (dedup)
+	// The sessions' origins (Meta.Origins).
+	origins []Origins
+	at      []origin
+	starts  []int32
 }
 
 // arenaChunk is the least an arena takes at once.
@@ -406,6 +410,7 @@ type keyed struct {
 	act  interaction.Action
 	line uint32
 	meta uint32
+	span uint64 // a span's id (0: none)
 }
 
 func (x keyed) compare(y keyed) int {
@@ -465,7 +470,7 @@ func (g *gatherer) build(si int32, a *arena) Session {
 			continue
 		}
 		k := g.locOf[rec.act.Lifeline()]
-		tmp[count[k]] = keyed{hi: rec.hi, lo: rec.lo, act: rec.act, line: rec.line, meta: rec.meta}
+		tmp[count[k]] = keyed{hi: rec.hi, lo: rec.lo, act: rec.act, line: rec.line, meta: rec.meta, span: g.spanOf(rec)}
 		count[k]++
 	}
 	// count[k] is now where location k ends.
@@ -480,8 +485,12 @@ func (g *gatherer) build(si int32, a *arena) Session {
 	acts, trace := take(&a.acts, n), take(&a.trace, n)
 	mt := &take(&a.mts, 1)[0]
 	mt.Components = take(&a.comps, len(g.locs))
+	orig := &take(&a.origins, 1)[0]
+	*orig = Origins{inputs: g.inputs, starts: take(&a.starts, len(g.locs)+1), at: take(&a.at, n)}
+	out.Origins = orig
 	start, w := 0, 0
 	for k, grp := range g.locs {
+		orig.starts[k] = int32(w)
 		end := count[k]
 		loc := tmp[start:end]
 		if len(loc) > 0 && loc[0].kind() != logs.KeyLine && !slices.IsSortedFunc(loc, keyed.compare) {
@@ -494,11 +503,14 @@ func (g *gatherer) build(si int32, a *arena) Session {
 		for _, e := range loc {
 			acts[w] = e.act
 			trace[w] = acts[w : w+1 : w+1]
+			orig.at[w] = origin{hi: e.hi, lo: e.lo, line: e.line, meta: e.meta, span: e.span}
 			w++
 		}
 		mt.Components[k] = multitrace.Component{Lifelines: grp, Trace: trace[from:w:w]}
 		start = end
 	}
+	orig.starts[len(g.locs)] = int32(w)
+	orig.at = orig.at[:w]
 	out.MT = mt
 	return out
 }

@@ -7,6 +7,7 @@ package session
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/logs"
@@ -23,7 +24,7 @@ const unnamed msgRef = math.MinInt32
 // compact, for most spans of a run split by service are held.
 type spanRef struct {
 	id        uint64 // an emission's span id, a reception's parent's (0: none)
-	self      uint64 // its own id (dedup)
+	self      uint64 // its own id (dedup; a judgment names it)
 	own, pair msgRef // after pair: own is its message
 	links     int32  // a reception's links: gatherer.linkIDs[links:links+nlinks]
 	nlinks    uint16
@@ -176,8 +177,13 @@ func (g *gatherer) pair(s *sessionState, recs []int32, out *Session) {
 		}
 		return 0, false
 	}
+	// The emissions paired, by index in spans (with repeats: a retried
+	// reception pairs with the same emission), to count those left alone.
+	var pairedFew [16]int32
+	paired := pairedFew[:0]
 	partner := func(id uint64, want logs.SpanKind) *spanRef {
 		if j, ok := emission(id); ok && id != 0 && g.spans[j].kind == want {
+			paired = append(paired, j)
 			return &g.spans[j]
 		}
 		return nil
@@ -205,6 +211,12 @@ func (g *gatherer) pair(s *sessionState, recs []int32, out *Session) {
 			ref.own, p.own = ref.pair, ref.pair
 		}
 	}
+	emissions := len(list)
+	if byID != nil {
+		emissions = len(byID)
+	}
+	slices.Sort(paired)
+	out.Unpaired = emissions - len(slices.Compact(paired))
 	for _, r := range recs {
 		// The reply of a CLIENT span is the reply of the message its call
 		// carries now.

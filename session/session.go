@@ -74,6 +74,15 @@ type Meta struct {
 	// *syntax.Error naming both places), for the driver to report.
 	Duplicates, Conflicts int
 	Conflict              error
+	// Unpaired counts its CLIENT and PRODUCER spans left without their
+	// SERVER or CONSUMER partner in every file of the session: each is
+	// named by its own span (its name, or its attributes), not by its
+	// partner's (the other side may not be instrumented, or not in the
+	// files read).
+	Unpaired int
+	// Origins are where its events come from, in the order of MT (nil for
+	// a .htf multi-trace).
+	Origins *Origins
 }
 
 // Incomplete says why the session cannot be judged truthfully when it lost

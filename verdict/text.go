@@ -10,7 +10,8 @@ import (
 
 // Explain returns the lines that explain r under its verdict, without
 // indentation: per component, the actions a slice explanation simulated
-// before its log starts; for a Fail, the component whose log is impossible
+// before its log starts; for a WeakPass, the locations whose logs look
+// unfinished and what each could do next; for a Fail, the component whose log is impossible
 // on its own, how far each component was consumed and its next action, and
 // what the interaction expected there.
 func (r Result) Explain() []string {
@@ -25,6 +26,9 @@ func (r Result) Explain() []string {
 	}
 	for _, c := range comps {
 		lines = append(lines, fmt.Sprintf("before the log of [%s] starts: %s", c, strings.Join(byComp[c], " ")))
+	}
+	for _, u := range r.Unfinished {
+		lines = append(lines, fmt.Sprintf("[%s] looks unfinished after %s, expected %s", u.Lifelines, plural(u.Events, "event"), strings.Join(u.Expected, " ")))
 	}
 	e := r.Explanation
 	if r.Verdict != Fail || e == nil {
@@ -109,4 +113,12 @@ func (e *Explanation) expected() string {
 		return "nothing more"
 	}
 	return strings.Join(e.Expected, " ")
+}
+
+// plural returns "1 thing" or "n things".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }

@@ -110,6 +110,19 @@ type Result struct {
 	// Simulated lists, for a slice (WeakPass in slice mode), the actions the
 	// explanation assumed unobserved.
 	Simulated []SimulatedAction
+	// Unfinished lists, for a WeakPass of the automata engine, the
+	// locations whose logs look unfinished.
+	Unfinished []Unfinished
+}
+
+// Unfinished is a location whose log, in a WeakPass, is no whole trace of
+// the location on its own (its projection stops in a state that is not
+// final): the logs stopped early there, and Expected lists what the
+// location could do next (sorted).
+type Unfinished struct {
+	Lifelines string   `json:"lifelines"`
+	Events    int      `json:"events"` // the events of its log
+	Expected  []string `json:"expected"`
 }
 
 // Text is the reason as ivc prints it: "LocalError: [a] cannot read event

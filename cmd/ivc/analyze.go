@@ -37,6 +37,7 @@ type analyzeFlags struct {
 	maxStates              int
 	maxMemory              byteSize
 	joinMemory             byteSize
+	traceURL               string
 }
 
 func newAnalyzeCmd(a *app) *cobra.Command {
@@ -202,6 +203,7 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 	f.StringVar(&fl.logs.lifelineAttr, "lifeline-attr", "", "OTLP/Jaeger: the attribute naming a span's lifeline (default service.name, then process.executable.name)")
 	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "OTLP/Jaeger: the attribute naming a span's message (default: the first of the span's names that the spec declares; see docs/logs.md)")
 	f.BoolVar(&fl.logs.strict, "strict", false, "an event outside the signature is an error (default: ignored and counted)")
+	f.StringVar(&fl.traceURL, "trace-url", "", traceURLHelp)
 	f.StringVar(&fl.logs.sessionScope, "session-scope", "run", "what a log's session is, `run|file`: its id across every log of the run, or within its file")
 	f.Var(&fl.joinMemory, "join-memory", "memory budget of the sessions held while the logs of a run are joined, e.g. 256MiB: past it they spill to disk, verdicts unchanged (0: --max-memory, or half the available memory); the limits on one line or JSON value (a 64th), the spans of a file and the events of a session (a 4th) follow --max-memory")
 	f.StringVar(&fl.logs.tmpDir, "tmp-dir", "", "where sessions spill to disk past --join-memory (default: the system's temporary directory)")
@@ -431,11 +433,15 @@ func (b *batch) summary(d time.Duration, sum *check.Summary, skipped []string) {
 	if sum.Setup >= time.Millisecond {
 		setup = fmt.Sprintf(" (setup %s)", report.RoundDuration(sum.Setup))
 	}
-	fmt.Fprintf(b.a.stderr, "%d multi-traces: %s in %s%s\n", judged+errors, strings.Join(parts, ", "), report.RoundDuration(d), setup)
+	fmt.Fprintf(b.a.stderr, "%s: %s in %s%s\n", plural(judged+errors, "multi-trace"), strings.Join(parts, ", "), report.RoundDuration(d), setup)
 	if line := skippedLine(skipped); line != "" {
 		fmt.Fprintln(b.a.stderr, line)
 	}
 	if sum.Logs > 0 {
+		joined := ""
+		if sum.Joined > 0 {
+			joined = fmt.Sprintf(" (%d joined across several files)", sum.Joined)
+		}
 		dups := ""
 		if sum.Duplicates > 0 {
 			dups = fmt.Sprintf(", %d duplicates dropped", sum.Duplicates)
@@ -443,8 +449,8 @@ func (b *batch) summary(d time.Duration, sum *check.Summary, skipped []string) {
 				dups += fmt.Sprintf(" (%d conflicting)", sum.Conflicts)
 			}
 		}
-		fmt.Fprintf(b.a.stderr, "%s: %s (%d across several files), events: %d judged, %d ignored, %d in sessions not judged%s\n",
-			plural(sum.Logs, "log file"), plural(sum.Sessions, "session"), sum.Joined, sum.Events-sum.EventsNotJudged, sum.Ignored, sum.EventsNotJudged, dups)
+		fmt.Fprintf(b.a.stderr, "%s: %s%s, events: %d judged, %d ignored, %d in sessions not judged%s\n",
+			plural(sum.Logs, "log file"), plural(sum.Sessions, "session"), joined, sum.Events-sum.EventsNotJudged, sum.Ignored, sum.EventsNotJudged, dups)
 	}
 	if sum.Spilled {
 		fmt.Fprintln(b.a.stderr, "sessions spilled to disk past --join-memory (the verdicts are the same)")

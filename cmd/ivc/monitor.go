@@ -136,6 +136,7 @@ with exit status 2.`,
 	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "OTLP: the attribute naming a span's message (default: the first of the span's names that the spec declares; see docs/logs.md)")
 	f.BoolVar(&fl.logs.strict, "strict", false, "an event outside the signature is an error (default: ignored and counted)")
 	f.Var(&fl.maxLine, "max-line", "followed files: "+maxLineHelp)
+	f.StringVar(&fl.traceURL, "trace-url", "", traceURLHelp)
 	fl.jobs = 1
 	return cmd
 }
@@ -188,12 +189,15 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 	if err != nil {
 		return err
 	}
+	// JSON records unless text is asked for: the records are what a
+	// pipeline reads, text what a reader watches.
+	out.text = cmd.Flags().Changed("format") && a.format == "text"
 	defer out.Close()
 	met := newMetrics()
 	t, err := monitor.NewTable(c, lopt, opt, func(o check.Outcome) {
 		met.observe(&o)
-		out.write(o.Record())
-		if o.Result.Verdict == verdict.Fail {
+		out.write(&o)
+		if o.Result.Verdict == verdict.Fail && !out.text {
 			stderr(o.WriteText)
 		}
 	})
@@ -393,11 +397,12 @@ func checkFollowOutput(output string, follow []string) error {
 	return nil
 }
 
-// recordOutput writes records as JSON lines, to a file reopened on SIGHUP
+// recordOutput writes records as JSON lines (or ivc analyze's text), to a file reopened on SIGHUP
 // (for log rotation) or to standard output. A record it cannot write (a
 // full disk) is counted, and the error reported when it happens; the next
 // record is tried afresh, and healthy says whether the last was written.
 type recordOutput struct {
+	text   bool // ivc analyze's text, not JSON lines
 	mu     sync.Mutex
 	path   string
 	w      *bufio.Writer
@@ -448,12 +453,16 @@ func (o *recordOutput) reopen() error {
 // write writes one record and flushes: records come one per session, at
 // the pace sessions end. A bufio.Writer keeps its first error for good:
 // after one, it is reset, and what it held is dropped with the record.
-func (o *recordOutput) write(r check.Record) {
-	line, _ := json.Marshal(r)
+func (o *recordOutput) write(out *check.Outcome) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	o.w.Write(line)
-	o.w.WriteByte('\n')
+	if o.text {
+		out.WriteText(o.w)
+	} else {
+		line, _ := json.Marshal(out.Record())
+		o.w.Write(line)
+		o.w.WriteByte('\n')
+	}
 	err := o.w.Flush()
 	switch {
 	case err != nil:

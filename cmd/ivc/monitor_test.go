@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -122,6 +123,14 @@ func records(t *testing.T, out string, monitor bool) map[string]string {
 		}
 		delete(r, "file")
 		delete(r, "elapsed_us")
+		// Where a Fail stopped, its time kept: the file and line of the
+		// monitor's are its sources' (a request, a stream's line).
+		if at, ok := r["at"].([]any); ok {
+			for _, s := range at {
+				delete(s.(map[string]any), "file")
+				delete(s.(map[string]any), "line")
+			}
+		}
 		delete(r, "setup_us")
 		b, _ := json.Marshal(r)
 		id, _ := r["session"].(string)
@@ -431,5 +440,22 @@ func TestMonitorFollowBacklog(t *testing.T) {
 	status, stderr = monitor("1ms")
 	if status != 2 || !strings.Contains(stderr, "left unread at the end of the shutdown grace") {
 		t.Errorf("exit status %d, want 2 and what was left unread: %s", status, stderr[max(0, len(stderr)-1000):])
+	}
+}
+
+// TestMonitorText: --format text prints ivc analyze's text lines, not
+// the JSON records; a Fail goes to standard output only.
+func TestMonitorText(t *testing.T) {
+	log := filepath.Join(testdata, "logs/abp.jsonl")
+	out, stderr := runMonitor(t, []string{"--format", "text", "--follow", log, filepath.Join(testdata, "abp/abp.hsf")}, func(map[string]string) {})
+	if strings.Contains(out, `{"file"`) {
+		t.Errorf("JSON records in text output:\n%s", out)
+	}
+	fail := regexp.MustCompile(`(?m)^\S+abp.jsonl \(session trace1_error_1\): Fail \(0 nodes, revision 1, closed by shutdown, \d+ µs after its last event\): LocalError: \[R\] cannot read event 76 \(R!zero, 00:08:53.604, \S+abp.jsonl:807\)`)
+	if !fail.MatchString(out) {
+		t.Errorf("no Fail line in:\n%s", out)
+	}
+	if strings.Contains(stderr, "Fail (") {
+		t.Errorf("the Fail printed twice, on stderr too:\n%s", stderr)
 	}
 }

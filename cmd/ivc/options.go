@@ -15,7 +15,7 @@ func settings(cmd *cobra.Command, fl *analyzeFlags) check.Settings {
 	given := cmd.Flags().Changed
 	s := check.Settings{Engine: fl.engine, Timeout: fl.timeout, MaxStates: fl.maxStates,
 		MaxMemory: int64(fl.maxMemory), MaxInput: int64(fl.maxInput), Jobs: fl.jobs,
-		Explore: fl.graph != ""}
+		Explore: fl.graph != "", TraceURL: fl.traceURL}
 	if fl.options != "" {
 		s.OptionFiles = []string{fl.options}
 	}
@@ -39,6 +39,9 @@ func settings(cmd *cobra.Command, fl *analyzeFlags) check.Settings {
 	}
 	return s
 }
+
+// traceURLHelp is the help of --trace-url, for ivc analyze and ivc monitor.
+const traceURLHelp = "link the spans where a Fail stopped to a trace viewer: a `TEMPLATE` with {trace_id} and {span_id}, e.g. http://localhost:16686/trace/{trace_id}?uiFind={span_id} (Jaeger)"
 
 // settingError words a bad setting as a usage error of ivc, whose flags are
 // named as the settings are.

@@ -76,6 +76,11 @@ func (r *reportBuilder) add(o *check.Outcome) {
 		res := o.Result
 		row.Verdict = res.Verdict.String()
 		row.Kind, row.Reason = res.Diagnosis()
+		for _, s := range o.Stops() {
+			if s.URL != "" {
+				row.Links = append(row.Links, s.URL)
+			}
+		}
 		if res.Verdict == verdict.Fail {
 			if o.MT != nil && len(r.fails) < report.DefaultMaxDrawings {
 				r.fails = append(r.fails, failure{row: len(r.rep.Rows), mt: o.MT, res: res})

@@ -122,11 +122,22 @@ func (a *app) args(check cobra.PositionalArgs) cobra.PositionalArgs {
 func newRootCmd(a *app) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "ivc",
-		Short: "Offline runtime verification of distributed systems against interactions",
-		Long: `ivc checks multi-traces (per-machine logs of a distributed system) against
-interactions (sequence-diagram-like specifications), offline. It reads the
-file formats of the HIBOU tool: .hsf signatures, .hif interactions, .htf
-multi-traces and .hcf option files.
+		Short: "Runtime verification of distributed systems against interactions: logs, traces, live",
+		Long: `ivc checks what a distributed system did against interactions
+(sequence-diagram specifications): each session of its logs or traces gets
+a verdict, Pass, WeakPass (a prefix: the logs may stop early), Fail (with
+where it stopped, down to the file:line and the span) or Inconc.
+
+  analyze   logs and traces after the fact: event logs (JSON Lines, CSV),
+            traces (OTLP JSON or protobuf, Jaeger, Zipkin, Tempo, the Go
+            SDK's stdouttrace), .htf multi-traces; joined across files
+  monitor   live traffic: OTLP over gRPC and HTTP, followed log files
+  compile   a verifier of the spec as a standalone Go package
+  draw      the spec, or a session with its verdict, as a diagram
+  gen       sample multi-traces of a spec (accepted, prefixes, mutants)
+
+Specs are HIBOU's files (.hsf signature, .hif interaction, .hcf options)
+or sequence diagrams.
 
 A sequence diagram is a spec too, wherever a command takes SPEC [HIF]: a
 Mermaid sequenceDiagram (.mmd, .mermaid), a PlantUML one (.puml,

@@ -150,6 +150,14 @@ const script = `
         a.textContent = "drawing";
         d.appendChild(a);
       }
+      (r[12] || []).forEach(function (url, k) {
+        var a = document.createElement("a");
+        a.href = url;
+        a.textContent = "span " + (k + 1);
+        a.title = url;
+        if (d.childNodes.length) d.appendChild(document.createTextNode(" "));
+        d.appendChild(a);
+      });
       tbody.appendChild(tr);
     }
     var pages = Math.max(1, Math.ceil(shown.length / PAGE));

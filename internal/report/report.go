@@ -109,6 +109,9 @@ type Row struct {
 	// says that none of its events was judged.
 	Ignored    int
 	AllIgnored bool
+	// Links are the pages, in a trace viewer, of the spans where a Fail
+	// stopped (check.Stop.URL): http and https only.
+	Links []string
 }
 
 // verdicts are the verdict columns of the summary, in order.
@@ -131,8 +134,8 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	var fileNames []string
 	// file index, session, verdict, kind, reason, µs, drawing, ignored
 	// events, none judged, the indexes of the session's other files, nodes,
-	// local nodes
-	type jsonRow [12]any
+	// local nodes, links to a trace viewer
+	type jsonRow [13]any
 	rows := make([]jsonRow, 0, len(r.Rows))
 	size, unlisted := 0, 0
 	ignored, ignoredRows, allIgnored := 0, 0, 0
@@ -151,7 +154,11 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		if row.AllIgnored {
 			allIgnored++
 		}
-		if size += len(row.Session) + len(row.Kind) + len(row.Reason) + 80 + 8*len(row.Files); size > maxTable {
+		links := 0
+		for _, l := range row.Links {
+			links += len(l)
+		}
+		if size += len(row.Session) + len(row.Kind) + len(row.Reason) + 80 + 8*len(row.Files) + links; size > maxTable {
 			unlisted++
 			continue
 		}
@@ -171,7 +178,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 			others = append(others, fileIndex(name))
 		}
 		rows = append(rows, jsonRow{f, row.Session, row.Verdict, row.Kind, row.Reason, row.Elapsed.Microseconds(), row.Drawing,
-			row.Ignored, row.AllIgnored, others, row.Nodes, row.LocalNodes})
+			row.Ignored, row.AllIgnored, others, row.Nodes, row.LocalNodes, row.Links})
 	}
 	var vs, ks []count
 	for _, v := range verdicts {
@@ -230,6 +237,14 @@ func (row Row) shortened() Row {
 	row.Session = Shorten(row.Session, MaxField)
 	row.Kind = Shorten(row.Kind, MaxField)
 	row.Reason = Shorten(row.Reason, MaxField)
+	var links []string
+	for _, l := range row.Links {
+		// Only a web page: a link is clicked, and a javascript: URL would run.
+		if (strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")) && len(l) <= MaxField {
+			links = append(links, l)
+		}
+	}
+	row.Links = links
 	if row.Files != nil {
 		files := make([]string, len(row.Files))
 		for i, f := range row.Files {

@@ -219,3 +219,21 @@ func TestIgnoredAndFiles(t *testing.T) {
 		t.Errorf("rows %v (files %v)", rows, files)
 	}
 }
+
+// TestLinks: the spans where a Fail stopped link to a trace viewer from
+// their row; a link that is no web page is left out.
+func TestLinks(t *testing.T) {
+	r := sample(3, 1, 1)
+	r.Rows[0].Links = []string{"http://localhost:16686/trace/ab?uiFind=cd", "javascript:alert(1)"}
+	var b bytes.Buffer
+	if err := r.WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	_, rows := rowsOf(t, b.String())
+	if links, _ := rows[0][12].([]any); len(links) != 1 || links[0] != "http://localhost:16686/trace/ab?uiFind=cd" {
+		t.Errorf("row 1's links: %v", rows[0][12])
+	}
+	if links := rows[1][12]; links != nil {
+		t.Errorf("row 2's links: %v", links)
+	}
+}

@@ -575,6 +575,47 @@ func (e *Engine) checkAt(l *located, mt *multitrace.MultiTrace) verdict.Result {
 	})
 }
 
+// Unfinished returns the locations of mt, a WeakPass, whose logs leave
+// their projection DFAs in a state that is not final, with the letters
+// each DFA reads there: what the logs stopped before. It is asked when a
+// WeakPass is shown, apart from its check, which allocates nothing.
+func (e *Engine) Unfinished(mt *multitrace.MultiTrace) []verdict.Unfinished {
+	l, _ := e.locateMT(mt)
+	if l.err != nil {
+		return nil
+	}
+	return l.unfinished(l.trace(&letterBuf{}, mt))
+}
+
+// unfinished is Unfinished on the letter traces of a multi-trace.
+func (l *located) unfinished(letters [][]nfa.Letter) []verdict.Unfinished {
+	var out []verdict.Unfinished
+	projs := l.c.Tables().Projs
+	for i, tr := range letters {
+		p := &projs[i]
+		q := p.Start
+		for _, x := range tr {
+			if q < 0 || x < p.Base || int(x-p.Base) >= p.K {
+				q = -1
+				break
+			}
+			q = p.Next[int(q)*p.K+int(x-p.Base)]
+		}
+		if q < 0 || p.IsFinal(q) {
+			continue
+		}
+		u := verdict.Unfinished{Lifelines: l.names[i], Events: len(tr)}
+		for y, r := range p.Next[int(q)*p.K : (int(q)+1)*p.K] {
+			if r >= 0 {
+				u.Expected = append(u.Expected, l.c.Alphabets().Letters(i)[int(p.Base)+y])
+			}
+		}
+		slices.Sort(u.Expected)
+		out = append(out, u)
+	}
+	return out
+}
+
 // check runs the procedure of opt on letter traces.
 func check(c *nfa.Checker, letters [][]nfa.Letter, opt Options) nfa.Result {
 	mode := modeOf(opt.Mode)

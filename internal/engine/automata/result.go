@@ -116,7 +116,11 @@ func (n *names) explain(r nfa.Result) (*verdict.Explanation, string) {
 		if f.AtEnd {
 			detail.WriteString(" ends after ")
 			detail.WriteString(strconv.Itoa(f.Pos))
-			detail.WriteString(" events, which no accepted trace does there")
+			if f.Pos == 1 {
+				detail.WriteString(" event, which no accepted trace does there")
+			} else {
+				detail.WriteString(" events, which no accepted trace does there")
+			}
 		} else {
 			detail.WriteString(" cannot read event ")
 			detail.WriteString(strconv.Itoa(f.Pos + 1))
