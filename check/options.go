@@ -48,6 +48,10 @@ type Options struct {
 	MaxInput int64
 	// Repair bounds the search for the repair of a Fail (Checker.Repair).
 	Repair RepairBudget
+	// RepairFails asks Judge and Run to repair every Fail
+	// (Outcome.Repair): on in DefaultOptions. Pass and WeakPass cost
+	// nothing more.
+	RepairFails bool
 }
 
 // The settings' values that belong to one engine are that engine's types,
@@ -87,7 +91,7 @@ func PaperSimulation() Simulation { return rewrite.PaperSimulation() }
 // DefaultOptions are EngineAuto in prefix mode, with POR and local
 // analyses on, depth first, and slice mode's DefaultSimulation.
 func DefaultOptions() Options {
-	return Options{Mode: verdict.Prefix, POR: true, LOC: true, Strategy: DFS, Simulation: DefaultSimulation()}
+	return Options{Mode: verdict.Prefix, POR: true, LOC: true, Strategy: DFS, Simulation: DefaultSimulation(), RepairFails: true}
 }
 
 // runtimeOptions are the runtime engine's options of o.

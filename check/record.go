@@ -38,6 +38,15 @@ type Record struct {
 	// AllIgnored flags a session whose events were all outside the
 	// signature: its verdict judged nothing of the log.
 	AllIgnored bool `json:"all_ignored,omitempty"`
+	// Repair is a Fail's repair (Outcome.Repair): the fewest edits after
+	// which it is no longer Fail. RepairIncomplete says why the search
+	// stopped before it knew them to be the fewest (a limit), or why there
+	// are none.
+	Repair           []verdict.Edit `json:"repair,omitempty"`
+	RepairIncomplete string         `json:"repair_incomplete,omitempty"`
+	// Pattern is a Fail's failure pattern (Pattern.Key): what the Fails of
+	// a run that fail alike share.
+	Pattern string `json:"pattern,omitempty"`
 	// Live is set by ivc monitor (package monitor: Outcome.Live), nil
 	// elsewhere: its fields follow the others in the JSON object, and are
 	// absent when nil.
@@ -69,6 +78,20 @@ func (o *Outcome) Record() Record {
 	if o.Joined() {
 		rec.Files = o.Files
 	}
+	if rp := o.Repair; rp != nil {
+		// What the JSON line holds of each edit, no more: a record read
+		// back is the record written.
+		rec.Repair = make([]verdict.Edit, len(rp.Edits))
+		for i, e := range rp.Edits {
+			rec.Repair[i] = verdict.Edit{Op: e.Op, Location: e.Location, Index: e.Index, Action: e.Action}
+		}
+		if rp.Incomplete || len(rp.Edits) == 0 {
+			rec.RepairIncomplete = rp.Detail
+		}
+	}
+	if p, ok := o.Pattern(); ok {
+		rec.Pattern = p.Key
+	}
 	return rec
 }
 
@@ -81,8 +104,8 @@ func (o *Outcome) Record() Record {
 //
 //	FILE (session ID): VERDICT (N nodes, revision R, closed by C, L µs after its last event)[: REASON]
 //
-// then the lines of its explanation (verdict.Result.Explain), each after
-// a tab. Names are written as syntax.FileName writes them.
+// then the lines of its explanation (verdict.Result.Explain) and of its
+// repair (verdict.Repair.Explain), each after a tab. Names are written as syntax.FileName writes them.
 func (o *Outcome) WriteText(w io.Writer) {
 	r := o.Result
 	name := syntax.FileName(o.File)
@@ -111,5 +134,10 @@ func (o *Outcome) WriteText(w io.Writer) {
 	fmt.Fprintln(w)
 	for _, line := range r.Explain() {
 		fmt.Fprintf(w, "\t%s\n", line)
+	}
+	if o.Repair != nil {
+		for _, line := range o.Repair.Explain() {
+			fmt.Fprintf(w, "\t%s\n", line)
+		}
 	}
 }

@@ -43,6 +43,13 @@ type Settings struct {
 	// Explore says that the runtime engine's explored graph will be asked
 	// (Checker.Explore): the runtime engine answers.
 	Explore bool
+
+	// Repair says whether Fails are repaired (Options.RepairFails; default:
+	// on), and RepairBudget bounds each repair (Options.Repair): a number
+	// of nodes (e.g. 100000), a time (e.g. 2s), or both separated by a
+	// comma; "" for the default.
+	Repair       *bool
+	RepairBudget string
 }
 
 // ErrorCode says what is wrong in a SettingError, as regexp/syntax's
@@ -154,6 +161,12 @@ func (s *Settings) parse(o *Options) error {
 		return invalid("max-states", strconv.Itoa(s.MaxStates), "want a positive number, or 0 for the default")
 	case s.MaxMemory < 0:
 		return invalid("max-memory", strconv.FormatInt(s.MaxMemory, 10), "want a positive size, or 0 for the default")
+	}
+	if s.Repair != nil {
+		o.RepairFails = *s.Repair
+	}
+	if o.Repair, err = ParseRepairBudget(s.RepairBudget); err != nil {
+		return invalid("repair-budget", strconv.Quote(s.RepairBudget), "want nodes (e.g. 100000), a time (e.g. 2s) or both (100000,2s)")
 	}
 	o.Timeout, o.MaxInput, o.MaxStates = s.Timeout, s.MaxInput, s.MaxStates
 	o.MaxMemory = s.MaxMemory

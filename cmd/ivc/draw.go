@@ -146,6 +146,7 @@ the HIF beside a .hsf).
 	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "with --session, OTLP/Jaeger: the attribute naming a span's message")
 	fl.logs.sessionScope = "run"
 	f.IntVar(&fl.maxNodes, "max-nodes", 0, fmt.Sprintf("vertex budget of the analysis (0: %d)", check.DefaultMaxNodes))
+	repairFlags(cmd, &fl)
 	return cmd
 }
 

@@ -106,6 +106,7 @@ shutdown is late) on stderr, exit 0.`,
 	f.StringVar(&fl.logs.lifelineAttr, "lifeline-attr", "", "OTLP: the attribute naming a span's lifeline (default service.name)")
 	f.StringVar(&fl.logs.messageAttr, "message-attr", "", "OTLP: the attribute naming a span's message (default messaging.destination.name, then rpc.method, then the span name)")
 	f.BoolVar(&fl.logs.strict, "strict", false, "an event outside the signature is an error (default: ignored and counted)")
+	repairFlags(cmd, &fl.analyzeFlags)
 	fl.jobs = 1
 	return cmd
 }
