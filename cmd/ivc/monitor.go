@@ -265,6 +265,7 @@ loop:
 	}
 	fmt.Fprintf(a.stderr, "ivc monitor: %d records (%s; %d evicted); %d events received = %d judged + %d ignored + %d malformed + %d late; %d spans without a protocol kind; %d requests refused saturated, %d undecodable\n",
 		n.Judged(), strings.Join(vs, ", "), n.Evicted, n.Received, n.Events, n.Ignored, n.Malformed, n.Late, n.Unkinded, r.Rejected, r.Malformed)
+	n.WritePatterns(a.stderr, 0)
 	return out.Close()
 }
 
