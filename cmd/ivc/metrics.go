@@ -23,6 +23,7 @@ import (
 //	ivc_monitor_evictions_total                     sessions judged early for lack of room
 //	ivc_monitor_rejected_requests_total{reason}     OTLP requests refused (saturated, malformed)
 //	ivc_monitor_pattern_sessions{pattern}           Fails by failure pattern: the metricPatterns most frequent, then "other"
+//
 // metricPatterns is how many failure patterns have a label of their own in
 // ivc_monitor_pattern_sessions: the most frequent; the Fails of the others
 // are counted under "other", so that the label set stays bounded.
