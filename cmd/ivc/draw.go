@@ -223,7 +223,7 @@ func (a *app) drawJudged(c *check.Checker, sp *spec.Spec, o *check.Outcome, opt 
 	if !o.Result.Verdict.OK() {
 		a.fail()
 	}
-	run := draw.Run{Sig: sp.Sig, Syntax: sp.Syntax, MT: o.MT, Result: o.Result}
+	run := draw.Run{Sig: sp.Sig, Syntax: sp.Syntax, MT: o.MT, Result: o.Result, Repair: o.Repair}
 	run.Witness = witness(c.Witness, o.MT, o.Result)
 	return draw.MultiTraceSVG(run, opt)
 }
