@@ -72,6 +72,17 @@ simulated (slice mode), ignored_events (for a log) and all_ignored (true
 for a session whose events were all outside the signature: "none judged"
 in the text line).
 
+Repairs (--repair, on by default): each Fail is given a smallest repair,
+the fewest events to delete from its logs or insert into them for it to
+pass in its mode, each edit a line under the explanation ("[R] unexpected
+R!zero (event 76)", "[orders] missing orders?confirm before event 2"); in
+JSON, repair ([{op, location, index (0-based), action}]),
+repair_incomplete (why --repair-budget stopped the search first: the
+edits are the best found) and pattern. The Fails of a run are grouped into
+failure patterns (their edits without positions, or where they got stuck):
+the 10 most frequent close the summary on stderr, and --summary FILE writes
+the run's summary as JSON, patterns included.
+
 Engines (--engine):
   runtime           term rewriting over the interaction, the full language
   automata          the compiled path: the interaction's NFA, one projection
