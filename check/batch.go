@@ -45,6 +45,23 @@ type Outcome struct {
 	traceURL string
 	// auto is the automata engine that answered, for Unfinished.
 	auto *automata.Engine
+	// Repair is the repair of a Fail (Checker.Repair), when the checker
+	// repairs Fails (Options.RepairFails); nil otherwise. RepairElapsed is
+	// its time, apart from Elapsed.
+	Repair        *verdict.Repair
+	RepairElapsed time.Duration
+	// At is when the session was judged: when a failure pattern was seen
+	// (Summary.Patterns).
+	At time.Time
+}
+
+// Pattern returns the failure pattern of a Fail (PatternOf), with no count
+// and no example; ok is false for any other verdict.
+func (o *Outcome) Pattern() (Pattern, bool) {
+	if o.Err != nil {
+		return Pattern{}, false
+	}
+	return PatternOf(o.Result, o.Repair)
 }
 
 // Unfinished returns, for a WeakPass of the automata engine, the locations
@@ -214,9 +231,14 @@ func (c *Checker) judgeExplored(i int, s session.Session, explore bool) (o Outco
 		o.MT = mt
 		t0 := time.Now()
 		o.Result, o.Graph, o.Setup, o.Engine = c.check(mt, explore)
-		o.Elapsed = time.Since(t0) - o.Setup
+		o.At = time.Now()
+		o.Elapsed = o.At.Sub(t0) - o.Setup
 		if o.Engine == EngineAutomata {
 			o.auto = c.auto
+		}
+		if c.opt.RepairFails && o.Result.Verdict == verdict.Fail {
+			o.Repair = c.repairOutcome(mt, o.Result)
+			o.RepairElapsed = time.Since(o.At)
 		}
 	}
 	return o

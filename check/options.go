@@ -52,6 +52,10 @@ type Options struct {
 	// the placeholders {trace_id} and {span_id}: the stops of a Fail link
 	// to it (Stop.URL).
 	TraceURL string
+	// RepairFails asks Judge and Run to repair every Fail
+	// (Outcome.Repair): on in DefaultOptions. Pass and WeakPass cost
+	// nothing more.
+	RepairFails bool
 }
 
 // The settings' values that belong to one engine are that engine's types,
@@ -91,7 +95,7 @@ func PaperSimulation() Simulation { return rewrite.PaperSimulation() }
 // DefaultOptions are EngineAuto in prefix mode, with POR and local
 // analyses on, depth first, and slice mode's DefaultSimulation.
 func DefaultOptions() Options {
-	return Options{Mode: verdict.Prefix, POR: true, LOC: true, Strategy: DFS, Simulation: DefaultSimulation()}
+	return Options{Mode: verdict.Prefix, POR: true, LOC: true, Strategy: DFS, Simulation: DefaultSimulation(), RepairFails: true}
 }
 
 // runtimeOptions are the runtime engine's options of o.

@@ -56,6 +56,15 @@ type Record struct {
 	// without their partner (session.Meta.Unpaired), each named by its own
 	// span.
 	UnpairedSpans int `json:"unpaired_spans,omitempty"`
+	// Repair is a Fail's repair (Outcome.Repair): the fewest edits after
+	// which it is no longer Fail. RepairIncomplete says why the search
+	// stopped before it knew them to be the fewest (a limit), or why there
+	// are none.
+	Repair           []verdict.Edit `json:"repair,omitempty"`
+	RepairIncomplete string         `json:"repair_incomplete,omitempty"`
+	// Pattern is a Fail's failure pattern (Pattern.Key): what the Fails of
+	// a run that fail alike share.
+	Pattern string `json:"pattern,omitempty"`
 	// Live is set by ivc monitor (package monitor: Outcome.Live), nil
 	// elsewhere: its fields follow the others in the JSON object, and are
 	// absent when nil.
@@ -89,6 +98,20 @@ func (o *Outcome) Record() Record {
 		rec.Files = o.Files
 	}
 	rec.At = o.Stops()
+	if rp := o.Repair; rp != nil {
+		// What the JSON line holds of each edit, no more: a record read
+		// back is the record written.
+		rec.Repair = make([]verdict.Edit, len(rp.Edits))
+		for i, e := range rp.Edits {
+			rec.Repair[i] = verdict.Edit{Op: e.Op, Location: e.Location, Index: e.Index, Action: e.Action}
+		}
+		if rp.Incomplete || len(rp.Edits) == 0 {
+			rec.RepairIncomplete = rp.Detail
+		}
+	}
+	if p, ok := o.Pattern(); ok {
+		rec.Pattern = p.Key
+	}
 	return rec
 }
 
@@ -101,8 +124,8 @@ func (o *Outcome) Record() Record {
 //
 //	FILE (session ID): VERDICT (N nodes, revision R, closed by C, L µs after its last event)[: REASON]
 //
-// then the lines of its explanation (verdict.Result.Explain), each after
-// a tab. A session joined across files names the first (its record names
+// then the lines of its explanation (verdict.Result.Explain) and of its
+// repair (verdict.Repair.Explain), each after a tab. A session joined across files names the first (its record names
 // them all). The reason of a Fail names the origin of each event it names
 // (Stops), and the stops it does not name follow the explanation, one a
 // line; the runtime engine's Fail, which has no Reason, gives its
@@ -152,6 +175,11 @@ func (o *Outcome) WriteText(w io.Writer) {
 			at += " (" + s.Action + ")"
 		}
 		fmt.Fprintf(w, "\tat %s: %s\n", at, s.where())
+	}
+	if o.Repair != nil {
+		for _, line := range o.Repair.Explain() {
+			fmt.Fprintf(w, "\t%s\n", line)
+		}
 	}
 }
 

@@ -15,13 +15,25 @@ import (
 func TestRecord(t *testing.T) {
 	o := check.Outcome{Meta: session.Meta{File: "app.jsonl", ID: "s1", Ignored: 2}, Engine: check.EngineAutomata, Elapsed: 1500 * time.Microsecond, Setup: 20 * time.Microsecond,
 		Result: verdict.Result{Verdict: verdict.Fail, Mode: verdict.Prefix, Reason: verdict.InterError, Nodes: 7,
-			Explanation: &verdict.Explanation{Expected: []string{"a!m"}}}}
+			Explanation: &verdict.Explanation{Expected: []string{"a!m"}}},
+		Repair: &verdict.Repair{Verdict: verdict.WeakPass, Edits: []verdict.Edit{{Op: verdict.Delete, Location: []string{"a"}, Index: 3, Action: "a!n"}}}}
 	b, err := json.Marshal(o.Record())
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := `{"file":"app.jsonl","session":"s1","verdict":"Fail","mode":"prefix","engine":"automata","nodes":7,"elapsed_us":1500,` +
-		`"setup_us":20,"reason":"InterError","explanation":{"components":null,"expected":["a!m"]},"ignored_events":2}`
+		`"setup_us":20,"reason":"InterError","explanation":{"components":null,"expected":["a!m"]},"ignored_events":2,` +
+		`"repair":[{"op":"delete","location":["a"],"index":3,"action":"a!n"}],"pattern":"[a] unexpected a!n"}`
+	if string(b) != want {
+		t.Errorf("\n%s\nwant\n%s", b, want)
+	}
+	// An incomplete repair says why; its Fail's pattern is where the check
+	// got stuck, which does not depend on the edits the budget allowed.
+	o.Repair = &verdict.Repair{Incomplete: true, Detail: "node budget reached", Verdict: verdict.WeakPass, Edits: o.Repair.Edits}
+	b, _ = json.Marshal(o.Record())
+	want = `{"file":"app.jsonl","session":"s1","verdict":"Fail","mode":"prefix","engine":"automata","nodes":7,"elapsed_us":1500,` +
+		`"setup_us":20,"reason":"InterError","explanation":{"components":null,"expected":["a!m"]},"ignored_events":2,` +
+		`"repair":[{"op":"delete","location":["a"],"index":3,"action":"a!n"}],"repair_incomplete":"node budget reached","pattern":"stuck at the end of the logs: expected a!m"}`
 	if string(b) != want {
 		t.Errorf("\n%s\nwant\n%s", b, want)
 	}

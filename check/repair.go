@@ -3,6 +3,8 @@ package check
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ivc-project/ivc/interaction"
@@ -20,6 +22,29 @@ import (
 type RepairBudget struct {
 	MaxNodes int
 	Timeout  time.Duration
+}
+
+// ParseRepairBudget reads a repair budget as written: a number of nodes
+// (100000), a time (2s), or both separated by a comma (100000,2s); "" is
+// the zero budget (the defaults).
+func ParseRepairBudget(s string) (RepairBudget, error) {
+	var b RepairBudget
+	if s == "" {
+		return b, nil
+	}
+	for part := range strings.SplitSeq(s, ",") {
+		part = strings.TrimSpace(part)
+		if n, err := strconv.Atoi(part); err == nil && n > 0 && b.MaxNodes == 0 {
+			b.MaxNodes = n
+			continue
+		}
+		if d, err := time.ParseDuration(part); err == nil && d > 0 && b.Timeout == 0 {
+			b.Timeout = d
+			continue
+		}
+		return RepairBudget{}, fmt.Errorf("invalid repair budget %q", s)
+	}
+	return b, nil
 }
 
 // DefaultRepairNodes bounds the work of a repair when
@@ -84,6 +109,17 @@ func (c *Checker) Repair(mt *multitrace.MultiTrace, res verdict.Result) (verdict
 	}
 	r := repair.Search(mt, c.alphabet(mt), a.Check, opt)
 	return c.verified(mt, r, a.Check)
+}
+
+// repairOutcome is the repair of a Fail as an outcome carries it: a repair
+// that could not be given (ErrWrongRepair: a bug) is an incomplete one
+// without edits, which says why, so that the verdict still stands.
+func (c *Checker) repairOutcome(mt *multitrace.MultiTrace, res verdict.Result) *verdict.Repair {
+	r, err := c.Repair(mt, res)
+	if err != nil {
+		r = verdict.Repair{Incomplete: true, Detail: "internal error: " + err.Error() + " (please report this bug, with the input files)"}
+	}
+	return &r
 }
 
 // verified checks the repair r of mt again with judge, the check of the

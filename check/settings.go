@@ -47,6 +47,13 @@ type Settings struct {
 	// TraceURL is the page of a span in a trace viewer, with the
 	// placeholders {trace_id} and {span_id} (Options.TraceURL).
 	TraceURL string
+
+	// Repair says whether Fails are repaired (Options.RepairFails; default:
+	// on), and RepairBudget bounds each repair (Options.Repair): a number
+	// of nodes (e.g. 100000), a time (e.g. 2s), or both separated by a
+	// comma; "" for the default.
+	Repair       *bool
+	RepairBudget string
 }
 
 // ErrorCode says what is wrong in a SettingError, as regexp/syntax's
@@ -163,6 +170,12 @@ func (s *Settings) parse(o *Options) error {
 		return err
 	}
 	o.TraceURL = s.TraceURL
+	if s.Repair != nil {
+		o.RepairFails = *s.Repair
+	}
+	if o.Repair, err = ParseRepairBudget(s.RepairBudget); err != nil {
+		return invalid("repair-budget", strconv.Quote(s.RepairBudget), "want nodes (e.g. 100000), a time (e.g. 2s) or both (100000,2s)")
+	}
 	o.Timeout, o.MaxInput, o.MaxStates = s.Timeout, s.MaxInput, s.MaxStates
 	o.MaxMemory = s.MaxMemory
 	if o.MaxMemory == 0 {

@@ -3,6 +3,9 @@ package check
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -33,6 +36,10 @@ type Summary struct {
 	EventsJudged, EventsUnjudged, JoinedJudged int
 	// Setup is the one-time work of the batch (Outcome.Setup, summed).
 	Setup time.Duration
+	// Patterns are the failure patterns of the Fails judged, by key (at
+	// most MaxPatterns), OtherPatterns the Fails of the patterns past them.
+	Patterns      map[string]Pattern
+	OtherPatterns int
 }
 
 // Judged returns the number of multi-traces judged: the verdicts given.
@@ -74,6 +81,9 @@ func (s *Summary) Add(o *Outcome) {
 	if o.Joined() {
 		s.JoinedJudged++
 	}
+	if p, ok := o.Pattern(); ok {
+		s.addPattern(p, Example{File: o.File, Session: o.ID}, o.At)
+	}
 }
 
 // Merge adds the summary t to s.
@@ -96,6 +106,13 @@ func (s *Summary) Merge(t Summary) {
 	s.EventsUnjudged += t.EventsUnjudged
 	s.JoinedJudged += t.JoinedJudged
 	s.Setup += t.Setup
+	s.OtherPatterns += t.OtherPatterns
+	// In key order, so that which patterns a full summary takes does not
+	// depend on a map's order.
+	keys := slices.Sorted(maps.Keys(t.Patterns))
+	for _, k := range keys {
+		s.mergePattern(t.Patterns[k])
+	}
 }
 
 // NothingJudged returns the error of a run that judged no event, and
@@ -130,4 +147,85 @@ func plural(n int, thing string) string {
 		return "1 " + thing
 	}
 	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// SummaryJSON is the JSON form of a summary: ivc-beam's PREFIX-summary.json
+// and ivc analyze --summary's file.
+type SummaryJSON struct {
+	Files int `json:"files"` // files read
+	// UnreadableFiles could not be read at all (see the errors).
+	UnreadableFiles int `json:"unreadable_files"`
+	// MultiTraces counts the sessions of the logs and the .htf files: each
+	// judged (Verdicts) or not (Unjudged: see the errors).
+	MultiTraces int            `json:"multi_traces"`
+	Verdicts    map[string]int `json:"verdicts"`
+	// Reasons counts, by verdict, the reasons given (Record's reason
+	// without its details: LocalError, InterError, NodeLimit, ...).
+	Reasons  map[string]map[string]int `json:"reasons,omitempty"`
+	Unjudged int                       `json:"unjudged"`
+	// EventsJudged are the events of the multi-traces judged,
+	// EventsUnjudged those of the sessions that could not be, and
+	// EventsIgnored those outside the signature (counted, not judged).
+	EventsJudged   int `json:"events_judged"`
+	EventsUnjudged int `json:"events_unjudged"`
+	EventsIgnored  int `json:"events_ignored"`
+	BadLines       int `json:"bad_lines"` // malformed lines and records
+	// SpansUnkinded counts the spans without a protocol kind (INTERNAL or
+	// none): not events, but not nothing either.
+	SpansUnkinded int `json:"spans_unkinded,omitempty"`
+	// JoinedSessions counts the sessions judged whose events come from
+	// several files.
+	JoinedSessions int `json:"joined_sessions"`
+	// DuplicateEvents counts the events read again and dropped (a span
+	// whose id its session had: the same trace in two files), and
+	// ConflictingEvents those of them whose content differed (the first of
+	// each session is reported).
+	DuplicateEvents   int `json:"duplicate_events,omitempty"`
+	ConflictingEvents int `json:"conflicting_events,omitempty"`
+	// Patterns are the failure patterns, the most frequent first, each
+	// with its share of the Fails; OtherPatterns counts the Fails of the
+	// patterns past MaxPatterns.
+	Patterns      []PatternJSON `json:"patterns,omitempty"`
+	OtherPatterns int           `json:"other_patterns,omitempty"`
+}
+
+// PatternJSON is a failure pattern in a SummaryJSON: the pattern, and its
+// share of the Fails (from 0 to 1).
+type PatternJSON struct {
+	Pattern
+	Share float64 `json:"share"`
+}
+
+// JSON returns the JSON form of s.
+func (s *Summary) JSON() SummaryJSON {
+	f := SummaryJSON{Files: s.Files, UnreadableFiles: s.Unreadable, MultiTraces: s.MultiTraces, Verdicts: map[string]int{},
+		Unjudged: s.Unjudged, EventsJudged: s.EventsJudged, EventsUnjudged: s.EventsUnjudged, EventsIgnored: s.Ignored,
+		BadLines: s.Malformed, SpansUnkinded: s.Unkinded, JoinedSessions: s.JoinedJudged, OtherPatterns: s.OtherPatterns,
+		DuplicateEvents: s.Duplicates, ConflictingEvents: s.Conflicts}
+	for v, n := range s.Verdicts {
+		if n > 0 {
+			f.Verdicts[verdict.Verdict(v).String()] = n
+		}
+	}
+	for v, rs := range s.Reasons {
+		for r, n := range rs {
+			if f.Reasons == nil {
+				f.Reasons = map[string]map[string]int{}
+			}
+			name := verdict.Verdict(v).String()
+			if f.Reasons[name] == nil {
+				f.Reasons[name] = map[string]int{}
+			}
+			f.Reasons[name][r.String()] = n
+		}
+	}
+	fails := s.Verdicts[verdict.Fail]
+	for _, p := range s.TopPatterns(-1) {
+		share := 0.0
+		if fails > 0 {
+			share = math.Round(1e4*float64(p.Count)/float64(fails)) / 1e4
+		}
+		f.Patterns = append(f.Patterns, PatternJSON{p, share})
+	}
+	return f
 }

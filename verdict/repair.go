@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ivc-project/ivc/internal/enum"
 )
@@ -59,7 +60,13 @@ type Edit struct {
 	// groups them; Component is its index among the components.
 	Location  []string `json:"location"`
 	Component int      `json:"-"`
-	Index     int      `json:"index"`
+	// Lifelines is the location as the text outputs write it, its names
+	// quoted where the parsers need it (ComponentProgress.Lifelines).
+	Lifelines string `json:"-"`
+	Index     int    `json:"index"`
+	// End marks an insertion at the end of the component (Index is its
+	// length), for the words of the edit.
+	End bool `json:"-"`
 	// Action is the event deleted or inserted as a log writes it: l!m,
 	// l?m, or {a!m,b?m} for the actions a location observes at once.
 	Action string `json:"action"`
@@ -92,3 +99,61 @@ type Repair struct {
 
 // Cost is the number of edits of the repair.
 func (r Repair) Cost() int { return len(r.Edits) }
+
+// Text says the edit in words, as the text outputs write it: the location,
+// then "unexpected ACTION (event N)" for a deletion, "missing ACTION before
+// event N" (or "at the end") for an insertion. Events are counted from 1,
+// as the explanation of a Fail counts them; Index, in JSON, from 0.
+func (e Edit) Text() string {
+	loc := e.Lifelines
+	if loc == "" {
+		loc = strings.Join(e.Location, ",")
+	}
+	loc = "[" + loc + "]"
+	switch {
+	case e.Op == Delete:
+		return fmt.Sprintf("%s unexpected %s (event %d)", loc, e.Action, e.Index+1)
+	case e.End:
+		return fmt.Sprintf("%s missing %s at the end", loc, e.Action)
+	}
+	return fmt.Sprintf("%s missing %s before event %d", loc, e.Action, e.Index+1)
+}
+
+// MaxEditLines is how many edits Explain says; the others are counted.
+const MaxEditLines = 10
+
+// Explain returns the lines that give the repair of a Fail, without
+// indentation: a heading (how many edits, the verdict they lead to, or why
+// the search is incomplete), then one line per edit (Edit.Text), each after
+// two spaces, at most MaxEditLines and a count of the others.
+func (r Repair) Explain() []string {
+	var head string
+	switch {
+	case len(r.Edits) == 0 && r.Incomplete:
+		return []string{"no repair found: " + r.Detail}
+	case len(r.Edits) == 0:
+		if r.Detail == "" {
+			return nil
+		}
+		return []string{r.Detail}
+	case r.Incomplete:
+		head = fmt.Sprintf("repair (%s, then %s; incomplete, perhaps not the fewest: %s):", edits(len(r.Edits)), r.Verdict, r.Detail)
+	default:
+		head = fmt.Sprintf("repair (%s, then %s):", edits(len(r.Edits)), r.Verdict)
+	}
+	lines := []string{head}
+	for _, e := range r.Edits[:min(len(r.Edits), MaxEditLines)] {
+		lines = append(lines, "  "+e.Text())
+	}
+	if n := len(r.Edits) - MaxEditLines; n > 0 {
+		lines = append(lines, fmt.Sprintf("  and %d more", n))
+	}
+	return lines
+}
+
+func edits(n int) string {
+	if n == 1 {
+		return "1 edit"
+	}
+	return fmt.Sprintf("%d edits", n)
+}

@@ -2,6 +2,8 @@ package verdict_test
 
 import (
 	"encoding/json"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ivc-project/ivc/verdict"
@@ -31,5 +33,36 @@ func TestEditJSON(t *testing.T) {
 	}
 	if (verdict.Repair{Edits: edits}).Cost() != 2 {
 		t.Errorf("a repair of two edits does not cost 2")
+	}
+}
+
+// TestRepairText: the words of a repair, as the text outputs write them:
+// events counted from 1, an insertion before an event or at the end, the
+// location as the explanation writes it, at most MaxEditLines edits.
+func TestRepairText(t *testing.T) {
+	r := verdict.Repair{Verdict: verdict.WeakPass, Edits: []verdict.Edit{
+		{Op: verdict.Insert, Location: []string{"orders"}, Index: 1, Action: "orders?confirm"},
+		{Op: verdict.Delete, Location: []string{"pay-ments"}, Lifelines: `"pay-ments"`, Index: 2, Action: `"pay-ments"!refund`},
+		{Op: verdict.Insert, Location: []string{"a", "b"}, Index: 4, End: true, Action: "{a!m,b?m}"},
+	}}
+	want := []string{
+		"repair (3 edits, then WeakPass):",
+		"  [orders] missing orders?confirm before event 2",
+		`  ["pay-ments"] unexpected "pay-ments"!refund (event 3)`,
+		"  [a,b] missing {a!m,b?m} at the end",
+	}
+	if got := r.Explain(); !slices.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	long := verdict.Repair{Verdict: verdict.Pass, Incomplete: true, Detail: "node budget reached"}
+	for i := range verdict.MaxEditLines + 3 {
+		long.Edits = append(long.Edits, verdict.Edit{Op: verdict.Delete, Location: []string{"l"}, Index: i, Action: "l!m"})
+	}
+	got := long.Explain()
+	if len(got) != 1+verdict.MaxEditLines+1 || got[0] != "repair (13 edits, then Pass; incomplete, perhaps not the fewest: node budget reached):" || got[len(got)-1] != "  and 3 more" {
+		t.Errorf("got\n%s", strings.Join(got, "\n"))
+	}
+	if got := (verdict.Repair{Incomplete: true, Detail: "timeout"}).Explain(); !slices.Equal(got, []string{"no repair found: timeout"}) {
+		t.Errorf("got %q", got)
 	}
 }

@@ -37,7 +37,6 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/ivc-project/ivc/check"
-	"github.com/ivc-project/ivc/verdict"
 )
 
 func init() {
@@ -80,65 +79,12 @@ func Build(s beam.Scope, cfg Config) error {
 }
 
 // SummaryFile is PREFIX-summary.json: the JSON form of the summary of a
-// run (check.Summary, which the workers count and the pipeline adds up).
-type SummaryFile struct {
-	Files int `json:"files"` // files read
-	// UnreadableFiles could not be read at all (see the errors).
-	UnreadableFiles int `json:"unreadable_files"`
-	// MultiTraces counts the sessions of the logs and the .htf files: each
-	// judged (Verdicts) or not (Unjudged: see the errors).
-	MultiTraces int            `json:"multi_traces"`
-	Verdicts    map[string]int `json:"verdicts"`
-	// Reasons counts, by verdict, the reasons given (check.Record's reason
-	// without its details: LocalError, InterError, NodeLimit, ...).
-	Reasons  map[string]map[string]int `json:"reasons,omitempty"`
-	Unjudged int                       `json:"unjudged"`
-	// EventsJudged are the events of the multi-traces judged,
-	// EventsUnjudged those of the sessions that could not be, and
-	// EventsIgnored those outside the signature (counted, not judged).
-	EventsJudged   int `json:"events_judged"`
-	EventsUnjudged int `json:"events_unjudged"`
-	EventsIgnored  int `json:"events_ignored"`
-	BadLines       int `json:"bad_lines"` // malformed lines and records
-	// SpansUnkinded counts the spans without a protocol kind (INTERNAL or
-	// none): not events, but not nothing either.
-	SpansUnkinded int `json:"spans_unkinded,omitempty"`
-	// JoinedSessions counts the sessions judged whose events come from
-	// several files.
-	JoinedSessions int `json:"joined_sessions"`
-	// DuplicateEvents counts the events read again and dropped (a span
-	// whose id its session had: the same trace in two files), and
-	// ConflictingEvents those of them whose content differed (the first of
-	// each session in the errors).
-	DuplicateEvents   int `json:"duplicate_events,omitempty"`
-	ConflictingEvents int `json:"conflicting_events,omitempty"`
-}
+// run (check.Summary, which the workers count and the pipeline adds up),
+// as ivc analyze --summary writes it too.
+type SummaryFile = check.SummaryJSON
 
 // NewSummaryFile returns the JSON form of s.
-func NewSummaryFile(s *check.Summary) SummaryFile {
-	f := SummaryFile{Files: s.Files, UnreadableFiles: s.Unreadable, MultiTraces: s.MultiTraces, Verdicts: map[string]int{},
-		Unjudged: s.Unjudged, EventsJudged: s.EventsJudged, EventsUnjudged: s.EventsUnjudged, EventsIgnored: s.Ignored,
-		BadLines: s.Malformed, SpansUnkinded: s.Unkinded, JoinedSessions: s.JoinedJudged,
-		DuplicateEvents: s.Duplicates, ConflictingEvents: s.Conflicts}
-	for v, n := range s.Verdicts {
-		if n > 0 {
-			f.Verdicts[verdict.Verdict(v).String()] = n
-		}
-	}
-	for v, rs := range s.Reasons {
-		for r, n := range rs {
-			if f.Reasons == nil {
-				f.Reasons = map[string]map[string]int{}
-			}
-			name := verdict.Verdict(v).String()
-			if f.Reasons[name] == nil {
-				f.Reasons[name] = map[string]int{}
-			}
-			f.Reasons[name][r.String()] = n
-		}
-	}
-	return f
-}
+func NewSummaryFile(s *check.Summary) SummaryFile { return s.JSON() }
 
 func encodeSummary(s check.Summary) ([]byte, error) { return json.Marshal(s) }
 

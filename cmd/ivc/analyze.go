@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/internal/atomicfile"
 	"github.com/ivc-project/ivc/internal/input"
 	"github.com/ivc-project/ivc/internal/report"
 	"github.com/ivc-project/ivc/logs"
@@ -38,6 +39,9 @@ type analyzeFlags struct {
 	maxMemory              byteSize
 	joinMemory             byteSize
 	traceURL               string
+	repair                 bool
+	repairBudget           string
+	summary                string
 }
 
 func newAnalyzeCmd(a *app) *cobra.Command {
@@ -70,6 +74,17 @@ multi-trace caused, when any), reason (when any), explanation (on Fail),
 simulated (slice mode), ignored_events (for a log) and all_ignored (true
 for a session whose events were all outside the signature: "none judged"
 in the text line).
+
+Repairs (--repair, on by default): each Fail is given a smallest repair,
+the fewest events to delete from its logs or insert into them for it to
+pass in its mode, each edit a line under the explanation ("[R] unexpected
+R!zero (event 76)", "[orders] missing orders?confirm before event 2"); in
+JSON, repair ([{op, location, index (0-based), action}]),
+repair_incomplete (why --repair-budget stopped the search first: the
+edits are the best found) and pattern. The Fails of a run are grouped into
+failure patterns (their edits without positions, or where they got stuck):
+the 10 most frequent close the summary on stderr, and --summary FILE writes
+the run's summary as JSON, patterns included.
 
 Engines (--engine):
   runtime           term rewriting over the interaction, the full language
@@ -208,10 +223,20 @@ Inconc, 2 when a file could not be read (the others are still analyzed).`,
 	f.Var(&fl.joinMemory, "join-memory", "memory budget of the sessions held while the logs of a run are joined, e.g. 256MiB: past it they spill to disk, verdicts unchanged (0: --max-memory, or half the available memory); the limits on one line or JSON value (a 64th), the spans of a file and the events of a session (a 4th) follow --max-memory")
 	f.StringVar(&fl.logs.tmpDir, "tmp-dir", "", "where sessions spill to disk past --join-memory (default: the system's temporary directory)")
 	f.StringVar(&fl.graph, "graph", "", "write the graph explored for the one multi-trace to `FILE.dot` (Graphviz)")
-	f.BoolVar(&fl.force, "force", false, "let --report and --graph replace a file that ivc did not write")
+	f.BoolVar(&fl.force, "force", false, "let --report, --summary and --graph replace a file that ivc did not write")
 	f.StringVar(&fl.session, "session", "", "with --graph and a log, the session whose search is drawn, by its `ID`")
+	repairFlags(cmd, &fl)
+	f.StringVar(&fl.summary, "summary", "", "also write the run's summary as JSON to `FILE.json`: counts, verdicts, reasons and failure patterns (ivc-beam's summary)")
 	f.StringVar(&fl.report, "report", "", "also write an HTML report to `FILE.html`: counts, a table of every multi-trace, drawings of the failures")
 	return cmd, &fl
+}
+
+// repairFlags adds the flags of the repair of Fails to a command that
+// judges: --repair and --repair-budget.
+func repairFlags(cmd *cobra.Command, fl *analyzeFlags) {
+	f := cmd.Flags()
+	f.BoolVar(&fl.repair, "repair", true, "give the smallest repair of each Fail: the events to delete and insert (--repair=false to switch it off)")
+	f.StringVar(&fl.repairBudget, "repair-budget", "", fmt.Sprintf("bound each repair by `NODES`, a time or both, e.g. 100000, 2s or 100000,2s (default %d nodes); past it the best repair found, marked incomplete", check.DefaultRepairNodes))
 }
 
 // gcLimit is the memory limit of the collector for a run (see
@@ -293,6 +318,9 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 	if err := b.rep.write(time.Since(start), &sum, sp.Sig); err != nil {
 		a.report(err)
 	}
+	if err := writeSummary(fl.summary, &sum); err != nil {
+		a.report(err)
+	}
 	return nil
 }
 
@@ -336,7 +364,27 @@ func (a *app) analyzeRaw(cmd *cobra.Command, fl *analyzeFlags, args []string) er
 	if err := b.rep.write(time.Since(start), &sum, nil); err != nil {
 		a.report(err)
 	}
+	if err := writeSummary(fl.summary, &sum); err != nil {
+		a.report(err)
+	}
 	return nil
+}
+
+// summaryMarker is in the first bytes of every summary ivc writes
+// (check.SummaryJSON, indented): what lets --summary replace one.
+const summaryMarker = `"multi_traces":`
+
+// writeSummary writes the summary of a run as JSON to path (--summary),
+// nothing when path is "".
+func writeSummary(path string, sum *check.Summary) error {
+	if path == "" {
+		return nil
+	}
+	b, err := json.MarshalIndent(sum.JSON(), "", "  ")
+	if err != nil {
+		return err
+	}
+	return syntax.FileError(atomicfile.WriteFile(path, append(b, '\n'), 0o644))
 }
 
 // The usage errors that both kinds of SPEC share.
@@ -351,6 +399,11 @@ const (
 func (a *app) newBatch(fl *analyzeFlags, args, files, ins []string, rep *reportBuilder) (*batch, error) {
 	if fl.report != "" {
 		if err := checkOutput("--report", fl.report, ins, report.Generator, fl.force); err != nil {
+			return nil, err
+		}
+	}
+	if fl.summary != "" {
+		if err := checkOutput("--summary", fl.summary, ins, summaryMarker, fl.force); err != nil {
 			return nil, err
 		}
 	}
@@ -455,6 +508,7 @@ func (b *batch) summary(d time.Duration, sum *check.Summary, skipped []string) {
 	if sum.Spilled {
 		fmt.Fprintln(b.a.stderr, "sessions spilled to disk past --join-memory (the verdicts are the same)")
 	}
+	sum.WritePatterns(b.a.stderr, 0)
 }
 
 // plural returns "1 thing" or "n things".

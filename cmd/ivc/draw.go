@@ -147,6 +147,7 @@ the HIF beside a .hsf).
 	f.Var(&fl.maxLine, "max-line", "with --session, "+maxLineHelp)
 	fl.logs.sessionScope = "run"
 	f.IntVar(&fl.maxNodes, "max-nodes", 0, fmt.Sprintf("vertex budget of the analysis (0: %d)", check.DefaultMaxNodes))
+	repairFlags(cmd, &fl)
 	return cmd
 }
 
@@ -223,7 +224,7 @@ func (a *app) drawJudged(c *check.Checker, sp *spec.Spec, o *check.Outcome, opt 
 	if !o.Result.Verdict.OK() {
 		a.fail()
 	}
-	run := draw.Run{Sig: sp.Sig, Syntax: sp.Syntax, MT: o.MT, Result: o.Result}
+	run := draw.Run{Sig: sp.Sig, Syntax: sp.Syntax, MT: o.MT, Result: o.Result, Repair: o.Repair}
 	run.Witness = witness(c.Witness, o.MT, o.Result)
 	return draw.MultiTraceSVG(run, opt)
 }

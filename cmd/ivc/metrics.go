@@ -7,6 +7,7 @@ import (
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/internal/receiver"
 	"github.com/ivc-project/ivc/monitor"
+	"github.com/ivc-project/ivc/verdict"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
@@ -22,6 +23,13 @@ import (
 //	ivc_monitor_evictions_total                     sessions judged early for lack of room
 //	ivc_monitor_rejected_requests_total{reason}     OTLP requests refused (saturated, too_large, malformed)
 //	ivc_monitor_records_unwritten_total             records that could not be written (a full disk)
+//	ivc_monitor_pattern_sessions{pattern}           Fails by failure pattern: the metricPatterns most frequent, then "other"
+//
+// metricPatterns is how many failure patterns have a label of their own in
+// ivc_monitor_pattern_sessions: the most frequent; the Fails of the others
+// are counted under "other", so that the label set stays bounded.
+const metricPatterns = 10
+
 type metrics struct {
 	sessions *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
@@ -83,6 +91,13 @@ func (x *metrics) handler(t *monitor.Table, otlp *receiver.OTLP, out *recordOutp
 		ch <- prometheus.MustNewConstMetric(rejected, prometheus.CounterValue, float64(c.TooLarge), "too_large")
 		ch <- prometheus.MustNewConstMetric(rejected, prometheus.CounterValue, float64(c.Malformed), "malformed")
 	}))
+	patterns := prometheus.NewDesc("ivc_monitor_pattern_sessions",
+		"Fail sessions by failure pattern: the most frequent patterns, then the others as \"other\".", []string{"pattern"}, nil)
+	reg.MustRegister(prometheus.CollectorFunc(func(ch chan<- prometheus.Metric) {
+		for _, m := range patternCounts(t.Counts().Summary, metricPatterns) {
+			ch <- prometheus.MustNewConstMetric(patterns, prometheus.GaugeValue, float64(m.count), m.pattern)
+		}
+	}))
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
@@ -100,4 +115,26 @@ func (x *metrics) handler(t *monitor.Table, otlp *receiver.OTLP, out *recordOutp
 		w.Write([]byte("ok\n"))
 	})
 	return mux
+}
+
+type patternCount struct {
+	pattern string
+	count   int
+}
+
+// patternCounts returns the Fails of the k most frequent failure patterns
+// of s, then those of all others as "other" (when any): at most k+1
+// labels, however many patterns there are. A pattern that leaves the k
+// most frequent counts in "other" from then on, so the series are gauges.
+func patternCounts(s check.Summary, k int) []patternCount {
+	var out []patternCount
+	rest := s.Verdicts[verdict.Fail]
+	for _, p := range s.TopPatterns(k) {
+		out = append(out, patternCount{p.Key, p.Count})
+		rest -= p.Count
+	}
+	if rest > 0 {
+		out = append(out, patternCount{"other", rest})
+	}
+	return out
 }

@@ -137,6 +137,7 @@ with exit status 2.`,
 	f.BoolVar(&fl.logs.strict, "strict", false, "an event outside the signature is an error (default: ignored and counted)")
 	f.Var(&fl.maxLine, "max-line", "followed files: "+maxLineHelp)
 	f.StringVar(&fl.traceURL, "trace-url", "", traceURLHelp)
+	repairFlags(cmd, &fl.analyzeFlags)
 	fl.jobs = 1
 	return cmd
 }
@@ -337,6 +338,7 @@ loop:
 	}
 	fmt.Fprintf(a.stderr, "ivc monitor: %d records (%s; %d evicted); %d events received = %d judged + %d ignored + %d malformed + %d late + %d duplicates; %d spans without a protocol kind; %d requests refused saturated, %d undecodable%s\n",
 		n.Judged(), strings.Join(vs, ", "), n.Evicted, n.Received, n.Events, n.Ignored, n.Malformed, n.Late, n.Duplicates, n.Unkinded, r.Rejected, r.Malformed, refused)
+	n.WritePatterns(a.stderr, 0)
 	err = out.Close()
 	if k := out.unwritten.Load(); k > 0 {
 		return fmt.Errorf("ivc monitor: %d records not written to %s", k, out.name())

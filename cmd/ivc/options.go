@@ -15,7 +15,7 @@ func settings(cmd *cobra.Command, fl *analyzeFlags) check.Settings {
 	given := cmd.Flags().Changed
 	s := check.Settings{Engine: fl.engine, Timeout: fl.timeout, MaxStates: fl.maxStates,
 		MaxMemory: int64(fl.maxMemory), MaxInput: int64(fl.maxInput), Jobs: fl.jobs,
-		Explore: fl.graph != "", TraceURL: fl.traceURL}
+		Explore: fl.graph != "", TraceURL: fl.traceURL, RepairBudget: fl.repairBudget}
 	if fl.options != "" {
 		s.OptionFiles = []string{fl.options}
 	}
@@ -33,6 +33,9 @@ func settings(cmd *cobra.Command, fl *analyzeFlags) check.Settings {
 	}
 	if given("local-analyses") || given("loc") { // --loc: the old name
 		s.LOC = &fl.loc
+	}
+	if given("repair") {
+		s.Repair = &fl.repair
 	}
 	if given("max-nodes") {
 		s.MaxNodes = &fl.maxNodes

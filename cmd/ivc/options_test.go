@@ -30,7 +30,7 @@ func TestAnalysisOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	def := check.Options{Mode: verdict.Prefix, POR: true, LOC: true, Strategy: check.DFS, Simulation: check.DefaultSimulation()}
+	def := check.Options{Mode: verdict.Prefix, POR: true, LOC: true, Strategy: check.DFS, Simulation: check.DefaultSimulation(), RepairFails: true}
 	with := func(f func(o *check.Options)) check.Options { o := def; f(&o); return o }
 	for _, tc := range []struct {
 		name   string
@@ -41,7 +41,7 @@ func TestAnalysisOptions(t *testing.T) {
 		{"defaults", nil, nil, def},
 		{"flags", []string{"--mode", "accept", "--por=false", "--local-analyses=false", "--strategy", "bfs", "--max-nodes", "7", "--timeout", "2s", "--max-memory", "1GiB"}, nil,
 			with(func(o *check.Options) {
-				*o = check.Options{Mode: verdict.Accept, Strategy: check.BFS, MaxNodes: 7, Timeout: 2e9, MaxMemory: 1 << 30, Simulation: check.DefaultSimulation()}
+				*o = check.Options{Mode: verdict.Accept, Strategy: check.BFS, MaxNodes: 7, Timeout: 2e9, MaxMemory: 1 << 30, Simulation: check.DefaultSimulation(), RepairFails: true}
 			})},
 		{"file", []string{"--options", off}, nil,
 			with(func(o *check.Options) { o.POR, o.LOC, o.Strategy, o.MaxNodes = false, false, check.BFS, 5 })},
@@ -50,6 +50,9 @@ func TestAnalysisOptions(t *testing.T) {
 		{"HCS is dfs", []string{"--options", hcs}, nil, with(func(o *check.Options) { o.Mode = verdict.Accept })},
 		{"legacy", nil, legacy, with(func(o *check.Options) { o.Mode, o.LOC, o.Strategy = verdict.Accept, false, check.BFS })},
 		{"file over legacy", []string{"--options", hcs}, legacy, with(func(o *check.Options) { o.Mode, o.LOC = verdict.Accept, true })},
+		{"no repair", []string{"--repair=false"}, nil, with(func(o *check.Options) { o.RepairFails = false })},
+		{"repair budget", []string{"--repair-budget", "5000,2s"}, nil,
+			with(func(o *check.Options) { o.Repair = check.RepairBudget{MaxNodes: 5000, Timeout: 2e9} })},
 		{"flags over legacy", []string{"--mode=prefix", "--loc"}, legacy, with(func(o *check.Options) { o.Strategy = check.BFS })},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

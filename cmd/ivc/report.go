@@ -35,13 +35,20 @@ type reportBuilder struct {
 	rep  report.Report
 
 	fails []failure
+	// failRows are the rows of the Fails, by file and session: where the
+	// examples of the failure patterns link to.
+	failRows map[check.Example]int
 }
 
 type failure struct {
-	row int
-	mt  *multitrace.MultiTrace
-	res verdict.Result
+	row    int
+	mt     *multitrace.MultiTrace
+	res    verdict.Result
+	repair *verdict.Repair
 }
+
+// reportPatterns is how many failure patterns a report lists.
+const reportPatterns = 50
 
 // newReportBuilder returns the builder of the report at path of ivc
 // analyze args, which checks against the spec or raw NFA at specPath (sp, a
@@ -82,8 +89,15 @@ func (r *reportBuilder) add(o *check.Outcome) {
 			}
 		}
 		if res.Verdict == verdict.Fail {
+			if r.failRows == nil {
+				r.failRows = map[check.Example]int{}
+			}
+			r.failRows[check.Example{File: o.File, Session: o.ID}] = len(r.rep.Rows)
+			if o.Repair != nil {
+				row.Repair = o.Repair.Explain()
+			}
 			if o.MT != nil && len(r.fails) < report.DefaultMaxDrawings {
-				r.fails = append(r.fails, failure{row: len(r.rep.Rows), mt: o.MT, res: res})
+				r.fails = append(r.fails, failure{row: len(r.rep.Rows), mt: o.MT, res: res, repair: o.Repair})
 			} else {
 				r.rep.Undrawn++
 			}
@@ -104,6 +118,22 @@ func (r *reportBuilder) write(elapsed time.Duration, sum *check.Summary, sig *in
 		r.rep.Undeclared = undeclaredNames(&sum.Counts, sig)
 	}
 	r.rep.Unkinded, r.rep.Malformed = sum.Unkinded, sum.Malformed
+	r.rep.Fails = sum.Verdicts[verdict.Fail]
+	for _, p := range sum.TopPatterns(reportPatterns) {
+		rp := report.Pattern{Pattern: p.Key, Count: p.Count}
+		for _, ex := range p.Examples {
+			name := ex.File
+			if ex.Session != "" {
+				name += " (session " + ex.Session + ")"
+			}
+			row, ok := r.failRows[ex]
+			if !ok {
+				row = -1
+			}
+			rp.Examples = append(rp.Examples, report.Example{Name: name, Row: row})
+		}
+		r.rep.Patterns = append(r.rep.Patterns, rp)
+	}
 	r.rep.Elapsed = elapsed
 	if r.sp == nil {
 		r.rep.NoDrawing = "a raw NFA has no interaction to draw"
@@ -119,7 +149,7 @@ func (r *reportBuilder) write(elapsed time.Duration, sum *check.Summary, sig *in
 			return err
 		}
 		for _, f := range r.fails {
-			run := draw.Run{Sig: in.Sig, Syntax: in.Syntax, MT: f.mt, Result: f.res, Witness: witness(wc.Witness, f.mt, f.res)}
+			run := draw.Run{Sig: in.Sig, Syntax: in.Syntax, MT: f.mt, Result: f.res, Witness: witness(wc.Witness, f.mt, f.res), Repair: f.repair}
 			title := r.rep.Rows[f.row].File
 			if files := r.rep.Rows[f.row].Files; len(files) > 1 {
 				title = strings.Join(files, ", ")

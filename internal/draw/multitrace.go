@@ -24,6 +24,9 @@ type Run struct {
 	// Result.Explanation)). Without it, the i-th events of the components
 	// share a row, and no arrow is drawn.
 	Witness check.Witness
+	// Repair is the repair of a Fail (check.Outcome.Repair), written under
+	// the heading, an edit a line (nil: none).
+	Repair *verdict.Repair
 }
 
 // Limits of a multi-trace drawing of a Fail.
@@ -59,7 +62,7 @@ func Consumed(mt *multitrace.MultiTrace, e *verdict.Explanation) *multitrace.Mul
 // the analysis got stuck, then, dashed and green, the actions the
 // interaction expected there (at most 12, one a row), then a few of the
 // events left (grey). The heading gives the title, the verdict and its
-// reason.
+// reason, and a Fail's repair (in green: the edits that make it right).
 func MultiTraceSVG(r Run, opt Options) []byte {
 	return multiTraceCanvas(r, opt).svg(titleOr(opt.Title, "multi-trace"))
 }
@@ -118,6 +121,13 @@ func multiTraceCanvas(r Run, opt Options) *canvas {
 		b := c.text(margin, y, "start", "fail", e.LocalFailureText())
 		width = max(width, b.x1)
 		y += textHeight + 4
+	}
+	if res.Verdict == verdict.Fail && r.Repair != nil {
+		for _, line := range r.Repair.Explain() {
+			b := c.text(margin, y, "start", "expectedtext", line)
+			width = max(width, b.x1)
+			y += textHeight + 4
+		}
 	}
 	// Columns, component by component.
 	headY := y + 10

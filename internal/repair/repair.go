@@ -88,7 +88,9 @@ func Public(sig *interaction.Signature, mt *multitrace.MultiTrace, edits []Edit)
 		for l := range mt.Components[e.Component].Lifelines.All() {
 			loc = append(loc, sig.Lifelines[l])
 		}
-		out[k] = verdict.Edit{Op: e.Op, Location: loc, Component: e.Component, Index: e.Index, Action: e.Event.Format(sig)}
+		out[k] = verdict.Edit{Op: e.Op, Location: loc, Component: e.Component, Index: e.Index, Action: e.Event.Format(sig),
+			Lifelines: mt.Components[e.Component].Lifelines.Format(sig),
+			End:       e.Op == verdict.Insert && e.Index == len(mt.Components[e.Component].Trace)}
 	}
 	return out
 }

@@ -31,7 +31,14 @@ const pageHTML = `<!DOCTYPE html>
 </table>
 {{if .Ignored}}<p id="ignored">{{plural .Ignored "event"}} outside the signature ignored, in {{plural .IgnoredRows "multi-trace"}}{{if .AllIgnored}}; {{.AllIgnored}} of them had no event judged (their verdict says nothing of the log){{end}}.{{if .Undeclared}} The names the signature does not declare, most seen:{{end}}</p>
 {{if .Undeclared}}<ul id="undeclared">{{range .Undeclared}}<li><code>{{.}}</code></li>{{end}}</ul>{{end}}{{end}}
-{{if or .R.Unkinded .R.Malformed}}<p id="uncounted">Not in any multi-trace:{{if .R.Unkinded}} {{plural .R.Unkinded "span"}} without a protocol kind (INTERNAL or none), not events{{end}}{{if and .R.Unkinded .R.Malformed}};{{end}}{{if .R.Malformed}} {{plural .R.Malformed "malformed line"}}, reported{{end}}.</p>{{end}}
+{{if .Patterns}}<h3>Failure patterns</h3>
+<table id="patterns">
+<thead><tr><th>failure pattern</th><th class="num">Fails</th><th class="num">share</th><th>examples</th></tr></thead>
+<tbody>{{range .Patterns}}
+<tr><td><code>{{.Pattern}}</code></td><td class="num">{{.Count}}</td><td class="num">{{pct .Count $.Fails}}</td><td>{{range $i, $e := .Examples}}{{if $i}}, {{end}}{{if ge $e.Drawing 0}}<a href="#drawing-{{$e.Drawing}}">#{{$e.Row}}</a>{{else}}#{{$e.Row}}{{end}} {{$e.Name}}{{end}}</td></tr>{{end}}
+</tbody>
+</table>
+{{end}}{{if or .R.Unkinded .R.Malformed}}<p id="uncounted">Not in any multi-trace:{{if .R.Unkinded}} {{plural .R.Unkinded "span"}} without a protocol kind (INTERNAL or none), not events{{end}}{{if and .R.Unkinded .R.Malformed}};{{end}}{{if .R.Malformed}} {{plural .R.Malformed "malformed line"}}, reported{{end}}.</p>{{end}}
 </section>
 <section id="all">
 <h2>Multi-traces</h2>
@@ -52,7 +59,8 @@ const pageHTML = `<!DOCTYPE html>
 <h2>Failures</h2>
 <p id="drawn">{{if eq .Failures 0}}No failure.{{else if .R.NoDrawing}}{{.Failures}} failures, not drawn: {{.R.NoDrawing}}.{{else}}{{len .Drawings}} of {{.Failures}} failures drawn{{if .R.Undrawn}}: the first {{len .Drawings}} only, {{.R.Undrawn}} more are not drawn{{end}}.{{end}}</p>
 {{range .Drawings}}<figure id="drawing-{{.Index}}" class="drawing">
-<figcaption>#{{.Row}} {{.Name}}{{if .Reason}}: {{.Reason}}{{end}}</figcaption>
+<figcaption>#{{.Row}} {{.Name}}{{if .Reason}}: {{.Reason}}{{end}}{{if .Repair}}<pre class="repair">{{range .Repair}}{{.}}
+{{end}}</pre>{{end}}</figcaption>
 <img alt="the multi-trace {{.Name}} with its verdict" src="{{.URI}}">
 </figure>
 {{end}}</section>
@@ -79,6 +87,8 @@ th{background:#f5f5f5;position:sticky;top:0}
 #table th.asc::after{content:" ▲"}#table th.desc::after{content:" ▼"}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 #reasons{width:auto;min-width:320px}
+#patterns{width:auto;min-width:320px;margin-top:8px}
+pre.repair{margin:4px 0;font-size:13px;white-space:pre-wrap}
 .v{border-radius:4px;padding:1px 6px;color:#fff;font-size:12px}
 td.reason{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;word-break:break-word}
 .controls{display:flex;gap:12px;align-items:center;flex-wrap:wrap;margin-bottom:8px}

@@ -82,6 +82,25 @@ type Report struct {
 	// Unkinded counts the spans without a protocol kind (INTERNAL or none):
 	// not events, but counted; Malformed the malformed lines reported.
 	Unkinded, Malformed int
+	// Patterns are the failure patterns of the batch, the most frequent
+	// first; Fails their number (for their shares).
+	Patterns []Pattern
+	Fails    int
+}
+
+// Pattern is a failure pattern: the Fails that fail alike (the same
+// repair, or stuck at the same place), with a few examples.
+type Pattern struct {
+	Pattern  string
+	Count    int
+	Examples []Example
+}
+
+// Example is a Fail of a pattern: its row (Report.Rows, from 0), whose
+// drawing, if any, it links to.
+type Example struct {
+	Name string
+	Row  int
 }
 
 // MaxUndeclared bounds Report.Undeclared.
@@ -112,6 +131,9 @@ type Row struct {
 	// Links are the pages, in a trace viewer, of the spans where a Fail
 	// stopped (check.Stop.URL): http and https only.
 	Links []string
+	// Repair says the repair of a Fail, one line per edit after a heading
+	// (verdict.Repair.Explain), shown with its drawing.
+	Repair []string
 }
 
 // verdicts are the verdict columns of the summary, in order.
@@ -215,12 +237,37 @@ func (r *Report) WriteHTML(w io.Writer) error {
 				drawings[d].Name += " (session " + row.Session + ")"
 			}
 			drawings[d].Reason = row.Reason
+			drawings[d].Repair = row.Repair
 		}
+	}
+	type patternExample struct {
+		Name    string
+		Row     int
+		Drawing int // -1: none
+	}
+	type patternRow struct {
+		Pattern  string
+		Count    int
+		Examples []patternExample
+	}
+	var patterns []patternRow
+	for _, p := range r.Patterns {
+		pr := patternRow{Pattern: Shorten(p.Pattern, MaxField), Count: p.Count}
+		for _, ex := range p.Examples {
+			pe := patternExample{Name: Shorten(ex.Name, MaxField), Row: ex.Row + 1, Drawing: -1}
+			if ex.Row >= 0 && ex.Row < len(r.Rows) {
+				if d := r.Rows[ex.Row].Drawing; d >= 0 && d < len(drawings) {
+					pe.Drawing = d
+				}
+			}
+			pr.Examples = append(pr.Examples, pe)
+		}
+		patterns = append(patterns, pr)
 	}
 	var b bytes.Buffer
 	err = page.Execute(&b, map[string]any{
 		"R": r, "Total": len(r.Rows), "Unlisted": unlisted, "TableLimit": fmt.Sprintf("%d bytes", maxTable), "Verdicts": vs, "Kinds": ks, "Drawings": drawings,
-		"Failures": byVerdict["Fail"], "Elapsed": RoundDuration(r.Elapsed),
+		"Failures": byVerdict["Fail"], "Elapsed": RoundDuration(r.Elapsed), "Patterns": patterns, "Fails": r.Fails,
 		"Ignored": ignored, "IgnoredRows": ignoredRows, "AllIgnored": allIgnored, "Undeclared": r.Undeclared[:min(len(r.Undeclared), MaxUndeclared)],
 		"Data": template.JS(data), "Script": template.JS(script), "Style": template.CSS(style),
 	})
@@ -260,6 +307,7 @@ type drawing struct {
 	Row    int
 	Name   string
 	Reason string
+	Repair []string
 	URI    template.URL
 }
 

@@ -237,3 +237,38 @@ func TestLinks(t *testing.T) {
 		t.Errorf("row 2's links: %v", links)
 	}
 }
+// TestPatterns: the failure patterns are a table, each example linking to
+// its drawing when it has one; a Fail's repair is written with its drawing.
+func TestPatterns(t *testing.T) {
+	r := &Report{Title: "ivc analyze", Fails: 3, Drawings: [][]byte{[]byte("<svg/>")}, Rows: []Row{
+		{File: "a.jsonl", Session: "s1", Verdict: "Fail", Drawing: 0, Repair: []string{"repair (1 edit, then WeakPass):", "  [R] unexpected R!zero (event 76)"}},
+		{File: "a.jsonl", Session: "s2", Verdict: "Fail", Drawing: -1},
+		{File: "b.jsonl", Session: "s3", Verdict: "Fail", Drawing: -1},
+	}, Patterns: []Pattern{
+		{Pattern: "[R] unexpected R!zero", Count: 2, Examples: []Example{{Name: "a.jsonl (session s1)", Row: 0}, {Name: "a.jsonl (session s2)", Row: 1}}},
+		{Pattern: "stuck at [S]: expected S!a", Count: 1, Examples: []Example{{Name: "b.jsonl (session s3)", Row: 2}}},
+	}}
+	var b bytes.Buffer
+	if err := r.WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{
+		`<table id="patterns">`,
+		`<tr><td><code>[R] unexpected R!zero</code></td><td class="num">2</td><td class="num">66.7%</td><td><a href="#drawing-0">#1</a> a.jsonl (session s1), #2 a.jsonl (session s2)</td></tr>`,
+		`<td class="num">33.3%</td><td>#3 b.jsonl (session s3)</td>`,
+		"<pre class=\"repair\">repair (1 edit, then WeakPass):\n  [R] unexpected R!zero (event 76)\n</pre>",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the report lacks %s", want)
+		}
+	}
+	r.Patterns = nil
+	b.Reset()
+	if err := r.WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), `id="patterns"`) {
+		t.Error("a table of patterns without patterns")
+	}
+}
