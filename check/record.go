@@ -60,7 +60,7 @@ type Record struct {
 	// which it is no longer Fail. RepairIncomplete says why the search
 	// stopped before it knew them to be the fewest (a limit), or why there
 	// are none.
-	Repair           []verdict.Edit `json:"repair,omitempty"`
+	Repair           []RepairEdit `json:"repair,omitempty"`
 	RepairIncomplete string         `json:"repair_incomplete,omitempty"`
 	// Pattern is a Fail's failure pattern (Pattern.Key): what the Fails of
 	// a run that fail alike share.
@@ -101,9 +101,12 @@ func (o *Outcome) Record() Record {
 	if rp := o.Repair; rp != nil {
 		// What the JSON line holds of each edit, no more: a record read
 		// back is the record written.
-		rec.Repair = make([]verdict.Edit, len(rp.Edits))
+		rec.Repair = make([]RepairEdit, len(rp.Edits))
 		for i, e := range rp.Edits {
-			rec.Repair[i] = verdict.Edit{Op: e.Op, Location: e.Location, Index: e.Index, Action: e.Action}
+			rec.Repair[i] = RepairEdit{Edit: verdict.Edit{Op: e.Op, Location: e.Location, Index: e.Index, Action: e.Action}}
+			if at, ok := o.editOrigin(e); ok {
+				rec.Repair[i].Origin = &at
+			}
 		}
 		if rp.Incomplete || len(rp.Edits) == 0 {
 			rec.RepairIncomplete = rp.Detail
@@ -177,7 +180,7 @@ func (o *Outcome) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "\tat %s: %s\n", at, s.where())
 	}
 	if o.Repair != nil {
-		for _, line := range o.Repair.Explain() {
+		for _, line := range o.repairLines() {
 			fmt.Fprintf(w, "\t%s\n", line)
 		}
 	}

@@ -38,10 +38,7 @@ func (o *Outcome) Stops() []Stop {
 	if o.Result.Verdict != verdict.Fail || e == nil || o.MT == nil || len(e.Components) != len(o.MT.Components) {
 		return nil
 	}
-	if o.Origins == nil && o.HTF {
-		o.Origins = session.HTFOrigins(o.File) // the lines of a Fail's events only
-	}
-	if o.Origins == nil {
+	if !o.loadOrigins() {
 		return nil
 	}
 	var out []Stop
@@ -69,6 +66,47 @@ func (o *Outcome) Stops() []Stop {
 		out = append(out, s)
 	}
 	return out
+}
+
+// loadOrigins makes sure o.Origins is there when it can be: a .htf
+// multi-trace's are read from its file when a Fail asks for them.
+func (o *Outcome) loadOrigins() bool {
+	if o.Origins == nil && o.HTF {
+		o.Origins = session.HTFOrigins(o.File) // the lines of a Fail's events only
+	}
+	return o.Origins != nil
+}
+
+// RepairEdit is an edit of a Fail's repair as its record writes it: a
+// deleted event carries its origin (file, line, time, span id), to find
+// it in the log or the trace viewer.
+type RepairEdit struct {
+	verdict.Edit
+	*session.Origin
+}
+
+// editOrigin returns the origin of the event an edit deletes.
+func (o *Outcome) editOrigin(e verdict.Edit) (session.Origin, bool) {
+	if e.Op != verdict.Delete || !o.loadOrigins() {
+		return session.Origin{}, false
+	}
+	return o.Origins.At(e.Component, e.Index)
+}
+
+// repairLines are the lines of o's repair (verdict.Repair.Explain), a
+// deleted event followed by its origin, as the stops of a Fail are:
+// "[R] unexpected R!zero (event 76, span 5f2c…, traces.json:120)".
+func (o *Outcome) repairLines() []string {
+	lines := o.Repair.Explain()
+	for i, e := range o.Repair.Edits[:min(len(o.Repair.Edits), verdict.MaxEditLines)] {
+		at, ok := o.editOrigin(e)
+		if !ok || i+1 >= len(lines) || !strings.HasSuffix(lines[i+1], ")") {
+			continue
+		}
+		s := Stop{Origin: at}
+		lines[i+1] = strings.TrimSuffix(lines[i+1], ")") + ", " + s.where() + ")"
+	}
+	return lines
 }
 
 // traceURL fills the placeholders {trace_id} and {span_id} of template,

@@ -82,6 +82,14 @@ func timeless(r check.Record) check.Record {
 	for i := range r.At {
 		r.At[i].File, r.At[i].Line = "", 0
 	}
+	r.Repair = slices.Clone(r.Repair)
+	for i, e := range r.Repair { // a deleted event's origin too
+		if e.Origin != nil {
+			at := *e.Origin
+			at.File, at.Line = "", 0
+			r.Repair[i].Origin = &at
+		}
+	}
 	return r
 }
 

@@ -125,10 +125,12 @@ func records(t *testing.T, out string, monitor bool) map[string]string {
 		delete(r, "elapsed_us")
 		// Where a Fail stopped, its time kept: the file and line of the
 		// monitor's are its sources' (a request, a stream's line).
-		if at, ok := r["at"].([]any); ok {
-			for _, s := range at {
-				delete(s.(map[string]any), "file")
-				delete(s.(map[string]any), "line")
+		for _, key := range []string{"at", "repair"} { // a deleted event's origin too
+			if at, ok := r[key].([]any); ok {
+				for _, s := range at {
+					delete(s.(map[string]any), "file")
+					delete(s.(map[string]any), "line")
+				}
 			}
 		}
 		delete(r, "setup_us")
