@@ -45,7 +45,7 @@ const e2eDir = "../../monitor/e2e"
 // factories are the components of the distribution (builder-config.yaml),
 // and a telemetry that logs warnings to the test and serves no metrics
 // (the default one listens on :8888, which parallel tests share).
-func factories(t *testing.T) func() (otelcol.Factories, error) {
+func factories(tb testing.TB) func() (otelcol.Factories, error) {
 	return func() (otelcol.Factories, error) {
 		var f otelcol.Factories
 		var err error
@@ -63,7 +63,7 @@ func factories(t *testing.T) func() (otelcol.Factories, error) {
 		}
 		f.Telemetry = telemetry.NewFactory(func() component.Config { return &struct{}{} },
 			telemetry.WithCreateLogger(func(context.Context, telemetry.LoggerSettings, component.Config) (*zap.Logger, component.ShutdownFunc, error) {
-				return zaptest.NewLogger(t, zaptest.Level(zap.WarnLevel)), nil, nil
+				return zaptest.NewLogger(tb, zaptest.Level(zap.WarnLevel)), nil, nil
 			}))
 		return f, nil
 	}
@@ -73,10 +73,10 @@ func factories(t *testing.T) func() (otelcol.Factories, error) {
 var providers = []confmap.ProviderFactory{envprovider.NewFactory(), fileprovider.NewFactory(), yamlprovider.NewFactory()}
 
 // freeAddr returns a loopback address free a moment ago.
-func freeAddr(t *testing.T) string {
+func freeAddr(tb testing.TB) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	defer ln.Close()
 	return ln.Addr().String()
@@ -86,46 +86,53 @@ func freeAddr(t *testing.T) string {
 // (the README's), its receivers moved to free loopback ports, the spec to
 // the shop's and the files to dir; it returns the receivers' addresses and
 // the function that shuts it down.
-func startCollector(t *testing.T, dir string) (grpcAddr, httpAddr string, shutdown func()) {
-	src, err := os.ReadFile("testdata/pipeline.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+func startCollector(tb testing.TB, dir string) (grpcAddr, httpAddr string, shutdown func()) {
 	abs, err := filepath.Abs(e2eDir)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	grpcAddr, httpAddr = freeAddr(t), freeAddr(t)
-	cfg := strings.NewReplacer("0.0.0.0:4317", grpcAddr, "0.0.0.0:4318", httpAddr,
+	grpcAddr, httpAddr = freeAddr(tb), freeAddr(tb)
+	shutdown = runCollector(tb, "testdata/pipeline.yaml", "0.0.0.0:4317", grpcAddr, "0.0.0.0:4318", httpAddr,
 		"/etc/ivc/shop.hsf", filepath.Join(abs, e2e.Spec), "/etc/ivc/shop.hif", filepath.Join(abs, e2e.HIF),
-		"/var/log/ivc/", dir+"/").Replace(string(src))
-	path := filepath.Join(t.TempDir(), "collector.yaml")
-	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
+		"/var/log/ivc/", dir+"/")
+	return grpcAddr, httpAddr, shutdown
+}
+
+// runCollector runs the Collector configured by the file config, its text
+// replaced by the pairs old, new of replace, until the function it
+// returns shuts it down.
+func runCollector(tb testing.TB, config string, replace ...string) (shutdown func()) {
+	src, err := os.ReadFile(config)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	path := filepath.Join(tb.TempDir(), "collector.yaml")
+	if err := os.WriteFile(path, []byte(strings.NewReplacer(replace...).Replace(string(src))), 0o644); err != nil {
+		tb.Fatal(err)
 	}
 	col, err := otelcol.NewCollector(otelcol.CollectorSettings{
 		BuildInfo:               component.BuildInfo{Command: "ivc-test-collector", Version: "test"},
-		Factories:               factories(t),
+		Factories:               factories(tb),
 		DisableGracefulShutdown: true,
 		ConfigProviderSettings: otelcol.ConfigProviderSettings{ResolverSettings: confmap.ResolverSettings{
 			URIs: []string{"file:" + path}, ProviderFactories: providers}},
 	})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- col.Run(context.Background()) }()
 	for col.GetState() != otelcol.StateRunning {
 		select {
 		case err := <-done:
-			t.Fatalf("the Collector stopped: %v", err)
+			tb.Fatalf("the Collector stopped: %v", err)
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
-	return grpcAddr, httpAddr, func() {
+	return func() {
 		col.Shutdown()
 		if err := <-done; err != nil {
-			t.Error(err)
+			tb.Error(err)
 		}
 	}
 }

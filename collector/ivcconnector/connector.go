@@ -3,12 +3,14 @@ package ivcconnector
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
 	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/connector"
 	"go.opentelemetry.io/collector/consumer"
+	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.uber.org/zap"
 
@@ -30,8 +32,12 @@ type ivcConnector struct {
 	nextMetrics consumer.Metrics // nil: no metrics pipeline
 	forget      func()           // drops it from the shared instances
 
-	mu      sync.Mutex
-	pending []check.Outcome // judged, not yet sent
+	mu sync.Mutex
+	// pending are the records of the sessions judged, not yet sent, recs
+	// its slice of records; text is scratch.
+	pending plog.Logs
+	recs    plog.LogRecordSlice
+	text    strings.Builder
 	met     metrics
 	// sendMu keeps the records in the order they were judged: a sender
 	// takes the pending records and sends them before the next may.
@@ -58,6 +64,7 @@ func newConnector(set connector.Settings, cfg *Config) (*ivcConnector, error) {
 	}
 	c := &ivcConnector{logger: set.Logger, cfg: cfg}
 	c.met.init(time.Now())
+	c.pending, c.recs = newRecords()
 	s.mopt.Report = func(err error) { c.logger.Warn("ivc", zap.Error(err)) }
 	c.table, err = monitor.NewTable(ch, s.lopt, s.mopt, c.emit)
 	if err != nil {
@@ -66,13 +73,13 @@ func newConnector(set connector.Settings, cfg *Config) (*ivcConnector, error) {
 	return c, nil
 }
 
-// emit receives each outcome of the table, its lock held: it keeps it to
-// send, and counts it.
+// emit receives each outcome of the table, its lock held: it makes its
+// record, to send, and counts it.
 func (c *ivcConnector) emit(o check.Outcome) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.nextLogs != nil {
-		c.pending = append(c.pending, o)
+		appendRecord(c.recs, &o, &c.text)
 	}
 	c.met.observe(&o)
 }
@@ -91,13 +98,14 @@ func (c *ivcConnector) send(ctx context.Context) error {
 	c.sendMu.Lock()
 	defer c.sendMu.Unlock()
 	c.mu.Lock()
-	out := c.pending
-	c.pending = nil
-	c.mu.Unlock()
-	if len(out) == 0 {
+	if c.recs.Len() == 0 {
+		c.mu.Unlock()
 		return nil
 	}
-	return c.nextLogs.ConsumeLogs(ctx, records(out))
+	ld := c.pending
+	c.pending, c.recs = newRecords()
+	c.mu.Unlock()
+	return c.nextLogs.ConsumeLogs(ctx, ld)
 }
 
 // sendMetrics sends the metrics so far to the metrics pipeline.

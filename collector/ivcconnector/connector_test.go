@@ -21,6 +21,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/session"
 )
 
@@ -320,5 +321,49 @@ func TestTraceID(t *testing.T) {
 		if got := traceID(id); got != want {
 			t.Errorf("%q: %v, want %v", id, got, want)
 		}
+	}
+}
+
+// TestMemoryBound: with max_session_memory, the open sessions stay within
+// the bound (the table's estimate: 512 B a session, 48 B an event, here 8
+// spans an order), the oldest judged early (evicted), and every session
+// has its record.
+func TestMemoryBound(t *testing.T) {
+	const bound, requests, batch = 256 << 10, 40, 512
+	cfg := createDefaultConfig()
+	cfg.Spec = "../../monitor/e2e/testdata/shop.hsf"
+	cfg.HIF = "../../monitor/e2e/testdata/shop.hif"
+	cfg.SessionIdle = time.Hour
+	cfg.MaxSessionMemory = bound
+	logs := new(consumertest.LogsSink)
+	tl, tm := both(t, cfg, logs, consumertest.NewNop())
+	ctx := context.Background()
+	for _, c := range []connector.Traces{tl, tm} {
+		if err := c.Start(ctx, componenttest.NewNopHost()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	req := testutil.ShopRequest(batch / testutil.ShopSpansPerOrder)
+	most := 0
+	for i := range requests {
+		testutil.SetShopTraces(req, 0, i)
+		for _, c := range []connector.Traces{tl, tm} {
+			if err := c.ConsumeTraces(ctx, req.Traces()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		most = max(most, tl.(*role).c.table.Counts().Open)
+	}
+	n := tl.(*role).c.table.Counts()
+	if per := 512 + testutil.ShopSpansPerOrder*48; most*per > bound || n.Evicted == 0 {
+		t.Errorf("%d sessions open at most (%d B each, bound %d B), %d evicted", most, per, bound, n.Evicted)
+	}
+	for _, c := range []connector.Traces{tl, tm} {
+		if err := c.Shutdown(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := logs.LogRecordCount(), requests*batch/testutil.ShopSpansPerOrder; got != want {
+		t.Errorf("%d records, want %d", got, want)
 	}
 }

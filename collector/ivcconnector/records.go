@@ -28,48 +28,48 @@ const (
 	attrLatencyUS = "ivc.latency_us"
 )
 
-// records turns outcomes into log records, one per session judged: its
+// newRecords returns an empty batch of log records, and its slice of
+// records to append to.
+func newRecords() (plog.Logs, plog.LogRecordSlice) {
+	ld := plog.NewLogs()
+	sl := ld.ResourceLogs().AppendEmpty().ScopeLogs().AppendEmpty()
+	sl.Scope().SetName(scopeName)
+	return ld, sl.LogRecords()
+}
+
+// appendRecord appends the log record of o, a session judged, to lrs: its
 // severity by its verdict (a Fail is an ERROR), its body the outcome's
 // text (the verdict, the reason and the explanation's lines, as ivc
 // monitor writes a Fail on stderr), its attributes the record's, and its
 // trace id the session's, so that a backend links the verdict to its trace.
-func records(out []check.Outcome) plog.Logs {
-	ld := plog.NewLogs()
-	sl := ld.ResourceLogs().AppendEmpty().ScopeLogs().AppendEmpty()
-	sl.Scope().SetName(scopeName)
-	lrs := sl.LogRecords()
-	lrs.EnsureCapacity(len(out))
+// text is scratch.
+func appendRecord(lrs plog.LogRecordSlice, o *check.Outcome, text *strings.Builder) {
+	r := o.Record()
+	lr := lrs.AppendEmpty()
 	now := pcommon.NewTimestampFromTime(time.Now())
-	var text strings.Builder
-	for i := range out {
-		o := &out[i]
-		r := o.Record()
-		lr := lrs.AppendEmpty()
-		lr.SetObservedTimestamp(now)
-		lr.SetTimestamp(now)
-		sev, sevText := severity(o.Result.Verdict)
-		lr.SetSeverityNumber(sev)
-		lr.SetSeverityText(sevText)
-		text.Reset()
-		o.WriteText(&text)
-		lr.Body().SetStr(strings.TrimSuffix(text.String(), "\n"))
-		a := lr.Attributes()
-		a.EnsureCapacity(8)
-		a.PutStr(attrVerdict, r.Verdict)
-		if r.Reason != "" {
-			a.PutStr(attrReason, r.Reason)
-		}
-		a.PutStr(attrSession, r.Session)
-		a.PutStr(attrMode, r.Mode)
-		a.PutStr(attrEngine, r.Engine)
-		if r.Live != nil {
-			a.PutStr(attrClosedBy, r.ClosedBy)
-			a.PutInt(attrRevision, int64(r.Revision))
-			a.PutInt(attrLatencyUS, r.LatencyUS)
-		}
-		lr.SetTraceID(traceID(r.Session))
+	lr.SetObservedTimestamp(now)
+	lr.SetTimestamp(now)
+	sev, sevText := severity(o.Result.Verdict)
+	lr.SetSeverityNumber(sev)
+	lr.SetSeverityText(sevText)
+	text.Reset()
+	o.WriteText(text)
+	lr.Body().SetStr(strings.TrimSuffix(text.String(), "\n"))
+	a := lr.Attributes()
+	a.EnsureCapacity(8)
+	a.PutStr(attrVerdict, r.Verdict)
+	if r.Reason != "" {
+		a.PutStr(attrReason, r.Reason)
 	}
-	return ld
+	a.PutStr(attrSession, r.Session)
+	a.PutStr(attrMode, r.Mode)
+	a.PutStr(attrEngine, r.Engine)
+	if r.Live != nil {
+		a.PutStr(attrClosedBy, r.ClosedBy)
+		a.PutInt(attrRevision, int64(r.Revision))
+		a.PutInt(attrLatencyUS, r.LatencyUS)
+	}
+	lr.SetTraceID(traceID(r.Session))
 }
 
 // severity is a verdict's: a Fail is an error, an Inconc (undecided: a

@@ -95,7 +95,8 @@ var architecture = []struct {
 	// For tests and benchmarks only.
 	{"internal/random", []string{"interaction"}, nil},
 	{"internal/reference", []string{"interaction", "multitrace"}, nil},
-	{"internal/testutil", nil, nil},
+	// pdata: the shop of monitor/e2e as OTLP requests, for load tests.
+	{"internal/testutil", nil, []string{"go.opentelemetry.io/collector/pdata"}},
 	{"internal/hostile", nil, nil}, // writes hostile logs for tests
 	// Tools: commands for the project's developers.
 	{"internal/cmd/hostilegen", []string{"internal/hostile"}, nil}, // internal/hostile as a command
