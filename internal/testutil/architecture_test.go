@@ -99,7 +99,8 @@ var architecture = []struct {
 	// For tests and benchmarks only.
 	{"internal/random", []string{"interaction"}, nil},
 	{"internal/reference", []string{"interaction", "multitrace"}, nil},
-	{"internal/testutil", nil, nil},
+	// pdata: the shop of monitor/e2e as OTLP requests, for load tests.
+	{"internal/testutil", nil, []string{"go.opentelemetry.io/collector/pdata"}},
 	{"internal/hostile", nil, nil}, // writes hostile logs for tests
 	// Tools: commands for the project's developers.
 	{"internal/cmd/hostilegen", []string{"internal/hostile"}, nil},                   // internal/hostile as a command
@@ -116,6 +117,7 @@ var nested = []struct {
 	{"beam", []string{"syntax", "interaction", "spec", "verdict", "logs", "session", "check"}},
 	{"monitor/e2e", []string{"spec", "logs", "check", "monitor", "internal/receiver"}},
 	{"monitor/collector", nil},
+	{"collector", []string{"spec", "interaction", "verdict", "logs", "check", "monitor"}},
 	{"browser", nil},
 }
 

@@ -45,7 +45,14 @@ func bench(pkg, pattern, benchtime string) ([]result, error) {
 // goTest runs go test with args and env and reads the benchmark lines of its
 // output (also those a test logs, indented).
 func goTest(env []string, pkg string, args ...string) ([]result, error) {
+	return goTestIn("", env, pkg, args...)
+}
+
+// goTestIn is goTest in the directory dir ("": the current one), e.g. a
+// nested module's.
+func goTestIn(dir string, env []string, pkg string, args ...string) ([]result, error) {
 	cmd := exec.Command("go", append([]string{"test", pkg}, args...)...)
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
@@ -352,6 +359,28 @@ var producers = []producer{
 			fmt.Sprintf("%s spans/s (%s spans/CPU-s), p99 time to verdict %s (p50 %s, idle wait included), peak RSS %.0f MB, no loss",
 				rate(m["spans/s"]), rate(m["spans/CPU-s"]), dur(m["p99-ms"]*1e3), dur(m["p50-ms"]*1e3), m["peak-RSS-MB"]),
 			fmt.Sprintf("%.2f× the goal", m["spans/s"]/250e3),
+		}}, nil
+	}},
+	{"connector", func() ([]row, error) {
+		// The same load as the monitor row, through a Collector built in
+		// code (otlp receiver → the ivc connector of the nested module
+		// collector/ → verdicts to the debug exporter), beside ivc
+		// monitor's, compared per second of the process's CPU time (the
+		// machine may be shared).
+		rs, err := goTestIn("collector", nil, "./ivcconnector", "-run", "^$", "-bench", "Load$", "-benchtime", "2000x")
+		if err != nil || len(rs) == 0 {
+			return nil, err
+		}
+		ms, err := bench("./monitor", "Load$", "2000x")
+		if err != nil || len(ms) == 0 {
+			return nil, err
+		}
+		c, m := rs[0].metrics, ms[0].metrics
+		return []row{{
+			"OTLP/gRPC on loopback → a Collector (otlp receiver) → the ivc connector → verdicts as log records, the monitor row's load",
+			fmt.Sprintf("ivc monitor, same load: %s spans/CPU-s (%s spans/s)", rate(m["spans/CPU-s"]), rate(m["spans/s"])),
+			fmt.Sprintf("%s spans/CPU-s (%s spans/s), peak RSS %.0f MB, no loss", rate(c["spans/CPU-s"]), rate(c["spans/s"]), c["peak-RSS-MB"]),
+			fmt.Sprintf("%.2f× ivc monitor per CPU-s", c["spans/CPU-s"]/m["spans/CPU-s"]),
 		}}, nil
 	}},
 	{"join10m", func() ([]row, error) {

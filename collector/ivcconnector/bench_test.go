@@ -1,0 +1,72 @@
+package ivcconnector
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"go.opentelemetry.io/collector/component/componenttest"
+	"go.opentelemetry.io/collector/consumer/consumertest"
+
+	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/internal/testutil"
+	"github.com/ivc-project/ivc/monitor"
+)
+
+// BenchmarkConsume is the connector's own cost: the requests of the load
+// test (512 spans of the shop) handed in process to the connector (both
+// roles, verdicts as log records to a sink that drops them) and, beside it,
+// to the session table alone as ivc monitor's receivers hand them, every
+// session judged at the end (Close: no idle wait). spans/CPU-s of the two
+// compare the connector with the table it wraps.
+//
+//	go test ./ivcconnector -run '^$' -bench Consume -count 6
+func BenchmarkConsume(b *testing.B) {
+	const batch = 512
+	cfg := createDefaultConfig()
+	cfg.Spec = filepath.Join("../../monitor/e2e", "testdata/shop.hsf")
+	cfg.HIF = filepath.Join("../../monitor/e2e", "testdata/shop.hif")
+	cfg.SessionIdle = time.Hour
+	req := testutil.ShopRequest(batch / testutil.ShopSpansPerOrder)
+	run := func(b *testing.B, consume func(i int), close func()) {
+		cpu0 := testutil.CPUTime()
+		for i := 0; b.Loop(); i++ {
+			testutil.SetShopTraces(req, 0, i)
+			consume(i)
+		}
+		close()
+		if cpu := testutil.CPUTime() - cpu0; cpu > 0 {
+			b.ReportMetric(float64(b.N*batch)/cpu.Seconds(), "spans/CPU-s")
+		}
+	}
+	b.Run("connector", func(b *testing.B) {
+		cfg := *cfg
+		tl, tm := both(b, &cfg, consumertest.NewNop(), consumertest.NewNop())
+		ctx := context.Background()
+		tl.Start(ctx, componenttest.NewNopHost())
+		tm.Start(ctx, componenttest.NewNopHost())
+		run(b, func(int) {
+			tl.ConsumeTraces(ctx, req.Traces())
+			tm.ConsumeTraces(ctx, req.Traces())
+		}, func() {
+			tl.Shutdown(ctx)
+			tm.Shutdown(ctx)
+		})
+	})
+	b.Run("table", func(b *testing.B) {
+		s, err := cfg.load()
+		if err != nil {
+			b.Fatal(err)
+		}
+		c, err := check.New(s.sp, s.opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		t, err := monitor.NewTable(c, s.lopt, s.mopt, func(o check.Outcome) {})
+		if err != nil {
+			b.Fatal(err)
+		}
+		run(b, func(int) { t.ConsumeTraces("otlp", req.Traces()) }, t.Close)
+	})
+}
