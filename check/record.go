@@ -61,7 +61,7 @@ type Record struct {
 	// stopped before it knew them to be the fewest (a limit), or why there
 	// are none.
 	Repair           []RepairEdit `json:"repair,omitempty"`
-	RepairIncomplete string         `json:"repair_incomplete,omitempty"`
+	RepairIncomplete string       `json:"repair_incomplete,omitempty"`
 	// Pattern is a Fail's failure pattern (Pattern.Key): what the Fails of
 	// a run that fail alike share.
 	Pattern string `json:"pattern,omitempty"`

@@ -237,6 +237,7 @@ func TestLinks(t *testing.T) {
 		t.Errorf("row 2's links: %v", links)
 	}
 }
+
 // TestPatterns: the failure patterns are a table, each example linking to
 // its drawing when it has one; a Fail's repair is written with its drawing.
 func TestPatterns(t *testing.T) {
