@@ -26,6 +26,7 @@ const (
 	attrMode      = "ivc.mode"
 	attrEngine    = "ivc.engine"
 	attrLatencyUS = "ivc.latency_us"
+	attrPattern   = "ivc.pattern"
 )
 
 // newRecords returns an empty batch of log records, and its slice of
@@ -56,10 +57,13 @@ func appendRecord(lrs plog.LogRecordSlice, o *check.Outcome, text *strings.Build
 	o.WriteText(text)
 	lr.Body().SetStr(strings.TrimSuffix(text.String(), "\n"))
 	a := lr.Attributes()
-	a.EnsureCapacity(8)
+	a.EnsureCapacity(9)
 	a.PutStr(attrVerdict, r.Verdict)
 	if r.Reason != "" {
 		a.PutStr(attrReason, r.Reason)
+	}
+	if r.Pattern != "" {
+		a.PutStr(attrPattern, r.Pattern) // what the Fails that fail alike share
 	}
 	a.PutStr(attrSession, r.Session)
 	a.PutStr(attrMode, r.Mode)
