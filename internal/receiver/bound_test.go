@@ -12,10 +12,6 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
-// msg is a protobuf message of the given fields, each a (number, bytes)
-// length-delimited field.
-func msg(fields ...[]byte) []byte { return bytes.Join(fields, nil) }
-
 // field returns field num holding v, length-delimited.
 func field(num protowire.Number, v []byte) []byte {
 	b := protowire.AppendTag(nil, num, protowire.BytesType)
