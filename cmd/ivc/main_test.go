@@ -24,9 +24,24 @@ import (
 // testscript.Main: it would make ivc a builtin command that runs the binary,
 // where scripts run "ivc" in the test process.)
 func TestMain(m *testing.M) {
-	if filepath.Base(os.Args[0]) == "ivc" {
+	switch filepath.Base(os.Args[0]) {
+	case "ivc":
 		main()
 		return
+	case "ivc-peak":
+		// ivc that writes its own peak resident memory (VmHWM) to the
+		// file $IVC_PEAK_FILE as it exits: a child's rusage would carry
+		// the high-water mark of the test process that started it (a
+		// vfork shares its memory until the exec).
+		status := run(os.Args[1:], osEnv())
+		if b, err := os.ReadFile("/proc/self/status"); err == nil {
+			for line := range strings.Lines(string(b)) {
+				if kb, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+					os.WriteFile(os.Getenv("IVC_PEAK_FILE"), []byte(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(kb), "kB"))), 0o644)
+				}
+			}
+		}
+		os.Exit(status)
 	}
 	os.Exit(runTests(m))
 }
@@ -40,6 +55,9 @@ func runTests(m *testing.M) int {
 	self, err := os.Executable()
 	if err == nil {
 		err = os.Symlink(self, filepath.Join(bin, "ivc"))
+	}
+	if err == nil {
+		err = os.Symlink(self, filepath.Join(bin, "ivc-peak"))
 	}
 	if err != nil {
 		log.Fatalf("cannot put ivc on the PATH: %v", err)
