@@ -93,20 +93,17 @@ func (o *Outcome) editOrigin(e verdict.Edit) (session.Origin, bool) {
 	return o.Origins.At(e.Component, e.Index)
 }
 
-// repairLines are the lines of o's repair (verdict.Repair.Explain), a
+// repairLines are the lines of o's repair (verdict.Repair.ExplainAt), a
 // deleted event followed by its origin, as the stops of a Fail are:
 // "[R] unexpected R!zero (event 76, span 5f2c…, traces.json:120)".
 func (o *Outcome) repairLines() []string {
-	lines := o.Repair.Explain()
-	for i, e := range o.Repair.Edits[:min(len(o.Repair.Edits), verdict.MaxEditLines)] {
+	return o.Repair.ExplainAt(func(e verdict.Edit) string {
 		at, ok := o.editOrigin(e)
-		if !ok || i+1 >= len(lines) || !strings.HasSuffix(lines[i+1], ")") {
-			continue
+		if !ok {
+			return ""
 		}
-		s := Stop{Origin: at}
-		lines[i+1] = strings.TrimSuffix(lines[i+1], ")") + ", " + s.where() + ")"
-	}
-	return lines
+		return (&Stop{Origin: at}).where()
+	})
 }
 
 // traceURL fills the placeholders {trace_id} and {span_id} of template,

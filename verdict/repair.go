@@ -104,7 +104,12 @@ func (r Repair) Cost() int { return len(r.Edits) }
 // then "unexpected ACTION (event N)" for a deletion, "missing ACTION before
 // event N" (or "at the end") for an insertion. Events are counted from 1,
 // as the explanation of a Fail counts them; Index, in JSON, from 0.
-func (e Edit) Text() string {
+func (e Edit) Text() string { return e.TextAt("") }
+
+// TextAt is Text with where the deleted event comes from (a log's
+// file:line, a span), when at is not empty: "[R] unexpected R!zero (event
+// 76, traces.json:120)". An insertion has no origin: at is not said.
+func (e Edit) TextAt(at string) string {
 	loc := e.Lifelines
 	if loc == "" {
 		loc = strings.Join(e.Location, ",")
@@ -112,7 +117,10 @@ func (e Edit) Text() string {
 	loc = "[" + loc + "]"
 	switch {
 	case e.Op == Delete:
-		return fmt.Sprintf("%s unexpected %s (event %d)", loc, e.Action, e.Index+1)
+		if at != "" {
+			at = ", " + at
+		}
+		return fmt.Sprintf("%s unexpected %s (event %d%s)", loc, e.Action, e.Index+1, at)
 	case e.End:
 		return fmt.Sprintf("%s missing %s at the end", loc, e.Action)
 	}
@@ -126,7 +134,11 @@ const MaxEditLines = 10
 // indentation: a heading (how many edits, the verdict they lead to, or why
 // the search is incomplete), then one line per edit (Edit.Text), each after
 // two spaces, at most MaxEditLines and a count of the others.
-func (r Repair) Explain() []string {
+func (r Repair) Explain() []string { return r.ExplainAt(nil) }
+
+// ExplainAt is Explain with where each deleted event comes from (at, when
+// not nil: Edit.TextAt).
+func (r Repair) ExplainAt(at func(Edit) string) []string {
 	var head string
 	switch {
 	case len(r.Edits) == 0 && r.Incomplete:
@@ -143,7 +155,11 @@ func (r Repair) Explain() []string {
 	}
 	lines := []string{head}
 	for _, e := range r.Edits[:min(len(r.Edits), MaxEditLines)] {
-		lines = append(lines, "  "+e.Text())
+		where := ""
+		if at != nil && e.Op == Delete {
+			where = at(e)
+		}
+		lines = append(lines, "  "+e.TextAt(where))
 	}
 	if n := len(r.Edits) - MaxEditLines; n > 0 {
 		lines = append(lines, fmt.Sprintf("  and %d more", n))

@@ -66,3 +66,17 @@ func TestRepairText(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// TestExplainAt: a deleted event is followed by its origin, an insertion
+// is not.
+func TestExplainAt(t *testing.T) {
+	r := verdict.Repair{Verdict: verdict.WeakPass, Edits: []verdict.Edit{
+		{Op: verdict.Delete, Location: []string{"R"}, Index: 75, Action: "R!zero"},
+		{Op: verdict.Insert, Location: []string{"S"}, Index: 2, Action: "S?ce"},
+	}}
+	got := r.ExplainAt(func(verdict.Edit) string { return "abp.jsonl:807" })
+	want := []string{"repair (2 edits, then WeakPass):", "  [R] unexpected R!zero (event 76, abp.jsonl:807)", "  [S] missing S?ce before event 3"}
+	if !slices.Equal(got, want) {
+		t.Errorf("ExplainAt = %q, want %q", got, want)
+	}
+}
