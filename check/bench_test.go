@@ -1,13 +1,19 @@
 package check_test
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
-	"github.com/ivc-project/ivc/internal/memlimit"
+	"io"
 	"iter"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/ivc-project/ivc/internal/memlimit"
 
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/interaction"
@@ -33,6 +39,16 @@ import (
 //     engine), whose small languages repeat a few sessions (i1: 9 distinct
 //     among 20,000), as the sessions of a real log repeat: the runtime
 //     engine answers most of them from its verdict memo.
+//
+// Each log is read as JSON Lines, OTLP/JSON and OTLP/protobuf (the OTLP/JSON
+// spans as one ExportTraceServiceRequest, as an OTLP/HTTP body saved to a
+// file), as one file and as one file per location joined. Beside the JSON
+// Lines passes, the peer: a bare scan of the same files (jsonl-bare,
+// jsonl-joined-bare) through bufio from the file, pulling out each line's
+// session, lifeline, kind and message without allocating, the least any
+// reader of the log does; the logs rows of internal/cmd/benchtable are
+// ratios to it. Every pass reports its CPU time per event (cpu-ns/event),
+// which the load of a shared machine inflates less than the time elapsed.
 //
 // Run it with -cpu 1 to count one core.
 func BenchmarkLogs(b *testing.B) {
@@ -96,12 +112,16 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 	}
 	checker()
 	opt := logs.Options{Sig: sp.Sig}
-	for _, f := range []logs.Format{logs.JSONL, logs.OTLP} {
+	for _, f := range []logs.Format{logs.JSONL, logs.OTLP, logs.OTLPProto} {
 		// The sessions as one log, and as one log per location, joined
 		// (the shape of per-service logs), with the same ids.
-		ids := gen.IDs(f, len(mts), 1)
+		written := f
+		if f == logs.OTLPProto {
+			written = logs.OTLP // converted below
+		}
+		ids := gen.IDs(written, len(mts), 1)
 		var buf bytes.Buffer
-		if err := gen.Write(&buf, f, sp.Sig, ids, mts, 1); err != nil {
+		if err := gen.Write(&buf, written, sp.Sig, ids, mts, 1); err != nil {
 			b.Fatal(err)
 		}
 		data := buf.Bytes()
@@ -112,9 +132,23 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 				want++
 			}
 		}
-		split, _ := splitLogs(b, f, sp.Sig, ids, mts)
+		split, _ := splitLogs(b, written, sp.Sig, ids, mts)
+		if f == logs.OTLPProto {
+			data = otlpProto(b, data)
+			for k := range split {
+				split[k] = otlpProto(b, split[k])
+			}
+		}
 		judge := func(b *testing.B, c *check.Checker, sessions iter.Seq2[session.Session, error]) {
 			judgeAll(b, c, sessions, want)
+		}
+		if f == logs.JSONL {
+			// The peer: the same files scanned bare, from disk.
+			dir := b.TempDir()
+			whole := writeFiles(b, dir, "whole", [][]byte{data})
+			parts := writeFiles(b, dir, "loc", split)
+			b.Run("jsonl-bare", func(b *testing.B) { benchmarkBareScan(b, whole, events) })
+			b.Run("jsonl-joined-bare", func(b *testing.B) { benchmarkBareScan(b, parts, events) })
 		}
 		b.Run(f.String(), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
@@ -142,15 +176,147 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 			b.ReportMetric(float64(events)/float64(len(mts)), "events/session")
 		})
 		b.Run(f.String()+"-joined", func(b *testing.B) {
+			var cpu testutil.CPUClock
 			for b.Loop() {
 				b.StopTimer()
 				c := checker()
 				b.StartTimer()
+				cpu.Start()
 				judge(b, c, joinSplit(b, split, f, opt, events, 0, ""))
+				cpu.Stop()
 			}
 			b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+			cpu.Report(b, events*b.N, "event")
 			b.ReportMetric(float64(events)/float64(len(mts)), "events/session")
 		})
+	}
+}
+
+// otlpProto returns the OTLP/JSON log data (one request a line) as one
+// OTLP/protobuf ExportTraceServiceRequest of all its spans.
+func otlpProto(b *testing.B, data []byte) []byte {
+	all := ptrace.NewTraces()
+	var u ptrace.JSONUnmarshaler
+	for line := range bytes.Lines(data) {
+		td, err := u.UnmarshalTraces(line)
+		if err != nil {
+			b.Fatal(err)
+		}
+		td.ResourceSpans().MoveAndAppendTo(all.ResourceSpans())
+	}
+	var m ptrace.ProtoMarshaler
+	out, err := m.MarshalTraces(all)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return out
+}
+
+// writeFiles writes each of data to a file of dir and returns their paths.
+func writeFiles(b *testing.B, dir, name string, data [][]byte) []string {
+	var paths []string
+	for k, d := range data {
+		p := filepath.Join(dir, fmt.Sprintf("%s%d.jsonl", name, k))
+		if err := os.WriteFile(p, d, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	return paths
+}
+
+// benchmarkBareScan scans the JSON Lines files at paths bare (bareScan),
+// one after the other, and checks that they hold events events.
+func benchmarkBareScan(b *testing.B, paths []string, events int) {
+	var cpu testutil.CPUClock
+	for b.Loop() {
+		cpu.Start()
+		n := 0
+		for _, p := range paths {
+			f, err := os.Open(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			k, err := bareScan(bufio.NewReaderSize(f, 64<<10))
+			f.Close()
+			if err != nil {
+				b.Fatal(err)
+			}
+			n += k
+		}
+		cpu.Stop()
+		if n != events {
+			b.Fatalf("%d events, want %d", n, events)
+		}
+	}
+	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+	cpu.Report(b, events*b.N, "event")
+}
+
+// bareScan reads a JSON Lines log whose lines are flat objects without
+// escapes, as package gen writes them, and pulls out each line's session,
+// lifeline, kind and message as slices of the line, allocating nothing: no
+// signature, no order, no sessions, no checks. It returns the number of
+// lines that hold the four.
+func bareScan(r *bufio.Reader) (int, error) {
+	n, sum := 0, 0
+	for {
+		line, err := r.ReadSlice('\n')
+		if len(line) > 0 {
+			var sess, life, kind, msg []byte
+			for i := 0; ; {
+				k := bytes.IndexByte(line[i:], '"')
+				if k < 0 {
+					break
+				}
+				k += i + 1
+				e := bytes.IndexByte(line[k:], '"')
+				if e < 0 {
+					break
+				}
+				key := line[k : k+e]
+				v := k + e + 2 // after the colon
+				if v >= len(line) {
+					break
+				}
+				var val []byte
+				if line[v] == '"' {
+					end := bytes.IndexByte(line[v+1:], '"')
+					if end < 0 {
+						break
+					}
+					val, i = line[v+1:v+1+end], v+end+2
+				} else {
+					end := bytes.IndexAny(line[v:], ",}")
+					if end < 0 {
+						break
+					}
+					val, i = line[v:v+end], v+end
+				}
+				switch string(key) {
+				case "session":
+					sess = val
+				case "lifeline":
+					life = val
+				case "kind":
+					kind = val
+				case "message":
+					msg = val
+				}
+			}
+			if len(sess) > 0 && len(life) > 0 && len(kind) > 0 && len(msg) > 0 {
+				n++
+				sum += int(sess[0]) + int(life[0]) + int(kind[0]) + int(msg[0])
+			}
+		}
+		if err == io.EOF {
+			if sum < 0 { // keeps the fields read
+				return 0, nil
+			}
+			return n, nil
+		} else if err != nil {
+			return n, err
+		}
 	}
 }
 
@@ -231,7 +397,8 @@ func joinSplit(b *testing.B, split [][]byte, f logs.Format, opt logs.Options, ev
 // empty ones dropped, so that no verdict is a memoized one): file, one log holding every session (--session-scope
 // file); joined, one log per location joined by a session.Joiner in memory;
 // spilled, the same logs joined under a budget that forces the joiner to
-// spill to temporary files. Run it with -cpu 1 to count one core.
+// spill to temporary files; beside the JSON Lines paths, the bare scan of
+// the same files (see BenchmarkLogs). Run it with -cpu 1 to count one core.
 func BenchmarkJoin(b *testing.B) {
 	defer memlimit.TuneGC(0)() // the collector as ivc analyze sets it
 	sp, err := spec.Load(filepath.Join(testdata, "abp/abp.hsf"), filepath.Join(testdata, "abp/abp.hif"))
@@ -282,10 +449,20 @@ func benchmarkJoin(b *testing.B, sp *spec.Spec) {
 		}
 		split, size := splitLogs(b, f, sp.Sig, ids, mts)
 		judge := func(b *testing.B, sessions iter.Seq2[session.Session, error]) { judgeAll(b, c, sessions, len(mts)) }
+		if f == logs.JSONL {
+			// The peer: the same files scanned bare, from disk.
+			dir := b.TempDir()
+			file := writeFiles(b, dir, "whole", [][]byte{whole.Bytes()})
+			parts := writeFiles(b, dir, "loc", split)
+			b.Run("jsonl/file-bare", func(b *testing.B) { benchmarkBareScan(b, file, events) })
+			b.Run("jsonl/joined-bare", func(b *testing.B) { benchmarkBareScan(b, parts, events) })
+		}
 		b.Run(f.String()+"/file", func(b *testing.B) {
 			data := whole.Bytes()
 			b.SetBytes(int64(len(data)))
+			var cpu testutil.CPUClock
 			for b.Loop() {
+				cpu.Start()
 				sessions, st, err := session.ReadFrom("bench", bytes.NewReader(data), f, opt, nil)
 				if err != nil || st.Events != events {
 					b.Fatalf("%+v %v, want %d events", st, err, events)
@@ -297,16 +474,22 @@ func benchmarkJoin(b *testing.B, sp *spec.Spec) {
 						}
 					}
 				})
+				cpu.Stop()
 			}
 			b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+			cpu.Report(b, events*b.N, "event")
 		})
 		joined := func(b *testing.B, budget int64) {
 			b.SetBytes(int64(size))
 			tmp := b.TempDir()
+			var cpu testutil.CPUClock
 			for b.Loop() {
+				cpu.Start()
 				judge(b, joinSplit(b, split, f, opt, events, budget, tmp))
+				cpu.Stop()
 			}
 			b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+			cpu.Report(b, events*b.N, "event")
 		}
 		b.Run(f.String()+"/joined", func(b *testing.B) { joined(b, 0) })
 		// A budget of a sixteenth of the events' bytes (about 72 B an
