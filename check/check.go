@@ -79,6 +79,22 @@ const (
 	DefaultAutoMaxMemory    int64 = 512 << 20
 )
 
+// DefaultAutoMaxCheckerWork bounds, with EngineAuto, the size of the
+// checker of each partition of the lifelines, decided before it is built:
+// the automata engine projects its NFA onto every location, and each
+// projection holds every state of the NFA, so a checker takes at least
+// locations × NFA states of work (nfa.CheckerWork), which the runtime
+// engine never pays. Past the bound the runtime engine judges the
+// multi-traces of that partition (Outcome.Engine). Measured on a seq of N
+// messages along a ring of N lifelines (2N+1 states; BenchmarkSeqLifelines,
+// CPU time on a loaded 2-core machine): building the checker of its N
+// locations took 17 ms at N = 100, 79 ms at 300 and 0.6 s at 1,000, where
+// the runtime engine's first check took 2, 3 and 9 ms; the bound, 2^18,
+// falls at N ≈ 360 (about 0.1 s, 25 times the runtime engine's check). The
+// models of the corpus are far below it: the largest, platoon5 (5
+// locations, 6,440 states), is 32,200.
+const DefaultAutoMaxCheckerWork int64 = 1 << 18
+
 // Engine names a decision engine.
 type Engine uint8
 
