@@ -25,9 +25,9 @@ import (
 // DefaultAutoMaxCheckerWork (N ≈ 360), the runtime engine judges.
 func BenchmarkSeqLifelines(b *testing.B) {
 	for _, n := range []int{10, 100, 300, 1000} {
-		sp := seqSpec(b, n)
+		sp, log := seqSpec(b, n, 64)
 		var mts []*multitrace.MultiTrace
-		for _, s := range oneEventLog(b, sp, n, 64) {
+		for _, s := range oneEventLog(b, sp, log, 64) {
 			mt, err := s.Read()
 			if err != nil {
 				b.Fatal(err)
