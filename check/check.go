@@ -28,7 +28,13 @@
 // for the checker of each partition); only an interaction outside the
 // compiled sublanguage (synth.LoopError) or one whose automaton is too
 // big for the attempt (synth.StateLimitError, nfa.LimitError) falls back
-// to the runtime engine, and any other error is returned.
+// to the runtime engine, and any other error is returned. A partition of
+// the lifelines whose checker is past those limits is judged by the
+// runtime engine too, and so is one whose checker would be too big to be
+// worth building, by a bound decided before any of its work:
+// DefaultAutoMaxCheckerWork on its locations × the NFA's states (many
+// lifelines: on a seq of 1,000, half a second of CPU a partition, where
+// the runtime engine's check takes milliseconds).
 //
 // A driver needs no engine: Options are the front door's settings, which
 // it maps onto each engine's (options.go), and what a driver shows beyond
@@ -78,6 +84,23 @@ const (
 	DefaultAutoBuildTimeout       = 2 * time.Second
 	DefaultAutoMaxMemory    int64 = 512 << 20
 )
+
+// DefaultAutoMaxCheckerWork bounds, with EngineAuto, the size of the
+// checker of each partition of the lifelines, decided before it is built:
+// the automata engine projects its NFA onto every location, and each
+// projection holds every state of the NFA, so a checker takes at least
+// locations × NFA states of work (nfa.CheckerWork), which the runtime
+// engine never pays. Past the bound the runtime engine judges the
+// multi-traces of that partition (Outcome.Engine). Measured on a seq of N
+// messages along a ring of N lifelines (2N+1 states, a location per
+// lifeline; BenchmarkSeqLifelines, CPU time on a loaded 2-core machine):
+// building the checker took 6 ms at N = 100, 46 ms at 300 and 0.52 s at
+// 1,000, where the runtime engine's first check took 0.5, 1.2 and 6 ms
+// (its later checks are within 2-4 times the automata engine's). The bound,
+// 2^18, falls at N ≈ 360: about 0.07 s, once per partition. The models of
+// the corpus are far below it: the largest, platoon5 (5 locations, 6,440
+// states), is 32,200.
+const DefaultAutoMaxCheckerWork int64 = 1 << 18
 
 // Engine names a decision engine.
 type Engine uint8

@@ -112,13 +112,14 @@ func (o *Options) automataOptions() automata.Options {
 }
 
 // autoAttempt bounds the automata engine's options ao for EngineAuto's
-// attempt: DefaultAutoMaxStates, DefaultAutoBuildTimeout and
-// DefaultAutoMaxMemory, or o's own limits when they are smaller.
+// attempt: DefaultAutoMaxStates, DefaultAutoBuildTimeout,
+// DefaultAutoMaxMemory (or o's own limits when they are smaller) and
+// DefaultAutoMaxCheckerWork.
 func (o *Options) autoAttempt(ao *automata.Options) {
 	if ao.MaxStates == 0 {
 		ao.MaxStates = DefaultAutoMaxStates
 	}
-	ao.BuildTimeout, ao.MaxMemory = DefaultAutoBuildTimeout, DefaultAutoMaxMemory
+	ao.BuildTimeout, ao.MaxMemory, ao.MaxCheckerWork = DefaultAutoBuildTimeout, DefaultAutoMaxMemory, DefaultAutoMaxCheckerWork
 	if m := o.MaxMemory; m > 0 {
 		ao.MaxMemory = min(m, DefaultAutoMaxMemory)
 	}

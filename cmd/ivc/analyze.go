@@ -99,7 +99,11 @@ Engines (--engine):
                     and what it expected), InterError (the areas of the logs
                     share no accepting path) or CentralError (no interleaving
                     of the logs is accepted)
-  auto (default)    automata when the interaction compiles, else runtime
+  auto (default)    automata when the interaction compiles, else runtime; the
+                    runtime engine also judges the sessions of a partition of
+                    the lifelines whose automata checker is past its limits or
+                    too big to build (locations x NFA states over 2^18: many
+                    lifelines; see docs/limits.md)
 
 Raw NFAs: SPEC may be a .timbuk word automaton (the automata paper's
 benchmark format); its letters are split into locations by

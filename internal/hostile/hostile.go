@@ -1,9 +1,13 @@
 // Package hostile writes hostile logs: small gzip
 // files whose content, once decompressed and read, would take gigabytes if
 // reading were not bounded. Tests and CI run ivc analyze on them under a
-// small --max-memory and check its peak memory.
+// small --max-memory and check its peak memory. It also writes a hostile
+// specification, a seq along many lifelines with one-event sessions
+// (WriteSeq), which costs the automata engine what it does not cost the
+// runtime engine.
 //
 //	err := hostile.Write(dir, hostile.Small) // dir/jaeger-huge.json.gz, ...
+//	err = hostile.WriteSeq(dir, 1000, 200)   // dir/seq1000.hsf, .hif, -200.jsonl
 package hostile
 
 import (
@@ -166,4 +170,49 @@ func session(w *bufio.Writer, s Scale) {
 	for range s.Events {
 		w.WriteString(`{"session":"s","action":"S!d","seq":1}` + "\n")
 	}
+}
+
+// SeqSpec returns the path of WriteSeq's specification of n
+// lifelines in dir, without its extension.
+func SeqSpec(dir string, n int) string { return filepath.Join(dir, fmt.Sprintf("seq%d", n)) }
+
+// SeqAction is the action of WriteSeq's session i on n lifelines.
+func SeqAction(i, n int) string {
+	if i%2 == 0 {
+		return fmt.Sprintf("l%d!m", i*7%n)
+	}
+	return fmt.Sprintf("l%d?m", i*7%n)
+}
+
+// WriteSeq writes into dir a specification of n lifelines l0 … l(n-1)
+// and one message m, seqN.hsf and seqN.hif (a seq of n messages along the
+// ring: l0 sends m to l1, then l1 to l2, …, then l(n-1) to l0), and a JSON
+// Lines log of k one-event sessions on different lifelines, seqN-K.jsonl:
+// session i is an emission of l(7i mod n) when i is even (a Fail, but for
+// l0), a reception otherwise (a WeakPass, but for l0).
+func WriteSeq(dir string, n, k int) error {
+	var sig, hif, log strings.Builder
+	sig.WriteString("@message{\n\tm\n}\n@lifeline{\n\t")
+	hif.WriteString("seq(\n")
+	for i := range n {
+		if i > 0 {
+			sig.WriteString(";")
+			hif.WriteString(",\n")
+		}
+		fmt.Fprintf(&sig, "l%d", i)
+		fmt.Fprintf(&hif, "\tl%d -- m -> l%d", i, (i+1)%n)
+	}
+	sig.WriteString("\n}\n")
+	hif.WriteString("\n)\n")
+	for i := range k {
+		fmt.Fprintf(&log, `{"session":"s%d","action":"%s","seq":1}`+"\n", i, SeqAction(i, n))
+	}
+	base := SeqSpec(dir, n)
+	for name, text := range map[string]string{base + ".hsf": sig.String(), base + ".hif": hif.String(),
+		fmt.Sprintf("%s-%d.jsonl", base, k): log.String()} {
+		if err := os.WriteFile(name, []byte(text), 0o666); err != nil {
+			return err
+		}
+	}
+	return nil
 }

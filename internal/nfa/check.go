@@ -163,6 +163,15 @@ func NewChecker(a *NFA, locs *Alphabets, opt CheckerOptions) (*Checker, error) {
 	return c, nil
 }
 
+// CheckerWork returns the least work of NewChecker for a (trim) under
+// locations locations, counted in states of a added to the subsets of the
+// projections: the projection of each location holds every state of a in
+// the subset of some DFA state (each is reachable), so the projections
+// take at least locations × states units of work and rows of bits, whatever
+// the letters. A caller that has other means to decide (the runtime
+// engine) can refuse a checker by this bound before paying for it.
+func CheckerWork(a *NFA, locations int) int64 { return int64(locations) * int64(a.n) }
+
 // The backward projections only prune the central search: building them
 // may cost pruningWorkFactor times the work of the projections (counted in
 // states of A added to subsets), or minPruningWork, whichever is larger.

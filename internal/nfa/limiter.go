@@ -16,6 +16,7 @@ const (
 	LimitTime   Limit = iota + 1 // its deadline passed
 	LimitMemory                  // it needed more bytes than its memory budget
 	LimitStates                  // it needed more states than its state bound
+	LimitWork                    // its least work was over its work bound: refused before it started
 )
 
 // LimitError reports a construction stopped by its limiter: the NFA
@@ -27,7 +28,8 @@ type LimitError struct {
 	File    string        // the file of what was being built, when known
 	Stage   string        // what was being built: "NFA synthesis", "projection of location [a]"
 	Limit   Limit         // which budget stopped it
-	Max     int64         // LimitMemory: the budget in bytes; LimitStates: the state bound
+	Max     int64         // LimitMemory: the budget in bytes; LimitStates: the state bound; LimitWork: the work bound
+	Work    int64         // LimitWork: the least work of the construction (see CheckerWork)
 	Elapsed time.Duration // how long it ran
 }
 
@@ -47,6 +49,9 @@ func (e *LimitError) Error() string {
 	case LimitMemory:
 		return fmt.Sprintf("%s%s stopped: it needs more than its memory budget of %s (raise --max-memory, or use the runtime engine)",
 			file, e.Stage, FormatBytes(e.Max))
+	case LimitWork:
+		return fmt.Sprintf("%s%s not built: its least work, %d (locations × states of the NFA), is more than its bound of %d (use the runtime engine)",
+			file, e.Stage, e.Work, e.Max)
 	default:
 		return fmt.Sprintf("%s%s stopped: more than %d states (raise its state limit, or use the runtime engine): %v",
 			file, e.Stage, e.Max, ErrTooManyStates)

@@ -103,67 +103,129 @@ func Public(sig *interaction.Signature, mt *multitrace.MultiTrace, edits []Edit)
 // the sync may execute: candidates, not a language).
 func Alphabet(st *interaction.Store, root interaction.Term, locs interaction.Locations) [][]interaction.MultiAction {
 	acts := executable(st, root, map[interaction.Term][]interaction.MultiAction{})
-	out := make([][]interaction.MultiAction, len(locs))
+	// Each multi-action is restricted to the locations of its lifelines
+	// only: with many locations, each sees a few of many actions.
+	at := map[interaction.LifelineID][]int{} // the locations of a lifeline
 	for i, g := range locs {
-		for _, m := range acts {
-			if part := m.Restrict(g); len(part) > 0 && !slices.ContainsFunc(out[i], func(x interaction.MultiAction) bool { return slices.Equal(x, part) }) {
-				out[i] = append(out[i], part)
+		for l := range g.All() {
+			at[l] = append(at[l], i)
+		}
+	}
+	out := make([][]interaction.MultiAction, len(locs))
+	seen := make([]collector, len(locs))
+	var touched []int
+	for _, m := range acts {
+		touched = touched[:0]
+		for _, a := range m {
+			for _, i := range at[a.Lifeline()] {
+				if !slices.Contains(touched, i) {
+					touched = append(touched, i)
+				}
 			}
 		}
+		for _, i := range touched {
+			c := &seen[i]
+			if c.seen == nil {
+				c.seen = map[string]bool{}
+			}
+			c.add(m.Restrict(locs[i]))
+		}
+	}
+	for i := range seen {
+		out[i] = seen[i].acts
 	}
 	return out
 }
 
 // executable returns the multi-actions t may execute (see Alphabet),
-// each once.
+// each once, in the order of their first occurrence in t. Only a sync needs
+// the lists of its operands; elsewhere the actions of a term are
+// collected in one walk into one set, so that a long seq (a term nested as
+// deep as it has actions) costs its size, not its size squared in lists
+// (or cubed in comparisons).
 func executable(st *interaction.Store, t interaction.Term, memo map[interaction.Term][]interaction.MultiAction) []interaction.MultiAction {
 	if acts, ok := memo[t]; ok {
 		return acts
 	}
-	var acts []interaction.MultiAction
-	add := func(m interaction.MultiAction) {
-		if !slices.ContainsFunc(acts, func(x interaction.MultiAction) bool { return slices.Equal(x, m) }) {
-			acts = append(acts, m)
-		}
+	c := collector{seen: map[string]bool{}, done: map[interaction.Term]bool{}}
+	c.collect(st, t, memo)
+	memo[t] = c.acts
+	return c.acts
+}
+
+// collector gathers multi-actions, each once, in the order added.
+type collector struct {
+	acts []interaction.MultiAction
+	seen map[string]bool           // by key
+	done map[interaction.Term]bool // the terms collected (a shared term adds nothing twice)
+	key  []byte
+}
+
+func (c *collector) add(m interaction.MultiAction) {
+	c.key = c.key[:0]
+	for _, a := range m {
+		c.key = append(c.key, byte(a), byte(a>>8), byte(a>>16), byte(a>>24))
 	}
+	if !c.seen[string(c.key)] {
+		c.seen[string(c.key)] = true
+		c.acts = append(c.acts, m)
+	}
+}
+
+// collect adds the multi-actions t may execute.
+func (c *collector) collect(st *interaction.Store, t interaction.Term, memo map[interaction.Term][]interaction.MultiAction) {
+	if c.done[t] {
+		return
+	}
+	c.done[t] = true
 	switch op := st.Op(t); {
 	case op == interaction.OpAct:
-		add(st.Action(t))
+		c.add(st.Action(t))
 	case op.IsLoop():
-		for _, m := range executable(st, st.Left(t), memo) {
-			add(m)
-		}
+		c.collect(st, st.Left(t), memo)
 	case op == interaction.OpSync:
-		sync := st.SyncActions(t)
-		meet := func(m interaction.MultiAction) interaction.MultiAction {
-			var in interaction.MultiAction
-			for _, a := range m {
-				if slices.Contains(sync, a) {
-					in = append(in, a)
-				}
-			}
-			return in
-		}
-		l, r := executable(st, st.Left(t), memo), executable(st, st.Right(t), memo)
-		for _, m := range slices.Concat(l, r) {
-			if len(meet(m)) == 0 {
-				add(m)
-			}
-		}
-		for _, x := range l {
-			if mx := meet(x); len(mx) > 0 {
-				for _, y := range r {
-					if slices.Equal(mx, meet(y)) {
-						add(interaction.NewMultiAction(slices.Concat(x, y)...))
-					}
-				}
-			}
+		for _, m := range synced(st, t, memo) {
+			c.add(m)
 		}
 	case op.IsBinary():
-		for _, m := range slices.Concat(executable(st, st.Left(t), memo), executable(st, st.Right(t), memo)) {
-			add(m)
+		c.collect(st, st.Left(t), memo)
+		c.collect(st, st.Right(t), memo)
+	}
+}
+
+// synced returns the multi-actions the sync t may execute: those of its
+// operands outside the synchronized set, and the joins of an action of
+// each that meet it alike.
+func synced(st *interaction.Store, t interaction.Term, memo map[interaction.Term][]interaction.MultiAction) []interaction.MultiAction {
+	if acts, ok := memo[t]; ok {
+		return acts
+	}
+	c := collector{seen: map[string]bool{}}
+	sync := st.SyncActions(t)
+	meet := func(m interaction.MultiAction) interaction.MultiAction {
+		var in interaction.MultiAction
+		for _, a := range m {
+			if slices.Contains(sync, a) {
+				in = append(in, a)
+			}
+		}
+		return in
+	}
+	l, r := executable(st, st.Left(t), memo), executable(st, st.Right(t), memo)
+	for _, m := range slices.Concat(l, r) {
+		if len(meet(m)) == 0 {
+			c.add(m)
 		}
 	}
-	memo[t] = acts
-	return acts
+	for _, x := range l {
+		if mx := meet(x); len(mx) > 0 {
+			for _, y := range r {
+				if slices.Equal(mx, meet(y)) {
+					c.add(interaction.NewMultiAction(slices.Concat(x, y)...))
+				}
+			}
+		}
+	}
+	memo[t] = c.acts
+	return c.acts
 }

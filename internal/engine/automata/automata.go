@@ -74,6 +74,11 @@ type Options struct {
 	// Check answers Inconc for a multi-trace whose checker could not be
 	// built.
 	MaxMemory int64
+	// MaxCheckerWork, when positive, bounds the least work of each
+	// partition's checker (nfa.CheckerWork: its locations × the NFA's
+	// states): past it the checker is not built, its error a
+	// *nfa.LimitError (LimitWork) found before any of the work is done.
+	MaxCheckerWork int64
 	// NoPruning: see nfa.CheckerOptions.
 	NoPruning bool
 	// File and Syntax locate the interaction's source, so that a loop
@@ -204,12 +209,28 @@ func (e *Engine) locate(locs interaction.Locations) (*located, time.Time) {
 // locateMT is locate for the partition of mt, which it reads without
 // making its Locations (allocation-free once the checker is built).
 func (e *Engine) locateMT(mt *multitrace.MultiTrace) (*located, time.Time) {
+	if l := e.last.Load(); l != nil && l.sameAs(mt) {
+		return l, time.Time{} // without a key: one of many lifelines is tens of kilobytes
+	}
 	var buf [keySize]byte
 	key := buf[:0]
 	for _, c := range mt.Components {
 		key = append(append(key, c.Lifelines...), 0xff)
 	}
 	return e.locateKey(key, mt.Locations)
+}
+
+// sameAs reports whether mt's partition is l's.
+func (l *located) sameAs(mt *multitrace.MultiTrace) bool {
+	if len(mt.Components) != len(l.locs) {
+		return false
+	}
+	for i, c := range mt.Components {
+		if c.Lifelines != l.locs[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // keySize is the room for a partition's key that needs no allocation.
@@ -241,6 +262,12 @@ func (e *Engine) locateKey(key []byte, locs func() interaction.Locations) (*loca
 	e.first = time.Time{}
 	e.mu.Unlock()
 	defer close(l.ready)
+	if err := e.tooMuchWork(len(l.locs)); err != nil {
+		// Refused by its size, before any of the work (the alphabets of
+		// many locations alone take a while).
+		l.err, l.inconc = err, inconcOf(err, e.opt.Mode)
+		return l, t0
+	}
 	alph, index := synth.Alphabets(e.sig, e.acts, l.locs)
 	l.c, l.err = nfa.NewChecker(e.a, alph, e.opt.checkerOptions(deadline))
 	l.letters = index
@@ -274,6 +301,16 @@ func (e *Engine) locateKey(key []byte, locs func() interaction.Locations) (*loca
 		e.checkAt(l, whole)
 	}
 	return l, t0
+}
+
+// tooMuchWork returns the *nfa.LimitError of a checker of n locations
+// whose least work is past Options.MaxCheckerWork, nil when it is within.
+func (e *Engine) tooMuchWork(n int) error {
+	max := e.opt.MaxCheckerWork
+	if w := nfa.CheckerWork(e.a, n); max > 0 && w > max {
+		return &nfa.LimitError{Stage: fmt.Sprintf("the checker of %d locations", n), Limit: nfa.LimitWork, Max: max, Work: w}
+	}
+	return nil
 }
 
 // warmPath returns the multi-trace of the partition l made of the events

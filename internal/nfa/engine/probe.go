@@ -93,7 +93,11 @@ func (s *search) probe() bool {
 // search's free moves do (prefix mode: those letters are ε), and reports
 // whether it added any. The probes take free moves only where they are
 // stuck: a multi-prefix mostly needs none, or a few where a removed
-// lifeline's actions come before what is left to read.
+// lifeline's actions come before what is left to read. Each state is
+// followed once, by its own transitions (a worklist): passes over every
+// consumed location and every state of cur until none is added cost
+// locations × states each, and a multi-prefix of one event among many
+// lifelines takes as many passes as the free moves before it.
 func (s *search) closeFree(cur []uint64, pos []int32) bool {
 	if !s.prefix {
 		return false
@@ -102,25 +106,38 @@ func (s *search) closeFree(cur []uint64, pos []int32) bool {
 	if s.prune {
 		s.allowed(pos)
 	}
-	grew := false
-	for more := true; more; {
-		more = false
-		for i := range s.n {
-			if pos[i] != s.L[i] || !s.post(cur, int(t.lbase[i]), int(t.lbase[i+1])) {
-				continue
-			}
-			for k, x := range s.r {
-				if s.prune {
-					x &= s.m[k]
-				}
-				if x&^cur[k] != 0 {
-					s.nodes += bits.OnesCount64(x &^ cur[k])
-					cur[k] |= x
-					more, grew = true, true
-				}
-			}
+	stack := s.fstack[:0]
+	for k, x := range cur {
+		for x != 0 {
+			stack = append(stack, int32(k<<6+bits.TrailingZeros64(x)))
+			x &= x - 1
 		}
 	}
+	G := t.G
+	grew := false
+	for len(stack) > 0 {
+		q := int(stack[len(stack)-1])
+		stack = stack[:len(stack)-1]
+		for j := t.first[q*G]; j < t.first[q*G+G]; j++ {
+			k := t.byLetter[j]
+			if s.inter != nil && !has(s.inter, int(k)) {
+				continue
+			}
+			if i := t.Parts[t.Trans[k].Sym][0].Loc; pos[i] != s.L[i] {
+				continue
+			}
+			d := t.ldst[j]
+			w, bit := d>>6, uint64(1)<<(d&63)
+			if cur[w]&bit != 0 || s.prune && s.m[w]&bit == 0 {
+				continue
+			}
+			cur[w] |= bit
+			s.nodes++
+			grew = true
+			stack = append(stack, d)
+		}
+	}
+	s.fstack = stack
 	return grew
 }
 

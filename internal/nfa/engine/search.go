@@ -60,6 +60,7 @@ type search struct {
 	rpos   []int32  // run's positions
 	saved  []int32  // others' copy of them
 	ppos   []int32  // the probe's positions
+	fstack []int32  // closeFree's states to follow
 	cur    []uint64
 	// The probe's priorities and candidates, per location; probe1's heads,
 	// masks and masks after the heads.
