@@ -92,6 +92,10 @@ type Options struct {
 	Report func(error)
 	// Now is the clock (tests); time.Now when nil.
 	Now func() time.Time
+	// Ticked, when set, is called by Run after each of its checks for
+	// sessions to close: an output that buffers records writes them
+	// there, a few times per Idle rather than once per record.
+	Ticked func()
 }
 
 // Defaults. Idle is 2 s: the Collector's group-by-trace processor waits 1 s
@@ -373,6 +377,9 @@ func (t *Table) Run(ctx context.Context) {
 			return
 		case <-tk.C:
 			t.Tick(t.opt.Now())
+			if t.opt.Ticked != nil {
+				t.opt.Ticked()
+			}
 		}
 	}
 }
