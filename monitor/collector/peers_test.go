@@ -112,8 +112,12 @@ type peer struct {
 	stop func(spans int) (evicted int, err error)
 }
 
-// ivcBinary builds ivc once for the benchmark.
+// ivcBinary builds ivc once for the benchmark, or takes the one
+// IVC_PEER_BINARY names (to compare two builds, alternated).
 var ivcBinary = sync.OnceValues(func() (string, error) {
+	if bin := os.Getenv("IVC_PEER_BINARY"); bin != "" {
+		return bin, nil
+	}
 	dir, err := os.MkdirTemp("", "ivc-peers")
 	if err != nil {
 		return "", err

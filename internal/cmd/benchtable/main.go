@@ -5,6 +5,7 @@
 //	go run ./internal/cmd/benchtable            # every row (a few minutes)
 //	go run ./internal/cmd/benchtable -rows lfrem,sat
 //	go run ./internal/cmd/benchtable -rows join10m # the 10M-event join run (minutes; not in the default)
+//	go run ./internal/cmd/benchtable -rows peers   # ivc monitor beside the Collector (minutes; not in the default)
 //	go run ./internal/cmd/benchtable -table1    # the automata paper's Table 1, set by set
 //	go run ./internal/cmd/benchtable -hibou     # ivc beside HIBOU 0.8.7 on corpus/lfrem
 //
@@ -485,7 +486,7 @@ var producers = []producer{
 }
 
 func main() {
-	only := flag.String("rows", "", "comma-separated rows to run (default all but join10m): "+keys())
+	only := flag.String("rows", "", "comma-separated rows to run (default all but join10m and peers): "+keys())
 	table1 := flag.Bool("table1", false, "print the automata paper's Table 1 with our seconds per set beside the paper's, instead of the rows")
 	hibou := flag.Bool("hibou", false, "measure ivc beside HIBOU 0.8.7 (../shared/tools/hibou) on the lifeline-removal corpus, instead of the rows")
 	every := flag.Int("every", 5, "with -hibou: one multi-trace in every this many of corpus/lfrem")
@@ -539,7 +540,7 @@ func main() {
 }
 
 // heavy are the rows that run only when -rows names them.
-var heavy = map[string]bool{"join10m": true}
+var heavy = map[string]bool{"join10m": true, "peers": true}
 
 func keys() string {
 	var ks []string
