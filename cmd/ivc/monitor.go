@@ -19,7 +19,6 @@ import (
 
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/internal/input"
-	"github.com/ivc-project/ivc/internal/memlimit"
 	"github.com/ivc-project/ivc/internal/receiver"
 	"github.com/ivc-project/ivc/monitor"
 	"github.com/ivc-project/ivc/syntax"
@@ -216,18 +215,6 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 		lim.Memory = lim.RequestBytes
 	}
 	otlp := receiver.NewOTLPLimits(t, lim)
-	// The collector as ivc analyze sets it (memlimit.TuneGC): a heap goal
-	// of several times the live heap, under a soft limit of what the
-	// monitor may hold by its own bounds (sessions, requests being
-	// decoded) and the 64 MiB it takes beyond them. Most of what it
-	// allocates (decoded requests, events, judgments) dies young.
-	sessions := opt.MaxMemory
-	if sessions == 0 {
-		sessions = monitor.DefaultMaxMemory()
-	}
-	if sessions > 0 {
-		defer memlimit.TuneGC(sessions + lim.Memory + 64<<20)()
-	}
 
 	ctx, stop := a.interrupted()
 	defer stop()
