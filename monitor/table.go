@@ -92,6 +92,10 @@ type Options struct {
 	Report func(error)
 	// Now is the clock (tests); time.Now when nil.
 	Now func() time.Time
+	// Ticked, when set, is called by Run after each of its checks for
+	// sessions to close: an output that buffers records writes them
+	// there, a few times per Idle rather than once per record.
+	Ticked func()
 }
 
 // Defaults. Idle is 2 s: the Collector's group-by-trace processor waits 1 s
@@ -211,6 +215,9 @@ type Table struct {
 	walkBytes int64
 	tmp       []uint64
 	order     []int32
+	// judged is judge's copy of a session's events (Assemble sorts
+	// them), kept for the next: t.mu is held.
+	judged []logs.Event
 
 	mu       sync.Mutex
 	sessions map[string]*liveSession // open and closed within their grace
@@ -373,6 +380,9 @@ func (t *Table) Run(ctx context.Context) {
 			return
 		case <-tk.C:
 			t.Tick(t.opt.Now())
+			if t.opt.Ticked != nil {
+				t.opt.Ticked()
+			}
 		}
 	}
 }
@@ -457,7 +467,8 @@ func (t *Table) close(s *liveSession, by string, now time.Time, o *check.Outcome
 // judge judges the events of s as ivc analyze judges a session: its
 // outcome, or why it cannot be judged (Outcome.Err).
 func (t *Table) judge(s *liveSession) check.Outcome {
-	events := append([]logs.Event(nil), s.events...) // Assemble sorts them
+	events := append(t.judged[:0], s.events...) // Assemble sorts them
+	defer func() { t.judged = events[:0]; clear(events) }()
 	ls, err := t.asm.Assemble(s.file, s.id, events)
 	if err != nil {
 		// Events the readers cannot have given: counted as they arrived.

@@ -1,6 +1,7 @@
 package session_test
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 
@@ -39,5 +40,34 @@ func TestAssembleErrors(t *testing.T) {
 	}
 	if _, err := session.NewAssembler(logs.Options{Sig: sig, Locations: []interaction.Lifelines{interaction.LifelinesOf(0), interaction.LifelinesOf(0, 1)}}); err == nil {
 		t.Error("overlapping locations accepted")
+	}
+}
+
+// TestAssembleMemory: assembling a small session takes memory in
+// proportion to its events, not a chunk of a reading's arena (ivc monitor
+// assembles every session it closes on its own).
+func TestAssembleMemory(t *testing.T) {
+	sig := testSig(t)
+	a, err := session.NewAssembler(logs.Options{Sig: sig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []logs.Event
+	_, err = logs.Scan("x.jsonl", strings.NewReader(`{"session":"s","action":"a!m"}`+"\n"+`{"session":"s","action":"b?m"}`), logs.JSONL,
+		logs.Options{Sig: sig}, func(e logs.Event) { evs = append(evs, e) }, nil)
+	if err != nil || len(evs) != 2 {
+		t.Fatal(evs, err)
+	}
+	const runs = 100
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range runs {
+		if s, err := a.Assemble("x.jsonl", "s", evs); err != nil || s.Err != nil {
+			t.Fatal(err, s.Err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / runs; per > 4<<10 {
+		t.Errorf("assembling a session of 2 events allocates %d bytes", per)
 	}
 }

@@ -103,6 +103,9 @@ var manualCommands = map[string]string{
 	"go run ./internal/cmd/benchtable -table1":       "about 6 minutes; the sweep runs its benchmarks once, as the page's go test -bench Table1 line",
 	"internal/cmd/benchtable/ab.sh 67925e9 6":        "checks another revision out as a worktree of this repository, and runs for many minutes",
 	"internal/cmd/benchtable/abrt.sh 67925e9 6":      "checks another revision out as a worktree of this repository, and runs for many minutes",
+	"go run ./internal/cmd/benchtable -rows peers":   "about 10 minutes: three rounds of 2M spans to four receivers",
+	// ivc monitor beside the Collector, a nested module of its own.
+	"go -C monitor/collector test -run '^$' -bench Peers -benchtime 4000x": "minutes; CI's monitor/collector/ step builds it (go vet)",
 	// The Collector connector, a nested module of its own.
 	"go -C collector test ./ivcconnector -run '^$' -bench 'Load$' -benchtime 2000x": "CI's collector/ step runs its TestLoad, the same load, shorter",
 }

@@ -45,6 +45,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"sync/atomic"
 	"syscall"
 
@@ -67,7 +68,16 @@ func main() {
 		atomicfile.RemoveTemps()
 		os.Exit(130)
 	}()
+	// IVC_CPUPROFILE: a CPU profile of the run to this file (for
+	// profiling ivc monitor as the peers benchmark runs it, a process
+	// of its own).
+	if path := os.Getenv("IVC_CPUPROFILE"); path != "" {
+		if f, err := os.Create(path); err == nil {
+			pprof.StartCPUProfile(f) // written by StopCPUProfile, before exit
+		}
+	}
 	status := run(os.Args[1:], osEnv())
+	pprof.StopCPUProfile()
 	// Close reports what a write may not have yet (a file system that
 	// writes back late): results lost there are an error too.
 	if err := os.Stdout.Close(); err != nil && status < exitInput {

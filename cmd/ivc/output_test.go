@@ -36,3 +36,53 @@ func TestOutputLost(t *testing.T) {
 		}
 	}
 }
+
+// short takes the first n bytes written to it, then fails as a full disk.
+type short struct {
+	bytes.Buffer
+	n int
+}
+
+func (s *short) Write(p []byte) (int, error) {
+	k := min(len(p), s.n-s.Len())
+	s.Buffer.Write(p[:k])
+	if k < len(p) {
+		return k, syscall.ENOSPC
+	}
+	return k, nil
+}
+
+// TestRecordOutputFlush: ivc monitor's records are written together at a
+// flush, not one by one; of a write the disk took in part, the records it
+// took whole are written and the others counted unwritten, and the error
+// is reported.
+func TestRecordOutputFlush(t *testing.T) {
+	w := &short{n: 25}
+	var reported []error
+	o, err := openOutput("", w, func(err error) { reported = append(reported, err) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	record := func(s string) {
+		o.mu.Lock()
+		o.buf.WriteString(s)
+		o.ends = append(o.ends, o.buf.Len())
+		o.mu.Unlock()
+	}
+	record("{\"a\":1}\n")
+	record("{\"b\":2}\n")
+	if w.Len() != 0 {
+		t.Errorf("written before a flush: %q", w.String())
+	}
+	record("{\"c\":3}\n")
+	record("{\"d\":4}\n")
+	o.flush()
+	if w.String() != "{\"a\":1}\n{\"b\":2}\n{\"c\":3}\n{" || o.unwritten.Load() != 1 || len(reported) != 1 || o.healthy() == nil {
+		t.Errorf("written %q, %d unwritten, reported %v", w.String(), o.unwritten.Load(), reported)
+	}
+	w.n = 1 << 10
+	record("{\"e\":5}\n")
+	if err := o.Close(); err != nil || !strings.HasSuffix(w.String(), "{\"e\":5}\n") || o.healthy() != nil || len(reported) != 2 {
+		t.Errorf("at Close: %v, written %q, reported %v", err, w.String(), reported)
+	}
+}

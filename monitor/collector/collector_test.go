@@ -51,7 +51,7 @@ func factories(t *testing.T) func() (otelcol.Factories, error) {
 }
 
 // freeAddr returns a loopback address free a moment ago.
-func freeAddr(t *testing.T) string {
+func freeAddr(t testing.TB) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@
 //	go run ./internal/cmd/benchtable            # every row (a few minutes)
 //	go run ./internal/cmd/benchtable -rows lfrem,sat
 //	go run ./internal/cmd/benchtable -rows join10m # the 10M-event join run (minutes; not in the default)
+//	go run ./internal/cmd/benchtable -rows peers   # ivc monitor beside the Collector (minutes; not in the default)
 //	go run ./internal/cmd/benchtable -table1    # the automata paper's Table 1, set by set
 //	go run ./internal/cmd/benchtable -hibou     # ivc beside HIBOU 0.8.7 on corpus/lfrem
 //
@@ -386,7 +387,7 @@ var producers = []producer{
 		m := rs[0].metrics
 		return []row{{
 			"OTLP/gRPC on loopback → ivc monitor → verdicts, 512-span requests (64 shop traces of 8 spans), 4 senders in process, sessions idle after 500 ms",
-			"goal 250k spans/s on 2 cores, generator included; the Collector's published ≈ 12k spans/s per core",
+			"goal 250k spans/s on 2 cores, generator included (the Collector beside it: -rows peers)",
 			fmt.Sprintf("%s spans/s (%s spans/CPU-s), p99 time to verdict %s (p50 %s, idle wait included), peak RSS %.0f MB, no loss",
 				rate(m["spans/s"]), rate(m["spans/CPU-s"]), dur(m["p99-ms"]*1e3), dur(m["p50-ms"]*1e3), m["peak-RSS-MB"]),
 			fmt.Sprintf("%.2f× the goal", m["spans/s"]/250e3),
@@ -413,6 +414,65 @@ var producers = []producer{
 			fmt.Sprintf("%s spans/CPU-s (%s spans/s), peak RSS %.0f MB, no loss", rate(c["spans/CPU-s"]), rate(c["spans/s"]), c["peak-RSS-MB"]),
 			fmt.Sprintf("%.2f× ivc monitor per CPU-s", c["spans/CPU-s"]/m["spans/CPU-s"]),
 		}}, nil
+	}},
+	{"peers", func() ([]row, error) {
+		// ivc monitor beside the OpenTelemetry Collector built from its
+		// modules (the nested module monitor/collector's BenchmarkPeers):
+		// one sender, each receiver a process of its own, compared per
+		// second of the receiver's own CPU time; rounds alternate the
+		// receivers (the machine may be shared).
+		const rounds = 3
+		runs := map[string][]map[string]float64{}
+		for range rounds {
+			rs, err := goTestIn("monitor/collector", nil, ".", "-run", "^$", "-bench", "Peers", "-benchtime", "4000x", "-count", "1", "-timeout", "60m")
+			if err != nil {
+				return nil, err
+			}
+			for _, r := range rs {
+				runs[strings.TrimPrefix(r.name, "Peers/")] = append(runs[strings.TrimPrefix(r.name, "Peers/")], r.metrics)
+			}
+		}
+		// med returns the median of a metric over the rounds and its
+		// range.
+		med := func(name, unit string) (m, lo, hi float64) {
+			var vs []float64
+			for _, r := range runs[name] {
+				vs = append(vs, r[unit])
+			}
+			if len(vs) == 0 {
+				return 0, 0, 0
+			}
+			slices.Sort(vs)
+			return vs[len(vs)/2], vs[0], vs[len(vs)-1]
+		}
+		cell := func(name string) string {
+			c, clo, chi := med(name, "spans/CPU-s")
+			w, _, _ := med(name, "spans/s")
+			rss, _, _ := med(name, "peak-RSS-MB")
+			_, _, lost := med(name, "lost")
+			loss := "no loss"
+			if lost > 0 {
+				loss = fmt.Sprintf("up to %.0f spans not released", lost)
+			}
+			return fmt.Sprintf("%s spans/CPU-s (%s–%s), %s spans/s ingested, peak RSS %.0f MB, %s", rate(c), rate(clo), rate(chi), rate(w), rss, loss)
+		}
+		bare, _, _ := med("collector-batch", "spans/CPU-s")
+		group, _, _ := med("collector-groupbytrace", "spans/CPU-s")
+		load := fmt.Sprintf("2,048,000 spans (256,000 shop traces of 8 spans) in 512-span OTLP/gRPC requests on loopback, one sender of 4 streams, the receiver a process of its own, median of %d alternated rounds", rounds)
+		out := []row{
+			{"Collector v0.165 (OTLP receiver → batch → nop exporter): bare ingestion; " + load, "", cell("collector-batch"), ""},
+			{"Collector v0.165 (OTLP receiver → groupbytrace 500 ms → nop exporter): grouping only, same load", "bare ingestion", cell("collector-groupbytrace"),
+				fmt.Sprintf("%.2f× bare ingestion per CPU-s", group/bare)},
+		}
+		for _, m := range []struct{ name, label string }{
+			{"monitor", "ivc monitor --session-idle 500ms --max-session-memory 32MiB --output F: groups, judges and writes every session, same load"},
+			{"monitor-defaults", "ivc monitor --output F, its defaults (sessions idle after 2 s, a quarter of the available memory), same load"},
+		} {
+			v, _, _ := med(m.name, "spans/CPU-s")
+			out = append(out, row{m.label, fmt.Sprintf("Collector: bare ingestion %s, groupbytrace %s spans/CPU-s", rate(bare), rate(group)), cell(m.name),
+				fmt.Sprintf("%.2f× bare ingestion (goal ≥ 1×), %.1f× groupbytrace per CPU-s", v/bare, v/group)})
+		}
+		return out, nil
 	}},
 	{"join10m", func() ([]row, error) {
 		// Heavy (minutes, 1 GB of logs): only with -rows join10m.
@@ -457,7 +517,7 @@ var producers = []producer{
 }
 
 func main() {
-	only := flag.String("rows", "", "comma-separated rows to run (default all but join10m): "+keys())
+	only := flag.String("rows", "", "comma-separated rows to run (default all but join10m and peers): "+keys())
 	table1 := flag.Bool("table1", false, "print the automata paper's Table 1 with our seconds per set beside the paper's, instead of the rows")
 	hibou := flag.Bool("hibou", false, "measure ivc beside HIBOU 0.8.7 (../shared/tools/hibou) on the lifeline-removal corpus, instead of the rows")
 	every := flag.Int("every", 5, "with -hibou: one multi-trace in every this many of corpus/lfrem")
@@ -511,7 +571,7 @@ func main() {
 }
 
 // heavy are the rows that run only when -rows names them.
-var heavy = map[string]bool{"join10m": true}
+var heavy = map[string]bool{"join10m": true, "peers": true}
 
 func keys() string {
 	var ks []string
