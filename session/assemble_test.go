@@ -1,6 +1,7 @@
 package session_test
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 
@@ -39,5 +40,36 @@ func TestAssembleErrors(t *testing.T) {
 	}
 	if _, err := session.NewAssembler(logs.Options{Sig: sig, Locations: []interaction.Lifelines{interaction.LifelinesOf(0), interaction.LifelinesOf(0, 1)}}); err == nil {
 		t.Error("overlapping locations accepted")
+	}
+}
+
+// TestAssembleBytes: a session assembled alone takes storage for its own
+// events, not a share of a gatherer's arena sized for thousands (ivc
+// monitor assembles each session as it closes).
+func TestAssembleBytes(t *testing.T) {
+	sig := testSig(t)
+	a, err := session.NewAssembler(logs.Options{Sig: sig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []logs.Event
+	_, err = logs.Scan("x.jsonl", strings.NewReader(strings.Repeat(`{"session":"s","action":"a!m"}`+"\n", 8)), logs.JSONL,
+		logs.Options{Sig: sig}, func(e logs.Event) { evs = append(evs, e) }, nil)
+	if err != nil || len(evs) != 8 {
+		t.Fatal(evs, err)
+	}
+	const runs = 100
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range runs {
+		if _, err := a.Assemble("x.jsonl", "s", evs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	per := (after.TotalAlloc - before.TotalAlloc) / runs
+	t.Logf("%d bytes to assemble a session of %d events", per, len(evs))
+	if per > 16<<10 {
+		t.Errorf("%d bytes allocated to assemble a session of %d events", per, len(evs))
 	}
 }

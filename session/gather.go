@@ -368,6 +368,11 @@ func (g *gatherer) finish() []Session {
 		trace: make([]interaction.MultiAction, g.events),
 		comps: make([]multitrace.Component, len(g.sess)*len(g.locs)),
 		mts:   make([]multitrace.MultiTrace, len(g.sess)),
+		// The origins too: a gatherer of one session (an Assembler's) would
+		// otherwise take a chunk of each for its few events.
+		origins: make([]Origins, len(g.sess)),
+		at:      make([]origin, g.events),
+		starts:  make([]int32, len(g.sess)*(len(g.locs)+1)),
 	}
 	for i := range g.sess {
 		out[i] = g.build(int32(i), a)
