@@ -2,9 +2,7 @@ package ivcconnector
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
-	"time"
 
 	"go.opentelemetry.io/collector/component/componenttest"
 	"go.opentelemetry.io/collector/consumer/consumertest"
@@ -24,10 +22,7 @@ import (
 //	go test ./ivcconnector -run '^$' -bench Consume -count 6
 func BenchmarkConsume(b *testing.B) {
 	const batch = 512
-	cfg := createDefaultConfig()
-	cfg.Spec = filepath.Join("../../monitor/e2e", "testdata/shop.hsf")
-	cfg.HIF = filepath.Join("../../monitor/e2e", "testdata/shop.hif")
-	cfg.SessionIdle = time.Hour
+	cfg := shopConfig()
 	req := testutil.ShopRequest(batch / testutil.ShopSpansPerOrder)
 	run := func(b *testing.B, consume func(i int), close func()) {
 		cpu0 := testutil.CPUTime()
@@ -69,4 +64,23 @@ func BenchmarkConsume(b *testing.B) {
 		}
 		run(b, func(int) { t.ConsumeTraces("otlp", req.Traces()) }, t.Close)
 	})
+}
+
+// BenchmarkRecord is the cost of a verdict's log record (a Pass of the
+// shop, judged live): its body, attributes and trace id, appended to a
+// batch, 64 a batch as the load's requests close.
+//
+//	go test ./ivcconnector -run '^$' -bench Record -benchmem
+func BenchmarkRecord(b *testing.B) {
+	req := testutil.ShopRequest(64)
+	testutil.SetShopTraces(req, 0, 0)
+	os := judged(b, shopConfig(), req.Traces())
+	var rs batch
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if i%len(os) == 0 {
+			rs.reset()
+		}
+		rs.add(&os[i%len(os)])
+	}
 }
