@@ -1,7 +1,12 @@
 package ivcconnector
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sync"
 	"testing"
 
 	"go.opentelemetry.io/collector/component/componenttest"
@@ -15,9 +20,11 @@ import (
 // BenchmarkConsume is the connector's own cost: the requests of the load
 // test (512 spans of the shop) handed in process to the connector (both
 // roles, verdicts as log records to a sink that drops them) and, beside it,
-// to the session table alone as ivc monitor's receivers hand them, every
-// session judged at the end (Close: no idle wait). spans/CPU-s of the two
-// compare the connector with the table it wraps.
+// to the session table alone as ivc monitor's receivers hand them (its
+// outcomes dropped: table; or their records written as ivc monitor --output
+// writes them: table-records), every session judged at the end (Close: no
+// idle wait). spans/CPU-s of the three compare the connector with the table
+// it wraps, and with ivc monitor as it runs.
 //
 //	go test ./ivcconnector -run '^$' -bench Consume -count 6
 func BenchmarkConsume(b *testing.B) {
@@ -49,7 +56,7 @@ func BenchmarkConsume(b *testing.B) {
 			tm.Shutdown(ctx)
 		})
 	})
-	b.Run("table", func(b *testing.B) {
+	table := func(b *testing.B, emit func(check.Outcome)) {
 		s, err := cfg.load()
 		if err != nil {
 			b.Fatal(err)
@@ -58,12 +65,38 @@ func BenchmarkConsume(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		t, err := monitor.NewTable(c, s.lopt, s.mopt, func(o check.Outcome) {})
+		t, err := monitor.NewTable(c, s.lopt, s.mopt, emit)
 		if err != nil {
 			b.Fatal(err)
 		}
 		run(b, func(int) { t.ConsumeTraces("otlp", req.Traces()) }, t.Close)
-	})
+	}
+	b.Run("table", func(b *testing.B) { table(b, func(check.Outcome) {}) })
+	b.Run("table-records", func(b *testing.B) { table(b, MonitorOutput(b)) })
+}
+
+// MonitorOutput returns an emitter of a session table that writes each
+// outcome's record as ivc monitor --output FILE writes it (its JSON line,
+// flushed), to a file of tb's temporary directory: the peer of the
+// connector's log records in the benchmarks.
+func MonitorOutput(tb testing.TB) func(check.Outcome) {
+	f, err := os.Create(filepath.Join(tb.TempDir(), "verdicts.jsonl"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { f.Close() })
+	var mu sync.Mutex
+	w := bufio.NewWriter(f)
+	return func(o check.Outcome) {
+		line, _ := json.Marshal(o.Record())
+		mu.Lock()
+		defer mu.Unlock()
+		w.Write(line)
+		w.WriteByte('\n')
+		if err := w.Flush(); err != nil {
+			tb.Error(err)
+		}
+	}
 }
 
 // BenchmarkRecord is the cost of a verdict's log record (a Pass of the
