@@ -104,7 +104,8 @@ var manualCommands = map[string]string{
 	"internal/cmd/benchtable/ab.sh 67925e9 6":        "checks another revision out as a worktree of this repository, and runs for many minutes",
 	"internal/cmd/benchtable/abrt.sh 67925e9 6":      "checks another revision out as a worktree of this repository, and runs for many minutes",
 	// The Collector connector, a nested module of its own.
-	"go -C collector test ./ivcconnector -run '^$' -bench 'Load$' -benchtime 2000x": "CI's collector/ step runs its TestLoad, the same load, shorter",
+	"go -C collector test ./ivcconnector -run '^$' -bench 'Load$' -benchtime 2000x":        "CI's collector/ step runs its TestLoad, the same load, shorter",
+	"go -C collector test ./ivcconnector -run '^$' -bench 'LoadMonitor$' -benchtime 2000x": "CI's collector/ step runs its TestLoad, the same load to the Collector, shorter; monitor's TestLoad, to ivc monitor's parts",
 }
 
 // lighterCommands are what TestDocs runs, under -tags sweep, in place of
