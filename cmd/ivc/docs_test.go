@@ -107,7 +107,8 @@ var manualCommands = map[string]string{
 	// ivc monitor beside the Collector, a nested module of its own.
 	"go -C monitor/collector test -run '^$' -bench Peers -benchtime 4000x": "minutes; CI's monitor/collector/ step builds it (go vet)",
 	// The Collector connector, a nested module of its own.
-	"go -C collector test ./ivcconnector -run '^$' -bench 'Load$' -benchtime 2000x": "CI's collector/ step runs its TestLoad, the same load, shorter",
+	"go -C collector test ./ivcconnector -run '^$' -bench 'Load$' -benchtime 2000x":        "CI's collector/ step runs its TestLoad, the same load, shorter",
+	"go -C collector test ./ivcconnector -run '^$' -bench 'LoadMonitor$' -benchtime 2000x": "CI's collector/ step runs its TestLoad, the same load to the Collector, shorter; monitor's TestLoad, to ivc monitor's parts",
 }
 
 // lighterCommands are what TestDocs runs, under -tags sweep, in place of

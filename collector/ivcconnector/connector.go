@@ -3,14 +3,12 @@ package ivcconnector
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
 	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/connector"
 	"go.opentelemetry.io/collector/consumer"
-	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.uber.org/zap"
 
@@ -32,12 +30,8 @@ type ivcConnector struct {
 	nextMetrics consumer.Metrics // nil: no metrics pipeline
 	forget      func()           // drops it from the shared instances
 
-	mu sync.Mutex
-	// pending are the records of the sessions judged, not yet sent, recs
-	// its slice of records; text is scratch.
-	pending plog.Logs
-	recs    plog.LogRecordSlice
-	text    strings.Builder
+	mu      sync.Mutex // guards pending and met
+	pending batch      // the records of the sessions judged, not yet sent
 	met     metrics
 	// sendMu keeps the records in the order they were judged: a sender
 	// takes the pending records and sends them before the next may.
@@ -64,7 +58,7 @@ func newConnector(set connector.Settings, cfg *Config) (*ivcConnector, error) {
 	}
 	c := &ivcConnector{logger: set.Logger, cfg: cfg}
 	c.met.init(time.Now())
-	c.pending, c.recs = newRecords()
+	c.pending.reset()
 	s.mopt.Report = func(err error) { c.logger.Warn("ivc", zap.Error(err)) }
 	c.table, err = monitor.NewTable(ch, s.lopt, s.mopt, c.emit)
 	if err != nil {
@@ -79,7 +73,7 @@ func (c *ivcConnector) emit(o check.Outcome) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.nextLogs != nil {
-		appendRecord(c.recs, &o, &c.text)
+		c.pending.add(&o)
 	}
 	c.met.observe(&o)
 }
@@ -98,12 +92,12 @@ func (c *ivcConnector) send(ctx context.Context) error {
 	c.sendMu.Lock()
 	defer c.sendMu.Unlock()
 	c.mu.Lock()
-	if c.recs.Len() == 0 {
+	if c.pending.recs.Len() == 0 {
 		c.mu.Unlock()
 		return nil
 	}
-	ld := c.pending
-	c.pending, c.recs = newRecords()
+	ld := c.pending.ld
+	c.pending.reset()
 	c.mu.Unlock()
 	return c.nextLogs.ConsumeLogs(ctx, ld)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/internal/testutil"
+	"github.com/ivc-project/ivc/monitor"
 	"github.com/ivc-project/ivc/session"
 )
 
@@ -313,6 +315,67 @@ func TestShutdownBounded(t *testing.T) {
 	}
 }
 
+// shopConfig is the configuration of the load tests (monitor/e2e's shop),
+// its sessions closed at shutdown.
+func shopConfig() *Config {
+	cfg := createDefaultConfig()
+	cfg.Spec = "../../monitor/e2e/testdata/shop.hsf"
+	cfg.HIF = "../../monitor/e2e/testdata/shop.hif"
+	cfg.SessionIdle = time.Hour
+	return cfg
+}
+
+// judged returns the outcomes of the sessions of tds, judged live by a
+// session table as cfg says, as the table gives them to the connector.
+func judged(tb testing.TB, cfg *Config, tds ...ptrace.Traces) []check.Outcome {
+	tb.Helper()
+	s, err := cfg.load()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c, err := check.New(s.sp, s.opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []check.Outcome
+	t, err := monitor.NewTable(c, s.lopt, s.mopt, func(o check.Outcome) { out = append(out, o) })
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, td := range tds {
+		if _, err := t.ConsumeTraces(source, td); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	t.Close()
+	return out
+}
+
+// TestBody: a record's body is the outcome's text (Outcome.WriteText)
+// without its last newline, for the Passes whose text is written apart
+// (the shop's) as for the others (ABP's WeakPasses and Fail).
+func TestBody(t *testing.T) {
+	req := testutil.ShopRequest(4)
+	testutil.SetShopTraces(req, 0, 0)
+	shop := judged(t, shopConfig(), req.Traces())
+	cfg := createDefaultConfig()
+	cfg.Spec = abp
+	cfg.SessionIdle = time.Hour
+	os := append(shop, judged(t, cfg, requests(t, abpOTLP)...)...)
+	if len(os) != 4+3 {
+		t.Fatalf("%d outcomes, want 7", len(os))
+	}
+	var b batch
+	b.reset()
+	for _, o := range os {
+		var want strings.Builder
+		o.WriteText(&want)
+		if got := b.body(&o); got != strings.TrimSuffix(want.String(), "\n") {
+			t.Errorf("session %s: body\n%s\nwant\n%s", o.ID, got, want.String())
+		}
+	}
+}
+
 // TestTraceID: a session's id is its trace id in hex; any other id gives
 // no trace id.
 func TestTraceID(t *testing.T) {
@@ -333,10 +396,7 @@ func TestTraceID(t *testing.T) {
 // has its record.
 func TestMemoryBound(t *testing.T) {
 	const bound, requests, batch = 256 << 10, 40, 512
-	cfg := createDefaultConfig()
-	cfg.Spec = "../../monitor/e2e/testdata/shop.hsf"
-	cfg.HIF = "../../monitor/e2e/testdata/shop.hif"
-	cfg.SessionIdle = time.Hour
+	cfg := shopConfig()
 	cfg.MaxSessionMemory = bound
 	logs := new(consumertest.LogsSink)
 	tl, tm := both(t, cfg, logs, consumertest.NewNop())
@@ -369,4 +429,52 @@ func TestMemoryBound(t *testing.T) {
 	if got, want := logs.LogRecordCount(), requests*batch/testutil.ShopSpansPerOrder; got != want {
 		t.Errorf("%d records, want %d", got, want)
 	}
+}
+
+// TestMemoryHeld: what the connector holds between requests (its open
+// sessions and those kept for their grace; its records are sent after each
+// request) stays within its max_session_memory in the heap, not only in the
+// table's estimate: 100 requests of 64 orders, 15 MB of sessions
+// without the bound, with a bound of 1 MiB.
+func TestMemoryHeld(t *testing.T) {
+	const bound, requests, batch = 1 << 20, 100, 512
+	cfg := shopConfig()
+	cfg.MaxSessionMemory = bound
+	tl, tm := both(t, cfg, consumertest.NewNop(), consumertest.NewNop())
+	ctx := context.Background()
+	for _, c := range []connector.Traces{tl, tm} {
+		if err := c.Start(ctx, componenttest.NewNopHost()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	req := testutil.ShopRequest(batch / testutil.ShopSpansPerOrder)
+	before := liveHeap()
+	for i := range requests {
+		testutil.SetShopTraces(req, 0, i)
+		for _, c := range []connector.Traces{tl, tm} {
+			if err := c.ConsumeTraces(ctx, req.Traces()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	held := liveHeap() - before
+	n := tl.(*role).c.table.Counts()
+	t.Logf("%d sessions open, %d evicted: %d KiB held, bound %d KiB", n.Open, n.Evicted, held>>10, bound>>10)
+	if held > 2*bound {
+		t.Errorf("%d bytes held in the heap, bound %d", held, bound)
+	}
+	for _, c := range []connector.Traces{tl, tm} {
+		if err := c.Shutdown(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// liveHeap returns the bytes of the heap in use, after a collection.
+func liveHeap() int64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
 }

@@ -3,6 +3,7 @@ package ivcconnector_test
 import (
 	"bytes"
 	"context"
+	"net"
 	"os"
 	"path/filepath"
 	"sync"
@@ -13,10 +14,19 @@ import (
 	"go.opentelemetry.io/collector/pdata/pmetric"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
 
+	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/collector/ivcconnector"
+	"github.com/ivc-project/ivc/internal/receiver"
 	"github.com/ivc-project/ivc/internal/testutil"
+	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/monitor"
 	"github.com/ivc-project/ivc/monitor/e2e"
+	"github.com/ivc-project/ivc/spec"
+	"github.com/ivc-project/ivc/verdict"
 )
 
 // loadBatch is the spans of a request: 64 orders of the shop, as monitor's
@@ -48,29 +58,8 @@ func runLoad(tb testing.TB, requests, senders int) load {
 	shutdown := runCollector(tb, "testdata/load.yaml", "0.0.0.0:4317", addr,
 		"/etc/ivc/shop.hsf", filepath.Join(abs, e2e.Spec), "/etc/ivc/shop.hif", filepath.Join(abs, e2e.HIF),
 		"/var/log/ivc/", dir+"/")
-	ctx := context.Background()
-	var next atomic.Int64
-	var wg sync.WaitGroup
 	start, cpu0 := time.Now(), testutil.CPUTime()
-	for g := range senders {
-		conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		defer conn.Close()
-		client := ptraceotlp.NewGRPCClient(conn)
-		req := testutil.ShopRequest(loadBatch / testutil.ShopSpansPerOrder)
-		wg.Go(func() {
-			for r := 0; next.Add(1) <= int64(requests); r++ {
-				testutil.SetShopTraces(req, g, r)
-				if _, err := client.Export(ctx, req); err != nil {
-					tb.Error(err)
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
+	sendLoad(tb, addr, requests, senders)
 	shutdown()
 	l := load{spans: int64(requests) * loadBatch, elapsed: time.Since(start), cpu: testutil.CPUTime() - cpu0,
 		peakRSS: testutil.PeakRSS(), events: map[string]int64{}}
@@ -109,6 +98,85 @@ func runLoad(tb testing.TB, requests, senders int) load {
 	return l
 }
 
+// sendLoad sends requests requests of loadBatch spans (distinct correct
+// orders) over OTLP/gRPC to addr from senders goroutines, each on its own
+// connection, answering saturation with a retry as OTLP exporters do.
+func sendLoad(tb testing.TB, addr string, requests, senders int) {
+	ctx := context.Background()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for g := range senders {
+		conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		defer conn.Close()
+		client := ptraceotlp.NewGRPCClient(conn)
+		req := testutil.ShopRequest(loadBatch / testutil.ShopSpansPerOrder)
+		wg.Go(func() {
+			for r := 0; next.Add(1) <= int64(requests); r++ {
+				testutil.SetShopTraces(req, g, r)
+				for {
+					_, err := client.Export(ctx, req)
+					if status.Code(err) == codes.ResourceExhausted {
+						time.Sleep(time.Millisecond) // RetryInfo says 1 s; a loopback test retries sooner
+						continue
+					}
+					if err != nil {
+						tb.Error(err)
+						return
+					}
+					break
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// runMonitorLoad is the load of runLoad sent to ivc monitor's parts in
+// the same process, as monitor's BenchmarkLoad runs them (its OTLP/gRPC
+// receiver, its session table: sessions idle after 500 ms, 32 MiB of
+// sessions), each verdict's record written as ivc monitor --output FILE
+// writes it: its JSON line, flushed to a file. That is what the connector
+// does in the monitor's place (a log record for each verdict), which
+// monitor's BenchmarkLoad leaves out.
+func runMonitorLoad(tb testing.TB, requests, senders int) load {
+	sp, err := spec.Load(filepath.Join(e2eDir, e2e.Spec), filepath.Join(e2eDir, e2e.HIF))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c, err := check.New(sp, check.DefaultOptions())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	m, err := monitor.NewTable(c, logs.Options{Sig: sp.Sig}, monitor.Options{Idle: 500 * time.Millisecond, MaxMemory: 32 << 20,
+		Report: func(err error) { tb.Error(err) }}, ivcconnector.MonitorOutput(tb))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go m.Run(ctx)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	gs := receiver.NewOTLP(m, 0).NewGRPCServer()
+	go gs.Serve(ln)
+	defer gs.Stop()
+	start, cpu0 := time.Now(), testutil.CPUTime()
+	sendLoad(tb, ln.Addr().String(), requests, senders)
+	m.Close()
+	l := load{spans: int64(requests) * loadBatch, elapsed: time.Since(start), cpu: testutil.CPUTime() - cpu0,
+		peakRSS: testutil.PeakRSS()}
+	n, spans := m.Counts(), int(l.spans)
+	if n.Received != spans || n.Events != spans || n.Verdicts[verdict.Pass] != spans/testutil.ShopSpansPerOrder {
+		tb.Errorf("sent %d spans (%d orders): counts %+v", l.spans, l.spans/testutil.ShopSpansPerOrder, n)
+	}
+	return l
+}
+
 // TestLoad: a short load through the Collector loses nothing and judges
 // every order a Pass.
 func TestLoad(t *testing.T) {
@@ -125,7 +193,20 @@ func TestLoad(t *testing.T) {
 //
 //	go test ./ivcconnector -run '^$' -bench Load -benchtime 2000x
 func BenchmarkLoad(b *testing.B) {
-	l := runLoad(b, b.N, 4)
+	reportLoad(b, runLoad(b, b.N, 4))
+}
+
+// BenchmarkLoadMonitor is BenchmarkLoad's peer: the same load to ivc
+// monitor's receiver and session table, its records written as ivc monitor
+// --output writes them (runMonitorLoad). Beside BenchmarkLoad, it compares
+// the connector with ivc monitor as each runs in production.
+//
+//	go test ./ivcconnector -run '^$' -bench LoadMonitor -benchtime 2000x
+func BenchmarkLoadMonitor(b *testing.B) {
+	reportLoad(b, runMonitorLoad(b, b.N, 4))
+}
+
+func reportLoad(b *testing.B, l load) {
 	b.ReportMetric(float64(l.spans)/l.elapsed.Seconds(), "spans/s")
 	if l.cpu > 0 {
 		b.ReportMetric(float64(l.spans)/l.cpu.Seconds(), "spans/CPU-s")

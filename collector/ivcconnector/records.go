@@ -1,14 +1,16 @@
 package ivcconnector
 
 import (
+	"bytes"
 	"encoding/hex"
-	"strings"
+	"strconv"
 	"time"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/plog"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/syntax"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -29,35 +31,51 @@ const (
 	attrPattern   = "ivc.pattern"
 )
 
-// newRecords returns an empty batch of log records, and its slice of
-// records to append to.
-func newRecords() (plog.Logs, plog.LogRecordSlice) {
-	ld := plog.NewLogs()
-	sl := ld.ResourceLogs().AppendEmpty().ScopeLogs().AppendEmpty()
-	sl.Scope().SetName(scopeName)
-	return ld, sl.LogRecords()
+// batch is the log records of the sessions judged and not yet sent: one
+// plog.Logs, sent whole (after the spans that closed them, or at a tick of
+// the clock), and the scratch their bodies are written in.
+type batch struct {
+	ld   plog.Logs
+	recs plog.LogRecordSlice // ld's one slice of records
+	text []byte              // a Pass's body
+	buf  bytes.Buffer        // another's
 }
 
-// appendRecord appends the log record of o, a session judged, to lrs: its
-// severity by its verdict (a Fail is an ERROR), its body the outcome's
-// text (the verdict, the reason and the explanation's lines, as ivc
-// monitor writes a Fail on stderr), its attributes the record's, and its
-// trace id the session's, so that a backend links the verdict to its trace.
-// text is scratch.
-func appendRecord(lrs plog.LogRecordSlice, o *check.Outcome, text *strings.Builder) {
+// reset starts an empty batch (the one sent is the sender's).
+func (b *batch) reset() {
+	b.ld = plog.NewLogs()
+	sl := b.ld.ResourceLogs().AppendEmpty().ScopeLogs().AppendEmpty()
+	sl.Scope().SetName(scopeName)
+	b.recs = sl.LogRecords()
+}
+
+// add appends the log record of o, a session judged: its severity by its
+// verdict (a Fail is an ERROR), its body the outcome's text (the verdict,
+// the reason and the explanation's lines, as ivc monitor writes a Fail on
+// stderr), its attributes the record's, and its trace id the session's, so
+// that a backend links the verdict to its trace.
+func (b *batch) add(o *check.Outcome) {
 	r := o.Record()
-	lr := lrs.AppendEmpty()
+	lr := b.recs.AppendEmpty()
 	now := pcommon.NewTimestampFromTime(time.Now())
 	lr.SetObservedTimestamp(now)
 	lr.SetTimestamp(now)
 	sev, sevText := severity(o.Result.Verdict)
 	lr.SetSeverityNumber(sev)
 	lr.SetSeverityText(sevText)
-	text.Reset()
-	o.WriteText(text)
-	lr.Body().SetStr(strings.TrimSuffix(text.String(), "\n"))
+	lr.Body().SetStr(b.body(o))
 	a := lr.Attributes()
-	a.EnsureCapacity(9)
+	n := 4 // verdict, session, mode, engine
+	if r.Reason != "" {
+		n++
+	}
+	if r.Pattern != "" {
+		n++
+	}
+	if r.Live != nil {
+		n += 3
+	}
+	a.EnsureCapacity(n)
 	a.PutStr(attrVerdict, r.Verdict)
 	if r.Reason != "" {
 		a.PutStr(attrReason, r.Reason)
@@ -74,6 +92,31 @@ func appendRecord(lrs plog.LogRecordSlice, o *check.Outcome, text *strings.Build
 		a.PutInt(attrLatencyUS, r.LatencyUS)
 	}
 	lr.SetTraceID(traceID(r.Session))
+}
+
+// body returns the text of o (Outcome.WriteText) without its last newline.
+// A plain Pass judged live, most records, is its first line alone, written
+// here without fmt (the text is the same: TestBody).
+func (b *batch) body(o *check.Outcome) string {
+	if r := o.Result; o.Live != nil && r.Verdict == verdict.Pass && r.Text() == "" && len(r.Simulated) == 0 && o.Repair == nil {
+		t := append(b.text[:0], syntax.FileName(o.File)...)
+		t = append(t, " (session "...)
+		t = append(t, syntax.FileName(o.ID)...)
+		t = append(t, "): Pass ("...)
+		t = strconv.AppendInt(t, int64(r.TotalNodes()), 10)
+		t = append(t, " nodes, revision "...)
+		t = strconv.AppendInt(t, int64(o.Live.Revision), 10)
+		t = append(t, ", closed by "...)
+		t = append(t, o.Live.ClosedBy...)
+		t = append(t, ", "...)
+		t = strconv.AppendInt(t, o.Live.LatencyUS, 10)
+		t = append(t, " µs after its last event)"...)
+		b.text = t
+		return string(t)
+	}
+	b.buf.Reset()
+	o.WriteText(&b.buf)
+	return string(bytes.TrimSuffix(b.buf.Bytes(), []byte("\n")))
 }
 
 // severity is a verdict's: a Fail is an error, an Inconc (undecided: a

@@ -398,21 +398,28 @@ var producers = []producer{
 		// code (otlp receiver → the ivc connector of the nested module
 		// collector/ → verdicts to the debug exporter), beside ivc
 		// monitor's, compared per second of the process's CPU time (the
-		// machine may be shared).
+		// machine may be shared): monitor's BenchmarkLoad, which drops
+		// its verdicts, and BenchmarkLoadMonitor, which writes their
+		// records as ivc monitor --output does.
 		rs, err := goTestIn("collector", nil, "./ivcconnector", "-run", "^$", "-bench", "Load$", "-benchtime", "2000x")
 		if err != nil || len(rs) == 0 {
+			return nil, err
+		}
+		ws, err := goTestIn("collector", nil, "./ivcconnector", "-run", "^$", "-bench", "LoadMonitor$", "-benchtime", "2000x")
+		if err != nil || len(ws) == 0 {
 			return nil, err
 		}
 		ms, err := bench("./monitor", "Load$", "2000x")
 		if err != nil || len(ms) == 0 {
 			return nil, err
 		}
-		c, m := rs[0].metrics, ms[0].metrics
+		c, w, m := rs[0].metrics, ws[0].metrics, ms[0].metrics
 		return []row{{
 			"OTLP/gRPC on loopback → a Collector (otlp receiver) → the ivc connector → verdicts as log records, the monitor row's load",
-			fmt.Sprintf("ivc monitor, same load: %s spans/CPU-s (%s spans/s)", rate(m["spans/CPU-s"]), rate(m["spans/s"])),
+			fmt.Sprintf("ivc monitor, same load: %s spans/CPU-s (%s spans/s); writing its records (--output): %s spans/CPU-s",
+				rate(m["spans/CPU-s"]), rate(m["spans/s"]), rate(w["spans/CPU-s"])),
 			fmt.Sprintf("%s spans/CPU-s (%s spans/s), peak RSS %.0f MB, no loss", rate(c["spans/CPU-s"]), rate(c["spans/s"]), c["peak-RSS-MB"]),
-			fmt.Sprintf("%.2f× ivc monitor per CPU-s", c["spans/CPU-s"]/m["spans/CPU-s"]),
+			fmt.Sprintf("%.2f× ivc monitor per CPU-s (%.2f× writing its records)", c["spans/CPU-s"]/m["spans/CPU-s"], c["spans/CPU-s"]/w["spans/CPU-s"]),
 		}}, nil
 	}},
 	{"peers", func() ([]row, error) {
