@@ -117,6 +117,7 @@ var nested = []struct {
 	{"beam", []string{"syntax", "interaction", "spec", "verdict", "logs", "session", "check"}},
 	{"monitor/e2e", []string{"spec", "logs", "check", "monitor", "internal/receiver"}},
 	{"monitor/collector", nil},
+	{"monitor/loadbalance", nil},
 	{"collector", []string{"syntax", "spec", "interaction", "verdict", "logs", "check", "monitor"}},
 	{"browser", nil},
 }

@@ -48,7 +48,13 @@ func StartMonitor(dir string) (*Monitor, error) {
 // StartMonitorOf starts a monitor of the specification sp (the replies
 // of a diagram included).
 func StartMonitorOf(sp *spec.Spec) (*Monitor, error) {
-	c, err := check.New(sp, check.DefaultOptions())
+	return StartMonitorWith(sp, check.DefaultOptions())
+}
+
+// StartMonitorWith starts a monitor of the specification sp that judges
+// with the options o (another mode, as ivc monitor --mode).
+func StartMonitorWith(sp *spec.Spec, o check.Options) (*Monitor, error) {
+	c, err := check.New(sp, o)
 	if err != nil {
 		return nil, err
 	}
@@ -97,14 +103,17 @@ func (x *Monitor) Records() map[string]check.Record {
 }
 
 // Stop stops the receivers, judges the open sessions and checks the
-// records against want (the fault of each trace id): the verdicts
-// expected (Verdicts), an early record for the faults in Early and only
-// for them, and the counts: nothing lost, received = judged + ignored +
-// malformed + late.
+// records against want (Check).
 func (x *Monitor) Stop(want map[string]Fault) []error {
-	x.gs.Stop()
-	x.hs.Close()
-	x.T.Close()
+	x.Records()
+	return x.Check(want)
+}
+
+// Check checks the records of a stopped monitor against want (the fault
+// of each trace id): the verdicts expected (Verdicts), an early record for
+// the faults in Early and only for them, and the counts: nothing lost,
+// received = judged + ignored + malformed + late.
+func (x *Monitor) Check(want map[string]Fault) []error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	var errs []error
