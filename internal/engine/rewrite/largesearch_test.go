@@ -41,7 +41,7 @@ func BenchmarkLargeSearch(b *testing.B) {
 func TestVertexBytes(t *testing.T) {
 	var vs vertices
 	sum := func() int64 {
-		b := 4 * int64(cap(vs.table))
+		b := 8 * int64(cap(vs.table))
 		for _, c := range vs.chunks {
 			b += 4 * int64(len(c))
 		}
