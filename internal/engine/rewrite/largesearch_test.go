@@ -19,7 +19,7 @@ import (
 // which a loaded machine disturbs less than the wall clock.
 func BenchmarkLargeSearch(b *testing.B) {
 	st, u, mt := arrows(b, 20)
-	for _, n := range []int{100_000, 1_000_000} {
+	for _, n := range []int{100_000, 1_000_000, 3_000_000} {
 		b.Run(fmt.Sprintf("vertices=%d", n), func(b *testing.B) {
 			cpu := testutil.CPUTime()
 			for b.Loop() {
