@@ -87,9 +87,15 @@ type Store struct {
 	nodes []node
 	props []props
 	// index is the hash-consing table: open addressing with linear probing
-	// over a power-of-two number of slots, each 0 (free) or a term whose
-	// node hashes there. ∅, the zero node, is not in it.
-	index []Term
+	// over a power-of-two number of slots, each 0 (free) or a term in its
+	// low 32 bits and the top 32 bits of its node's hash in its high ones;
+	// a term lies at the slot of its hash's top bits (indexShift says how
+	// many are left out), or after it. ∅, the zero node, is not in it. The
+	// hash bits spare a probe that meets another term the read of its
+	// node, far out of the cache in a large store, and let the table grow
+	// without reading the nodes.
+	index      []uint64
+	indexShift uint8
 
 	acts     []MultiAction
 	actLls   []Lifelines // θ of each multi-action of acts
@@ -107,7 +113,7 @@ type Store struct {
 
 // NewStore returns an empty store for terms over sig.
 func NewStore(sig *Signature) *Store {
-	s := &Store{sig: sig, index: make([]Term, 64), actIndex: map[string]uint32{}, setIndex: map[Lifelines]uint32{}}
+	s := &Store{sig: sig, index: make([]uint64, 64), indexShift: 64 - 6, actIndex: map[string]uint32{}, setIndex: map[Lifelines]uint32{}}
 	s.nodes = append(s.nodes, node{op: OpEmpty})
 	s.props = append(s.props, props{nullable: true, canon: true})
 	return s
@@ -192,11 +198,13 @@ func (s *Store) intern(n node) Term {
 	if n == (node{}) {
 		return Empty
 	}
+	h := n.hash()
+	tag := h &^ (1<<32 - 1)
 	mask := uint64(len(s.index) - 1)
-	i := n.hash() & mask
+	i := h >> s.indexShift
 	for ; s.index[i] != 0; i = (i + 1) & mask {
-		if t := s.index[i]; s.nodes[t] == n {
-			return t
+		if e := s.index[i]; e&^(1<<32-1) == tag && s.nodes[Term(e)] == n {
+			return Term(e)
 		}
 	}
 	t := Term(len(s.nodes))
@@ -210,23 +218,29 @@ func (s *Store) intern(n node) Term {
 	s.props = append(s.props, props{})
 	s.setProps(&s.props[t], n)
 	s.lifelineBytes += int64(len(s.props[t].occ) + len(s.props[t].must))
-	s.index[i] = t
+	s.index[i] = tag | uint64(t)
 	if 2*len(s.nodes) > len(s.index) { // keep the load under 1/2
-		s.rehash(2 * len(s.index))
+		s.growIndex()
 	}
 	return t
 }
 
-// rehash rebuilds the hash-consing table with size slots (a power of two).
-func (s *Store) rehash(size int) {
-	s.index = make([]Term, size)
-	mask := uint64(size - 1)
-	for t := 1; t < len(s.nodes); t++ {
-		i := s.nodes[t].hash() & mask
+// growIndex doubles the hash-consing table. A slot's hash bits place it in
+// the new table.
+func (s *Store) growIndex() {
+	old := s.index
+	s.index = make([]uint64, 2*len(old))
+	s.indexShift--
+	mask := uint64(len(s.index) - 1)
+	for _, e := range old {
+		if e == 0 {
+			continue
+		}
+		i := e >> s.indexShift
 		for s.index[i] != 0 {
 			i = (i + 1) & mask
 		}
-		s.index[i] = Term(t)
+		s.index[i] = e
 	}
 }
 

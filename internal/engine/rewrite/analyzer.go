@@ -113,7 +113,7 @@ func (a *Analyzer) prepare() {
 		mt.Components[l].Lifelines = interaction.LifelinesOf(interaction.LifelineID(l))
 	}
 	p := a.locate(mt)
-	a.vs.table = make([]int32, minTable)
+	a.vs.table = make([]uint64, minTable)
 	a.vs.chunks = [][]int32{make([]int32, chunkInts)}
 	if a.st.NumActions(a.root) <= warmActions {
 		a.warmUp(mt, p)

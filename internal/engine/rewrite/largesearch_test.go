@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/ivc-project/ivc/internal/testutil"
@@ -18,7 +19,7 @@ import (
 // which a loaded machine disturbs less than the wall clock.
 func BenchmarkLargeSearch(b *testing.B) {
 	st, u, mt := arrows(b, 20)
-	for _, n := range []int{100_000, 1_000_000} {
+	for _, n := range []int{100_000, 1_000_000, 3_000_000} {
 		b.Run(fmt.Sprintf("vertices=%d", n), func(b *testing.B) {
 			cpu := testutil.CPUTime()
 			for b.Loop() {
@@ -35,13 +36,48 @@ func BenchmarkLargeSearch(b *testing.B) {
 	}
 }
 
+// TestLargeSearchGrowth: the time per vertex of a large search (the par of
+// 20 arrows of BenchmarkLargeSearch) does not grow with the search: at 8
+// times the vertices, it is at most 1.5 times as long. A vertex costs more
+// as the search's tables leave the cache, and later vertices have a few
+// more edges; a cost that grows with the vertices explored (a sum over
+// the chunks at every vertex, a probe that reads every vertex it meets)
+// grows faster. By CPU time, the best of three runs at each size taken in
+// turn, so that a loaded machine disturbs both alike.
+func TestLargeSearchGrowth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of CPU")
+	}
+	const small, large, maxRatio = 16_000, 128_000, 1.5
+	perVertex := func(n int) float64 {
+		st, u, mt := arrows(t, 20)
+		var res verdict.Result
+		c := testutil.Measure(func() { res = New(st, u, Options{MaxNodes: n, MaxMemory: 4 << 30}).Check(mt) })
+		if res.Verdict != verdict.Inconc || res.Reason != verdict.NodeLimit {
+			t.Fatalf("%d vertices: %s (%s), want the node limit", n, res.Verdict, res.Text())
+		}
+		return float64(c.CPU) / float64(n)
+	}
+	bestSmall, bestLarge := math.Inf(1), math.Inf(1)
+	for range 3 {
+		bestSmall = min(bestSmall, perVertex(small))
+		bestLarge = min(bestLarge, perVertex(large))
+		if bestLarge <= maxRatio*bestSmall {
+			t.Logf("time per vertex %.0f ns at %d vertices, %.0f ns at %d: %.2f times", bestSmall, small, bestLarge, large, bestLarge/bestSmall)
+			return
+		}
+	}
+	t.Errorf("time per vertex %.0f ns at %d vertices, %.0f ns at %d: %.2f times (at most %.1f; best of 3)",
+		bestSmall, small, bestLarge, large, bestLarge/bestSmall, maxRatio)
+}
+
 // TestVertexBytes: the memory of the vertices, which the memory budget
 // reads at every vertex, is kept as chunks are made and dropped, and equals
 // what the chunks and the table hold, through searches of every size.
 func TestVertexBytes(t *testing.T) {
 	var vs vertices
 	sum := func() int64 {
-		b := 4 * int64(cap(vs.table))
+		b := 8 * int64(cap(vs.table))
 		for _, c := range vs.chunks {
 			b += 4 * int64(len(c))
 		}

@@ -1,6 +1,10 @@
 package rewrite
 
-import "github.com/ivc-project/ivc/interaction"
+import (
+	"math/bits"
+
+	"github.com/ivc-project/ivc/interaction"
+)
 
 // vertices stores the vertices of a search — a term and one position per
 // component — in chunks of int32s, and deduplicates them with an
@@ -19,9 +23,18 @@ type vertices struct {
 	// many thousands of chunks (summing them there made a search's time
 	// grow with the square of its vertices).
 	chunkBytes int64
-	count      int     // vertices stored
-	table      []int32 // hash set of vertex indices + 1; 0 = empty slot
-	used       int
+	count      int // vertices stored
+	// table is the hash set: each slot is 0 (empty) or a vertex's index +
+	// 1 in its low 32 bits and the top 32 bits of its hash in its high
+	// ones. A vertex lies at the slot of its hash's top bits (shift says
+	// how many are left out), or after it. The hash bits make a probe
+	// that meets another vertex cost no read of that vertex (a large
+	// search's vertices are far out of the cache: reading each vertex
+	// met on the way made a probe's time grow with the search), and let
+	// the table grow without reading a vertex either.
+	table []uint64
+	shift uint8
+	used  int
 }
 
 // chunkInts is the size of a chunk of vertices, in int32s (16 KiB: a
@@ -75,14 +88,15 @@ func (vs *vertices) reset(n, budget int) {
 	}
 	clear(vs.table)
 	if len(vs.table) == 0 {
-		vs.table = make([]int32, minTable)
+		vs.table = make([]uint64, minTable)
 	}
+	vs.shift = uint8(64 - bits.TrailingZeros(uint(len(vs.table))))
 	vs.used = 0
 }
 
 // bytes returns the memory the vertices take.
 func (vs *vertices) bytes() int64 {
-	return 4*int64(cap(vs.table)) + vs.chunkBytes
+	return 8*int64(cap(vs.table)) + vs.chunkBytes
 }
 
 // add appends a vertex and returns its index; its positions are to be
@@ -154,20 +168,23 @@ func (vs *vertices) insert(i int32) (int32, bool) {
 	if 4*(vs.used+1) > 3*len(vs.table) {
 		vs.grow()
 	}
+	h := vs.hash(i)
+	tag := h &^ (1<<32 - 1)
 	mask := uint64(len(vs.table) - 1)
-	for h := vs.hash(i) & mask; ; h = (h + 1) & mask {
-		j := vs.table[h]
-		if j == 0 {
-			vs.table[h] = i + 1
+	for s := h >> vs.shift; ; s = (s + 1) & mask {
+		e := vs.table[s]
+		if e == 0 {
+			vs.table[s] = tag | uint64(i+1)
 			vs.used++
 			return i, true
 		}
-		if vs.sameKey(j-1, i) {
+		j := int32(uint32(e)) - 1
+		if e&^(1<<32-1) == tag && vs.sameKey(j, i) {
 			switch {
-			case vs.covers(j-1, i):
-				return j - 1, false
-			case vs.covers(i, j-1):
-				vs.table[h] = i + 1
+			case vs.covers(j, i):
+				return j, false
+			case vs.covers(i, j):
+				vs.table[s] = tag | uint64(i+1)
 			}
 			return i, true
 		}
@@ -183,19 +200,21 @@ func ceilPow2(n int) int {
 	return p
 }
 
+// grow doubles the table. A slot's hash bits place it in the new table.
 func (vs *vertices) grow() {
 	old := vs.table
-	vs.table = make([]int32, 2*len(old))
+	vs.table = make([]uint64, 2*len(old))
+	vs.shift--
 	mask := uint64(len(vs.table) - 1)
-	for _, j := range old {
-		if j == 0 {
+	for _, e := range old {
+		if e == 0 {
 			continue
 		}
-		h := vs.hash(j-1) & mask
-		for vs.table[h] != 0 {
-			h = (h + 1) & mask
+		s := e >> vs.shift
+		for vs.table[s] != 0 {
+			s = (s + 1) & mask
 		}
-		vs.table[h] = j
+		vs.table[s] = e
 	}
 }
 
@@ -206,15 +225,18 @@ func (vs *vertices) drop(i int32) {
 
 // find returns a vertex of the set that subsumes vertex i, or -1.
 func (vs *vertices) find(i int32) int32 {
+	h := vs.hash(i)
+	tag := h &^ (1<<32 - 1)
 	mask := uint64(len(vs.table) - 1)
-	for h := vs.hash(i) & mask; ; h = (h + 1) & mask {
-		j := vs.table[h]
-		if j == 0 {
+	for s := h >> vs.shift; ; s = (s + 1) & mask {
+		e := vs.table[s]
+		if e == 0 {
 			return -1
 		}
-		if vs.sameKey(j-1, i) {
-			if vs.covers(j-1, i) {
-				return j - 1
+		j := int32(uint32(e)) - 1
+		if e&^(1<<32-1) == tag && vs.sameKey(j, i) {
+			if vs.covers(j, i) {
+				return j
 			}
 			return -1
 		}
