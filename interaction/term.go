@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ivc-project/ivc/internal/enum"
+	"github.com/ivc-project/ivc/internal/hashslots"
 )
 
 // Op is the operator at the root of a term.
@@ -225,24 +226,8 @@ func (s *Store) intern(n node) Term {
 	return t
 }
 
-// growIndex doubles the hash-consing table. A slot's hash bits place it in
-// the new table.
-func (s *Store) growIndex() {
-	old := s.index
-	s.index = make([]uint64, 2*len(old))
-	s.indexShift--
-	mask := uint64(len(s.index) - 1)
-	for _, e := range old {
-		if e == 0 {
-			continue
-		}
-		i := e >> s.indexShift
-		for s.index[i] != 0 {
-			i = (i + 1) & mask
-		}
-		s.index[i] = e
-	}
-}
+// growIndex doubles the hash-consing table (package hashslots).
+func (s *Store) growIndex() { s.index, s.indexShift = hashslots.Grow(s.index, s.indexShift) }
 
 // The bounds of props.eta and props.loopDepth.
 const (

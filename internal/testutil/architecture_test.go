@@ -35,11 +35,12 @@ var architecture = []struct {
 	// Files in: syntax, terms, multi-traces, options and specs.
 	{"internal/input", nil, nil},
 	{"internal/enum", nil, nil},                 // the name tables of enumerations
+	{"internal/hashslots", nil, nil},            // the growth of the open-addressing tables of interaction and rewrite
 	{"syntax", []string{"internal/input"}, nil}, // ReadFile, FileError: the errors about a file
 	{"internal/scan", []string{"internal/enum", "syntax"}, nil},
 	{"internal/atomicfile", nil, nil},
 	{"internal/memlimit", nil, nil}, // the memory the process may take; the collector's setting
-	{"interaction", []string{"syntax", "internal/scan", "internal/enum"}, nil},
+	{"interaction", []string{"syntax", "internal/scan", "internal/enum", "internal/hashslots"}, nil},
 	{"multitrace", []string{"syntax", "internal/scan", "internal/enum", "interaction"}, nil},
 	{"internal/hcf", []string{"syntax", "internal/scan", "internal/enum", "interaction"}, nil},
 	// Mermaid and PlantUML sequence diagrams, read as interactions and written back.
@@ -66,7 +67,7 @@ var architecture = []struct {
 	{"internal/nfa", []string{"internal/nfa/engine"}, []string{"github.com/emicklei/dot"}},
 	{"internal/synth", []string{"interaction", "internal/nfa"}, nil},
 	{"internal/engine/automata", []string{"interaction", "multitrace", "verdict", "internal/repair", "internal/nfa", "internal/synth"}, nil},
-	{"internal/engine/rewrite", []string{"internal/enum", "interaction", "multitrace", "verdict"}, nil},
+	{"internal/engine/rewrite", []string{"internal/enum", "internal/hashslots", "interaction", "multitrace", "verdict"}, nil},
 	// internal/compile is fed by internal/nfa's tables and typed letters:
 	// nothing above internal/nfa.
 	{"internal/compile", []string{"syntax", "internal/atomicfile", "internal/nfa/engine", "internal/nfa"},

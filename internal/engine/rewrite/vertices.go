@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/hashslots"
 )
 
 // vertices stores the vertices of a search — a term and one position per
@@ -200,23 +201,8 @@ func ceilPow2(n int) int {
 	return p
 }
 
-// grow doubles the table. A slot's hash bits place it in the new table.
-func (vs *vertices) grow() {
-	old := vs.table
-	vs.table = make([]uint64, 2*len(old))
-	vs.shift--
-	mask := uint64(len(vs.table) - 1)
-	for _, e := range old {
-		if e == 0 {
-			continue
-		}
-		s := e >> vs.shift
-		for vs.table[s] != 0 {
-			s = (s + 1) & mask
-		}
-		vs.table[s] = e
-	}
-}
+// grow doubles the table (package hashslots).
+func (vs *vertices) grow() { vs.table, vs.shift = hashslots.Grow(vs.table, vs.shift) }
 
 // drop removes vertex i, the last one added (and not in the set).
 func (vs *vertices) drop(i int32) {

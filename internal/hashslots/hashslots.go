@@ -1,0 +1,31 @@
+// Package hashslots holds what the open-addressing tables of the store
+// (package interaction: hash-consing of terms) and of the runtime engine's
+// vertex set (internal/engine/rewrite) share: a table of 2^k uint64 slots,
+// 0 for empty, each slot holding an entry's index in its low 32 bits and
+// the top 32 bits of the entry's hash in its high bits, so that a probe
+// that meets another entry, and the table's growth, read nothing but the
+// table. An entry lies at the slot of its hash's top k bits (slot = hash >>
+// shift, shift = 64 − k), then the next free one (linear probing).
+//
+// The probes stay in the tables' own code (they compare the entries they
+// meet with their own kind of key); the growth is here.
+package hashslots
+
+// Grow returns a table twice the size of old and its shift (shift − 1),
+// every slot of old placed by its hash bits.
+func Grow(old []uint64, shift uint8) ([]uint64, uint8) {
+	table := make([]uint64, 2*len(old))
+	shift--
+	mask := uint64(len(table) - 1)
+	for _, e := range old {
+		if e == 0 {
+			continue
+		}
+		i := e >> shift
+		for table[i] != 0 {
+			i = (i + 1) & mask
+		}
+		table[i] = e
+	}
+	return table, shift
+}
