@@ -13,7 +13,8 @@ import (
 )
 
 // Config is the connector's configuration: the settings of ivc monitor,
-// named as its flags are (--session-idle: session_idle).
+// named as its flags are (--session-idle: session_idle), and how the
+// records are batched.
 type Config struct {
 	// Spec is the specification: a .hsf (with the .hif beside it, or HIF),
 	// a legacy single-file .hsf, or a Mermaid sequence diagram (.mmd).
@@ -56,18 +57,29 @@ type Config struct {
 	// MetricsInterval is how often the metrics are emitted (default 10 s),
 	// and once more at shutdown.
 	MetricsInterval time.Duration `mapstructure:"metrics_interval"`
+
+	// MaxRecordsPerBatch is how many log records one plog.Logs sent to the
+	// logs pipeline holds at most: a burst of verdicts (many sessions
+	// closed at once, or all of them at shutdown) goes as several, each
+	// within a downstream exporter's message limit (OTLP/gRPC's 4 MiB)
+	// whether or not the pipeline splits batches.
+	MaxRecordsPerBatch int `mapstructure:"max_records_per_batch"`
 }
 
-// DefaultMetricsInterval is the default Config.MetricsInterval.
-const DefaultMetricsInterval = 10 * time.Second
+// The defaults of Config.MetricsInterval and Config.MaxRecordsPerBatch.
+const (
+	DefaultMetricsInterval    = 10 * time.Second
+	DefaultMaxRecordsPerBatch = 1024
+)
 
 func createDefaultConfig() *Config {
 	return &Config{
-		SessionIdle:     monitor.DefaultIdle,
-		SessionMax:      monitor.DefaultMax,
-		SessionGrace:    monitor.DefaultGrace,
-		MaxSessions:     monitor.DefaultMaxSessions,
-		MetricsInterval: DefaultMetricsInterval,
+		SessionIdle:        monitor.DefaultIdle,
+		SessionMax:         monitor.DefaultMax,
+		SessionGrace:       monitor.DefaultGrace,
+		MaxSessions:        monitor.DefaultMaxSessions,
+		MetricsInterval:    DefaultMetricsInterval,
+		MaxRecordsPerBatch: DefaultMaxRecordsPerBatch,
 	}
 }
 
@@ -107,6 +119,8 @@ func (c *Config) load() (*setup, error) {
 		return nil, fmt.Errorf("max_sessions: %d is negative", c.MaxSessions)
 	case c.MaxSessionMemory < 0:
 		return nil, fmt.Errorf("max_session_memory: %d is negative", c.MaxSessionMemory)
+	case c.MaxRecordsPerBatch <= 0:
+		return nil, fmt.Errorf("max_records_per_batch: %d is not positive", c.MaxRecordsPerBatch)
 	}
 	sp, err := spec.Options{SelfMessages: c.SelfMessages}.Load(c.Spec, c.HIF)
 	if err != nil {

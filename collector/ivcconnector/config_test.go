@@ -29,7 +29,8 @@ func TestLoadConfig(t *testing.T) {
 	all := &Config{Spec: "../../monitor/e2e/testdata/shop.hsf", HIF: "../../monitor/e2e/testdata/shop.hif",
 		Mode: "accept", Engine: "runtime", Timeout: 5 * time.Second, LifelineAttr: "peer.service", MessageAttr: "rpc.method",
 		Locations: "client;shop,db", Strict: true, SessionIdle: 500 * time.Millisecond, SessionMax: time.Minute,
-		SessionGrace: 10 * time.Second, MaxSessions: 1000, MaxSessionMemory: 64 << 20, MetricsInterval: 30 * time.Second}
+		SessionGrace: 10 * time.Second, MaxSessions: 1000, MaxSessionMemory: 64 << 20, MetricsInterval: 30 * time.Second,
+		MaxRecordsPerBatch: 256}
 	for _, tc := range []struct {
 		id   component.ID
 		want *Config
@@ -75,6 +76,8 @@ func TestValidate(t *testing.T) {
 		{"max_sessions", func(c *Config) { c.MaxSessions = -1 }, "max_sessions: "},
 		{"max_session_memory", func(c *Config) { c.MaxSessionMemory = -1 }, "max_session_memory: "},
 		{"metrics_interval", func(c *Config) { c.MetricsInterval = -1 }, "metrics_interval: "},
+		{"max_records_per_batch", func(c *Config) { c.MaxRecordsPerBatch = 0 }, "max_records_per_batch: 0 is not positive"},
+		{"max_records_per_batch negative", func(c *Config) { c.MaxRecordsPerBatch = -1 }, "max_records_per_batch: "},
 		{"locations", func(c *Config) { c.Locations = "S;Z" }, "locations: "},
 		{"options", func(c *Config) { c.Options = "testdata/none.hcf" }, "options: "},
 	} {

@@ -2,6 +2,7 @@ package ivcconnector
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -58,6 +59,7 @@ func newConnector(set connector.Settings, cfg *Config) (*ivcConnector, error) {
 	}
 	c := &ivcConnector{logger: set.Logger, cfg: cfg}
 	c.met.init(time.Now())
+	c.pending.max = cfg.MaxRecordsPerBatch
 	c.pending.reset()
 	s.mopt.Report = func(err error) { c.logger.Warn("ivc", zap.Error(err)) }
 	c.table, err = monitor.NewTable(ch, s.lopt, s.mopt, c.emit)
@@ -87,19 +89,25 @@ func (c *ivcConnector) consumeTraces(ctx context.Context, td ptrace.Traces) erro
 	return c.send(ctx)
 }
 
-// send sends the records judged so far to the logs pipeline.
+// send sends the records judged so far to the logs pipeline, in the order
+// judged, max_records_per_batch at most in a plog.Logs. A plog.Logs refused
+// does not keep the others from being sent, unless ctx is done.
 func (c *ivcConnector) send(ctx context.Context) error {
 	c.sendMu.Lock()
 	defer c.sendMu.Unlock()
 	c.mu.Lock()
-	if c.pending.recs.Len() == 0 {
-		c.mu.Unlock()
-		return nil
-	}
-	ld := c.pending.ld
-	c.pending.reset()
+	lds := c.pending.take()
 	c.mu.Unlock()
-	return c.nextLogs.ConsumeLogs(ctx, ld)
+	var errs []error
+	for _, ld := range lds {
+		if err := c.nextLogs.ConsumeLogs(ctx, ld); err != nil {
+			errs = append(errs, err)
+			if ctx.Err() != nil {
+				break
+			}
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // sendMetrics sends the metrics so far to the metrics pipeline.

@@ -315,6 +315,60 @@ func TestShutdownBounded(t *testing.T) {
 	}
 }
 
+// TestShutdownBatches: the records of a shutdown with more sessions open
+// than max_records_per_batch go to the logs pipeline as several plog.Logs
+// of that many records at most, each session's record once, in the order
+// the table judged them.
+func TestShutdownBatches(t *testing.T) {
+	const orders, most = 10, 4
+	cfg := shopConfig()
+	cfg.MaxRecordsPerBatch = most
+	req := testutil.ShopRequest(orders)
+	testutil.SetShopTraces(req, 0, 0)
+	var want []string
+	for _, o := range judged(t, cfg, req.Traces()) {
+		want = append(want, o.ID)
+	}
+	if len(want) != orders {
+		t.Fatalf("%d sessions judged, want %d", len(want), orders)
+	}
+	logs := new(consumertest.LogsSink)
+	c, err := NewFactory().CreateTracesToLogs(context.Background(), connectortest.NewNopSettings(componentType), cfg, logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := c.Start(ctx, componenttest.NewNopHost()); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.ConsumeTraces(ctx, req.Traces()); err != nil {
+		t.Fatal(err)
+	}
+	if n := logs.LogRecordCount(); n != 0 {
+		t.Fatalf("%d records before shutdown, want none", n)
+	}
+	if err := c.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	lds := logs.AllLogs()
+	if n := (orders + most - 1) / most; len(lds) != n {
+		t.Errorf("%d plog.Logs, want %d", len(lds), n)
+	}
+	for i, ld := range lds {
+		if n := ld.LogRecordCount(); n == 0 || n > most {
+			t.Errorf("plog.Logs %d: %d records, want 1 to %d", i, n, most)
+		}
+	}
+	var got []string
+	for _, lr := range logRecords(lds) {
+		id, _ := lr.Attributes().Get(attrSession)
+		got = append(got, id.Str())
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("sessions sent\n%v\nwant, as judged\n%v", got, want)
+	}
+}
+
 // shopConfig is the configuration of the load tests (monitor/e2e's shop),
 // its sessions closed at shutdown.
 func shopConfig() *Config {

@@ -31,22 +31,43 @@ const (
 	attrPattern   = "ivc.pattern"
 )
 
-// batch is the log records of the sessions judged and not yet sent: one
-// plog.Logs, sent whole (after the spans that closed them, or at a tick of
-// the clock), and the scratch their bodies are written in.
+// batch is the log records of the sessions judged and not yet sent, as
+// the plog.Logs they are sent in (after the spans that closed them, or at
+// a tick of the clock), each of max records at most (0: no bound) so that
+// a burst is sent as several, and the scratch their bodies are written in.
 type batch struct {
-	ld   plog.Logs
+	max  int
+	full []plog.Logs         // those of max records, in the order judged
+	ld   plog.Logs           // the one being filled, after them
 	recs plog.LogRecordSlice // ld's one slice of records
 	text []byte              // a Pass's body
 	buf  bytes.Buffer        // another's
 }
 
-// reset starts an empty batch (the one sent is the sender's).
+// reset starts an empty batch.
 func (b *batch) reset() {
+	b.full = nil
+	b.open()
+}
+
+// open starts the plog.Logs to fill.
+func (b *batch) open() {
 	b.ld = plog.NewLogs()
 	sl := b.ld.ResourceLogs().AppendEmpty().ScopeLogs().AppendEmpty()
 	sl.Scope().SetName(scopeName)
 	b.recs = sl.LogRecords()
+}
+
+// take returns the plog.Logs of the records pending, in the order judged,
+// and leaves the batch empty (the plog.Logs taken are the sender's).
+func (b *batch) take() []plog.Logs {
+	lds := b.full
+	b.full = nil
+	if b.recs.Len() > 0 {
+		lds = append(lds, b.ld)
+		b.open()
+	}
+	return lds
 }
 
 // add appends the log record of o, a session judged: its severity by its
@@ -56,6 +77,10 @@ func (b *batch) reset() {
 // that a backend links the verdict to its trace.
 func (b *batch) add(o *check.Outcome) {
 	r := o.Record()
+	if b.max > 0 && b.recs.Len() >= b.max {
+		b.full = append(b.full, b.ld)
+		b.open()
+	}
 	lr := b.recs.AppendEmpty()
 	now := pcommon.NewTimestampFromTime(time.Now())
 	lr.SetObservedTimestamp(now)
