@@ -64,6 +64,21 @@ func checkScan(t *testing.T, name string, in []byte, f logs.Format, opt logs.Opt
 	if len(got) != len(want) {
 		t.Fatalf("Scan and Assemble: %d sessions, Read %d", len(got), len(want))
 	}
+	// Assembled in turn in one Scratch, each session kept as it was.
+	var sc session.Scratch
+	var again []session.Session
+	for _, id := range order {
+		s, err := a.AssembleWith(&sc, name, id, groups[id])
+		if err != nil {
+			t.Fatalf("AssembleWith %q: %v", id, err)
+		}
+		again = append(again, s)
+	}
+	for i := range again {
+		if !reflect.DeepEqual(again[i], got[i]) {
+			t.Errorf("AssembleWith, once the next sessions were assembled:\n%+v\nAssemble:\n%+v", again[i], got[i])
+		}
+	}
 	for i, s := range got {
 		w := want[i]
 		if s.File != w.File || s.ID != w.ID || s.Line != w.Line || s.Events != w.Events || s.Ignored != w.Ignored ||

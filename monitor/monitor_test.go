@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"slices"
 	"sort"
@@ -182,6 +183,47 @@ func TestReplayOTLP(t *testing.T) {
 // TestLifecycle: idle and max closing, a late event within the grace
 // (revision 2), past it (late), and eviction. The runtime engine judges, so
 // that no session fails early (TestEarly).
+// TestClosedKept: the table assembles each session it closes in storage
+// reused from one session to the next; an outcome emitted, its multi-trace
+// and its record stay as they were once the next session is closed.
+func TestClosedKept(t *testing.T) {
+	c, lopt := checkerOf(t, "../testdata/abp/abp.hsf", "", check.EngineRuntime)
+	now := time.Unix(0, 0)
+	var got []check.Outcome
+	m, err := monitor.NewTable(c, lopt, monitor.Options{Idle: time.Second, Now: func() time.Time { return now }},
+		func(o check.Outcome) { got = append(got, o) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	snapshot := func(o check.Outcome) string {
+		r, err := json.Marshal(o.Record())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprint(*o.MT, *o.Origins) + string(r)
+	}
+	var first string
+	for _, lines := range []string{
+		`{"session":"a","action":"R?zero"}` + "\n" + `{"session":"a","action":"S?d"}`,
+		`{"session":"b","action":"S?d"}` + "\n" + `{"session":"b","action":"S!d_zero"}`,
+	} {
+		if _, err := m.ConsumeLog("in", strings.NewReader(lines+"\n"), logs.JSONL); err != nil {
+			t.Fatal(err)
+		}
+		now = now.Add(2 * time.Second)
+		m.Tick(now)
+		if first == "" && len(got) == 1 {
+			first = snapshot(got[0])
+		}
+	}
+	if len(got) != 2 || got[0].ID == got[1].ID {
+		t.Fatalf("%d outcomes", len(got))
+	}
+	if s := snapshot(got[0]); s != first {
+		t.Errorf("the first session's outcome, once the second was closed:\n%s\nwhen emitted:\n%s", s, first)
+	}
+}
+
 func TestLifecycle(t *testing.T) {
 	c, lopt := checkerOf(t, "../testdata/abp/abp.hsf", "", check.EngineRuntime)
 	now := time.Unix(0, 0)

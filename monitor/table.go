@@ -218,6 +218,10 @@ type Table struct {
 	// judged is judge's copy of a session's events (Assemble sorts
 	// them), kept for the next: t.mu is held.
 	judged []logs.Event
+	// scratch is the storage judge assembles each session in, reused
+	// from one session to the next (the session judged, its outcome and
+	// record take none of it): t.mu is held.
+	scratch session.Scratch
 
 	mu       sync.Mutex
 	sessions map[string]*liveSession // open and closed within their grace
@@ -469,7 +473,7 @@ func (t *Table) close(s *liveSession, by string, now time.Time, o *check.Outcome
 func (t *Table) judge(s *liveSession) check.Outcome {
 	events := append(t.judged[:0], s.events...) // Assemble sorts them
 	defer func() { t.judged = events[:0]; clear(events) }()
-	ls, err := t.asm.Assemble(s.file, s.id, events)
+	ls, err := t.asm.AssembleWith(&t.scratch, s.file, s.id, events)
 	if err != nil {
 		// Events the readers cannot have given: counted as they arrived.
 		ls = session.Session{Meta: session.Meta{File: s.file, ID: s.id}, Err: err}

@@ -38,6 +38,56 @@ func NewAssembler(opt logs.Options) (*Assembler, error) {
 // inputs in the order of their names, file is then the first. The error is
 // for events that logs.Scan cannot have given with this signature.
 func (a *Assembler) Assemble(file, id string, events []logs.Event) (Session, error) {
+	return a.AssembleWith(new(Scratch), file, id, events)
+}
+
+// Scratch is the storage an Assembler gathers one session in, reused from
+// one session to the next by AssembleWith: the session's records, their
+// index, the buffers its locations are sorted and its spans paired in,
+// none of which the session returned refers to. What the session keeps
+// (its multi-trace, its origins, its inputs) is fresh each time, so that
+// sessions assembled in turn, and the outcomes and records made of them,
+// stay as they were. The zero Scratch is ready; it holds the storage of
+// its last session, unless that session was large, until the next. It is
+// not safe for concurrent use.
+type Scratch struct {
+	asm   *Assembler // whose gatherer g is
+	g     *gatherer
+	a     arena // its buffers only: count, tmp, spans
+	names names
+	// tally counts the undeclared names of the spans ignored at assembly,
+	// which no one reads for an Assembler: shared by its sessions, it is
+	// bounded by logs.MaxUndeclared names.
+	tally logs.Tally
+}
+
+// maxScratch is the most events of a session whose storage a Scratch
+// keeps for the next: a chunk of records (a rare large session's is
+// given back).
+const maxScratch = recordChunk
+
+// gatherer returns sc's gatherer for a, holding no session.
+func (sc *Scratch) gatherer(a *Assembler) *gatherer {
+	if sc.g == nil || sc.asm != a {
+		sc.asm, sc.g, sc.a = a, a.template.empty(), arena{}
+	} else {
+		sc.g.reset()
+	}
+	g := sc.g
+	g.inputs = nil // those of the session, fresh: Origins keeps them
+	g.across = true
+	if sc.names.index == nil {
+		sc.names.index = map[string]int32{}
+	}
+	clear(sc.names.index)
+	sc.names.list = sc.names.list[:0]
+	g.names, g.tally = &sc.names, &sc.tally
+	return g
+}
+
+// AssembleWith is Assemble gathering the session in sc, whose storage it
+// reuses (see Scratch).
+func (a *Assembler) AssembleWith(sc *Scratch, file, id string, events []logs.Event) (Session, error) {
 	if len(events) == 0 {
 		return Session{}, fmt.Errorf("%s: session %q has no events", syntax.FileName(file), id)
 	}
@@ -52,10 +102,7 @@ func (a *Assembler) Assemble(file, id string, events []logs.Event) (Session, err
 		inputs[0] = file
 	}
 	file = inputs[0]
-	g := a.template.empty()
-	g.across = true
-	g.names = &names{index: map[string]int32{}}
-	g.tally = new(logs.Tally)
+	g := sc.gatherer(a)
 	g.recs.reserve(len(events))
 	spans := 0 // held for pairing: room for them at once
 	for i := range events {
@@ -63,7 +110,7 @@ func (a *Assembler) Assemble(file, id string, events []logs.Event) (Session, err
 			spans++
 		}
 	}
-	g.spans = make([]spanRef, 0, spans)
+	g.spans = slices.Grow(g.spans[:0], spans)
 	key := []byte(id)
 	for i := range events {
 		e := &events[i]
@@ -99,7 +146,13 @@ func (a *Assembler) Assemble(file, id string, events []logs.Event) (Session, err
 			return Session{}, err
 		}
 	}
-	return g.finish()[0], nil
+	sc.a.fresh(g)
+	out := g.build(0, &sc.a)
+	sc.a = arena{count: sc.a.count, tmp: sc.a.tmp, spans: sc.a.spans} // out's storage is out's
+	if len(events) > maxScratch {
+		*sc = Scratch{}
+	}
+	return out, nil
 }
 
 // Locations returns the locations a session is split into: those of

@@ -6,8 +6,10 @@ import (
 	"testing"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/session"
+	"github.com/ivc-project/ivc/spec"
 )
 
 // TestAssembleErrors: events Scan cannot have given are refused.
@@ -69,5 +71,67 @@ func TestAssembleMemory(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	if per := (after.TotalAlloc - before.TotalAlloc) / runs; per > 4<<10 {
 		t.Errorf("assembling a session of 2 events allocates %d bytes", per)
+	}
+}
+
+// BenchmarkAssembleShop assembles the sessions of the monitor's load, the
+// orders of the shop (8 spans over 3 services, paired at assembly), each on
+// its own as ivc monitor's table assembles those it closes: fresh storage
+// for each (Assemble), or one Scratch for all (AssembleWith).
+//
+//	go test ./session -run '^$' -bench AssembleShop -benchmem
+func BenchmarkAssembleShop(b *testing.B) {
+	sp, err := spec.Load("../monitor/e2e/testdata/shop.hsf", "../monitor/e2e/testdata/shop.hif")
+	if err != nil {
+		b.Fatal(err)
+	}
+	opt := logs.Options{Sig: sp.Sig}
+	r, err := logs.NewTraceReader("otlp", opt, func(err error) { b.Error(err) })
+	if err != nil {
+		b.Fatal(err)
+	}
+	const orders = 64
+	req := testutil.ShopRequest(orders)
+	testutil.SetShopTraces(req, 0, 0) // an id for each order
+	groups := map[string][]logs.Event{}
+	var ids []string
+	if _, err := r.Read(req.Traces(), 0, func(ev logs.Event) {
+		if _, ok := groups[ev.Session]; !ok {
+			ids = append(ids, ev.Session)
+		}
+		groups[ev.Session] = append(groups[ev.Session], ev)
+	}); err != nil {
+		b.Fatal(err)
+	}
+	if len(ids) != orders {
+		b.Fatalf("%d sessions, want %d", len(ids), orders)
+	}
+	a, err := session.NewAssembler(opt)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name    string
+		scratch bool
+	}{{"fresh", false}, {"scratch", true}} {
+		b.Run(c.name, func(b *testing.B) {
+			var sc session.Scratch
+			var evs []logs.Event
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				id := ids[i%len(ids)]
+				evs = append(evs[:0], groups[id]...)
+				var s session.Session
+				var err error
+				if c.scratch {
+					s, err = a.AssembleWith(&sc, "otlp", id, evs)
+				} else {
+					s, err = a.Assemble("otlp", id, evs)
+				}
+				if err != nil || s.Err != nil || s.Events != testutil.ShopSpansPerOrder {
+					b.Fatal(s.Meta, err, s.Err)
+				}
+			}
+		})
 	}
 }

@@ -363,17 +363,8 @@ func (g *gatherer) index() {
 // not several a session.
 func (g *gatherer) finish() []Session {
 	out := make([]Session, len(g.sess))
-	a := &arena{
-		acts:  make([]interaction.Action, g.events),
-		trace: make([]interaction.MultiAction, g.events),
-		comps: make([]multitrace.Component, len(g.sess)*len(g.locs)),
-		mts:   make([]multitrace.MultiTrace, len(g.sess)),
-		// The origins too: a chunk (arenaChunk) for each would be most
-		// of the cost of a small session assembled on its own.
-		origins: make([]Origins, len(g.sess)),
-		at:      make([]origin, g.events),
-		starts:  make([]int32, len(g.sess)*(len(g.locs)+1)),
-	}
+	a := new(arena)
+	a.fresh(g)
 	for i := range g.sess {
 		out[i] = g.build(int32(i), a)
 	}
@@ -394,6 +385,19 @@ type arena struct {
 	origins []Origins
 	at      []origin
 	starts  []int32
+}
+
+// fresh gives a new storage for the sessions of g, sized for them all.
+func (a *arena) fresh(g *gatherer) {
+	a.acts = make([]interaction.Action, g.events)
+	a.trace = make([]interaction.MultiAction, g.events)
+	a.comps = make([]multitrace.Component, len(g.sess)*len(g.locs))
+	a.mts = make([]multitrace.MultiTrace, len(g.sess))
+	// The origins too: a chunk (arenaChunk) for each would be most of the
+	// cost of a small session assembled on its own.
+	a.origins = make([]Origins, len(g.sess))
+	a.at = make([]origin, g.events)
+	a.starts = make([]int32, len(g.sess)*(len(g.locs)+1))
 }
 
 // arenaChunk is the least an arena takes at once.

@@ -157,4 +157,17 @@ func TestJoinLinkedSpans(t *testing.T) {
 	if d := dumpJoined(sig, got); d != want {
 		t.Errorf("Scan and Assemble:\n%s\nwant\n%s", d, want)
 	}
+	// Assembled in turn in one Scratch, each session kept as it was.
+	var sc session.Scratch
+	var again []session.Session
+	for _, id := range order {
+		s, err := a.AssembleWith(&sc, "", id, groups[id])
+		if err != nil {
+			t.Fatal(err)
+		}
+		again = append(again, s)
+	}
+	if d := dumpJoined(sig, again); d != want || !reflect.DeepEqual(again, got) {
+		t.Errorf("Scan and AssembleWith:\n%s\nwant\n%s", d, want)
+	}
 }
