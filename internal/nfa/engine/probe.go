@@ -292,7 +292,11 @@ func (s *search) probe1() bool {
 	}
 	for sum := 0; sum < s.total; {
 		var k, nodes int
-		cur, k, nodes = fastSteps(ls, succ, G1, G, cur, s.total-sum)
+		if len(ls) == 4 {
+			cur, k, nodes = fastSteps4((*[4]lane)(ls), succ, G1, G, cur, s.total-sum)
+		} else {
+			cur, k, nodes = fastSteps(ls, succ, G1, G, cur, s.total-sum)
+		}
 		sum += k
 		s.nodes += nodes
 		if s.nodes > s.maxNodes {
@@ -395,6 +399,65 @@ func fastSteps(ls []lane, succ []uint64, G1 int, G int32, cur uint64, max int) (
 		// ls[best].advance(G) by hand: it is too large to be inlined, and
 		// a call would spill the loop's registers.
 		l := &ls[best]
+		l.at++
+		l.mask = l.next
+		l.head, l.next = l.ahead1(l.at, G)
+		l.prio += l.scale
+		if l.at >= l.L {
+			l.prio = math.MaxUint64
+		}
+		nodes += bits.OnesCount64(cur)
+	}
+	return cur, max, nodes
+}
+
+// fastSteps4 is fastSteps on four lanes, its loops over the lanes written
+// out.
+func fastSteps4(ls *[4]lane, succ []uint64, G1 int, G int32, cur uint64, max int) (uint64, int, int) {
+	nodes := 0
+	l0, l1, l2, l3 := &ls[0], &ls[1], &ls[2], &ls[3]
+	for k := range max {
+		if cur&(cur-1) != 0 {
+			return cur, k, nodes
+		}
+		row := succ[bits.TrailingZeros64(cur)*G1:][:G1]
+		p0, p1, p2, p3 := l0.prio, l1.prio, l2.prio, l3.prio
+		if row[l0.head]&l0.next == 0 {
+			p0 = math.MaxUint64
+		}
+		if row[l1.head]&l1.next == 0 {
+			p1 = math.MaxUint64
+		}
+		if row[l2.head]&l2.next == 0 {
+			p2 = math.MaxUint64
+		}
+		if row[l3.head]&l3.next == 0 {
+			p3 = math.MaxUint64
+		}
+		bk := min(p0, p1, p2, p3)
+		if bk == math.MaxUint64 {
+			return cur, k, nodes
+		}
+		best := int(bk&laneBits) & 3
+		m0, m1, m2, m3 := l0.mask, l1.mask, l2.mask, l3.mask
+		if best == 0 {
+			m0 = math.MaxUint64
+		}
+		if best == 1 {
+			m1 = math.MaxUint64
+		}
+		if best == 2 {
+			m2 = math.MaxUint64
+		}
+		if best == 3 {
+			m3 = math.MaxUint64
+		}
+		l := &ls[best]
+		br := row[l.head] & l.next & m0 & m1 & m2 & m3
+		if br == 0 {
+			return cur, k, nodes
+		}
+		cur = br
 		l.at++
 		l.mask = l.next
 		l.head, l.next = l.ahead1(l.at, G)
