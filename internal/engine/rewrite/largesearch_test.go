@@ -96,3 +96,34 @@ func TestVertexBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestVertexClusters: vertices whose positions run on one after another
+// (a long trace read action by action) spread over the table: no run of
+// occupied slots is long. Placed by a hash whose top bits moved little
+// with the last position, they fell on a few slots in a row, and each
+// insertion probed the whole run (a million actions took minutes).
+func TestVertexClusters(t *testing.T) {
+	var vs vertices
+	vs.reset(2, 0)
+	const n = 1 << 16
+	for k := range int32(n) {
+		i := vs.add(1)
+		p := vs.pos(i)
+		p[0], p[1] = k, k
+		if _, ok := vs.insert(i); !ok {
+			t.Fatalf("vertex %d subsumed", k)
+		}
+	}
+	longest, run := 0, 0
+	for _, e := range vs.table {
+		if e == 0 {
+			run = 0
+			continue
+		}
+		run++
+		longest = max(longest, run)
+	}
+	if longest > 128 {
+		t.Errorf("%d vertices in a table of %d slots: a run of %d occupied slots", n, len(vs.table), longest)
+	}
+}
