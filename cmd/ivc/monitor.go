@@ -500,6 +500,7 @@ func (o *recordOutput) flushLocked() error {
 		for written < len(o.ends) && o.ends[written] <= n {
 			written++
 		}
+		o.cut(n, written)
 	}
 	o.unwritten.Add(int64(len(o.ends) - written))
 	o.buf.Reset()
@@ -515,6 +516,23 @@ func (o *recordOutput) flushLocked() error {
 		o.report(fmt.Errorf("records written to %s again, %d not written so far", o.name(), o.unwritten.Load()))
 	}
 	return err
+}
+
+// cut takes back, from a file, the start of a record a failed write took
+// in part (n bytes of the buffer, of which the first written records
+// whole), so that the next records do not continue a broken line. Standard
+// output cannot be taken back: a pipe reader sees the broken line.
+func (o *recordOutput) cut(n, written int) {
+	whole := 0
+	if written > 0 {
+		whole = o.ends[written-1]
+	}
+	if o.f == nil || n <= whole {
+		return
+	}
+	if fi, err := o.f.Stat(); err == nil && fi.Size() >= int64(n-whole) {
+		o.f.Truncate(fi.Size() - int64(n-whole)) // the file is opened O_APPEND: the next write goes to its new end
+	}
 }
 
 // healthy returns why the last records were not written, or nil.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -84,5 +85,51 @@ func TestRecordOutputFlush(t *testing.T) {
 	record("{\"e\":5}\n")
 	if err := o.Close(); err != nil || !strings.HasSuffix(w.String(), "{\"e\":5}\n") || o.healthy() != nil || len(reported) != 2 {
 		t.Errorf("at Close: %v, written %q, reported %v", err, w.String(), reported)
+	}
+}
+
+// shortFile takes n bytes of a write into its file, then fails as a full
+// disk does.
+type shortFile struct {
+	f *os.File
+	n int
+}
+
+func (s *shortFile) Write(p []byte) (int, error) {
+	k := min(len(p), s.n)
+	s.n -= k
+	if _, err := s.f.Write(p[:k]); err != nil {
+		return 0, err
+	}
+	if k < len(p) {
+		return k, syscall.ENOSPC
+	}
+	return k, nil
+}
+
+// TestRecordOutputCut: a record a full disk took in part is taken back
+// from the file, so that the next records, written once there is room,
+// are whole lines.
+func TestRecordOutputCut(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "records.jsonl")
+	o, err := openOutput(path, nil, func(error) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &shortFile{f: o.f, n: 12}
+	o.out = w
+	for _, s := range []string{"{\"a\":1}\n", "{\"b\":2}\n"} {
+		o.buf.WriteString(s)
+		o.ends = append(o.ends, o.buf.Len())
+	}
+	o.flush()
+	w.n = 1 << 10
+	o.buf.WriteString("{\"c\":3}\n")
+	o.ends = append(o.ends, o.buf.Len())
+	o.flush()
+	o.Close()
+	got, err := os.ReadFile(path)
+	if err != nil || string(got) != "{\"a\":1}\n{\"c\":3}\n" || o.unwritten.Load() != 1 {
+		t.Errorf("file %q (%v), %d unwritten", got, err, o.unwritten.Load())
 	}
 }
