@@ -216,7 +216,8 @@ type Table struct {
 	tmp       []uint64
 	order     []int32
 	// judged is judge's copy of a session's events (Assemble sorts
-	// them), kept for the next: t.mu is held.
+	// them), kept for the next unless it holds more than maxJudged: t.mu
+	// is held.
 	judged []logs.Event
 	// scratch is the storage judge assembles each session in, reused
 	// from one session to the next (the session judged, its outcome and
@@ -468,11 +469,21 @@ func (t *Table) close(s *liveSession, by string, now time.Time, o *check.Outcome
 	t.emit(*o)
 }
 
+// maxJudged is the most events of judge's copy kept for the next session,
+// as a session.Scratch keeps the storage of sessions up to this size.
+const maxJudged = 1 << 14
+
 // judge judges the events of s as ivc analyze judges a session: its
 // outcome, or why it cannot be judged (Outcome.Err).
 func (t *Table) judge(s *liveSession) check.Outcome {
 	events := append(t.judged[:0], s.events...) // Assemble sorts them
-	defer func() { t.judged = events[:0]; clear(events) }()
+	defer func() {
+		clear(events)
+		if cap(events) > maxJudged { // a rare large session's copy is given back
+			events = nil
+		}
+		t.judged = events[:0]
+	}()
 	ls, err := t.asm.AssembleWith(&t.scratch, s.file, s.id, events)
 	if err != nil {
 		// Events the readers cannot have given: counted as they arrived.
