@@ -156,6 +156,22 @@ type pbField struct {
 // pbNext reads the field at the start of b, and returns what follows it;
 // ok is false at a wire error and at a group, which pdata reads its way.
 func pbNext(b []byte) (f pbField, rest []byte, ok bool) {
+	// Most tags, lengths and varints take a byte: read as protowire reads
+	// them, without its calls.
+	if len(b) >= 2 && b[0] >= 1<<3 && b[0] < 0x80 && b[1] < 0x80 {
+		f.num, f.typ = protowire.Number(b[0]>>3), protowire.Type(b[0]&7)
+		switch f.typ {
+		case protowire.BytesType:
+			if n := 2 + int(b[1]); n <= len(b) {
+				f.v = b[2:n:n]
+				return f, b[n:], true
+			}
+			return f, nil, false
+		case protowire.VarintType:
+			f.x = uint64(b[1])
+			return f, b[2:], true
+		}
+	}
 	num, typ, n := protowire.ConsumeTag(b)
 	if n < 0 {
 		return f, nil, false
@@ -469,25 +485,38 @@ func pbKeyValue(b []byte, depth int, a *wireAttr) bool {
 		return false
 	}
 	*a = wireAttr{}
-	return pbFields(b, func(f pbField) bool {
+	for len(b) > 0 {
+		f, rest, ok := pbNext(b)
+		if !ok {
+			return false
+		}
+		b = rest
 		switch f.num {
 		case 1:
 			a.key = f.v
-			return f.typ == protowire.BytesType
+			ok = f.typ == protowire.BytesType
 		case 2:
-			return f.typ == protowire.BytesType && pbAnyValue(f.v, depth+1, a)
+			ok = f.typ == protowire.BytesType && pbAnyValue(f.v, depth+1, a)
 		case 3:
-			return f.typ == protowire.VarintType
+			ok = f.typ == protowire.VarintType
 		}
-		return true
-	})
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // pbAnyValue reads an AnyValue into a's value: string (1), bool (2), int
 // (3), double (4), array (5), map (6), bytes (7), string_value_strindex
 // (8, of profiles; an empty value to pdata's Value.Type).
 func pbAnyValue(b []byte, depth int, a *wireAttr) bool {
-	return pbFields(b, func(f pbField) bool {
+	for len(b) > 0 {
+		f, rest, ok := pbNext(b)
+		if !ok {
+			return false
+		}
+		b = rest
 		want := protowire.BytesType
 		switch f.num {
 		case 1:
@@ -508,10 +537,13 @@ func pbAnyValue(b []byte, depth int, a *wireAttr) bool {
 		case 8:
 			want, a.kind = protowire.VarintType, wireEmpty
 		default:
-			return true
+			continue
 		}
-		return f.typ == want
-	})
+		if f.typ != want {
+			return false
+		}
+	}
+	return true
 }
 
 // pbNested reads an ArrayValue (its values, 1) or, when kv, a KeyValueList

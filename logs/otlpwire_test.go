@@ -224,6 +224,7 @@ func everyField() ptrace.Traces {
 	rs2.Resource().Attributes().PutInt(logs.ServiceName, 7)
 	for k, set := range []func(pcommon.Map){
 		func(m pcommon.Map) { m.PutInt(logs.HTTPRoute, -12) },
+		func(m pcommon.Map) { m.PutInt(logs.HTTPRoute, 100) },
 		func(m pcommon.Map) { m.PutBool(logs.HTTPRoute, false) },
 		func(m pcommon.Map) { m.PutDouble(logs.HTTPRoute, 1e21) },
 		func(m pcommon.Map) { m.PutDouble(logs.HTTPRoute, 1e-7) },
