@@ -596,6 +596,11 @@ type otlpSpan struct {
 	kind       SpanKind
 	l, m       string
 	links      []otlpLink
+	// hexID and hexParent are id and parent in hex, when hexed (else
+	// addOTLP writes them): a reader that writes those of many spans at
+	// once makes one string of them.
+	hexID, hexParent string
+	hexed            bool
 }
 
 // otlpLink is a span's link: the trace and span it points to.
@@ -648,7 +653,10 @@ func (r *spanReader) addOTLP(s *otlpSpan, th *traceHex, line, col int) error {
 	if id != nil {
 		trace = th.str
 	}
-	sid, parent := spanIDs(s.id, s.parent)
+	sid, parent := s.hexID, s.hexParent
+	if !s.hexed {
+		sid, parent = spanIDs(s.id, s.parent)
+	}
 	h := heldSpan{trace: trace, spanID: sid, parent: parent,
 		line: line, col: col, l: s.l, m: s.m, kind: s.kind, start: int64(s.start)}
 	if s.end >= s.start && s.end <= math.MaxInt64 {
@@ -668,16 +676,25 @@ func (r *spanReader) addOTLP(s *otlpSpan, th *traceHex, line, col int) error {
 // id), made as one string.
 func spanIDs(id, parent pcommon.SpanID) (string, string) {
 	var buf [32]byte
-	n := 0
-	if !id.IsEmpty() {
-		n = hex.Encode(buf[:], id[:])
-	}
-	m := n
-	if !parent.IsEmpty() {
-		m += hex.Encode(buf[n:], parent[:])
-	}
-	s := string(buf[:m])
+	s := string(appendSpanID(appendSpanID(buf[:0], id), parent))
+	n := hexLen(id)
 	return s[:n], s[n:]
+}
+
+// appendSpanID appends id in hex to b, nothing for the empty id.
+func appendSpanID(b []byte, id pcommon.SpanID) []byte {
+	if id.IsEmpty() {
+		return b
+	}
+	return hex.AppendEncode(b, id[:])
+}
+
+// hexLen is the length of id in hex, 0 for the empty id.
+func hexLen(id pcommon.SpanID) int {
+	if id.IsEmpty() {
+		return 0
+	}
+	return 2 * len(id)
 }
 
 // spanID returns a span id in hex, "" for the empty id.

@@ -3,10 +3,10 @@
 // OpenTelemetry Collector's receivers do (its otlpreceiver hands each
 // request to a consumer.Traces), a receiver only takes what arrives and
 // hands it on to a consumer: OTLP requests as their protobuf bytes, or
-// decoded by pdata from OTLP/JSON (Traces), log streams as readers (Logs). The consumer is ivc monitor's session table
-// (monitor.Table), whose internals a receiver never touches: it maps spans
-// and events to actions, holds them by session and judges them. cmd/ivc
-// wires them together.
+// decoded by pdata from OTLP/JSON (Traces), log streams as readers (Logs).
+// The consumer is ivc monitor's session table (monitor.Table), whose
+// internals a receiver never touches: it maps spans and events to actions,
+// holds them by session and judges them. cmd/ivc wires them together.
 //
 //	tbl, err := monitor.NewTable(checker, lopt, monitor.Options{}, emit)
 //	otlp := receiver.NewOTLP(tbl, 0)
