@@ -58,10 +58,13 @@
 // INTERNAL and unspecified spans carry no action: they are not events at
 // all, neither judged nor counted (a service's internal work is not the
 // protocol's business, and counting it as ignored would drown the count of
-// the events that matter). OTLP is decoded by the Collector's own pdata
-// module; Jaeger's model, internal to Jaeger, by a few encoding/json
-// structs. TraceReader reads the requests an OTLP receiver decoded, without
-// turning them back into JSON, and pairs none of their spans: the partners
+// the events that matter). OTLP/JSON is decoded by the Collector's own
+// pdata module, and OTLP/protobuf read straight from its bytes as pdata
+// reads them (otlpwire.go; by pdata where that reading is not sure to
+// agree); Jaeger's model, internal to Jaeger, by a few encoding/json
+// structs. TraceReader reads the requests an OTLP receiver received (their
+// bytes, ReadProto) or decoded (pdata, Read), without turning them back
+// into JSON, and pairs none of their spans: the partners
 // of a request's spans come in it or in another as exporters batch them,
 // so each span carries its SpanLink, and its session's assembly pairs them
 // all, once.

@@ -7,3 +7,24 @@ func SetMaxLine(n int) (restore func()) {
 	maxLine = n
 	return func() { maxLine = old }
 }
+
+// SetProtoWire turns the reading of OTLP/protobuf requests from their
+// bytes on or off (pdata then reads them all) for a test, and returns the
+// function that restores it. The test must not be parallel.
+func SetProtoWire(on bool) (restore func()) {
+	old := wireOff
+	wireOff = !on
+	return func() { wireOff = old }
+}
+
+// WireDecodes reports whether b, an OTLP/protobuf request, is read from its
+// bytes, against opt, rather than by pdata.
+func WireDecodes(b []byte, opt Options) bool {
+	t, err := NewTraceReader("wire", opt, nil)
+	if err != nil {
+		panic(err)
+	}
+	w := t.r.wireReader()
+	defer w.reset()
+	return w.decode(t.r, b)
+}

@@ -54,13 +54,17 @@ type spanReader struct {
 	// pairs indexes held by trace and span id; paired, id, l and m are
 	// which of held are paired, a session id's, a lifeline's and a
 	// message's bytes: room kept from one span (or file) to the next.
-	pairs    map[pairKey]int
-	servers  map[pairKey]int32 // the SERVER spans held, for markNested
-	paired   []bool            // which of held are paired
-	link     SpanLink          // of the span being added
-	id, l, m []byte
-	msgNames *naming  // the naming of messages (naming.go)
-	replies  *Options // the options, when they give replies (Options.Replies); else nil
+	pairs   map[pairKey]int
+	servers map[pairKey]int32 // the SERVER spans held, for markNested
+	paired  []bool            // which of held are paired
+	link    SpanLink          // of the span being added
+	// otlpLinks and wire: room kept from one OTLP request (or part) to the
+	// next, for a span's links and for the reading of protobuf bytes.
+	otlpLinks []otlpLink
+	wire      *protoWire
+	id, l, m  []byte
+	msgNames  *naming  // the naming of messages (naming.go)
+	replies   *Options // the options, when they give replies (Options.Replies); else nil
 }
 
 // checkFound returns the error for a file whose documents hold none of
@@ -521,15 +525,8 @@ func (k *spanKeys) next(links int) (line, col int, ok bool) {
 // spans cannot be found in it: each is then at line:col).
 func (r *spanReader) traces(td ptrace.Traces, doc []byte, line, col int) error {
 	keys := spanKeys{doc: doc, line: line, col: col}
-	lifelineKey := ServiceName
-	if r.lifelineAttr != "" {
-		lifelineKey = r.lifelineAttr
-	}
-	var (
-		idBuf     [32]byte
-		lastTID   pcommon.TraceID
-		lastTrace string
-	)
+	lifelineKey := r.lifelineKey()
+	var th traceHex
 	rss := td.ResourceSpans()
 	for i := range rss.Len() {
 		rs := rss.At(i)
@@ -548,17 +545,8 @@ func (r *spanReader) traces(td ptrace.Traces, doc []byte, line, col int) error {
 						doc = nil
 					}
 				}
-				var kind SpanKind
-				switch sp.Kind() {
-				case ptrace.SpanKindClient:
-					kind = SpanClient
-				case ptrace.SpanKindProducer:
-					kind = SpanProducer
-				case ptrace.SpanKindServer:
-					kind = SpanServer
-				case ptrace.SpanKindConsumer:
-					kind = SpanConsumer
-				default:
+				kind, ok := otlpKind(sp.Kind())
+				if !ok {
 					r.b.stats.Unkinded++
 					continue
 				}
@@ -567,45 +555,146 @@ func (r *spanReader) traces(td ptrace.Traces, doc []byte, line, col int) error {
 					l, _ = attr(sp.Attributes(), lifelineKey)
 				}
 				lookup := func(k string) (string, bool) { return attr(sp.Attributes(), k) }
-				m := r.message(kind, lookup, sp.Name())
-				var id []byte
-				if tid := sp.TraceID(); !tid.IsEmpty() {
-					id = idBuf[:hex.Encode(idBuf[:], tid[:])]
-					if tid != lastTID || lastTrace == "" { // a trace's spans come together: one string for them
-						lastTID, lastTrace = tid, string(id)
-					}
-				}
-				start := uint64(sp.StartTimestamp())
-				if start == 0 || start > math.MaxInt64 {
-					// Read as is, it would put the span first (or last) and
-					// change the verdict silently.
-					r.b.dropped(id, line, col, "span %q: startTimeUnixNano %d is not a time (missing, or past 2^63-1 ns)", sp.SpanID().String(), start)
-					continue
-				}
-				trace := ""
-				if id != nil {
-					trace = lastTrace
-				}
-				h := heldSpan{trace: trace, spanID: spanID(sp.SpanID()), parent: spanID(sp.ParentSpanID()),
-					line: line, col: col, l: l, m: m, kind: kind, start: int64(start)}
-				if end := uint64(sp.EndTimestamp()); end >= start && end <= math.MaxInt64 {
-					h.end = int64(end)
-				}
+				s := otlpSpan{trace: sp.TraceID(), id: sp.SpanID(), parent: sp.ParentSpanID(),
+					start: uint64(sp.StartTimestamp()), end: uint64(sp.EndTimestamp()),
+					kind: kind, l: l, m: r.message(kind, lookup, sp.Name())}
 				if kind.Action() == interaction.Reception {
 					links := sp.Links()
+					r.otlpLinks = r.otlpLinks[:0]
 					for n := range links.Len() {
-						if ln := links.At(n); ln.TraceID() == sp.TraceID() {
-							h.links = append(h.links, spanID(ln.SpanID()))
-						}
+						ln := links.At(n)
+						r.otlpLinks = append(r.otlpLinks, otlpLink{trace: ln.TraceID(), span: ln.SpanID()})
 					}
+					s.links = r.otlpLinks
 				}
-				if err := r.hold(h); err != nil {
+				if err := r.addOTLP(&s, &th, line, col); err != nil {
 					return err
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// lifelineKey is the attribute of a span that names its lifeline when its
+// resource does not.
+func (r *spanReader) lifelineKey() string {
+	if r.lifelineAttr != "" {
+		return r.lifelineAttr
+	}
+	return ServiceName
+}
+
+// otlpSpan is what traces maps of a span with an action kind, whether
+// pdata decoded it or it was read from its protobuf bytes (otlpwire.go):
+// its ids, times, kind, lifeline and message, and its links (those of a
+// span that receives, for its partner).
+type otlpSpan struct {
+	trace      pcommon.TraceID
+	id, parent pcommon.SpanID
+	start, end uint64 // as OTLP writes them: unsigned nanoseconds
+	kind       SpanKind
+	l, m       string
+	links      []otlpLink
+	// hexID and hexParent are id and parent in hex, when hexed (else
+	// addOTLP writes them): a reader that writes those of many spans at
+	// once makes one string of them.
+	hexID, hexParent string
+	hexed            bool
+}
+
+// otlpLink is a span's link: the trace and span it points to.
+type otlpLink struct {
+	trace pcommon.TraceID
+	span  pcommon.SpanID
+}
+
+// otlpKind returns the kind of a span of OTLP kind k, false for INTERNAL
+// and unspecified spans, which carry no action.
+func otlpKind(k ptrace.SpanKind) (SpanKind, bool) {
+	switch k {
+	case ptrace.SpanKindClient:
+		return SpanClient, true
+	case ptrace.SpanKindProducer:
+		return SpanProducer, true
+	case ptrace.SpanKindServer:
+		return SpanServer, true
+	case ptrace.SpanKindConsumer:
+		return SpanConsumer, true
+	}
+	return 0, false
+}
+
+// traceHex is the session id of the spans read last, the hex of their
+// trace id: a trace's spans come together, one string for them.
+type traceHex struct {
+	buf  [32]byte
+	last pcommon.TraceID
+	str  string
+}
+
+// addOTLP holds s, read at line:col, or drops it when its start is not a
+// time.
+func (r *spanReader) addOTLP(s *otlpSpan, th *traceHex, line, col int) error {
+	var id []byte
+	if !s.trace.IsEmpty() {
+		id = th.buf[:hex.Encode(th.buf[:], s.trace[:])]
+		if s.trace != th.last || th.str == "" {
+			th.last, th.str = s.trace, string(id)
+		}
+	}
+	if s.start == 0 || s.start > math.MaxInt64 {
+		// Read as is, it would put the span first (or last) and
+		// change the verdict silently.
+		r.b.dropped(id, line, col, "span %q: startTimeUnixNano %d is not a time (missing, or past 2^63-1 ns)", s.id.String(), s.start)
+		return nil
+	}
+	trace := ""
+	if id != nil {
+		trace = th.str
+	}
+	sid, parent := s.hexID, s.hexParent
+	if !s.hexed {
+		sid, parent = spanIDs(s.id, s.parent)
+	}
+	h := heldSpan{trace: trace, spanID: sid, parent: parent,
+		line: line, col: col, l: s.l, m: s.m, kind: s.kind, start: int64(s.start)}
+	if s.end >= s.start && s.end <= math.MaxInt64 {
+		h.end = int64(s.end)
+	}
+	if s.kind.Action() == interaction.Reception {
+		for _, ln := range s.links {
+			if ln.trace == s.trace {
+				h.links = append(h.links, spanID(ln.span))
+			}
+		}
+	}
+	return r.hold(h)
+}
+
+// spanIDs returns a span's id and its parent's in hex ("" for the empty
+// id), made as one string.
+func spanIDs(id, parent pcommon.SpanID) (string, string) {
+	var buf [32]byte
+	s := string(appendSpanID(appendSpanID(buf[:0], id), parent))
+	n := hexLen(id)
+	return s[:n], s[n:]
+}
+
+// appendSpanID appends id in hex to b, nothing for the empty id.
+func appendSpanID(b []byte, id pcommon.SpanID) []byte {
+	if id.IsEmpty() {
+		return b
+	}
+	return hex.AppendEncode(b, id[:])
+}
+
+// hexLen is the length of id in hex, 0 for the empty id.
+func hexLen(id pcommon.SpanID) int {
+	if id.IsEmpty() {
+		return 0
+	}
+	return 2 * len(id)
 }
 
 // spanID returns a span id in hex, "" for the empty id.

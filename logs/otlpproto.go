@@ -275,7 +275,9 @@ func (p *protoReader) unzstd(msg []byte) ([]byte, error) {
 }
 
 // decode reads the spans of part n at offset off: a TracesData, or, from
-// the file exporter's format: json, an OTLP/JSON object.
+// the file exporter's format: json, an OTLP/JSON object. A TracesData is
+// read from its bytes (otlpwire.go), or by pdata where that reading is not
+// sure to read it as pdata does.
 func (p *protoReader) decode(n int, off int64, msg []byte) error {
 	p.r.docs++
 	var td ptrace.Traces
@@ -286,6 +288,13 @@ func (p *protoReader) decode(n int, off int64, msg []byte) error {
 			return nil
 		}
 	} else {
+		if w := p.r.wireReader(); w.decode(p.r, msg) {
+			defer w.reset()
+			if len(w.rss) > 0 {
+				p.r.found++
+			}
+			return p.r.addWire(w, n, 0)
+		}
 		req := ptraceotlp.NewExportRequest()
 		if err := req.UnmarshalProto(msg); err != nil {
 			p.malformed(n, off, "%v", err)

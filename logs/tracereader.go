@@ -2,10 +2,12 @@ package logs
 
 import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
+	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 )
 
-// TraceReader reads OTLP requests that an OTLP receiver has decoded with
-// pdata into events, as Scan reads an OTLP/JSON log: the same span →
+// TraceReader reads OTLP requests that an OTLP receiver has received
+// (ReadProto) or decoded with pdata (Read) into events, as Scan reads an
+// OTLP/JSON log: the same span →
 // action mapping (Options.LifelineAttr, MessageAttr, Strict), the same
 // malformed spans; without turning the request back into JSON. It pairs
 // no span: the two spans of a call or a message come in one request or two
@@ -40,10 +42,51 @@ func NewTraceReader(name string, opt Options, report func(error)) (*TraceReader,
 // each event to emit, in the order read (Event.Line is n, Event.Index the
 // rank in the request). Stats count the request's events.
 func (t *TraceReader) Read(td ptrace.Traces, n int, emit func(Event)) (Stats, error) {
+	return t.read(emit, func() error { return t.r.traces(td, nil, n, 0) })
+}
+
+// ReadProto reads the spans of b, an OTLP/protobuf request (an
+// ExportTraceServiceRequest, as an OTLP receiver gets it), as Read reads
+// them once pdata has decoded b, without decoding it with pdata (most
+// requests: see otlpwire.go). number is called once, when the request
+// holds a span, for its number (Event.Line); a request of no span reads
+// nothing. A request that pdata cannot decode is a *ProtoError, of pdata's
+// message, and none of its spans is read. b is not kept once ReadProto
+// returns.
+func (t *TraceReader) ReadProto(b []byte, number func() int, emit func(Event)) (Stats, error) {
+	w := t.r.wireReader()
+	if !w.decode(t.r, b) {
+		req := ptraceotlp.NewExportRequest()
+		if err := req.UnmarshalProto(b); err != nil {
+			return Stats{}, &ProtoError{Err: err}
+		}
+		td := req.Traces()
+		if td.SpanCount() == 0 {
+			return Stats{}, nil
+		}
+		return t.Read(td, number(), emit)
+	}
+	defer w.reset()
+	if len(w.spans) == 0 {
+		return Stats{}, nil
+	}
+	n := number()
+	return t.read(emit, func() error { return t.r.addWire(w, n, 0) })
+}
+
+// A ProtoError is an OTLP/protobuf request that does not decode: Err is
+// pdata's error.
+type ProtoError struct{ Err error }
+
+func (e *ProtoError) Error() string { return e.Err.Error() }
+func (e *ProtoError) Unwrap() error { return e.Err }
+
+// read reads one request's spans with add, and hands their events to emit.
+func (t *TraceReader) read(emit func(Event), add func() error) (Stats, error) {
 	t.e.emit = emit
 	t.b.stats, t.b.index, t.b.hidden, t.r.over = Stats{}, 0, 0, false
 	defer t.b.reportHidden()
-	err := t.r.traces(td, nil, n, 0)
+	err := add()
 	if err != nil {
 		// Past the spans a file may hold (Options.MaxMemory): reported,
 		// counted malformed, and the spans held dropped, as for a file.

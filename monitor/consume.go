@@ -1,7 +1,8 @@
 package monitor
 
-// What the table consumes: the spans of OTLP requests, decoded by a
-// receiver (pdata), and the events of log streams, read as they come.
+// What the table consumes: the spans of OTLP requests, as a receiver got
+// them (protobuf) or decoded by pdata, and the events of log streams, read
+// as they come.
 
 import (
 	"io"
@@ -39,6 +40,7 @@ func (t *Table) ConsumeLog(source string, r io.Reader, f logs.Format) (logs.Stat
 type traceReader struct {
 	r      *logs.TraceReader
 	events []logs.Event
+	emit   func(logs.Event) // appends to events
 }
 
 // reader returns a trace reader of source, from its pool.
@@ -55,7 +57,9 @@ func (t *Table) reader(source string) (*sync.Pool, *traceReader, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return pool, &traceReader{r: r}, nil
+	tr := &traceReader{r: r}
+	tr.emit = func(ev logs.Event) { tr.events = append(tr.events, ev) }
+	return pool, tr, nil
 }
 
 // ConsumeTraces reads the spans of td, an OTLP request from source
@@ -63,8 +67,8 @@ func (t *Table) reader(source string) (*sync.Pool, *traceReader, error) {
 // number of spans rejected as malformed. Its events are added at once: a
 // session does not close between two spans of one request. Its spans are
 // paired with their partners, in this request or another, when their
-// session is assembled. It is the consumer of ivc monitor's OTLP receivers
-// (internal/receiver), and of any driver's decoded traces.
+// session is assembled. It is the consumer of a Collector component's
+// traces (collector/), and of any driver's decoded traces.
 func (t *Table) ConsumeTraces(source string, td ptrace.Traces) (rejected int, err error) {
 	if td.SpanCount() == 0 {
 		return 0, nil // an exporter's empty request: nothing to read
@@ -75,7 +79,32 @@ func (t *Table) ConsumeTraces(source string, td ptrace.Traces) (rejected int, er
 	}
 	defer pool.Put(tr)
 	tr.events = tr.events[:0]
-	st, err := tr.r.Read(td, int(t.requests.Add(1)), func(ev logs.Event) { tr.events = append(tr.events, ev) })
+	st, err := tr.r.Read(td, int(t.requests.Add(1)), tr.emit)
+	return t.added(source, tr, st, err)
+}
+
+// ConsumeTracesProto is ConsumeTraces for a request as it was received,
+// b its OTLP/protobuf bytes (an ExportTraceServiceRequest), read without
+// pdata's decoding (logs.TraceReader.ReadProto): it is the consumer of ivc
+// monitor's OTLP receivers (internal/receiver). A request that does not
+// decode is a *logs.ProtoError, and none of its spans is read. b is not
+// kept once it returns.
+func (t *Table) ConsumeTracesProto(source string, b []byte) (rejected int, err error) {
+	pool, tr, err := t.reader(source)
+	if err != nil {
+		return 0, err
+	}
+	defer pool.Put(tr)
+	tr.events = tr.events[:0]
+	st, err := tr.r.ReadProto(b, t.number, tr.emit)
+	return t.added(source, tr, st, err)
+}
+
+// number returns the number of the next request read.
+func (t *Table) number() int { return int(t.requests.Add(1)) }
+
+// added adds the events of a request read, tr.events, with its stats.
+func (t *Table) added(source string, tr *traceReader, st logs.Stats, err error) (int, error) {
 	now := t.opt.Now()
 	t.mu.Lock()
 	for _, ev := range tr.events {

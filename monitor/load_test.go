@@ -202,3 +202,69 @@ func BenchmarkTraceReader(b *testing.B) {
 		r.Read(req.Traces(), 0, func(logs.Event) {})
 	}))/loadBatch, "allocs/span")
 }
+
+// BenchmarkTraceReaderProto is the receive path's reading of one request
+// of loadBatch spans from its protobuf bytes, without the network or the
+// sessions: "wire" as the receivers now hand them over (the reader's
+// ReadProto, without pdata's decoding), "pdata" as they did before
+// (pdata's UnmarshalProto, then Read). cpu-ns/span is the process's CPU
+// time a span, garbage collection included.
+//
+//	go test ./monitor -run '^$' -bench TraceReaderProto -benchmem
+func BenchmarkTraceReaderProto(b *testing.B) {
+	sp, err := spec.Load(shopSpec, shopHIF)
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := testutil.ShopRequest(loadBatch / spansPerOrder)
+	testutil.SetShopTraces(req, 0, 0)
+	body, err := req.MarshalProto()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		read func(r *logs.TraceReader, emit func(logs.Event)) error
+	}{
+		{"wire", func(r *logs.TraceReader, emit func(logs.Event)) error {
+			_, err := r.ReadProto(body, func() int { return 1 }, emit)
+			return err
+		}},
+		{"pdata", func(r *logs.TraceReader, emit func(logs.Event)) error {
+			req := ptraceotlp.NewExportRequest()
+			if err := req.UnmarshalProto(body); err != nil {
+				return err
+			}
+			_, err := r.Read(req.Traces(), 1, emit)
+			return err
+		}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			r, err := logs.NewTraceReader("otlp", logs.Options{Sig: sp.Sig}, func(err error) { b.Error(err) })
+			if err != nil {
+				b.Fatal(err)
+			}
+			events := make([]logs.Event, 0, loadBatch)
+			emit := func(ev logs.Event) { events = append(events, ev) }
+			var cpu testutil.CPUClock
+			b.ReportAllocs()
+			b.SetBytes(int64(len(body)))
+			cpu.Start()
+			for b.Loop() {
+				events = events[:0]
+				if err := c.read(r, emit); err != nil {
+					b.Fatal(err)
+				}
+			}
+			cpu.Stop()
+			if len(events) != loadBatch {
+				b.Fatalf("%d events, want %d", len(events), loadBatch)
+			}
+			cpu.Report(b, b.N*loadBatch, "span")
+			b.ReportMetric(float64(testing.AllocsPerRun(1, func() {
+				events = events[:0]
+				c.read(r, emit)
+			}))/loadBatch, "allocs/span")
+		})
+	}
+}

@@ -11,14 +11,15 @@
 // It is a library type any driver feeds: ivc monitor's receivers (package
 // internal/receiver: OTLP over gRPC and HTTP, followed files) hand it what
 // they decode, and an OpenTelemetry Collector component can as well, with
-// no CLI code: ConsumeTraces takes pdata traces, ConsumeLog a log stream,
+// no CLI code: ConsumeTracesProto takes OTLP/protobuf requests as they are
+// received, ConsumeTraces pdata traces, ConsumeLog a log stream,
 // Tick (or Run) closes what is over, Close judges the rest, and the
 // outcomes go to the function given to NewTable, whose Record is the JSON
 // line and WriteText the text.
 //
 //	t, err := monitor.NewTable(checker, lopt, monitor.Options{}, func(o check.Outcome) { ... })
 //	go t.Run(ctx)                                  // closes idle and overdue sessions
-//	t.ConsumeTraces("otlp", td)                    // or t.ConsumeLog("app.jsonl", r, logs.JSONL)
+//	t.ConsumeTracesProto("otlp", body)             // or t.ConsumeTraces("otlp", td), t.ConsumeLog("app.jsonl", r, logs.JSONL)
 //	t.Close()                                      // judge what is still open
 //
 // Early failure: when the automata engine judges the sessions, each event

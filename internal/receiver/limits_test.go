@@ -32,6 +32,10 @@ func (c *counting) ConsumeTraces(_ string, td ptrace.Traces) (int, error) {
 	return 0, nil
 }
 
+func (c *counting) ConsumeTracesProto(source string, b []byte) (int, error) {
+	return decodedProto(source, b, c.ConsumeTraces)
+}
+
 // serveHTTP serves o's OTLP/HTTP receiver on loopback as ivc monitor does
 // (Listen, NewHTTPServer) and returns its URL.
 func serveHTTP(t *testing.T, o *OTLP) string {

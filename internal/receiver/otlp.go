@@ -1,12 +1,12 @@
 // Package receiver holds the receivers of ivc monitor: the OTLP trace
 // receivers, over gRPC and HTTP, and the followers of log files. As the
 // OpenTelemetry Collector's receivers do (its otlpreceiver hands each
-// request to a consumer.Traces), a receiver only decodes what arrives and
-// hands it on to a consumer: OTLP requests as pdata traces (Traces), log
-// streams as readers (Logs). The consumer is ivc monitor's session table
-// (monitor.Table), whose internals a receiver never touches: it maps spans
-// and events to actions, holds them by session and judges them. cmd/ivc
-// wires them together.
+// request to a consumer.Traces), a receiver only takes what arrives and
+// hands it on to a consumer: OTLP requests as their protobuf bytes, or
+// decoded by pdata from OTLP/JSON (Traces), log streams as readers (Logs).
+// The consumer is ivc monitor's session table (monitor.Table), whose
+// internals a receiver never touches: it maps spans and events to actions,
+// holds them by session and judges them. cmd/ivc wires them together.
 //
 //	tbl, err := monitor.NewTable(checker, lopt, monitor.Options{}, emit)
 //	otlp := receiver.NewOTLP(tbl, 0)
@@ -37,6 +37,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -51,15 +52,21 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/grpc/tap"
 	"google.golang.org/protobuf/types/known/durationpb"
+
+	"github.com/ivc-project/ivc/logs"
 )
 
-// Traces is what the OTLP receivers hand each request they decode to, as
-// the Collector's receivers hand theirs to a consumer.Traces: the spans of
-// td, received by source (the receiver's name: "otlp-grpc", "otlp-http").
+// Traces is what the OTLP receivers hand each request to, as the
+// Collector's receivers hand theirs to a consumer.Traces: the spans of a
+// request received by source (the receiver's name: "otlp-grpc",
+// "otlp-http"), as its OTLP/protobuf bytes (ConsumeTracesProto: b is not
+// kept once it returns; a request that does not decode is a
+// *logs.ProtoError), or decoded by pdata from OTLP/JSON (ConsumeTraces).
 // It returns the number of spans it rejected as malformed (an OTLP partial
 // success); an error refuses the request. It is called from many
 // goroutines at once.
 type Traces interface {
+	ConsumeTracesProto(source string, b []byte) (rejected int, err error)
 	ConsumeTraces(source string, td ptrace.Traces) (rejected int, err error)
 }
 
@@ -222,24 +229,39 @@ func (o *OTLP) bound(estimate int64, held *int64) error {
 	return o.reserve(estimate, held)
 }
 
-// export hands one OTLP request to the consumer: the answer says how many
-// spans were rejected as malformed (partial success).
+// export hands one OTLP request decoded by pdata to the consumer: the
+// answer says how many spans were rejected as malformed (partial success).
 func (o *OTLP) export(source string, req ptraceotlp.ExportRequest) (ptraceotlp.ExportResponse, error) {
-	resp := ptraceotlp.NewExportResponse()
 	td := req.Traces()
 	if td.SpanCount() == 0 {
-		return resp, nil // an exporter's empty request: nothing to read
+		return ptraceotlp.NewExportResponse(), nil // an exporter's empty request: nothing to read
 	}
 	rejected, err := o.next.ConsumeTraces(source, td)
-	if err != nil {
-		return resp, err
+	return response(rejected), err
+}
+
+// exportProto hands one OTLP request, its protobuf bytes, to the consumer:
+// the answer says how many spans were rejected as malformed (partial
+// success); malformed is the error of a request that does not decode.
+func (o *OTLP) exportProto(source string, b []byte) (resp ptraceotlp.ExportResponse, malformed, err error) {
+	rejected, err := o.next.ConsumeTracesProto(source, b)
+	if bad, ok := errors.AsType[*logs.ProtoError](err); ok {
+		o.malformed.Add(1)
+		return resp, bad.Err, nil
 	}
+	return response(rejected), nil, err
+}
+
+// response is the answer to a request of which rejected spans were
+// malformed.
+func response(rejected int) ptraceotlp.ExportResponse {
+	resp := ptraceotlp.NewExportResponse()
 	if rejected > 0 {
 		ps := resp.PartialSuccess()
 		ps.SetRejectedSpans(int64(rejected))
 		ps.SetErrorMessage(fmt.Sprintf("%d spans malformed", rejected))
 	}
-	return resp, nil
+	return resp
 }
 
 // readBody reads r whole, at most limit bytes (errTooLarge past them),
@@ -363,17 +385,22 @@ func (o *OTLP) HTTPHandler() http.Handler {
 			refuse(err)
 			return
 		}
-		req := ptraceotlp.NewExportRequest()
+		var resp ptraceotlp.ExportResponse
 		if json {
-			err = req.UnmarshalJSON(data)
+			req := ptraceotlp.NewExportRequest()
+			if err := req.UnmarshalJSON(data); err != nil {
+				refuse(err)
+				return
+			}
+			resp, err = o.export(SourceHTTP, req)
 		} else {
-			err = req.UnmarshalProto(data)
+			var malformed error
+			resp, malformed, err = o.exportProto(SourceHTTP, data)
+			if malformed != nil {
+				http.Error(w, "malformed OTLP request: "+malformed.Error(), http.StatusBadRequest)
+				return
+			}
 		}
-		if err != nil {
-			refuse(err)
-			return
-		}
-		resp, err := o.export(SourceHTTP, req)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
@@ -444,8 +471,8 @@ func (o *OTLP) tap(ctx context.Context, _ *tap.Info) (context.Context, error) {
 // RegisterGRPC registers the OTLP/gRPC trace service on s (the gzip codec
 // is registered by this package). Unlike ptraceotlp.RegisterGRPCServer's,
 // its handler takes a request slot once the message is received, before
-// it is decoded, and bounds the message's decoded estimate before pdata
-// decodes it:
+// it is read, and bounds the message's decoded estimate before the
+// consumer reads it:
 // RESOURCE_EXHAUSTED with a RetryInfo when saturated, so that clients
 // retry; without one past Limits.RequestBytes (the OTLP specification's
 // way of saying not to); INVALID_ARGUMENT when it is not an OTLP request.
@@ -463,9 +490,11 @@ func (o *OTLP) RegisterGRPC(s *grpc.Server) {
 // receives it (as slowly as the client sends it), then decodes it with the
 // codec registered as "proto" (pdata's, which decodes a message with an
 // UnmarshalProto method by calling it on the bytes: grpcRequest's, which
-// takes the request's slot, bounds it, then decodes it).
+// takes the request's slot, bounds it, then copies the bytes, which the
+// codec reuses once it returns). The handler hands the bytes to the
+// consumer, which reads them without pdata.
 func (o *OTLP) grpcExport(_ any, ctx context.Context, dec func(any) error, interceptor grpc.UnaryServerInterceptor) (any, error) {
-	in := &grpcRequest{o: o, req: ptraceotlp.NewExportRequest()}
+	in := &grpcRequest{o: o}
 	defer in.done()
 	if err := dec(in); err != nil {
 		return nil, err
@@ -480,7 +509,10 @@ func (o *OTLP) grpcExport(_ any, ctx context.Context, dec func(any) error, inter
 		return nil, status.Error(codes.InvalidArgument, "malformed OTLP request: "+in.err.Error())
 	}
 	handler := func(_ context.Context, req any) (any, error) {
-		resp, err := o.export(SourceGRPC, req.(*grpcRequest).req)
+		resp, malformed, err := o.exportProto(SourceGRPC, req.(*grpcRequest).body)
+		if malformed != nil {
+			return nil, status.Error(codes.InvalidArgument, "malformed OTLP request: "+malformed.Error())
+		}
 		if err != nil {
 			return nil, status.Error(codes.InvalidArgument, err.Error())
 		}
@@ -509,22 +541,33 @@ func saturated() error {
 
 // grpcRequest is an OTLP/gRPC request as its codec hands it over: its
 // UnmarshalProto, given the message received, takes a request slot,
-// bounds the message's decoded estimate, then decodes it. Why it is
-// refused is kept in err, for the handler to answer with its own status
-// (a codec's error is answered INTERNAL).
+// bounds the message's decoded estimate, then copies it (into a buffer of
+// bodies), for the handler to hand to the consumer. Why it is refused is
+// kept in err, for the handler to answer with its own status (a codec's
+// error is answered INTERNAL).
 type grpcRequest struct {
 	o    *OTLP
-	req  ptraceotlp.ExportRequest
-	slot bool  // a request slot taken
-	held int64 // bytes of Limits.Memory reserved
+	body []byte  // the message, copied
+	buf  *[]byte // the buffer of body, from bodies
+	slot bool    // a request slot taken
+	held int64   // bytes of Limits.Memory reserved
 	err  error
 }
+
+// bodies are the buffers of the OTLP/gRPC messages being read, kept from
+// one request to the next.
+var bodies sync.Pool
 
 // done gives back what the request took.
 func (r *grpcRequest) done() {
 	r.o.free(r.held)
 	if r.slot {
 		r.o.release()
+	}
+	if r.buf != nil {
+		*r.buf = (*r.buf)[:0]
+		bodies.Put(r.buf)
+		r.buf, r.body = nil, nil
 	}
 }
 
@@ -538,10 +581,16 @@ func (r *grpcRequest) UnmarshalProto(b []byte) error {
 	if err == nil {
 		err = r.o.bound(estimate, &r.held)
 	}
-	if err == nil {
-		err = r.req.UnmarshalProto(b)
+	if err != nil {
+		r.err = err
+		return nil
 	}
-	r.err = err
+	r.buf, _ = bodies.Get().(*[]byte)
+	if r.buf == nil {
+		r.buf = new([]byte)
+	}
+	*r.buf = append((*r.buf)[:0], b...)
+	r.body = *r.buf
 	return nil
 }
 

@@ -48,9 +48,11 @@ var architecture = []struct {
 	{"spec", []string{"syntax", "internal/scan", "interaction", "multitrace", "internal/hcf", "internal/diagram"}, nil},
 	{"internal/pretty", []string{"syntax", "interaction", "multitrace", "internal/hcf", "spec"}, nil}, // ivc fmt: every kind of file
 	// The readers of logs, then what turns their events into sessions.
-	// klauspost/compress: zstd, which the Collector's file exporter writes.
+	// klauspost/compress: zstd, which the Collector's file exporter writes;
+	// protobuf's protowire: OTLP/protobuf read from its bytes.
 	{"logs", []string{"syntax", "internal/input", "internal/enum", "interaction", "multitrace"},
-		[]string{"github.com/valyala/fastjson", "go.opentelemetry.io/collector/pdata", "github.com/klauspost/compress"}},
+		[]string{"github.com/valyala/fastjson", "go.opentelemetry.io/collector/pdata", "github.com/klauspost/compress",
+			"google.golang.org/protobuf/encoding/protowire"}},
 	{"session", []string{"syntax", "internal/input", "internal/enum", "interaction", "multitrace", "logs"},
 		// x/sys: spill files without a name (O_TMPFILE) on Linux.
 		[]string{"golang.org/x/sys/unix"}},
@@ -82,7 +84,8 @@ var architecture = []struct {
 	// or HIBOU files and checked through check before they are written.
 	{"internal/infer", []string{"syntax", "interaction", "multitrace", "spec", "internal/diagram", "logs", "session", "verdict", "check"}, nil},
 	// Live verification in parts, as the Collector's components are: the
-	// session table, fed pdata traces and log streams and judged through
+	// session table, fed OTLP requests (their bytes, or pdata traces) and
+	// log streams and judged through
 	// check (failed early by the automata engine's local checks, which
 	// check.Walker offers); the receivers, which only decode and hand on
 	// to a consumer (the table), and import no engine.
