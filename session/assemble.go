@@ -148,7 +148,7 @@ func (a *Assembler) AssembleWith(sc *Scratch, file, id string, events []logs.Eve
 	}
 	sc.a.fresh(g)
 	out := g.build(0, &sc.a)
-	sc.a = arena{count: sc.a.count, tmp: sc.a.tmp, spans: sc.a.spans} // out's storage is out's
+	sc.a = arena{count: sc.a.count, spans: sc.a.spans} // out's storage is out's
 	if len(events) > maxScratch {
 		*sc = Scratch{}
 	}

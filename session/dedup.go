@@ -110,7 +110,7 @@ func (g *gatherer) spanText(r *record) string {
 // dedupSeq drops from loc, the events of a location ordered by their seqs,
 // an event whose seq and action repeat an event's before it, and returns
 // what is left (the same array); out counts the events dropped.
-func dedupSeq(loc []keyed, out *Session) []keyed {
+func dedupSeq(loc []origin, out *Session) []origin {
 	kept := loc[:1]
 	for _, e := range loc[1:] {
 		dup := false

@@ -379,7 +379,6 @@ type arena struct {
 	comps []multitrace.Component
 	mts   []multitrace.MultiTrace
 	count []int       // events of each location, then their start
-	tmp   []keyed     // the events of a session, by location
 	spans []spanEntry // the spans of a session, by id (dedup)
 	// The sessions' origins (Meta.Origins).
 	origins []Origins
@@ -412,25 +411,15 @@ func take[T any](s *[]T, n int) []T {
 	return out
 }
 
-// keyed is an event with its order key, while its location is sorted.
-type keyed struct {
-	hi   int64
-	lo   uint32
-	act  interaction.Action
-	line uint32
-	meta uint32
-	span uint64 // a span's id (0: none)
-}
-
-func (x keyed) compare(y keyed) int {
+func (x origin) compare(y origin) int {
 	if c := cmp.Compare(x.hi, y.hi); c != 0 {
 		return c
 	}
 	return cmp.Compare(x.lo, y.lo)
 }
 
-func (x keyed) kind() logs.KeyKind { return logs.KeyKind(x.meta) }
-func (x keyed) input() int32       { return int32(x.meta >> 8) }
+func (x origin) kind() logs.KeyKind { return logs.KeyKind(x.meta) }
+func (x origin) input() int32       { return int32(x.meta >> 8) }
 
 // build returns the session si: its multi-trace (its events split by
 // location, each location sorted by its order key, stably: ties keep the
@@ -450,10 +439,12 @@ func (g *gatherer) build(si int32, a *arena) Session {
 	count := slices.Grow(a.count[:0], len(g.locs)+1)[:len(g.locs)+1]
 	a.count = count
 	clear(count)
-	last := s.input
-	// A session of one file (most) shares its name with the inputs: no
-	// allocation (capped, so that an append copies).
-	out.Files = g.inputs[s.input : s.input+1 : s.input+1]
+	// The files of a session whose inputs follow one another (one file,
+	// most; or one log per service, each holding part of every session)
+	// are a slice of the inputs: no allocation (capped, so that an append
+	// copies). Files is made apart only for a session that skips an input.
+	last, end := s.input, s.input+1
+	var files []string
 	for _, r := range recs {
 		rec := g.recs.at(r)
 		if g.dropped(rec) {
@@ -461,31 +452,44 @@ func (g *gatherer) build(si int32, a *arena) Session {
 		}
 		count[g.locOf[rec.act.Lifeline()]+1]++
 		if in := rec.input(); in != last { // inputs come in increasing order
-			if in > s.input {
-				out.Files = append(out.Files, g.inputs[in])
+			switch {
+			case in <= s.input:
+			case files == nil && in == end:
+				end++
+			default:
+				if files == nil {
+					files = slices.Clone(g.inputs[s.input:end])
+				}
+				files = append(files, g.inputs[in])
 			}
 			last = in
 		}
 	}
+	out.Files = files
+	if files == nil {
+		out.Files = g.inputs[s.input:end:end]
+	}
 	for k := 1; k < len(count); k++ { // count[k]: where location k starts
 		count[k] += count[k-1]
 	}
+	// The events go once, by location, into the origins of the session,
+	// where each location is sorted (and its duplicates dropped) in place:
+	// an origin holds an event's action and order key.
 	n := count[len(count)-1]
-	tmp := slices.Grow(a.tmp[:0], n)[:n]
-	a.tmp = tmp
+	at := take(&a.at, n)
 	for _, r := range recs {
 		rec := g.recs.at(r)
 		if g.dropped(rec) {
 			continue
 		}
 		k := g.locOf[rec.act.Lifeline()]
-		tmp[count[k]] = keyed{hi: rec.hi, lo: rec.lo, act: rec.act, line: rec.line, meta: rec.meta, span: g.spanOf(rec)}
+		at[count[k]] = origin{hi: rec.hi, lo: rec.lo, act: rec.act, line: rec.line, meta: rec.meta, span: g.spanOf(rec)}
 		count[k]++
 	}
 	// count[k] is now where location k ends.
 	start := 0
 	for k := range g.locs {
-		if err := g.orderable(s, k, tmp[start:count[k]]); err != nil {
+		if err := g.orderable(s, k, at[start:count[k]]); err != nil {
 			out.Err = err
 			return out
 		}
@@ -495,25 +499,25 @@ func (g *gatherer) build(si int32, a *arena) Session {
 	mt := &take(&a.mts, 1)[0]
 	mt.Components = take(&a.comps, len(g.locs))
 	orig := &take(&a.origins, 1)[0]
-	*orig = Origins{inputs: g.inputs, starts: take(&a.starts, len(g.locs)+1), at: take(&a.at, n)}
+	*orig = Origins{inputs: g.inputs, starts: take(&a.starts, len(g.locs)+1), at: at}
 	out.Origins = orig
 	start, w := 0, 0
 	for k, grp := range g.locs {
 		orig.starts[k] = int32(w)
 		end := count[k]
-		loc := tmp[start:end]
-		if len(loc) > 0 && loc[0].kind() != logs.KeyLine && !slices.IsSortedFunc(loc, keyed.compare) {
-			slices.SortStableFunc(loc, keyed.compare)
+		loc := at[start:end]
+		if len(loc) > 0 && loc[0].kind() != logs.KeyLine && !slices.IsSortedFunc(loc, origin.compare) {
+			slices.SortStableFunc(loc, origin.compare)
 		}
 		if len(loc) > 1 && loc[0].kind() == logs.KeySeq {
 			loc = dedupSeq(loc, &out)
 		}
+		// Duplicates dropped before: the location moves down to w.
 		from := w
-		for _, e := range loc {
-			acts[w] = e.act
-			trace[w] = acts[w : w+1 : w+1]
-			orig.at[w] = origin{hi: e.hi, lo: e.lo, line: e.line, meta: e.meta, span: e.span}
-			w++
+		w += copy(at[w:], loc)
+		for i := from; i < w; i++ {
+			acts[i] = at[i].act
+			trace[i] = acts[i : i+1 : i+1]
 		}
 		mt.Components[k] = multitrace.Component{Lifelines: grp, Trace: trace[from:w:w]}
 		start = end
@@ -535,7 +539,7 @@ func (g *gatherer) dropped(rec *record) bool {
 // order read, can be ordered: all with the same kind of order key, and
 // from one input when that key is the line order (lines of two files say
 // nothing of the order between them).
-func (g *gatherer) orderable(s *sessionState, k int, loc []keyed) error {
+func (g *gatherer) orderable(s *sessionState, k int, loc []origin) error {
 	if len(loc) == 0 {
 		return nil
 	}
@@ -555,7 +559,7 @@ func (g *gatherer) orderable(s *sessionState, k int, loc []keyed) error {
 		return nil
 	}
 	var files []string
-	var second keyed
+	var second origin
 	for i, e := range loc {
 		if i == 0 || e.input() != loc[i-1].input() {
 			if len(files) == 1 {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -240,6 +241,45 @@ s5 from y.csv:7 in y.csv: 1/0: { [a] ; [b] ; [c] c?m }
 	for _, budget := range []int64{0, 1} {
 		if got := dumpJoined(sig, joined(t, []string{x, y}, opt, budget, budget > 0)); got != want {
 			t.Errorf("budget %d:\n%s\nwant\n%s", budget, got, want)
+		}
+	}
+}
+
+// TestJoinFiles: a session's Files are the inputs that hold its events in
+// the order read, whether they follow one another or it skips one, and
+// appending to them touches neither the inputs nor another session's.
+func TestJoinFiles(t *testing.T) {
+	sig := testSig(t)
+	dir := t.TempDir()
+	var paths []string
+	for i, data := range []string{
+		`{"session":"s1","action":"a!m","seq":1}` + "\n" + `{"session":"s2","action":"a!m","seq":1}` + "\n",
+		`{"session":"s1","action":"b?m","seq":1}` + "\n" + `{"session":"s3","action":"b?m","seq":1}` + "\n",
+		`{"session":"s2","action":"c?m","seq":1}` + "\n" + `{"session":"s1","action":"c?m","seq":1}` + "\n" + `{"session":"s3","action":"c?m","seq":1}` + "\n",
+	} {
+		p := filepath.Join(dir, fmt.Sprintf("f%d.jsonl", i))
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	for _, budget := range []int64{0, 1} {
+		got := map[string][]string{}
+		sessions := joined(t, paths, logs.Options{Sig: sig}, budget, budget > 0)
+		for _, s := range sessions {
+			got[s.ID] = bases(s.Files)
+		}
+		want := map[string][]string{"s1": {"f0.jsonl", "f1.jsonl", "f2.jsonl"}, "s2": {"f0.jsonl", "f2.jsonl"}, "s3": {"f1.jsonl", "f2.jsonl"}}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("budget %d: files %v, want %v", budget, got, want)
+		}
+		for _, s := range sessions {
+			_ = append(s.Files, "appended")
+		}
+		for _, s := range sessions {
+			if b := bases(s.Files); !reflect.DeepEqual(b, want[s.ID]) {
+				t.Errorf("budget %d: session %s: files %v after appending to the others', want %v", budget, s.ID, b, want[s.ID])
+			}
 		}
 	}
 }

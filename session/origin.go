@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/syntax"
@@ -33,10 +34,13 @@ type Origins struct {
 	htf    bool // the origins of a .htf file's events (HTFOrigins)
 }
 
-// origin is the compact form of an Origin.
+// origin is the compact form of an Origin, with the event's action: a
+// session is built in its origins (gatherer.build), each location sorted
+// there by its order key, hi then lo.
 type origin struct {
 	hi   int64
 	lo   uint32
+	act  interaction.Action
 	line uint32
 	meta uint32 // its input << 8 | the kind of its order key (a .htf's: its column << 8)
 	span uint64 // a span's id (0: none)
