@@ -251,9 +251,9 @@ func walkBack1(b *rowTable, f wordStep, tr []Action, base Action, bwd []uint64) 
 	}
 }
 
-// walkBack2 is walkBack1 from the start on two traces (of two locations,
-// or of the same), bwd0[len(tr0)] and bwd1[len(tr1)] included: together
-// on the last events of both, then the longer one alone.
+// walkBack2 is walkBack1 from the start (the walk's state after the whole
+// trace, bwd[len(tr)] included) on the traces of two locations: together on
+// the last events of both, then on the first ones of the longer alone.
 func walkBack2(b0, b1 *rowTable, tr0, tr1 []Action, base0, base1 Action, bwd0, bwd1 []uint64) {
 	f0, f1 := b0.wordStart, b1.wordStart
 	n0, n1 := len(tr0), len(tr1)

@@ -150,9 +150,9 @@ func (t *Tables) Prepare() error {
 		p.off = rowOffsets(&p.DFA, p.K)
 		p.wideOffsets(t.tw)
 		if p.Back != nil {
-			p.fwd = newRowTable(&p.DFA, p.K, t.sw)
-			p.back = newRowTable(p.Back, p.K, t.sw)
-			p.backAny = newRowTable(p.BackAny, p.K, t.sw)
+			p.fwd = newRowTable(&p.DFA, p.K, t.sw, false)
+			p.back = newRowTable(p.Back, p.K, t.sw, true)
+			p.backAny = newRowTable(p.BackAny, p.K, t.sw, true)
 		}
 	}
 	t.central()
@@ -410,7 +410,10 @@ func (t *Tables) PrepareBytes() int64 {
 		}
 		if p.Back != nil {
 			for _, d := range []*DFA{&p.DFA, p.Back, p.BackAny} {
-				b += 24*int64(d.NumStates+1)*int64(p.K+1) + 8*(int64(len(d.Subsets))+2*sw) // a row table, its words
+				b += 8*int64(d.NumStates+1)*int64(p.K+1) + 8*(int64(len(d.Subsets))+2*sw) // a row table
+			}
+			if sw == 1 {
+				b += 16 * int64(p.Back.NumStates+p.BackAny.NumStates+2) * int64(p.K+1) // the backward ones' words
 			}
 		}
 	}
@@ -449,8 +452,9 @@ type rowTable struct {
 	step        []rowStep
 	rows        []uint64 // sw words per state, then an empty row and a full one
 	empty, full int32    // their offsets in rows
-	// word is step on automata of one word of states (nil on others), each
-	// entry with the successor's row itself: a walk's step is one load.
+	// word is step on automata of one word of states, each entry with the
+	// successor's row itself: a walk's step is one load (the backward
+	// walks of bwdRows; nil for the others).
 	word      []wordStep
 	wordStart wordStep
 }
@@ -462,7 +466,7 @@ type wordStep struct {
 	next int32
 }
 
-func newRowTable(d *DFA, k, sw int) *rowTable {
+func newRowTable(d *DFA, k, sw int, words bool) *rowTable {
 	w := int32(sw)
 	rows := make([]uint64, 0, len(d.Subsets)+2*sw)
 	rows = append(rows, d.Subsets...)
@@ -487,7 +491,7 @@ func newRowTable(d *DFA, k, sw int) *rowTable {
 	for x, q := range d.Next {
 		b.step[int32(x/k)*k1+int32(x%k)] = at(q)
 	}
-	if sw == 1 {
+	if words && sw == 1 {
 		b.word = make([]wordStep, len(b.step))
 		for x, f := range b.step {
 			b.word[x] = wordStep{rows[f.row], f.next}
