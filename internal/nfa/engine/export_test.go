@@ -1,5 +1,7 @@
 package engine
 
+import "slices"
+
 // WordLen returns the length of the words of the projection's table of
 // words (0 when it has none).
 func (p *Proj) WordLen() int { return p.w }
@@ -34,4 +36,30 @@ func (c *Checker) Search(mt [][]Action, prefix bool) bool {
 	defer s.s.release()
 	found, _ := s.s.run()
 	return found
+}
+
+// BackRows returns the backward rows of a central search of mt, as its
+// init computes them (on automata of one word of states, the walks of
+// bwdRows), and as one letter at a time by the row tables' next (the
+// reference), row by position and location.
+func (c *Checker) BackRows(mt [][]Action, prefix bool) (got, want [][]uint64) {
+	s := c.newScratch()
+	s.s.init(c, mt, prefix, nil, true)
+	defer s.s.release()
+	w := s.s.w
+	for i, tr := range mt {
+		got = append(got, slices.Clone(s.s.bwd[i][:(len(tr)+1)*w]))
+		back := s.s.backOf(i)
+		rows := make([]uint64, (len(tr)+1)*w)
+		b := back.start
+		for j := len(tr); ; j-- {
+			copy(rows[j*w:(j+1)*w], back.rows[b.row:])
+			if j == 0 {
+				break
+			}
+			b = back.next(b, uint32(tr[j-1]-c.t.Projs[i].Base))
+		}
+		want = append(want, rows)
+	}
+	return got, want
 }

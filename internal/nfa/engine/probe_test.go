@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"github.com/ivc-project/ivc/internal/nfa"
@@ -78,5 +79,45 @@ func TestProbeSound(t *testing.T) {
 	}
 	if decided < 100 {
 		t.Errorf("the probe decided %d multi-traces, want many", decided)
+	}
+}
+
+// TestBackRows: on random automata of one word of states or more and
+// multi-traces of one to five locations, of different lengths and with
+// letters outside the alphabets, the backward rows of the search are
+// those of the backward DFAs read one letter at a time (bwdRows walks two
+// locations together on automata of one word, the longer trace's first
+// events alone, and an odd location alone).
+func TestBackRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 43))
+	walked := 0
+	for range 300 {
+		c := randomChecker(t, rng, 1+rng.IntN(100), 2+rng.IntN(6), 5, nfa.CheckerOptions{})
+		if c == nil {
+			continue
+		}
+		tb := c.Tables()
+		if tb.Projs[0].Back == nil {
+			continue
+		}
+		for range 5 {
+			mt := make([][]engine.Action, tb.NumLocations())
+			for i := range mt {
+				mt[i] = randomTrace(rng, &tb.Projs[i], 12)
+				if len(mt[i]) > 0 && rng.IntN(4) == 0 { // far outside
+					mt[i][rng.IntN(len(mt[i]))] = tb.Projs[i].Base + engine.Action(tb.Projs[i].K+1+rng.IntN(3)) - engine.Action(rng.IntN(2)*(tb.Projs[i].K+4))
+				}
+			}
+			for _, prefix := range []bool{false, true} {
+				got, want := c.Engine().BackRows(mt, prefix)
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%d states, %v (prefix %v): rows %v, want %v", tb.NumStates, mt, prefix, got, want)
+				}
+				walked++
+			}
+		}
+	}
+	if walked < 500 {
+		t.Errorf("%d multi-traces walked, want many", walked)
 	}
 }

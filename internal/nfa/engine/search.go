@@ -188,26 +188,38 @@ func (s *search) maskRows(m []uint64, i int, tr []Action) []uint64 {
 // trace, to the row of the states of A from which the rest of the trace can
 // be read: the backward walk's subset (a final state must then be reachable
 // (exact) or any state (prefix)).
+//
+// A walk is a chain of dependent loads, one per event: on automata of one
+// word of states, the walks of two locations go together, so that each
+// one's loads wait while the other's run.
 func (s *search) bwdRows() {
 	w := s.w
 	for i, tr := range s.tr {
-		p := &s.t.Projs[i]
-		back := p.back
-		if s.prefix {
-			back = p.backAny
+		s.bwd[i] = resize(s.bwd[i], (len(tr)+1)*w)
+	}
+	if w == 1 {
+		for i := 0; i < s.n; i += 2 {
+			if i+1 < s.n {
+				walkBack2(s.backOf(i), s.backOf(i+1), s.tr[i], s.tr[i+1], s.t.Projs[i].Base, s.t.Projs[i+1].Base, s.bwd[i], s.bwd[i+1])
+			} else {
+				b := s.backOf(i)
+				s.bwd[i][len(s.tr[i])] = b.wordStart.row
+				walkBack1(b, b.wordStart, s.tr[i], s.t.Projs[i].Base, s.bwd[i])
+			}
 		}
+		return
+	}
+	for i, tr := range s.tr {
+		p := &s.t.Projs[i]
+		back := s.backOf(i)
 		n := len(tr)
-		bwd := resize(s.bwd[i], (n+1)*w)
-		s.bwd[i] = bwd
+		bwd := s.bwd[i]
 		rows, base := back.rows, p.Base
 		b := back.start
 		for j := n; ; j-- {
-			switch w {
-			case 1:
-				bwd[j] = rows[b.row]
-			case 2:
+			if w == 2 {
 				bwd[2*j], bwd[2*j+1] = rows[b.row], rows[b.row+1]
-			default:
+			} else {
 				copy(bwd[j*w:(j+1)*w], rows[b.row:])
 			}
 			if j == 0 {
@@ -215,6 +227,51 @@ func (s *search) bwdRows() {
 			}
 			b = back.next(b, uint32(tr[j-1]-base))
 		}
+	}
+}
+
+// backOf returns the backward DFA of location i that the search prunes
+// with: a final state must be reachable after the trace (exact) or any
+// state (prefix).
+func (s *search) backOf(i int) *rowTable {
+	if s.prefix {
+		return s.t.Projs[i].backAny
+	}
+	return s.t.Projs[i].back
+}
+
+// walkBack1 sets bwd[j], for j from len(tr)-1 down to 0, to the row (one
+// word) of the state the backward walk of b reaches from f by reading tr[j:]
+// backwards.
+func walkBack1(b *rowTable, f wordStep, tr []Action, base Action, bwd []uint64) {
+	word, k := b.word, b.k
+	for j := len(tr) - 1; j >= 0; j-- {
+		f = word[uint32(f.next)+min(uint32(tr[j]-base), k)]
+		bwd[j] = f.row
+	}
+}
+
+// walkBack2 is walkBack1 from the start (the walk's state after the whole
+// trace, bwd[len(tr)] included) on the traces of two locations: together on
+// the last events of both, then on the first ones of the longer alone.
+func walkBack2(b0, b1 *rowTable, tr0, tr1 []Action, base0, base1 Action, bwd0, bwd1 []uint64) {
+	f0, f1 := b0.wordStart, b1.wordStart
+	n0, n1 := len(tr0), len(tr1)
+	bwd0[n0], bwd1[n1] = f0.row, f1.row
+	word0, k0 := b0.word, b0.k
+	word1, k1 := b1.word, b1.k
+	m := min(n0, n1)
+	t0, t1 := tr0[n0-m:], tr1[n1-m:]
+	o0, o1 := bwd0[n0-m:n0], bwd1[n1-m:n1]
+	for j := m - 1; j >= 0; j-- {
+		f0 = word0[uint32(f0.next)+min(uint32(t0[j]-base0), k0)]
+		f1 = word1[uint32(f1.next)+min(uint32(t1[j]-base1), k1)]
+		o0[j], o1[j] = f0.row, f1.row
+	}
+	if n0 > m {
+		walkBack1(b0, f0, tr0[:n0-m], base0, bwd0)
+	} else if n1 > m {
+		walkBack1(b1, f1, tr1[:n1-m], base1, bwd1)
 	}
 }
 

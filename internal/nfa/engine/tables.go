@@ -150,9 +150,9 @@ func (t *Tables) Prepare() error {
 		p.off = rowOffsets(&p.DFA, p.K)
 		p.wideOffsets(t.tw)
 		if p.Back != nil {
-			p.fwd = newRowTable(&p.DFA, p.K, t.sw)
-			p.back = newRowTable(p.Back, p.K, t.sw)
-			p.backAny = newRowTable(p.BackAny, p.K, t.sw)
+			p.fwd = newRowTable(&p.DFA, p.K, t.sw, false)
+			p.back = newRowTable(p.Back, p.K, t.sw, true)
+			p.backAny = newRowTable(p.BackAny, p.K, t.sw, true)
 		}
 	}
 	t.central()
@@ -410,7 +410,10 @@ func (t *Tables) PrepareBytes() int64 {
 		}
 		if p.Back != nil {
 			for _, d := range []*DFA{&p.DFA, p.Back, p.BackAny} {
-				b += 8*int64(len(d.Next)) + 8*(int64(len(d.Subsets))+2*sw) // a row table
+				b += 8*int64(d.NumStates+1)*int64(p.K+1) + 8*(int64(len(d.Subsets))+2*sw) // a row table
+			}
+			if sw == 1 {
+				b += 16 * int64(p.Back.NumStates+p.BackAny.NumStates+2) * int64(p.K+1) // the backward ones' words
 			}
 		}
 	}
@@ -436,21 +439,34 @@ func wordBytes(ws []uint64) []byte {
 
 // rowTable is a DFA (forward or backward) laid out for the walks that copy
 // each state's row of NFA states: the states are numbered by their row
-// offsets o = q·k in step, whose entry step[o+x] gives the successor by
-// letter x (next, -1 when there is none) and that successor's row (at
-// rows[row:row+sw]). One load per letter then carries both, and the walk's
-// chain of dependent loads has no multiplication.
+// offsets o = q·(k+1) in step, whose entry step[o+x] gives the successor by
+// letter x (next) and that successor's row (at rows[row:row+sw]). One load
+// per letter then carries both, and the walk's chain of dependent loads has
+// no multiplication. A sink state, after the DFA's, stands for none: it is
+// the successor of a missing transition, of every letter from the sink, and
+// of column k, which every letter outside the alphabet reads, and its row
+// is the empty one; so a walk has no branch per letter.
 type rowTable struct {
-	k           int32
+	k           uint32
 	start       rowStep // the start state as a successor
 	step        []rowStep
 	rows        []uint64 // sw words per state, then an empty row and a full one
 	empty, full int32    // their offsets in rows
+	// word is step on automata of one word of states, each entry with the
+	// successor's row itself: a walk's step is one load (the backward
+	// walks of bwdRows; nil for the others).
+	word      []wordStep
+	wordStart wordStep
 }
 
 type rowStep struct{ next, row int32 }
 
-func newRowTable(d *DFA, k, sw int) *rowTable {
+type wordStep struct {
+	row  uint64
+	next int32
+}
+
+func newRowTable(d *DFA, k, sw int, words bool) *rowTable {
 	w := int32(sw)
 	rows := make([]uint64, 0, len(d.Subsets)+2*sw)
 	rows = append(rows, d.Subsets...)
@@ -458,28 +474,37 @@ func newRowTable(d *DFA, k, sw int) *rowTable {
 	for range sw {
 		rows = append(rows, ^uint64(0))
 	}
-	b := &rowTable{k: int32(k), step: make([]rowStep, len(d.Next)), rows: rows,
+	k1 := int32(k + 1)
+	b := &rowTable{k: uint32(k), step: make([]rowStep, (d.NumStates+1)*int(k1)), rows: rows,
 		empty: int32(d.NumStates) * w, full: int32(d.NumStates+1) * w}
+	sink := rowStep{int32(d.NumStates) * k1, b.empty}
 	at := func(q State) rowStep {
 		if q < 0 {
-			return rowStep{-1, b.empty}
+			return sink
 		}
-		return rowStep{int32(q) * b.k, int32(q) * w}
+		return rowStep{int32(q) * k1, int32(q) * w}
 	}
 	b.start = at(d.Start)
+	for x := range b.step {
+		b.step[x] = sink
+	}
 	for x, q := range d.Next {
-		b.step[x] = at(q)
+		b.step[int32(x/k)*k1+int32(x%k)] = at(q)
+	}
+	if words && sw == 1 {
+		b.word = make([]wordStep, len(b.step))
+		for x, f := range b.step {
+			b.word[x] = wordStep{rows[f.row], f.next}
+		}
+		b.wordStart = wordStep{rows[b.start.row], b.start.next}
 	}
 	return b
 }
 
-// next returns the successor of f by letter x (the empty row's when there
-// is none).
+// next returns the successor of f by letter x (the sink when there is
+// none).
 func (t *rowTable) next(f rowStep, x uint32) rowStep {
-	if f.next >= 0 && x < uint32(t.k) {
-		return t.step[uint32(f.next)+x]
-	}
-	return rowStep{-1, t.empty}
+	return t.step[uint32(f.next)+min(x, t.k)]
 }
 
 // central builds the central search's index of the transitions.
