@@ -46,7 +46,6 @@ type protoWire struct {
 	attrs    []wireAttr // the spans' attributes
 	resAttrs []wireAttr // the resources' attributes
 	links    []otlpLink
-	hexIDs   []byte            // the spans' ids in hex (addWire)
 	unsure   bool              // a name read from a value pdata writes as JSON
 	interned map[string]string // names outside the signature, read from attributes
 }
@@ -598,16 +597,6 @@ func (w *protoWire) names(r *spanReader) {
 
 // addWire adds the spans read, each at line:col (pass 3), as traces does.
 func (r *spanReader) addWire(w *protoWire, line, col int) error {
-	// The ids of the spans and of their parents in hex, one string for
-	// them all.
-	hexIDs := w.hexIDs[:0]
-	for i := range w.spans {
-		if s := &w.spans[i]; s.kinded {
-			hexIDs = appendSpanID(appendSpanID(hexIDs, s.id), s.parent)
-		}
-	}
-	w.hexIDs = hexIDs
-	ids := string(hexIDs)
 	var th traceHex
 	for i := range w.spans {
 		s := &w.spans[i]
@@ -615,9 +604,6 @@ func (r *spanReader) addWire(w *protoWire, line, col int) error {
 			r.b.stats.Unkinded++
 			continue
 		}
-		n, m := hexLen(s.id), hexLen(s.parent)
-		s.hexID, s.hexParent, s.hexed = ids[:n], ids[n:n+m], true
-		ids = ids[n+m:]
 		if s.kind.Action() == interaction.Reception {
 			s.links = w.links[s.linkRange[0]:s.linkRange[1]]
 		}
