@@ -2,6 +2,7 @@ package logs
 
 import (
 	"encoding/base64"
+	"encoding/hex"
 	"math"
 	"strconv"
 	"strings"
@@ -46,6 +47,7 @@ type protoWire struct {
 	attrs    []wireAttr // the spans' attributes
 	resAttrs []wireAttr // the resources' attributes
 	links    []otlpLink
+	hexIDs   []byte            // the spans' trace ids in hex (addWire)
 	unsure   bool              // a name read from a value pdata writes as JSON
 	interned map[string]string // names outside the signature, read from attributes
 }
@@ -597,12 +599,27 @@ func (w *protoWire) names(r *spanReader) {
 
 // addWire adds the spans read, each at line:col (pass 3), as traces does.
 func (r *spanReader) addWire(w *protoWire, line, col int) error {
+	// The trace ids of the spans in hex, one string for them all: a
+	// trace's spans come in runs, one a service (resource).
+	hexIDs := w.hexIDs[:0]
+	var last pcommon.TraceID
+	for i := range w.spans {
+		if s := &w.spans[i]; s.kinded && !s.trace.IsEmpty() && (len(hexIDs) == 0 || s.trace != last) {
+			hexIDs, last = hex.AppendEncode(hexIDs, s.trace[:]), s.trace
+		}
+	}
+	w.hexIDs = hexIDs
+	ids := string(hexIDs)
 	var th traceHex
 	for i := range w.spans {
 		s := &w.spans[i]
 		if !s.kinded {
 			r.b.stats.Unkinded++
 			continue
+		}
+		if !s.trace.IsEmpty() && (th.str == "" || s.trace != th.last) {
+			n := 2 * len(s.trace)
+			th.last, th.str, ids = s.trace, ids[:n], ids[n:]
 		}
 		if s.kind.Action() == interaction.Reception {
 			s.links = w.links[s.linkRange[0]:s.linkRange[1]]
