@@ -330,16 +330,16 @@ func (r *spanReader) jaegerSpan(p *pendingSpan, traceID string, processes map[st
 		r.b.dropped([]byte(id), p.line, p.col, "span %q: startTime %q is not a time (a positive integer of µs)", sp.SpanID, sp.StartTime)
 		return nil
 	}
-	h := heldSpan{trace: id, spanID: strings.ToLower(sp.SpanID), line: p.line, col: p.col, l: l, m: m, kind: kind, start: start * 1000, end: spanEnd(start, sp.Duration, 1000)}
+	h := heldSpan{trace: id, spanID: spanRef{hex: strings.ToLower(sp.SpanID)}, line: p.line, col: p.col, l: l, m: m, kind: kind, start: start * 1000, end: spanEnd(start, sp.Duration, 1000)}
 	if kind.Action() == interaction.Reception {
 		for _, ref := range sp.References {
 			if ref.SpanID == "" || ref.TraceID != "" && !strings.EqualFold(traceIDHex(ref.TraceID), id) {
 				continue
 			}
-			if ref.RefType == "CHILD_OF" && h.parent == "" {
-				h.parent = strings.ToLower(ref.SpanID)
+			if ref.RefType == "CHILD_OF" && h.parent.none() {
+				h.parent = spanRef{hex: strings.ToLower(ref.SpanID)}
 			} else {
-				h.links = append(h.links, strings.ToLower(ref.SpanID))
+				h.links = append(h.links, spanRef{hex: strings.ToLower(ref.SpanID)})
 			}
 		}
 	}

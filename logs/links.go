@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"encoding/binary"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -38,13 +39,14 @@ func (k SpanKind) Action() interaction.Kind {
 // heldSpan is a span with an action, held until the file is read: its
 // message may come from its linked partner.
 type heldSpan struct {
-	trace, spanID, parent string
-	links                 []string
-	line, col             int
-	l, m                  string
-	nested                bool // a SERVER span under a SERVER span of its service
-	kind                  SpanKind
-	start, end            int64 // in nanoseconds since the Unix epoch (end 0: not known)
+	trace          string
+	spanID, parent spanRef
+	links          []spanRef
+	line, col      int
+	l, m           string
+	nested         bool // a SERVER span under a SERVER span of its service
+	kind           SpanKind
+	start, end     int64 // in nanoseconds since the Unix epoch (end 0: not known)
 }
 
 // duration is a span's duration as Jaeger and Zipkin write it, a JSON
@@ -77,8 +79,45 @@ func spanEnd(start int64, d duration, unit int64) int64 {
 	return (start + d.n) * unit
 }
 
+// spanRef is a span id as a reader holds it: as its file writes it, a
+// string (Jaeger, Zipkin, the Go SDK's stdout), or only its number (OTLP's
+// 8 bytes, read big-endian: what spanNum makes of their hex, without
+// writing the hex to parse it back). The ids of one reader are all of one
+// form: two are the same id when equal; the zero spanRef is none.
+type spanRef struct {
+	hex string
+	num uint64
+}
+
+// otlpRef is the spanRef of an OTLP span id.
+func otlpRef(id [8]byte) spanRef {
+	return spanRef{num: binary.BigEndian.Uint64(id[:])}
+}
+
+// none reports whether id is no id.
+func (id spanRef) none() bool { return id == spanRef{} }
+
+// Num returns id as consumers know a span (spanNum).
+func (id spanRef) Num() uint64 {
+	if id.hex != "" {
+		return spanNum(id.hex)
+	}
+	return id.num
+}
+
+// String returns id as its file writes it: OTLP's in hex.
+func (id spanRef) String() string {
+	if id.hex != "" || id.num == 0 {
+		return id.hex
+	}
+	return fmt.Sprintf("%016x", id.num)
+}
+
 // pairKey is a span's trace and span ids, to find its partner.
-type pairKey struct{ trace, span string }
+type pairKey struct {
+	trace string
+	span  spanRef
+}
 
 // heldSpanBytes is what a held span takes besides the bytes of its
 // strings.
@@ -89,9 +128,9 @@ const heldSpanBytes = int64(unsafe.Sizeof(heldSpan{}))
 // (Options.maxHeld): past it, a positioned error ends the reading.
 func (r *spanReader) hold(s heldSpan) error {
 	s.l, s.m = r.short(s.l), r.short(s.m)
-	n := heldSpanBytes + int64(len(s.trace)+len(s.spanID)+len(s.parent)+len(s.l)+len(s.m))
+	n := heldSpanBytes + int64(len(s.trace)+len(s.spanID.hex)+len(s.parent.hex)+len(s.l)+len(s.m))
 	for _, l := range s.links {
-		n += 16 + int64(len(l))
+		n += int64(unsafe.Sizeof(l)) + int64(len(l.hex))
 	}
 	if err := r.take(n, s.line, s.col); err != nil {
 		return err
@@ -226,7 +265,8 @@ func (r *spanReader) linkedReply(id []byte, s *heldSpan) error {
 		return nil // its call is ignored for its lifeline, and so is it
 	}
 	sl := &r.link
-	*sl = SpanLink{Kind: SpanClient, Span: spanNum(s.spanID), Reply: true}
+	span := s.spanID.Num()
+	*sl = SpanLink{Kind: SpanClient, Span: span, Reply: true}
 	if call, ok := r.b.messages.findString(s.m); ok {
 		sl.Own, sl.OwnOK = r.replies.Reply(interaction.MessageID(call))
 	}
@@ -237,7 +277,7 @@ func (r *spanReader) linkedReply(id []byte, s *heldSpan) error {
 		r.b.stats.Ignored++
 	}
 	r.b.index++
-	return r.b.sink.AddSpan(id, s.line, r.b.index-1, act, spanKey(s.end), spanNum(s.spanID), sl)
+	return r.b.sink.AddSpan(id, s.line, r.b.index-1, act, spanKey(s.end), span, sl)
 }
 
 // markNested marks the SERVER spans whose parent is a SERVER span of the
@@ -264,13 +304,13 @@ func (r *spanReader) markNested() {
 	index := r.servers
 	clear(index)
 	for i, s := range r.held {
-		if s.kind == SpanServer && s.spanID != "" && s.parent != s.spanID {
+		if s.kind == SpanServer && !s.spanID.none() && s.parent != s.spanID {
 			index[pairKey{s.trace, s.spanID}] = int32(i)
 		}
 	}
 	for i := range r.held {
 		s := &r.held[i]
-		if s.kind != SpanServer || s.parent == "" || s.parent == s.spanID {
+		if s.kind != SpanServer || s.parent.none() || s.parent == s.spanID {
 			continue
 		}
 		// Within its parent's time, for a span under a SERVER span of its
@@ -295,12 +335,12 @@ func (r *spanReader) pair(paired []bool) {
 	for i, s := range r.held {
 		// Only an emission is a partner: a Zipkin SERVER span shares its
 		// CLIENT span's id (shared), and must not hide it.
-		if s.spanID != "" && s.kind.Action() == interaction.Emission {
+		if !s.spanID.none() && s.kind.Action() == interaction.Emission {
 			index[pairKey{s.trace, s.spanID}] = i
 		}
 	}
-	partner := func(id string, want SpanKind, trace string) int {
-		if id == "" {
+	partner := func(id spanRef, want SpanKind, trace string) int {
+		if id.none() {
 			return -1
 		}
 		if j, ok := index[pairKey{trace, id}]; ok && r.held[j].kind == want {
@@ -341,12 +381,12 @@ func (r *spanReader) pair(paired []bool) {
 func (s *heldSpan) unpaired(sl *SpanLink) (ok bool) {
 	*sl = SpanLink{Kind: s.kind} // Links anew: the consumer may keep them
 	if s.kind.Action() == interaction.Emission {
-		sl.Span = spanNum(s.spanID)
+		sl.Span = s.spanID.Num()
 		return sl.Span != 0
 	}
-	sl.Parent = spanNum(s.parent)
+	sl.Parent = s.parent.Num()
 	for _, l := range s.links {
-		if n := spanNum(l); n != 0 {
+		if n := l.Num(); n != 0 {
 			sl.Links = append(sl.Links, n)
 		}
 	}
@@ -394,7 +434,7 @@ type SpanLink struct {
 // it at assembly: it counts as an event when its own message is declared,
 // else as ignored, until then. A span whose lifeline is not declared is
 // ignored, as span ignores it.
-func (r *spanReader) linked(id []byte, line, col int, spanID, l string, kind SpanKind, m string, start int64, sl *SpanLink) error {
+func (r *spanReader) linked(id []byte, line, col int, spanID spanRef, l string, kind SpanKind, m string, start int64, sl *SpanLink) error {
 	lid, ok := r.b.lifelines.findString(l)
 	if !ok {
 		return r.span(id, line, col, spanID, l, kind.Action(), m, start)
@@ -414,7 +454,7 @@ func (r *spanReader) linked(id []byte, line, col int, spanID, l string, kind Spa
 		r.b.stats.Ignored++
 	}
 	r.b.index++
-	return r.b.sink.AddSpan(id, line, r.b.index-1, act, spanKey(start), spanNum(spanID), sl)
+	return r.b.sink.AddSpan(id, line, r.b.index-1, act, spanKey(start), spanID.Num(), sl)
 }
 
 // spanKey is the order key of a span starting at start (in nanoseconds

@@ -106,17 +106,17 @@ func newSpanReader(b *builder, opt *Options) *spanReader {
 // nanoseconds since the Unix epoch), read at line:col. ok is false for a
 // span that carries no action. The start is a time like an event log's
 // RFC 3339 time, so that a location's spans and events order together.
-func (r *spanReader) span(id []byte, line, col int, spanID string, l string, k interaction.Kind, m string, start int64) error {
+func (r *spanReader) span(id []byte, line, col int, spanID spanRef, l string, k interaction.Kind, m string, start int64) error {
 	r.l, r.m = append(r.l[:0], l...), append(r.m[:0], m...)
 	act, ok, undeclared := r.b.action(id, line, r.l, k, r.m)
 	if undeclared != "" {
-		r.b.malformed(line, col, "span %q: %s", spanID, undeclared)
+		r.b.malformed(line, col, "span %q: %s", spanID.String(), undeclared)
 		return nil
 	}
 	if !ok {
 		return nil
 	}
-	return r.b.add(id, line, act, spanKey(start), spanNum(spanID))
+	return r.b.add(id, line, act, spanKey(start), spanID.Num())
 }
 
 // readOTLP reads OTLP/JSON traces with the OpenTelemetry Collector's own
@@ -596,11 +596,6 @@ type otlpSpan struct {
 	kind       SpanKind
 	l, m       string
 	links      []otlpLink
-	// hexID and hexParent are id and parent in hex, when hexed (else
-	// addOTLP writes them): a reader that writes those of many spans at
-	// once makes one string of them.
-	hexID, hexParent string
-	hexed            bool
 }
 
 // otlpLink is a span's link: the trace and span it points to.
@@ -653,11 +648,7 @@ func (r *spanReader) addOTLP(s *otlpSpan, th *traceHex, line, col int) error {
 	if id != nil {
 		trace = th.str
 	}
-	sid, parent := s.hexID, s.hexParent
-	if !s.hexed {
-		sid, parent = spanIDs(s.id, s.parent)
-	}
-	h := heldSpan{trace: trace, spanID: sid, parent: parent,
+	h := heldSpan{trace: trace, spanID: otlpRef(s.id), parent: otlpRef(s.parent),
 		line: line, col: col, l: s.l, m: s.m, kind: s.kind, start: int64(s.start)}
 	if s.end >= s.start && s.end <= math.MaxInt64 {
 		h.end = int64(s.end)
@@ -665,44 +656,11 @@ func (r *spanReader) addOTLP(s *otlpSpan, th *traceHex, line, col int) error {
 	if s.kind.Action() == interaction.Reception {
 		for _, ln := range s.links {
 			if ln.trace == s.trace {
-				h.links = append(h.links, spanID(ln.span))
+				h.links = append(h.links, otlpRef(ln.span))
 			}
 		}
 	}
 	return r.hold(h)
-}
-
-// spanIDs returns a span's id and its parent's in hex ("" for the empty
-// id), made as one string.
-func spanIDs(id, parent pcommon.SpanID) (string, string) {
-	var buf [32]byte
-	s := string(appendSpanID(appendSpanID(buf[:0], id), parent))
-	n := hexLen(id)
-	return s[:n], s[n:]
-}
-
-// appendSpanID appends id in hex to b, nothing for the empty id.
-func appendSpanID(b []byte, id pcommon.SpanID) []byte {
-	if id.IsEmpty() {
-		return b
-	}
-	return hex.AppendEncode(b, id[:])
-}
-
-// hexLen is the length of id in hex, 0 for the empty id.
-func hexLen(id pcommon.SpanID) int {
-	if id.IsEmpty() {
-		return 0
-	}
-	return 2 * len(id)
-}
-
-// spanID returns a span id in hex, "" for the empty id.
-func spanID(id pcommon.SpanID) string {
-	if id.IsEmpty() {
-		return ""
-	}
-	return hex.EncodeToString(id[:])
 }
 
 // attr returns the value of an attribute as a string.

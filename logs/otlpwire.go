@@ -2,6 +2,7 @@ package logs
 
 import (
 	"encoding/base64"
+	"encoding/hex"
 	"math"
 	"strconv"
 	"strings"
@@ -46,7 +47,7 @@ type protoWire struct {
 	attrs    []wireAttr // the spans' attributes
 	resAttrs []wireAttr // the resources' attributes
 	links    []otlpLink
-	hexIDs   []byte            // the spans' ids in hex (addWire)
+	hexIDs   []byte            // the spans' trace ids in hex (addWire)
 	unsure   bool              // a name read from a value pdata writes as JSON
 	interned map[string]string // names outside the signature, read from attributes
 }
@@ -154,28 +155,33 @@ type pbField struct {
 	x   uint64
 }
 
-// pbNext reads the field at the start of b, and returns what follows it;
-// ok is false at a wire error and at a group, which pdata reads its way.
-func pbNext(b []byte) (f pbField, rest []byte, ok bool) {
-	// Most tags, lengths and varints take a byte: read as protowire reads
-	// them, without its calls.
-	if len(b) >= 2 && b[0] >= 1<<3 && b[0] < 0x80 && b[1] < 0x80 {
-		f.num, f.typ = protowire.Number(b[0]>>3), protowire.Type(b[0]&7)
-		switch f.typ {
-		case protowire.BytesType:
-			if n := 2 + int(b[1]); n <= len(b) {
-				f.v = b[2:n:n]
-				return f, b[n:], true
-			}
-			return f, nil, false
-		case protowire.VarintType:
-			f.x = uint64(b[1])
-			return f, b[2:], true
+// pbNext reads the field at the start of b into f, a zero pbField, and
+// returns what follows it; ok is false at a wire error and at a group,
+// which pdata reads its way.
+func pbNext(b []byte, f *pbField) (rest []byte, ok bool) {
+	// Most fields are of a tag and a length of a byte each: read as
+	// protowire reads them, without its calls. (f is written field by
+	// field, not returned nor assigned whole: measured, both are slower.)
+	if len(b) >= 2 {
+		if t, n := b[0], 2+int(b[1]); t&0x87 == 2 && t > 7 && n < 2+0x80 && n <= len(b) {
+			f.num, f.typ, f.v = protowire.Number(t>>3), protowire.BytesType, b[2:n:n]
+			return b[n:], true
 		}
+	}
+	return pbNextSlow(b, f)
+}
+
+// pbNextSlow is pbNext for the other fields: varints (most of a byte,
+// read here), fixed 32 and 64 bits, tags and lengths of more than a byte.
+func pbNextSlow(b []byte, f *pbField) (rest []byte, ok bool) {
+	*f = pbField{}
+	if len(b) >= 2 && b[0] >= 1<<3 && b[0]&0x87 == 0 && b[1] < 0x80 {
+		f.num, f.typ, f.x = protowire.Number(b[0]>>3), protowire.VarintType, uint64(b[1])
+		return b[2:], true
 	}
 	num, typ, n := protowire.ConsumeTag(b)
 	if n < 0 {
-		return f, nil, false
+		return nil, false
 	}
 	b = b[n:]
 	f.num, f.typ = num, typ
@@ -191,19 +197,20 @@ func pbNext(b []byte) (f pbField, rest []byte, ok bool) {
 	case protowire.BytesType:
 		f.v, n = protowire.ConsumeBytes(b)
 	default:
-		return f, nil, false
+		return nil, false
 	}
 	if n < 0 {
-		return f, nil, false
+		return nil, false
 	}
-	return f, b[n:], true
+	return b[n:], true
 }
 
 // request reads an ExportTraceServiceRequest: its resource spans (field
 // 1); pdata skips its other fields.
 func (w *protoWire) request(b []byte) bool {
 	for len(b) > 0 {
-		f, rest, ok := pbNext(b)
+		var f pbField
+		rest, ok := pbNext(b, &f)
 		if !ok {
 			return false
 		}
@@ -223,7 +230,8 @@ func (w *protoWire) resourceSpans(b []byte) bool {
 	rs := wireResource{attrs: [2]int32{int32(len(w.resAttrs))}, spans: [2]int32{int32(len(w.spans))}}
 	scoped := false
 	for len(b) > 0 {
-		f, rest, ok := pbNext(b)
+		var f pbField
+		rest, ok := pbNext(b, &f)
 		if !ok {
 			return false
 		}
@@ -262,7 +270,8 @@ func (w *protoWire) resourceSpans(b []byte) bool {
 // (2) and entity refs (3).
 func (w *protoWire) resource(b []byte) bool {
 	for len(b) > 0 {
-		f, rest, ok := pbNext(b)
+		var f pbField
+		rest, ok := pbNext(b, &f)
 		if !ok {
 			return false
 		}
@@ -294,7 +303,8 @@ func pbEntityRef(b []byte) bool {
 // pbFields reports whether b is a message whose every field ok accepts.
 func pbFields(b []byte, ok func(pbField) bool) bool {
 	for len(b) > 0 {
-		f, rest, fine := pbNext(b)
+		var f pbField
+		rest, fine := pbNext(b, &f)
 		if !fine || !ok(f) {
 			return false
 		}
@@ -307,7 +317,8 @@ func pbFields(b []byte, ok func(pbField) bool) bool {
 // (3).
 func (w *protoWire) scopeSpans(b []byte, deprecated bool) bool {
 	for len(b) > 0 {
-		f, rest, ok := pbNext(b)
+		var f pbField
+		rest, ok := pbNext(b, &f)
 		if !ok {
 			return false
 		}
@@ -350,7 +361,8 @@ func pbScope(b []byte) bool {
 func (w *protoWire) span(b []byte, deprecated bool) bool {
 	s := wireSpan{deprecated: deprecated, attrRange: [2]int32{int32(len(w.attrs))}, linkRange: [2]int32{int32(len(w.links))}}
 	for len(b) > 0 {
-		f, rest, ok := pbNext(b)
+		var f pbField
+		rest, ok := pbNext(b, &f)
 		if !ok {
 			return false
 		}
@@ -487,7 +499,8 @@ func pbKeyValue(b []byte, depth int, a *wireAttr) bool {
 	}
 	*a = wireAttr{}
 	for len(b) > 0 {
-		f, rest, ok := pbNext(b)
+		var f pbField
+		rest, ok := pbNext(b, &f)
 		if !ok {
 			return false
 		}
@@ -513,7 +526,8 @@ func pbKeyValue(b []byte, depth int, a *wireAttr) bool {
 // (8, of profiles; an empty value to pdata's Value.Type).
 func pbAnyValue(b []byte, depth int, a *wireAttr) bool {
 	for len(b) > 0 {
-		f, rest, ok := pbNext(b)
+		var f pbField
+		rest, ok := pbNext(b, &f)
 		if !ok {
 			return false
 		}
@@ -598,12 +612,13 @@ func (w *protoWire) names(r *spanReader) {
 
 // addWire adds the spans read, each at line:col (pass 3), as traces does.
 func (r *spanReader) addWire(w *protoWire, line, col int) error {
-	// The ids of the spans and of their parents in hex, one string for
-	// them all.
+	// The trace ids of the spans in hex, one string for them all: a
+	// trace's spans come in runs, one a service (resource).
 	hexIDs := w.hexIDs[:0]
+	var last pcommon.TraceID
 	for i := range w.spans {
-		if s := &w.spans[i]; s.kinded {
-			hexIDs = appendSpanID(appendSpanID(hexIDs, s.id), s.parent)
+		if s := &w.spans[i]; s.kinded && !s.trace.IsEmpty() && (len(hexIDs) == 0 || s.trace != last) {
+			hexIDs, last = hex.AppendEncode(hexIDs, s.trace[:]), s.trace
 		}
 	}
 	w.hexIDs = hexIDs
@@ -615,9 +630,10 @@ func (r *spanReader) addWire(w *protoWire, line, col int) error {
 			r.b.stats.Unkinded++
 			continue
 		}
-		n, m := hexLen(s.id), hexLen(s.parent)
-		s.hexID, s.hexParent, s.hexed = ids[:n], ids[n:n+m], true
-		ids = ids[n+m:]
+		if !s.trace.IsEmpty() && (th.str == "" || s.trace != th.last) {
+			n := 2 * len(s.trace)
+			th.last, th.str, ids = s.trace, ids[:n], ids[n:]
+		}
 		if s.kind.Action() == interaction.Reception {
 			s.links = w.links[s.linkRange[0]:s.linkRange[1]]
 		}

@@ -103,7 +103,7 @@ func (r *spanReader) stdoutSpan(raw json.RawMessage, line, col int) error {
 		r.b.dropped([]byte(id), line, col, "span %q: StartTime %q is not a time (RFC 3339, after 1970)", sp.SpanContext.SpanID, sp.StartTime)
 		return nil
 	}
-	h := heldSpan{trace: id, spanID: stdoutSpanID(sp.SpanContext.SpanID), parent: stdoutSpanID(sp.Parent.SpanID),
+	h := heldSpan{trace: id, spanID: spanRef{hex: stdoutSpanID(sp.SpanContext.SpanID)}, parent: spanRef{hex: stdoutSpanID(sp.Parent.SpanID)},
 		line: line, col: col, l: l, m: m, kind: kind, start: start.UnixNano()}
 	if end, err := time.Parse(time.RFC3339Nano, sp.EndTime); err == nil && end.UnixNano() >= h.start {
 		h.end = end.UnixNano()
@@ -112,7 +112,7 @@ func (r *spanReader) stdoutSpan(raw json.RawMessage, line, col int) error {
 		for _, ln := range sp.Links {
 			if strings.EqualFold(traceIDHex(ln.SpanContext.TraceID), id) {
 				if lid := stdoutSpanID(ln.SpanContext.SpanID); lid != "" {
-					h.links = append(h.links, lid)
+					h.links = append(h.links, spanRef{hex: lid})
 				}
 			}
 		}

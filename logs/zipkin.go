@@ -108,7 +108,7 @@ func (r *spanReader) zipkinSpan(raw json.RawMessage, line, col int) error {
 		r.b.dropped([]byte(id), line, col, "span %q: timestamp %q is not a time (a positive integer of µs)", sp.ID, sp.Timestamp)
 		return nil
 	}
-	h := heldSpan{trace: id, spanID: strings.ToLower(sp.ID), parent: strings.ToLower(sp.ParentID),
+	h := heldSpan{trace: id, spanID: spanRef{hex: strings.ToLower(sp.ID)}, parent: spanRef{hex: strings.ToLower(sp.ParentID)},
 		line: line, col: col, l: l, m: m, kind: kind, start: start * 1000, end: spanEnd(start, sp.Duration, 1000)}
 	if kind.Action() == interaction.Reception {
 		if sp.Shared && kind == SpanServer {

@@ -158,14 +158,25 @@ func protoEstimate(b []byte) (int64, error) {
 func scanProto(b []byte, m protoMessage, d int) (int64, error) {
 	var cost int64
 	for len(b) > 0 {
-		key, k := binary.Uvarint(b)
-		if k <= 0 {
-			return cost, errProto
+		// Most keys, lengths and varints of a request take a byte: they
+		// are read here, without the loop of binary.Uvarint.
+		var key uint64
+		if b[0] < 0x80 {
+			key, b = uint64(b[0]), b[1:]
+		} else {
+			x, k := binary.Uvarint(b)
+			if k <= 0 {
+				return cost, errProto
+			}
+			key, b = x, b[k:]
 		}
-		b = b[k:]
 		cost += fieldCost
 		switch key & 7 {
 		case 0: // varint
+			if len(b) > 0 && b[0] < 0x80 {
+				b = b[1:]
+				break
+			}
 			_, k := binary.Uvarint(b)
 			if k <= 0 {
 				return cost, errProto
@@ -182,7 +193,12 @@ func scanProto(b []byte, m protoMessage, d int) (int64, error) {
 			}
 			b = b[4:]
 		case 2: // length-delimited: bytes, a string or a message
-			l, k := binary.Uvarint(b)
+			l, k := uint64(0), 1
+			if len(b) > 0 && b[0] < 0x80 {
+				l = uint64(b[0])
+			} else {
+				l, k = binary.Uvarint(b)
+			}
 			if k <= 0 || l > uint64(len(b)-k) {
 				return cost, errProto
 			}
