@@ -268,3 +268,56 @@ func BenchmarkTraceReaderProto(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkConsume is the receive path without the network or judging:
+// the OTLP/protobuf bytes of consumeRequests requests of loadBatch spans
+// (distinct orders), consumed by a new table (ConsumeTracesProto: the wire
+// reader, then the table's add, its early check included), whose sessions
+// stay open; closing them is not timed. cpu-ns/span is the process's CPU
+// time a span, garbage collection included.
+//
+//	go test ./monitor -run '^$' -bench Consume -benchmem
+func BenchmarkConsume(b *testing.B) {
+	const consumeRequests = 64
+	sp, err := spec.Load(shopSpec, shopHIF)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := check.New(sp, check.DefaultOptions())
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := testutil.ShopRequest(loadBatch / spansPerOrder)
+	bodies := make([][]byte, consumeRequests)
+	for r := range bodies {
+		testutil.SetShopTraces(req, 0, r)
+		if bodies[r], err = req.MarshalProto(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var cpu testutil.CPUClock
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		m, err := monitor.NewTable(c, logs.Options{Sig: sp.Sig}, monitor.Options{Idle: time.Hour, MaxMemory: -1,
+			Report: func(err error) { b.Error(err) }}, func(check.Outcome) {})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		cpu.Start()
+		for _, body := range bodies {
+			if _, err := m.ConsumeTracesProto("otlp", body); err != nil {
+				b.Fatal(err)
+			}
+		}
+		cpu.Stop()
+		b.StopTimer()
+		m.Close()
+		if n := m.Counts(); n.Events != consumeRequests*loadBatch {
+			b.Fatalf("counts %+v", n)
+		}
+		b.StartTimer()
+	}
+	cpu.Report(b, b.N*consumeRequests*loadBatch, "span")
+}

@@ -171,10 +171,11 @@ type liveSession struct {
 	id, file    string
 	events      []logs.Event
 	first, last time.Time
-	bytes       int64         // held by its events (Table.bytes counts them too)
+	bytes       int64         // held by its events beyond their slice (Table.bytes counts them too)
 	revision    int           // of its last record
 	elem        *list.Element // in Table.open or Table.closed
 	closedAt    time.Time
+	batch       int // the request that began it (Table.batch)
 	// events and ignored counted so far (Counts.Events, Ignored), by its
 	// last assembly
 	counted, ignored int
@@ -224,6 +225,18 @@ type Table struct {
 	// from one session to the next (the session judged, its outcome and
 	// record take none of it): t.mu is held.
 	scratch session.Scratch
+	// sized is the capacity a new session's events start with: the
+	// events a session has in the OTLP requests that begin it, rounded up
+	// to a power of two (their average kept in sizeAvg, in eighths of an
+	// event), so that a session's slice is allocated once rather than
+	// regrown as append doubles it; free holds the slices of that
+	// capacity of the sessions forgotten, cleared, for the next sessions.
+	// batch numbers the request being added (0: none), with the sessions
+	// it began and their events in it. t.mu is held.
+	sized, sizeAvg   int
+	free             [][]logs.Event
+	batch, batches   int
+	begun, beginning int
 
 	mu       sync.Mutex
 	sessions map[string]*liveSession // open and closed within their grace
@@ -318,20 +331,27 @@ func (t *Table) add(source string, ev logs.Event, now time.Time) {
 	}
 	switch {
 	case s == nil:
-		s = &liveSession{id: ev.Session, file: source, first: now}
+		s = &liveSession{id: ev.Session, file: source, first: now, events: t.newEvents(), batch: t.batch}
+		if t.batch != 0 {
+			t.begun++
+		}
 		t.sessions[s.id] = s
 		s.elem = t.open.PushBack(s)
-		t.bytes += sessionBytes + int64(len(s.id))
+		t.bytes += sessionBytes + int64(len(s.id)) + int64(cap(s.events))*eventBytes
 	case !s.closedAt.IsZero(): // late, within its grace: re-open
 		t.closed.Remove(s.elem)
 		s.closedAt = time.Time{}
 		s.first = now
 		s.elem = t.open.PushBack(s)
 	}
+	if s.batch == t.batch && t.batch != 0 {
+		t.beginning++
+	}
 	c := cap(s.events)
 	s.events = append(s.events, ev)
 	s.last = now
-	held := int64(cap(s.events)-c)*eventBytes + heldBytes(&ev)
+	t.bytes += int64(cap(s.events)-c) * eventBytes
+	held := heldBytes(&ev)
 	s.bytes += held
 	t.bytes += held
 	if t.online != nil && !s.unwatched {
@@ -427,7 +447,12 @@ func (t *Table) tomb(id string) bool {
 func (t *Table) forget(s *liveSession) {
 	t.closed.Remove(s.elem)
 	delete(t.sessions, s.id)
-	t.bytes -= sessionBytes + int64(len(s.id)) + s.bytes
+	t.bytes -= sessionBytes + int64(len(s.id)) + s.bytes + int64(cap(s.events))*eventBytes
+	if cap(s.events) == t.sized && len(t.free) < maxFree {
+		clear(s.events)
+		t.free = append(t.free, s.events[:0])
+	}
+	s.events = nil
 	if len(t.tombList) >= t.opt.MaxSessions {
 		delete(t.tombs, t.tombList[0])
 		t.tombList = t.tombList[1:]
@@ -435,6 +460,45 @@ func (t *Table) forget(s *liveSession) {
 	t.tombs[s.id] = struct{}{}
 	t.tombList = append(t.tombList, s.id)
 }
+
+// maxFree bounds Table.free: the slices kept for new sessions, not
+// counted in Table.bytes.
+const maxFree = 256
+
+// newEvents returns the slice of a new session's events: one of
+// Table.free, or a new one of capacity Table.sized.
+func (t *Table) newEvents() []logs.Event {
+	if n := len(t.free); n > 0 {
+		ev := t.free[n-1]
+		t.free[n-1] = nil
+		t.free = t.free[:n-1]
+		return ev
+	}
+	return make([]logs.Event, 0, max(t.sized, 1))
+}
+
+// sizeSessions counts the sessions begun by a request, n events each on
+// average, in the capacity of the next sessions' slices (Table.sized):
+// when it changes, the slices kept for them are dropped.
+func (t *Table) sizeSessions(n int) {
+	if t.sizeAvg == 0 {
+		t.sizeAvg = 8 * n
+	}
+	t.sizeAvg += (8*n - t.sizeAvg) / 8 // eighths of an event, over about the last eight requests
+	c := 1
+	for 8*c < t.sizeAvg && c < maxSized {
+		c *= 2
+	}
+	if c != t.sized {
+		t.sized = c
+		clear(t.free)
+		t.free = t.free[:0]
+	}
+}
+
+// maxSized bounds Table.sized: a larger session's slice grows as append
+// grows it.
+const maxSized = 64
 
 // closeSession judges s, emits its outcome and keeps it for its grace.
 func (t *Table) closeSession(s *liveSession, by string, now time.Time) {
