@@ -58,7 +58,6 @@
 package monitor
 
 import (
-	"container/list"
 	"context"
 	"errors"
 	"fmt"
@@ -171,9 +170,9 @@ type liveSession struct {
 	id, file    string
 	events      []logs.Event
 	first, last time.Time
-	bytes       int64         // held by its events beyond their slice (Table.bytes counts them too)
-	revision    int           // of its last record
-	elem        *list.Element // in Table.open or Table.closed
+	bytes       int64        // held by its events beyond their slice (Table.bytes counts them too)
+	revision    int          // of its last record
+	prev, next  *liveSession // in Table.open or Table.closed
 	closedAt    time.Time
 	batch       int // the request that began it (Table.batch)
 	// events and ignored counted so far (Counts.Events, Ignored), by its
@@ -200,6 +199,42 @@ type liveSession struct {
 type walk struct {
 	q    check.WalkState
 	last int32
+}
+
+// sessionList is a list of sessions linked through their prev and next,
+// so that a session moves from the open list to the closed one without
+// an allocation.
+type sessionList struct {
+	head, tail *liveSession
+	n          int
+}
+
+// pushBack appends s, in no list, to l.
+func (l *sessionList) pushBack(s *liveSession) {
+	s.prev, s.next = l.tail, nil
+	if l.tail != nil {
+		l.tail.next = s
+	} else {
+		l.head = s
+	}
+	l.tail = s
+	l.n++
+}
+
+// remove takes s out of l.
+func (l *sessionList) remove(s *liveSession) {
+	if s.prev != nil {
+		s.prev.next = s.next
+	} else {
+		l.head = s.next
+	}
+	if s.next != nil {
+		s.next.prev = s.prev
+	} else {
+		l.tail = s.prev
+	}
+	s.prev, s.next = nil, nil
+	l.n--
 }
 
 // Table is the session table. Its methods are safe for concurrent use.
@@ -240,8 +275,8 @@ type Table struct {
 
 	mu       sync.Mutex
 	sessions map[string]*liveSession // open and closed within their grace
-	open     *list.List              // of *liveSession, oldest first
-	closed   *list.List              // of *liveSession, closed first first
+	open     sessionList             // oldest first
+	closed   sessionList             // closed first first
 	tombs    map[string]struct{}     // ids past their grace, for counting late events
 	tombList []string
 	index    int
@@ -286,7 +321,7 @@ func NewTable(c *check.Checker, lopt logs.Options, opt Options, emit func(check.
 		opt.Report = func(error) {}
 	}
 	t := &Table{c: c, asm: asm, lopt: lopt, opt: opt, emit: emit, online: c.Walker(asm.Locations()),
-		sessions: map[string]*liveSession{}, open: list.New(), closed: list.New(), tombs: map[string]struct{}{}}
+		sessions: map[string]*liveSession{}, tombs: map[string]struct{}{}}
 	if t.online != nil {
 		n := len(asm.Locations())
 		t.subAt = make([]int, n+1)
@@ -336,13 +371,13 @@ func (t *Table) add(source string, ev logs.Event, now time.Time) {
 			t.begun++
 		}
 		t.sessions[s.id] = s
-		s.elem = t.open.PushBack(s)
+		t.open.pushBack(s)
 		t.bytes += sessionBytes + int64(len(s.id)) + int64(cap(s.events))*eventBytes
 	case !s.closedAt.IsZero(): // late, within its grace: re-open
-		t.closed.Remove(s.elem)
+		t.closed.remove(s)
 		s.closedAt = time.Time{}
 		s.first = now
-		s.elem = t.open.PushBack(s)
+		t.open.pushBack(s)
 	}
 	if s.batch == t.batch && t.batch != 0 {
 		t.beginning++
@@ -357,15 +392,15 @@ func (t *Table) add(source string, ev logs.Event, now time.Time) {
 	if t.online != nil && !s.unwatched {
 		t.watch(s, now)
 	}
-	for t.open.Len() > t.opt.MaxSessions || (t.opt.MaxMemory > 0 && t.bytes > t.opt.MaxMemory && t.open.Len() > 0) {
-		if t.opt.MaxMemory > 0 && t.bytes > t.opt.MaxMemory && t.closed.Len() > 0 {
-			t.forget(t.closed.Front().Value.(*liveSession))
+	for t.open.n > t.opt.MaxSessions || (t.opt.MaxMemory > 0 && t.bytes > t.opt.MaxMemory && t.open.n > 0) {
+		if t.opt.MaxMemory > 0 && t.bytes > t.opt.MaxMemory && t.closed.n > 0 {
+			t.forget(t.closed.head)
 			continue
 		}
 		// Evicted once: its room is what is wanted, so it is forgotten
 		// at once, not kept for its grace; its later events are late
 		// (re-opening it would judge it again whole at each event).
-		s := t.open.Front().Value.(*liveSession)
+		s := t.open.head
 		t.counts.Evicted++
 		t.closeSession(s, ClosedEvicted, now)
 		t.forget(s)
@@ -377,9 +412,8 @@ func (t *Table) add(source string, ev logs.Event, now time.Time) {
 func (t *Table) Tick(now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for e := t.open.Front(); e != nil; {
-		s := e.Value.(*liveSession)
-		e = e.Next()
+	for s, next := t.open.head, (*liveSession)(nil); s != nil; s = next {
+		next = s.next
 		switch {
 		case now.Sub(s.last) >= t.opt.Idle:
 			t.closeSession(s, ClosedIdle, now)
@@ -387,8 +421,7 @@ func (t *Table) Tick(now time.Time) {
 			t.closeSession(s, ClosedMax, now)
 		}
 	}
-	for e := t.closed.Front(); e != nil; e = t.closed.Front() {
-		s := e.Value.(*liveSession)
+	for s := t.closed.head; s != nil; s = t.closed.head {
 		if now.Sub(s.closedAt) < t.opt.Grace {
 			break
 		}
@@ -419,8 +452,8 @@ func (t *Table) Close() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := t.opt.Now()
-	for e := t.open.Front(); e != nil; e = t.open.Front() {
-		t.closeSession(e.Value.(*liveSession), ClosedShutdown, now)
+	for s := t.open.head; s != nil; s = t.open.head {
+		t.closeSession(s, ClosedShutdown, now)
 	}
 	t.sealed = true
 }
@@ -432,7 +465,7 @@ func (t *Table) Counts() Counts {
 	c := t.counts
 	c.Summary = check.Summary{}
 	c.Summary.Merge(t.counts.Summary) // a copy, maps included
-	c.Open = t.open.Len()
+	c.Open = t.open.n
 	return c
 }
 
@@ -445,7 +478,7 @@ func (t *Table) tomb(id string) bool {
 // forget drops a closed session past its grace, keeping its id to count
 // its late events.
 func (t *Table) forget(s *liveSession) {
-	t.closed.Remove(s.elem)
+	t.closed.remove(s)
 	delete(t.sessions, s.id)
 	t.bytes -= sessionBytes + int64(len(s.id)) + s.bytes + int64(cap(s.events))*eventBytes
 	if cap(s.events) == t.sized && len(t.free) < maxFree {
@@ -510,9 +543,9 @@ func (t *Table) closeSession(s *liveSession, by string, now time.Time) {
 // close closes s, judged o: it counts o, emits it (or reports why s could
 // not be judged) and keeps s for its grace.
 func (t *Table) close(s *liveSession, by string, now time.Time, o *check.Outcome) {
-	t.open.Remove(s.elem)
+	t.open.remove(s)
 	s.closedAt = now
-	s.elem = t.closed.PushBack(s)
+	t.closed.pushBack(s)
 	s.revision++
 	// Each event counted once, by the session's last assembly: a span's
 	// partner, arrived since, may have named it, and a span read again (a
