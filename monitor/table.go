@@ -187,6 +187,7 @@ type liveSession struct {
 	unwatched bool
 	// seen are the events the early check walked that a repeat can be told
 	// from (eventKey), with their index: a repeat is not walked again.
+	// Nil up to seenScan events, whose repeats are found by reading them.
 	seen map[eventKey]int32
 	// duplicates counted so far (Counts.Duplicates, Conflicts), by its
 	// last assembly
