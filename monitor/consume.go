@@ -107,9 +107,15 @@ func (t *Table) number() int { return int(t.requests.Add(1)) }
 func (t *Table) added(source string, tr *traceReader, st logs.Stats, err error) (int, error) {
 	now := t.opt.Now()
 	t.mu.Lock()
+	t.batches++
+	t.batch = t.batches
 	for _, ev := range tr.events {
 		t.add(source, ev, now)
 	}
+	if t.begun > 0 {
+		t.sizeSessions((t.beginning + t.begun - 1) / t.begun)
+	}
+	t.batch, t.begun, t.beginning = 0, 0, 0
 	t.counts.Malformed += st.Malformed
 	t.counts.Received += st.Malformed
 	t.counts.Unkinded += st.Unkinded

@@ -169,7 +169,18 @@ func (t *Table) again(s *liveSession, k int) bool {
 		return false
 	}
 	if s.seen == nil {
-		s.seen = map[eventKey]int32{}
+		if k < seenScan {
+			return s.firstWatched(key, k) < k
+		}
+		s.seen = make(map[eventKey]int32, k)
+		for j := range k {
+			if kj, ok := s.watchedKey(j); ok {
+				if _, ok := s.seen[kj]; !ok {
+					s.seen[kj] = int32(j)
+					t.bytes += seenBytes
+				}
+			}
+		}
 	}
 	if _, ok := s.seen[key]; ok {
 		return true
@@ -179,11 +190,40 @@ func (t *Table) again(s *liveSession, k int) bool {
 	return false
 }
 
+// seenScan is the number of events of a session up to which its repeats
+// are found by reading its events again, rather than in the map seen:
+// most sessions are that small, and their map was two allocations each.
+const seenScan = 16
+
+// watchedKey returns the eventKey of event j of s if the early check kept
+// it (again): an event it walked, with a key.
+func (s *liveSession) watchedKey(j int) (eventKey, bool) {
+	if ev := &s.events[j]; ev.Dropped || ev.Ignored || !ev.Final() {
+		return eventKey{}, false
+	}
+	return keyOf(&s.events[j])
+}
+
+// firstWatched returns the index of the first event of s before k that
+// the early check kept with key, or k if none.
+func (s *liveSession) firstWatched(key eventKey, k int) int {
+	for j := range k {
+		if kj, ok := s.watchedKey(j); ok && kj == key {
+			return j
+		}
+	}
+	return k
+}
+
 // repeated reports whether event j of s, watched, repeats one before it.
 func (s *liveSession) repeated(j int) bool {
 	key, ok := keyOf(&s.events[j])
 	if !ok {
 		return false
+	}
+	if s.seen == nil {
+		first := s.firstWatched(key, len(s.events))
+		return first < len(s.events) && first != j
 	}
 	first, ok := s.seen[key]
 	return ok && int(first) != j

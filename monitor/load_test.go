@@ -268,3 +268,102 @@ func BenchmarkTraceReaderProto(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkConsume is the receive path without the network or judging:
+// the OTLP/protobuf bytes of consumeRequests requests of loadBatch spans
+// (distinct orders), consumed by a new table (ConsumeTracesProto: the wire
+// reader, then the table's add, its early check included), whose sessions
+// stay open; closing them is not timed. cpu-ns/span is the process's CPU
+// time a span, garbage collection included.
+//
+//	go test ./monitor -run '^$' -bench Consume -benchmem
+func BenchmarkConsume(b *testing.B) {
+	const consumeRequests = 64
+	sp, err := spec.Load(shopSpec, shopHIF)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := check.New(sp, check.DefaultOptions())
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := testutil.ShopRequest(loadBatch / spansPerOrder)
+	bodies := make([][]byte, consumeRequests)
+	for r := range bodies {
+		testutil.SetShopTraces(req, 0, r)
+		if bodies[r], err = req.MarshalProto(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var cpu testutil.CPUClock
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		m, err := monitor.NewTable(c, logs.Options{Sig: sp.Sig}, monitor.Options{Idle: time.Hour, MaxMemory: -1,
+			Report: func(err error) { b.Error(err) }}, func(check.Outcome) {})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		cpu.Start()
+		for _, body := range bodies {
+			if _, err := m.ConsumeTracesProto("otlp", body); err != nil {
+				b.Fatal(err)
+			}
+		}
+		cpu.Stop()
+		b.StopTimer()
+		m.Close()
+		if n := m.Counts(); n.Events != consumeRequests*loadBatch {
+			b.Fatalf("counts %+v", n)
+		}
+		b.StartTimer()
+	}
+	cpu.Report(b, b.N*consumeRequests*loadBatch, "span")
+}
+
+// TestConsumeAllocs: the table's add allocates a few times a session,
+// not once per regrowth of its events: an order of 8 spans, begun and
+// given all its spans by one request, costs at most maxAllocs
+// allocations on the receive path (the wire reader's included).
+func TestConsumeAllocs(t *testing.T) {
+	const maxAllocs = 8 // 11 when a session's slice grew from empty and its early check kept a map
+	sp, err := spec.Load(shopSpec, shopHIF)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := check.New(sp, check.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := monitor.NewTable(c, logs.Options{Sig: sp.Sig}, monitor.Options{Idle: time.Hour, MaxMemory: -1,
+		Report: func(err error) { t.Error(err) }}, func(check.Outcome) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := testutil.ShopRequest(loadBatch / spansPerOrder)
+	bodies := make([][]byte, 8)
+	for r := range bodies {
+		testutil.SetShopTraces(req, 0, r)
+		if bodies[r], err = req.MarshalProto(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, body := range bodies[:2] { // the sessions' size learnt
+		m.ConsumeTracesProto("otlp", body)
+	}
+	next := 2
+	allocs := testing.AllocsPerRun(5, func() {
+		m.ConsumeTracesProto("otlp", bodies[next])
+		next++
+	})
+	perOrder := allocs / (loadBatch / spansPerOrder)
+	t.Logf("%.1f allocations an order", perOrder)
+	if perOrder > maxAllocs {
+		t.Errorf("%.1f allocations an order, want at most %d", perOrder, maxAllocs)
+	}
+	m.Close()
+	if n := m.Counts(); n.Events != len(bodies)*loadBatch || n.Duplicates != 0 {
+		t.Errorf("counts %+v", n)
+	}
+}

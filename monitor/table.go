@@ -58,7 +58,6 @@
 package monitor
 
 import (
-	"container/list"
 	"context"
 	"errors"
 	"fmt"
@@ -171,10 +170,11 @@ type liveSession struct {
 	id, file    string
 	events      []logs.Event
 	first, last time.Time
-	bytes       int64         // held by its events (Table.bytes counts them too)
-	revision    int           // of its last record
-	elem        *list.Element // in Table.open or Table.closed
+	bytes       int64        // held by its events beyond their slice (Table.bytes counts them too)
+	revision    int          // of its last record
+	prev, next  *liveSession // in Table.open or Table.closed
 	closedAt    time.Time
+	batch       int // the request that began it (Table.batch)
 	// events and ignored counted so far (Counts.Events, Ignored), by its
 	// last assembly
 	counted, ignored int
@@ -187,6 +187,7 @@ type liveSession struct {
 	unwatched bool
 	// seen are the events the early check walked that a repeat can be told
 	// from (eventKey), with their index: a repeat is not walked again.
+	// Nil up to seenScan events, whose repeats are found by reading them.
 	seen map[eventKey]int32
 	// duplicates counted so far (Counts.Duplicates, Conflicts), by its
 	// last assembly
@@ -199,6 +200,42 @@ type liveSession struct {
 type walk struct {
 	q    check.WalkState
 	last int32
+}
+
+// sessionList is a list of sessions linked through their prev and next,
+// so that a session moves from the open list to the closed one without
+// an allocation.
+type sessionList struct {
+	head, tail *liveSession
+	n          int
+}
+
+// pushBack appends s, in no list, to l.
+func (l *sessionList) pushBack(s *liveSession) {
+	s.prev, s.next = l.tail, nil
+	if l.tail != nil {
+		l.tail.next = s
+	} else {
+		l.head = s
+	}
+	l.tail = s
+	l.n++
+}
+
+// remove takes s out of l.
+func (l *sessionList) remove(s *liveSession) {
+	if s.prev != nil {
+		s.prev.next = s.next
+	} else {
+		l.head = s.next
+	}
+	if s.next != nil {
+		s.next.prev = s.prev
+	} else {
+		l.tail = s.prev
+	}
+	s.prev, s.next = nil, nil
+	l.n--
 }
 
 // Table is the session table. Its methods are safe for concurrent use.
@@ -224,11 +261,23 @@ type Table struct {
 	// from one session to the next (the session judged, its outcome and
 	// record take none of it): t.mu is held.
 	scratch session.Scratch
+	// sized is the capacity a new session's events start with: the
+	// events a session has in the OTLP requests that begin it, rounded up
+	// to a power of two (their average kept in sizeAvg, in eighths of an
+	// event), so that a session's slice is allocated once rather than
+	// regrown as append doubles it; free holds the slices of that
+	// capacity of the sessions forgotten, cleared, for the next sessions.
+	// batch numbers the request being added (0: none), with the sessions
+	// it began and their events in it. t.mu is held.
+	sized, sizeAvg   int
+	free             [][]logs.Event
+	batch, batches   int
+	begun, beginning int
 
 	mu       sync.Mutex
 	sessions map[string]*liveSession // open and closed within their grace
-	open     *list.List              // of *liveSession, oldest first
-	closed   *list.List              // of *liveSession, closed first first
+	open     sessionList             // oldest first
+	closed   sessionList             // closed first first
 	tombs    map[string]struct{}     // ids past their grace, for counting late events
 	tombList []string
 	index    int
@@ -273,7 +322,7 @@ func NewTable(c *check.Checker, lopt logs.Options, opt Options, emit func(check.
 		opt.Report = func(error) {}
 	}
 	t := &Table{c: c, asm: asm, lopt: lopt, opt: opt, emit: emit, online: c.Walker(asm.Locations()),
-		sessions: map[string]*liveSession{}, open: list.New(), closed: list.New(), tombs: map[string]struct{}{}}
+		sessions: map[string]*liveSession{}, tombs: map[string]struct{}{}}
 	if t.online != nil {
 		n := len(asm.Locations())
 		t.subAt = make([]int, n+1)
@@ -318,34 +367,41 @@ func (t *Table) add(source string, ev logs.Event, now time.Time) {
 	}
 	switch {
 	case s == nil:
-		s = &liveSession{id: ev.Session, file: source, first: now}
+		s = &liveSession{id: ev.Session, file: source, first: now, events: t.newEvents(), batch: t.batch}
+		if t.batch != 0 {
+			t.begun++
+		}
 		t.sessions[s.id] = s
-		s.elem = t.open.PushBack(s)
-		t.bytes += sessionBytes + int64(len(s.id))
+		t.open.pushBack(s)
+		t.bytes += sessionBytes + int64(len(s.id)) + int64(cap(s.events))*eventBytes
 	case !s.closedAt.IsZero(): // late, within its grace: re-open
-		t.closed.Remove(s.elem)
+		t.closed.remove(s)
 		s.closedAt = time.Time{}
 		s.first = now
-		s.elem = t.open.PushBack(s)
+		t.open.pushBack(s)
+	}
+	if s.batch == t.batch && t.batch != 0 {
+		t.beginning++
 	}
 	c := cap(s.events)
 	s.events = append(s.events, ev)
 	s.last = now
-	held := int64(cap(s.events)-c)*eventBytes + heldBytes(&ev)
+	t.bytes += int64(cap(s.events)-c) * eventBytes
+	held := heldBytes(&ev)
 	s.bytes += held
 	t.bytes += held
 	if t.online != nil && !s.unwatched {
 		t.watch(s, now)
 	}
-	for t.open.Len() > t.opt.MaxSessions || (t.opt.MaxMemory > 0 && t.bytes > t.opt.MaxMemory && t.open.Len() > 0) {
-		if t.opt.MaxMemory > 0 && t.bytes > t.opt.MaxMemory && t.closed.Len() > 0 {
-			t.forget(t.closed.Front().Value.(*liveSession))
+	for t.open.n > t.opt.MaxSessions || (t.opt.MaxMemory > 0 && t.bytes > t.opt.MaxMemory && t.open.n > 0) {
+		if t.opt.MaxMemory > 0 && t.bytes > t.opt.MaxMemory && t.closed.n > 0 {
+			t.forget(t.closed.head)
 			continue
 		}
 		// Evicted once: its room is what is wanted, so it is forgotten
 		// at once, not kept for its grace; its later events are late
 		// (re-opening it would judge it again whole at each event).
-		s := t.open.Front().Value.(*liveSession)
+		s := t.open.head
 		t.counts.Evicted++
 		t.closeSession(s, ClosedEvicted, now)
 		t.forget(s)
@@ -357,9 +413,8 @@ func (t *Table) add(source string, ev logs.Event, now time.Time) {
 func (t *Table) Tick(now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for e := t.open.Front(); e != nil; {
-		s := e.Value.(*liveSession)
-		e = e.Next()
+	for s, next := t.open.head, (*liveSession)(nil); s != nil; s = next {
+		next = s.next
 		switch {
 		case now.Sub(s.last) >= t.opt.Idle:
 			t.closeSession(s, ClosedIdle, now)
@@ -367,8 +422,7 @@ func (t *Table) Tick(now time.Time) {
 			t.closeSession(s, ClosedMax, now)
 		}
 	}
-	for e := t.closed.Front(); e != nil; e = t.closed.Front() {
-		s := e.Value.(*liveSession)
+	for s := t.closed.head; s != nil; s = t.closed.head {
 		if now.Sub(s.closedAt) < t.opt.Grace {
 			break
 		}
@@ -399,8 +453,8 @@ func (t *Table) Close() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := t.opt.Now()
-	for e := t.open.Front(); e != nil; e = t.open.Front() {
-		t.closeSession(e.Value.(*liveSession), ClosedShutdown, now)
+	for s := t.open.head; s != nil; s = t.open.head {
+		t.closeSession(s, ClosedShutdown, now)
 	}
 	t.sealed = true
 }
@@ -412,7 +466,7 @@ func (t *Table) Counts() Counts {
 	c := t.counts
 	c.Summary = check.Summary{}
 	c.Summary.Merge(t.counts.Summary) // a copy, maps included
-	c.Open = t.open.Len()
+	c.Open = t.open.n
 	return c
 }
 
@@ -425,9 +479,14 @@ func (t *Table) tomb(id string) bool {
 // forget drops a closed session past its grace, keeping its id to count
 // its late events.
 func (t *Table) forget(s *liveSession) {
-	t.closed.Remove(s.elem)
+	t.closed.remove(s)
 	delete(t.sessions, s.id)
-	t.bytes -= sessionBytes + int64(len(s.id)) + s.bytes
+	t.bytes -= sessionBytes + int64(len(s.id)) + s.bytes + int64(cap(s.events))*eventBytes
+	if cap(s.events) == t.sized && len(t.free) < maxFree {
+		clear(s.events)
+		t.free = append(t.free, s.events[:0])
+	}
+	s.events = nil
 	if len(t.tombList) >= t.opt.MaxSessions {
 		delete(t.tombs, t.tombList[0])
 		t.tombList = t.tombList[1:]
@@ -435,6 +494,45 @@ func (t *Table) forget(s *liveSession) {
 	t.tombs[s.id] = struct{}{}
 	t.tombList = append(t.tombList, s.id)
 }
+
+// maxFree bounds Table.free: the slices kept for new sessions, not
+// counted in Table.bytes.
+const maxFree = 256
+
+// newEvents returns the slice of a new session's events: one of
+// Table.free, or a new one of capacity Table.sized.
+func (t *Table) newEvents() []logs.Event {
+	if n := len(t.free); n > 0 {
+		ev := t.free[n-1]
+		t.free[n-1] = nil
+		t.free = t.free[:n-1]
+		return ev
+	}
+	return make([]logs.Event, 0, max(t.sized, 1))
+}
+
+// sizeSessions counts the sessions begun by a request, n events each on
+// average, in the capacity of the next sessions' slices (Table.sized):
+// when it changes, the slices kept for them are dropped.
+func (t *Table) sizeSessions(n int) {
+	if t.sizeAvg == 0 {
+		t.sizeAvg = 8 * n
+	}
+	t.sizeAvg += (8*n - t.sizeAvg) / 8 // eighths of an event, over about the last eight requests
+	c := 1
+	for 8*c < t.sizeAvg && c < maxSized {
+		c *= 2
+	}
+	if c != t.sized {
+		t.sized = c
+		clear(t.free)
+		t.free = t.free[:0]
+	}
+}
+
+// maxSized bounds Table.sized: a larger session's slice grows as append
+// grows it.
+const maxSized = 64
 
 // closeSession judges s, emits its outcome and keeps it for its grace.
 func (t *Table) closeSession(s *liveSession, by string, now time.Time) {
@@ -446,9 +544,9 @@ func (t *Table) closeSession(s *liveSession, by string, now time.Time) {
 // close closes s, judged o: it counts o, emits it (or reports why s could
 // not be judged) and keeps s for its grace.
 func (t *Table) close(s *liveSession, by string, now time.Time, o *check.Outcome) {
-	t.open.Remove(s.elem)
+	t.open.remove(s)
 	s.closedAt = now
-	s.elem = t.closed.PushBack(s)
+	t.closed.pushBack(s)
 	s.revision++
 	// Each event counted once, by the session's last assembly: a span's
 	// partner, arrived since, may have named it, and a span read again (a
