@@ -49,6 +49,43 @@ type heldSpan struct {
 	start, end     int64 // in nanoseconds since the Unix epoch (end 0: not known)
 }
 
+// heldSpans are the spans held until flush, in chunks of heldChunk
+// spans: growing them over a whole file copies none of them, and their
+// room is kept from one file (or flush) to the next.
+type heldSpans struct {
+	chunks [][]heldSpan
+	n      int
+}
+
+// heldChunk is the number of spans of a chunk of heldSpans (a power of 2).
+const heldChunk = 512
+
+// add appends s.
+func (h *heldSpans) add(s heldSpan) {
+	c := h.n / heldChunk
+	if c == len(h.chunks) {
+		h.chunks = append(h.chunks, make([]heldSpan, heldChunk))
+	}
+	h.chunks[c][h.n%heldChunk] = s
+	h.n++
+}
+
+// at returns the span held i-th.
+func (h *heldSpans) at(i int) *heldSpan {
+	return &h.chunks[i/heldChunk][i%heldChunk]
+}
+
+// len returns the number of spans held.
+func (h *heldSpans) len() int { return h.n }
+
+// reset forgets the spans held, keeping their room.
+func (h *heldSpans) reset() {
+	for c := 0; c*heldChunk < h.n; c++ {
+		clear(h.chunks[c])
+	}
+	h.n = 0
+}
+
 // duration is a span's duration as Jaeger and Zipkin write it, a JSON
 // integer (ok), decoded without a string of its own; absent, or anything
 // else, it is not known.
@@ -135,7 +172,7 @@ func (r *spanReader) hold(s heldSpan) error {
 	if err := r.take(n, s.line, s.col); err != nil {
 		return err
 	}
-	r.held = append(r.held, s)
+	r.held.add(s)
 	return nil
 }
 
@@ -177,29 +214,32 @@ func (r *spanReader) flush() error {
 	if r.over {
 		// The file's reading stopped at the limit: the sessions of the
 		// spans held are not judged without the rest (session.Session.Dropped).
-		for _, s := range r.held {
+		for i := range r.held.len() {
+			s := r.held.at(i)
 			r.b.stats.Malformed++
 			r.b.sink.Drop([]byte(s.trace), s.line, r.b.index)
 			r.b.index++
 		}
-		r.held, r.heldBytes = nil, 0
+		r.held.reset()
+		r.heldBytes = 0
 		return nil
 	}
-	if len(r.held) == 0 {
+	n := r.held.len()
+	if n == 0 {
 		return nil
 	}
 	across := r.b.sink.PairsAcross() && !r.b.strict
-	paired := slices.Grow(r.paired[:0], len(r.held))[:len(r.held)]
+	paired := slices.Grow(r.paired[:0], n)[:n]
 	clear(paired)
 	r.paired = paired
 	r.markNested()
 	if !across || !r.pairLater {
 		r.pair(paired)
 	}
-	held := r.held
-	r.held, r.heldBytes = nil, 0
-	defer func() { clear(held); r.held = held[:0] }() // its room, for the next spans
-	for i, s := range held {
+	r.heldBytes = 0
+	defer r.held.reset() // its room, for the next spans
+	for i := range n {
+		s := r.held.at(i)
 		if s.nested {
 			r.b.stats.Unkinded++
 			continue
@@ -213,10 +253,10 @@ func (r *spanReader) flush() error {
 				if s.kind == SpanClient && r.replies != nil && s.end > 0 {
 					// Its message may change when its session pairs it:
 					// so may its reply's.
-					if err := r.linkedReply(r.id, &s); err != nil {
+					if err := r.linkedReply(r.id, s); err != nil {
 						return err
 					}
-				} else if err := r.reply(r.id, &s); err != nil {
+				} else if err := r.reply(r.id, s); err != nil {
 					return err
 				}
 				continue
@@ -225,7 +265,7 @@ func (r *spanReader) flush() error {
 		if err := r.span(r.id, s.line, s.col, s.spanID, s.l, s.kind.Action(), s.m, s.start); err != nil {
 			return err
 		}
-		if err := r.reply(r.id, &s); err != nil {
+		if err := r.reply(r.id, s); err != nil {
 			return err
 		}
 	}
@@ -290,8 +330,8 @@ func (r *spanReader) linkedReply(id []byte, s *heldSpan) error {
 // indexed.)
 func (r *spanReader) markNested() {
 	servers := 0
-	for _, s := range r.held {
-		if s.kind == SpanServer {
+	for i := range r.held.len() {
+		if r.held.at(i).kind == SpanServer {
 			servers++
 		}
 	}
@@ -303,13 +343,13 @@ func (r *spanReader) markNested() {
 	}
 	index := r.servers
 	clear(index)
-	for i, s := range r.held {
-		if s.kind == SpanServer && !s.spanID.none() && s.parent != s.spanID {
+	for i := range r.held.len() {
+		if s := r.held.at(i); s.kind == SpanServer && !s.spanID.none() && s.parent != s.spanID {
 			index[pairKey{s.trace, s.spanID}] = int32(i)
 		}
 	}
-	for i := range r.held {
-		s := &r.held[i]
+	for i := range r.held.len() {
+		s := r.held.at(i)
 		if s.kind != SpanServer || s.parent.none() || s.parent == s.spanID {
 			continue
 		}
@@ -317,7 +357,7 @@ func (r *spanReader) markNested() {
 		// service that starts after it ended is another request (a
 		// browser's next page carries the trace on).
 		if j, ok := index[pairKey{s.trace, s.parent}]; ok {
-			if p := &r.held[j]; p.l == s.l && p.start <= s.start && s.start <= p.end {
+			if p := r.held.at(int(j)); p.l == s.l && p.start <= s.start && s.start <= p.end {
 				s.nested = true
 			}
 		}
@@ -332,7 +372,8 @@ func (r *spanReader) pair(paired []bool) {
 	}
 	index := r.pairs
 	clear(index)
-	for i, s := range r.held {
+	for i := range r.held.len() {
+		s := r.held.at(i)
 		// Only an emission is a partner: a Zipkin SERVER span shares its
 		// CLIENT span's id (shared), and must not hide it.
 		if !s.spanID.none() && s.kind.Action() == interaction.Emission {
@@ -343,13 +384,13 @@ func (r *spanReader) pair(paired []bool) {
 		if id.none() {
 			return -1
 		}
-		if j, ok := index[pairKey{trace, id}]; ok && r.held[j].kind == want {
+		if j, ok := index[pairKey{trace, id}]; ok && r.held.at(j).kind == want {
 			return j
 		}
 		return -1
 	}
-	for i := range r.held {
-		s := &r.held[i]
+	for i := range r.held.len() {
+		s := r.held.at(i)
 		j := -1
 		if s.nested {
 			continue
@@ -367,7 +408,7 @@ func (r *spanReader) pair(paired []bool) {
 			}
 		}
 		if j >= 0 {
-			r.held[j].m = s.m
+			r.held.at(j).m = s.m
 			paired[i], paired[j] = true, true
 		}
 	}

@@ -43,11 +43,11 @@ type spanReader struct {
 	// those where the format's structure was (resource spans, traces): a
 	// file with documents and none of its format's is not of that format.
 	docs, found int
-	held        []heldSpan // the spans with an action, until flush
-	heldBytes   int64      // what they, and Jaeger's pending spans, take
-	maxHeld     int64      // the most they may take (0: no bound)
-	maxName     int        // the longest name held as is
-	over        bool       // past maxHeld: the reading stopped
+	held        heldSpans // the spans with an action, until flush
+	heldBytes   int64     // what they, and Jaeger's pending spans, take
+	maxHeld     int64     // the most they may take (0: no bound)
+	maxName     int       // the longest name held as is
+	over        bool      // past maxHeld: the reading stopped
 	// pairLater leaves every span to be paired at its session's assembly
 	// (TraceReader): none is paired here.
 	pairLater bool
