@@ -4,7 +4,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
+	"hash/maphash"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"unsafe"
@@ -150,12 +152,6 @@ func (id spanRef) String() string {
 	return fmt.Sprintf("%016x", id.num)
 }
 
-// pairKey is a span's trace and span ids, to find its partner.
-type pairKey struct {
-	trace string
-	span  spanRef
-}
-
 // heldSpanBytes is what a held span takes besides the bytes of its
 // strings.
 const heldSpanBytes = int64(unsafe.Sizeof(heldSpan{}))
@@ -232,9 +228,9 @@ func (r *spanReader) flush() error {
 	paired := slices.Grow(r.paired[:0], n)[:n]
 	clear(paired)
 	r.paired = paired
-	r.markNested()
+	indexed := r.markNested()
 	if !across || !r.pairLater {
-		r.pair(paired)
+		r.pair(paired, indexed)
 	}
 	r.heldBytes = 0
 	defer r.held.reset() // its room, for the next spans
@@ -320,6 +316,80 @@ func (r *spanReader) linkedReply(id []byte, s *heldSpan) error {
 	return r.b.sink.AddSpan(id, s.line, r.b.index-1, act, spanKey(s.end), span, sl)
 }
 
+// spanIndex finds the spans held by trace and span id. It is keyed by a
+// number made of both (a span id's own number, bits of its trace id's
+// hex), cheap to hash; the spans of one key are chained, the last held
+// first, and told apart by their ids: a lookup finds the last span held
+// with the ids, as a map keyed by them would.
+type spanIndex struct {
+	last map[uint64]int32 // by key: the last span held
+	next []int32          // by span: the one held before it with its key, or -1
+	room int              // the spans last's room was made for
+	seed maphash.Seed
+}
+
+// build indexes the spans of held that have an id.
+func (x *spanIndex) build(held *heldSpans) {
+	n := held.len()
+	if x.last == nil || n > x.room {
+		x.last, x.room, x.seed = make(map[uint64]int32, n), n, maphash.MakeSeed()
+	} else {
+		clear(x.last)
+	}
+	x.next = slices.Grow(x.next[:0], n)[:n]
+	for i := range n {
+		s := held.at(i)
+		if s.spanID.none() {
+			x.next[i] = -1
+			continue
+		}
+		k := x.key(s.trace, s.spanID)
+		j, ok := x.last[k]
+		if !ok {
+			j = -1
+		}
+		x.next[i], x.last[k] = j, int32(i)
+	}
+}
+
+// find returns the last span of held with trace and span id that ok
+// accepts, or -1.
+func (x *spanIndex) find(held *heldSpans, trace string, id spanRef, ok func(*heldSpan) bool) int {
+	j, found := x.last[x.key(trace, id)]
+	if !found {
+		return -1
+	}
+	for ; j >= 0; j = x.next[j] {
+		if s := held.at(int(j)); s.spanID == id && s.trace == trace && ok(s) {
+			return int(j)
+		}
+	}
+	return -1
+}
+
+// key is the key of a trace and span id: OTLP's span ids are numbers,
+// the others' hashed; trace ids are hex (OTLP's, Jaeger's, Zipkin's,
+// random in their last 16 digits, read as two words), else hashed.
+func (x *spanIndex) key(trace string, id spanRef) uint64 {
+	k := id.num
+	if id.hex != "" {
+		k = maphash.String(x.seed, id.hex)
+	}
+	if len(trace) < 16 {
+		return k ^ maphash.String(x.seed, trace)
+	}
+	w := unsafe.Slice(unsafe.StringData(trace[len(trace)-16:]), 16)
+	return k ^ binary.LittleEndian.Uint64(w)*0x9e3779b97f4a7c15 ^ bits.RotateLeft64(binary.LittleEndian.Uint64(w[8:])*0xc2b2ae3d27d4eb4f, 31)
+}
+
+// isServer reports whether s is a SERVER span that is not its own parent,
+// the spans markNested looks under.
+func isServer(s *heldSpan) bool { return s.kind == SpanServer && s.parent != s.spanID }
+
+// isEmission reports whether s sends: only an emission is a partner (a
+// Zipkin SERVER span shares its CLIENT span's id, and must not hide it).
+func isEmission(s *heldSpan) bool { return s.kind.Action() == interaction.Emission }
+
 // markNested marks the SERVER spans whose parent is a SERVER span of the
 // same service and trace among the spans held, and that start within their
 // parent's time: a second instrumentation layer of the request its parent
@@ -327,8 +397,9 @@ func (r *spanReader) linkedReply(id []byte, s *heldSpan) error {
 // them), not a message of its own. They are counted as local work, as
 // INTERNAL spans are. (Zipkin's shared SERVER halves carry their CLIENT's
 // id: a span under one is under the call, not nested; they are not
-// indexed.)
-func (r *spanReader) markNested() {
+// looked under.) It builds r.spans when it needs it; indexed reports
+// whether it did.
+func (r *spanReader) markNested() (indexed bool) {
 	servers := 0
 	for i := range r.held.len() {
 		if r.held.at(i).kind == SpanServer {
@@ -336,18 +407,9 @@ func (r *spanReader) markNested() {
 		}
 	}
 	if servers < 2 {
-		return // no map to build
+		return false // no index to build
 	}
-	if r.servers == nil {
-		r.servers = map[pairKey]int32{}
-	}
-	index := r.servers
-	clear(index)
-	for i := range r.held.len() {
-		if s := r.held.at(i); s.kind == SpanServer && !s.spanID.none() && s.parent != s.spanID {
-			index[pairKey{s.trace, s.spanID}] = int32(i)
-		}
-	}
+	r.spans.build(&r.held)
 	for i := range r.held.len() {
 		s := r.held.at(i)
 		if s.kind != SpanServer || s.parent.none() || s.parent == s.spanID {
@@ -356,35 +418,27 @@ func (r *spanReader) markNested() {
 		// Within its parent's time, for a span under a SERVER span of its
 		// service that starts after it ended is another request (a
 		// browser's next page carries the trace on).
-		if j, ok := index[pairKey{s.trace, s.parent}]; ok {
-			if p := r.held.at(int(j)); p.l == s.l && p.start <= s.start && s.start <= p.end {
+		if j := r.spans.find(&r.held, s.trace, s.parent, isServer); j >= 0 {
+			if p := r.held.at(j); p.l == s.l && p.start <= s.start && s.start <= p.end {
 				s.nested = true
 			}
 		}
 	}
+	return true
 }
 
 // pair pairs the held spans of each call or message, marking them in
-// paired: both carry the receiving side's message.
-func (r *spanReader) pair(paired []bool) {
-	if r.pairs == nil {
-		r.pairs = map[pairKey]int{}
-	}
-	index := r.pairs
-	clear(index)
-	for i := range r.held.len() {
-		s := r.held.at(i)
-		// Only an emission is a partner: a Zipkin SERVER span shares its
-		// CLIENT span's id (shared), and must not hide it.
-		if !s.spanID.none() && s.kind.Action() == interaction.Emission {
-			index[pairKey{s.trace, s.spanID}] = i
-		}
+// paired: both carry the receiving side's message. indexed says whether
+// r.spans indexes them already.
+func (r *spanReader) pair(paired []bool, indexed bool) {
+	if !indexed {
+		r.spans.build(&r.held)
 	}
 	partner := func(id spanRef, want SpanKind, trace string) int {
 		if id.none() {
 			return -1
 		}
-		if j, ok := index[pairKey{trace, id}]; ok && r.held.at(j).kind == want {
+		if j := r.spans.find(&r.held, trace, id, isEmission); j >= 0 && r.held.at(j).kind == want {
 			return j
 		}
 		return -1

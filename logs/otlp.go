@@ -51,13 +51,12 @@ type spanReader struct {
 	// pairLater leaves every span to be paired at its session's assembly
 	// (TraceReader): none is paired here.
 	pairLater bool
-	// pairs indexes held by trace and span id; paired, id, l and m are
+	// spans indexes held by trace and span id; paired, id, l and m are
 	// which of held are paired, a session id's, a lifeline's and a
 	// message's bytes: room kept from one span (or file) to the next.
-	pairs   map[pairKey]int
-	servers map[pairKey]int32 // the SERVER spans held, for markNested
-	paired  []bool            // which of held are paired
-	link    SpanLink          // of the span being added
+	spans  spanIndex
+	paired []bool   // which of held are paired
+	link   SpanLink // of the span being added
 	// otlpLinks and wire: room kept from one OTLP request (or part) to the
 	// next, for a span's links and for the reading of protobuf bytes.
 	otlpLinks []otlpLink
