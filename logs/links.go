@@ -317,10 +317,10 @@ func (r *spanReader) linkedReply(id []byte, s *heldSpan) error {
 }
 
 // spanIndex finds the spans held by trace and span id. It is keyed by a
-// number made of both (a span id's own number, bits of its trace id's
-// hex), cheap to hash; the spans of one key are chained, the last held
-// first, and told apart by their ids: a lookup finds the last span held
-// with the ids, as a map keyed by them would.
+// number made of both and of the span's class (a span id's own number, a
+// seeded hash of its trace id), cheap to hash; the spans of one key are
+// chained, the last held first, and told apart by their ids: a lookup
+// finds the last span held with the ids, as a map keyed by them would.
 type spanIndex struct {
 	last map[uint64]int32 // by key: the last span held
 	next []int32          // by span: the one held before it with its key, or -1
@@ -328,7 +328,11 @@ type spanIndex struct {
 	seed maphash.Seed
 }
 
-// build indexes the spans of held that have an id.
+// build indexes the spans of held that a lookup may find: the emissions
+// (the partners pair looks for) and the SERVER spans that are not their
+// own parent (the parents markNested looks for), each under its class, so
+// that no lookup walks past spans of the other class, whatever a file
+// holds.
 func (x *spanIndex) build(held *heldSpans) {
 	n := held.len()
 	if x.last == nil || n > x.room {
@@ -339,47 +343,49 @@ func (x *spanIndex) build(held *heldSpans) {
 	x.next = slices.Grow(x.next[:0], n)[:n]
 	for i := range n {
 		s := held.at(i)
-		if s.spanID.none() {
-			x.next[i] = -1
+		x.next[i] = -1
+		server := isServer(s)
+		if s.spanID.none() || !server && !isEmission(s) {
 			continue
 		}
-		k := x.key(s.trace, s.spanID)
-		j, ok := x.last[k]
-		if !ok {
-			j = -1
+		k := x.key(s.trace, s.spanID, server)
+		if j, ok := x.last[k]; ok {
+			x.next[i] = j
 		}
-		x.next[i], x.last[k] = j, int32(i)
+		x.last[k] = int32(i)
 	}
 }
 
-// find returns the last span of held with trace and span id that ok
-// accepts, or -1.
-func (x *spanIndex) find(held *heldSpans, trace string, id spanRef, ok func(*heldSpan) bool) int {
-	j, found := x.last[x.key(trace, id)]
+// find returns the last span of held with trace and span id among the
+// SERVER spans that are not their own parent (server), or among the
+// emissions, or -1.
+func (x *spanIndex) find(held *heldSpans, trace string, id spanRef, server bool) int {
+	j, found := x.last[x.key(trace, id, server)]
 	if !found {
 		return -1
 	}
 	for ; j >= 0; j = x.next[j] {
-		if s := held.at(int(j)); s.spanID == id && s.trace == trace && ok(s) {
+		if s := held.at(int(j)); s.spanID == id && s.trace == trace && isServer(s) == server {
 			return int(j)
 		}
 	}
 	return -1
 }
 
-// key is the key of a trace and span id: OTLP's span ids are numbers,
-// the others' hashed; trace ids are hex (OTLP's, Jaeger's, Zipkin's,
-// random in their last 16 digits, read as two words), else hashed.
-func (x *spanIndex) key(trace string, id spanRef) uint64 {
+// key is the key of a trace and span id in a class: OTLP's span ids are
+// numbers, the others' hashed; trace ids hashed with the index's seed, so
+// that spans of other ids share a key only by chance, not by a file's
+// choosing (a chain of them would be walked at each lookup).
+func (x *spanIndex) key(trace string, id spanRef, server bool) uint64 {
 	k := id.num
 	if id.hex != "" {
 		k = maphash.String(x.seed, id.hex)
 	}
-	if len(trace) < 16 {
-		return k ^ maphash.String(x.seed, trace)
+	k ^= maphash.String(x.seed, trace)
+	if server {
+		k = bits.RotateLeft64(k, 32) ^ 0x9e3779b97f4a7c15
 	}
-	w := unsafe.Slice(unsafe.StringData(trace[len(trace)-16:]), 16)
-	return k ^ binary.LittleEndian.Uint64(w)*0x9e3779b97f4a7c15 ^ bits.RotateLeft64(binary.LittleEndian.Uint64(w[8:])*0xc2b2ae3d27d4eb4f, 31)
+	return k
 }
 
 // isServer reports whether s is a SERVER span that is not its own parent,
@@ -418,7 +424,7 @@ func (r *spanReader) markNested() (indexed bool) {
 		// Within its parent's time, for a span under a SERVER span of its
 		// service that starts after it ended is another request (a
 		// browser's next page carries the trace on).
-		if j := r.spans.find(&r.held, s.trace, s.parent, isServer); j >= 0 {
+		if j := r.spans.find(&r.held, s.trace, s.parent, true); j >= 0 {
 			if p := r.held.at(j); p.l == s.l && p.start <= s.start && s.start <= p.end {
 				s.nested = true
 			}
@@ -438,7 +444,7 @@ func (r *spanReader) pair(paired []bool, indexed bool) {
 		if id.none() {
 			return -1
 		}
-		if j := r.spans.find(&r.held, trace, id, isEmission); j >= 0 && r.held.at(j).kind == want {
+		if j := r.spans.find(&r.held, trace, id, false); j >= 0 && r.held.at(j).kind == want {
 			return j
 		}
 		return -1
