@@ -4,7 +4,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
+	"hash/maphash"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"unsafe"
@@ -47,6 +49,43 @@ type heldSpan struct {
 	nested         bool // a SERVER span under a SERVER span of its service
 	kind           SpanKind
 	start, end     int64 // in nanoseconds since the Unix epoch (end 0: not known)
+}
+
+// heldSpans are the spans held until flush, in chunks of heldChunk
+// spans: growing them over a whole file copies none of them, and their
+// room is kept from one file (or flush) to the next.
+type heldSpans struct {
+	chunks [][]heldSpan
+	n      int
+}
+
+// heldChunk is the number of spans of a chunk of heldSpans (a power of 2).
+const heldChunk = 512
+
+// add appends s.
+func (h *heldSpans) add(s heldSpan) {
+	c := h.n / heldChunk
+	if c == len(h.chunks) {
+		h.chunks = append(h.chunks, make([]heldSpan, heldChunk))
+	}
+	h.chunks[c][h.n%heldChunk] = s
+	h.n++
+}
+
+// at returns the span held i-th.
+func (h *heldSpans) at(i int) *heldSpan {
+	return &h.chunks[i/heldChunk][i%heldChunk]
+}
+
+// len returns the number of spans held.
+func (h *heldSpans) len() int { return h.n }
+
+// reset forgets the spans held, keeping their room.
+func (h *heldSpans) reset() {
+	for c := 0; c*heldChunk < h.n; c++ {
+		clear(h.chunks[c])
+	}
+	h.n = 0
 }
 
 // duration is a span's duration as Jaeger and Zipkin write it, a JSON
@@ -113,12 +152,6 @@ func (id spanRef) String() string {
 	return fmt.Sprintf("%016x", id.num)
 }
 
-// pairKey is a span's trace and span ids, to find its partner.
-type pairKey struct {
-	trace string
-	span  spanRef
-}
-
 // heldSpanBytes is what a held span takes besides the bytes of its
 // strings.
 const heldSpanBytes = int64(unsafe.Sizeof(heldSpan{}))
@@ -135,7 +168,7 @@ func (r *spanReader) hold(s heldSpan) error {
 	if err := r.take(n, s.line, s.col); err != nil {
 		return err
 	}
-	r.held = append(r.held, s)
+	r.held.add(s)
 	return nil
 }
 
@@ -177,29 +210,32 @@ func (r *spanReader) flush() error {
 	if r.over {
 		// The file's reading stopped at the limit: the sessions of the
 		// spans held are not judged without the rest (session.Session.Dropped).
-		for _, s := range r.held {
+		for i := range r.held.len() {
+			s := r.held.at(i)
 			r.b.stats.Malformed++
 			r.b.sink.Drop([]byte(s.trace), s.line, r.b.index)
 			r.b.index++
 		}
-		r.held, r.heldBytes = nil, 0
+		r.held.reset()
+		r.heldBytes = 0
 		return nil
 	}
-	if len(r.held) == 0 {
+	n := r.held.len()
+	if n == 0 {
 		return nil
 	}
 	across := r.b.sink.PairsAcross() && !r.b.strict
-	paired := slices.Grow(r.paired[:0], len(r.held))[:len(r.held)]
+	paired := slices.Grow(r.paired[:0], n)[:n]
 	clear(paired)
 	r.paired = paired
-	r.markNested()
+	indexed := r.markNested()
 	if !across || !r.pairLater {
-		r.pair(paired)
+		r.pair(paired, indexed)
 	}
-	held := r.held
-	r.held, r.heldBytes = nil, 0
-	defer func() { clear(held); r.held = held[:0] }() // its room, for the next spans
-	for i, s := range held {
+	r.heldBytes = 0
+	defer r.held.reset() // its room, for the next spans
+	for i := range n {
+		s := r.held.at(i)
 		if s.nested {
 			r.b.stats.Unkinded++
 			continue
@@ -213,10 +249,10 @@ func (r *spanReader) flush() error {
 				if s.kind == SpanClient && r.replies != nil && s.end > 0 {
 					// Its message may change when its session pairs it:
 					// so may its reply's.
-					if err := r.linkedReply(r.id, &s); err != nil {
+					if err := r.linkedReply(r.id, s); err != nil {
 						return err
 					}
-				} else if err := r.reply(r.id, &s); err != nil {
+				} else if err := r.reply(r.id, s); err != nil {
 					return err
 				}
 				continue
@@ -225,7 +261,7 @@ func (r *spanReader) flush() error {
 		if err := r.span(r.id, s.line, s.col, s.spanID, s.l, s.kind.Action(), s.m, s.start); err != nil {
 			return err
 		}
-		if err := r.reply(r.id, &s); err != nil {
+		if err := r.reply(r.id, s); err != nil {
 			return err
 		}
 	}
@@ -280,6 +316,86 @@ func (r *spanReader) linkedReply(id []byte, s *heldSpan) error {
 	return r.b.sink.AddSpan(id, s.line, r.b.index-1, act, spanKey(s.end), span, sl)
 }
 
+// spanIndex finds the spans held by trace and span id. It is keyed by a
+// number made of both and of the span's class (a span id's own number, a
+// seeded hash of its trace id), cheap to hash; the spans of one key are
+// chained, the last held first, and told apart by their ids: a lookup
+// finds the last span held with the ids, as a map keyed by them would.
+type spanIndex struct {
+	last map[uint64]int32 // by key: the last span held
+	next []int32          // by span: the one held before it with its key, or -1
+	room int              // the spans last's room was made for
+	seed maphash.Seed
+}
+
+// build indexes the spans of held that a lookup may find: the emissions
+// (the partners pair looks for) and the SERVER spans that are not their
+// own parent (the parents markNested looks for), each under its class, so
+// that no lookup walks past spans of the other class, whatever a file
+// holds.
+func (x *spanIndex) build(held *heldSpans) {
+	n := held.len()
+	if x.last == nil || n > x.room {
+		x.last, x.room, x.seed = make(map[uint64]int32, n), n, maphash.MakeSeed()
+	} else {
+		clear(x.last)
+	}
+	x.next = slices.Grow(x.next[:0], n)[:n]
+	for i := range n {
+		s := held.at(i)
+		x.next[i] = -1
+		server := isServer(s)
+		if s.spanID.none() || !server && !isEmission(s) {
+			continue
+		}
+		k := x.key(s.trace, s.spanID, server)
+		if j, ok := x.last[k]; ok {
+			x.next[i] = j
+		}
+		x.last[k] = int32(i)
+	}
+}
+
+// find returns the last span of held with trace and span id among the
+// SERVER spans that are not their own parent (server), or among the
+// emissions, or -1.
+func (x *spanIndex) find(held *heldSpans, trace string, id spanRef, server bool) int {
+	j, found := x.last[x.key(trace, id, server)]
+	if !found {
+		return -1
+	}
+	for ; j >= 0; j = x.next[j] {
+		if s := held.at(int(j)); s.spanID == id && s.trace == trace && isServer(s) == server {
+			return int(j)
+		}
+	}
+	return -1
+}
+
+// key is the key of a trace and span id in a class: OTLP's span ids are
+// numbers, the others' hashed; trace ids hashed with the index's seed, so
+// that spans of other ids share a key only by chance, not by a file's
+// choosing (a chain of them would be walked at each lookup).
+func (x *spanIndex) key(trace string, id spanRef, server bool) uint64 {
+	k := id.num
+	if id.hex != "" {
+		k = maphash.String(x.seed, id.hex)
+	}
+	k ^= maphash.String(x.seed, trace)
+	if server {
+		k = bits.RotateLeft64(k, 32) ^ 0x9e3779b97f4a7c15
+	}
+	return k
+}
+
+// isServer reports whether s is a SERVER span that is not its own parent,
+// the spans markNested looks under.
+func isServer(s *heldSpan) bool { return s.kind == SpanServer && s.parent != s.spanID }
+
+// isEmission reports whether s sends: only an emission is a partner (a
+// Zipkin SERVER span shares its CLIENT span's id, and must not hide it).
+func isEmission(s *heldSpan) bool { return s.kind.Action() == interaction.Emission }
+
 // markNested marks the SERVER spans whose parent is a SERVER span of the
 // same service and trace among the spans held, and that start within their
 // parent's time: a second instrumentation layer of the request its parent
@@ -287,69 +403,54 @@ func (r *spanReader) linkedReply(id []byte, s *heldSpan) error {
 // them), not a message of its own. They are counted as local work, as
 // INTERNAL spans are. (Zipkin's shared SERVER halves carry their CLIENT's
 // id: a span under one is under the call, not nested; they are not
-// indexed.)
-func (r *spanReader) markNested() {
+// looked under.) It builds r.spans when it needs it; indexed reports
+// whether it did.
+func (r *spanReader) markNested() (indexed bool) {
 	servers := 0
-	for _, s := range r.held {
-		if s.kind == SpanServer {
+	for i := range r.held.len() {
+		if r.held.at(i).kind == SpanServer {
 			servers++
 		}
 	}
 	if servers < 2 {
-		return // no map to build
+		return false // no index to build
 	}
-	if r.servers == nil {
-		r.servers = map[pairKey]int32{}
-	}
-	index := r.servers
-	clear(index)
-	for i, s := range r.held {
-		if s.kind == SpanServer && !s.spanID.none() && s.parent != s.spanID {
-			index[pairKey{s.trace, s.spanID}] = int32(i)
-		}
-	}
-	for i := range r.held {
-		s := &r.held[i]
+	r.spans.build(&r.held)
+	for i := range r.held.len() {
+		s := r.held.at(i)
 		if s.kind != SpanServer || s.parent.none() || s.parent == s.spanID {
 			continue
 		}
 		// Within its parent's time, for a span under a SERVER span of its
 		// service that starts after it ended is another request (a
 		// browser's next page carries the trace on).
-		if j, ok := index[pairKey{s.trace, s.parent}]; ok {
-			if p := &r.held[j]; p.l == s.l && p.start <= s.start && s.start <= p.end {
+		if j := r.spans.find(&r.held, s.trace, s.parent, true); j >= 0 {
+			if p := r.held.at(j); p.l == s.l && p.start <= s.start && s.start <= p.end {
 				s.nested = true
 			}
 		}
 	}
+	return true
 }
 
 // pair pairs the held spans of each call or message, marking them in
-// paired: both carry the receiving side's message.
-func (r *spanReader) pair(paired []bool) {
-	if r.pairs == nil {
-		r.pairs = map[pairKey]int{}
-	}
-	index := r.pairs
-	clear(index)
-	for i, s := range r.held {
-		// Only an emission is a partner: a Zipkin SERVER span shares its
-		// CLIENT span's id (shared), and must not hide it.
-		if !s.spanID.none() && s.kind.Action() == interaction.Emission {
-			index[pairKey{s.trace, s.spanID}] = i
-		}
+// paired: both carry the receiving side's message. indexed says whether
+// r.spans indexes them already.
+func (r *spanReader) pair(paired []bool, indexed bool) {
+	if !indexed {
+		r.spans.build(&r.held)
 	}
 	partner := func(id spanRef, want SpanKind, trace string) int {
 		if id.none() {
 			return -1
 		}
-		if j, ok := index[pairKey{trace, id}]; ok && r.held[j].kind == want {
+		if j := r.spans.find(&r.held, trace, id, false); j >= 0 && r.held.at(j).kind == want {
 			return j
 		}
 		return -1
 	}
-	for i := range r.held {
-		s := &r.held[i]
+	for i := range r.held.len() {
+		s := r.held.at(i)
 		j := -1
 		if s.nested {
 			continue
@@ -367,7 +468,7 @@ func (r *spanReader) pair(paired []bool) {
 			}
 		}
 		if j >= 0 {
-			r.held[j].m = s.m
+			r.held.at(j).m = s.m
 			paired[i], paired[j] = true, true
 		}
 	}

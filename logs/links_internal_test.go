@@ -2,6 +2,7 @@ package logs
 
 import (
 	"encoding/hex"
+	"fmt"
 	"testing"
 )
 
@@ -28,5 +29,81 @@ func TestSpanRef(t *testing.T) {
 	}
 	if r := (spanRef{hex: "span-1"}); r.none() || r.Num() != spanNum("span-1") || r.String() != "span-1" {
 		t.Errorf("a Jaeger id: Num %x, String %q", r.Num(), r.String())
+	}
+}
+
+// TestSpanIndex: the index of held spans finds, by trace and span id, the
+// last emission, or the last SERVER span not its own parent, held with both,
+// also among trace ids that differ only before their last 16 digits, and
+// across chunks.
+func TestSpanIndex(t *testing.T) {
+	const suffix = "00000000000000aa"
+	traces := []string{"1111111111111111" + suffix, "2222222222222222" + suffix, "short"}
+	var held heldSpans
+	for i := range 3 * heldChunk {
+		tr := traces[i%len(traces)]
+		id := otlpRef([8]byte{7: byte(i % 5)})
+		if i%2 == 1 {
+			id = spanRef{hex: string(rune('a' + i%5))}
+		}
+		held.add(heldSpan{trace: tr, spanID: id, kind: SpanKind(i % 4)})
+	}
+	var x spanIndex
+	x.build(&held)
+	x.build(&held) // again, into the room of the first
+	for i := range held.len() {
+		s := held.at(i)
+		if s.spanID.none() {
+			continue // not indexed, nor looked for
+		}
+		for _, server := range []bool{false, true} {
+			want := -1
+			for j := range held.len() {
+				if p := held.at(j); p.trace == s.trace && p.spanID == s.spanID && (server && isServer(p) || !server && isEmission(p)) {
+					want = j
+				}
+			}
+			if got := x.find(&held, s.trace, s.spanID, server); got != want {
+				t.Fatalf("span %d (%s, %v), server %v: found %d, want %d", i, s.trace, s.spanID, server, got, want)
+			}
+		}
+	}
+	if got := x.find(&held, traces[0], otlpRef([8]byte{7: 9}), false); got != -1 {
+		t.Errorf("an id not held: found %d", got)
+	}
+}
+
+// TestSpanIndexChains: a file cannot make a lookup walk a long chain: the
+// spans of one key are of one class (a CLIENT span is not chained behind
+// the SERVER spans that share its ids, as Zipkin's do), spans of neither
+// class are not indexed, and trace ids that share their last digits do
+// not share keys.
+func TestSpanIndexChains(t *testing.T) {
+	const n = 4096
+	id := otlpRef([8]byte{7: 1})
+	var held heldSpans
+	held.add(heldSpan{trace: "t", spanID: id, kind: SpanClient})
+	for range n {
+		held.add(heldSpan{trace: "t", spanID: id, parent: otlpRef([8]byte{7: 2}), kind: SpanServer})
+		held.add(heldSpan{trace: "t", spanID: id, kind: SpanConsumer})
+	}
+	for i := range n {
+		held.add(heldSpan{trace: fmt.Sprintf("%016x%016x", i, 0xaa), spanID: id, kind: SpanClient})
+	}
+	var x spanIndex
+	x.build(&held)
+	longest := 0
+	for _, j := range x.last {
+		k := 0
+		for ; j >= 0; j = x.next[j] {
+			k++
+		}
+		longest = max(longest, k)
+	}
+	if longest != n || len(x.last) != n+2 {
+		t.Errorf("longest chain %d, %d keys; want the SERVER spans alone in the longest chain (%d), %d keys", longest, len(x.last), n, n+2)
+	}
+	if got := x.find(&held, "t", id, false); got != 0 {
+		t.Errorf("the CLIENT span: found %d, want 0", got)
 	}
 }

@@ -43,21 +43,20 @@ type spanReader struct {
 	// those where the format's structure was (resource spans, traces): a
 	// file with documents and none of its format's is not of that format.
 	docs, found int
-	held        []heldSpan // the spans with an action, until flush
-	heldBytes   int64      // what they, and Jaeger's pending spans, take
-	maxHeld     int64      // the most they may take (0: no bound)
-	maxName     int        // the longest name held as is
-	over        bool       // past maxHeld: the reading stopped
+	held        heldSpans // the spans with an action, until flush
+	heldBytes   int64     // what they, and Jaeger's pending spans, take
+	maxHeld     int64     // the most they may take (0: no bound)
+	maxName     int       // the longest name held as is
+	over        bool      // past maxHeld: the reading stopped
 	// pairLater leaves every span to be paired at its session's assembly
 	// (TraceReader): none is paired here.
 	pairLater bool
-	// pairs indexes held by trace and span id; paired, id, l and m are
+	// spans indexes held by trace and span id; paired, id, l and m are
 	// which of held are paired, a session id's, a lifeline's and a
 	// message's bytes: room kept from one span (or file) to the next.
-	pairs   map[pairKey]int
-	servers map[pairKey]int32 // the SERVER spans held, for markNested
-	paired  []bool            // which of held are paired
-	link    SpanLink          // of the span being added
+	spans  spanIndex
+	paired []bool   // which of held are paired
+	link   SpanLink // of the span being added
 	// otlpLinks and wire: room kept from one OTLP request (or part) to the
 	// next, for a span's links and for the reading of protobuf bytes.
 	otlpLinks []otlpLink
