@@ -564,12 +564,17 @@ func (r *grpcRequest) done() {
 	if r.slot {
 		r.o.release()
 	}
-	if r.buf != nil {
+	if r.buf != nil && cap(*r.buf) <= maxPooledBody {
 		*r.buf = (*r.buf)[:0]
 		bodies.Put(r.buf)
-		r.buf, r.body = nil, nil
 	}
+	r.buf, r.body = nil, nil
 }
+
+// maxPooledBody is the largest buffer kept in bodies: the buffer of an
+// outsized message is let go, not held between requests outside the
+// memory bound (an exporter's batches of 8,192 spans are about 2 MiB).
+const maxPooledBody = 4 << 20
 
 func (r *grpcRequest) UnmarshalProto(b []byte) error {
 	if !r.o.acquire() {
