@@ -79,7 +79,7 @@ func (t *Table) ConsumeTraces(source string, td ptrace.Traces) (rejected int, er
 	}
 	defer pool.Put(tr)
 	tr.events = tr.events[:0]
-	st, err := tr.r.Read(td, int(t.requests.Add(1)), tr.emit)
+	st, err := tr.r.Read(td, t.number(), tr.emit)
 	return t.added(source, tr, st, err)
 }
 
