@@ -229,8 +229,8 @@ func (b *builder) message(a arrow) error {
 	if err != nil {
 		return err
 	}
-	if fromEnv && toEnv {
-		return b.errorf(a.from.pos, "message %q has no lifeline at either end (only the border or the environment)", a.text)
+	if !b.isLifeline(a.from, fromEnv) && !b.isLifeline(a.to, toEnv) {
+		return b.errorf(a.from.pos, "message %q has no lifeline at either end (only the border, gates or the environment)", a.text)
 	}
 	msg := interaction.Name{Text: a.text, Pos: a.textPos}
 	rec := Message{Arrow: a.arrow, Reply: a.reply, Pos: a.from.pos}
@@ -254,7 +254,7 @@ func (b *builder) message(a arrow) error {
 		b.d.Messages = append(b.d.Messages, rec)
 		return nil
 	}
-	isSelf := !fromEnv && !toEnv && from.Text == to.Text && b.d.Participants[b.byID[a.from.id]].Kind == Lifeline
+	isSelf := !toEnv && b.isLifeline(a.from, fromEnv) && from.Text == to.Text
 	switch {
 	case self != nil && !isSelf:
 		return b.errorf(self.pos, "ivc: message applies to a self-message (an arrow from a lifeline to itself)")
@@ -300,6 +300,13 @@ func (b *builder) end(e endpoint) (name interaction.Name, env bool, err error) {
 		return interaction.Name{Text: p.Name, Pos: e.pos}, false, nil
 	}
 	return interaction.Name{Text: p.ID, Pos: e.pos}, false, nil
+}
+
+// isLifeline reports whether the endpoint e, resolved by end (env is
+// what end said), is a lifeline rather than the border, the environment
+// or a gate.
+func (b *builder) isLifeline(e endpoint, env bool) bool {
+	return !env && b.d.Participants[b.byID[e.id]].Kind == Lifeline
 }
 
 // lifeline finds the lifeline an annotation names, by id or by name.

@@ -432,7 +432,13 @@ var errorTests = []struct{ file, src, want string }{
 	{"a.puml", "@startuml\nparticipant \"A\n@enduml", "a.puml:2:13: quoted name not terminated: missing '\"'"},
 	{"a.md", "# Doc\n\nText.\n\n```mermaid\nsequenceDiagram\n  A->>B m\n```\n", "a.md:7:4: message without text: expected ':' and the message after \"A\"->>"},
 	{"a.md", "# Doc\n", "a.md: no sequence diagram: want a ```mermaid block that starts with sequenceDiagram, or a ```plantuml block"},
-	{"a.mmd", "sequenceDiagram\n%% ivc: env\nparticipant E\nE->>E: m", "a.mmd:4:1: message \"m\" has no lifeline at either end (only the border or the environment)"},
+	{"a.mmd", "sequenceDiagram\n%% ivc: env\nparticipant E\nE->>E: m", "a.mmd:4:1: message \"m\" has no lifeline at either end (only the border, gates or the environment)"},
+	// Gates are no lifelines either: a message between two gates, or from a
+	// gate to the border, has nothing to verify (the fuzzer's find).
+	{"a.puml", "@startuml\nparticipant A\n' ivc: gate\nparticipant G\n' ivc: gate\nparticipant H\nG -> H : m\n@enduml", "a.puml:7:1: message \"m\" has no lifeline at either end (only the border, gates or the environment)"},
+	{"a.puml", "@startuml\n' ivc: gate\nparticipant G\nA -> G : x\nG ->] : 0\n@enduml", "a.puml:5:1: message \"0\" has no lifeline at either end (only the border, gates or the environment)"},
+	{"a.mmd", "sequenceDiagram\n%% ivc: gate\nparticipant G\n%% ivc: env\nparticipant E\nparticipant A\nE->>G: m", "a.mmd:7:1: message \"m\" has no lifeline at either end (only the border, gates or the environment)"},
+	{"a.puml", "@startuml\nparticipant A\n' ivc: gate\nparticipant G\nG -> G : m\n@enduml", "a.puml:5:1: message \"m\" has no lifeline at either end (only the border, gates or the environment)"},
 }
 
 func TestErrors(t *testing.T) {
