@@ -4,10 +4,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/reference"
 	"github.com/ivc-project/ivc/syntax"
 )
 
@@ -108,11 +110,24 @@ func FuzzWrite(f *testing.F) {
 			if err != nil {
 				t.Fatalf("%s: %v\n%s", w.ext, err, text)
 			}
-			if st.Canonical(back) != st.Canonical(root) {
+			if st.Canonical(back) != st.Canonical(root) && !sameTraces(st, back, root) {
 				t.Fatalf("%s: read back as %s, want %s\n%s", w.ext, st.Format(back), st.Format(root), text)
 			}
 		}
 	})
+}
+
+// sameTraces reports whether x and y have the same global traces up to
+// traceLen events. Canonical rewriting does not give every pair of equal
+// terms one form: the fuzzer found seq(strict(seq(x,b?n),∅),loopP(y)),
+// x and y on a, drawn and read back as seq(x,b?n,loopP(y)) (the ∅ operand
+// is a note, the rect of seq(x,b?n) spliced into the operand around it),
+// whose canonical forms are seq(par(b?n,x),loopP(y)) and
+// seq(x,par(loopP(y),b?n)) (testdata/fuzz/FuzzWrite/9ec0a951ca799437):
+// the traces tell.
+func sameTraces(st *interaction.Store, x, y interaction.Term) bool {
+	const traceLen = 8
+	return slices.Equal(reference.Traces(st, x, traceLen).Strings(st.Signature()), reference.Traces(st, y, traceLen).Strings(st.Signature()))
 }
 
 // readSignature reads the signature of a .hsf file.
