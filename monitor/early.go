@@ -36,11 +36,17 @@ func (t *Table) watch(s *liveSession, now time.Time) {
 		return
 	}
 	if s.walks == nil {
-		s.walks = make([]walk, len(t.subAt)-1)
+		if n := len(t.freeWalks); n > 0 {
+			s.walks, s.subs = t.freeWalks[n-1].walks, t.freeWalks[n-1].subs
+			t.freeWalks[n-1] = walkStore{}
+			t.freeWalks = t.freeWalks[:n-1]
+		} else {
+			s.walks = make([]walk, len(t.subAt)-1)
+			s.subs = make([]uint64, t.subAt[len(t.subAt)-1])
+		}
 		for i := range s.walks {
 			s.walks[i] = walk{q: t.online.Start(i), last: -1}
 		}
-		s.subs = make([]uint64, t.subAt[len(t.subAt)-1])
 		for i := range s.walks {
 			t.online.StartSub(i, s.subs[t.subAt[i]:t.subAt[i+1]])
 		}
@@ -126,10 +132,14 @@ func (t *Table) rewalk(s *liveSession, i int, set []uint64) (ok, walked bool) {
 	return true, true
 }
 
-// unwatch ends the early check of s.
+// unwatch ends the early check of s. Its walks are kept for a new
+// session's (Table.freeWalks).
 func (t *Table) unwatch(s *liveSession) {
 	if s.walks != nil {
 		t.bytes -= t.walkBytes
+		if len(t.freeWalks) < maxFree {
+			t.freeWalks = append(t.freeWalks, walkStore{s.walks, s.subs})
+		}
 	}
 	t.bytes -= int64(len(s.seen)) * seenBytes
 	s.walks, s.subs, s.unwatched, s.seen = nil, nil, true, nil

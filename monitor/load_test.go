@@ -277,7 +277,13 @@ func BenchmarkTraceReaderProto(b *testing.B) {
 // time a span, garbage collection included.
 //
 //	go test ./monitor -run '^$' -bench Consume -benchmem
-func BenchmarkConsume(b *testing.B) {
+func BenchmarkConsume(b *testing.B) { benchmarkConsume(b, false) }
+
+// BenchmarkConsumeClose is BenchmarkConsume with the table's Close timed
+// too: every session assembled, judged and its outcome emitted.
+func BenchmarkConsumeClose(b *testing.B) { benchmarkConsume(b, true) }
+
+func benchmarkConsume(b *testing.B, closing bool) {
 	const consumeRequests = 64
 	sp, err := spec.Load(shopSpec, shopHIF)
 	if err != nil {
@@ -310,6 +316,9 @@ func BenchmarkConsume(b *testing.B) {
 			if _, err := m.ConsumeTracesProto("otlp", body); err != nil {
 				b.Fatal(err)
 			}
+		}
+		if closing {
+			m.Close()
 		}
 		cpu.Stop()
 		b.StopTimer()

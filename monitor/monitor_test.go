@@ -183,44 +183,54 @@ func TestReplayOTLP(t *testing.T) {
 // TestLifecycle: idle and max closing, a late event within the grace
 // (revision 2), past it (late), and eviction. The runtime engine judges, so
 // that no session fails early (TestEarly).
-// TestClosedKept: the table assembles each session it closes in storage
-// reused from one session to the next; an outcome emitted, its multi-trace
-// and its record stay as they were once the next session is closed.
-func TestClosedKept(t *testing.T) {
+// TestClosedReused: the table assembles each session it closes in the
+// storage of the session before (session.Scratch.Reuse); an outcome, as
+// emit sees it, is the outcome of its session assembled alone, in a table
+// of its own. Sessions of several sizes, so that the storage is reused
+// as it is and grown.
+func TestClosedReused(t *testing.T) {
 	c, lopt := checkerOf(t, "../testdata/abp/abp.hsf", "", check.EngineRuntime)
-	now := time.Unix(0, 0)
-	var got []check.Outcome
-	m, err := monitor.NewTable(c, lopt, monitor.Options{Idle: time.Second, Now: func() time.Time { return now }},
-		func(o check.Outcome) { got = append(got, o) })
-	if err != nil {
-		t.Fatal(err)
+	sessions := []string{
+		`{"session":"a","action":"R?zero"}` + "\n" + `{"session":"a","action":"S?d"}`,
+		`{"session":"b","action":"S?d"}` + "\n" + `{"session":"b","action":"S!d_zero"}` + "\n" + `{"session":"b","action":"R?d_zero"}`,
+		`{"session":"c","action":"S!d_zero"}`,
+		`{"session":"d","action":"S!d_zero"}` + "\n" + `{"session":"d","action":"R?d_zero"}` + "\n" + `{"session":"d","action":"R!ce"}` + "\n" + `{"session":"d","action":"S?ce"}`,
 	}
-	snapshot := func(o check.Outcome) string {
-		r, err := json.Marshal(o.Record())
+	// judge returns, for each session given in turn to one table, the
+	// outcome emit saw: its multi-trace, origins and record, all taken
+	// during the call.
+	judge := func(logs_ ...string) []string {
+		now := time.Unix(0, 0)
+		var got []string
+		m, err := monitor.NewTable(c, lopt, monitor.Options{Idle: time.Second, Now: func() time.Time { return now }},
+			func(o check.Outcome) {
+				o.Elapsed, o.Setup = 0, 0 // times differ
+				r, err := json.Marshal(o.Record())
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, fmt.Sprint(*o.MT, *o.Origins)+string(r))
+			})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return fmt.Sprint(*o.MT, *o.Origins) + string(r)
-	}
-	var first string
-	for _, lines := range []string{
-		`{"session":"a","action":"R?zero"}` + "\n" + `{"session":"a","action":"S?d"}`,
-		`{"session":"b","action":"S?d"}` + "\n" + `{"session":"b","action":"S!d_zero"}`,
-	} {
-		if _, err := m.ConsumeLog("in", strings.NewReader(lines+"\n"), logs.JSONL); err != nil {
-			t.Fatal(err)
+		for _, lines := range logs_ {
+			if _, err := m.ConsumeLog("in", strings.NewReader(lines+"\n"), logs.JSONL); err != nil {
+				t.Fatal(err)
+			}
+			now = now.Add(2 * time.Second)
+			m.Tick(now)
 		}
-		now = now.Add(2 * time.Second)
-		m.Tick(now)
-		if first == "" && len(got) == 1 {
-			first = snapshot(got[0])
+		return got
+	}
+	together := judge(sessions...)
+	if len(together) != len(sessions) {
+		t.Fatalf("%d outcomes for %d sessions", len(together), len(sessions))
+	}
+	for i, lines := range sessions {
+		if alone := judge(lines); len(alone) != 1 || alone[0] != together[i] {
+			t.Errorf("session %d, after the others:\n%s\nalone:\n%v", i, together[i], alone)
 		}
-	}
-	if len(got) != 2 || got[0].ID == got[1].ID {
-		t.Fatalf("%d outcomes", len(got))
-	}
-	if s := snapshot(got[0]); s != first {
-		t.Errorf("the first session's outcome, once the second was closed:\n%s\nwhen emitted:\n%s", s, first)
 	}
 }
 

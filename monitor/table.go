@@ -194,6 +194,13 @@ type liveSession struct {
 	duplicates, conflicts int
 }
 
+// walkStore is the storage of a session's early check (liveSession.walks
+// and subs), kept for another session once the check has ended.
+type walkStore struct {
+	walks []walk
+	subs  []uint64
+}
+
 // walk is the early check of one location of a session: the state its
 // projection DFA reached (events in line order), and the session's event
 // last in the location's order (-1: none).
@@ -257,9 +264,12 @@ type Table struct {
 	// them), kept for the next unless it holds more than maxJudged: t.mu
 	// is held.
 	judged []logs.Event
+	// freeWalks are the early checks' storage of sessions no longer
+	// watched, for new ones: at most maxFree, not counted in bytes.
+	freeWalks []walkStore
 	// scratch is the storage judge assembles each session in, reused
-	// from one session to the next (the session judged, its outcome and
-	// record take none of it): t.mu is held.
+	// from one session to the next, the session's own too (Reuse: emit's
+	// outcome holds it during the call only): t.mu is held.
 	scratch session.Scratch
 	// sized is the capacity a new session's events start with: the
 	// events a session has in the OTLP requests that begin it, rounded up
@@ -291,7 +301,9 @@ type Table struct {
 
 // NewTable returns a table of the sessions read with lopt (its signature
 // and locations) judged by c; emit receives the outcome of every session
-// judged, one at a time, with its Live part.
+// judged, one at a time, with its Live part. The outcome's multi-trace
+// (MT) and origins are emit's during the call only: the table builds the
+// next session in their storage. What lasts is its Record, or a copy.
 func NewTable(c *check.Checker, lopt logs.Options, opt Options, emit func(check.Outcome)) (*Table, error) {
 	asm, err := session.NewAssembler(lopt)
 	if err != nil {
@@ -323,6 +335,7 @@ func NewTable(c *check.Checker, lopt logs.Options, opt Options, emit func(check.
 	}
 	t := &Table{c: c, asm: asm, lopt: lopt, opt: opt, emit: emit, online: c.Walker(asm.Locations()),
 		sessions: map[string]*liveSession{}, tombs: map[string]struct{}{}}
+	t.scratch.Reuse = true
 	if t.online != nil {
 		n := len(asm.Locations())
 		t.subAt = make([]int, n+1)
@@ -601,8 +614,7 @@ func (t *Table) judge(s *liveSession) check.Outcome {
 	// followed): its record names the first alone.
 	ls.Files = nil
 	o := t.c.Judge(ls)
-	var pe *check.PanicError
-	if errors.As(o.Err, &pe) {
+	if pe := (*check.PanicError)(nil); o.Err != nil && errors.As(o.Err, &pe) {
 		o.Err = fmt.Errorf("%s (session %s): %w", s.file, s.id, o.Err)
 	}
 	return o

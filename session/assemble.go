@@ -47,14 +47,25 @@ func (a *Assembler) Assemble(file, id string, events []logs.Event) (Session, err
 // none of which the session returned refers to. What the session keeps
 // (its multi-trace, its origins, its inputs) is fresh each time, so that
 // sessions assembled in turn, and the outcomes and records made of them,
-// stay as they were. The zero Scratch is ready; it holds the storage of
-// its last session, unless that session was large, until the next. It is
-// not safe for concurrent use.
+// stay as they were — unless Reuse is set. The zero Scratch is ready; it
+// holds the storage of its last session, unless that session was large,
+// until the next. It is not safe for concurrent use.
 type Scratch struct {
+	// Reuse lends the session AssembleWith returns its storage until the
+	// next call with this Scratch, which takes it back: its multi-trace,
+	// origins and files are the caller's until then only (copy what is
+	// kept: an outcome's Record, say). A caller that judges each session
+	// before it assembles the next (ivc monitor's session table) spares
+	// the allocations of a session's storage.
+	Reuse bool
 	asm   *Assembler // whose gatherer g is
 	g     *gatherer
 	a     arena // its buffers only: count, tmp, spans
-	names names
+	// lent is, with Reuse, the storage of the last session, whole, for the
+	// next; inputs the last session's inputs.
+	lent   arena
+	inputs []string
+	names  names
 	// tally counts the undeclared names of the spans ignored at assembly,
 	// which no one reads for an Assembler: shared by its sessions, it is
 	// bounded by logs.MaxUndeclared names.
@@ -93,6 +104,9 @@ func (a *Assembler) AssembleWith(sc *Scratch, file, id string, events []logs.Eve
 	}
 	slices.SortFunc(events, func(x, y logs.Event) int { return cmp.Or(cmp.Compare(x.File, y.File), cmp.Compare(x.Index, y.Index)) })
 	var inputs []string // the inputs, by name
+	if sc.Reuse {
+		inputs = sc.inputs[:0]
+	}
 	for _, e := range events {
 		if len(inputs) == 0 || inputs[len(inputs)-1] != e.File {
 			inputs = append(inputs, e.File)
@@ -103,6 +117,7 @@ func (a *Assembler) AssembleWith(sc *Scratch, file, id string, events []logs.Eve
 	}
 	file = inputs[0]
 	g := sc.gatherer(a)
+	g.id = id
 	g.recs.reserve(len(events))
 	spans := 0 // held for pairing: room for them at once
 	for i := range events {
@@ -146,11 +161,22 @@ func (a *Assembler) AssembleWith(sc *Scratch, file, id string, events []logs.Eve
 			return Session{}, err
 		}
 	}
-	sc.a.fresh(g)
+	if sc.Reuse && len(events) <= maxScratch {
+		sc.inputs = inputs
+		if !sc.lent.fits(g) {
+			// Room for sessions up to twice this one's size: a few
+			// allocations as the sessions grow, then none.
+			sc.lent.fresh(g, 2)
+		}
+		sc.a.acts, sc.a.trace, sc.a.comps, sc.a.mts = sc.lent.acts, sc.lent.trace, sc.lent.comps, sc.lent.mts
+		sc.a.origins, sc.a.at, sc.a.starts = sc.lent.origins, sc.lent.at, sc.lent.starts
+	} else {
+		sc.a.fresh(g, 1)
+	}
 	out := g.build(0, &sc.a)
-	sc.a = arena{count: sc.a.count, spans: sc.a.spans} // out's storage is out's
+	sc.a = arena{count: sc.a.count, spans: sc.a.spans} // out's storage is out's (or lent)
 	if len(events) > maxScratch {
-		*sc = Scratch{}
+		*sc = Scratch{Reuse: sc.Reuse}
 	}
 	return out, nil
 }

@@ -74,21 +74,17 @@ func TestAssembleMemory(t *testing.T) {
 	}
 }
 
-// BenchmarkAssembleShop assembles the sessions of the monitor's load, the
-// orders of the shop (8 spans over 3 services, paired at assembly), each on
-// its own as ivc monitor's table assembles those it closes: fresh storage
-// for each (Assemble), or one Scratch for all (AssembleWith).
-//
-//	go test ./session -run '^$' -bench AssembleShop -benchmem
-func BenchmarkAssembleShop(b *testing.B) {
+// shopSessions returns an assembler of the shop's orders, 64 of them, and
+// their events by session id.
+func shopSessions(tb testing.TB) (*session.Assembler, []string, map[string][]logs.Event) {
 	sp, err := spec.Load("../monitor/e2e/testdata/shop.hsf", "../monitor/e2e/testdata/shop.hif")
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	opt := logs.Options{Sig: sp.Sig}
-	r, err := logs.NewTraceReader("otlp", opt, func(err error) { b.Error(err) })
+	r, err := logs.NewTraceReader("otlp", opt, func(err error) { tb.Error(err) })
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	const orders = 64
 	req := testutil.ShopRequest(orders)
@@ -101,21 +97,55 @@ func BenchmarkAssembleShop(b *testing.B) {
 		}
 		groups[ev.Session] = append(groups[ev.Session], ev)
 	}); err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	if len(ids) != orders {
-		b.Fatalf("%d sessions, want %d", len(ids), orders)
+		tb.Fatalf("%d sessions, want %d", len(ids), orders)
 	}
 	a, err := session.NewAssembler(opt)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
+	return a, ids, groups
+}
+
+// TestAssembleReuseAllocs: a Scratch with Reuse assembles an order of the
+// shop (8 spans, paired) without an allocation once it has assembled one.
+func TestAssembleReuseAllocs(t *testing.T) {
+	a, ids, groups := shopSessions(t)
+	sc := session.Scratch{Reuse: true}
+	var evs []logs.Event
+	i := 0
+	assemble := func() {
+		id := ids[i%len(ids)]
+		i++
+		evs = append(evs[:0], groups[id]...)
+		if s, err := a.AssembleWith(&sc, "otlp", id, evs); err != nil || s.Err != nil || s.Events != testutil.ShopSpansPerOrder {
+			t.Fatal(s.Meta, err, s.Err)
+		}
+	}
+	assemble()
+	if n := testing.AllocsPerRun(100, assemble); n > 0 {
+		t.Errorf("%.1f allocations a session, want none", n)
+	}
+}
+
+// BenchmarkAssembleShop assembles the sessions of the monitor's load, the
+// orders of the shop (8 spans over 3 services, paired at assembly), each on
+// its own as ivc monitor's table assembles those it closes: fresh storage
+// for each (Assemble), one Scratch for all (AssembleWith), or one that
+// lends each session its storage until the next (Scratch.Reuse).
+//
+//	go test ./session -run '^$' -bench AssembleShop -benchmem
+func BenchmarkAssembleShop(b *testing.B) {
+	a, ids, groups := shopSessions(b)
 	for _, c := range []struct {
 		name    string
 		scratch bool
-	}{{"fresh", false}, {"scratch", true}} {
+		reuse   bool
+	}{{"fresh", false, false}, {"scratch", true, false}, {"reuse", true, true}} {
 		b.Run(c.name, func(b *testing.B) {
-			var sc session.Scratch
+			sc := session.Scratch{Reuse: c.reuse}
 			var evs []logs.Event
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {

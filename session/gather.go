@@ -131,8 +131,11 @@ type gatherer struct {
 	locs   interaction.Locations
 	locOf  []int32      // location of each lifeline
 	ids    sessionIndex // of sess, by id
-	sess   []sessionState
-	recs   records
+	// id is the text of the session AssembleWith gathers, which its
+	// sessionState shares rather than copy its bytes ("" elsewhere).
+	id   string
+	sess []sessionState
+	recs records
 	// byRec lists the records session by session, each session's in the
 	// order read: those of session s are byRec[first[s]:first[s+1]]
 	// (index), when indexed.
@@ -239,7 +242,10 @@ func (g *gatherer) sessionAt(id []byte, input int32, line, index int) int32 {
 		}
 		return s
 	}
-	s, text := int32(len(g.sess)), string(id)
+	s, text := int32(len(g.sess)), g.id
+	if text != string(id) {
+		text = string(id)
+	}
 	g.ids.put(at, tag, s)
 	g.sess = append(g.sess, sessionState{id: text, line: line, index: index, input: input})
 	g.bytes += sessionBytes + int64(len(text))
@@ -364,7 +370,7 @@ func (g *gatherer) index() {
 func (g *gatherer) finish() []Session {
 	out := make([]Session, len(g.sess))
 	a := new(arena)
-	a.fresh(g)
+	a.fresh(g, 1)
 	for i := range g.sess {
 		out[i] = g.build(int32(i), a)
 	}
@@ -386,17 +392,24 @@ type arena struct {
 	starts  []int32
 }
 
-// fresh gives a new storage for the sessions of g, sized for them all.
-func (a *arena) fresh(g *gatherer) {
-	a.acts = make([]interaction.Action, g.events)
-	a.trace = make([]interaction.MultiAction, g.events)
+// fresh gives a new storage for the sessions of g, sized for them all,
+// times scale.
+func (a *arena) fresh(g *gatherer, scale int) {
+	a.acts = make([]interaction.Action, scale*g.events)
+	a.trace = make([]interaction.MultiAction, scale*g.events)
 	a.comps = make([]multitrace.Component, len(g.sess)*len(g.locs))
 	a.mts = make([]multitrace.MultiTrace, len(g.sess))
 	// The origins too: a chunk (arenaChunk) for each would be most of the
 	// cost of a small session assembled on its own.
 	a.origins = make([]Origins, len(g.sess))
-	a.at = make([]origin, g.events)
+	a.at = make([]origin, scale*g.events)
 	a.starts = make([]int32, len(g.sess)*(len(g.locs)+1))
+}
+
+// fits reports whether the storage fresh gave holds the sessions of g.
+func (a *arena) fits(g *gatherer) bool {
+	return len(a.acts) >= g.events && len(a.comps) >= len(g.sess)*len(g.locs) && len(a.mts) >= len(g.sess) &&
+		len(a.starts) >= len(g.sess)*(len(g.locs)+1)
 }
 
 // arenaChunk is the least an arena takes at once.

@@ -170,4 +170,16 @@ func TestJoinLinkedSpans(t *testing.T) {
 	if d := dumpJoined(sig, again); d != want || !reflect.DeepEqual(again, got) {
 		t.Errorf("Scan and AssembleWith:\n%s\nwant\n%s", d, want)
 	}
+	// With Reuse, each session in the storage of the one before: each as
+	// Assemble gives it, while it is the last.
+	reuse := session.Scratch{Reuse: true}
+	for i, id := range order {
+		s, err := a.AssembleWith(&reuse, "", id, groups[id])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d, w := dumpJoined(sig, []session.Session{s}), dumpJoined(sig, got[i:i+1]); d != w || !reflect.DeepEqual(s, got[i]) {
+			t.Errorf("AssembleWith, Reuse, session %s:\n%s\nwant\n%s", id, d, w)
+		}
+	}
 }
