@@ -614,8 +614,12 @@ func (t *Table) judge(s *liveSession) check.Outcome {
 	// followed): its record names the first alone.
 	ls.Files = nil
 	o := t.c.Judge(ls)
-	if pe := (*check.PanicError)(nil); o.Err != nil && errors.As(o.Err, &pe) {
-		o.Err = fmt.Errorf("%s (session %s): %w", s.file, s.id, o.Err)
+	if o.Err != nil {
+		// pe escapes: declared where there is an error only.
+		var pe *check.PanicError
+		if errors.As(o.Err, &pe) {
+			o.Err = fmt.Errorf("%s (session %s): %w", s.file, s.id, o.Err)
+		}
 	}
 	return o
 }
