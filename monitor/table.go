@@ -267,6 +267,8 @@ type Table struct {
 	// freeWalks are the early checks' storage of sessions no longer
 	// watched, for new ones: at most maxFree, not counted in bytes.
 	freeWalks []walkStore
+	// freeSessions are sessions forgotten, for new ones: at most maxFree.
+	freeSessions []*liveSession
 	// scratch is the storage judge assembles each session in, reused
 	// from one session to the next, the session's own too (Reuse: emit's
 	// outcome holds it during the call only): t.mu is held.
@@ -380,7 +382,8 @@ func (t *Table) add(source string, ev logs.Event, now time.Time) {
 	}
 	switch {
 	case s == nil:
-		s = &liveSession{id: ev.Session, file: source, first: now, events: t.newEvents(), batch: t.batch}
+		s = t.newSession()
+		*s = liveSession{id: ev.Session, file: source, first: now, events: t.newEvents(), batch: t.batch}
 		if t.batch != 0 {
 			t.begun++
 		}
@@ -506,6 +509,22 @@ func (t *Table) forget(s *liveSession) {
 	}
 	t.tombs[s.id] = struct{}{}
 	t.tombList = append(t.tombList, s.id)
+	if len(t.freeSessions) < maxFree {
+		*s = liveSession{}
+		t.freeSessions = append(t.freeSessions, s)
+	}
+}
+
+// newSession returns a session for a new id: one of Table.freeSessions,
+// or a new one.
+func (t *Table) newSession() *liveSession {
+	if n := len(t.freeSessions); n > 0 {
+		s := t.freeSessions[n-1]
+		t.freeSessions[n-1] = nil
+		t.freeSessions = t.freeSessions[:n-1]
+		return s
+	}
+	return new(liveSession)
 }
 
 // maxFree bounds Table.free: the slices kept for new sessions, not
