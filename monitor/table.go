@@ -267,7 +267,8 @@ type Table struct {
 	// freeWalks are the early checks' storage of sessions no longer
 	// watched, for new ones: at most maxFree, not counted in bytes.
 	freeWalks []walkStore
-	// freeSessions are sessions forgotten, for new ones: at most maxFree.
+	// freeSessions are sessions forgotten, for new ones: at most maxFree,
+	// not counted in bytes.
 	freeSessions []*liveSession
 	// scratch is the storage judge assembles each session in, reused
 	// from one session to the next, the session's own too (Reuse: emit's
@@ -527,8 +528,10 @@ func (t *Table) newSession() *liveSession {
 	return new(liveSession)
 }
 
-// maxFree bounds Table.free: the slices kept for new sessions, not
-// counted in Table.bytes.
+// maxFree bounds Table.free, freeSessions and freeWalks: what forgotten
+// sessions leave for new ones, not counted in Table.bytes (at most about
+// 74 KB of sessions, 256 slices of Table.sized events and 256 early
+// checks: 0.3 MB for orders of 8 spans).
 const maxFree = 256
 
 // newEvents returns the slice of a new session's events: one of
