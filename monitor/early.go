@@ -20,15 +20,15 @@ func (t *Table) watch(s *liveSession, now time.Time) {
 	k := len(s.events) - 1
 	ev := &s.events[k]
 	switch {
-	case ev.Dropped: // Inconc, whatever else
+	case ev.dropped: // Inconc, whatever else
 		t.unwatch(s)
 		return
-	case !ev.Final(): // decided at assembly (span pairing): not read
-		if ev.InLineOrder() {
+	case !ev.final(): // decided at assembly (span pairing): not read
+		if ev.kind == logs.KeyLine { // its arrival is its place
 			t.unwatch(s)
 		}
 		return
-	case ev.Ignored:
+	case ev.ignored:
 		return
 	case t.again(s, k):
 		// The same event again (an exporter's retry): assembly drops
@@ -52,26 +52,26 @@ func (t *Table) watch(s *liveSession, now time.Time) {
 		}
 		t.bytes += t.walkBytes
 	}
-	i := t.asm.Location(ev.Action)
+	i := t.asm.Location(ev.action)
 	w := &s.walks[i]
-	if w.last >= 0 && !ev.Orderable(s.events[w.last]) {
+	if w.last >= 0 && !t.orderable(s, ev, &s.events[w.last]) {
 		t.unwatch(s) // an error when it closes
 		return
 	}
-	inOrder := w.last < 0 || ev.After(s.events[w.last])
+	inOrder := w.last < 0 || t.after(s, ev, &s.events[w.last])
 	if inOrder {
 		w.last = int32(k)
 	}
 	set := s.subs[t.subAt[i]:t.subAt[i+1]]
 	var ok bool
 	switch {
-	case ev.InLineOrder(): // its arrival is its place
-		w.q = t.online.Step(i, w.q, ev.Action)
+	case ev.kind == logs.KeyLine: // its arrival is its place
+		w.q = t.online.Step(i, w.q, ev.action)
 		ok = w.q >= 0
 	case len(set) == 0: // no subword walk of this location
 		return
 	case inOrder:
-		ok = t.online.StepSub(i, set, t.tmp[:len(set)], ev.Action)
+		ok = t.online.StepSub(i, set, t.tmp[:len(set)], ev.action)
 	default:
 		var walked bool
 		if ok, walked = t.rewalk(s, i, set); !walked {
@@ -106,7 +106,7 @@ const maxRewalk = 4096
 func (t *Table) rewalk(s *liveSession, i int, set []uint64) (ok, walked bool) {
 	order := t.order[:0]
 	for j := range s.events {
-		if e := &s.events[j]; !e.Ignored && !e.Dropped && t.asm.Location(e.Action) == i && !s.repeated(j) {
+		if e := &s.events[j]; !e.ignored && !e.dropped && t.asm.Location(e.action) == i && !s.repeated(j) {
 			order = append(order, int32(j))
 		}
 	}
@@ -118,14 +118,14 @@ func (t *Table) rewalk(s *liveSession, i int, set []uint64) (ok, walked bool) {
 		switch {
 		case a == b:
 			return 0
-		case s.events[a].After(s.events[b]):
+		case t.after(s, &s.events[a], &s.events[b]):
 			return 1
 		}
 		return -1
 	})
 	t.online.StartSub(i, set)
 	for _, j := range order {
-		if !t.online.StepSub(i, set, t.tmp[:len(set)], s.events[j].Action) {
+		if !t.online.StepSub(i, set, t.tmp[:len(set)], s.events[j].action) {
 			return false, true
 		}
 	}
@@ -160,12 +160,12 @@ const seenBytes = 48
 
 // keyOf returns the eventKey of ev, ok false for an event that has none
 // (no span id, no seq): it cannot be told from a repeat.
-func keyOf(ev *logs.Event) (key eventKey, ok bool) {
+func keyOf(ev *liveEvent) (key eventKey, ok bool) {
 	switch {
-	case ev.Span != 0:
-		return eventKey{span: ev.Span, act: uint32(ev.Action.Kind())}, true
-	case ev.Key.Kind == logs.KeySeq:
-		return eventKey{hi: ev.Key.Hi, lo: ev.Key.Lo, act: uint32(ev.Action)}, true
+	case ev.span != 0:
+		return eventKey{span: ev.span, act: uint32(ev.action.Kind())}, true
+	case ev.kind == logs.KeySeq:
+		return eventKey{hi: ev.hi, lo: ev.lo, act: uint32(ev.action)}, true
 	}
 	return eventKey{}, false
 }
@@ -208,7 +208,7 @@ const seenScan = 16
 // watchedKey returns the eventKey of event j of s if the early check kept
 // it (again): an event it walked, with a key.
 func (s *liveSession) watchedKey(j int) (eventKey, bool) {
-	if ev := &s.events[j]; ev.Dropped || ev.Ignored || !ev.Final() {
+	if ev := &s.events[j]; ev.dropped || ev.ignored || !ev.final() {
 		return eventKey{}, false
 	}
 	return keyOf(&s.events[j])

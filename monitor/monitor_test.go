@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -299,5 +300,60 @@ func TestLifecycle(t *testing.T) {
 	n := m.Counts()
 	if n.Late != 1 || n.Evicted != 1 || n.Received != n.Events+n.Ignored+n.Malformed+n.Late {
 		t.Errorf("counts %+v", n)
+	}
+}
+
+// TestSourcesOrder: a session whose events come from two sources (one log
+// per service) is ordered as ivc analyze orders the same files joined:
+// events of one location tied on their time by their source's name, not
+// by their arrival. Here S's two events share their time, and the one of
+// a.jsonl (S!d_zero) comes first whatever the arrival: a Fail, early or at
+// the end, however the files are fed.
+func TestSourcesOrder(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.jsonl": `{"session":"s","time":"2025-01-01T00:00:01Z","lifeline":"S","kind":"send","message":"d_zero"}`,
+		"b.jsonl": `{"session":"s","time":"2025-01-01T00:00:01Z","lifeline":"S","kind":"receive","message":"d"}`,
+	}
+	var paths []string
+	for _, name := range []string{"a.jsonl", "b.jsonl"} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(files[name]+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	for _, e := range []check.Engine{check.EngineAutomata, check.EngineRuntime} {
+		c, lopt := checkerOf(t, "../testdata/abp/abp.hsf", "", e)
+		var want []string
+		c.Run((&session.Source{Options: lopt}).Sessions(paths), check.RunOptions{}, func(o check.Outcome) {
+			want = append(want, o.Result.Verdict.String())
+		})
+		if len(want) != 1 || want[0] != "Fail" {
+			t.Fatalf("%s: ivc analyze's verdicts %v, want one Fail", e, want)
+		}
+		for _, order := range [][]string{{paths[0], paths[1]}, {paths[1], paths[0]}} {
+			var got []string
+			m, err := monitor.NewTable(c, lopt, monitor.Options{Idle: time.Hour}, func(o check.Outcome) {
+				got = append(got, o.Result.Verdict.String())
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range order {
+				f, err := os.Open(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := m.ConsumeLog(p, f, logs.JSONL); err != nil {
+					t.Fatal(err)
+				}
+				f.Close()
+			}
+			m.Close()
+			if !slices.Equal(got, want) {
+				t.Errorf("%s, %s then %s: the monitor's verdicts %v, want %v", e, filepath.Base(order[0]), filepath.Base(order[1]), got, want)
+			}
+		}
 	}
 }

@@ -124,7 +124,7 @@ func DefaultMaxMemory() int64 { return check.DefaultMaxMemory(2) }
 // failure (a walk).
 const (
 	sessionBytes = 512
-	eventBytes   = int64(unsafe.Sizeof(logs.Event{}))
+	eventBytes   = int64(unsafe.Sizeof(liveEvent{}))
 	linkBytes    = int64(unsafe.Sizeof(logs.SpanLink{}))
 	walkBytes    = 8
 	sliceBytes   = 24
@@ -168,7 +168,7 @@ type Counts struct {
 // liveSession is the events of one session id, in arrival order.
 type liveSession struct {
 	id, file    string
-	events      []logs.Event
+	events      []liveEvent
 	first, last time.Time
 	bytes       int64        // held by its events beyond their slice (Table.bytes counts them too)
 	revision    int          // of its last record
@@ -264,6 +264,12 @@ type Table struct {
 	// them), kept for the next unless it holds more than maxJudged: t.mu
 	// is held.
 	judged []logs.Event
+	// sources are the names of the sources events came from, by
+	// liveEvent.source; the last one looked up is kept apart.
+	sources      []string
+	sourceIndex  map[string]uint32
+	lastSource   string
+	lastSourceAt uint32
 	// freeWalks are the early checks' storage of sessions no longer
 	// watched, for new ones: at most maxFree, not counted in bytes.
 	freeWalks []walkStore
@@ -283,7 +289,7 @@ type Table struct {
 	// batch numbers the request being added (0: none), with the sessions
 	// it began and their events in it. t.mu is held.
 	sized, sizeAvg   int
-	free             [][]logs.Event
+	free             [][]liveEvent
 	batch, batches   int
 	begun, beginning int
 
@@ -337,7 +343,7 @@ func NewTable(c *check.Checker, lopt logs.Options, opt Options, emit func(check.
 		opt.Report = func(error) {}
 	}
 	t := &Table{c: c, asm: asm, lopt: lopt, opt: opt, emit: emit, online: c.Walker(asm.Locations()),
-		sessions: map[string]*liveSession{}, tombs: map[string]struct{}{}}
+		sessions: map[string]*liveSession{}, tombs: map[string]struct{}{}, sourceIndex: map[string]uint32{}}
 	t.scratch.Reuse = true
 	if t.online != nil {
 		n := len(asm.Locations())
@@ -401,7 +407,7 @@ func (t *Table) add(source string, ev logs.Event, now time.Time) {
 		t.beginning++
 	}
 	c := cap(s.events)
-	s.events = append(s.events, ev)
+	s.events = append(s.events, t.hold(&ev, source))
 	s.last = now
 	t.bytes += int64(cap(s.events)-c) * eventBytes
 	held := heldBytes(&ev)
@@ -536,14 +542,14 @@ const maxFree = 256
 
 // newEvents returns the slice of a new session's events: one of
 // Table.free, or a new one of capacity Table.sized.
-func (t *Table) newEvents() []logs.Event {
+func (t *Table) newEvents() []liveEvent {
 	if n := len(t.free); n > 0 {
 		ev := t.free[n-1]
 		t.free[n-1] = nil
 		t.free = t.free[:n-1]
 		return ev
 	}
-	return make([]logs.Event, 0, max(t.sized, 1))
+	return make([]liveEvent, 0, max(t.sized, 1))
 }
 
 // sizeSessions counts the sessions begun by a request, n events each on
@@ -610,7 +616,10 @@ const maxJudged = 1 << 14
 // judge judges the events of s as ivc analyze judges a session: its
 // outcome, or why it cannot be judged (Outcome.Err).
 func (t *Table) judge(s *liveSession) check.Outcome {
-	events := append(t.judged[:0], s.events...) // Assemble sorts them
+	events := t.judged[:0] // Assemble sorts them
+	for i := range s.events {
+		events = append(events, t.event(s, &s.events[i]))
+	}
 	defer func() {
 		clear(events)
 		if cap(events) > maxJudged { // a rare large session's copy is given back
@@ -624,8 +633,8 @@ func (t *Table) judge(s *liveSession) check.Outcome {
 		ls = session.Session{Meta: session.Meta{File: s.file, ID: s.id}, Err: err}
 		for i := range s.events {
 			switch ev := &s.events[i]; {
-			case ev.Dropped:
-			case ev.Ignored:
+			case ev.dropped:
+			case ev.ignored:
 				ls.Ignored++
 			default:
 				ls.Events++
