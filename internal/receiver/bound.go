@@ -153,6 +153,19 @@ func protoEstimate(b []byte) (int64, error) {
 	return int64(len(b)) + n, err
 }
 
+// children is protoChild for the fields below 16, as a table: the child's
+// type + 1, or 0 when the field is not a message.
+var children = func() (t [pbKeyValueList + 1][16]uint8) {
+	for m := range t {
+		for f := range t[m] {
+			if c, ok := protoChild(protoMessage(m), uint64(f)); ok {
+				t[m][f] = uint8(c) + 1
+			}
+		}
+	}
+	return t
+}()
+
 // scanProto returns the cost of the fields of b, a message of type m at
 // depth d, and of the messages inside.
 func scanProto(b []byte, m protoMessage, d int) (int64, error) {
@@ -204,7 +217,14 @@ func scanProto(b []byte, m protoMessage, d int) (int64, error) {
 			}
 			v := b[k : k+int(l)]
 			b = b[k+int(l):]
-			if child, ok := protoChild(m, key>>3); ok {
+			child, ok := pbOther, false
+			if f := key >> 3; f < 16 {
+				c := children[m][f]
+				child, ok = protoMessage(c-1), c != 0
+			} else {
+				child, ok = protoChild(m, f)
+			}
+			if ok {
 				cost += messageCost[child]
 				if child != pbOther && d < maxDepth {
 					c, err := scanProto(v, child, d+1)
