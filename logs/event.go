@@ -58,6 +58,9 @@ type emitter struct {
 	emit  func(Event)
 	ids   map[string]string // the session ids met, so as to make each string once
 	links []SpanLink        // room for the links of the next spans
+	// lend: the links are lent until the next request (TraceReader.LendLinks),
+	// whose links reuse links' room, grown to a request's.
+	lend bool
 }
 
 // linkChunk is the number of SpanLinks an emitter makes at once: a
@@ -90,7 +93,11 @@ func (e *emitter) PairsAcross() bool { return true }
 
 func (e *emitter) AddSpan(id []byte, line, index int, act interaction.Action, key Key, span uint64, sl *SpanLink) error {
 	if len(e.links) == cap(e.links) {
-		e.links = make([]SpanLink, 0, linkChunk)
+		n := linkChunk
+		if e.lend {
+			n = max(n, 2*cap(e.links))
+		}
+		e.links = make([]SpanLink, 0, n)
 	}
 	e.links = append(e.links, *sl)
 	link := &e.links[len(e.links)-1]
@@ -112,9 +119,13 @@ func (e *emitter) Drop(id []byte, line, index int) {
 // emission taking its partner's naming of the pair (a reception names the
 // pair as it names itself alone: it is final unless ignored), and for the
 // reply of a CLIENT span (SpanLink.Reply), which follows its call.
-func (e Event) Final() bool {
-	l := e.Link
-	return l == nil || !l.Reply && l.Kind.Action() == interaction.Reception && l.OwnOK && l.PairOK && l.Own == l.Pair
+func (e Event) Final() bool { return e.Link == nil || e.Link.Final() }
+
+// Final reports whether the event of a span held with l is final (see
+// Event.Final): a reception that names the pair as it names itself alone,
+// not a CLIENT span's reply.
+func (l SpanLink) Final() bool {
+	return !l.Reply && l.Kind.Action() == interaction.Reception && l.OwnOK && l.PairOK && l.Own == l.Pair
 }
 
 // InLineOrder reports whether e has neither seq nor time: its location's

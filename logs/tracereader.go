@@ -18,9 +18,14 @@ import (
 // paired within it, as the spans of one file. A TraceReader is not safe for
 // concurrent use: a receiver keeps one per goroutine (a sync.Pool).
 type TraceReader struct {
-	b *builder
-	r *spanReader
-	e emitter
+	// LendLinks lends the events' links (Event.Link) the reader's storage
+	// until its next Read or ReadProto, which reuses it: for a caller that
+	// copies what it keeps of them (ivc monitor's session table), no
+	// allocation for the links once the storage has grown to a request's.
+	LendLinks bool
+	b         *builder
+	r         *spanReader
+	e         emitter
 }
 
 // NewTraceReader returns a reader of the requests of the source name (for
@@ -84,6 +89,9 @@ func (e *ProtoError) Unwrap() error { return e.Err }
 // read reads one request's spans with add, and hands their events to emit.
 func (t *TraceReader) read(emit func(Event), add func() error) (Stats, error) {
 	t.e.emit = emit
+	if t.e.lend = t.LendLinks; t.LendLinks {
+		t.e.links = t.e.links[:0]
+	}
 	t.b.stats, t.b.index, t.b.hidden, t.r.over = Stats{}, 0, 0, false
 	defer t.b.reportHidden()
 	err := add()

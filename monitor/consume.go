@@ -57,6 +57,7 @@ func (t *Table) reader(source string) (*sync.Pool, *traceReader, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	r.LendLinks = true // hold copies them
 	tr := &traceReader{r: r}
 	tr.emit = func(ev logs.Event) { tr.events = append(tr.events, ev) }
 	return pool, tr, nil

@@ -61,6 +61,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -118,26 +119,16 @@ func DefaultMaxMemory() int64 { return check.DefaultMaxMemory(2) }
 // Bytes held, as the table counts them (TestHeldBytes measures them): a
 // session (its liveSession, its entries in the table's map and lists,
 // about 480 B, and its id), each event in its session's slice (a
-// logs.Event, counted by the slice's capacity, as append grows it), what
-// pairs a span at its session's assembly (a logs.SpanLink, its links and
-// the names it holds), and per location of a session watched for early
+// liveEvent with what pairs a span at its session's assembly, counted by
+// the slice's capacity, as append grows it), the rare fields of a span's
+// link (its links and the names of undeclared messages), and per location of a session watched for early
 // failure (a walk).
 const (
 	sessionBytes = 512
 	eventBytes   = int64(unsafe.Sizeof(liveEvent{}))
-	linkBytes    = int64(unsafe.Sizeof(logs.SpanLink{}))
 	walkBytes    = 8
 	sliceBytes   = 24
 )
-
-// heldBytes returns what ev holds beyond its logs.Event.
-func heldBytes(ev *logs.Event) int64 {
-	l := ev.Link
-	if l == nil {
-		return 0
-	}
-	return linkBytes + 8*int64(cap(l.Links)) + int64(len(l.OwnName)+len(l.PairName))
-}
 
 // Reasons a session closed (check.Live.ClosedBy).
 const (
@@ -263,7 +254,8 @@ type Table struct {
 	// judged is judge's copy of a session's events (Assemble sorts
 	// them), kept for the next unless it holds more than maxJudged: t.mu
 	// is held.
-	judged []logs.Event
+	judged      []logs.Event
+	judgedLinks []logs.SpanLink // the links of judged
 	// sources are the names of the sources events came from, by
 	// liveEvent.source; the last one looked up is kept apart.
 	sources      []string
@@ -410,7 +402,7 @@ func (t *Table) add(source string, ev logs.Event, now time.Time) {
 	s.events = append(s.events, t.hold(&ev, source))
 	s.last = now
 	t.bytes += int64(cap(s.events)-c) * eventBytes
-	held := heldBytes(&ev)
+	held := s.events[len(s.events)-1].heldBytes()
 	s.bytes += held
 	t.bytes += held
 	if t.online != nil && !s.unwatched {
@@ -616,16 +608,17 @@ const maxJudged = 1 << 14
 // judge judges the events of s as ivc analyze judges a session: its
 // outcome, or why it cannot be judged (Outcome.Err).
 func (t *Table) judge(s *liveSession) check.Outcome {
-	events := t.judged[:0] // Assemble sorts them
+	events, links := t.judged[:0], slices.Grow(t.judgedLinks[:0], len(s.events))[:len(s.events)]
 	for i := range s.events {
-		events = append(events, t.event(s, &s.events[i]))
+		events = append(events, t.event(s, &s.events[i], &links[i])) // Assemble sorts them
 	}
 	defer func() {
 		clear(events)
+		clear(links)
 		if cap(events) > maxJudged { // a rare large session's copy is given back
-			events = nil
+			events, links = nil, nil
 		}
-		t.judged = events[:0]
+		t.judged, t.judgedLinks = events[:0], links[:0]
 	}()
 	ls, err := t.asm.AssembleWith(&t.scratch, s.file, s.id, events)
 	if err != nil {

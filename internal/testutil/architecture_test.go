@@ -88,8 +88,9 @@ var architecture = []struct {
 	// log streams and judged through
 	// check (failed early by the automata engine's local checks, which
 	// check.Walker offers); the receivers, which only decode and hand on
-	// to a consumer (the table), and import no engine.
-	{"monitor", []string{"check", "logs", "session", "verdict"}, []string{"go.opentelemetry.io/collector/pdata"}},
+	// to a consumer (the table), and import no engine. The table holds
+	// the events' actions and messages (interaction) in its own form.
+	{"monitor", []string{"interaction", "check", "logs", "session", "verdict"}, []string{"go.opentelemetry.io/collector/pdata"}},
 	{"internal/receiver", []string{"syntax", "internal/input", "logs"},
 		[]string{"go.opentelemetry.io/collector/pdata", "google.golang.org/grpc", "google.golang.org/genproto/googleapis/rpc",
 			"google.golang.org/protobuf", "golang.org/x/net/netutil"}},
