@@ -121,8 +121,8 @@ func DefaultMaxMemory() int64 { return check.DefaultMaxMemory(2) }
 // about 480 B, and its id), each event in its session's slice (a
 // liveEvent with what pairs a span at its session's assembly, counted by
 // the slice's capacity, as append grows it), the rare fields of a span's
-// link (its links and the names of undeclared messages), and per location of a session watched for early
-// failure (a walk).
+// link (its links and the names of undeclared messages), and per location
+// of a session watched for early failure (a walk).
 const (
 	sessionBytes = 512
 	eventBytes   = int64(unsafe.Sizeof(liveEvent{}))
@@ -257,7 +257,9 @@ type Table struct {
 	judged      []logs.Event
 	judgedLinks []logs.SpanLink // the links of judged
 	// sources are the names of the sources events came from, by
-	// liveEvent.source; the last one looked up is kept apart.
+	// liveEvent.source (the receivers and the files followed: a driver
+	// that names a source anew for each call would grow it); the last
+	// one looked up is kept apart.
 	sources      []string
 	sourceIndex  map[string]uint32
 	lastSource   string
