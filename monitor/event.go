@@ -17,8 +17,10 @@ type liveEvent struct {
 	index, line int64 // logs.Event.Index (the table's arrival rank), Line
 	span        uint64
 	hi          int64 // Key.Hi
-	// linkSpan and linkParent, linkKind, own, pair, ownOK, pairOK, reply
-	// and rare are the SpanLink's fields, when linked.
+	// linkSpan and linkParent, own, pair, ownOK, pairOK, reply and rare
+	// are the SpanLink's fields, when linked: linkKind is its kind + 1 (0:
+	// no link), and isFinal whether the event is final (Event.Final),
+	// as the early check asks for each event it meets.
 	linkSpan, linkParent uint64
 	rare                 *linkRare
 	lo                   uint32 // Key.Lo
@@ -26,9 +28,9 @@ type liveEvent struct {
 	source               uint32 // Table.sources
 	own, pair            interaction.MessageID
 	kind                 logs.KeyKind
-	linkKind             logs.SpanKind
+	linkKind             logs.SpanKind // + 1
 	ignored, dropped     bool
-	linked               bool
+	isFinal              bool
 	ownOK, pairOK, reply bool
 }
 
@@ -56,9 +58,9 @@ func (t *Table) hold(ev *logs.Event, source string) liveEvent {
 	e := liveEvent{index: int64(ev.Index), line: int64(ev.Line), span: ev.Span, hi: ev.Key.Hi,
 		lo: ev.Key.Lo, action: ev.Action, source: t.lastSourceAt, kind: ev.Key.Kind, ignored: ev.Ignored, dropped: ev.Dropped}
 	if l := ev.Link; l != nil {
-		e.linked = true
-		e.linkSpan, e.linkParent, e.linkKind = l.Span, l.Parent, l.Kind
+		e.linkSpan, e.linkParent, e.linkKind = l.Span, l.Parent, l.Kind+1
 		e.own, e.pair, e.ownOK, e.pairOK, e.reply = l.Own, l.Pair, l.OwnOK, l.PairOK, l.Reply
+		e.isFinal = l.Final()
 		if len(l.Links) > 0 || l.OwnName != "" || l.PairName != "" {
 			e.rare = &linkRare{links: l.Links, ownName: l.OwnName, pairName: l.PairName}
 		}
@@ -76,7 +78,7 @@ func (e *liveEvent) heldBytes() int64 {
 
 // spanLink returns e's link as it was read (e is linked).
 func (e *liveEvent) spanLink() logs.SpanLink {
-	l := logs.SpanLink{Span: e.linkSpan, Parent: e.linkParent, Kind: e.linkKind,
+	l := logs.SpanLink{Span: e.linkSpan, Parent: e.linkParent, Kind: e.linkKind - 1,
 		Own: e.own, Pair: e.pair, OwnOK: e.ownOK, PairOK: e.pairOK, Reply: e.reply}
 	if r := e.rare; r != nil {
 		l.Links, l.OwnName, l.PairName = r.links, r.ownName, r.pairName
@@ -90,7 +92,7 @@ func (t *Table) event(s *liveSession, e *liveEvent, link *logs.SpanLink) logs.Ev
 	ev := logs.Event{Session: s.id, Index: int(e.index), Line: int(e.line), File: t.sources[e.source],
 		Ignored: e.ignored, Dropped: e.dropped, Action: e.action, Key: logs.Key{Kind: e.kind, Hi: e.hi, Lo: e.lo},
 		Span: e.span}
-	if e.linked && link != nil {
+	if e.linked() && link != nil {
 		*link = e.spanLink()
 		ev.Link = link
 	}
@@ -98,7 +100,10 @@ func (t *Table) event(s *liveSession, e *liveEvent, link *logs.SpanLink) logs.Ev
 }
 
 // final is logs.Event.Final.
-func (e *liveEvent) final() bool { return !e.linked || e.spanLink().Final() }
+func (e *liveEvent) final() bool { return !e.linked() || e.isFinal }
+
+// linked reports whether e has a link.
+func (e *liveEvent) linked() bool { return e.linkKind != 0 }
 
 // orderable is logs.Event.Orderable, of two events of session s.
 func (t *Table) orderable(s *liveSession, e, d *liveEvent) bool {
