@@ -3,6 +3,7 @@ package monitor_test
 import (
 	"bufio"
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,8 +14,10 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 
 	"github.com/ivc-project/ivc/check"
+	"github.com/ivc-project/ivc/internal/gen"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/monitor"
+	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/spec"
 )
@@ -173,4 +176,74 @@ func requests(t *testing.T, path string) [][]byte {
 		}
 	}
 	return out
+}
+
+// TestGeneratedSpansAsAnalyze: ABP's multi-traces of every kind ivc gen
+// makes (accepted, prefixes, slices, noise, swapped actions and
+// components), written as OTLP spans, sent to one monitor one request a
+// service in a shuffled order, are judged as ivc analyze judges the file:
+// sessions of every size assembled one after the other in reused storage
+// (ivc gen writes each action as a span of its own, which no span pairs:
+// TestSpansAsAnalyze pairs them).
+func TestGeneratedSpansAsAnalyze(t *testing.T) {
+	sp, err := spec.Load("../testdata/abp/abp.hsf", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []check.Engine{check.EngineAutomata, check.EngineRuntime} {
+		opt := check.DefaultOptions()
+		opt.Engine = e
+		ch, err := check.New(sp, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lopt := logs.Options{Sig: sp.Sig}
+		for k := gen.KindAccepted; k <= gen.KindSwapComp; k++ {
+			mts, err := gen.Generate(sp.Store, sp.Root, gen.Config{Kind: k, N: 30, Seed: uint64(k) + 1, Options: gen.Options{MaxLength: 24}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ptrs := make([]*multitrace.MultiTrace, len(mts))
+			for i := range mts {
+				ptrs[i] = &mts[i]
+			}
+			path := filepath.Join(t.TempDir(), "spans.otlp.jsonl")
+			f, err := os.Create(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := gen.Write(f, logs.OTLP, sp.Sig, gen.IDs(logs.OTLP, len(mts), int64(k)), ptrs, int64(k)); err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+			want := map[string]string{}
+			ch.Run((&session.Source{Options: lopt}).Sessions([]string{path}), check.RunOptions{}, func(o check.Outcome) {
+				if o.Err != nil {
+					t.Fatal(o.Err)
+				}
+				want[o.ID] = judged(o)
+			})
+			got := map[string]string{}
+			m, err := monitor.NewTable(ch, lopt, monitor.Options{}, func(o check.Outcome) { got[o.ID] = judged(o) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			reqs := requests(t, path)
+			rand.New(rand.NewPCG(uint64(k), 7)).Shuffle(len(reqs), func(i, j int) { reqs[i], reqs[j] = reqs[j], reqs[i] })
+			for _, req := range reqs {
+				if _, err := m.ConsumeTracesProto("otlp", req); err != nil {
+					t.Fatal(err)
+				}
+			}
+			m.Close()
+			if len(want) == 0 || len(got) != len(want) {
+				t.Fatalf("%s, %s: %d sessions judged by the monitor, %d by ivc analyze", e, k, len(got), len(want))
+			}
+			for id, w := range want {
+				if got[id] != w {
+					t.Errorf("%s, %s, session %s:\nmonitor %s\nanalyze %s", e, k, id, got[id], w)
+				}
+			}
+		}
+	}
 }
