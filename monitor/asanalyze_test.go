@@ -91,35 +91,45 @@ func TestSpansAsAnalyze(t *testing.T) {
 				t.Fatal(err)
 			}
 			lopt := logs.Options{Sig: sp.Sig, Replies: sp.Replies}
-			want := map[string]string{}
-			ch.Run((&session.Source{Options: lopt}).Sessions(paths), check.RunOptions{}, func(o check.Outcome) {
-				if o.Err != nil {
-					t.Fatal(o.Err)
-				}
-				want[o.ID] = judged(o)
-			})
-			got := map[string]string{}
-			m, err := monitor.NewTable(ch, lopt, monitor.Options{}, func(o check.Outcome) { got[o.ID] = judged(o) })
-			if err != nil {
-				t.Fatal(err)
-			}
+			var reqs []request
 			for _, p := range paths {
-				for _, req := range requests(t, p) {
-					if _, err := m.ConsumeTracesProto(filepath.Base(p), req); err != nil {
-						t.Fatal(err)
-					}
-				}
+				reqs = append(reqs, requests(t, p)...)
 			}
-			m.Close()
-			if len(want) == 0 || len(got) != len(want) {
-				t.Fatalf("%d sessions judged by the monitor, %d by ivc analyze", len(got), len(want))
-			}
-			for id, w := range want {
-				if got[id] != w {
-					t.Errorf("session %s:\nmonitor %s\nanalyze %s", id, got[id], w)
-				}
-			}
+			judgeBoth(t, "", ch, lopt, paths, reqs)
 		})
+	}
+}
+
+// judgeBoth judges the files at paths as ivc analyze does, and the
+// requests reqs (their spans) with a monitor, and reports each session
+// whose judgments differ.
+func judgeBoth(t *testing.T, label string, ch *check.Checker, lopt logs.Options, paths []string, reqs []request) {
+	t.Helper()
+	want := map[string]string{}
+	ch.Run((&session.Source{Options: lopt}).Sessions(paths), check.RunOptions{}, func(o check.Outcome) {
+		if o.Err != nil {
+			t.Fatal(o.Err)
+		}
+		want[o.ID] = judged(o)
+	})
+	got := map[string]string{}
+	m, err := monitor.NewTable(ch, lopt, monitor.Options{}, func(o check.Outcome) { got[o.ID] = judged(o) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, req := range reqs {
+		if _, err := m.ConsumeTracesProto(req.source, req.body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.Close()
+	if len(want) == 0 || len(got) != len(want) {
+		t.Fatalf("%s: %d sessions judged by the monitor, %d by ivc analyze", label, len(got), len(want))
+	}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("%s: session %s:\nmonitor %s\nanalyze %s", label, id, got[id], w)
+		}
 	}
 }
 
@@ -137,9 +147,16 @@ func judged(o check.Outcome) string {
 	return string(b)
 }
 
+// A request is an OTLP/protobuf request and the source it comes from (the
+// name of the file its spans come from).
+type request struct {
+	source string
+	body   []byte
+}
+
 // requests returns the spans of the file at path (an OTLP/protobuf request,
 // or OTLP/JSON lines) as OTLP/protobuf requests, one a resource.
-func requests(t *testing.T, path string) [][]byte {
+func requests(t *testing.T, path string) []request {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -163,7 +180,7 @@ func requests(t *testing.T, path string) [][]byte {
 			tds = append(tds, td)
 		}
 	}
-	var out [][]byte
+	var out []request
 	for _, td := range tds {
 		for i := range td.ResourceSpans().Len() {
 			one := ptrace.NewTraces()
@@ -172,7 +189,7 @@ func requests(t *testing.T, path string) [][]byte {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out = append(out, b)
+			out = append(out, request{filepath.Base(path), b})
 		}
 	}
 	return out
@@ -216,34 +233,9 @@ func TestGeneratedSpansAsAnalyze(t *testing.T) {
 				t.Fatal(err)
 			}
 			f.Close()
-			want := map[string]string{}
-			ch.Run((&session.Source{Options: lopt}).Sessions([]string{path}), check.RunOptions{}, func(o check.Outcome) {
-				if o.Err != nil {
-					t.Fatal(o.Err)
-				}
-				want[o.ID] = judged(o)
-			})
-			got := map[string]string{}
-			m, err := monitor.NewTable(ch, lopt, monitor.Options{}, func(o check.Outcome) { got[o.ID] = judged(o) })
-			if err != nil {
-				t.Fatal(err)
-			}
 			reqs := requests(t, path)
 			rand.New(rand.NewPCG(uint64(k), 7)).Shuffle(len(reqs), func(i, j int) { reqs[i], reqs[j] = reqs[j], reqs[i] })
-			for _, req := range reqs {
-				if _, err := m.ConsumeTracesProto("otlp", req); err != nil {
-					t.Fatal(err)
-				}
-			}
-			m.Close()
-			if len(want) == 0 || len(got) != len(want) {
-				t.Fatalf("%s, %s: %d sessions judged by the monitor, %d by ivc analyze", e, k, len(got), len(want))
-			}
-			for id, w := range want {
-				if got[id] != w {
-					t.Errorf("%s, %s, session %s:\nmonitor %s\nanalyze %s", e, k, id, got[id], w)
-				}
-			}
+			judgeBoth(t, e.String()+", "+k.String(), ch, lopt, []string{path}, reqs)
 		}
 	}
 }
