@@ -70,8 +70,12 @@ type builder struct {
 
 	// last is the message the last arrow made (nil after any other
 	// statement), which a broadcast annotation extends.
-	last      *interaction.Node
-	lastFrom  string
+	last     *interaction.Node
+	lastFrom string
+	// bare are the messages with no lifeline at either end so far (the
+	// border, gates, the environment), in order: a broadcast's next arrow
+	// may give one a lifeline; finish refuses those left.
+	bare      []*interaction.Node
 	selfNotes int
 	firstSelf syntax.Pos
 	// untitled counts the arrows without text, left out.
@@ -229,9 +233,6 @@ func (b *builder) message(a arrow) error {
 	if err != nil {
 		return err
 	}
-	if !b.isLifeline(a.from, fromEnv) && !b.isLifeline(a.to, toEnv) {
-		return b.errorf(a.from.pos, "message %q has no lifeline at either end (only the border, gates or the environment)", a.text)
-	}
 	msg := interaction.Name{Text: a.text, Pos: a.textPos}
 	rec := Message{Arrow: a.arrow, Reply: a.reply, Pos: a.from.pos}
 	if broadcast != nil {
@@ -250,6 +251,9 @@ func (b *builder) message(a arrow) error {
 			return b.errorf(a.to.pos, "ivc: broadcast: %s receives synchronous message %q twice", to.Text, a.text)
 		}
 		prev.To = append(prev.To, to)
+		if n := len(b.bare); n > 0 && b.bare[n-1] == prev && b.isLifeline(a.to, toEnv) {
+			b.bare = b.bare[:n-1]
+		}
 		rec.Node = prev
 		b.d.Messages = append(b.d.Messages, rec)
 		return nil
@@ -277,6 +281,9 @@ func (b *builder) message(a arrow) error {
 	}
 	rec.Node = n
 	b.d.Messages = append(b.d.Messages, rec)
+	if !b.isLifeline(a.from, fromEnv) && !b.isLifeline(a.to, toEnv) {
+		b.bare = append(b.bare, n)
+	}
 	b.add(item{node: n})
 	b.last, b.lastFrom = n, a.from.id
 	return nil
@@ -570,6 +577,10 @@ func (b *builder) finish(blk block) (*Diagram, error) {
 	if len(b.frames) > 1 {
 		f := b.frames[len(b.frames)-1]
 		return nil, b.errorf(f.pos, "%s is not closed by end", f.word)
+	}
+	if len(b.bare) > 0 {
+		n := b.bare[0]
+		return nil, b.errorf(n.Pos, "message %q has no lifeline at either end (only the border, gates or the environment)", n.Msg.Text)
 	}
 	d := b.d
 	d.Root = seqOf(b.frames[0].sections[0], blk.pos)
