@@ -28,3 +28,10 @@ func WireDecodes(b []byte, opt Options) bool {
 	defer w.reset()
 	return w.decode(t.r, b)
 }
+
+// LentLinksRoom returns the room a reader lending its links keeps for the
+// next request's (TraceReader.LendLinks).
+func LentLinksRoom(t *TraceReader) int { return cap(t.e.links) }
+
+// MaxLentLinks is maxLentLinks.
+const MaxLentLinks = maxLentLinks

@@ -86,11 +86,20 @@ type ProtoError struct{ Err error }
 func (e *ProtoError) Error() string { return e.Err.Error() }
 func (e *ProtoError) Unwrap() error { return e.Err }
 
+// maxLentLinks is the most links whose room a reader lending them keeps
+// from one request to the next (1.4 MB; an exporter's batches are of up to
+// 8,192 spans), so that a pooled reader holds no outsized room between
+// requests, outside any memory bound.
+const maxLentLinks = 1 << 14
+
 // read reads one request's spans with add, and hands their events to emit.
 func (t *TraceReader) read(emit func(Event), add func() error) (Stats, error) {
 	t.e.emit = emit
 	if t.e.lend = t.LendLinks; t.LendLinks {
 		t.e.links = t.e.links[:0]
+		if cap(t.e.links) > maxLentLinks {
+			t.e.links = nil // an outsized request's room is not kept
+		}
 	}
 	t.b.stats, t.b.index, t.b.hidden, t.r.over = Stats{}, 0, 0, false
 	defer t.b.reportHidden()

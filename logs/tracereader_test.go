@@ -12,8 +12,10 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
+	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/session"
+	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/syntax"
 )
 
@@ -242,4 +244,47 @@ func fuzzBytes(file []byte) ([]byte, bool) {
 		}
 	}
 	return nil, false
+}
+
+// TestLendLinksRoom: a reader lending its links (ivc monitor's, pooled)
+// keeps their room for the next request, but not an outsized request's.
+func TestLendLinksRoom(t *testing.T) {
+	sp, err := spec.Load("../monitor/e2e/testdata/shop.hsf", "../monitor/e2e/testdata/shop.hif")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := logs.NewTraceReader("otlp", logs.Options{Sig: sp.Sig}, func(err error) { t.Error(err) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.LendLinks = true
+	read := func(orders int) int {
+		req := testutil.ShopRequest(orders)
+		testutil.SetShopTraces(req, 0, orders)
+		links := 0
+		if _, err := r.Read(req.Traces(), 1, func(ev logs.Event) {
+			if ev.Link != nil {
+				links++
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return links
+	}
+	small := read(64)
+	room := logs.LentLinksRoom(r)
+	if small == 0 || room < small {
+		t.Fatalf("%d links lent, room for %d", small, room)
+	}
+	read(64)
+	if logs.LentLinksRoom(r) != room {
+		t.Errorf("room for %d links after a request like the one before, %d before", logs.LentLinksRoom(r), room)
+	}
+	if n := read(2 * logs.MaxLentLinks / testutil.ShopSpansPerOrder); n <= logs.MaxLentLinks {
+		t.Fatalf("%d links: not an outsized request", n)
+	}
+	read(64)
+	if logs.LentLinksRoom(r) > logs.MaxLentLinks {
+		t.Errorf("room for %d links kept after an outsized request (at most %d)", logs.LentLinksRoom(r), logs.MaxLentLinks)
+	}
 }

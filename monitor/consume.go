@@ -43,6 +43,20 @@ type traceReader struct {
 	emit   func(logs.Event) // appends to events
 }
 
+// reset empties tr's events for a request; an outsized request's room is
+// not kept between requests (the events are the table's once added).
+func (tr *traceReader) reset() {
+	tr.events = tr.events[:0]
+	if cap(tr.events) > maxKeptEvents {
+		tr.events = nil
+	}
+}
+
+// maxKeptEvents is the most events whose room a pooled trace reader keeps
+// from one request to the next (1.5 MB; an exporter's batches are of up to
+// 8,192 spans).
+const maxKeptEvents = 1 << 14
+
 // reader returns a trace reader of source, from its pool.
 func (t *Table) reader(source string) (*sync.Pool, *traceReader, error) {
 	p, ok := t.readers.Load(source)
@@ -79,7 +93,7 @@ func (t *Table) ConsumeTraces(source string, td ptrace.Traces) (rejected int, er
 		return 0, err
 	}
 	defer pool.Put(tr)
-	tr.events = tr.events[:0]
+	tr.reset()
 	st, err := tr.r.Read(td, t.number(), tr.emit)
 	return t.added(source, tr, st, err)
 }
@@ -96,7 +110,7 @@ func (t *Table) ConsumeTracesProto(source string, b []byte) (rejected int, err e
 		return 0, err
 	}
 	defer pool.Put(tr)
-	tr.events = tr.events[:0]
+	tr.reset()
 	st, err := tr.r.ReadProto(b, t.number, tr.emit)
 	return t.added(source, tr, st, err)
 }
