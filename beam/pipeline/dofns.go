@@ -100,7 +100,7 @@ func fileError(name string, err error) error {
 
 // record returns the record of o, a judgment, as a JSON line.
 func record(o *check.Outcome) (string, error) {
-	b, err := json.Marshal(o.Record())
+	b, err := o.Record().AppendJSON(nil)
 	return string(b), err
 }
 

@@ -442,8 +442,12 @@ func (b *batch) print(o check.Outcome) {
 		a.fail()
 	}
 	if a.json() {
-		line, _ := json.Marshal(o.Record())
-		fmt.Fprintf(a.stdout, "%s\n", line)
+		line, err := o.Record().AppendJSON(nil)
+		if err != nil {
+			a.report(fmt.Errorf("%s: the record not written: %w", syntax.FileName(o.File), err))
+			return
+		}
+		a.stdout.Write(append(line, '\n'))
 	} else {
 		o.WriteText(a.stdout)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -469,7 +468,12 @@ func (o *recordOutput) write(out *check.Outcome) {
 	if o.text {
 		out.WriteText(&o.buf)
 	} else {
-		line, _ := json.Marshal(out.Record())
+		line, err := out.Record().AppendJSON(o.buf.AvailableBuffer())
+		if err != nil {
+			o.unwritten.Add(1)
+			o.report(fmt.Errorf("the record of session %s not written: %w", syntax.FileName(out.ID), err))
+			return
+		}
 		o.buf.Write(line)
 		o.buf.WriteByte('\n')
 	}
