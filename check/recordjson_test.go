@@ -39,15 +39,15 @@ func TestRecordJSON(t *testing.T) {
 	sample := check.Record{
 		File: "app.jsonl", Session: "4bf92f3577b34da6a3ce929d0e0e4736", Files: []string{"a.jsonl", "b.jsonl"},
 		Verdict: "Fail", Mode: "prefix", Engine: "automata", Nodes: 7, LocalNodes: 3, ElapsedUS: 1500, SetupUS: 20,
-		Reason:      "LocalError: [a] cannot read event 3 (a!m), expected a?n",
-		Explanation: &verdict.Explanation{Components: []verdict.ComponentProgress{{Lifelines: "a", Consumed: 2, Head: "a!m"}}, Expected: []string{"a?n"}, LocalFailure: "a"},
-		At:          []check.Stop{{Lifelines: "a", Event: 3, Action: "a!m", Origin: session.Origin{File: "app.jsonl", Line: 4}, TraceID: "t", URL: "http://x/t"}},
-		Unfinished:  []verdict.Unfinished{{Lifelines: "b", Events: 1, Expected: []string{"b?m"}}},
-		Simulated:   []verdict.SimulatedAction{{Action: "c!m", Component: "c", When: "before"}},
+		Reason:        "LocalError: [a] cannot read event 3 (a!m), expected a?n",
+		Explanation:   &verdict.Explanation{Components: []verdict.ComponentProgress{{Lifelines: "a", Consumed: 2, Head: "a!m"}}, Expected: []string{"a?n"}, LocalFailure: "a"},
+		At:            []check.Stop{{Lifelines: "a", Event: 3, Action: "a!m", Origin: session.Origin{File: "app.jsonl", Line: 4}, TraceID: "t", URL: "http://x/t"}},
+		Unfinished:    []verdict.Unfinished{{Lifelines: "b", Events: 1, Expected: []string{"b?m"}}},
+		Simulated:     []verdict.SimulatedAction{{Action: "c!m", Component: "c", When: "before"}},
 		IgnoredEvents: 2, AllIgnored: true, DuplicateEvents: 3, ConflictingEvents: 1, UnpairedSpans: 4,
 		Repair:           []check.RepairEdit{{Edit: verdict.Edit{Op: verdict.Delete, Location: []string{"a"}, Index: 3, Action: "a!m"}, Origin: &session.Origin{File: "app.jsonl", Line: 4}}},
 		RepairIncomplete: "node budget reached", Pattern: "[a] unexpected a!m",
-		Live:             &check.Live{Revision: 2, ClosedBy: "idle", LatencyUS: 9},
+		Live: &check.Live{Revision: 2, ClosedBy: "idle", LatencyUS: 9},
 	}
 	sameAsReflection(t, check.Record{})
 	sameAsReflection(t, sample)
