@@ -169,7 +169,7 @@ func (in *Input) use() error {
 // Scan reads the log and hands out its events, as the package function
 // Scan does.
 func (in *Input) Scan(emit func(Event), report func(error)) (Stats, error) {
-	return in.Feed(&emitter{emit: emit, ids: map[string]string{}}, report)
+	return in.Feed(&emitter{emit: emit}, report)
 }
 
 // Feed reads the log and hands each event to c as it is read, in the order

@@ -33,7 +33,7 @@ type TraceReader struct {
 // malformed spans go to report (the first Options.MaxReports of a
 // request, the others counted).
 func NewTraceReader(name string, opt Options, report func(error)) (*TraceReader, error) {
-	t := &TraceReader{e: emitter{ids: map[string]string{}}}
+	t := &TraceReader{e: emitter{}}
 	b, err := newBuilder(name, &opt, report, &t.e)
 	if err != nil {
 		return nil, err

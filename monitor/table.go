@@ -159,6 +159,8 @@ type Counts struct {
 // liveSession is the events of one session id, in arrival order.
 type liveSession struct {
 	id, file    string
+	hash        uint64       // of id (sessionIndex)
+	sameHash    *liveSession // the next session of the same hash (sessionIndex)
 	events      []liveEvent
 	first, last time.Time
 	bytes       int64        // held by its events beyond their slice (Table.bytes counts them too)
@@ -288,10 +290,10 @@ type Table struct {
 	begun, beginning int
 
 	mu       sync.Mutex
-	sessions map[string]*liveSession // open and closed within their grace
-	open     sessionList             // oldest first
-	closed   sessionList             // closed first first
-	tombs    map[string]struct{}     // ids past their grace, for counting late events
+	sessions sessionIndex        // open and closed within their grace
+	open     sessionList         // oldest first
+	closed   sessionList         // closed first first
+	tombs    map[string]struct{} // ids past their grace, for counting late events
 	tombList []string
 	index    int
 	bytes    int64
@@ -337,7 +339,7 @@ func NewTable(c *check.Checker, lopt logs.Options, opt Options, emit func(check.
 		opt.Report = func(error) {}
 	}
 	t := &Table{c: c, asm: asm, lopt: lopt, opt: opt, emit: emit, online: c.Walker(asm.Locations()),
-		sessions: map[string]*liveSession{}, tombs: map[string]struct{}{}, sourceIndex: map[string]uint32{}}
+		sessions: newSessionIndex(), tombs: map[string]struct{}{}, sourceIndex: map[string]uint32{}}
 	t.scratch.Reuse = true
 	if t.online != nil {
 		n := len(asm.Locations())
@@ -370,7 +372,8 @@ func (t *Table) add(source string, ev logs.Event, now time.Time) {
 	}
 	ev.Index, ev.File = t.index, source
 	t.index++
-	s := t.sessions[ev.Session]
+	h := t.sessions.hash(ev.Session)
+	s := t.sessions.get(ev.Session, h)
 	if t.sealed || s == nil && t.tomb(ev.Session) { // its session judged: late
 		switch {
 		case ev.Dropped:
@@ -384,11 +387,11 @@ func (t *Table) add(source string, ev logs.Event, now time.Time) {
 	switch {
 	case s == nil:
 		s = t.newSession()
-		*s = liveSession{id: ev.Session, file: source, first: now, events: t.newEvents(), batch: t.batch}
+		*s = liveSession{id: ev.Session, hash: h, file: source, first: now, events: t.newEvents(), batch: t.batch}
 		if t.batch != 0 {
 			t.begun++
 		}
-		t.sessions[s.id] = s
+		t.sessions.put(s)
 		t.open.pushBack(s)
 		t.bytes += sessionBytes + int64(len(s.id)) + int64(cap(s.events))*eventBytes
 	case !s.closedAt.IsZero(): // late, within its grace: re-open
@@ -497,7 +500,7 @@ func (t *Table) tomb(id string) bool {
 // its late events.
 func (t *Table) forget(s *liveSession) {
 	t.closed.remove(s)
-	delete(t.sessions, s.id)
+	t.sessions.remove(s)
 	t.bytes -= sessionBytes + int64(len(s.id)) + s.bytes + int64(cap(s.events))*eventBytes
 	if cap(s.events) == t.sized && len(t.free) < maxFree {
 		clear(s.events)
