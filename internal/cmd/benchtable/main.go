@@ -171,7 +171,7 @@ var producers = []producer{
 	}},
 	{"large", func() ([]row, error) {
 		// A large search (par of 20 arrows, a Fail, no POR or local
-		// analyses) to 100k, 1M and 3M vertices: vertices per CPU-second must
+		// analyses) to 100k, 1M, 3M and 10M vertices: vertices per CPU-second must
 		// not fall as the search grows.
 		rs, err := bench("./internal/engine/rewrite", `LargeSearch`, "1x")
 		if err != nil || len(rs) < 2 {
