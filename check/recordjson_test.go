@@ -71,6 +71,22 @@ func TestRecordJSON(t *testing.T) {
 	}
 }
 
+// TestRecordJSONError: a field encoding/json refuses (an unknown edit
+// operation) is an error, as json.Marshal gives, and nothing is appended.
+func TestRecordJSONError(t *testing.T) {
+	r := check.Record{File: "a", Repair: []check.RepairEdit{{Edit: verdict.Edit{Op: verdict.EditOp(9)}}}}
+	if _, err := json.Marshal(plainRecord(r)); err == nil {
+		t.Fatal("encoding/json takes an unknown edit operation")
+	}
+	got, err := r.AppendJSON([]byte("x"))
+	if err == nil || string(got) != "x" {
+		t.Errorf("AppendJSON: %q, %v; want x and an error", got, err)
+	}
+	if _, err := json.Marshal(r); err == nil {
+		t.Error("json.Marshal: no error")
+	}
+}
+
 // FuzzRecordJSON: for any strings and numbers, a record's JSON is
 // encoding/json's.
 func FuzzRecordJSON(f *testing.F) {

@@ -442,12 +442,11 @@ func (b *batch) print(o check.Outcome) {
 		a.fail()
 	}
 	if a.json() {
-		line, err := o.Record().AppendJSON(nil)
-		if err != nil {
+		if line, err := o.Record().AppendJSON(nil); err != nil {
 			a.report(fmt.Errorf("%s: the record not written: %w", syntax.FileName(o.File), err))
-			return
+		} else {
+			a.stdout.Write(append(line, '\n'))
 		}
-		a.stdout.Write(append(line, '\n'))
 	} else {
 		o.WriteText(a.stdout)
 	}
