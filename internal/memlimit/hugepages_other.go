@@ -1,0 +1,7 @@
+//go:build !linux
+
+package memlimit
+
+func adviseHugePages() (int64, error) { return 0, nil }
+
+func canPrepare() bool { return false }
