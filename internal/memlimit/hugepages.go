@@ -3,6 +3,7 @@ package memlimit
 import (
 	"context"
 	"runtime"
+	"runtime/debug"
 	"time"
 )
 
@@ -36,8 +37,9 @@ func AdviseHugePages() (int64, error) { return adviseHugePages() }
 // reach them, while memory it already holds keeps the advice when it is
 // reused (Go gives memory back to the system with madvise, which keeps a
 // mapping's advice, and takes it again without remapping it). The n bytes
-// are only mapped, never written: they take no physical memory, and the
-// collection at the end sets the collector's goal back by the live heap.
+// are only mapped, never written: they take no physical memory, and they
+// are given back to the system at the end (debug.FreeOSMemory), so that
+// neither the collector's goal nor a memory limit (GOMEMLIMIT) counts them.
 // It maps nothing, and only advises, where that could cost anything: on a
 // 32-bit system, where the kernel counts every mapping against a commit
 // limit, or where it gives no huge pages when asked. It returns what
@@ -50,7 +52,7 @@ func PrepareHugePages(n int64) (int64, error) {
 	advised, err := AdviseHugePages()
 	runtime.KeepAlive(b)
 	b = nil
-	runtime.GC()
+	debug.FreeOSMemory()
 	return advised, err
 }
 
