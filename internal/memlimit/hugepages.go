@@ -51,14 +51,15 @@ func PrepareHugePages(n int64) (int64, error) {
 	b := make([]byte, n)
 	advised, err := AdviseHugePages()
 	runtime.KeepAlive(b)
-	b = nil
 	debug.FreeOSMemory()
 	return advised, err
 }
 
 // KeepHugePages calls AdviseHugePages every period until ctx is done, so
-// that the mappings the heap adds as it grows are advised before most of
-// their pages are first written, and returns the first error.
+// that what the heap maps beyond the prepared memory is advised too (the
+// part of it not written yet when the advice comes: with the advice alone,
+// a sixth of ivc monitor's heap had huge pages), and returns the first
+// error.
 func KeepHugePages(ctx context.Context, period time.Duration) error {
 	tick := time.NewTicker(period)
 	defer tick.Stop()
