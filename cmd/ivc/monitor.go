@@ -233,11 +233,14 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 		if _, err := memlimit.PrepareHugePages(hugePagesPrepared); err != nil {
 			opt.Report(fmt.Errorf("huge pages not asked for: %w", err))
 		}
+		kept := make(chan struct{})
 		go func() {
+			defer close(kept)
 			if err := memlimit.KeepHugePages(ctx, hugePagesPeriod); err != nil {
 				opt.Report(fmt.Errorf("huge pages not asked for: %w", err))
 			}
 		}()
+		defer func() { stop(); <-kept }() // nothing reported after the monitor returns
 	}
 	// servers stop each server: at once when ctx is done, else after the
 	// requests under way.

@@ -59,8 +59,11 @@ func PrepareHugePages(n int64) (int64, error) {
 // that what the heap maps beyond the prepared memory is advised too (the
 // part of it not written yet when the advice comes: with the advice alone,
 // a sixth of ivc monitor's heap had huge pages), and returns the first
-// error.
+// error. It returns at once where AdviseHugePages does nothing.
 func KeepHugePages(ctx context.Context, period time.Duration) error {
+	if !hugePagesAsked() {
+		return nil
+	}
 	tick := time.NewTicker(period)
 	defer tick.Stop()
 	for {
