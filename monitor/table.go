@@ -159,7 +159,7 @@ type Counts struct {
 // liveSession is the events of one session id, in arrival order.
 type liveSession struct {
 	id, file    string
-	hash        uint64       // of id (sessionIndex)
+	hash        uint64       // of id (sessionIndex), kept: forgetting s reads no id again
 	sameHash    *liveSession // the next session of the same hash (sessionIndex)
 	events      []liveEvent
 	first, last time.Time
