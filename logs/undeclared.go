@@ -94,7 +94,9 @@ func (t *Tally) List() []Undeclared {
 }
 
 // MostUndeclared merges the tallies of several logs and returns the n
-// names with the most events, most first (then by name).
+// names with the most events, most first (then by name, lifelines before
+// messages, then by the other candidates: an order that does not depend on
+// the maps it was counted in).
 func MostUndeclared(n int, lists ...[]Undeclared) []Undeclared {
 	sum := map[Undeclared]int{}
 	for _, l := range lists {
@@ -113,7 +115,16 @@ func MostUndeclared(n int, lists ...[]Undeclared) []Undeclared {
 		if c := cmp.Compare(b.Events, a.Events); c != 0 {
 			return c
 		}
-		return strings.Compare(a.Name, b.Name)
+		if c := strings.Compare(a.Name, b.Name); c != 0 {
+			return c
+		}
+		if a.Lifeline != b.Lifeline {
+			if a.Lifeline {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.Also, b.Also)
 	})
 	return out[:min(n, len(out))]
 }
