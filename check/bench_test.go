@@ -53,7 +53,8 @@ import (
 //
 // Run it with -cpu 1 to count one core.
 func BenchmarkLogs(b *testing.B) {
-	defer memlimit.TuneGC(0)() // the collector as ivc analyze sets it
+	defer memlimit.HugePages(memlimit.BatchHugePages, func(err error) { b.Error(err) })() // the heap as ivc analyze asks for it
+	defer memlimit.TuneGC(0)()                                                            // the collector as ivc analyze sets it
 	for _, c := range []struct{ name, hsf, hif, engine string }{
 		{"distinct-i0", "slice/i0.hsf", "slice/i0.hif", check.EngineRuntime.String()},
 		{"repeated-i1", "lfrem/signature.hsf", "lfrem/i1.hif", check.EngineRuntime.String()},
@@ -392,7 +393,8 @@ func joinSplit(b *testing.B, split [][]byte, f logs.Format, opt logs.Options, ev
 // spill to temporary files; beside the JSON Lines paths, the bare scan of
 // the same files (see BenchmarkLogs). Run it with -cpu 1 to count one core.
 func BenchmarkJoin(b *testing.B) {
-	defer memlimit.TuneGC(0)() // the collector as ivc analyze sets it
+	defer memlimit.HugePages(memlimit.BatchHugePages, func(err error) { b.Error(err) })() // the heap as ivc analyze asks for it
+	defer memlimit.TuneGC(0)()                                                            // the collector as ivc analyze sets it
 	sp, err := spec.Load(filepath.Join(testdata, "abp/abp.hsf"), filepath.Join(testdata, "abp/abp.hif"))
 	if err != nil {
 		b.Fatal(err)

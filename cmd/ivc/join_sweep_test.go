@@ -25,6 +25,7 @@ var (
 	joinSessions  = flag.Int("join.sessions", 1_000_000, "BenchmarkJoinSpill: sessions of the logs")
 	joinRotations = flag.Int("join.rotations", 5, "BenchmarkJoinSpill: files of each service's rotated log")
 	joinBudget    = flag.String("join.budget", "256MiB", "BenchmarkJoinSpill: --max-memory of the spilling run")
+	joinArgs      = flag.String("join.args", "", "BenchmarkJoinSpill: more flags of both runs of ivc analyze, space-separated (e.g. --huge-pages=false)")
 )
 
 // BenchmarkJoinSpill is the large join run: the ABP's four services each
@@ -41,7 +42,8 @@ var (
 //
 //	go test -tags sweep -run '^$' -bench JoinSpill -benchtime 1x ./cmd/ivc
 //
-// (-args -join.sessions 100000 for a tenth of it).
+// (-args -join.sessions 100000 for a tenth of it; -join.args for more flags
+// of ivc analyze).
 func BenchmarkJoinSpill(b *testing.B) {
 	dir := b.TempDir()
 	bin := filepath.Join(dir, "ivc")
@@ -75,6 +77,7 @@ func BenchmarkJoinSpill(b *testing.B) {
 		stderr    string
 	}
 	run := func(args ...string) result {
+		args = append(args, strings.Fields(*joinArgs)...)
 		cmd := exec.Command(bin, append([]string{"analyze", "--jobs", "1", "--format", "json", hsf, logs}, args...)...)
 		var stderr strings.Builder
 		cmd.Stderr = &stderr

@@ -40,15 +40,6 @@ type monitorFlags struct {
 	hugePages                   bool
 }
 
-// hugePagesPeriod is how often the heap's new memory is advised for huge
-// pages (memlimit.KeepHugePages): under load the heap grows by tens of
-// megabytes a second, and a look costs tens of microseconds.
-const hugePagesPeriod = 100 * time.Millisecond
-
-// hugePagesPrepared is the heap ivc monitor maps at its start, with huge
-// pages asked for (memlimit.PrepareHugePages): mapped, not written.
-const hugePagesPrepared = 1 << 30
-
 // defaultShutdownGrace is how long ivc monitor waits at shutdown for the
 // OTLP requests under way: within Kubernetes' 30 s between SIGTERM and
 // SIGKILL, with room to judge the open sessions and write their records.
@@ -230,17 +221,7 @@ func (a *app) monitor(cmd *cobra.Command, fl *monitorFlags, args []string) error
 	ctx, stop := a.interrupted()
 	defer stop()
 	if fl.hugePages {
-		if _, err := memlimit.PrepareHugePages(hugePagesPrepared); err != nil {
-			opt.Report(fmt.Errorf("huge pages not asked for: %w", err))
-		}
-		kept := make(chan struct{})
-		go func() {
-			defer close(kept)
-			if err := memlimit.KeepHugePages(ctx, hugePagesPeriod); err != nil {
-				opt.Report(fmt.Errorf("huge pages not asked for: %w", err))
-			}
-		}()
-		defer func() { stop(); <-kept }() // nothing reported after the monitor returns
+		defer memlimit.HugePages(0, opt.Report)() // nothing reported after the monitor returns
 	}
 	// servers stop each server: at once when ctx is done, else after the
 	// requests under way.

@@ -36,7 +36,14 @@ func available(root string) int64 {
 
 // memAvailable reads MemAvailable from a meminfo file, in bytes, or returns
 // 0.
-func memAvailable(file string) int64 {
+func memAvailable(file string) int64 { return meminfo(file, "MemAvailable:") }
+
+// memTotal returns the machine's memory (MemTotal of /proc/meminfo), or 0
+// when it cannot be read.
+func memTotal() int64 { return meminfo("/proc/meminfo", "MemTotal:") }
+
+// meminfo reads the field key of a meminfo file, in bytes, or returns 0.
+func meminfo(file, key string) int64 {
 	f, err := os.Open(file)
 	if err != nil {
 		return 0
@@ -44,7 +51,7 @@ func memAvailable(file string) int64 {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		rest, ok := bytes.CutPrefix(sc.Bytes(), []byte("MemAvailable:"))
+		rest, ok := bytes.CutPrefix(sc.Bytes(), []byte(key))
 		if !ok {
 			continue
 		}

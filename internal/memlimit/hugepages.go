@@ -2,8 +2,11 @@ package memlimit
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
+	"sync/atomic"
 	"time"
 )
 
@@ -42,38 +45,91 @@ func AdviseHugePages() (int64, error) { return adviseHugePages() }
 // neither the collector's goal nor a memory limit (GOMEMLIMIT) counts them.
 // It maps nothing, and only advises, where that could cost anything: on a
 // 32-bit system, where the kernel counts every mapping against a commit
-// limit, or where it gives no huge pages when asked. It returns what
-// AdviseHugePages returns.
+// limit, or where it gives no huge pages when asked. It maps at most half
+// the machine's memory: Linux's heuristic overcommit (its default) refuses
+// a mapping larger than its memory and swap, which would end the process.
+// It returns what AdviseHugePages returns.
 func PrepareHugePages(n int64) (int64, error) {
+	n = min(n, memTotal()/2)
 	if n <= 0 || !canPrepare() {
 		return AdviseHugePages()
 	}
 	b := make([]byte, n)
+	preparations.Add(1)
 	advised, err := AdviseHugePages()
 	runtime.KeepAlive(b)
 	debug.FreeOSMemory()
 	return advised, err
 }
 
-// KeepHugePages calls AdviseHugePages every period until ctx is done, so
-// that what the heap maps beyond the prepared memory is advised too (the
-// part of it not written yet when the advice comes: with the advice alone,
-// a sixth of ivc monitor's heap had huge pages), and returns the first
-// error. It returns at once where AdviseHugePages does nothing.
-func KeepHugePages(ctx context.Context, period time.Duration) error {
+// preparations counts the PrepareHugePages that mapped memory, for tests;
+// prepared is set once HugePages has prepared the heap: the process's heap
+// keeps it (a run of ivc in process, such as the tests', after another).
+var (
+	preparations atomic.Int32
+	prepared     atomic.Bool
+)
+
+// What HugePages prepares, and how often it advises the heap's new
+// memory: under load ivc monitor's heap grows by tens of megabytes a
+// second, and a look at /proc/self/maps costs tens of microseconds.
+const (
+	hugePagesPrepared = 1 << 30
+	hugePagesPeriod   = 100 * time.Millisecond
+)
+
+// BatchHugePages is the heap from which a batch run (ivc analyze, and the
+// benchmarks that measure it) prepares huge pages (HugePages): 16k pages
+// of 4 KiB, whose faults cost more than the preparation.
+const BatchHugePages = 64 << 20
+
+// HugePages asks for huge pages on the heap for as long as a run of ivc
+// lasts, until stop is called: AdviseHugePages every 100 ms, so that what
+// the heap maps is advised too (the part of it not written yet when the
+// advice comes: with the advice alone, a sixth of ivc monitor's heap had
+// huge pages), and PrepareHugePages of 1 GiB once the heap's objects take
+// from bytes (0: at once), once in a process. A run whose heap stays small pays nothing for
+// the preparation, which takes a few milliseconds and a collection: ivc
+// analyze prepares from BatchHugePages, ivc monitor at its start. report gets the
+// first error, which leaves the run as it is, without huge pages. Nothing
+// is done where huge pages are not given when asked; stop waits for the
+// advice to end, so that nothing is reported after it returns.
+func HugePages(from int64, report func(error)) (stop func()) {
 	if !hugePagesAsked() {
-		return nil
+		return func() {}
 	}
-	tick := time.NewTicker(period)
-	defer tick.Stop()
-	for {
-		if _, err := AdviseHugePages(); err != nil {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-tick.C:
+	fail := func(err error) { report(fmt.Errorf("huge pages not asked for: %w", err)) }
+	if from <= 0 && !prepared.Swap(true) {
+		if _, err := PrepareHugePages(hugePagesPrepared); err != nil {
+			fail(err)
+			return func() {}
 		}
 	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(hugePagesPeriod)
+		defer tick.Stop()
+		heap := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			metrics.Read(heap)
+			var err error
+			if heap[0].Value.Uint64() >= uint64(from) && !prepared.Load() && !prepared.Swap(true) {
+				_, err = PrepareHugePages(hugePagesPrepared)
+			} else {
+				_, err = AdviseHugePages()
+			}
+			if err != nil {
+				fail(err)
+				return
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
 }

@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -88,4 +90,40 @@ func smapsOf(t *testing.T, addr uint64) (flags string, hugeKB int) {
 	}
 	t.Fatalf("no mapping holds %#x", addr)
 	return "", 0
+}
+
+// TestHugePages: the run's huge pages are asked for without an error, the
+// heap prepared at once (from 0), once its objects take from bytes, or not
+// while they take less, and once only in a process; stop ends the periodic
+// advice (it returns).
+func TestHugePages(t *testing.T) {
+	if memTotal() <= 0 {
+		t.Error("no MemTotal in /proc/meminfo")
+	}
+	if !hugePagesAsked() || !canPrepare() {
+		t.Skip("huge pages not given when asked here, or mapping is not free")
+	}
+	keep := make([]byte, 16<<20) // the heap's objects take at least this
+	for _, tt := range []struct {
+		from     int64
+		prepared bool
+	}{{0, true}, {4 << 20, true}, {1 << 50, false}} {
+		before := preparations.Load()
+		prepared.Store(false)
+		stop := HugePages(tt.from, func(err error) { t.Error(err) })
+		time.Sleep(5 * hugePagesPeriod / 2)
+		stop()
+		if got := preparations.Load() > before; got != tt.prepared {
+			t.Errorf("from %d: prepared %v, want %v", tt.from, got, tt.prepared)
+		}
+	}
+	// Once in a process: not again.
+	prepared.Store(false)
+	before := preparations.Load()
+	HugePages(0, func(err error) { t.Error(err) })()
+	HugePages(0, func(err error) { t.Error(err) })()
+	if n := preparations.Load() - before; n != 1 {
+		t.Errorf("prepared %d times in a process, want once", n)
+	}
+	runtime.KeepAlive(keep)
 }

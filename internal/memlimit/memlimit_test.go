@@ -104,3 +104,17 @@ func TestTuneGC(t *testing.T) {
 		t.Errorf("memory limit %d after restore, want %d", mem, mem0)
 	}
 }
+
+// TestMeminfo reads a field of a meminfo file (the machine's memory bounds
+// what PrepareHugePages maps), and nothing from a file without it.
+func TestMeminfo(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "meminfo")
+	if err := os.WriteFile(file, []byte("MemTotal:       32000000 kB\nMemAvailable:   16777216 kB\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]int64{"MemTotal:": 32000000 << 10, "MemAvailable:": 16 << 30, "MemFree:": 0} {
+		if got := meminfo(file, key); got != want {
+			t.Errorf("%s %d, want %d", key, got, want)
+		}
+	}
+}

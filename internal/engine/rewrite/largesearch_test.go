@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ivc-project/ivc/internal/memlimit"
 	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/verdict"
 )
@@ -17,9 +18,11 @@ import (
 // every vertex (for the memory budget) once made 3M vertices take 1.5
 // times as long per vertex as 1M, and 10M more than twice. It reports
 // vertices per CPU-second too, which a loaded machine disturbs less than
-// the wall clock.
+// the wall clock. Its heap asks for huge pages, as ivc analyze's does
+// (memlimit.HugePages).
 func BenchmarkLargeSearch(b *testing.B) {
 	st, u, mt := arrows(b, 20)
+	defer memlimit.HugePages(memlimit.BatchHugePages, func(err error) { b.Error(err) })()
 	for _, n := range []int{100_000, 1_000_000, 3_000_000, 10_000_000} {
 		b.Run(fmt.Sprintf("vertices=%d", n), func(b *testing.B) {
 			cpu := testutil.CPUTime()
