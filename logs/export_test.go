@@ -35,3 +35,25 @@ func LentLinksRoom(t *TraceReader) int { return cap(t.e.links) }
 
 // MaxLentLinks is maxLentLinks.
 const MaxLentLinks = maxLentLinks
+
+// SetJSONWire turns the reading of OTLP/JSON documents from their bytes on
+// or off (pdata then reads them all) for a test, and returns the function
+// that restores it. The test must not be parallel.
+func SetJSONWire(on bool) (restore func()) {
+	old := jsonWireOff
+	jsonWireOff = !on
+	return func() { jsonWireOff = old }
+}
+
+// JSONWireDecodes reports whether doc, an OTLP/JSON document (when
+// element, one of its resource spans), is read from its bytes, against
+// opt, rather than by pdata.
+func JSONWireDecodes(doc []byte, opt Options, element bool) bool {
+	t, err := NewTraceReader("wire", opt, nil)
+	if err != nil {
+		panic(err)
+	}
+	w := t.r.wireReader()
+	defer w.reset()
+	return w.decodeJSON(t.r, doc, element)
+}

@@ -118,10 +118,12 @@ func (r *spanReader) span(id []byte, line, col int, spanID spanRef, l string, k 
 	return r.b.add(id, line, act, spanKey(start), spanID.Num())
 }
 
-// readOTLP reads OTLP/JSON traces with the OpenTelemetry Collector's own
-// decoder (pdata): one TracesData (or ExportTraceServiceRequest) object a
-// line, as the Collector's file exporter writes them, or one object over
-// many lines (or many such objects), read one resource at a time. The
+// readOTLP reads OTLP/JSON traces as the OpenTelemetry Collector's own
+// decoder (pdata) reads them, straight from their bytes where that reading
+// is sure to read them alike (otlpjsonwire.go), with pdata elsewhere: one
+// TracesData (or ExportTraceServiceRequest) object a line, as the
+// Collector's file exporter writes them, or one object over many lines (or
+// many such objects), read one resource at a time. The
 // session of a span is its trace id (hex), and the order within a location
 // is the spans' start times: a file need not be in time order.
 func readOTLP(b *builder, lr *lineReader, opt *Options) error {
@@ -164,6 +166,15 @@ func (r *spanReader) otlpLines(lr *lineReader) error {
 			return err
 		}
 		r.docs++
+		if w := r.wireReader(); w.decodeJSON(r, line, false) {
+			r.found++
+			err := r.addWire(w, line, lr.line, 1)
+			w.reset()
+			if err != nil {
+				return r.b.stop(err)
+			}
+			continue
+		}
 		doc := line
 		if bytes.Contains(line, []byte(`"result"`)) { // Jaeger's API v3 answers {"result": TracesData}
 			if v, err := p.ParseBytes(line); err == nil && v.Get(otlpResourceSpans) == nil && v.Get(otlpResourceSpansSnaked) == nil {
@@ -254,6 +265,14 @@ func (r *spanReader) otlpKeys(s *jsonStream, u *ptrace.JSONUnmarshaler, raw *jso
 			line, col, err := s.value(raw)
 			if err != nil {
 				return err
+			}
+			if w := r.wireReader(); w.decodeJSON(r, *raw, true) {
+				err := r.addWire(w, *raw, line, col)
+				w.reset()
+				if err != nil {
+					return err
+				}
+				continue
 			}
 			td, bad := decodeOTLP(u, *raw, wrapped, line, col)
 			if bad != nil {
@@ -490,6 +509,10 @@ func posIn(doc []byte, off, line, col int) (int, int) {
 type spanKeys struct {
 	doc            []byte
 	off, line, col int // where the search is: an offset of doc and its line:col
+	// listed: the offsets of the keys are offs, in order, found as the
+	// document was read (jsonScan): no search.
+	listed bool
+	offs   []int
 }
 
 // next returns the position of the next span, which has links links
@@ -499,16 +522,23 @@ func (k *spanKeys) next(links int) (line, col int, ok bool) {
 		// One pass: "span, then Id" or _id" (two searches would each scan
 		// the rest of the document for a key it does not have).
 		rest, at := k.doc[k.off:], 0
-		for {
-			j := bytes.Index(rest[at:], []byte(`"span`))
-			if j < 0 {
+		if k.listed {
+			if len(k.offs) == 0 {
 				return 0, 0, false
 			}
-			at += j
-			if key := rest[at+5:]; bytes.HasPrefix(key, []byte(`Id"`)) || bytes.HasPrefix(key, []byte(`_id"`)) {
-				break
+			at, k.offs = k.offs[0]-k.off, k.offs[1:]
+		} else {
+			for {
+				j := bytes.Index(rest[at:], []byte(`"span`))
+				if j < 0 {
+					return 0, 0, false
+				}
+				at += j
+				if key := rest[at+5:]; bytes.HasPrefix(key, []byte(`Id"`)) || bytes.HasPrefix(key, []byte(`_id"`)) {
+					break
+				}
+				at++
 			}
-			at++
 		}
 		k.line, k.col = posIn(rest[:at], at, k.line, k.col)
 		k.off += at + 1

@@ -282,6 +282,11 @@ func (p *protoReader) decode(n int, off int64, msg []byte) error {
 	p.r.docs++
 	var td ptrace.Traces
 	if body := bytes.TrimLeft(msg, " \t\r\n"); len(body) > 0 && body[0] == '{' {
+		if w := p.r.wireReader(); w.decodeJSON(p.r, body, false) {
+			defer w.reset()
+			p.r.found++
+			return p.r.addWire(w, nil, n, 0)
+		}
 		var bad *syntax.Error
 		if td, bad = decodeOTLP(&p.u, body, nil, n, 0); bad != nil {
 			p.malformed(n, off, "%s", bad.Msg)
@@ -293,7 +298,7 @@ func (p *protoReader) decode(n int, off int64, msg []byte) error {
 			if len(w.rss) > 0 {
 				p.r.found++
 			}
-			return p.r.addWire(w, n, 0)
+			return p.r.addWire(w, nil, n, 0)
 		}
 		req := ptraceotlp.NewExportRequest()
 		if err := req.UnmarshalProto(msg); err != nil {

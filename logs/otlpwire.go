@@ -47,9 +47,14 @@ type protoWire struct {
 	attrs    []wireAttr // the spans' attributes
 	resAttrs []wireAttr // the resources' attributes
 	links    []otlpLink
-	hexIDs   []byte            // the spans' trace ids in hex (addWire)
-	unsure   bool              // a name read from a value pdata writes as JSON
-	interned map[string]string // names outside the signature, read from attributes
+	hexIDs   []byte // the spans' trace ids in hex (addWire)
+	bytes    []byte // the bytes values of OTLP/JSON, decoded (otlpjsonwire.go)
+	// keyOffs are the offsets in an OTLP/JSON document of the "spanId" and
+	// "span_id" strings that spanKeys finds, when keysListed.
+	keyOffs    []int
+	keysListed bool
+	unsure     bool              // a name read from a value pdata writes as JSON
+	interned   map[string]string // names outside the signature, read from attributes
 }
 
 // wireResource is a resource spans: its resource's attributes
@@ -90,7 +95,8 @@ const (
 	wireInt
 	wireDouble
 	wireBytes
-	wireNested // an array or a map (kvlist)
+	wireNested  // an array or a map (kvlist)
+	wireEscaped // a string of OTLP/JSON holding escapes, v as written
 )
 
 // maxWireDepth bounds the nesting of attribute values read here: deeper,
@@ -138,8 +144,8 @@ func (w *protoWire) reset() {
 	clear(w.spans)
 	clear(w.attrs)
 	clear(w.resAttrs)
-	w.msg, w.unsure = nil, false
-	w.rss, w.attrs, w.resAttrs, w.links = w.rss[:0], w.attrs[:0], w.resAttrs[:0], w.links[:0]
+	w.msg, w.unsure, w.keysListed, w.keyOffs = nil, false, false, w.keyOffs[:0]
+	w.rss, w.attrs, w.resAttrs, w.links, w.bytes = w.rss[:0], w.attrs[:0], w.resAttrs[:0], w.links[:0], w.bytes[:0]
 	if cap(w.spans) > maxWireSpans {
 		w.spans, w.attrs, w.links = nil, nil, nil
 	}
@@ -610,8 +616,10 @@ func (w *protoWire) names(r *spanReader) {
 	}
 }
 
-// addWire adds the spans read, each at line:col (pass 3), as traces does.
-func (r *spanReader) addWire(w *protoWire, line, col int) error {
+// addWire adds the spans read (pass 3), as traces does: read from doc,
+// an OTLP/JSON document at line:col, each at the position spanKeys gives
+// it; else (doc nil) each at line:col.
+func (r *spanReader) addWire(w *protoWire, doc []byte, line, col int) error {
 	// The trace ids of the spans in hex, one string for them all: a
 	// trace's spans come in runs, one a service (resource).
 	hexIDs := w.hexIDs[:0]
@@ -624,8 +632,17 @@ func (r *spanReader) addWire(w *protoWire, line, col int) error {
 	w.hexIDs = hexIDs
 	ids := string(hexIDs)
 	var th traceHex
+	keys := spanKeys{doc: doc, line: line, col: col, listed: w.keysListed, offs: w.keyOffs}
 	for i := range w.spans {
 		s := &w.spans[i]
+		line, col := line, col
+		if doc != nil {
+			if l, c, ok := keys.next(int(s.linkRange[1] - s.linkRange[0])); ok {
+				line, col = l, c
+			} else {
+				doc = nil
+			}
+		}
 		if !s.kinded {
 			r.b.stats.Unkinded++
 			continue
@@ -664,8 +681,8 @@ func (w *protoWire) attr(attrs []wireAttr, key string) (string, bool) {
 			return float64AsString(math.Float64frombits(a.x)), true
 		case wireBytes:
 			return base64.StdEncoding.EncodeToString(a.v), true
-		case wireNested:
-			w.unsure = true // pdata writes it as JSON
+		case wireNested, wireEscaped:
+			w.unsure = true // pdata writes it as JSON, or undoes its escapes
 		}
 		return "", true
 	}

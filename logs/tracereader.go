@@ -76,7 +76,7 @@ func (t *TraceReader) ReadProto(b []byte, number func() int, emit func(Event)) (
 		return Stats{}, nil
 	}
 	n := number()
-	return t.read(emit, func() error { return t.r.addWire(w, n, 0) })
+	return t.read(emit, func() error { return t.r.addWire(w, nil, n, 0) })
 }
 
 // A ProtoError is an OTLP/protobuf request that does not decode: Err is
