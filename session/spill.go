@@ -244,7 +244,10 @@ type spilled struct {
 
 var errSpill = errors.New("corrupt spill file")
 
-// read reads the next event of r into e; io.EOF at the end.
+// read reads the next event of r into e; io.EOF at the end. Past its id,
+// an event is decoded from the reader's buffer (a decoder over the bytes
+// peeked), not a byte at a time through it: at most spilledMax bytes, then
+// a span's links.
 func (e *spilled) read(r *bufio.Reader) error {
 	n, err := binary.ReadUvarint(r)
 	if err != nil {
@@ -257,56 +260,78 @@ func (e *spilled) read(r *bufio.Reader) error {
 	if _, err := io.ReadFull(r, e.id); err != nil {
 		return errSpill
 	}
-	if e.tag, err = r.ReadByte(); err != nil {
-		return errSpill
-	}
-	u := func() uint64 {
-		v, e := binary.ReadUvarint(r)
-		if e != nil && err == nil {
-			err = errSpill
-		}
-		return v
-	}
-	e.input, e.line, e.index = int32(u()), int(u()), int(u())
+	peeked, _ := r.Peek(spilledMax) // fewer at the end of the file: d fails where it is cut
+	d := decoder{b: peeked}
+	e.tag = d.byte()
+	e.input, e.line, e.index = int32(d.uvarint(math.MaxInt32)), int(d.uvarint(math.MaxInt)), int(d.uvarint(math.MaxInt))
 	switch {
 	case e.tag == headerTag:
-		e.ignored, e.dropped, e.firstDrop = int(u()), int(u()), int(u())
+		e.ignored, e.dropped, e.firstDrop = int(d.uvarint(math.MaxInt)), int(d.uvarint(math.MaxInt)), int(d.uvarint(math.MaxInt))
 	case isKey(e.tag):
-		e.act = interaction.Action(u())
-		hi, e2 := binary.ReadVarint(r)
-		if e2 != nil && err == nil {
-			err = errSpill
-		}
-		e.key = logs.Key{Kind: logs.KeyKind(e.tag &^ (linkFlag | idFlag)), Hi: hi, Lo: uint32(u())}
+		e.act = interaction.Action(d.uvarint(math.MaxUint32))
+		hi := d.varint()
+		e.key = logs.Key{Kind: logs.KeyKind(e.tag &^ (linkFlag | idFlag)), Hi: hi, Lo: uint32(d.uvarint(math.MaxUint32))}
 		e.span = 0
 		if e.tag&idFlag != 0 {
-			e.span = u()
+			e.span = d.uvarint(math.MaxUint64)
 		}
 		if e.tag&linkFlag != 0 {
-			kind, e2 := r.ReadByte()
-			if e2 != nil || logs.SpanKind(kind)&^replyKind > logs.SpanConsumer {
+			kind := d.byte()
+			e.ref = spanRef{kind: logs.SpanKind(kind), id: d.uvarint(math.MaxUint64), self: d.uvarint(math.MaxUint64)}
+			links := d.uvarint(math.MaxUint16)
+			if d.err != nil || logs.SpanKind(kind)&^replyKind > logs.SpanConsumer {
 				return errSpill
 			}
-			e.ref = spanRef{kind: logs.SpanKind(kind), id: u(), self: u()}
-			n := u()
-			if n > math.MaxUint16 {
-				return errSpill
-			}
-			e.links = e.links[:0]
-			for range n {
-				e.links = append(e.links, u())
-			}
-			v := func() msgRef {
-				x, e := binary.ReadVarint(r)
-				if (e != nil || x < math.MinInt32 || x > math.MaxInt32) && err == nil {
-					err = errSpill
-				}
-				return msgRef(x)
-			}
-			e.ref.own, e.ref.pair = v(), v()
+			r.Discard(len(peeked) - len(d.b))
+			return e.readLinks(r, int(links))
 		}
 	}
-	return err
+	if d.err != nil {
+		return errSpill
+	}
+	r.Discard(len(peeked) - len(d.b))
+	return nil
+}
+
+// spilledMax is the most bytes of an event past its id but for a span's
+// links: its tag, three varints of where it was read, and the most of a
+// header's counts or of an action, key, span id and link header.
+const spilledMax = 2 + 10*binary.MaxVarintLen64
+
+// readLinks reads the n links of a span held for pairing, and its two
+// message references: from the reader's buffer when it can hold them, else
+// a varint at a time through it.
+func (e *spilled) readLinks(r *bufio.Reader, n int) error {
+	e.links = e.links[:0]
+	need := (n + 2) * binary.MaxVarintLen64
+	if need > r.Size() {
+		for range n {
+			id, err := binary.ReadUvarint(r)
+			if err != nil {
+				return errSpill
+			}
+			e.links = append(e.links, id)
+		}
+		own, err1 := binary.ReadVarint(r)
+		pair, err2 := binary.ReadVarint(r)
+		e.ref.own, e.ref.pair = msgRef(own), msgRef(pair)
+		if err1 != nil || err2 != nil || int64(e.ref.own) != own || int64(e.ref.pair) != pair {
+			return errSpill
+		}
+		return nil
+	}
+	peeked, _ := r.Peek(need)
+	d := decoder{b: peeked}
+	for range n {
+		e.links = append(e.links, d.uvarint(math.MaxUint64))
+	}
+	own, pair := d.varint(), d.varint()
+	e.ref.own, e.ref.pair = msgRef(own), msgRef(pair)
+	if d.err != nil || int64(e.ref.own) != own || int64(e.ref.pair) != pair {
+		return errSpill
+	}
+	r.Discard(len(peeked) - len(d.b))
+	return nil
 }
 
 // put adds e to its session in g.

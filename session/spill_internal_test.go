@@ -1,0 +1,120 @@
+package session
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"testing"
+
+	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/logs"
+)
+
+// TestSpilledRead: the events a spill file holds (headers, events of each
+// key kind, with and without a span id, ignored, malformed, ends, spans
+// held for pairing with no link, a few, and more than the reader's buffer
+// holds) are read back as written; an encoding cut anywhere is an error
+// (never an event), and the reading stops at the end between events.
+func TestSpilledRead(t *testing.T) {
+	type want struct {
+		id          string
+		tag         byte
+		input       int32
+		line, index int
+		counts      [3]int
+		act         interaction.Action
+		key         logs.Key
+		span        uint64
+		ref         spanRef
+		links       []uint64
+	}
+	many := make([]uint64, 5000) // past the 32 KiB of the reader's buffer
+	for i := range many {
+		many[i] = math.MaxUint64 - uint64(i)
+	}
+	ws := []want{
+		{id: "s1", tag: headerTag, input: 3, line: 1 << 40, index: 7, counts: [3]int{2, 1, 9}},
+		{id: "s1", tag: byte(logs.KeyTime), input: 3, line: 12, index: 8, act: 42, key: logs.Key{Kind: logs.KeyTime, Hi: -1 << 62, Lo: 999}},
+		{id: "", tag: byte(logs.KeySeq) | idFlag, act: math.MaxUint32, key: logs.Key{Kind: logs.KeySeq, Hi: math.MaxInt64, Lo: math.MaxUint32}, span: math.MaxUint64},
+		{id: "s2", tag: ignoredTag, input: math.MaxInt32, line: 5, index: 1},
+		{id: "s2", tag: droppedTag, line: 6, index: 2},
+		{tag: endTag},
+		{id: "s3", tag: byte(logs.KeyTime) | linkFlag, line: 1, act: 7, key: logs.Key{Kind: logs.KeyTime, Hi: 5},
+			ref: spanRef{kind: logs.SpanServer, id: 11, self: 12, own: unnamed, pair: math.MaxInt32}},
+		{id: "s3", tag: byte(logs.KeyTime) | linkFlag, line: 2, act: 8, key: logs.Key{Kind: logs.KeyTime, Hi: 6},
+			ref: spanRef{kind: logs.SpanConsumer | replyKind, id: 13, self: 14, own: 3, pair: -4}, links: []uint64{1, 1 << 40, math.MaxUint64}},
+		{id: "s4", tag: byte(logs.KeyLine) | linkFlag, line: 3, act: 9, key: logs.Key{Kind: logs.KeyLine},
+			ref: spanRef{kind: logs.SpanConsumer, id: 15, self: 16, own: 1, pair: 2}, links: many},
+	}
+	var data []byte
+	var ends []int // where each event ends
+	for _, w := range ws {
+		switch {
+		case w.tag == headerTag:
+			s := sessionState{id: w.id, input: w.input, line: w.line, index: w.index, ignored: w.counts[0], dropped: w.counts[1], firstDropped: w.counts[2]}
+			data = appendHeader(data, &s)
+		case w.tag&linkFlag != 0 && isKey(w.tag):
+			data = appendEvent(data, []byte(w.id), w.tag, w.input, w.line, w.index, w.act, w.key, 0)
+			data = appendRef(data, &w.ref, w.links)
+		default:
+			data = appendEvent(data, []byte(w.id), w.tag, w.input, w.line, w.index, w.act, w.key, w.span)
+		}
+		ends = append(ends, len(data))
+	}
+	read := func(data []byte) ([]want, error) {
+		r := bufio.NewReaderSize(bytes.NewReader(data), 32<<10)
+		var got []want
+		var e spilled
+		for {
+			if err := e.read(r); err != nil {
+				return got, err
+			}
+			w := want{id: string(e.id), tag: e.tag, input: e.input, line: e.line, index: e.index}
+			switch {
+			case e.tag == headerTag:
+				w.counts = [3]int{e.ignored, e.dropped, e.firstDrop}
+			case isKey(e.tag):
+				w.act, w.key, w.span = e.act, e.key, e.span
+				if e.tag&linkFlag != 0 {
+					w.ref = e.ref
+					if len(e.links) > 0 {
+						w.links = append([]uint64(nil), e.links...)
+					}
+				}
+			}
+			got = append(got, w)
+		}
+	}
+	got, err := read(data)
+	if err != io.EOF {
+		t.Fatalf("read to the end: %v", err)
+	}
+	if len(got) != len(ws) {
+		t.Fatalf("%d events read back, want %d", len(got), len(ws))
+	}
+	for i := range ws {
+		if g, w := fmt.Sprint(got[i]), fmt.Sprint(ws[i]); g != w {
+			t.Fatalf("event %d read back as\n%.300s\nwant\n%.300s", i, g, w)
+		}
+	}
+	// Cut anywhere (within the last event's links, at every 97th byte):
+	// the events before the cut, then io.EOF at an event's end, errSpill
+	// elsewhere.
+	for cut := 0; cut < len(data); cut++ {
+		if last := ends[len(ends)-2]; cut > last+64 && cut < len(data)-64 && cut%97 != 0 {
+			continue
+		}
+		got, err := read(data[:cut])
+		whole := 0
+		for whole < len(ends) && ends[whole] <= cut {
+			whole++
+		}
+		atEnd := cut == 0 || whole > 0 && ends[whole-1] == cut
+		if len(got) != whole || atEnd && err != io.EOF || !atEnd && !errors.Is(err, errSpill) {
+			t.Fatalf("cut at %d: %d events, %v; want %d, EOF %v", cut, len(got), err, whole, atEnd)
+		}
+	}
+}
