@@ -652,7 +652,6 @@ func otlpKind(k ptrace.SpanKind) (SpanKind, bool) {
 // traceHex is the session id of the spans read last, the hex of their
 // trace id: a trace's spans come together, one string for them.
 type traceHex struct {
-	buf  [32]byte
 	last pcommon.TraceID
 	str  string
 }
@@ -660,22 +659,22 @@ type traceHex struct {
 // addOTLP holds s, read at line:col, or drops it when its start is not a
 // time.
 func (r *spanReader) addOTLP(s *otlpSpan, th *traceHex, line, col int) error {
-	var id []byte
+	trace := ""
 	if !s.trace.IsEmpty() {
-		id = th.buf[:hex.Encode(th.buf[:], s.trace[:])]
 		if s.trace != th.last || th.str == "" {
-			th.last, th.str = s.trace, string(id)
+			th.last, th.str = s.trace, hex.EncodeToString(s.trace[:])
 		}
+		trace = th.str
 	}
 	if s.start == 0 || s.start > math.MaxInt64 {
 		// Read as is, it would put the span first (or last) and
 		// change the verdict silently.
+		var id []byte
+		if trace != "" {
+			id = []byte(trace)
+		}
 		r.b.dropped(id, line, col, "span %q: startTimeUnixNano %d is not a time (missing, or past 2^63-1 ns)", s.id.String(), s.start)
 		return nil
-	}
-	trace := ""
-	if id != nil {
-		trace = th.str
 	}
 	h := heldSpan{trace: trace, spanID: otlpRef(s.id), parent: otlpRef(s.parent),
 		line: line, col: col, l: s.l, m: s.m, kind: s.kind, start: int64(s.start)}

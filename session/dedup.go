@@ -43,6 +43,9 @@ func (g *gatherer) dedup(recs []int32, a *arena, out *Session) {
 		}
 	}
 	a.spans = es
+	if len(es) <= smallDedup && !anyDuplicate(es) {
+		return // most sessions: no span read twice, told without a sort
+	}
 	slices.SortFunc(es, func(x, y spanEntry) int {
 		return cmp.Or(cmp.Compare(x.id, y.id), cmp.Compare(x.side, y.side), cmp.Compare(x.at, y.at))
 	})
@@ -68,6 +71,22 @@ func (g *gatherer) dedup(recs []int32, a *arena, out *Session) {
 			}
 		}
 	}
+}
+
+// smallDedup is the most spans of a session that anyDuplicate compares
+// pair by pair rather than dedup sorts them.
+const smallDedup = 16
+
+// anyDuplicate reports whether two of es have the same id on the same side.
+func anyDuplicate(es []spanEntry) bool {
+	for i := range es {
+		for j := i + 1; j < len(es); j++ {
+			if es[i].id == es[j].id && es[i].side == es[j].side {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sameSpan reports whether two records of one span id say the same: the

@@ -135,6 +135,7 @@ type gatherer struct {
 	// sessionState shares rather than copy its bytes ("" elsewhere).
 	id   string
 	sess []sessionState
+	last int32 // the session found last (sessionAt)
 	recs records
 	// byRec lists the records session by session, each session's in the
 	// order read: those of session s are byRec[first[s]:first[s+1]]
@@ -235,13 +236,26 @@ func (g *gatherer) sessionOf(id []byte, line, index int) int32 {
 // are added once their file is read (their messages may come from their
 // linked partners), after the malformed spans reported while reading.
 func (g *gatherer) sessionAt(id []byte, input int32, line, index int) int32 {
-	s, at, tag := g.ids.find(id, g.sess)
-	if s >= 0 {
-		if st := &g.sess[s]; input == st.input && line < st.line {
-			st.line = line
+	s := g.last // the events of a session mostly come together: no hash
+	if int(s) >= len(g.sess) || g.sess[s].id != string(id) {
+		var at int
+		var tag uint32
+		if s, at, tag = g.ids.find(id, g.sess); s < 0 {
+			s = g.newSession(id, input, line, index, at, tag)
+			g.last = s
+			return s
 		}
-		return s
 	}
+	g.last = s
+	if st := &g.sess[s]; input == st.input && line < st.line {
+		st.line = line
+	}
+	return s
+}
+
+// newSession makes the session id, first read at line and index of input,
+// whose entry in the index goes at at with tag (sessionIndex.find).
+func (g *gatherer) newSession(id []byte, input int32, line, index, at int, tag uint32) int32 {
 	s, text := int32(len(g.sess)), g.id
 	if text != string(id) {
 		text = string(id)
