@@ -2,7 +2,6 @@ package logs_test
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -17,7 +16,6 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/ivc-project/ivc/logs"
-	"github.com/ivc-project/ivc/session"
 )
 
 // The reading of OTLP/JSON documents from their bytes (otlpjsonwire.go) is
@@ -31,19 +29,9 @@ import (
 func readFile(t *testing.T, name string, in []byte, f logs.Format, opt logs.Options, wire bool) fileReading {
 	t.Helper()
 	defer logs.SetJSONWire(wire)()
-	var fr fileReading
-	input, err := logs.NewInput(name, bytes.NewReader(in), f, opt)
+	fr, err := readInput(t, name, in, f, opt)
 	if err != nil {
 		return fileReading{Dump: "open: " + err.Error()}
-	}
-	var reports strings.Builder
-	sessions, st, err := session.ReadInput(input, func(err error) { fmt.Fprintln(&reports, err) })
-	fr.Dump, fr.Reports, fr.Stats, fr.Undeclared = dump(opt.Sig, sessions), reports.String(), st, input.Undeclared()
-	slices.SortStableFunc(fr.Undeclared, func(a, b logs.Undeclared) int {
-		return cmp.Or(cmp.Compare(b.Events, a.Events), strings.Compare(a.Name, b.Name), strings.Compare(a.Also, b.Also))
-	})
-	if err != nil {
-		fr.Dump = "error: " + err.Error()
 	}
 	return fr
 }

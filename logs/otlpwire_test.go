@@ -70,10 +70,21 @@ type fileReading struct {
 func readProtoFile(t *testing.T, in []byte, opt logs.Options, wire bool) fileReading {
 	t.Helper()
 	defer logs.SetProtoWire(wire)()
-	var fr fileReading
-	input, err := logs.NewInput("x.pb", bytes.NewReader(in), logs.OTLPProto, opt)
+	fr, err := readInput(t, "x.pb", in, logs.OTLPProto, opt)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return fr
+}
+
+// readInput reads in as the file name of format f: its sessions, reports,
+// stats and names outside the signature, or the error of opening it.
+func readInput(t *testing.T, name string, in []byte, f logs.Format, opt logs.Options) (fileReading, error) {
+	t.Helper()
+	var fr fileReading
+	input, err := logs.NewInput(name, bytes.NewReader(in), f, opt)
+	if err != nil {
+		return fr, err
 	}
 	var reports strings.Builder
 	sessions, st, err := session.ReadInput(input, func(err error) { fmt.Fprintln(&reports, err) })
@@ -85,7 +96,7 @@ func readProtoFile(t *testing.T, in []byte, opt logs.Options, wire bool) fileRea
 	if err != nil {
 		fr.Dump = "error: " + err.Error()
 	}
-	return fr
+	return fr, nil
 }
 
 // sameProtoReading checks that in is read alike from its bytes and by
