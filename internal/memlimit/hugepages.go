@@ -87,13 +87,14 @@ const BatchHugePages = 64 << 20
 // lasts, until stop is called: AdviseHugePages every 100 ms, so that what
 // the heap maps is advised too (the part of it not written yet when the
 // advice comes: with the advice alone, a sixth of ivc monitor's heap had
-// huge pages), and PrepareHugePages of 1 GiB once the heap's objects take
-// from bytes (0: at once), once in a process. A run whose heap stays small pays nothing for
-// the preparation, which takes a few milliseconds and a collection: ivc
-// analyze prepares from BatchHugePages, ivc monitor at its start. report gets the
-// first error, which leaves the run as it is, without huge pages. Nothing
-// is done where huge pages are not given when asked; stop waits for the
-// advice to end, so that nothing is reported after it returns.
+// huge pages), and PrepareHugePages of 1 GiB, once in a process, once the
+// heap's objects take from bytes (0: at once). A run whose heap stays
+// small pays nothing for the preparation, which takes a few milliseconds
+// and a collection: ivc analyze prepares from BatchHugePages, ivc monitor
+// at its start. report gets the first error, which leaves the run as it
+// is, without huge pages. Nothing is done where huge pages are not given
+// when asked; stop waits for the advice to end, so that nothing is
+// reported after it returns.
 func HugePages(from int64, report func(error)) (stop func()) {
 	if !hugePagesAsked() {
 		return func() {}
