@@ -3,6 +3,7 @@ package logs
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/hex"
 	"math"
 	"strconv"
 
@@ -448,32 +449,9 @@ func (s *jsonScan) id(id []byte) bool {
 	if len(v) != 2*len(id) {
 		return false
 	}
-	for k := range id {
-		hi, lo := unhex[v[2*k]], unhex[v[2*k+1]]
-		if hi|lo > 0xf {
-			return false
-		}
-		id[k] = hi<<4 | lo
-	}
-	return true
+	_, err := hex.Decode(id, v)
+	return err == nil
 }
-
-// unhex is the value of a hex digit, 0xff for the other bytes.
-var unhex = func() (t [256]byte) {
-	for c := range t {
-		switch {
-		case c >= '0' && c <= '9':
-			t[c] = byte(c - '0')
-		case c >= 'a' && c <= 'f':
-			t[c] = byte(c - 'a' + 10)
-		case c >= 'A' && c <= 'F':
-			t[c] = byte(c - 'A' + 10)
-		default:
-			t[c] = 0xff
-		}
-	}
-	return t
-}()
 
 // enum reads an enum's value: an integer of 32 bits, or one of names (the
 // names of values 0, 1, ...).
