@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"math"
+	"slices"
 	"strconv"
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
@@ -897,7 +898,7 @@ func (w *protoWire) jsonBytes(s *jsonScan) ([]byte, bool) {
 		return nil, true
 	}
 	n := len(w.bytes)
-	w.bytes = append(w.bytes, make([]byte, base64.StdEncoding.DecodedLen(len(v)))...)
+	w.bytes = slices.Grow(w.bytes, base64.StdEncoding.DecodedLen(len(v)))[:n+base64.StdEncoding.DecodedLen(len(v))]
 	k, err := base64.StdEncoding.Decode(w.bytes[n:], v)
 	if err != nil {
 		return nil, false
