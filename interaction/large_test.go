@@ -301,7 +301,7 @@ func TestLargeInputs(t *testing.T) {
 				t.Skip("the sizes of the sweep only (go test -tags sweep); TestTooDeep checks the error")
 			}
 			testutil.Linear(t, valid, func(n int) func() {
-				in := tc.input(n*big/valid, n) // n is the size of a valid input
+				in := tc.input(int(int64(n)*int64(big)/int64(valid)), n) // n is the size of a valid input
 				return func() { parse(t, in) }
 			})
 		})

@@ -48,7 +48,7 @@ func TestLargeInputs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			testutil.Linear(t, valid, func(n int) func() {
-				src := tt.src(n*big/valid, n) // n is the size of a valid input
+				src := tt.src(int(int64(n)*int64(big)/int64(valid)), n) // n is the size of a valid input
 				return func() {
 					mt, err := ParseResolve("big.htf", src, sig)
 					switch {

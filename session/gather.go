@@ -47,7 +47,7 @@ const maxInputs = 1 << 24
 func (r *record) input() int32       { return int32(r.meta >> 8) }
 func (r *record) kind() logs.KeyKind { return logs.KeyKind(r.meta &^ dupMark) }
 
-func clampLine(line int) uint32 { return uint32(min(max(line, 0), math.MaxUint32)) }
+func clampLine(line int) uint32 { return uint32(min(max(int64(line), 0), math.MaxUint32)) }
 
 // records holds records in chunks: growing never copies them, and never
 // holds twice their size.

@@ -69,7 +69,7 @@ func BenchmarkJoinHeldSpans(b *testing.B) {
 		for e := range per {
 			kind, parent := "3", ""
 			if e%2 == 1 {
-				kind, parent = "2", fmt.Sprintf("%016x", s*per+e+1<<40)
+				kind, parent = "2", fmt.Sprintf("%016x", int64(s*per+e)+1<<40)
 			}
 			spans = append(spans, fmt.Sprintf(`{"traceId":"%032x","spanId":"%016x","parentSpanId":"%s","name":"m","kind":%s,"startTimeUnixNano":"%d"}`,
 				s+1, s*per+e+1, parent, kind, 1e9+e))

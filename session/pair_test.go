@@ -15,7 +15,7 @@ import (
 
 // The spans of these tests, in OTLP/JSON and in Jaeger's JSON.
 
-func itoa(n int) string { return strconv.Itoa(n) }
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // otlpLine returns a TracesData object of one resource (service) and spans.
 func otlpLine(service string, spans ...string) string {
@@ -24,7 +24,7 @@ func otlpLine(service string, spans ...string) string {
 }
 
 // linkedSpan returns a span of OTLP/JSON with its id, parent and links.
-func linkedSpan(trace, id, parent, kind, name string, start int, attrs, links string) string {
+func linkedSpan(trace, id, parent, kind, name string, start int64, attrs, links string) string {
 	return `{"traceId":"` + trace + `","spanId":"` + id + `","parentSpanId":"` + parent + `","name":"` + name + `","kind":` + kind +
 		`,"startTimeUnixNano":"` + itoa(start) + `","attributes":[` + attrs + `],"links":[` + links + `]}`
 }
@@ -55,7 +55,7 @@ func jaegerSpan(trace, id, op, kind string, start int, proc, tags, refs string) 
 		tags = "," + tags
 	}
 	return `{"traceID":"` + trace + `","spanID":"` + id + `","operationName":"` + op + `","references":[` + refs + `],"startTime":` +
-		itoa(start) + `,"tags":[{"key":"span.kind","type":"string","value":"` + kind + `"}` + tags + `],"processID":"` + proc + `"}`
+		itoa(int64(start)) + `,"tags":[{"key":"span.kind","type":"string","value":"` + kind + `"}` + tags + `],"processID":"` + proc + `"}`
 }
 
 // TestJoinLinkedSpans: a client span in one service's OTLP file and its

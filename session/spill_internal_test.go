@@ -36,7 +36,7 @@ func TestSpilledRead(t *testing.T) {
 		many[i] = math.MaxUint64 - uint64(i)
 	}
 	ws := []want{
-		{id: "s1", tag: headerTag, input: 3, line: 1 << 40, index: 7, counts: [3]int{2, 1, 9}},
+		{id: "s1", tag: headerTag, input: 3, line: math.MaxInt, index: 7, counts: [3]int{2, 1, 9}},
 		{id: "s1", tag: byte(logs.KeyTime), input: 3, line: 12, index: 8, act: 42, key: logs.Key{Kind: logs.KeyTime, Hi: -1 << 62, Lo: 999}},
 		{id: "", tag: byte(logs.KeySeq) | idFlag, act: math.MaxUint32, key: logs.Key{Kind: logs.KeySeq, Hi: math.MaxInt64, Lo: math.MaxUint32}, span: math.MaxUint64},
 		{id: "s2", tag: ignoredTag, input: math.MaxInt32, line: 5, index: 1},

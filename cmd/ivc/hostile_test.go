@@ -84,7 +84,7 @@ func TestHostileMemory(t *testing.T) {
 			}
 			// The child's own peak (VmHWM), or, where /proc is not, its
 			// rusage (which may carry this process's own peak).
-			rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+			rss := int64(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) << 10
 			if b, err := os.ReadFile(peakFile); err == nil {
 				if kb, err := strconv.ParseInt(string(b), 10, 64); err == nil {
 					rss = kb << 10

@@ -109,7 +109,7 @@ func jaegerHuge(w *bufio.Writer, s Scale) {
 		if i > 0 {
 			w.WriteByte(',')
 		}
-		fmt.Fprintf(w, `{"traceID":"01","spanID":"%02x","processID":"p1","startTime":%d,"tags":[{"key":"span.kind","type":"string","value":"producer"}],"operationName":"`, i+1, 1700000000000000+i)
+		fmt.Fprintf(w, `{"traceID":"01","spanID":"%02x","processID":"p1","startTime":%d,"tags":[{"key":"span.kind","type":"string","value":"producer"}],"operationName":"`, i+1, int64(1700000000000000)+int64(i))
 		repeat(w, 'd', s.Name)
 		w.WriteString(`"}`)
 	}
@@ -124,7 +124,7 @@ func jaegerTags(w *bufio.Writer, s Scale) {
 		if i > 0 {
 			w.WriteByte(',')
 		}
-		fmt.Fprintf(w, `{"traceID":"01","spanID":"%02x","processID":"p1","startTime":%d,"operationName":"d","tags":[{"key":"span.kind","type":"string","value":"producer"}`, i+1, 1700000000000000+i)
+		fmt.Fprintf(w, `{"traceID":"01","spanID":"%02x","processID":"p1","startTime":%d,"operationName":"d","tags":[{"key":"span.kind","type":"string","value":"producer"}`, i+1, int64(1700000000000000)+int64(i))
 		for range s.HugeValue / 3 {
 			w.WriteString(",{}")
 		}
@@ -154,7 +154,7 @@ func otlpHuge(w *bufio.Writer, s Scale) {
 	for i := range s.Values {
 		w.WriteString(`{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"S"}},{"key":"x","value":{"stringValue":"`)
 		repeat(w, 'x', s.HugeValue)
-		fmt.Fprintf(w, `"}}]},"scopeSpans":[{"spans":[{"traceId":"%032x","spanId":"%016x","name":"d","kind":4,"startTimeUnixNano":"%d"}]}]}]}`+"\n", i+1, i+1, 1700000000000000000+i)
+		fmt.Fprintf(w, `"}}]},"scopeSpans":[{"spans":[{"traceId":"%032x","spanId":"%016x","name":"d","kind":4,"startTimeUnixNano":"%d"}]}]}]}`+"\n", i+1, i+1, int64(1700000000000000000)+int64(i))
 	}
 }
 

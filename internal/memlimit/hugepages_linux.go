@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"math/bits"
 	"os"
 	"strconv"
 	"syscall"
@@ -81,8 +82,8 @@ func anonymousMappings(maps []byte) []mapping {
 		if !ok {
 			continue
 		}
-		start, err1 := strconv.ParseUint(string(from), 16, 64)
-		end, err2 := strconv.ParseUint(string(to), 16, 64)
+		start, err1 := strconv.ParseUint(string(from), 16, bits.UintSize)
+		end, err2 := strconv.ParseUint(string(to), 16, bits.UintSize)
 		if err1 != nil || err2 != nil || end <= start {
 			continue
 		}

@@ -164,7 +164,7 @@ func (t *Tables) Prepare() error {
 // out of range: tables decoded from a generated verifier's source are data.
 func (t *Tables) validate() error {
 	n := t.NumStates
-	if n < 0 || len(t.Trans) >= 1<<31 {
+	if n < 0 || int64(len(t.Trans)) >= 1<<31 {
 		return tablesErr("%d states, %d transitions", n, len(t.Trans))
 	}
 	sw, tw := nwords(n), nwords(len(t.Trans))
