@@ -14,6 +14,7 @@ package verdict
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ivc-project/ivc/internal/enum"
 )
@@ -113,6 +114,25 @@ type Result struct {
 	// Unfinished lists, for a WeakPass of the automata engine, the
 	// locations whose logs look unfinished.
 	Unfinished []Unfinished
+}
+
+// Clone returns a copy of r that shares nothing with it: what a memo of
+// verdicts keeps and hands out.
+func (r Result) Clone() Result {
+	if e := r.Explanation; e != nil {
+		c := *e
+		c.Components, c.Expected = slices.Clone(e.Components), slices.Clone(e.Expected)
+		r.Explanation = &c
+	}
+	r.Simulated = slices.Clone(r.Simulated)
+	if r.Unfinished != nil {
+		u := slices.Clone(r.Unfinished)
+		for i := range u {
+			u[i].Expected = slices.Clone(u[i].Expected)
+		}
+		r.Unfinished = u
+	}
+	return r
 }
 
 // Unfinished is a location whose log, in a WeakPass, is no whole trace of

@@ -68,8 +68,10 @@ var architecture = []struct {
 	{"internal/nfa/engine", nil, nil},
 	{"internal/nfa", []string{"internal/nfa/engine"}, []string{"github.com/emicklei/dot"}},
 	{"internal/synth", []string{"interaction", "internal/nfa"}, nil},
-	{"internal/engine/automata", []string{"interaction", "multitrace", "verdict", "internal/repair", "internal/nfa", "internal/synth"}, nil},
-	{"internal/engine/rewrite", []string{"internal/enum", "internal/hashslots", "interaction", "multitrace", "verdict"}, nil},
+	// The verdicts an engine decided, by multi-trace: both engines' memo.
+	{"internal/engine/memo", []string{"verdict"}, nil},
+	{"internal/engine/automata", []string{"interaction", "multitrace", "verdict", "internal/repair", "internal/nfa", "internal/synth", "internal/engine/memo"}, nil},
+	{"internal/engine/rewrite", []string{"internal/enum", "internal/hashslots", "interaction", "multitrace", "verdict", "internal/engine/memo"}, nil},
 	// internal/compile is fed by internal/nfa's tables and typed letters:
 	// nothing above internal/nfa.
 	{"internal/compile", []string{"syntax", "internal/atomicfile", "internal/nfa/engine", "internal/nfa"},

@@ -25,6 +25,15 @@
 // letters of each are the parts of the NFA's symbols on its lifelines, as
 // synth.Alphabets splits them (see there): an event of a log that is no
 // such part is no letter, and its location's local check gets stuck on it.
+//
+// # Verdicts remembered
+//
+// An engine remembers the Pass and WeakPass verdicts it decided, by the
+// multi-trace's partition and letters (memo.Verdicts, one memo a buffer of
+// letters, so one a worker mostly): the sessions of a log repeat, and a
+// session met before is answered by a hash and a lookup, with the result
+// the first check gave. A Fail is checked again (its explanation names the
+// session's own events), and so is a verdict a limit decided.
 package automata
 
 import (
@@ -36,6 +45,7 @@ import (
 	"time"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/engine/memo"
 	"github.com/ivc-project/ivc/internal/nfa"
 	"github.com/ivc-project/ivc/internal/synth"
 	"github.com/ivc-project/ivc/multitrace"
@@ -113,12 +123,65 @@ type Engine struct {
 	// pool.
 	spare   atomic.Pointer[letterBuf]
 	letters sync.Pool // *letterBuf
+	// unmemoized turns the memo of verdicts off: the benchmarks of the
+	// check itself judge the same multi-traces again and again.
+	unmemoized bool
 }
 
-// letterBuf holds the letters of a multi-trace (see located.trace).
+// letterBuf holds the letters of a multi-trace (see located.trace), and
+// the verdicts decided by the checks that used it: the sessions of a log
+// repeat, and a multi-trace met before costs the hash of its letters and a
+// lookup (the memo of each buffer is its own: one a worker, mostly).
 type letterBuf struct {
 	traces [][]nfa.Letter
 	all    []nfa.Letter
+	key    []int32 // of the multi-trace: its partition's id, then each trace, its length first
+	memo   memo.Verdicts
+}
+
+// maxMemo bounds the memo of a letterBuf, in memo.Verdicts.Size entries
+// (about 40 bytes each: 2.5 MiB), past which it starts again empty. Like
+// the runtime engine's memos, it is a cache beside the memory budget.
+const maxMemo = 1 << 16
+
+// maxMemoLetters bounds the multi-traces the memo keeps: past it, a check
+// costs much more than the hash of its letters, and a key would hold as
+// many bytes as the letters do.
+const maxMemoLetters = 1 << 12
+
+// remembered returns the verdict b's memo holds for letters, of partition
+// l, and the key's hash; nil for a multi-trace of more than maxMemoLetters
+// letters, which is not remembered.
+func (b *letterBuf) remembered(l *located, letters [][]nfa.Letter) (*verdict.Result, uint64) {
+	b.key = b.key[:0]
+	if len(b.all) > maxMemoLetters {
+		return nil, 0
+	}
+	key := append(b.key, l.id)
+	for _, tr := range letters {
+		key = append(key, int32(len(tr)))
+		for _, x := range tr {
+			key = append(key, int32(x))
+		}
+	}
+	b.key = key
+	h := memo.Hash(key)
+	return b.memo.Find(h, key), h
+}
+
+// remember keeps res, the verdict of the multi-trace whose key b holds
+// (remembered), when it depends on the multi-trace alone: a Pass or a
+// WeakPass that no limit decided. A Fail is not kept: its explanation
+// names the multi-trace's own events (a letter outside the alphabet stands
+// for any of them).
+func (b *letterBuf) remember(h uint64, res verdict.Result) {
+	if len(b.key) == 0 || res.Verdict != verdict.Pass && res.Verdict != verdict.WeakPass || res.Reason != verdict.NoReason {
+		return
+	}
+	if b.memo.Size() >= maxMemo {
+		b.memo.Clear()
+	}
+	b.memo.Add(h, b.key, res.Clone())
 }
 
 // New compiles root (a term of st) into its reduced NFA. It fails with the
@@ -167,6 +230,7 @@ func (e *Engine) NFA() *nfa.NFA { return e.a }
 // locations, with the maps from log events to letters.
 type located struct {
 	key     string        // the partition's key (see locateKey)
+	id      int32         // its rank among the engine's partitions, in the keys of the verdicts remembered
 	ready   chan struct{} // closed once the fields below are set
 	c       *nfa.Checker
 	locs    interaction.Locations
@@ -256,7 +320,7 @@ func (e *Engine) locateKey(key []byte, locs func() interaction.Locations) (*loca
 		}
 	}
 	t0 := time.Now()
-	l := &located{key: string(key), ready: make(chan struct{}), locs: slices.Clone(locs())}
+	l := &located{key: string(key), id: int32(len(e.checkers)), ready: make(chan struct{}), locs: slices.Clone(locs())}
 	e.checkers[l.key] = l
 	deadline := e.first
 	e.first = time.Time{}
@@ -593,9 +657,20 @@ func (e *Engine) checkAt(l *located, mt *multitrace.MultiTrace) verdict.Result {
 	}
 	defer e.putLetters(b) // the result holds none of the letters
 	letters := l.trace(b, mt)
+	var h uint64
+	if !e.unmemoized {
+		var known *verdict.Result
+		if known, h = b.remembered(l, letters); known != nil {
+			return known.Clone()
+		}
+	}
 	r := check(l.c, letters, e.opt)
 	if r.Verdict != nfa.Fail {
-		return result(r, e.opt, nil)
+		res := result(r, e.opt, nil)
+		if !e.unmemoized {
+			b.remember(h, res)
+		}
+		return res
 	}
 	sig := e.sig
 	return result(r, e.opt, &names{locs: l.c.Alphabets(), syms: e.a.Symbols(), letters: letters,

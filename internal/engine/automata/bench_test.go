@@ -31,6 +31,7 @@ func BenchmarkLongTraces(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		e.unmemoized = true // the check itself, not the memo of verdicts
 		var global, discrete []*multitrace.MultiTrace
 		for _, lt := range testutil.LongTraces(b, dir, model) {
 			if lt.Kind != "ACP" {
@@ -89,6 +90,9 @@ func BenchmarkLfrem(b *testing.B) {
 			var le *synth.LoopError
 			if e, err = New(sp.Store, sp.Root, Options{Mode: verdict.Prefix}); err != nil && !errors.As(err, &le) {
 				b.Fatal(err)
+			}
+			if e != nil {
+				e.unmemoized = true // the check itself, not the memo of verdicts
 			}
 			engines[r.HIF] = e // nil: not compilable (a loopW)
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/engine/memo"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/verdict"
 )
@@ -23,7 +24,7 @@ type Analyzer struct {
 	located     map[uint64][]*located     // by a hash of their lifeline sets
 	lastOn      [][]interaction.Action    // the actions that end each lifeline (lastActions)
 	npart       int32                     // sets of locations made
-	results     verdictMemo               // the verdicts decided, by multi-trace
+	results     memo.Verdicts             // the verdicts decided, by multi-trace
 	kept        int                       // entries of the locations' memos (see keep)
 	last        *located                  // the locations of the last analysis
 	recent      *located                  // the locations last found by locate
@@ -220,7 +221,7 @@ func (a *Analyzer) warmAnalyze(mt *multitrace.MultiTrace) {
 	a.opts.MaxNodes, a.opts.MaxMemory = warmNodes, 0
 	defer func() {
 		a.opts.MaxNodes, a.opts.MaxMemory = max, mem
-		a.results.clear()
+		a.results.Clear()
 	}()
 	a.analyze(mt, false)
 }
@@ -244,7 +245,7 @@ const (
 func (a *Analyzer) renew() {
 	a.st, a.root = a.st.Fresh(a.root)
 	a.located, a.single, a.por, a.names = map[uint64][]*located{}, interaction.ActionTable[interaction.ActID]{}, nil, nil
-	a.results, a.kept, a.last, a.recent = verdictMemo{}, 0, nil, nil
+	a.results, a.kept, a.last, a.recent = memo.Verdicts{}, 0, nil, nil
 	a.loc = map[uint64]bool{}
 	a.vs, a.work, a.succ, a.via, a.pb = vertices{}, nil, nil, nil, problem{}
 	a.base, a.spent, a.used = a.st.Bytes(), false, false
@@ -349,18 +350,6 @@ const (
 	keptBytes = 40
 )
 
-// cloneResult returns a copy of r that shares nothing with it, for the
-// verdicts an analyzer remembers.
-func cloneResult(r verdict.Result) verdict.Result {
-	if e := r.Explanation; e != nil {
-		c := *e
-		c.Components, c.Expected = slices.Clone(e.Components), slices.Clone(e.Expected)
-		r.Explanation = &c
-	}
-	r.Simulated = slices.Clone(r.Simulated)
-	return r
-}
-
 // keep drops the kept memos when they have grown too large. It counts
 // what the last analysis added to its partition's memos (a.last).
 func (a *Analyzer) keep() {
@@ -368,10 +357,10 @@ func (a *Analyzer) keep() {
 		a.kept += a.last.entries - a.lastEntries
 		a.last = nil
 	}
-	if a.kept+a.results.size() <= maxKept {
+	if a.kept+a.results.Size() <= maxKept {
 		return
 	}
-	a.results.clear()
+	a.results.Clear()
 	for _, ps := range a.located {
 		for _, p := range ps {
 			clear(p.memo)
@@ -498,7 +487,7 @@ type problem struct {
 	stopReason verdict.Reason // NodeLimit or Timeout, when stopped
 
 	at         []int32             // the index of each component's first position among all (see locKey)
-	key        []int32             // the multi-trace, for the analyzer's verdict memo (see verdictMemo)
+	key        []int32             // the multi-trace, for the analyzer's verdict memo (see memo.Verdicts)
 	word       []interaction.ActID // scratch of replay
 	locStack   []locFrame
 	completing map[interaction.Term]int // scratch of completable
@@ -664,9 +653,9 @@ func (a *Analyzer) analyzeOnce(mt *multitrace.MultiTrace, record bool) (verdict.
 	if record {
 		pb.graph = &graphRec{pb: pb}
 	}
-	h := hashKey(pb.key)
-	if r := a.results.find(h, pb.key); r != nil && !record {
-		return cloneResult(*r), nil
+	h := memo.Hash(pb.key)
+	if r := a.results.Find(h, pb.key); r != nil && !record {
+		return r.Clone(), nil
 	}
 	res := verdict.Result{Mode: a.opts.Mode}
 	switch a.opts.Mode {
@@ -736,7 +725,7 @@ func (a *Analyzer) analyzeOnce(mt *multitrace.MultiTrace, record bool) (verdict.
 	}
 	a.spent = pb.stopReason == verdict.Memory
 	if res.Verdict != verdict.Inconc {
-		a.results.add(h, pb.key, cloneResult(res))
+		a.results.Add(h, pb.key, res.Clone())
 	}
 	if pb.graph == nil {
 		return res, nil

@@ -1,4 +1,13 @@
-package rewrite
+// Package memo remembers the verdicts an engine decided, by multi-trace:
+// the sessions of a log repeat, and a session met before costs the hash of
+// its events and a lookup. Both engines keep one (the runtime engine's
+// analyzers, the automata engine's checks), each keying a multi-trace by
+// integers of its own: the id of its partition, then each component's
+// trace, its length first. The keys are kept, one after the other, so that
+// a hash collision is told apart from an equal multi-trace. Only verdicts
+// that depend on the multi-trace alone are to be remembered: not an Inconc,
+// nor a verdict a limit decided.
+package memo
 
 import (
 	"slices"
@@ -6,15 +15,10 @@ import (
 	"github.com/ivc-project/ivc/verdict"
 )
 
-// verdictMemo holds the verdicts an analyzer decided, by multi-trace: the
-// sessions of a log repeat, and a session met before costs the hash of its
-// events and a lookup. A multi-trace is keyed by the id of its partition
-// (located.id) and each component's trace in the store's actions, its length
-// first (problem.key); the keys are kept, one after the other, so that a hash
-// collision is told apart from an equal multi-trace. Only decided verdicts
-// are remembered: an Inconc depends on the limits, not only on the
-// multi-trace.
-type verdictMemo struct {
+// Verdicts holds the verdicts decided, by the key of their multi-trace.
+// Its zero value is empty and ready to use. It is not safe for concurrent
+// use.
+type Verdicts struct {
 	index   map[uint64]int32 // by hash: the last entry of that hash, plus 1
 	entries [][]memoEntry    // in chunks of memoChunk
 	n       int              // entries
@@ -36,8 +40,8 @@ type memoEntry struct {
 	res  verdict.Result
 }
 
-// hashKey hashes a multi-trace's key (FNV-1a over its integers, mixed).
-func hashKey(key []int32) uint64 {
+// Hash hashes a multi-trace's key (FNV-1a over its integers, mixed).
+func Hash(key []int32) uint64 {
 	h := uint64(14695981039346656037)
 	for _, x := range key {
 		h ^= uint64(uint32(x))
@@ -47,12 +51,12 @@ func hashKey(key []int32) uint64 {
 	return h
 }
 
-func (m *verdictMemo) entry(i int32) *memoEntry {
+func (m *Verdicts) entry(i int32) *memoEntry {
 	return &m.entries[i/memoChunk][i%memoChunk]
 }
 
-// find returns the verdict remembered for key, of hash h, or nil.
-func (m *verdictMemo) find(h uint64, key []int32) *verdict.Result {
+// Find returns the verdict remembered for key, of hash h, or nil.
+func (m *Verdicts) Find(h uint64, key []int32) *verdict.Result {
 	for i := m.index[h]; i != 0; {
 		e := m.entry(i - 1)
 		if slices.Equal(e.key, key) {
@@ -63,8 +67,9 @@ func (m *verdictMemo) find(h uint64, key []int32) *verdict.Result {
 	return nil
 }
 
-// add remembers res for key, of hash h.
-func (m *verdictMemo) add(h uint64, key []int32, res verdict.Result) {
+// Add remembers res for key, of hash h; it copies key, and keeps res as
+// it is (a caller that keeps res's slices passes a clone).
+func (m *Verdicts) Add(h uint64, key []int32, res verdict.Result) {
 	if m.index == nil {
 		m.index = make(map[uint64]int32, 64)
 	}
@@ -85,14 +90,15 @@ func (m *verdictMemo) add(h uint64, key []int32, res verdict.Result) {
 	m.index[h] = int32(m.n)
 }
 
-// size counts what the memo holds in entries of the analyzer's kept memos
-// (see maxKept): one a verdict, and one per 8 integers of keys.
-func (m *verdictMemo) size() int {
+// Size counts what the memo holds, in entries: one a verdict, and one per
+// 8 integers of keys (an entry is about 40 bytes, as 8 integers of keys
+// are).
+func (m *Verdicts) Size() int {
 	return m.n + m.ints/8
 }
 
-// clear empties the memo; it keeps its first chunks.
-func (m *verdictMemo) clear() {
+// Clear empties the memo; it keeps its first chunks.
+func (m *Verdicts) Clear() {
 	clear(m.index)
 	for k, c := range m.entries {
 		// For the collector (results hold explanations): the entries in
