@@ -75,7 +75,7 @@ func (g *gatherer) dedup(recs []int32, a *arena, out *Session) {
 
 // smallDedup is the most spans of a session that anyDuplicate compares
 // pair by pair rather than dedup sorts them.
-const smallDedup = 16
+const smallDedup = 32
 
 // anyDuplicate reports whether two of es have the same id on the same side.
 func anyDuplicate(es []spanEntry) bool {
