@@ -273,8 +273,11 @@ var producers = []producer{
 		// them, beside the peer measured in the same run: a bare scan of
 		// the same JSON Lines files (check's BenchmarkLogs, jsonl-bare).
 		// Rates are per CPU-second of the benchmark's loop (cpu-ns/event),
-		// which a loaded machine inflates less than the time elapsed.
-		rs, err := goTest(nil, "./check", "-run", "^$", "-bench", "Logs", "-cpu", "1", "-benchtime", "10x")
+		// which a loaded machine inflates less than the time elapsed; 30
+		// passes each, as a pass's cost swings with the memory it lands in
+		// (fresh memory costs page faults: 10 passes of a JSON Lines row
+		// gave 0.31x and 0.42x the bare scan in two runs of one hour).
+		rs, err := goTest(nil, "./check", "-run", "^$", "-bench", "Logs", "-cpu", "1", "-benchtime", "30x")
 		if err != nil {
 			return nil, err
 		}
