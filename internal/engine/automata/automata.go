@@ -139,9 +139,10 @@ type letterBuf struct {
 	memo   memo.Verdicts
 }
 
-// maxMemo bounds the memo of a letterBuf, in memo.Verdicts.Size entries
-// (about 40 bytes each: 2.5 MiB), past which it starts again empty. Like
-// the runtime engine's memos, it is a cache beside the memory budget.
+// maxMemo bounds the memo of a letterBuf, in memo.Verdicts.Size units
+// (about 40 bytes each: 2.5 MiB, about 16,000 verdicts of small
+// sessions), past which it starts again empty. Like the runtime engine's
+// memos, it is a cache beside the memory budget, one a worker.
 const maxMemo = 1 << 16
 
 // maxMemoLetters bounds the multi-traces the memo keeps: past it, a check

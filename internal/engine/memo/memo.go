@@ -90,11 +90,12 @@ func (m *Verdicts) Add(h uint64, key []int32, res verdict.Result) {
 	m.index[h] = int32(m.n)
 }
 
-// Size counts what the memo holds, in entries: one a verdict, and one per
-// 8 integers of keys (an entry is about 40 bytes, as 8 integers of keys
-// are).
+// Size counts what the memo holds in units of about 40 bytes (the
+// runtime engine's maxKept counts its memos' entries so): 4 a verdict (its
+// entry of 128 bytes on a 64-bit system, and its place in the index), and
+// one per 8 integers of keys.
 func (m *Verdicts) Size() int {
-	return m.n + m.ints/8
+	return 4*m.n + m.ints/8
 }
 
 // Clear empties the memo; it keeps its first chunks.
