@@ -193,10 +193,19 @@ func (t *Follower) restart() error {
 // left returns what the reading left of the file.
 func (t *Follower) left() Left {
 	l := Left{Halted: t.halted}
-	if t.halted && t.f != nil {
-		if fi, err := t.f.Stat(); err == nil && fi.Size() > t.off {
-			l.Bytes = fi.Size() - t.off
-		}
+	if !t.halted {
+		return l
+	}
+	var fi fs.FileInfo
+	var err error
+	if t.f != nil {
+		fi, err = t.f.Stat()
+	} else {
+		// Halted before the file was opened: all of it is left.
+		fi, err = os.Stat(t.path)
+	}
+	if err == nil && fi.Mode().IsRegular() && fi.Size() > t.off {
+		l.Bytes = fi.Size() - t.off
 	}
 	return l
 }

@@ -169,3 +169,26 @@ func TestFollowHalt(t *testing.T) {
 		t.Errorf("read %d bytes of %d, left %+v", h.read, len(data), left)
 	}
 }
+
+// TestFollowHaltBeforeOpen: halted before it opened its file (a shutdown
+// grace that ends at once), a follower says the whole file is left, not
+// nothing.
+func TestFollowHaltBeforeOpen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "app.jsonl")
+	data := bytes.Repeat([]byte(`{"session":"a","action":"S?d"}`+"\n"), 100)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	halt := make(chan struct{})
+	close(halt)
+	h := &haltingLogs{halt: make(chan struct{})}
+	left, err := receiver.FollowLog(ctx, h, path, nil, receiver.FollowOptions{Poll: time.Millisecond, Halt: halt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !left.Halted || h.read != 0 || left.Bytes != int64(len(data)) {
+		t.Errorf("read %d bytes of %d, left %+v", h.read, len(data), left)
+	}
+}
