@@ -190,22 +190,21 @@ func (t *Follower) restart() error {
 	return nil
 }
 
-// left returns what the reading left of the file.
+// left returns what the reading left of the file: when halted, the rest
+// of the file open, and the whole of a file that replaced it at its path
+// (rotated) or, when none was open yet, of the file at its path.
 func (t *Follower) left() Left {
 	l := Left{Halted: t.halted}
 	if !t.halted {
 		return l
 	}
-	var fi fs.FileInfo
-	var err error
 	if t.f != nil {
-		fi, err = t.f.Stat()
-	} else {
-		// Halted before the file was opened: all of it is left.
-		fi, err = os.Stat(t.path)
+		if fi, err := t.f.Stat(); err == nil && fi.Size() > t.off {
+			l.Bytes = fi.Size() - t.off
+		}
 	}
-	if err == nil && fi.Mode().IsRegular() && fi.Size() > t.off {
-		l.Bytes = fi.Size() - t.off
+	if fi, err := os.Stat(t.path); err == nil && fi.Mode().IsRegular() && (t.f == nil || !os.SameFile(fi, t.fi)) {
+		l.Bytes += fi.Size()
 	}
 	return l
 }

@@ -192,3 +192,49 @@ func TestFollowHaltBeforeOpen(t *testing.T) {
 		t.Errorf("read %d bytes of %d, left %+v", h.read, len(data), left)
 	}
 }
+
+// rotatingLogs reads the first file to its end, puts another in its place
+// (a rotation), closes halt, then reads on.
+type rotatingLogs struct {
+	path, next string
+	first      int64
+	halt       chan struct{}
+	read       int64
+}
+
+func (h *rotatingLogs) ConsumeLog(source string, r io.Reader, f logs.Format) (logs.Stats, error) {
+	buf := make([]byte, h.first)
+	n, err := io.ReadFull(r, buf)
+	h.read += int64(n)
+	if err == nil {
+		err = os.Rename(h.next, h.path)
+	}
+	close(h.halt)
+	for err == nil {
+		n, err = r.Read(buf)
+		h.read += int64(n)
+	}
+	return logs.Stats{}, nil
+}
+
+// TestFollowHaltAfterRotation: halted once its file was read and another
+// put in its place, a follower says the new file is left, whole.
+func TestFollowHaltAfterRotation(t *testing.T) {
+	dir := t.TempDir()
+	path, next := filepath.Join(dir, "app.jsonl"), filepath.Join(dir, "app.jsonl.new")
+	line := []byte(`{"session":"a","action":"S?d"}` + "\n")
+	if err := os.WriteFile(path, bytes.Repeat(line, 10), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(next, bytes.Repeat(line, 30), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := &rotatingLogs{path: path, next: next, first: int64(10 * len(line)), halt: make(chan struct{})}
+	left, err := receiver.FollowLog(context.Background(), h, path, nil, receiver.FollowOptions{Poll: time.Hour, Halt: h.halt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !left.Halted || h.read != h.first || left.Bytes != int64(30*len(line)) {
+		t.Errorf("read %d bytes, left %+v; want %d read, %d left", h.read, left, h.first, 30*len(line))
+	}
+}
