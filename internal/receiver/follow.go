@@ -191,16 +191,22 @@ func (t *Follower) restart() error {
 }
 
 // left returns what the reading left of the file: when halted, the rest
-// of the file open, and the whole of a file that replaced it at its path
-// (rotated) or, when none was open yet, of the file at its path.
+// of the file open (all of it when truncated and written again), and
+// the whole of a file that replaced it at its path (rotated) or, when none
+// was open yet, of the file at its path.
 func (t *Follower) left() Left {
 	l := Left{Halted: t.halted}
 	if !t.halted {
 		return l
 	}
 	if t.f != nil {
-		if fi, err := t.f.Stat(); err == nil && fi.Size() > t.off {
-			l.Bytes = fi.Size() - t.off
+		if fi, err := t.f.Stat(); err == nil {
+			switch {
+			case fi.Size() < t.off || len(t.head) > 0 && t.headChanged():
+				l.Bytes = fi.Size() // truncated since: it would be read again, whole
+			case fi.Size() > t.off:
+				l.Bytes = fi.Size() - t.off
+			}
 		}
 	}
 	if fi, err := os.Stat(t.path); err == nil && fi.Mode().IsRegular() && (t.f == nil || !os.SameFile(fi, t.fi)) {

@@ -194,9 +194,11 @@ func TestFollowHaltBeforeOpen(t *testing.T) {
 }
 
 // rotatingLogs reads the first file to its end, puts another in its place
-// (a rotation), closes halt, then reads on.
+// (a rotation: next renamed to path) or, with truncate, writes next's
+// bytes over it (copytruncate), closes halt, then reads on.
 type rotatingLogs struct {
 	path, next string
+	truncate   bool
 	first      int64
 	halt       chan struct{}
 	read       int64
@@ -206,7 +208,14 @@ func (h *rotatingLogs) ConsumeLog(source string, r io.Reader, f logs.Format) (lo
 	buf := make([]byte, h.first)
 	n, err := io.ReadFull(r, buf)
 	h.read += int64(n)
-	if err == nil {
+	switch {
+	case err != nil:
+	case h.truncate:
+		var b []byte
+		if b, err = os.ReadFile(h.next); err == nil {
+			err = os.WriteFile(h.path, b, 0o644)
+		}
+	default:
 		err = os.Rename(h.next, h.path)
 	}
 	close(h.halt)
@@ -218,23 +227,32 @@ func (h *rotatingLogs) ConsumeLog(source string, r io.Reader, f logs.Format) (lo
 }
 
 // TestFollowHaltAfterRotation: halted once its file was read and another
-// put in its place, a follower says the new file is left, whole.
+// put in its place (or the file truncated and written again, shorter), a
+// follower says the new content is left, whole.
 func TestFollowHaltAfterRotation(t *testing.T) {
-	dir := t.TempDir()
-	path, next := filepath.Join(dir, "app.jsonl"), filepath.Join(dir, "app.jsonl.new")
-	line := []byte(`{"session":"a","action":"S?d"}` + "\n")
-	if err := os.WriteFile(path, bytes.Repeat(line, 10), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(next, bytes.Repeat(line, 30), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	h := &rotatingLogs{path: path, next: next, first: int64(10 * len(line)), halt: make(chan struct{})}
-	left, err := receiver.FollowLog(context.Background(), h, path, nil, receiver.FollowOptions{Poll: time.Hour, Halt: h.halt})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !left.Halted || h.read != h.first || left.Bytes != int64(30*len(line)) {
-		t.Errorf("read %d bytes, left %+v; want %d read, %d left", h.read, left, h.first, 30*len(line))
+	for _, c := range []struct {
+		truncate bool
+		lines    int
+	}{{false, 3}, {true, 3}, {true, 30}} {
+		truncate := c.truncate
+		dir := t.TempDir()
+		path, next := filepath.Join(dir, "app.jsonl"), filepath.Join(dir, "app.jsonl.new")
+		line := []byte(`{"session":"a","action":"S?d"}` + "\n")
+		if err := os.WriteFile(path, bytes.Repeat(line, 10), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		next3 := bytes.Repeat(line, c.lines)
+		next3[0] = '[' // another first line: the fingerprint changes
+		if err := os.WriteFile(next, next3, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		h := &rotatingLogs{path: path, next: next, truncate: truncate, first: int64(10 * len(line)), halt: make(chan struct{})}
+		left, err := receiver.FollowLog(context.Background(), h, path, nil, receiver.FollowOptions{Poll: time.Hour, Halt: h.halt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !left.Halted || h.read != h.first || left.Bytes != int64(c.lines*len(line)) {
+			t.Errorf("%+v: read %d bytes, left %+v; want %d read, %d left", c, h.read, left, h.first, c.lines*len(line))
+		}
 	}
 }
