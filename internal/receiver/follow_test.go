@@ -3,6 +3,7 @@ package receiver_test
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"io"
 	"os"
@@ -132,16 +133,29 @@ func TestFollowCopytruncate(t *testing.T) {
 	}
 }
 
-// haltingLogs reads one chunk of a log, closes halt, then reads on.
+// haltingLogs reads the first bytes of a log (a chunk of 4096 when 0),
+// calls then (when set: a rotation, a truncation), closes halt, then reads
+// on.
 type haltingLogs struct {
-	halt chan struct{}
-	read int64
+	halt  chan struct{}
+	first int64
+	then  func() error
+	read  int64
 }
 
 func (h *haltingLogs) ConsumeLog(source string, r io.Reader, f logs.Format) (logs.Stats, error) {
-	buf := make([]byte, 4096)
-	n, err := r.Read(buf)
+	buf := make([]byte, cmp.Or(h.first, 4096))
+	var n int
+	var err error
+	if h.first > 0 {
+		n, err = io.ReadFull(r, buf)
+	} else {
+		n, err = r.Read(buf)
+	}
 	h.read += int64(n)
+	if err == nil && h.then != nil {
+		err = h.then()
+	}
 	close(h.halt)
 	for err == nil {
 		n, err = r.Read(buf)
@@ -193,66 +207,37 @@ func TestFollowHaltBeforeOpen(t *testing.T) {
 	}
 }
 
-// rotatingLogs reads the first file to its end, puts another in its place
-// (a rotation: next renamed to path) or, with truncate, writes next's
-// bytes over it (copytruncate), closes halt, then reads on.
-type rotatingLogs struct {
-	path, next string
-	truncate   bool
-	first      int64
-	halt       chan struct{}
-	read       int64
-}
-
-func (h *rotatingLogs) ConsumeLog(source string, r io.Reader, f logs.Format) (logs.Stats, error) {
-	buf := make([]byte, h.first)
-	n, err := io.ReadFull(r, buf)
-	h.read += int64(n)
-	switch {
-	case err != nil:
-	case h.truncate:
-		var b []byte
-		if b, err = os.ReadFile(h.next); err == nil {
-			err = os.WriteFile(h.path, b, 0o644)
-		}
-	default:
-		err = os.Rename(h.next, h.path)
-	}
-	close(h.halt)
-	for err == nil {
-		n, err = r.Read(buf)
-		h.read += int64(n)
-	}
-	return logs.Stats{}, nil
-}
-
 // TestFollowHaltAfterRotation: halted once its file was read and another
-// put in its place (or the file truncated and written again, shorter), a
-// follower says the new content is left, whole.
+// put in its place, or the file truncated and written again (shorter or
+// longer), a follower says the new content is left, whole.
 func TestFollowHaltAfterRotation(t *testing.T) {
 	for _, c := range []struct {
 		truncate bool
 		lines    int
 	}{{false, 3}, {true, 3}, {true, 30}} {
-		truncate := c.truncate
 		dir := t.TempDir()
 		path, next := filepath.Join(dir, "app.jsonl"), filepath.Join(dir, "app.jsonl.new")
 		line := []byte(`{"session":"a","action":"S?d"}` + "\n")
 		if err := os.WriteFile(path, bytes.Repeat(line, 10), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		next3 := bytes.Repeat(line, c.lines)
-		next3[0] = '[' // another first line: the fingerprint changes
-		if err := os.WriteFile(next, next3, 0o644); err != nil {
+		content := bytes.Repeat(line, c.lines)
+		content[0] = '[' // another first line: the fingerprint changes
+		if err := os.WriteFile(next, content, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		h := &rotatingLogs{path: path, next: next, truncate: truncate, first: int64(10 * len(line)), halt: make(chan struct{})}
+		h := &haltingLogs{halt: make(chan struct{}), first: int64(10 * len(line)), then: func() error {
+			if c.truncate {
+				return os.WriteFile(path, content, 0o644)
+			}
+			return os.Rename(next, path)
+		}}
 		left, err := receiver.FollowLog(context.Background(), h, path, nil, receiver.FollowOptions{Poll: time.Hour, Halt: h.halt})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !left.Halted || h.read != h.first || left.Bytes != int64(c.lines*len(line)) {
-			t.Errorf("%+v: read %d bytes, left %+v; want %d read, %d left", c, h.read, left, h.first, c.lines*len(line))
+		if !left.Halted || h.read != h.first || left.Bytes != int64(len(content)) {
+			t.Errorf("%+v: read %d bytes, left %+v; want %d read, %d left", c, h.read, left, h.first, len(content))
 		}
 	}
 }
