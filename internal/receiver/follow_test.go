@@ -165,45 +165,30 @@ func (h *haltingLogs) ConsumeLog(source string, r io.Reader, f logs.Format) (log
 }
 
 // TestFollowHalt: halted, a follower stops at once and says how much of
-// its file it left.
+// its file it left: after its first read, or before it opened the file (a
+// shutdown grace that ends at once: the whole file, not nothing).
 func TestFollowHalt(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "app.jsonl")
 	data := bytes.Repeat([]byte(`{"session":"a","action":"S?d"}`+"\n"), 10000)
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel() // shutting down: read to the end, unless halted
-	h := &haltingLogs{halt: make(chan struct{})}
-	left, err := receiver.FollowLog(ctx, h, path, nil, receiver.FollowOptions{Poll: time.Millisecond, Halt: h.halt})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !left.Halted || left.Bytes != int64(len(data))-h.read || h.read == int64(len(data)) {
-		t.Errorf("read %d bytes of %d, left %+v", h.read, len(data), left)
-	}
-}
-
-// TestFollowHaltBeforeOpen: halted before it opened its file (a shutdown
-// grace that ends at once), a follower says the whole file is left, not
-// nothing.
-func TestFollowHaltBeforeOpen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "app.jsonl")
-	data := bytes.Repeat([]byte(`{"session":"a","action":"S?d"}`+"\n"), 100)
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	halt := make(chan struct{})
-	close(halt)
-	h := &haltingLogs{halt: make(chan struct{})}
-	left, err := receiver.FollowLog(ctx, h, path, nil, receiver.FollowOptions{Poll: time.Millisecond, Halt: halt})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !left.Halted || h.read != 0 || left.Bytes != int64(len(data)) {
-		t.Errorf("read %d bytes of %d, left %+v", h.read, len(data), left)
+	for _, before := range []bool{false, true} {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel() // shutting down: read to the end, unless halted
+		h := &haltingLogs{halt: make(chan struct{})}
+		halt := h.halt // closed after the first read
+		if before {
+			halt = make(chan struct{})
+			close(halt)
+		}
+		left, err := receiver.FollowLog(ctx, h, path, nil, receiver.FollowOptions{Poll: time.Millisecond, Halt: halt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !left.Halted || left.Bytes != int64(len(data))-h.read || h.read == int64(len(data)) || before != (h.read == 0) {
+			t.Errorf("halted before opening %v: read %d bytes of %d, left %+v", before, h.read, len(data), left)
+		}
 	}
 }
 
