@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"math"
-	"slices"
 	"strconv"
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
@@ -898,13 +897,12 @@ func (w *protoWire) jsonBytes(s *jsonScan) ([]byte, bool) {
 		return nil, true
 	}
 	n := len(w.bytes)
-	w.bytes = slices.Grow(w.bytes, base64.StdEncoding.DecodedLen(len(v)))[:n+base64.StdEncoding.DecodedLen(len(v))]
-	k, err := base64.StdEncoding.Decode(w.bytes[n:], v)
+	b, err := base64.StdEncoding.AppendDecode(w.bytes, v)
 	if err != nil {
 		return nil, false
 	}
-	w.bytes = w.bytes[:n+k]
-	return w.bytes[n : n+k : n+k], true
+	w.bytes = b
+	return b[n:len(b):len(b)], true
 }
 
 // jsonNested reads an ArrayValue (its values) or, when kv, a KeyValueList
