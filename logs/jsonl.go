@@ -258,19 +258,15 @@ func (f *flatScanner) scan(line []byte, ev *event) bool {
 
 // plainString returns the string of line that starts at i, after its
 // opening quote, and the index after its closing quote; false when it holds
-// a backslash (an escape) or does not end. It looks at 8 bytes at a time
-// for a quote or a backslash, whose first one the word's bits then give:
-// the strings of a line are too short for bytes.IndexByte to pay.
+// a backslash (an escape) or does not end. It looks at a word at a time
+// (swar.go), as strictStopAt does, without the control characters that
+// fastjson lets through and the call that a string of a line does not pay.
 func plainString(line []byte, i int) ([]byte, int, bool) {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	j := i
 	for ; j+8 <= len(line); j += 8 {
 		w := binary.LittleEndian.Uint64(line[j:])
-		q, b := w^(ones*'"'), w^(ones*'\\') // a zero byte where w has one
-		if m := (q-ones)&^q&highs | (b-ones)&^b&highs; m != 0 {
-			// The lowest bit marks the first quote or backslash (a borrow
-			// only marks bytes above a zero byte).
-			k := j + bits.TrailingZeros64(m)>>3
+		if m := zeros(w^(ones*'"')) | zeros(w^(ones*'\\')); m != 0 {
+			k := j + bits.TrailingZeros64(m)>>3 // the first quote or backslash
 			if line[k] == '"' {
 				return line[i:k], k + 1, true
 			}

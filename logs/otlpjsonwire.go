@@ -158,10 +158,7 @@ func (s *jsonScan) escaped() (v []byte, esc, ok bool) {
 	}
 	start := s.i + 1
 	for j := start; j < len(s.b); j++ {
-		for j < len(s.b) && plain[s.b[j]] {
-			j++
-		}
-		if j >= len(s.b) {
+		if j = strictStopAt(s.b, j); j >= len(s.b) {
 			break
 		}
 		switch c := s.b[j]; {
@@ -196,15 +193,6 @@ func (s *jsonScan) escaped() (v []byte, esc, ok bool) {
 	return nil, false, false
 }
 
-// plain tells the bytes of a string that are themselves: neither a quote,
-// a backslash nor a control character.
-var plain = func() (t [256]bool) {
-	for c := range t {
-		t[c] = c >= 0x20 && c != '"' && c != '\\'
-	}
-	return t
-}()
-
 // quoted reads a string up to its next quote, whatever it holds: for a
 // key, an id, a number or an enum's name, which are then read only when
 // they are made of what they must be (no backslash nor control character).
@@ -213,11 +201,9 @@ func (s *jsonScan) quoted() ([]byte, bool) {
 		return nil, false
 	}
 	start := s.i + 1
-	for j := start; j < len(s.b); j++ {
-		if s.b[j] == '"' {
-			s.i = j + 1
-			return s.b[start:j:j], true
-		}
+	if j := quoteAt(s.b, start); j < len(s.b) {
+		s.i = j + 1
+		return s.b[start:j:j], true
 	}
 	return nil, false
 }
@@ -310,6 +296,13 @@ func (s *jsonScan) digits(max int, neg bool) (x uint64, minus, ok bool) {
 func decimal(v []byte, max int) (x uint64, ok bool) {
 	if len(v) == 0 || len(v) > max {
 		return 0, false
+	}
+	for ; len(v) >= 8; v = v[8:] { // a time in nanoseconds has 19 digits
+		d, ok := digits8(v)
+		if !ok {
+			return 0, false
+		}
+		x = x*1e8 + uint64(d)
 	}
 	for _, c := range v {
 		if c < '0' || c > '9' {
