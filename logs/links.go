@@ -321,11 +321,16 @@ func (r *spanReader) linkedReply(id []byte, s *heldSpan) error {
 // seeded hash of its trace id), cheap to hash; the spans of one key are
 // chained, the last held first, and told apart by their ids: a lookup
 // finds the last span held with the ids, as a map keyed by them would.
+// Its table is an open-addressing one (linear probing, at most half full)
+// of the last span of each key with the high half of the key's hash, as
+// sessionIndex is: one probe of a cache line where a map took a look-up
+// and an assignment (a twentieth of an OTLP/JSON row, built once a file).
+// Two keys whose hashes share their high halves and their probe share a
+// chain, which the ids tell apart.
 type spanIndex struct {
-	last map[uint64]int32 // by key: the last span held
-	next []int32          // by span: the one held before it with its key, or -1
-	room int              // the spans last's room was made for
-	seed maphash.Seed
+	slots []uint64 // hash>>32 << 32 | (the last span held + 1); 0: empty
+	next  []int32  // by span: the one held before it in its chain, or -1
+	seed  maphash.Seed
 }
 
 // build indexes the spans of held that a lookup may find: the emissions
@@ -335,12 +340,21 @@ type spanIndex struct {
 // holds.
 func (x *spanIndex) build(held *heldSpans) {
 	n := held.len()
-	if x.last == nil || n > x.room {
-		x.last, x.room, x.seed = make(map[uint64]int32, n), n, maphash.MakeSeed()
+	size := 64
+	for size < 2*n {
+		size *= 2
+	}
+	if cap(x.slots) < size {
+		if x.slots == nil {
+			x.seed = maphash.MakeSeed()
+		}
+		x.slots = make([]uint64, size)
 	} else {
-		clear(x.last)
+		x.slots = x.slots[:size]
+		clear(x.slots)
 	}
 	x.next = slices.Grow(x.next[:0], n)[:n]
+	mask := uint64(size - 1)
 	for i := range n {
 		s := held.at(i)
 		x.next[i] = -1
@@ -348,28 +362,55 @@ func (x *spanIndex) build(held *heldSpans) {
 		if s.spanID.none() || !server && !isEmission(s) {
 			continue
 		}
-		k := x.key(s.trace, s.spanID, server)
-		if j, ok := x.last[k]; ok {
-			x.next[i] = j
+		h := spread(x.key(s.trace, s.spanID, server))
+		tag := h >> 32 << 32
+		for j := h & mask; ; j = (j + 1) & mask {
+			e := x.slots[j]
+			if e == 0 || e>>32<<32 == tag {
+				if e != 0 {
+					x.next[i] = int32(uint32(e)) - 1
+				}
+				x.slots[j] = tag | uint64(uint32(i+1))
+				break
+			}
 		}
-		x.last[k] = int32(i)
 	}
+}
+
+// spread mixes the bits of a key (murmur3's finalizer), so that keys that
+// differ in any bits land in different places of spanIndex's table.
+func spread(k uint64) uint64 {
+	k ^= k >> 33
+	k *= 0xff51afd7ed558ccd
+	k ^= k >> 33
+	k *= 0xc4ceb9fe1a85ec53
+	return k ^ k>>33
 }
 
 // find returns the last span of held with trace and span id among the
 // SERVER spans that are not their own parent (server), or among the
 // emissions, or -1.
 func (x *spanIndex) find(held *heldSpans, trace string, id spanRef, server bool) int {
-	j, found := x.last[x.key(trace, id, server)]
-	if !found {
+	if len(x.slots) == 0 {
 		return -1
 	}
-	for ; j >= 0; j = x.next[j] {
-		if s := held.at(int(j)); s.spanID == id && s.trace == trace && isServer(s) == server {
-			return int(j)
+	h := spread(x.key(trace, id, server))
+	tag, mask := h>>32<<32, uint64(len(x.slots)-1)
+	for p := h & mask; ; p = (p + 1) & mask {
+		e := x.slots[p]
+		if e == 0 {
+			return -1
 		}
+		if e>>32<<32 != tag {
+			continue
+		}
+		for j := int32(uint32(e)) - 1; j >= 0; j = x.next[j] {
+			if s := held.at(int(j)); s.spanID == id && s.trace == trace && isServer(s) == server {
+				return int(j)
+			}
+		}
+		return -1 // the one chain of the tag on this probe
 	}
-	return -1
 }
 
 // key is the key of a trace and span id in a class: OTLP's span ids are

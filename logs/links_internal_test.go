@@ -92,18 +92,52 @@ func TestSpanIndexChains(t *testing.T) {
 	}
 	var x spanIndex
 	x.build(&held)
-	longest := 0
-	for _, j := range x.last {
+	longest, keys := 0, 0
+	for _, e := range x.slots {
+		if e == 0 {
+			continue
+		}
+		keys++
 		k := 0
-		for ; j >= 0; j = x.next[j] {
+		for j := int32(uint32(e)) - 1; j >= 0; j = x.next[j] {
 			k++
 		}
 		longest = max(longest, k)
 	}
-	if longest != n || len(x.last) != n+2 {
-		t.Errorf("longest chain %d, %d keys; want the SERVER spans alone in the longest chain (%d), %d keys", longest, len(x.last), n, n+2)
+	if longest != n || keys != n+2 {
+		t.Errorf("longest chain %d, %d keys; want the SERVER spans alone in the longest chain (%d), %d keys", longest, keys, n, n+2)
 	}
 	if got := x.find(&held, "t", id, false); got != 0 {
 		t.Errorf("the CLIENT span: found %d, want 0", got)
+	}
+}
+
+// TestSpanIndexProbes: span ids that differ in their high bits alone (as
+// a file may choose them) are spread over the index's table: no run of
+// full slots is long, and each is found.
+func TestSpanIndexProbes(t *testing.T) {
+	const n = 1 << 14
+	var held heldSpans
+	for i := range n {
+		held.add(heldSpan{trace: "t", spanID: otlpRef([8]byte{0: byte(i >> 8), 1: byte(i), 7: 1}), kind: SpanClient})
+	}
+	var x spanIndex
+	x.build(&held)
+	run, longest := 0, 0
+	for _, e := range append(x.slots, x.slots...) { // runs wrap around
+		if e == 0 {
+			run = 0
+			continue
+		}
+		run++
+		longest = max(longest, min(run, len(x.slots)))
+	}
+	if longest > 64 {
+		t.Errorf("a run of %d full slots among %d", longest, len(x.slots))
+	}
+	for i := range n {
+		if got := x.find(&held, "t", held.at(i).spanID, false); got != i {
+			t.Fatalf("span %d: found %d", i, got)
+		}
 	}
 }
