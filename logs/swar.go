@@ -48,4 +48,3 @@ func strictStopAt(b []byte, j int) int {
 	}
 	return j
 }
-
