@@ -55,8 +55,9 @@ type heldSpan struct {
 // spans: growing them over a whole file copies none of them, and their
 // room is kept from one file (or flush) to the next.
 type heldSpans struct {
-	chunks [][]heldSpan
-	n      int
+	chunks  [][]heldSpan
+	n       int
+	servers int // the SERVER spans among them
 }
 
 // heldChunk is the number of spans of a chunk of heldSpans (a power of 2).
@@ -70,6 +71,9 @@ func (h *heldSpans) add(s heldSpan) {
 	}
 	h.chunks[c][h.n%heldChunk] = s
 	h.n++
+	if s.kind == SpanServer {
+		h.servers++
+	}
 }
 
 // at returns the span held i-th.
@@ -85,7 +89,7 @@ func (h *heldSpans) reset() {
 	for c := 0; c*heldChunk < h.n; c++ {
 		clear(h.chunks[c])
 	}
-	h.n = 0
+	h.n, h.servers = 0, 0
 }
 
 // duration is a span's duration as Jaeger and Zipkin write it, a JSON
@@ -447,13 +451,7 @@ func isEmission(s *heldSpan) bool { return s.kind.Action() == interaction.Emissi
 // looked under.) It builds r.spans when it needs it; indexed reports
 // whether it did.
 func (r *spanReader) markNested() (indexed bool) {
-	servers := 0
-	for i := range r.held.len() {
-		if r.held.at(i).kind == SpanServer {
-			servers++
-		}
-	}
-	if servers < 2 {
+	if r.held.servers < 2 {
 		return false // no index to build
 	}
 	r.spans.build(&r.held)
