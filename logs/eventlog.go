@@ -138,10 +138,14 @@ func (b *builder) interpret(ev *event, names *[numRoles]string, line int) (*badF
 			}
 		}
 		l, m = ev[roleLifeline].text, ev[roleMessage].text
-		switch kind := ev[roleKind].text; {
-		case string(kind) == "send" || string(kind) == "!" || bytes.EqualFold(kind, []byte("send")):
+		switch kind := ev[roleKind].text; { // the exact words first: most logs write them
+		case string(kind) == "send" || string(kind) == "!":
 			k = interaction.Emission
-		case string(kind) == "receive" || string(kind) == "?" || bytes.EqualFold(kind, []byte("receive")):
+		case string(kind) == "receive" || string(kind) == "?":
+			k = interaction.Reception
+		case bytes.EqualFold(kind, []byte("send")):
+			k = interaction.Emission
+		case bytes.EqualFold(kind, []byte("receive")):
 			k = interaction.Reception
 		default:
 			return &badField{role: roleKind, msg: fmt.Sprintf("field %q (kind): %q is not send, receive, ! or ?", names[roleKind], kind)}, nil
