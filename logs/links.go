@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/hashslots"
 )
 
 // HTTPRoute is the attribute of the OpenTelemetry semantic conventions
@@ -326,7 +327,8 @@ func (r *spanReader) linkedReply(id []byte, s *heldSpan) error {
 // chained, the last held first, and told apart by their ids: a lookup
 // finds the last span held with the ids, as a map keyed by them would.
 // Its table is an open-addressing one (linear probing, at most half full)
-// of the last span of each key with the high half of the key's hash, as
+// of the last span of each key with the high half of the key's hash (its mix,
+// hashslots.Mix, spread over every bit), as
 // sessionIndex is: one probe of a cache line where a map took a look-up
 // and an assignment (a twentieth of an OTLP/JSON row, built once a file).
 // Two keys whose hashes share their high halves and their probe share a
@@ -366,7 +368,7 @@ func (x *spanIndex) build(held *heldSpans) {
 		if s.spanID.none() || !server && !isEmission(s) {
 			continue
 		}
-		h := spread(x.key(s.trace, s.spanID, server))
+		h := hashslots.Mix(x.key(s.trace, s.spanID, server))
 		tag := h >> 32 << 32
 		for j := h & mask; ; j = (j + 1) & mask {
 			e := x.slots[j]
@@ -381,16 +383,6 @@ func (x *spanIndex) build(held *heldSpans) {
 	}
 }
 
-// spread mixes the bits of a key (murmur3's finalizer), so that keys that
-// differ in any bits land in different places of spanIndex's table.
-func spread(k uint64) uint64 {
-	k ^= k >> 33
-	k *= 0xff51afd7ed558ccd
-	k ^= k >> 33
-	k *= 0xc4ceb9fe1a85ec53
-	return k ^ k>>33
-}
-
 // find returns the last span of held with trace and span id among the
 // SERVER spans that are not their own parent (server), or among the
 // emissions, or -1.
@@ -398,7 +390,7 @@ func (x *spanIndex) find(held *heldSpans, trace string, id spanRef, server bool)
 	if len(x.slots) == 0 {
 		return -1
 	}
-	h := spread(x.key(trace, id, server))
+	h := hashslots.Mix(x.key(trace, id, server))
 	tag, mask := h>>32<<32, uint64(len(x.slots)-1)
 	for p := h & mask; ; p = (p + 1) & mask {
 		e := x.slots[p]

@@ -23,6 +23,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/hashslots"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 )
@@ -46,9 +47,9 @@ func SessionID(f logs.Format, i int, seed int64) string {
 	if f != logs.OTLP && f != logs.Jaeger {
 		return "s" + strconv.Itoa(i+1)
 	}
-	key := mix64(uint64(seed) ^ 0x7ace1d5)
-	hi := mix64(key ^ (uint64(i)+1)*0x9e3779b97f4a7c15)
-	lo := mix64(uint64(i) ^ key)
+	key := hashslots.Mix(uint64(seed) ^ 0x7ace1d5)
+	hi := hashslots.Mix(key ^ (uint64(i)+1)*0x9e3779b97f4a7c15)
+	lo := hashslots.Mix(uint64(i) ^ key)
 	if hi == 0 && lo == 0 {
 		hi = 1
 	}
@@ -56,15 +57,6 @@ func SessionID(f logs.Format, i int, seed int64) string {
 	binary.BigEndian.PutUint64(tid[:8], hi)
 	binary.BigEndian.PutUint64(tid[8:], lo)
 	return hex.EncodeToString(tid[:])
-}
-
-// mix64 is SplitMix64's finalizer, a bijection of the 64-bit integers.
-func mix64(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	return x ^ x>>31
 }
 
 // logEvent is one event of a log being written: an action of a session at

@@ -1,6 +1,8 @@
 // Package hashslots holds what the open-addressing tables of the store
 // (package interaction: hash-consing of terms) and of the runtime engine's
-// vertex set (internal/engine/rewrite) share: a table of 2^k uint64 slots,
+// vertex set (internal/engine/rewrite) share, and the mix of a 64-bit key
+// into a hash (Mix: the index of a file's held spans in package logs, the
+// ids package gen draws). The tables are a table of 2^k uint64 slots,
 // 0 for empty, each slot holding an entry's index in its low 32 bits and
 // the top 32 bits of the entry's hash in its high bits, so that a probe
 // that meets another entry, and the table's growth, read nothing but the
@@ -28,4 +30,16 @@ func Grow(old []uint64, shift uint8) ([]uint64, uint8) {
 		table[i] = e
 	}
 	return table, shift
+}
+
+// Mix is SplitMix64's finalizer, a bijection of the 64-bit integers whose
+// every output bit depends on every input bit: keys that differ in a few
+// bits (span ids a file chose) get hashes that differ in their top and
+// bottom bits alike.
+func Mix(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
 }

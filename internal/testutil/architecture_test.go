@@ -35,7 +35,7 @@ var architecture = []struct {
 	// Files in: syntax, terms, multi-traces, options and specs.
 	{"internal/input", nil, nil},
 	{"internal/enum", nil, nil},                 // the name tables of enumerations
-	{"internal/hashslots", nil, nil},            // the growth of the open-addressing tables of interaction and rewrite
+	{"internal/hashslots", nil, nil},            // the growth of the open-addressing tables of interaction and rewrite, a key's mix
 	{"syntax", []string{"internal/input"}, nil}, // ReadFile, FileError: the errors about a file
 	{"internal/scan", []string{"internal/enum", "syntax"}, nil},
 	{"internal/atomicfile", nil, nil},
@@ -50,14 +50,14 @@ var architecture = []struct {
 	// The readers of logs, then what turns their events into sessions.
 	// klauspost/compress: zstd, which the Collector's file exporter writes;
 	// protobuf's protowire: OTLP/protobuf read from its bytes.
-	{"logs", []string{"syntax", "internal/input", "internal/enum", "interaction", "multitrace"},
+	{"logs", []string{"syntax", "internal/input", "internal/enum", "internal/hashslots", "interaction", "multitrace"},
 		[]string{"github.com/valyala/fastjson", "go.opentelemetry.io/collector/pdata", "github.com/klauspost/compress",
 			"google.golang.org/protobuf/encoding/protowire"}},
 	{"session", []string{"syntax", "internal/input", "internal/enum", "interaction", "multitrace", "logs"},
 		// x/sys: spill files without a name (O_TMPFILE) on Linux.
 		[]string{"golang.org/x/sys/unix"}},
 	// The trace generator of ivc gen, and its writer of logs (OTLP by pdata).
-	{"internal/gen", []string{"syntax", "internal/scan", "internal/enum", "interaction", "multitrace", "logs"},
+	{"internal/gen", []string{"syntax", "internal/scan", "internal/enum", "internal/hashslots", "interaction", "multitrace", "logs"},
 		[]string{"go.opentelemetry.io/collector/pdata"}},
 	// The engines. internal/nfa/engine is the standard library only:
 	// internal/compile copies its files into every generated package.
