@@ -327,8 +327,8 @@ func (r *spanReader) linkedReply(id []byte, s *heldSpan) error {
 // chained, the last held first, and told apart by their ids: a lookup
 // finds the last span held with the ids, as a map keyed by them would.
 // Its table is an open-addressing one (linear probing, at most half full)
-// of the last span of each key with the high half of the key's hash (its mix,
-// hashslots.Mix, spread over every bit), as
+// of the last span of each key with the high half of the key's hash (the
+// key mixed by hashslots.Mix, every bit of it spread over all), as
 // sessionIndex is: one probe of a cache line where a map took a look-up
 // and an assignment (a twentieth of an OTLP/JSON row, built once a file).
 // Two keys whose hashes share their high halves and their probe share a
