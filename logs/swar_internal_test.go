@@ -7,8 +7,9 @@ import (
 	"testing"
 )
 
-// TestStopAt compares quoteAt, strictStopAt and plainString with a loop of one byte at a time
-// on random strings of the bytes that matter, at every start.
+// TestStopAt compares quoteAt, strictStopAt and plainString with loops of
+// one byte at a time on random strings of the bytes that matter, from
+// every start.
 func TestStopAt(t *testing.T) {
 	alphabet := []byte{'"', '\\', 0, 0x1f, 0x20, 0x21, 'a', 0x7f, 0x80, 0xff, 0x22 + 0x80, 0x5c + 0x80}
 	rng := rand.New(rand.NewPCG(1, 2))
