@@ -57,3 +57,8 @@ func JSONWireDecodes(doc []byte, opt Options, element bool) bool {
 	defer w.reset()
 	return w.decodeJSON(t.r, doc, element)
 }
+
+// IsOTLPProto reports whether the file in, of --log-format otlp, is read
+// as OTLP/protobuf (the format's other encoding), as Open decides it from
+// its head.
+func IsOTLPProto(in []byte) bool { return isOTLPProto(in[:min(len(in), headSize)]) }
