@@ -72,9 +72,11 @@ func checkSessions(t *testing.T, sig *interaction.Signature, sessions []session.
 	var sum logs.Stats
 	sum.Sessions, sum.Malformed, sum.Unkinded = len(sessions), st.Malformed, st.Unkinded // spans without a kind are in no session
 	ids := map[string]bool{}
+	dups := 0 // events read again, dropped from their session (an event or an ignored one)
 	for _, s := range sessions {
 		sum.Events += s.Events
 		sum.Ignored += s.Ignored
+		dups += s.Duplicates
 		if ids[s.ID] {
 			t.Errorf("session %q twice", s.ID)
 		}
@@ -107,6 +109,12 @@ func checkSessions(t *testing.T, sig *interaction.Signature, sessions []session.
 			t.Errorf("session %q: locations %s do not cover the signature", s.ID, all.Format(sig))
 		}
 	}
+	// Each duplicate was read as an event or an ignored one, and is in no
+	// session: what was read is what the sessions hold and what they dropped.
+	if sum.Events > st.Events || sum.Ignored > st.Ignored || sum.Events+sum.Ignored+dups != st.Events+st.Ignored {
+		t.Errorf("stats %+v, the sessions add up to %+v and %d duplicates", st, sum, dups)
+	}
+	sum.Events, sum.Ignored = st.Events, st.Ignored
 	if sum != st {
 		t.Errorf("stats %+v, the sessions add up to %+v", st, sum)
 	}
