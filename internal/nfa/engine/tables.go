@@ -127,6 +127,12 @@ const maxWideLabels = 1 << 22
 // maxDenseSucc bounds the words of the dense successor table.
 const maxDenseSucc = 1 << 20
 
+// maxCentral bounds the entries of the central search's index (a state
+// times a global letter, 4 bytes each: 256 MiB): tables are refused past
+// it, rather than a few characters of a generated verifier's tables
+// asking for more memory than the machine has.
+const maxCentral = 1 << 26
+
 // Prepare checks the tables and builds what the checks need besides them:
 // row tables, tables of words, the central index. It is idempotent; it must
 // not run concurrently with anything else on t.
@@ -210,6 +216,9 @@ func (t *Tables) validate() error {
 		base += int64(p.K)
 		if base >= 1<<24 {
 			return tablesErr("too many letters")
+		}
+		if int64(n)*max(base, 1) > maxCentral {
+			return tablesErr("%d states and %d letters: the central index would hold %d entries, more than %d", n, base, int64(n)*max(base, 1), maxCentral)
 		}
 		if err := p.DFA.validate(p.K, n, true); err != nil {
 			return tablesErr("location %d: %v", i, err)
