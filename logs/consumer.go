@@ -78,4 +78,9 @@ type Consumer interface {
 	// partner names it), and link, which pairs it at assembly; link is
 	// valid only during the call.
 	AddSpan(id []byte, line, index int, act interaction.Action, key Key, span uint64, link *SpanLink) error
+	// Unpaired counts, for a consumer that does not pair across files, a
+	// CLIENT or PRODUCER span of session id left without its partner in
+	// its file (once a span id, after the span's own event): a consumer
+	// that pairs across files counts those it cannot pair itself.
+	Unpaired(id []byte, line, index int)
 }

@@ -112,6 +112,11 @@ func (e *emitter) AddSpan(id []byte, line, index int, act interaction.Action, ke
 	return nil
 }
 
+// Unpaired is called only when reading strictly (Options.Strict), which
+// pairs no span across files: the assembly of Scan's events counts the
+// spans it pairs, not those (Event carries no mark of them).
+func (e *emitter) Unpaired(id []byte, line, index int) {}
+
 func (e *emitter) Ignore(id []byte, line, index int) {
 	e.emit(Event{Session: e.id(id), Index: index, Line: line, Ignored: true})
 }

@@ -266,11 +266,31 @@ func (r *spanReader) flush() error {
 		if err := r.span(r.id, s.line, s.col, s.spanID, s.l, s.kind.Action(), s.m, s.start); err != nil {
 			return err
 		}
+		if !across && !paired[i] && r.alone(i) {
+			r.b.sink.Unpaired(r.id, s.line, r.b.index-1)
+		}
 		if err := r.reply(r.id, s); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// alone reports whether the held span i, left without a partner in its
+// file that pairs no span across files, is one its session counts as
+// unpaired (session.Meta.Unpaired), as a session's assembly counts those
+// held for it: an emission with an id, on a declared lifeline, and the
+// last held of its id (a span read twice counts once; when one of its
+// copies pairs, it is that one).
+func (r *spanReader) alone(i int) bool {
+	s := r.held.at(i)
+	if !isEmission(s) || s.spanID.Num() == 0 {
+		return false
+	}
+	if _, ok := r.b.lifelines.findString(s.l); !ok {
+		return false
+	}
+	return r.spans.find(&r.held, s.trace, s.spanID, false) == i
 }
 
 // reply adds the reply of the call s, whose message is final, when the
@@ -499,8 +519,17 @@ func (r *spanReader) pair(paired []bool, indexed bool) {
 			}
 		}
 		if j >= 0 {
-			r.held.at(j).m = s.m
-			paired[i], paired[j] = true, true
+			// Every copy of the partner (a span read twice) is paired alike:
+			// a copy left with its own message would be another content
+			// for the session's duplicates, judged on the first.
+			p := r.held.at(j)
+			for k := j; k >= 0; k = int(r.spans.next[k]) {
+				if c := r.held.at(k); c == p || c.spanID == p.spanID && c.trace == p.trace && c.kind == p.kind {
+					c.m = s.m
+					paired[k] = true
+				}
+			}
+			paired[i] = true
 		}
 	}
 }

@@ -111,9 +111,12 @@ type sessionState struct {
 	firstDropped    int // the line of the first
 	// spans counts its spans held for pairing, heldIgnored those of them
 	// counted in ignored until the session is built; spanned its records
-	// that are spans with an id (held or not), which dedup compares.
+	// that are spans with an id (held or not), which dedup compares;
+	// unpaired its emissions left without a partner by a reader that
+	// pairs them in their file alone (logs.Consumer.Unpaired).
 	spans, heldIgnored int32
 	spanned            int32
+	unpaired           int32
 }
 
 // sessionBytes is what a session holds in memory besides its id's bytes:
@@ -274,6 +277,10 @@ func (g *gatherer) Ignore(id []byte, line, index int) {
 
 func (g *gatherer) Drop(id []byte, line, index int) {
 	g.sess[g.sessionOf(id, line, index)].dropAt(line)
+}
+
+func (g *gatherer) Unpaired(id []byte, line, index int) {
+	g.sess[g.sessionOf(id, line, index)].unpaired++
 }
 
 // dropAt counts a malformed event of s, read at line.
@@ -456,7 +463,7 @@ func (g *gatherer) build(si int32, a *arena) Session {
 	s := &g.sess[si]
 	recs := g.recordsOf(si)
 	out := Session{Meta: Meta{File: g.inputs[s.input], Input: int(s.input), ID: s.id, Line: s.line, Rank: s.index,
-		Events: s.events, Ignored: s.ignored, Dropped: s.dropped, FirstDropped: s.firstDropped}}
+		Events: s.events, Ignored: s.ignored, Dropped: s.dropped, FirstDropped: s.firstDropped, Unpaired: int(s.unpaired)}}
 	if s.spans > 0 {
 		g.pair(s, recs, &out)
 	}

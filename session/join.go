@@ -68,6 +68,10 @@ type Joiner struct {
 	arena  arena
 	done   bool
 	err    error // of spilling an ignored event
+	// alone marks a joiner that reads one log only (Source: a run of one
+	// log, or each log its own scope): its spans are paired in their file
+	// by the reader rather than held for the assembly's pairing.
+	alone bool
 }
 
 // NewJoiner returns a joiner of the logs of a run read with opt (its
@@ -126,7 +130,19 @@ func (c *consumer) Add(id []byte, line, index int, act interaction.Action, key l
 	return j.check()
 }
 
-func (c *consumer) PairsAcross() bool { return true }
+// PairsAcross is true but for a joiner of one log alone (Joiner.alone):
+// then no span can pair with one of another file, and the reader pairs
+// them in its file (Unpaired counts those left alone).
+func (c *consumer) PairsAcross() bool { return !c.alone }
+
+func (c *consumer) Unpaired(id []byte, line, index int) {
+	j := (*Joiner)(c)
+	if j.spill != nil {
+		j.err = j.spill.event(id, j.g.input(), line, index, unpairedTag, 0, logs.Key{}, 0)
+		return
+	}
+	j.g.Unpaired(id, line, index)
+}
 
 func (c *consumer) AddSpan(id []byte, line, index int, act interaction.Action, key logs.Key, span uint64, sl *logs.SpanLink) error {
 	j := (*Joiner)(c)

@@ -32,6 +32,69 @@ type spanRef struct {
 	ignored   bool // its message is not declared: not an event
 }
 
+// pairCopies names each emission held without a partner after a copy of
+// it (the same span read in two files) that its file paired: such a copy
+// is an event of recs whose span is not held, with the same id, lifeline
+// and side; the held one takes its message, and is paired (added to
+// paired, sorted, which it returns), so that the two are one span read twice, not two
+// contents of it.
+func (g *gatherer) pairCopies(recs []int32, paired []int32) []int32 {
+	var few [8]int32
+	alone := few[:0] // the records of the held emissions left alone
+	for _, r := range recs {
+		if rec := g.recs.at(r); rec.span > 0 {
+			j := rec.span - 1
+			if k := g.spans[j].kind; k != logs.SpanClient && k != logs.SpanProducer {
+				continue
+			}
+			if _, found := slices.BinarySearch(paired, j); !found {
+				alone = append(alone, r)
+			}
+		}
+	}
+	if len(alone) == 0 {
+		return paired
+	}
+	var byID map[uint64]int32 // past a few: the first of each id, + 1
+	if len(alone) > len(few) {
+		byID = make(map[uint64]int32, len(alone))
+		for _, r := range alone {
+			if id := g.spans[g.recs.at(r).span-1].id; byID[id] == 0 {
+				byID[id] = r + 1
+			}
+		}
+	}
+	for _, r := range recs {
+		cp := g.recs.at(r)
+		if cp.span >= 0 || cp.act.Kind() != interaction.Emission {
+			continue // held, not a span, or a reception
+		}
+		id := g.spanIDs[-1-cp.span]
+		var held *record
+		if byID != nil {
+			if h := byID[id]; h > 0 {
+				held = g.recs.at(h - 1)
+			}
+		} else {
+			for _, h := range alone {
+				if rec := g.recs.at(h); g.spans[rec.span-1].id == id {
+					held = rec
+					break
+				}
+			}
+		}
+		if held == nil || held.act.Lifeline() != cp.act.Lifeline() {
+			continue
+		}
+		j := held.span - 1
+		if i, found := slices.BinarySearch(paired, j); !found {
+			g.spans[j].own = msgRef(cp.act.Message())
+			paired = slices.Insert(paired, i, j)
+		}
+	}
+	return paired
+}
+
 // replyKind marks, in a spanRef's kind, the reply of a CLIENT span
 // (logs.SpanLink.Reply): its id is its call's, and it is no partner.
 const replyKind logs.SpanKind = 0x80
@@ -211,12 +274,20 @@ func (g *gatherer) pair(s *sessionState, recs []int32, out *Session) {
 			ref.own, p.own = ref.pair, ref.pair
 		}
 	}
-	emissions := len(list)
-	if byID != nil {
-		emissions = len(byID)
-	}
 	slices.Sort(paired)
-	out.Unpaired = emissions - len(slices.Compact(paired))
+	paired = slices.Compact(paired)
+	if s.spanned > s.spans { // some spans paired in their file: copies of held ones?
+		paired = g.pairCopies(recs, paired)
+	}
+	emissions := len(byID)
+	if byID == nil {
+		for i, j := range list { // a span read twice counts once, as in byID
+			if !slices.ContainsFunc(list[:i], func(k int32) bool { return g.spans[k].id == g.spans[j].id }) {
+				emissions++
+			}
+		}
+	}
+	out.Unpaired += emissions - len(paired)
 	for _, r := range recs {
 		// The reply of a CLIENT span is the reply of the message its call
 		// carries now.

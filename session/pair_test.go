@@ -2,6 +2,7 @@ package session_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -180,6 +181,140 @@ func TestJoinLinkedSpans(t *testing.T) {
 		}
 		if d, w := dumpJoined(sig, []session.Session{s}), dumpJoined(sig, got[i:i+1]); d != w || !reflect.DeepEqual(s, got[i]) {
 			t.Errorf("AssembleWith, Reuse, session %s:\n%s\nwant\n%s", id, d, w)
+		}
+	}
+}
+
+// TestUnpairedEveryPath: the emissions left without their partner are
+// counted alike (Meta.Unpaired, once a span id, only on declared
+// lifelines) whether the reader pairs a file's spans alone (session.Read,
+// a run of one log, each log its own scope) or holds them for the
+// assembly's pairing (a run of several logs), in memory and spilling.
+func TestUnpairedEveryPath(t *testing.T) {
+	const (
+		t3 = "33333333333333333333333333333333"
+		t4 = "44444444444444444444444444444444"
+		t5 = "55555555555555555555555555555555"
+		t6 = "66666666666666666666666666666666"
+		t7 = "77777777777777777777777777777777"
+		t8 = "88888888888888888888888888888888"
+		p2 = "00000000000000b2"
+	)
+	dir := t.TempDir()
+	f := filepath.Join(dir, "spans.json")
+	data := otlpLine("a",
+		linkedSpan(t1, c1, "", "3", "n", 10e9, "", ""), // paired below: not counted
+		linkedSpan(t2, c1, "", "3", "n", 20e9, "", ""), // alone
+		linkedSpan(t3, c1, "", "3", "n", 30e9, "", ""), // alone, read twice: once
+		linkedSpan(t3, c1, "", "3", "n", 30e9, "", ""),
+		linkedSpan(t4, c1, "", "3", "n", 40e9, "", ""), // read twice, paired: not counted
+		linkedSpan(t4, c1, "", "3", "n", 40e9, "", ""),
+		linkedSpan(t5, c1, "", "3", "HTTP GET", 50e9, "", ""),          // alone, its message undeclared: counted
+		linkedSpan(t5, p2, "", "4", "m", 51e9, dest("m"), "")) + "\n" + // a PRODUCER alone
+		otlpLine("b",
+			linkedSpan(t1, s1, c1, "2", "n", 11e9, "", ""),
+			linkedSpan(t4, s1, c1, "2", "n", 41e9, "", "")) + "\n" +
+		otlpLine("zz", linkedSpan(t6, c1, "", "3", "n", 60e9, "", "")) + "\n" + // an undeclared service: ignored, not counted
+		otlpLine("c", linkedSpan(t7, k1, "", "5", "process", 70e9, dest("m"), `{"traceId":"`+t7+`","spanId":"`+p1+`"}`)) + "\n" + // a CONSUMER alone: not counted
+		otlpLine("a", linkedSpan(t8, c1, "", "3", "HTTP GET", 80e9, "", ""), linkedSpan(t8, c1, "", "3", "HTTP GET", 80e9, "", "")) + "\n" + // read twice, both named by their partner
+		otlpLine("b", linkedSpan(t8, s1, c1, "2", "n", 81e9, "", "")) + "\n"
+	other := filepath.Join(dir, "other.json")
+	const t9 = "99999999999999999999999999999999"
+	for name, d := range map[string]string{f: data, other: otlpLine("a", linkedSpan(t9, c1, "", "3", "n", 90e9, "", "")) + "\n"} {
+		if err := os.WriteFile(name, []byte(d), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sig := testSig(t)
+	opt := logs.Options{Sig: sig}
+	dump := func(sessions []session.Session) string {
+		var b strings.Builder
+		for _, s := range sessions {
+			if s.ID == t9 {
+				continue
+			}
+			fmt.Fprintf(&b, "%s: %d unpaired, %d/%d, %d duplicates: ", s.ID[:2], s.Unpaired, s.Events, s.Ignored, s.Duplicates)
+			if s.Conflicts > 0 {
+				fmt.Fprintf(&b, "%d conflicts (%v) ", s.Conflicts, s.Conflict)
+			}
+			b.Write(bytes.Join(bytes.Fields(s.MT.Format(sig)), []byte(" ")))
+			b.WriteByte('\n')
+		}
+		return b.String()
+	}
+	want := "0a: 0 unpaired, 2/0, 0 duplicates: { [a] a!n; [b] b?n; [c] ; }\n" +
+		"4b: 1 unpaired, 1/0, 0 duplicates: { [a] a!n; [b] ; [c] ; }\n" +
+		"33: 1 unpaired, 1/0, 1 duplicates: { [a] a!n; [b] ; [c] ; }\n" +
+		"44: 0 unpaired, 2/0, 1 duplicates: { [a] a!n; [b] b?n; [c] ; }\n" +
+		"55: 2 unpaired, 1/1, 0 duplicates: { [a] a!m; [b] ; [c] ; }\n" +
+		"66: 0 unpaired, 0/1, 0 duplicates: { [a] ; [b] ; [c] ; }\n" +
+		"77: 0 unpaired, 1/0, 0 duplicates: { [a] ; [b] ; [c] c?m }\n" +
+		"88: 0 unpaired, 2/0, 1 duplicates: { [a] a!n; [b] b?n; [c] ; }\n"
+	read, _, err := session.Read(f, logs.Auto, opt, func(err error) { t.Error(err) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := dump(read); got != want {
+		t.Errorf("session.Read:\n%s\nwant\n%s", got, want)
+	}
+	for _, c := range []struct {
+		files  []string
+		scope  session.Scope
+		budget int64
+	}{
+		{[]string{f}, session.ScopeRun, 0}, {[]string{f}, session.ScopeRun, 1},
+		{[]string{f, other}, session.ScopeRun, 0}, {[]string{f, other}, session.ScopeRun, 1},
+		{[]string{f, other}, session.ScopeFile, 0}, {[]string{f, other}, session.ScopeFile, 1},
+	} {
+		src := &session.Source{Options: opt, Scope: c.scope, Budget: c.budget, TmpDir: t.TempDir()}
+		var got []session.Session
+		for s := range src.Sessions(c.files) {
+			if s.Err != nil {
+				t.Fatal(s.Err)
+			}
+			got = append(got, s)
+		}
+		if d := dump(got); d != want {
+			t.Errorf("%d files, scope %v, budget %d:\n%s\nwant\n%s", len(c.files), c.scope, c.budget, d, want)
+		}
+		if c.budget > 0 && !src.Counts.Spilled {
+			t.Errorf("%d files, budget %d: not spilled", len(c.files), c.budget)
+		}
+	}
+}
+
+// TestCopiesAcrossFiles: a CLIENT span read in two files, one of which
+// holds its SERVER partner, is one span read twice, named by its pair in
+// both: neither two contents of it (a conflict, judged on the first, which
+// named it by its own span) nor a span left unpaired, in either order.
+func TestCopiesAcrossFiles(t *testing.T) {
+	const t8 = "88888888888888888888888888888888"
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	client := linkedSpan(t8, c1, "", "3", "HTTP GET", 80e9, "", "")
+	for name, d := range map[string]string{
+		a: otlpLine("a", client) + "\n",
+		b: otlpLine("a", client) + "\n" + otlpLine("b", linkedSpan(t8, s1, c1, "2", "n", 81e9, "", "")) + "\n",
+	} {
+		if err := os.WriteFile(name, []byte(d), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sig := testSig(t)
+	for _, files := range [][]string{{a, b}, {b, a}} {
+		for _, budget := range []int64{0, 1} {
+			src := &session.Source{Options: logs.Options{Sig: sig}, Budget: budget, TmpDir: t.TempDir()}
+			var got []string
+			for s := range src.Sessions(files) {
+				if s.Err != nil {
+					t.Fatal(s.Err)
+				}
+				got = append(got, fmt.Sprintf("%d unpaired, %d/%d, %d duplicates, %d conflicts: %s", s.Unpaired, s.Events, s.Ignored,
+					s.Duplicates, s.Conflicts, bytes.Join(bytes.Fields(s.MT.Format(sig)), []byte(" "))))
+			}
+			if want := "0 unpaired, 2/0, 1 duplicates, 0 conflicts: { [a] a!n; [b] b?n; [c] ; }"; len(got) != 1 || got[0] != want {
+				t.Errorf("%s, budget %d: %q, want %q", bases(files), budget, got, want)
+			}
 		}
 	}
 }

@@ -241,6 +241,7 @@ func (src *Source) Sessions(files []string) iter.Seq[Session] {
 					put(fail(file, err, false))
 					continue
 				}
+				j.alone = src.Scope == ScopeFile || len(files) == 1
 			}
 			var bad []Session
 			stats, err := j.Read(in, func(err error) { bad = append(bad, fail(file, err, true)) })

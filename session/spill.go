@@ -32,11 +32,14 @@ const (
 	headerTag  = 0xfe // the first event of a session gathered before the spill, and its counts
 	endTag     = 0xfd // in a run: the end of a session's events
 	droppedTag = 0xfc // a malformed event (reported)
+	// unpairedTag: an emission left without its partner in its file, by a
+	// reader that pairs no span across files (not an event: its count).
+	unpairedTag = 0xfb
 )
 
 // isKey reports whether tag is an event's key kind: an event in the
 // signature.
-func isKey(tag byte) bool { return tag < droppedTag }
+func isKey(tag byte) bool { return tag < unpairedTag }
 
 // spill holds the events of a Joiner past its budget: first in partitions
 // by a hash of the session id, then, partition by partition, gathered into
@@ -193,7 +196,8 @@ func appendHeader(b []byte, s *sessionState) []byte {
 	b = binary.AppendUvarint(b, uint64(s.index))
 	b = binary.AppendUvarint(b, uint64(s.ignored-int(s.heldIgnored))) // the held spans follow
 	b = binary.AppendUvarint(b, uint64(s.dropped))
-	return binary.AppendUvarint(b, uint64(s.firstDropped))
+	b = binary.AppendUvarint(b, uint64(s.firstDropped))
+	return binary.AppendUvarint(b, uint64(s.unpaired))
 }
 
 // close closes f and removes it.
@@ -235,6 +239,7 @@ type spilled struct {
 	ignored     int // headerTag: the counts of the session
 	dropped     int
 	firstDrop   int
+	unpaired    int32
 	act         interaction.Action
 	key         logs.Key
 	ref         spanRef  // a span held for pairing (tag&linkFlag)
@@ -267,6 +272,7 @@ func (e *spilled) read(r *bufio.Reader) error {
 	switch {
 	case e.tag == headerTag:
 		e.ignored, e.dropped, e.firstDrop = int(d.uvarint(math.MaxInt)), int(d.uvarint(math.MaxInt)), int(d.uvarint(math.MaxInt))
+		e.unpaired = int32(d.uvarint(math.MaxInt32))
 	case isKey(e.tag):
 		e.act = interaction.Action(d.uvarint(math.MaxUint32))
 		hi := d.varint()
@@ -341,11 +347,14 @@ func (g *gatherer) put(e *spilled) {
 	switch e.tag {
 	case headerTag:
 		s.ignored += e.ignored
+		s.unpaired += e.unpaired
 		if e.dropped > 0 {
 			s.dropped, s.firstDropped = e.dropped, e.firstDrop
 		}
 	case ignoredTag:
 		s.ignored++
+	case unpairedTag:
+		s.unpaired++
 	case droppedTag:
 		s.dropAt(e.line)
 	default:
@@ -386,7 +395,7 @@ func (sp *spill) sort(template *gatherer) error {
 			if err != nil {
 				return fmt.Errorf("reading spilled sessions: %w", err)
 			}
-			if e.tag < droppedTag { // an event
+			if isKey(e.tag) { // an event
 				s := &g.sess[g.sessionAt(e.id, e.input, e.line, e.index)]
 				if err := g.full(s, e.input, e.line); err != nil {
 					return err
