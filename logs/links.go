@@ -263,10 +263,13 @@ func (r *spanReader) flush() error {
 				continue
 			}
 		}
+		read := r.b.stats.Events + r.b.stats.Ignored
 		if err := r.span(r.id, s.line, s.col, s.spanID, s.l, s.kind.Action(), s.m, s.start); err != nil {
 			return err
 		}
-		if !across && !paired[i] && r.alone(i) {
+		// Counted in its session when it is one of its events or ignored
+		// ones (not malformed: a strict reading's undeclared name).
+		if !across && !paired[i] && r.b.stats.Events+r.b.stats.Ignored > read && r.alone(i) {
 			r.b.sink.Unpaired(r.id, s.line, r.b.index-1)
 		}
 		if err := r.reply(r.id, s); err != nil {
