@@ -48,6 +48,7 @@ func fuzzRead(t *testing.T, name string, in []byte, f logs.Format, strict bool) 
 	}
 	checkSessions(t, sig, sessions, st, 2)
 	checkScan(t, name, in, f, opt, sessions, st, reports)
+	checkJoined(t, name, in, f, opt, sessions, st)
 	// Within a tiny memory budget (values of 4 KiB), the limits end
 	// reading with positioned errors, and what was read adds up.
 	small := opt
@@ -63,6 +64,48 @@ func fuzzRead(t *testing.T, name string, in []byte, f logs.Format, strict bool) 
 		t.Errorf("within 1 KiB: %v does not name the file", err)
 	}
 	return sessions, st, true
+}
+
+// checkJoined checks that a Joiner that pairs spans across files (it
+// holds those its file leaves alone for each session's assembly) reads in
+// as session.Read read it, pairing the spans of one file alone: want, with
+// their stats.
+func checkJoined(t *testing.T, name string, in []byte, f logs.Format, opt logs.Options, want []session.Session, wantStats logs.Stats) {
+	t.Helper()
+	j, err := session.NewJoiner(opt, 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	input, err := logs.NewInput(name, bytes.NewReader(in), f, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := j.Read(input, nil)
+	if err != nil {
+		t.Fatalf("Joiner: %v, Read had none", err)
+	}
+	if st.Sessions = wantStats.Sessions; st != wantStats {
+		t.Errorf("Joiner: stats %+v, Read %+v", st, wantStats)
+	}
+	i := 0
+	for s, err := range j.Sessions() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == len(want) {
+			t.Fatalf("Joiner: more sessions than Read's %d", len(want))
+		}
+		w := want[i]
+		i++
+		if s.ID != w.ID || s.Line != w.Line || s.Events != w.Events || s.Ignored != w.Ignored || s.Unpaired != w.Unpaired ||
+			s.Duplicates != w.Duplicates || s.Conflicts != w.Conflicts || (s.Err == nil) != (w.Err == nil) ||
+			s.Err != nil && s.Err.Error() != w.Err.Error() || s.MT != nil && w.MT != nil && !s.MT.Equal(w.MT) {
+			t.Errorf("Joiner:\n%+v\nRead:\n%+v", s.Meta, w.Meta)
+		}
+	}
+	if i != len(want) {
+		t.Errorf("Joiner: %d sessions, Read %d", i, len(want))
+	}
 }
 
 // checkSessions checks that sessions are valid multi-traces over nlocs
