@@ -488,11 +488,18 @@ func (r *spanReader) markNested() (indexed bool) {
 }
 
 // pair pairs the held spans of each call or message, marking them in
-// paired: both carry the receiving side's message. indexed says whether
-// r.spans indexes them already.
+// paired: both carry the receiving side's message. A SERVER or CONSUMER
+// span of a service the signature does not declare names no partner: it
+// is outside the signature, and a session's assembly, which never holds
+// it, pairs nothing with it either. indexed says whether r.spans indexes
+// them already.
 func (r *spanReader) pair(paired []bool, indexed bool) {
 	if !indexed {
 		r.spans.build(&r.held)
+	}
+	declared := func(s *heldSpan) bool {
+		_, ok := r.b.lifelines.findString(s.l)
+		return ok
 	}
 	partner := func(id spanRef, want SpanKind, trace string) int {
 		if id.none() {
@@ -506,7 +513,7 @@ func (r *spanReader) pair(paired []bool, indexed bool) {
 	for i := range r.held.len() {
 		s := r.held.at(i)
 		j := -1
-		if s.nested {
+		if s.nested || s.kind.Action() == interaction.Reception && !declared(s) {
 			continue
 		}
 		switch s.kind {

@@ -119,9 +119,10 @@ func namesOf(t *testing.T, path string) *interaction.Signature {
 			ms = append(ms, u.Name)
 		}
 	}
+	// A name may come with several sets of other candidates (Also).
 	slices.Sort(ls)
 	slices.Sort(ms)
-	sig, err := interaction.NewSignature(ls, ms, nil)
+	sig, err := interaction.NewSignature(slices.Compact(ls), slices.Compact(ms), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
