@@ -36,8 +36,9 @@ type spanRef struct {
 // it (the same span read in two files) that its file paired: such a copy
 // is an event of recs whose span is not held, with the same id, lifeline
 // and side; the held one takes its message, and is paired (added to
-// paired, sorted, which it returns), so that the two are one span read twice, not two
-// contents of it.
+// paired, sorted, which it returns), so that the two are one span read
+// twice, not two contents of it. (A second copy held alone keeps its own
+// name: its session reports the conflict.)
 func (g *gatherer) pairCopies(recs []int32, paired []int32) []int32 {
 	var few [8]int32
 	alone := few[:0] // the records of the held emissions left alone
