@@ -34,63 +34,22 @@ type spanRef struct {
 
 // pairCopies names each emission held without a partner after a copy of
 // it (the same span read in two files) that its file paired: such a copy
-// is an event of recs whose span is not held, with the same id, lifeline
-// and side; the held one takes its message, and is paired (added to
-// paired, sorted, which it returns), so that the two are one span read
-// twice, not two contents of it. (A second copy held alone keeps its own
-// name: its session reports the conflict.)
-func (g *gatherer) pairCopies(recs []int32, paired []int32) []int32 {
-	var few [8]int32
-	alone := few[:0] // the records of the held emissions left alone
-	for _, r := range recs {
-		if rec := g.recs.at(r); rec.span > 0 {
-			j := rec.span - 1
-			if k := g.spans[j].kind; k != logs.SpanClient && k != logs.SpanProducer {
-				continue
-			}
-			if _, found := slices.BinarySearch(paired, j); !found {
-				alone = append(alone, r)
-			}
-		}
-	}
-	if len(alone) == 0 {
-		return paired
-	}
-	var byID map[uint64]int32 // past a few: the first of each id, + 1
-	if len(alone) > len(few) {
-		byID = make(map[uint64]int32, len(alone))
-		for _, r := range alone {
-			if id := g.spans[g.recs.at(r).span-1].id; byID[id] == 0 {
-				byID[id] = r + 1
-			}
-		}
-	}
+// is an emission of recs whose span is not held; emission finds the held
+// one by its id (the first held of the id), which takes the copy's
+// message and is paired (added to paired, sorted, which it returns), so
+// that the two are one span read twice, not two contents of it. (A second
+// copy held alone keeps its own name: its session reports the conflict.)
+func (g *gatherer) pairCopies(recs []int32, emission func(uint64) (int32, bool), paired []int32) []int32 {
 	for _, r := range recs {
 		cp := g.recs.at(r)
 		if cp.span >= 0 || cp.act.Kind() != interaction.Emission {
 			continue // held, not a span, or a reception
 		}
-		id := g.spanIDs[-1-cp.span]
-		var held *record
-		if byID != nil {
-			if h := byID[id]; h > 0 {
-				held = g.recs.at(h - 1)
+		if j, ok := emission(g.spanIDs[-1-cp.span]); ok {
+			if i, found := slices.BinarySearch(paired, j); !found {
+				g.spans[j].own = msgRef(cp.act.Message())
+				paired = slices.Insert(paired, i, j)
 			}
-		} else {
-			for _, h := range alone {
-				if rec := g.recs.at(h); g.spans[rec.span-1].id == id {
-					held = rec
-					break
-				}
-			}
-		}
-		if held == nil || held.act.Lifeline() != cp.act.Lifeline() {
-			continue
-		}
-		j := held.span - 1
-		if i, found := slices.BinarySearch(paired, j); !found {
-			g.spans[j].own = msgRef(cp.act.Message())
-			paired = slices.Insert(paired, i, j)
 		}
 	}
 	return paired
@@ -278,7 +237,7 @@ func (g *gatherer) pair(s *sessionState, recs []int32, out *Session) {
 	slices.Sort(paired)
 	paired = slices.Compact(paired)
 	if s.spanned > s.spans { // some spans paired in their file: copies of held ones?
-		paired = g.pairCopies(recs, paired)
+		paired = g.pairCopies(recs, emission, paired)
 	}
 	emissions := len(byID)
 	if byID == nil {
