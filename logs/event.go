@@ -37,6 +37,11 @@ type Event struct {
 	// session. Until then it is Ignored when its own message is not
 	// declared.
 	Link *SpanLink
+	// Unpaired marks the event of a CLIENT or PRODUCER span that a reading
+	// which pairs no span across files (Options.Strict) left without its
+	// partner in its file: its session counts it (session.Meta.Unpaired),
+	// as an assembly counts those it cannot pair itself.
+	Unpaired bool
 }
 
 // Scan reads a log as session.ReadFrom does, but hands each event to emit
@@ -56,9 +61,13 @@ func Scan(name string, r io.Reader, f Format, opt Options, emit func(Event), rep
 
 // emitter is the Consumer of Scan: it hands out Events.
 type emitter struct {
-	emit  func(Event)
-	ids   *[idSlots]string // the session ids met recently (id), made on first use
-	links []SpanLink       // room for the links of the next spans
+	emit func(Event)
+	// pending is the event held (held) while the reader holds them
+	// (holding): see hold.
+	pending       Event
+	held, holding bool
+	ids           *[idSlots]string // the session ids met recently (id), made on first use
+	links         []SpanLink       // room for the links of the next spans
 	// lend: the links are lent until the next request (TraceReader.LendLinks),
 	// whose links reuse links' room, grown to a request's.
 	lend bool
@@ -91,8 +100,33 @@ func (e *emitter) id(b []byte) string {
 	return *slot
 }
 
+// out hands out ev, or holds it while the reader asks (hold).
+func (e *emitter) out(ev Event) {
+	if !e.holding {
+		e.emit(ev)
+		return
+	}
+	if e.held {
+		e.emit(e.pending)
+	}
+	e.pending, e.held = ev, true
+}
+
+// hold holds the events to come until release: Unpaired, which comes
+// after a span's own event, marks it meanwhile.
+func (e *emitter) hold() { e.holding = true }
+
+// release hands out the event held, if any, and holds no more.
+func (e *emitter) release() {
+	e.holding = false
+	if e.held {
+		e.held = false
+		e.emit(e.pending)
+	}
+}
+
 func (e *emitter) Add(id []byte, line, index int, act interaction.Action, key Key, span uint64) error {
-	e.emit(Event{Session: e.id(id), Index: index, Line: line, Action: act, Key: key, Span: span})
+	e.out(Event{Session: e.id(id), Index: index, Line: line, Action: act, Key: key, Span: span})
 	return nil
 }
 
@@ -108,21 +142,25 @@ func (e *emitter) AddSpan(id []byte, line, index int, act interaction.Action, ke
 	}
 	e.links = append(e.links, *sl)
 	link := &e.links[len(e.links)-1]
-	e.emit(Event{Session: e.id(id), Index: index, Line: line, Action: act, Key: key, Span: span, Ignored: !sl.OwnOK, Link: link})
+	e.out(Event{Session: e.id(id), Index: index, Line: line, Action: act, Key: key, Span: span, Ignored: !sl.OwnOK, Link: link})
 	return nil
 }
 
 // Unpaired is called only when reading strictly (Options.Strict), which
-// pairs no span across files: the assembly of Scan's events counts the
-// spans it pairs, not those (Event carries no mark of them).
-func (e *emitter) Unpaired(id []byte, line, index int) {}
+// pairs no span across files, after the span's own event: it marks that
+// event (Event.Unpaired), held meanwhile (see spanReader.flush).
+func (e *emitter) Unpaired(id []byte, line, index int) {
+	if e.held && e.pending.Index == index && e.pending.Session == string(id) {
+		e.pending.Unpaired = true
+	}
+}
 
 func (e *emitter) Ignore(id []byte, line, index int) {
-	e.emit(Event{Session: e.id(id), Index: index, Line: line, Ignored: true})
+	e.out(Event{Session: e.id(id), Index: index, Line: line, Ignored: true})
 }
 
 func (e *emitter) Drop(id []byte, line, index int) {
-	e.emit(Event{Session: e.id(id), Index: index, Line: line, Dropped: true})
+	e.out(Event{Session: e.id(id), Index: index, Line: line, Dropped: true})
 }
 
 // Final reports whether e's Action and Ignored are those a session's

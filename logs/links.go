@@ -264,19 +264,37 @@ func (r *spanReader) flush() error {
 			}
 		}
 		read := r.b.stats.Events + r.b.stats.Ignored
-		if err := r.span(r.id, s.line, s.col, s.spanID, s.l, s.kind.Action(), s.m, s.start); err != nil {
-			return err
+		alone := !across && !paired[i] && r.alone(i)
+		var h holder
+		if alone {
+			if h, _ = r.b.sink.(holder); h != nil {
+				h.hold() // until Unpaired has marked the span's event
+			}
 		}
+		err := r.span(r.id, s.line, s.col, s.spanID, s.l, s.kind.Action(), s.m, s.start)
 		// Counted in its session when it is one of its events or ignored
 		// ones (not malformed: a strict reading's undeclared name).
-		if !across && !paired[i] && r.b.stats.Events+r.b.stats.Ignored > read && r.alone(i) {
+		if err == nil && alone && r.b.stats.Events+r.b.stats.Ignored > read {
 			r.b.sink.Unpaired(r.id, s.line, r.b.index-1)
+		}
+		if h != nil {
+			h.release()
+		}
+		if err != nil {
+			return err
 		}
 		if err := r.reply(r.id, s); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// holder is a Consumer that hands out events as they come (Scan's
+// emitter) but can hold one back until Unpaired has marked it.
+type holder interface {
+	hold()
+	release()
 }
 
 // alone reports whether the held span i, left without a partner in its

@@ -85,9 +85,7 @@ func checkScan(t *testing.T, name string, in []byte, f logs.Format, opt logs.Opt
 			(s.Err == nil) != (w.Err == nil) || s.Err != nil && s.Err.Error() != w.Err.Error() || !reflect.DeepEqual(s.MT, w.MT) {
 			t.Errorf("Scan and Assemble:\n%+v\nRead:\n%+v", s, w)
 		}
-		// A strict reading pairs no span across files, and Scan's events
-		// carry no mark of those its file left alone: Assemble counts none.
-		if s.Duplicates != w.Duplicates || s.Conflicts != w.Conflicts || !opt.Strict && s.Unpaired != w.Unpaired {
+		if s.Duplicates != w.Duplicates || s.Conflicts != w.Conflicts || s.Unpaired != w.Unpaired {
 			t.Errorf("session %q: Scan and Assemble: %d unpaired, %d duplicates, %d conflicts; Read: %d, %d, %d",
 				s.ID, s.Unpaired, s.Duplicates, s.Conflicts, w.Unpaired, w.Duplicates, w.Conflicts)
 		}

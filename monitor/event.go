@@ -30,6 +30,7 @@ type liveEvent struct {
 	kind                 logs.KeyKind
 	linkKind             logs.SpanKind // + 1
 	ignored, dropped     bool
+	unpaired             bool // logs.Event.Unpaired
 	isFinal              bool
 	ownOK, pairOK, reply bool
 }
@@ -56,7 +57,8 @@ func (t *Table) hold(ev *logs.Event, source string) liveEvent {
 		t.lastSource, t.lastSourceAt = source, i
 	}
 	e := liveEvent{index: int64(ev.Index), line: int64(ev.Line), span: ev.Span, hi: ev.Key.Hi,
-		lo: ev.Key.Lo, action: ev.Action, source: t.lastSourceAt, kind: ev.Key.Kind, ignored: ev.Ignored, dropped: ev.Dropped}
+		lo: ev.Key.Lo, action: ev.Action, source: t.lastSourceAt, kind: ev.Key.Kind, ignored: ev.Ignored, dropped: ev.Dropped,
+		unpaired: ev.Unpaired}
 	if l := ev.Link; l != nil {
 		e.linkSpan, e.linkParent, e.linkKind = l.Span, l.Parent, l.Kind+1
 		e.own, e.pair, e.ownOK, e.pairOK, e.reply = l.Own, l.Pair, l.OwnOK, l.PairOK, l.Reply
@@ -91,7 +93,7 @@ func (e *liveEvent) spanLink() logs.SpanLink {
 func (t *Table) event(s *liveSession, e *liveEvent, link *logs.SpanLink) logs.Event {
 	ev := logs.Event{Session: s.id, Index: int(e.index), Line: int(e.line), File: t.sources[e.source],
 		Ignored: e.ignored, Dropped: e.dropped, Action: e.action, Key: logs.Key{Kind: e.kind, Hi: e.hi, Lo: e.lo},
-		Span: e.span}
+		Span: e.span, Unpaired: e.unpaired}
 	if e.linked() && link != nil {
 		*link = e.spanLink()
 		ev.Link = link

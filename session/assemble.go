@@ -146,19 +146,22 @@ func (a *Assembler) AssembleWith(sc *Scratch, file, id string, events []logs.Eve
 			}
 			continue
 		}
-		if e.Ignored {
+		switch {
+		case e.Ignored:
 			g.Ignore(key, e.Line, e.Index)
-			continue
-		}
-		if e.Dropped {
+		case e.Dropped:
 			g.Drop(key, e.Line, e.Index)
 			continue
+		default:
+			if int(e.Action.Lifeline()) >= len(a.sig.Lifelines) || int(e.Action.Message()) >= len(a.sig.Messages) {
+				return Session{}, fmt.Errorf("%s:%d: event %d of session %q: action %d is not in the signature", syntax.FileName(file), e.Line, e.Index, id, e.Action)
+			}
+			if err := g.Add(key, e.Line, e.Index, e.Action, e.Key, e.Span); err != nil {
+				return Session{}, err
+			}
 		}
-		if int(e.Action.Lifeline()) >= len(a.sig.Lifelines) || int(e.Action.Message()) >= len(a.sig.Messages) {
-			return Session{}, fmt.Errorf("%s:%d: event %d of session %q: action %d is not in the signature", syntax.FileName(file), e.Line, e.Index, id, e.Action)
-		}
-		if err := g.Add(key, e.Line, e.Index, e.Action, e.Key, e.Span); err != nil {
-			return Session{}, err
+		if e.Unpaired {
+			g.Unpaired(key, e.Line, e.Index)
 		}
 	}
 	if sc.Reuse && len(events) <= maxScratch {

@@ -17,13 +17,15 @@ import (
 // AppendEvent appends the binary form of e to b: its session id, its index
 // and line, then its order key and action (an event in the signature) or a
 // tag (ignored, dropped), a span's id, and its SpanLink (a span held for
-// pairing).
+// pairing); and whether it is marked unpaired (logs.Event.Unpaired).
 func AppendEvent(b []byte, e logs.Event) []byte {
 	b = binary.AppendUvarint(b, uint64(len(e.Session)))
 	b = append(b, e.Session...)
 	b = binary.AppendUvarint(b, uint64(e.Index))
 	b = binary.AppendUvarint(b, uint64(e.Line))
 	switch {
+	case e.Ignored && e.Link == nil && e.Unpaired:
+		return append(b, ignoredUnpaired)
 	case e.Ignored && e.Link == nil:
 		return append(b, ignoredEvent)
 	case e.Dropped:
@@ -35,6 +37,9 @@ func AppendEvent(b []byte, e logs.Event) []byte {
 	}
 	if e.Span != 0 {
 		tag |= idFlag
+	}
+	if e.Unpaired {
+		tag |= unpairedFlag
 	}
 	b = append(b, tag)
 	b = binary.AppendUvarint(b, uint64(e.Action))
@@ -54,14 +59,18 @@ func AppendEvent(b []byte, e logs.Event) []byte {
 const (
 	ignoredEvent = 0xff
 	droppedEvent = 0xfe
+	// ignoredUnpaired is an ignored event marked unpaired.
+	ignoredUnpaired = 0xfd
 )
 
 // linkFlag marks, in the key kind of an encoded event, a span held for
 // pairing: its SpanLink follows; idFlag a span's id (logs.Event.Span),
-// after its key.
+// after its key; unpairedFlag an event marked unpaired.
 const (
-	linkFlag = 0x40
-	idFlag   = 0x20
+	linkFlag     = 0x40
+	idFlag       = 0x20
+	unpairedFlag = 0x10
+	eventFlags   = linkFlag | idFlag | unpairedFlag
 )
 
 // appendLink appends the encoding of l: flags, kind, ids, links, then
@@ -135,13 +144,14 @@ func DecodeEvent(data []byte) (logs.Event, error) {
 	kind := d.byte()
 	ev := logs.Event{Session: s, Index: int(index), Line: int(line)}
 	switch {
-	case kind == ignoredEvent:
-		ev.Ignored = true
+	case kind == ignoredEvent || kind == ignoredUnpaired:
+		ev.Ignored, ev.Unpaired = true, kind == ignoredUnpaired
 	case kind == droppedEvent:
 		ev.Dropped = true
-	case kind&^(linkFlag|idFlag) <= byte(logs.KeyNumber):
+	case kind&^eventFlags <= byte(logs.KeyNumber):
+		ev.Unpaired = kind&unpairedFlag != 0
 		ev.Action = interaction.Action(d.uvarint(1<<32 - 1))
-		ev.Key = logs.Key{Kind: logs.KeyKind(kind &^ (linkFlag | idFlag)), Hi: d.varint()}
+		ev.Key = logs.Key{Kind: logs.KeyKind(kind &^ eventFlags), Hi: d.varint()}
 		ev.Key.Lo = uint32(d.uvarint(1<<32 - 1))
 		if kind&idFlag != 0 {
 			if ev.Span = d.uvarint(math.MaxUint64); ev.Span == 0 {

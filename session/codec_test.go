@@ -45,6 +45,14 @@ func FuzzEventBinary(f *testing.F) {
 			f.Add(session.AppendEvent(nil, e))
 		}, nil)
 	}
+	// Read strictly, a CLIENT span alone in its file: its event marked
+	// unpaired (logs.Event.Unpaired).
+	logs.Scan("f", strings.NewReader(otlpLine("a", linkedSpan(t1, c1, "", "3", "n", 10, "", ""))), logs.Auto, logs.Options{Sig: sig, Strict: true}, func(e logs.Event) {
+		if !e.Unpaired {
+			f.Errorf("%+v: not marked unpaired", e)
+		}
+		f.Add(session.AppendEvent(nil, e))
+	}, nil)
 	f.Fuzz(func(t *testing.T, in []byte) {
 		e, err := session.DecodeEvent(in)
 		if err != nil {

@@ -37,8 +37,8 @@ type spanRef struct {
 // is an emission of recs whose span is not held; emission finds the held
 // one by its id (the first held of the id), which takes the copy's
 // message and is paired (added to paired, sorted, which it returns), so
-// that the two are one span read twice, not two contents of it. (A second
-// copy held alone keeps its own name: its session reports the conflict.)
+// that the two are one span read twice, not two contents of it (and
+// nameCopies names the other held copies alike).
 func (g *gatherer) pairCopies(recs []int32, emission func(uint64) (int32, bool), paired []int32) []int32 {
 	for _, r := range recs {
 		cp := g.recs.at(r)
@@ -53,6 +53,28 @@ func (g *gatherer) pairCopies(recs []int32, emission func(uint64) (int32, bool),
 		}
 	}
 	return paired
+}
+
+// nameCopies names each emission held after the first of its id (the
+// same span held in two files, each leaving it alone) as the first, when
+// the first was paired (in paired, sorted): one span read twice, which
+// dedup counts as such, not two contents of it.
+func (g *gatherer) nameCopies(recs []int32, emission func(uint64) (int32, bool), paired []int32) {
+	for _, r := range recs {
+		rec := g.recs.at(r)
+		if rec.span <= 0 {
+			continue
+		}
+		ref := &g.spans[rec.span-1]
+		if ref.kind.Action() != interaction.Emission {
+			continue
+		}
+		if j, ok := emission(ref.id); ok && j != rec.span-1 {
+			if _, found := slices.BinarySearch(paired, j); found {
+				ref.own = g.spans[j].own
+			}
+		}
+	}
 }
 
 // replyKind marks, in a spanRef's kind, the reply of a CLIENT span
@@ -175,16 +197,29 @@ func (g *gatherer) pair(s *sessionState, recs []int32, out *Session) {
 	if s.spans > int32(len(few)) {
 		byID = make(map[uint64]int32, s.spans)
 	}
+	copies := false // an emission held twice (read in two files)
 	for _, r := range recs {
 		if rec := g.recs.at(r); rec.span > 0 {
 			if ref := &g.spans[rec.span-1]; ref.kind.Action() == interaction.Emission {
 				if byID != nil {
 					if _, dup := byID[ref.id]; !dup {
 						byID[ref.id] = rec.span - 1
+					} else {
+						copies = true
 					}
 				} else {
 					list = append(list, rec.span-1)
 				}
+			}
+		}
+	}
+	emissions := len(byID)
+	if byID == nil {
+		for i, j := range list { // a span read twice counts once, as in byID
+			if !slices.ContainsFunc(list[:i], func(k int32) bool { return g.spans[k].id == g.spans[j].id }) {
+				emissions++
+			} else {
+				copies = true
 			}
 		}
 	}
@@ -239,13 +274,8 @@ func (g *gatherer) pair(s *sessionState, recs []int32, out *Session) {
 	if s.spanned > s.spans { // some spans paired in their file: copies of held ones?
 		paired = g.pairCopies(recs, emission, paired)
 	}
-	emissions := len(byID)
-	if byID == nil {
-		for i, j := range list { // a span read twice counts once, as in byID
-			if !slices.ContainsFunc(list[:i], func(k int32) bool { return g.spans[k].id == g.spans[j].id }) {
-				emissions++
-			}
-		}
+	if copies {
+		g.nameCopies(recs, emission, paired)
 	}
 	out.Unpaired += emissions - len(paired)
 	for _, r := range recs {

@@ -2,10 +2,12 @@ package session_test
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -314,6 +316,120 @@ func TestCopiesAcrossFiles(t *testing.T) {
 			}
 			if want := "0 unpaired, 2/0, 1 duplicates, 0 conflicts: { [a] a!n; [b] b?n; [c] ; }"; len(got) != 1 || got[0] != want {
 				t.Errorf("%s, budget %d: %q, want %q", bases(files), budget, got, want)
+			}
+		}
+	}
+}
+
+// TestUnpairedStrict: a strict reading pairs each file's spans alone and
+// counts the emissions it leaves without their partner (Meta.Unpaired)
+// alike on every path: session.Read, a run of the Joiner, and the events
+// of logs.Scan, through their binary form, grouped and assembled as
+// ivc-beam and the Collector connector assemble them.
+func TestUnpairedStrict(t *testing.T) {
+	const t3 = "33333333333333333333333333333333"
+	dir := t.TempDir()
+	f := filepath.Join(dir, "spans.json")
+	data := otlpLine("a",
+		linkedSpan(t1, c1, "", "3", "n", 10e9, "", ""), // paired below: not counted
+		linkedSpan(t2, c1, "", "3", "n", 20e9, "", ""), // alone
+		linkedSpan(t3, c1, "", "3", "n", 30e9, "", ""), // alone, read twice: once
+		linkedSpan(t3, c1, "", "3", "n", 30e9, "", "")) + "\n" +
+		otlpLine("b", linkedSpan(t1, s1, c1, "2", "n", 11e9, "", "")) + "\n"
+	if err := os.WriteFile(f, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sig := testSig(t)
+	opt := logs.Options{Sig: sig, Strict: true}
+	dump := func(sessions []session.Session) string {
+		var b strings.Builder
+		for _, s := range sessions {
+			fmt.Fprintf(&b, "%s: %d unpaired, %d/%d, %d duplicates: %s\n", s.ID[:2], s.Unpaired, s.Events, s.Ignored, s.Duplicates,
+				bytes.Join(bytes.Fields(s.MT.Format(sig)), []byte(" ")))
+		}
+		return b.String()
+	}
+	const want = "0a: 0 unpaired, 2/0, 0 duplicates: { [a] a!n; [b] b?n; [c] ; }\n" +
+		"4b: 1 unpaired, 1/0, 0 duplicates: { [a] a!n; [b] ; [c] ; }\n" +
+		"33: 1 unpaired, 1/0, 1 duplicates: { [a] a!n; [b] ; [c] ; }\n"
+	read, _, err := session.Read(f, logs.Auto, opt, func(err error) { t.Error(err) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := dump(read); got != want {
+		t.Errorf("session.Read:\n%s\nwant\n%s", got, want)
+	}
+	src := &session.Source{Options: opt}
+	var joined []session.Session
+	for s := range src.Sessions([]string{f}) {
+		joined = append(joined, s)
+	}
+	if got := dump(joined); got != want {
+		t.Errorf("Joiner:\n%s\nwant\n%s", got, want)
+	}
+	var groups session.Groups
+	if _, err := logs.Scan(f, strings.NewReader(data), logs.Auto, opt, func(e logs.Event) {
+		d, err := session.DecodeEvent(session.AppendEvent(nil, e))
+		if err != nil {
+			t.Fatal(err)
+		}
+		groups.Add(f, d)
+	}, func(err error) { t.Error(err) }); err != nil {
+		t.Fatal(err)
+	}
+	a, err := session.NewAssembler(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var assembled []session.Session
+	for s, err := range groups.Sessions(a) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		assembled = append(assembled, s)
+	}
+	slices.SortStableFunc(assembled, func(x, y session.Session) int { return cmp.Compare(x.Rank, y.Rank) })
+	if got := dump(assembled); got != want {
+		t.Errorf("Scan, grouped and assembled:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestCopiesHeldTwice: a CLIENT span read in two files that leave it
+// alone, and its SERVER partner in a third (alone there too, or beside a
+// third copy of the CLIENT span): every copy is named by the pair, one
+// span read two or three times, in any order of the files.
+func TestCopiesHeldTwice(t *testing.T) {
+	const t8 = "88888888888888888888888888888888"
+	dir := t.TempDir()
+	a, b, c := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json"), filepath.Join(dir, "c.json")
+	client := otlpLine("a", linkedSpan(t8, c1, "", "3", "HTTP GET", 80e9, "", "")) + "\n"
+	server := otlpLine("b", linkedSpan(t8, s1, c1, "2", "n", 81e9, "", "")) + "\n"
+	sig := testSig(t)
+	for _, third := range []struct {
+		data, want string
+	}{
+		{server, "0 unpaired, 2/0, 1 duplicates, 0 conflicts: { [a] a!n; [b] b?n; [c] ; }"},
+		{client + server, "0 unpaired, 2/0, 2 duplicates, 0 conflicts: { [a] a!n; [b] b?n; [c] ; }"},
+	} {
+		for name, d := range map[string]string{a: client, b: client, c: third.data} {
+			if err := os.WriteFile(name, []byte(d), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, files := range [][]string{{a, b, c}, {c, a, b}, {a, c, b}} {
+			for _, budget := range []int64{0, 1} {
+				src := &session.Source{Options: logs.Options{Sig: sig}, Budget: budget, TmpDir: t.TempDir()}
+				var got []string
+				for s := range src.Sessions(files) {
+					if s.Err != nil {
+						t.Fatal(s.Err)
+					}
+					got = append(got, fmt.Sprintf("%d unpaired, %d/%d, %d duplicates, %d conflicts: %s", s.Unpaired, s.Events, s.Ignored,
+						s.Duplicates, s.Conflicts, bytes.Join(bytes.Fields(s.MT.Format(sig)), []byte(" "))))
+				}
+				if len(got) != 1 || got[0] != third.want {
+					t.Errorf("%s, budget %d: %q, want %q", bases(files), budget, got, third.want)
+				}
 			}
 		}
 	}
