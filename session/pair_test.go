@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/session"
 )
@@ -305,15 +306,7 @@ func TestCopiesAcrossFiles(t *testing.T) {
 	sig := testSig(t)
 	for _, files := range [][]string{{a, b}, {b, a}} {
 		for _, budget := range []int64{0, 1} {
-			src := &session.Source{Options: logs.Options{Sig: sig}, Budget: budget, TmpDir: t.TempDir()}
-			var got []string
-			for s := range src.Sessions(files) {
-				if s.Err != nil {
-					t.Fatal(s.Err)
-				}
-				got = append(got, fmt.Sprintf("%d unpaired, %d/%d, %d duplicates, %d conflicts: %s", s.Unpaired, s.Events, s.Ignored,
-					s.Duplicates, s.Conflicts, bytes.Join(bytes.Fields(s.MT.Format(sig)), []byte(" "))))
-			}
+			got := joinedCounts(t, sig, files, budget)
 			if want := "0 unpaired, 2/0, 1 duplicates, 0 conflicts: { [a] a!n; [b] b?n; [c] ; }"; len(got) != 1 || got[0] != want {
 				t.Errorf("%s, budget %d: %q, want %q", bases(files), budget, got, want)
 			}
@@ -394,6 +387,23 @@ func TestUnpairedStrict(t *testing.T) {
 	}
 }
 
+// joinedCounts joins files in a run (spilling past budget) and returns,
+// for each session, its counts of unpaired spans, events, ignored ones,
+// duplicates and conflicts, and its multi-trace.
+func joinedCounts(t *testing.T, sig *interaction.Signature, files []string, budget int64) []string {
+	t.Helper()
+	src := &session.Source{Options: logs.Options{Sig: sig}, Budget: budget, TmpDir: t.TempDir()}
+	var got []string
+	for s := range src.Sessions(files) {
+		if s.Err != nil {
+			t.Fatal(s.Err)
+		}
+		got = append(got, fmt.Sprintf("%d unpaired, %d/%d, %d duplicates, %d conflicts: %s", s.Unpaired, s.Events, s.Ignored,
+			s.Duplicates, s.Conflicts, bytes.Join(bytes.Fields(s.MT.Format(sig)), []byte(" "))))
+	}
+	return got
+}
+
 // TestCopiesHeldTwice: a CLIENT span read in two files that leave it
 // alone, and its SERVER partner in a third (alone there too, or beside a
 // third copy of the CLIENT span): every copy is named by the pair, one
@@ -418,15 +428,7 @@ func TestCopiesHeldTwice(t *testing.T) {
 		}
 		for _, files := range [][]string{{a, b, c}, {c, a, b}, {a, c, b}} {
 			for _, budget := range []int64{0, 1} {
-				src := &session.Source{Options: logs.Options{Sig: sig}, Budget: budget, TmpDir: t.TempDir()}
-				var got []string
-				for s := range src.Sessions(files) {
-					if s.Err != nil {
-						t.Fatal(s.Err)
-					}
-					got = append(got, fmt.Sprintf("%d unpaired, %d/%d, %d duplicates, %d conflicts: %s", s.Unpaired, s.Events, s.Ignored,
-						s.Duplicates, s.Conflicts, bytes.Join(bytes.Fields(s.MT.Format(sig)), []byte(" "))))
-				}
+				got := joinedCounts(t, sig, files, budget)
 				if len(got) != 1 || got[0] != third.want {
 					t.Errorf("%s, budget %d: %q, want %q", bases(files), budget, got, third.want)
 				}
