@@ -52,6 +52,11 @@ type spill struct {
 	runs  []*spillFile
 	buf   []byte
 	err   error
+	// lastID and lastPart are the session written last and its partition:
+	// a session's events mostly come together, and its id is not hashed
+	// again.
+	lastID   []byte
+	lastPart *spillFile
 }
 
 // spillFile is a temporary file, written then read back.
@@ -59,6 +64,21 @@ type spillFile struct {
 	f       *os.File
 	w       *bufio.Writer
 	removed bool // its name is gone already
+	// last is the session id of the partition's event written last (set:
+	// one was written): an event of the same session is written without
+	// its id (sameID).
+	last []byte
+	set  bool
+}
+
+// same reports whether id is the id written last to f, and makes it the
+// last.
+func (f *spillFile) same(id []byte) bool {
+	if f.set && string(f.last) == string(id) {
+		return true
+	}
+	f.last, f.set = append(f.last[:0], id...), true
+	return false
 }
 
 func newSpill(dir string) *spill {
@@ -104,15 +124,32 @@ func (sp *spill) close() error {
 // event writes an event of session id (tag: its key kind, or ignoredTag),
 // the span span (0: none), to its partition.
 func (sp *spill) event(id []byte, input int32, line, index int, tag byte, act interaction.Action, key logs.Key, span uint64) error {
-	sp.buf = appendEvent(sp.buf[:0], id, tag, input, line, index, act, key, span)
-	return sp.write(sp.part(maphash.Bytes(sp.seed, id)), sp.buf)
+	f := sp.partOf(id)
+	if f == nil {
+		return sp.err
+	}
+	sp.buf = appendEvent(sp.buf[:0], id, f.same(id), tag, input, line, index, act, key, span)
+	return sp.write(f, sp.buf)
 }
 
 // spanEvent writes a span held for pairing of session id to its partition.
 func (sp *spill) spanEvent(id []byte, input int32, line, index int, act interaction.Action, key logs.Key, ref *spanRef, links []uint64) error {
-	sp.buf = appendEvent(sp.buf[:0], id, byte(key.Kind)|linkFlag, input, line, index, act, key, 0)
+	f := sp.partOf(id)
+	if f == nil {
+		return sp.err
+	}
+	sp.buf = appendEvent(sp.buf[:0], id, f.same(id), byte(key.Kind)|linkFlag, input, line, index, act, key, 0)
 	sp.buf = appendRef(sp.buf, ref, links)
-	return sp.write(sp.part(maphash.Bytes(sp.seed, id)), sp.buf)
+	return sp.write(f, sp.buf)
+}
+
+// partOf returns the partition of session id (nil after an error).
+func (sp *spill) partOf(id []byte) *spillFile {
+	if sp.lastPart == nil || string(sp.lastID) != string(id) {
+		sp.lastID = append(sp.lastID[:0], id...)
+		sp.lastPart = sp.part(maphash.Bytes(sp.seed, id))
+	}
+	return sp.lastPart
 }
 
 // record writes rec, an event gathered in g before the spill, of session
@@ -145,8 +182,13 @@ func appendRef(b []byte, ref *spanRef, links []uint64) []byte {
 // first event and its counts of ignored and malformed events; its events
 // follow.
 func (sp *spill) header(s *sessionState) {
+	f := sp.part(maphash.String(sp.seed, s.id))
+	if f == nil {
+		return
+	}
 	sp.buf = appendHeader(sp.buf[:0], s)
-	sp.write(sp.part(maphash.String(sp.seed, s.id)), sp.buf)
+	f.last, f.set = append(f.last[:0], s.id...), true
+	sp.write(f, sp.buf)
 }
 
 // write writes b to f; the first error sticks.
@@ -160,16 +202,20 @@ func (sp *spill) write(f *spillFile, b []byte) error {
 	return sp.err
 }
 
-// appendEvent appends the encoding of an event: its session id, its tag
+// appendEvent appends the encoding of an event: its session id (appendID:
+// none when same, the id of the event before it in its file), its tag
 // (its key kind, ignoredTag or endTag), input, line and rank in its input,
 // then, for an event in the signature, its action and key, and the id of
 // a span not held for pairing (idFlag).
-func appendEvent(b, id []byte, tag byte, input int32, line, index int, act interaction.Action, key logs.Key, span uint64) []byte {
+func appendEvent(b, id []byte, same bool, tag byte, input int32, line, index int, act interaction.Action, key logs.Key, span uint64) []byte {
 	if span != 0 {
 		tag |= idFlag
 	}
-	b = binary.AppendUvarint(b, uint64(len(id)))
-	b = append(b, id...)
+	if same {
+		b = append(b, 0)
+	} else {
+		b = appendID(b, id)
+	}
 	b = append(b, tag)
 	b = binary.AppendUvarint(b, uint64(input))
 	b = binary.AppendUvarint(b, uint64(line))
@@ -188,8 +234,7 @@ func appendEvent(b, id []byte, tag byte, input int32, line, index int, act inter
 // appendHeader appends the encoding of a session's header: its id, its
 // first event and its counts of ignored and malformed events.
 func appendHeader(b []byte, s *sessionState) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s.id)))
-	b = append(b, s.id...)
+	b = appendID(b, s.id)
 	b = append(b, headerTag)
 	b = binary.AppendUvarint(b, uint64(s.input))
 	b = binary.AppendUvarint(b, uint64(s.line))
@@ -247,6 +292,13 @@ type spilled struct {
 	span        uint64   // the id of a span not held (tag&idFlag)
 }
 
+// appendID appends a session id: its length + 1, then its bytes (a 0 in
+// its place is the id of the event before in the file).
+func appendID[T ~string | ~[]byte](b []byte, id T) []byte {
+	b = binary.AppendUvarint(b, uint64(len(id))+1)
+	return append(b, id...)
+}
+
 var errSpill = errors.New("corrupt spill file")
 
 // read reads the next event of r into e; io.EOF at the end. Past its id,
@@ -261,9 +313,11 @@ func (e *spilled) read(r *bufio.Reader) error {
 	if n > math.MaxInt32 {
 		return errSpill
 	}
-	e.id = slices.Grow(e.id[:0], int(n))[:n]
-	if _, err := io.ReadFull(r, e.id); err != nil {
-		return errSpill
+	if n > 0 { // else the id of the event before
+		e.id = slices.Grow(e.id[:0], int(n-1))[:n-1]
+		if _, err := io.ReadFull(r, e.id); err != nil {
+			return errSpill
+		}
 	}
 	peeked, _ := r.Peek(spilledMax) // fewer at the end of the file: d fails where it is cut
 	d := decoder{b: peeked}
@@ -378,6 +432,7 @@ func (sp *spill) sort(template *gatherer) error {
 	}
 	var e spilled
 	g := template.empty()
+	sp.lastPart = nil // the partitions become runs
 	for p, part := range sp.parts {
 		if part == nil { // no session fell in it
 			continue
@@ -418,15 +473,15 @@ func (sp *spill) sort(template *gatherer) error {
 				rec := g.recs.at(ri)
 				key := logs.Key{Kind: rec.kind(), Hi: rec.hi, Lo: rec.lo}
 				if rec.span > 0 {
-					sp.buf = appendEvent(sp.buf[:0], nil, byte(rec.kind())|linkFlag, rec.input(), int(rec.line), 0, rec.act, key, 0)
+					sp.buf = appendEvent(sp.buf[:0], nil, false, byte(rec.kind())|linkFlag, rec.input(), int(rec.line), 0, rec.act, key, 0)
 					ref := &g.spans[rec.span-1]
 					sp.buf = appendRef(sp.buf, ref, g.linksOf(ref))
 				} else {
-					sp.buf = appendEvent(sp.buf[:0], nil, byte(rec.kind()), rec.input(), int(rec.line), 0, rec.act, key, g.spanOf(rec))
+					sp.buf = appendEvent(sp.buf[:0], nil, false, byte(rec.kind()), rec.input(), int(rec.line), 0, rec.act, key, g.spanOf(rec))
 				}
 				sp.write(run, sp.buf)
 			}
-			sp.buf = appendEvent(sp.buf[:0], nil, endTag, 0, 0, 0, 0, logs.Key{}, 0)
+			sp.buf = appendEvent(sp.buf[:0], nil, false, endTag, 0, 0, 0, 0, logs.Key{}, 0)
 			sp.write(run, sp.buf)
 		}
 		if sp.err != nil {

@@ -52,16 +52,17 @@ func TestSpilledRead(t *testing.T) {
 	}
 	var data []byte
 	var ends []int // where each event ends
-	for _, w := range ws {
+	for i, w := range ws {
+		same := i > 0 && ws[i-1].id == w.id // written without its id
 		switch {
 		case w.tag == headerTag:
 			s := sessionState{id: w.id, input: w.input, line: w.line, index: w.index, ignored: w.counts[0], dropped: w.counts[1], firstDropped: w.counts[2], unpaired: int32(w.counts[3])}
 			data = appendHeader(data, &s)
 		case w.tag&linkFlag != 0 && isKey(w.tag):
-			data = appendEvent(data, []byte(w.id), w.tag, w.input, w.line, w.index, w.act, w.key, 0)
+			data = appendEvent(data, []byte(w.id), same, w.tag, w.input, w.line, w.index, w.act, w.key, 0)
 			data = appendRef(data, &w.ref, w.links)
 		default:
-			data = appendEvent(data, []byte(w.id), w.tag, w.input, w.line, w.index, w.act, w.key, w.span)
+			data = appendEvent(data, []byte(w.id), same, w.tag, w.input, w.line, w.index, w.act, w.key, w.span)
 		}
 		ends = append(ends, len(data))
 	}
