@@ -174,7 +174,10 @@ func (c *consumer) Drop(id []byte, line, index int) {
 		j.err = j.spill.event(id, j.g.input(), line, index, droppedTag, 0, logs.Key{}, 0)
 		return
 	}
-	j.g.Drop(id, line, index)
+	j.g.Drop(id, line, index) // a session of malformed events is held too
+	if err := j.check(); err != nil {
+		j.err = err
+	}
 }
 
 // heldShare is the share of its budget a joiner holds in sessions and

@@ -405,3 +405,49 @@ func TestJoinSpillDirMissing(t *testing.T) {
 		t.Fatalf("got %v, want an error of spilling naming --tmp-dir", err)
 	}
 }
+
+// TestJoinSpillMalformed: the sessions of malformed events only (their
+// session readable, the rest not) count in the budget as any other: past
+// it, they are spilled, and each is still handed out with its count.
+func TestJoinSpillMalformed(t *testing.T) {
+	sig := testSig(t)
+	x := filepath.Join(t.TempDir(), "x.jsonl")
+	var b strings.Builder
+	const n = 2000
+	for i := range n {
+		fmt.Fprintf(&b, `{"session":"s%d","action":"a!m","seq":"x"}`+"\n", i)
+	}
+	if err := os.WriteFile(x, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opt := logs.Options{Sig: sig}
+	j, err := session.NewJoiner(opt, 16<<10, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	in, err := logs.Open(x, logs.Auto, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	if _, err := j.Read(in, func(error) {}); err != nil {
+		t.Fatal(err)
+	}
+	if !j.Spilled() {
+		t.Errorf("%d sessions of malformed events held, past a budget of 16 KiB: none spilled", n)
+	}
+	got := 0
+	for s, err := range j.Sessions() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Dropped != 1 {
+			t.Errorf("session %s: %d dropped, want 1", s.ID, s.Dropped)
+		}
+		got++
+	}
+	if got != n {
+		t.Errorf("%d sessions, want %d", got, n)
+	}
+}
