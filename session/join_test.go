@@ -389,18 +389,7 @@ func TestJoinSpillDirMissing(t *testing.T) {
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opt := logs.Options{Sig: sig}
-	j, err := session.NewJoiner(opt, 1, filepath.Join(t.TempDir(), "missing"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
-	in, err := logs.Open(x, logs.Auto, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	_, err = j.Read(in, func(err error) { t.Error(err) })
+	_, err := joinOne(t, logs.Options{Sig: sig}, 1, filepath.Join(t.TempDir(), "missing"), x, func(err error) { t.Error(err) })
 	if err == nil || !strings.HasPrefix(err.Error(), x+": spilling sessions to disk: ") || !strings.HasSuffix(err.Error(), "no such file or directory (see --tmp-dir)") {
 		t.Fatalf("got %v, want an error of spilling naming --tmp-dir", err)
 	}
@@ -420,18 +409,8 @@ func TestJoinSpillMalformed(t *testing.T) {
 	if err := os.WriteFile(x, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opt := logs.Options{Sig: sig}
-	j, err := session.NewJoiner(opt, 16<<10, t.TempDir())
+	j, err := joinOne(t, logs.Options{Sig: sig}, 16<<10, t.TempDir(), x, func(error) {})
 	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
-	in, err := logs.Open(x, logs.Auto, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	if _, err := j.Read(in, func(error) {}); err != nil {
 		t.Fatal(err)
 	}
 	if !j.Spilled() {
@@ -450,4 +429,23 @@ func TestJoinSpillMalformed(t *testing.T) {
 	if got != n {
 		t.Errorf("%d sessions, want %d", got, n)
 	}
+}
+
+// joinOne reads the log x with a Joiner of the memory budget budget that
+// spills to dir (closed at the test's end), and returns it with Read's
+// error.
+func joinOne(t *testing.T, opt logs.Options, budget int64, dir, x string, report func(error)) (*session.Joiner, error) {
+	t.Helper()
+	j, err := session.NewJoiner(opt, budget, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { j.Close() })
+	in, err := logs.Open(x, logs.Auto, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	_, err = j.Read(in, report)
+	return j, err
 }
