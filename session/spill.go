@@ -66,7 +66,7 @@ type spillFile struct {
 	removed bool // its name is gone already
 	// last is the session id of the partition's event written last (set:
 	// one was written): an event of the same session is written without
-	// its id (sameID).
+	// its id (same).
 	last []byte
 	set  bool
 }
