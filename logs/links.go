@@ -305,13 +305,16 @@ type holder interface {
 // copies pairs, it is that one).
 func (r *spanReader) alone(i int) bool {
 	s := r.held.at(i)
-	if !isEmission(s) || s.spanID.Num() == 0 {
-		return false
-	}
-	if _, ok := r.b.lifelines.findString(s.l); !ok {
+	if !isEmission(s) || s.spanID.Num() == 0 || !r.declared(s) {
 		return false
 	}
 	return r.spans.find(&r.held, s.trace, s.spanID, false) == i
+}
+
+// declared reports whether the signature declares the lifeline of s.
+func (r *spanReader) declared(s *heldSpan) bool {
+	_, ok := r.b.lifelines.findString(s.l)
+	return ok
 }
 
 // reply adds the reply of the call s, whose message is final, when the
@@ -515,10 +518,6 @@ func (r *spanReader) pair(paired []bool, indexed bool) {
 	if !indexed {
 		r.spans.build(&r.held)
 	}
-	declared := func(s *heldSpan) bool {
-		_, ok := r.b.lifelines.findString(s.l)
-		return ok
-	}
 	partner := func(id spanRef, want SpanKind, trace string) int {
 		if id.none() {
 			return -1
@@ -531,7 +530,7 @@ func (r *spanReader) pair(paired []bool, indexed bool) {
 	for i := range r.held.len() {
 		s := r.held.at(i)
 		j := -1
-		if s.nested || s.kind.Action() == interaction.Reception && !declared(s) {
+		if s.nested || s.kind.Action() == interaction.Reception && !r.declared(s) {
 			continue
 		}
 		switch s.kind {

@@ -136,12 +136,7 @@ func (c *consumer) Add(id []byte, line, index int, act interaction.Action, key l
 func (c *consumer) PairsAcross() bool { return !c.alone }
 
 func (c *consumer) Unpaired(id []byte, line, index int) {
-	j := (*Joiner)(c)
-	if j.spill != nil {
-		j.err = j.spill.event(id, j.g.input(), line, index, unpairedTag, 0, logs.Key{}, 0)
-		return
-	}
-	j.g.Unpaired(id, line, index)
+	(*Joiner)(c).count(id, line, index, unpairedTag)
 }
 
 func (c *consumer) AddSpan(id []byte, line, index int, act interaction.Action, key logs.Key, span uint64, sl *logs.SpanLink) error {
@@ -157,25 +152,34 @@ func (c *consumer) AddSpan(id []byte, line, index int, act interaction.Action, k
 }
 
 func (c *consumer) Ignore(id []byte, line, index int) {
-	j := (*Joiner)(c)
-	if j.spill != nil {
-		j.err = j.spill.event(id, j.g.input(), line, index, ignoredTag, 0, logs.Key{}, 0)
-		return
-	}
-	j.g.Ignore(id, line, index)
-	if err := j.check(); err != nil {
-		j.err = err
-	}
+	(*Joiner)(c).count(id, line, index, ignoredTag)
 }
 
 func (c *consumer) Drop(id []byte, line, index int) {
-	j := (*Joiner)(c)
+	(*Joiner)(c).count(id, line, index, droppedTag)
+}
+
+// count takes an event its session only counts (tag: ignoredTag,
+// droppedTag or unpairedTag): to the spill once the joiner spills, else to
+// its gatherer, the budget checked after it as after any event (a session
+// of such events is held too). The Consumer's methods for them return no
+// error: the first sticks in j.err.
+func (j *Joiner) count(id []byte, line, index int, tag byte) {
+	var err error
 	if j.spill != nil {
-		j.err = j.spill.event(id, j.g.input(), line, index, droppedTag, 0, logs.Key{}, 0)
-		return
+		err = j.spill.event(id, j.g.input(), line, index, tag, 0, logs.Key{}, 0)
+	} else {
+		switch tag {
+		case ignoredTag:
+			j.g.Ignore(id, line, index)
+		case droppedTag:
+			j.g.Drop(id, line, index)
+		default:
+			j.g.Unpaired(id, line, index)
+		}
+		err = j.check()
 	}
-	j.g.Drop(id, line, index) // a session of malformed events is held too
-	if err := j.check(); err != nil {
+	if err != nil && j.err == nil {
 		j.err = err
 	}
 }

@@ -2,12 +2,10 @@ package session_test
 
 import (
 	"bytes"
-	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -125,39 +123,8 @@ func TestJoinLinkedSpans(t *testing.T) {
 	}
 
 	// Scan and Assemble, the events of a session from both files.
-	groups := map[string][]logs.Event{}
-	var order []string
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := logs.Scan(f, bytes.NewReader(data), logs.Auto, opt, func(e logs.Event) {
-			d, err := session.DecodeEvent(session.AppendEvent(nil, e))
-			if err != nil || !reflect.DeepEqual(d, e) {
-				t.Fatalf("event %+v decodes as %+v (%v)", e, d, err)
-			}
-			d.File = f
-			if _, ok := groups[d.Session]; !ok {
-				order = append(order, d.Session)
-			}
-			groups[d.Session] = append(groups[d.Session], d)
-		}, func(err error) { t.Error(err) }); err != nil {
-			t.Fatal(err)
-		}
-	}
-	a, err := session.NewAssembler(opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []session.Session
-	for _, id := range order {
-		s, err := a.Assemble("", id, groups[id])
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, s)
-	}
+	groups, order := scanGroups(t, files, opt)
+	a, got := assembleGroups(t, opt, groups, order)
 	if d := dumpJoined(sig, got); d != want {
 		t.Errorf("Scan and Assemble:\n%s\nwant\n%s", d, want)
 	}
@@ -230,21 +197,7 @@ func TestUnpairedEveryPath(t *testing.T) {
 	}
 	sig := testSig(t)
 	opt := logs.Options{Sig: sig}
-	dump := func(sessions []session.Session) string {
-		var b strings.Builder
-		for _, s := range sessions {
-			if s.ID == t9 {
-				continue
-			}
-			fmt.Fprintf(&b, "%s: %d unpaired, %d/%d, %d duplicates: ", s.ID[:2], s.Unpaired, s.Events, s.Ignored, s.Duplicates)
-			if s.Conflicts > 0 {
-				fmt.Fprintf(&b, "%d conflicts (%v) ", s.Conflicts, s.Conflict)
-			}
-			b.Write(bytes.Join(bytes.Fields(s.MT.Format(sig)), []byte(" ")))
-			b.WriteByte('\n')
-		}
-		return b.String()
-	}
+	dump := func(sessions []session.Session) string { return unpairedDump(sig, sessions, t9) }
 	want := "0a: 0 unpaired, 2/0, 0 duplicates: { [a] a!n; [b] b?n; [c] ; }\n" +
 		"4b: 1 unpaired, 1/0, 0 duplicates: { [a] a!n; [b] ; [c] ; }\n" +
 		"33: 1 unpaired, 1/0, 1 duplicates: { [a] a!n; [b] ; [c] ; }\n" +
@@ -253,11 +206,7 @@ func TestUnpairedEveryPath(t *testing.T) {
 		"66: 0 unpaired, 0/1, 0 duplicates: { [a] ; [b] ; [c] ; }\n" +
 		"77: 0 unpaired, 1/0, 0 duplicates: { [a] ; [b] ; [c] c?m }\n" +
 		"88: 0 unpaired, 2/0, 1 duplicates: { [a] a!n; [b] b?n; [c] ; }\n"
-	read, _, err := session.Read(f, logs.Auto, opt, func(err error) { t.Error(err) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := dump(read); got != want {
+	if got := dump(readFile(t, f, opt)); got != want {
 		t.Errorf("session.Read:\n%s\nwant\n%s", got, want)
 	}
 	for _, c := range []struct {
@@ -317,8 +266,8 @@ func TestCopiesAcrossFiles(t *testing.T) {
 // TestUnpairedStrict: a strict reading pairs each file's spans alone and
 // counts the emissions it leaves without their partner (Meta.Unpaired)
 // alike on every path: session.Read, a run of the Joiner, and the events
-// of logs.Scan, through their binary form, grouped and assembled as
-// ivc-beam and the Collector connector assemble them.
+// of logs.Scan, through their binary form, assembled as ivc-beam and the
+// Collector connector assemble them.
 func TestUnpairedStrict(t *testing.T) {
 	const t3 = "33333333333333333333333333333333"
 	dir := t.TempDir()
@@ -334,22 +283,11 @@ func TestUnpairedStrict(t *testing.T) {
 	}
 	sig := testSig(t)
 	opt := logs.Options{Sig: sig, Strict: true}
-	dump := func(sessions []session.Session) string {
-		var b strings.Builder
-		for _, s := range sessions {
-			fmt.Fprintf(&b, "%s: %d unpaired, %d/%d, %d duplicates: %s\n", s.ID[:2], s.Unpaired, s.Events, s.Ignored, s.Duplicates,
-				bytes.Join(bytes.Fields(s.MT.Format(sig)), []byte(" ")))
-		}
-		return b.String()
-	}
+	dump := func(sessions []session.Session) string { return unpairedDump(sig, sessions, "") }
 	const want = "0a: 0 unpaired, 2/0, 0 duplicates: { [a] a!n; [b] b?n; [c] ; }\n" +
 		"4b: 1 unpaired, 1/0, 0 duplicates: { [a] a!n; [b] ; [c] ; }\n" +
 		"33: 1 unpaired, 1/0, 1 duplicates: { [a] a!n; [b] ; [c] ; }\n"
-	read, _, err := session.Read(f, logs.Auto, opt, func(err error) { t.Error(err) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := dump(read); got != want {
+	if got := dump(readFile(t, f, opt)); got != want {
 		t.Errorf("session.Read:\n%s\nwant\n%s", got, want)
 	}
 	src := &session.Source{Options: opt}
@@ -360,31 +298,88 @@ func TestUnpairedStrict(t *testing.T) {
 	if got := dump(joined); got != want {
 		t.Errorf("Joiner:\n%s\nwant\n%s", got, want)
 	}
-	var groups session.Groups
-	if _, err := logs.Scan(f, strings.NewReader(data), logs.Auto, opt, func(e logs.Event) {
-		d, err := session.DecodeEvent(session.AppendEvent(nil, e))
+	groups, order := scanGroups(t, []string{f}, opt)
+	_, assembled := assembleGroups(t, opt, groups, order)
+	if got := dump(assembled); got != want {
+		t.Errorf("Scan, grouped and assembled:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// scanGroups reads files with logs.Scan, each event through its binary
+// form (which gives it back), and returns the events by session, and the
+// sessions in order of their first event.
+func scanGroups(t *testing.T, files []string, opt logs.Options) (map[string][]logs.Event, []string) {
+	t.Helper()
+	groups := map[string][]logs.Event{}
+	var order []string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		groups.Add(f, d)
-	}, func(err error) { t.Error(err) }); err != nil {
-		t.Fatal(err)
+		if _, err := logs.Scan(f, bytes.NewReader(data), logs.Auto, opt, func(e logs.Event) {
+			d, err := session.DecodeEvent(session.AppendEvent(nil, e))
+			if err != nil || !reflect.DeepEqual(d, e) {
+				t.Fatalf("event %+v decodes as %+v (%v)", e, d, err)
+			}
+			d.File = f
+			if _, ok := groups[d.Session]; !ok {
+				order = append(order, d.Session)
+			}
+			groups[d.Session] = append(groups[d.Session], d)
+		}, func(err error) { t.Error(err) }); err != nil {
+			t.Fatal(err)
+		}
 	}
+	return groups, order
+}
+
+// assembleGroups assembles the sessions of scanGroups, in its order, and
+// returns them with their Assembler.
+func assembleGroups(t *testing.T, opt logs.Options, groups map[string][]logs.Event, order []string) (*session.Assembler, []session.Session) {
+	t.Helper()
 	a, err := session.NewAssembler(opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var assembled []session.Session
-	for s, err := range groups.Sessions(a) {
+	var got []session.Session
+	for _, id := range order {
+		s, err := a.Assemble("", id, groups[id])
 		if err != nil {
 			t.Fatal(err)
 		}
-		assembled = append(assembled, s)
+		got = append(got, s)
 	}
-	slices.SortStableFunc(assembled, func(x, y session.Session) int { return cmp.Compare(x.Rank, y.Rank) })
-	if got := dump(assembled); got != want {
-		t.Errorf("Scan, grouped and assembled:\n%s\nwant\n%s", got, want)
+	return a, got
+}
+
+// unpairedDump writes a line for each session but skip: the first two
+// characters of its id, its counts of unpaired spans, events and ignored
+// ones, duplicates and conflicts (if any), and its multi-trace.
+func unpairedDump(sig *interaction.Signature, sessions []session.Session, skip string) string {
+	var b strings.Builder
+	for _, s := range sessions {
+		if s.ID == skip {
+			continue
+		}
+		fmt.Fprintf(&b, "%s: %d unpaired, %d/%d, %d duplicates: ", s.ID[:2], s.Unpaired, s.Events, s.Ignored, s.Duplicates)
+		if s.Conflicts > 0 {
+			fmt.Fprintf(&b, "%d conflicts (%v) ", s.Conflicts, s.Conflict)
+		}
+		b.Write(bytes.Join(bytes.Fields(s.MT.Format(sig)), []byte(" ")))
+		b.WriteByte('\n')
 	}
+	return b.String()
+}
+
+// readFile reads the log f with session.Read, any malformed line an error.
+func readFile(t *testing.T, f string, opt logs.Options) []session.Session {
+	t.Helper()
+	sessions, _, err := session.Read(f, logs.Auto, opt, func(err error) { t.Error(err) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sessions
 }
 
 // joinedCounts joins files in a run (spilling past budget) and returns,
