@@ -275,7 +275,7 @@ func (r *spanReader) flush() error {
 		// Counted in its session when it is one of its events or ignored
 		// ones (not malformed: a strict reading's undeclared name).
 		if err == nil && alone && r.b.stats.Events+r.b.stats.Ignored > read {
-			r.b.sink.Unpaired(r.id, s.line, r.b.index-1)
+			r.b.sink.Unpaired(r.id, s.line, r.b.index-1, s.spanID.Num())
 		}
 		if h != nil {
 			h.release()

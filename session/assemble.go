@@ -161,7 +161,7 @@ func (a *Assembler) AssembleWith(sc *Scratch, file, id string, events []logs.Eve
 			}
 		}
 		if e.Unpaired {
-			g.Unpaired(key, e.Line, e.Index)
+			g.Unpaired(key, e.Line, e.Index, e.Span)
 		}
 	}
 	if sc.Reuse && len(events) <= maxScratch {

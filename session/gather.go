@@ -3,6 +3,7 @@ package session
 import (
 	"cmp"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"strings"
@@ -112,11 +113,12 @@ type sessionState struct {
 	// spans counts its spans held for pairing, heldIgnored those of them
 	// counted in ignored until the session is built; spanned its records
 	// that are spans with an id (held or not), which dedup compares;
-	// unpaired its emissions left without a partner by a reader that
-	// pairs them in their file alone (logs.Consumer.Unpaired).
+	// lone is its last entry in gatherer.lone + 1 (0: none): the chain of
+	// its emissions left without a partner by a reader that pairs them in
+	// their file alone (logs.Consumer.Unpaired), once per file.
 	spans, heldIgnored int32
 	spanned            int32
-	unpaired           int32
+	lone               int32
 }
 
 // sessionBytes is what a session holds in memory besides its id's bytes:
@@ -162,6 +164,9 @@ type gatherer struct {
 	tally   *logs.Tally
 	// spanIDs are the ids of the spans not held for pairing (record.span).
 	spanIDs []uint64
+	// lone chains the emissions each session counts unpaired
+	// (sessionState.lone).
+	lone []loneSpan
 	// reply gives the reply of a call (logs.Options.Reply), for the
 	// replies of CLIENT spans paired at assembly.
 	reply func(interaction.MessageID) (interaction.MessageID, bool)
@@ -221,7 +226,7 @@ func (g *gatherer) reset() {
 	g.sess = g.sess[:0]
 	g.recs.reset()
 	g.indexed = false
-	g.spans, g.linkIDs, g.spanIDs = g.spans[:0], g.linkIDs[:0], g.spanIDs[:0]
+	g.spans, g.linkIDs, g.spanIDs, g.lone = g.spans[:0], g.linkIDs[:0], g.spanIDs[:0], g.lone[:0]
 	g.events, g.bytes = 0, 0
 }
 
@@ -279,8 +284,51 @@ func (g *gatherer) Drop(id []byte, line, index int) {
 	g.sess[g.sessionOf(id, line, index)].dropAt(line)
 }
 
-func (g *gatherer) Unpaired(id []byte, line, index int) {
-	g.sess[g.sessionOf(id, line, index)].unpaired++
+func (g *gatherer) Unpaired(id []byte, line, index int, span uint64) {
+	g.addLone(g.sessionOf(id, line, index), span)
+}
+
+// loneSpan is an emission of a session left without a partner in its
+// file, the entry before it in its session's chain + 1 (0: none).
+type loneSpan struct {
+	span uint64
+	prev int32
+}
+
+// addLone counts span, an emission of session si left without a partner
+// in a file.
+func (g *gatherer) addLone(si int32, span uint64) {
+	s := &g.sess[si]
+	g.lone = append(g.lone, loneSpan{span: span, prev: s.lone})
+	s.lone = int32(len(g.lone))
+	g.bytes += 16
+}
+
+// unpaired returns the emissions of s left without a partner: once a span
+// id, whatever the files that left it alone (es: room to compare them).
+func (g *gatherer) unpaired(s *sessionState, a *arena) int {
+	if s.lone == 0 {
+		return 0
+	}
+	if g.lone[s.lone-1].prev == 0 {
+		return 1
+	}
+	es := a.spans[:0]
+	for span := range g.lones(s) {
+		es = append(es, spanEntry{id: span})
+	}
+	a.spans = es
+	slices.SortFunc(es, func(x, y spanEntry) int { return cmp.Compare(x.id, y.id) })
+	return len(slices.CompactFunc(es, func(x, y spanEntry) bool { return x.id == y.id }))
+}
+
+// lones returns the emissions s counts unpaired, as often as files left
+// them alone, the last first.
+func (g *gatherer) lones(s *sessionState) iter.Seq[uint64] {
+	return func(yield func(uint64) bool) {
+		for i := s.lone; i != 0 && yield(g.lone[i-1].span); i = g.lone[i-1].prev {
+		}
+	}
 }
 
 // dropAt counts a malformed event of s, read at line.
@@ -463,7 +511,7 @@ func (g *gatherer) build(si int32, a *arena) Session {
 	s := &g.sess[si]
 	recs := g.recordsOf(si)
 	out := Session{Meta: Meta{File: g.inputs[s.input], Input: int(s.input), ID: s.id, Line: s.line, Rank: s.index,
-		Events: s.events, Ignored: s.ignored, Dropped: s.dropped, FirstDropped: s.firstDropped, Unpaired: int(s.unpaired)}}
+		Events: s.events, Ignored: s.ignored, Dropped: s.dropped, FirstDropped: s.firstDropped, Unpaired: g.unpaired(s, a)}}
 	if s.spans > 0 {
 		g.pair(s, recs, &out)
 	}

@@ -135,8 +135,8 @@ func (c *consumer) Add(id []byte, line, index int, act interaction.Action, key l
 // them in its file (Unpaired counts those left alone).
 func (c *consumer) PairsAcross() bool { return !c.alone }
 
-func (c *consumer) Unpaired(id []byte, line, index int) {
-	(*Joiner)(c).count(id, line, index, unpairedTag)
+func (c *consumer) Unpaired(id []byte, line, index int, span uint64) {
+	(*Joiner)(c).count(id, line, index, unpairedTag, span)
 }
 
 func (c *consumer) AddSpan(id []byte, line, index int, act interaction.Action, key logs.Key, span uint64, sl *logs.SpanLink) error {
@@ -152,22 +152,22 @@ func (c *consumer) AddSpan(id []byte, line, index int, act interaction.Action, k
 }
 
 func (c *consumer) Ignore(id []byte, line, index int) {
-	(*Joiner)(c).count(id, line, index, ignoredTag)
+	(*Joiner)(c).count(id, line, index, ignoredTag, 0)
 }
 
 func (c *consumer) Drop(id []byte, line, index int) {
-	(*Joiner)(c).count(id, line, index, droppedTag)
+	(*Joiner)(c).count(id, line, index, droppedTag, 0)
 }
 
 // count takes an event its session only counts (tag: ignoredTag,
-// droppedTag or unpairedTag): to the spill once the joiner spills, else to
+// droppedTag or unpairedTag, the span's id): to the spill once the joiner spills, else to
 // its gatherer, the budget checked after it as after any event (a session
 // of such events is held too). The Consumer's methods for them return no
 // error: the first sticks in j.err.
-func (j *Joiner) count(id []byte, line, index int, tag byte) {
+func (j *Joiner) count(id []byte, line, index int, tag byte, span uint64) {
 	var err error
 	if j.spill != nil {
-		err = j.spill.event(id, j.g.input(), line, index, tag, 0, logs.Key{}, 0)
+		err = j.spill.event(id, j.g.input(), line, index, tag, 0, logs.Key{}, span)
 	} else {
 		switch tag {
 		case ignoredTag:
@@ -175,7 +175,7 @@ func (j *Joiner) count(id []byte, line, index int, tag byte) {
 		case droppedTag:
 			j.g.Drop(id, line, index)
 		default:
-			j.g.Unpaired(id, line, index)
+			j.g.Unpaired(id, line, index, span)
 		}
 		err = j.check()
 	}
@@ -203,7 +203,7 @@ func (j *Joiner) check() error {
 	// partition gets a session's header before its records, and these in
 	// their order.
 	for i := range g.sess {
-		sp.header(&g.sess[i])
+		sp.header(g, &g.sess[i])
 	}
 	for _, rec := range g.recs.all {
 		sp.record([]byte(g.sess[rec.sess].id), g, rec)

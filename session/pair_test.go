@@ -431,3 +431,47 @@ func TestCopiesHeldTwice(t *testing.T) {
 		}
 	}
 }
+
+// TestUnpairedAcrossFiles: read strictly, a CLIENT span that two files
+// each leave alone is one span left unpaired, counted once (as its copies
+// are one event), on every path: a run of the Joiner in memory, spilling
+// from its first event or partway (its sessions' counts written to the
+// spill then), and the events of logs.Scan assembled.
+func TestUnpairedAcrossFiles(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	copies := otlpLine("a", linkedSpan(t1, c1, "", "3", "n", 10e9, "", "")) // alone in both
+	for name, d := range map[string]string{
+		a: copies + "\n" + otlpLine("a", linkedSpan(t2, c1, "", "3", "n", 20e9, "", "")) + "\n", // alone: counted
+		b: copies + "\n",
+	} {
+		if err := os.WriteFile(name, []byte(d), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sig := testSig(t)
+	opt := logs.Options{Sig: sig, Strict: true}
+	dump := func(sessions []session.Session) string { return unpairedDump(sig, sessions, "") }
+	const want = "0a: 1 unpaired, 1/0, 1 duplicates: { [a] a!n; [b] ; [c] ; }\n" +
+		"4b: 1 unpaired, 1/0, 0 duplicates: { [a] a!n; [b] ; [c] ; }\n"
+	for budget := int64(0); ; budget += 64 {
+		src := &session.Source{Options: opt, Budget: budget, TmpDir: t.TempDir()}
+		var got []session.Session
+		for s := range src.Sessions([]string{a, b}) {
+			if s.Err != nil {
+				t.Fatal(s.Err)
+			}
+			got = append(got, s)
+		}
+		if d := dump(got); d != want {
+			t.Errorf("Joiner, budget %d (spilled: %v):\n%s\nwant\n%s", budget, src.Counts.Spilled, d, want)
+		}
+		if budget > 0 && !src.Counts.Spilled {
+			break
+		}
+	}
+	groups, order := scanGroups(t, []string{a, b}, opt)
+	if _, assembled := assembleGroups(t, opt, groups, order); dump(assembled) != want {
+		t.Errorf("Scan, grouped and assembled:\n%s\nwant\n%s", dump(assembled), want)
+	}
+}

@@ -33,7 +33,8 @@ const (
 	endTag     = 0xfd // in a run: the end of a session's events
 	droppedTag = 0xfc // a malformed event (reported)
 	// unpairedTag: an emission left without its partner in its file, by a
-	// reader that pairs no span across files (not an event: its count).
+	// reader that pairs no span across files (not an event: its span id,
+	// which its session counts once).
 	unpairedTag = 0xfb
 )
 
@@ -178,15 +179,15 @@ func appendRef(b []byte, ref *spanRef, links []uint64) []byte {
 	return binary.AppendVarint(b, int64(ref.pair))
 }
 
-// header writes a session gathered before the spill to its partition: its
-// first event and its counts of ignored and malformed events; its events
-// follow.
-func (sp *spill) header(s *sessionState) {
+// header writes a session of g gathered before the spill to its
+// partition: its first event, its counts of ignored and malformed events
+// and its emissions left without a partner; its events follow.
+func (sp *spill) header(g *gatherer, s *sessionState) {
 	f := sp.part(maphash.String(sp.seed, s.id))
 	if f == nil {
 		return
 	}
-	sp.buf = appendHeader(sp.buf[:0], s)
+	sp.buf = appendHeader(sp.buf[:0], g, s)
 	f.last, f.set = append(f.last[:0], s.id...), true
 	sp.write(f, sp.buf)
 }
@@ -204,11 +205,12 @@ func (sp *spill) write(f *spillFile, b []byte) error {
 
 // appendEvent appends the encoding of an event: its session id (appendID:
 // none when same, the id of the event before it in its file), its tag
-// (its key kind, ignoredTag or endTag), input, line and rank in its input,
-// then, for an event in the signature, its action and key, and the id of
-// a span not held for pairing (idFlag).
+// (its key kind, or one of the tags above), input, line and rank in its
+// input, then, for an event in the signature, its action and key, and the
+// id of a span not held for pairing (idFlag); for unpairedTag, the span's
+// id.
 func appendEvent(b, id []byte, same bool, tag byte, input int32, line, index int, act interaction.Action, key logs.Key, span uint64) []byte {
-	if span != 0 {
+	if span != 0 && isKey(tag) {
 		tag |= idFlag
 	}
 	if same {
@@ -220,20 +222,25 @@ func appendEvent(b, id []byte, same bool, tag byte, input int32, line, index int
 	b = binary.AppendUvarint(b, uint64(input))
 	b = binary.AppendUvarint(b, uint64(line))
 	b = binary.AppendUvarint(b, uint64(index))
-	if isKey(tag) {
+	switch {
+	case isKey(tag):
 		b = binary.AppendUvarint(b, uint64(act))
 		b = binary.AppendVarint(b, key.Hi)
 		b = binary.AppendUvarint(b, uint64(key.Lo))
 		if span != 0 {
 			b = binary.AppendUvarint(b, span)
 		}
+	case tag == unpairedTag:
+		b = binary.AppendUvarint(b, span)
 	}
 	return b
 }
 
 // appendHeader appends the encoding of a session's header: its id, its
-// first event and its counts of ignored and malformed events.
-func appendHeader(b []byte, s *sessionState) []byte {
+// first event and its counts of ignored and malformed events; then, as
+// events of its own (unpairedTag, without id), its emissions left without
+// a partner (g.lones).
+func appendHeader(b []byte, g *gatherer, s *sessionState) []byte {
 	b = appendID(b, s.id)
 	b = append(b, headerTag)
 	b = binary.AppendUvarint(b, uint64(s.input))
@@ -242,7 +249,10 @@ func appendHeader(b []byte, s *sessionState) []byte {
 	b = binary.AppendUvarint(b, uint64(s.ignored-int(s.heldIgnored))) // the held spans follow
 	b = binary.AppendUvarint(b, uint64(s.dropped))
 	b = binary.AppendUvarint(b, uint64(s.firstDropped))
-	return binary.AppendUvarint(b, uint64(s.unpaired))
+	for span := range g.lones(s) {
+		b = appendEvent(b, nil, true, unpairedTag, s.input, s.line, s.index, 0, logs.Key{}, span)
+	}
+	return b
 }
 
 // close closes f and removes it.
@@ -284,7 +294,6 @@ type spilled struct {
 	ignored     int // headerTag: the counts of the session
 	dropped     int
 	firstDrop   int
-	unpaired    int32
 	act         interaction.Action
 	key         logs.Key
 	ref         spanRef  // a span held for pairing (tag&linkFlag)
@@ -326,7 +335,8 @@ func (e *spilled) read(r *bufio.Reader) error {
 	switch {
 	case e.tag == headerTag:
 		e.ignored, e.dropped, e.firstDrop = int(d.uvarint(math.MaxInt)), int(d.uvarint(math.MaxInt)), int(d.uvarint(math.MaxInt))
-		e.unpaired = int32(d.uvarint(math.MaxInt32))
+	case e.tag == unpairedTag:
+		e.span = d.uvarint(math.MaxUint64)
 	case isKey(e.tag):
 		e.act = interaction.Action(d.uvarint(math.MaxUint32))
 		hi := d.varint()
@@ -401,14 +411,13 @@ func (g *gatherer) put(e *spilled) {
 	switch e.tag {
 	case headerTag:
 		s.ignored += e.ignored
-		s.unpaired += e.unpaired
 		if e.dropped > 0 {
 			s.dropped, s.firstDropped = e.dropped, e.firstDrop
 		}
 	case ignoredTag:
 		s.ignored++
 	case unpairedTag:
-		s.unpaired++
+		g.addLone(si, e.span)
 	case droppedTag:
 		s.dropAt(e.line)
 	default:
@@ -467,7 +476,7 @@ func (sp *spill) sort(template *gatherer) error {
 		}
 		for i := range g.sess {
 			s := &g.sess[i]
-			sp.buf = appendHeader(sp.buf[:0], s)
+			sp.buf = appendHeader(sp.buf[:0], g, s)
 			sp.write(run, sp.buf)
 			for _, ri := range g.recordsOf(int32(i)) {
 				rec := g.recs.at(ri)
