@@ -80,9 +80,9 @@ type Consumer interface {
 	AddSpan(id []byte, line, index int, act interaction.Action, key Key, span uint64, link *SpanLink) error
 	// Unpaired counts, for a consumer that does not pair across files, a
 	// CLIENT or PRODUCER span of session id left without its partner in
-	// its file, span its id (never 0), after the span's own event: once a
-	// file, and the consumer counts a span once whatever the files that
-	// leave it alone. A consumer that pairs across files counts those it
-	// cannot pair itself.
+	// its file, span its id, right after the span's own event (Add or
+	// Ignore): once a file, and the consumer counts a span whose event it
+	// deduplicates once, whatever the files that leave it alone. A consumer
+	// that pairs across files counts those it cannot pair itself.
 	Unpaired(id []byte, line, index int, span uint64)
 }

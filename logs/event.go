@@ -30,8 +30,7 @@ type Event struct {
 	Key              Key // its place in its location's order
 	// Span is a span's own id (spanNum), 0 for an event of an event log:
 	// with Session and the side of Action, it says which span the event
-	// is, so that assembly counts a span read twice once. An ignored
-	// event has it only when marked Unpaired.
+	// is, so that assembly counts a span read twice once.
 	Span uint64
 	// Link is set for a span left without a partner in its file: the
 	// session's assembly pairs it with a span of another file of its
@@ -150,11 +149,10 @@ func (e *emitter) AddSpan(id []byte, line, index int, act interaction.Action, ke
 
 // Unpaired is called only when reading strictly (Options.Strict), which
 // pairs no span across files, after the span's own event: it marks that
-// event (Event.Unpaired, and its Span when ignored), held meanwhile (see
-// spanReader.flush).
+// event (Event.Unpaired), held meanwhile (see spanReader.flush).
 func (e *emitter) Unpaired(id []byte, line, index int, span uint64) {
 	if e.held && e.pending.Index == index && e.pending.Session == string(id) {
-		e.pending.Unpaired, e.pending.Span = true, span
+		e.pending.Unpaired = true
 	}
 }
 

@@ -75,8 +75,52 @@ func checkJoined(t *testing.T, name string, in []byte, f logs.Format, opt logs.O
 	checkJoinedIn(t, name, in, f, opt, want, wantStats, 0)
 	// Spilling at once (a budget of 1 byte), for a quarter of the inputs:
 	// its files cost more than the rest of a check.
-	if len(in)%4 == 0 {
+	spill := len(in)%4 == 0
+	if spill {
 		checkJoinedIn(t, name, in, f, opt, want, wantStats, 1)
+	}
+	if opt.Strict {
+		checkUnpairedTwice(t, name, in, f, opt, want, 0)
+		if spill {
+			checkUnpairedTwice(t, name, in, f, opt, want, 1)
+		}
+	}
+}
+
+// checkUnpairedTwice checks that a strict run that reads in twice, as two
+// files, counts each session's spans left without a partner as one
+// reading does (want): once a span, however many files leave it alone.
+func checkUnpairedTwice(t *testing.T, name string, in []byte, f logs.Format, opt logs.Options, want []session.Session, budget int64) {
+	t.Helper()
+	var dir string
+	if budget > 0 {
+		dir = t.TempDir()
+	}
+	j, err := session.NewJoiner(opt, budget, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	for _, copy := range []string{name, name + ".copy"} {
+		input, err := logs.NewInput(copy, bytes.NewReader(in), f, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := j.Read(input, nil); err != nil {
+			t.Fatalf("Joiner, %s: %v, Read had none", copy, err)
+		}
+	}
+	unpaired := map[string]int{}
+	for _, s := range want {
+		unpaired[s.ID] = s.Unpaired
+	}
+	for s, err := range j.Sessions() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Unpaired != unpaired[s.ID] {
+			t.Errorf("read twice (budget %d): session %q: %d unpaired, %d read once", budget, s.ID, s.Unpaired, unpaired[s.ID])
+		}
 	}
 }
 

@@ -17,8 +17,7 @@ import (
 // AppendEvent appends the binary form of e to b: its session id, its index
 // and line, then its order key and action (an event in the signature) or a
 // tag (ignored, dropped), a span's id, and its SpanLink (a span held for
-// pairing); and whether it is marked unpaired (logs.Event.Unpaired), an
-// ignored event so marked with its span's id.
+// pairing); and whether it is marked unpaired (logs.Event.Unpaired).
 func AppendEvent(b []byte, e logs.Event) []byte {
 	b = binary.AppendUvarint(b, uint64(len(e.Session)))
 	b = append(b, e.Session...)
@@ -26,7 +25,7 @@ func AppendEvent(b []byte, e logs.Event) []byte {
 	b = binary.AppendUvarint(b, uint64(e.Line))
 	switch {
 	case e.Ignored && e.Link == nil && e.Unpaired:
-		return binary.AppendUvarint(append(b, ignoredUnpaired), e.Span)
+		return append(b, ignoredUnpaired)
 	case e.Ignored && e.Link == nil:
 		return append(b, ignoredEvent)
 	case e.Dropped:
@@ -60,8 +59,7 @@ func AppendEvent(b []byte, e logs.Event) []byte {
 const (
 	ignoredEvent = 0xff
 	droppedEvent = 0xfe
-	// ignoredUnpaired is an ignored event marked unpaired: its span's id
-	// follows.
+	// ignoredUnpaired is an ignored event marked unpaired.
 	ignoredUnpaired = 0xfd
 )
 
@@ -146,10 +144,8 @@ func DecodeEvent(data []byte) (logs.Event, error) {
 	kind := d.byte()
 	ev := logs.Event{Session: s, Index: int(index), Line: int(line)}
 	switch {
-	case kind == ignoredEvent:
-		ev.Ignored = true
-	case kind == ignoredUnpaired:
-		ev.Ignored, ev.Unpaired, ev.Span = true, true, d.uvarint(math.MaxUint64)
+	case kind == ignoredEvent || kind == ignoredUnpaired:
+		ev.Ignored, ev.Unpaired = true, kind == ignoredUnpaired
 	case kind == droppedEvent:
 		ev.Dropped = true
 	case kind&^eventFlags <= byte(logs.KeyNumber):

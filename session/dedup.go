@@ -57,6 +57,14 @@ func (g *gatherer) dedup(recs []int32, a *arena, out *Session) {
 		}
 		orig, dup := g.recs.at(recs[es[first].at]), g.recs.at(recs[es[i].at])
 		ignored := g.dropped(dup) // a span held whose message is not declared
+		if dup.meta&unpairedMark != 0 {
+			// A span counted unpaired once, whichever copies a file left
+			// alone: the mark goes to the copy kept.
+			if orig.meta&unpairedMark != 0 {
+				out.Unpaired--
+			}
+			orig.meta |= unpairedMark
+		}
 		dup.meta |= dupMark
 		out.Duplicates++
 		if ignored {

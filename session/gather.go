@@ -3,7 +3,6 @@ package session
 import (
 	"cmp"
 	"fmt"
-	"iter"
 	"math"
 	"slices"
 	"strings"
@@ -34,8 +33,14 @@ type record struct {
 }
 
 // dupMark marks, in a record's meta, an event dropped as the duplicate of
-// one read before it (dedup).
-const dupMark = 0x80
+// one read before it (dedup); unpairedMark the event of an emission its
+// file left without a partner, counted in its session's unpaired, so that
+// its duplicates are not counted again.
+const (
+	dupMark      = 0x80
+	unpairedMark = 0x40
+	recordMarks  = dupMark | unpairedMark
+)
 
 // recordBytes is what a record holds in memory: itself (32 bytes), and
 // its entry in the index built once reading is done (gatherer.byRec).
@@ -46,7 +51,7 @@ const recordBytes = 32 + 4
 const maxInputs = 1 << 24
 
 func (r *record) input() int32       { return int32(r.meta >> 8) }
-func (r *record) kind() logs.KeyKind { return logs.KeyKind(r.meta &^ dupMark) }
+func (r *record) kind() logs.KeyKind { return logs.KeyKind(r.meta &^ recordMarks) }
 
 func clampLine(line int) uint32 { return uint32(min(max(int64(line), 0), math.MaxUint32)) }
 
@@ -113,12 +118,12 @@ type sessionState struct {
 	// spans counts its spans held for pairing, heldIgnored those of them
 	// counted in ignored until the session is built; spanned its records
 	// that are spans with an id (held or not), which dedup compares;
-	// lone is its last entry in gatherer.lone + 1 (0: none): the chain of
-	// its emissions left without a partner by a reader that pairs them in
-	// their file alone (logs.Consumer.Unpaired), once per file.
+	// unpaired its emissions left without a partner by a reader that
+	// pairs them in their file alone (logs.Consumer.Unpaired), once a
+	// file (dedup takes out the copies of a span read in several).
 	spans, heldIgnored int32
 	spanned            int32
-	lone               int32
+	unpaired           int32
 }
 
 // sessionBytes is what a session holds in memory besides its id's bytes:
@@ -164,9 +169,6 @@ type gatherer struct {
 	tally   *logs.Tally
 	// spanIDs are the ids of the spans not held for pairing (record.span).
 	spanIDs []uint64
-	// lone chains the emissions each session counts unpaired
-	// (sessionState.lone).
-	lone []loneSpan
 	// reply gives the reply of a call (logs.Options.Reply), for the
 	// replies of CLIENT spans paired at assembly.
 	reply func(interaction.MessageID) (interaction.MessageID, bool)
@@ -226,7 +228,7 @@ func (g *gatherer) reset() {
 	g.sess = g.sess[:0]
 	g.recs.reset()
 	g.indexed = false
-	g.spans, g.linkIDs, g.spanIDs, g.lone = g.spans[:0], g.linkIDs[:0], g.spanIDs[:0], g.lone[:0]
+	g.spans, g.linkIDs, g.spanIDs = g.spans[:0], g.linkIDs[:0], g.spanIDs[:0]
 	g.events, g.bytes = 0, 0
 }
 
@@ -285,48 +287,18 @@ func (g *gatherer) Drop(id []byte, line, index int) {
 }
 
 func (g *gatherer) Unpaired(id []byte, line, index int, span uint64) {
-	g.addLone(g.sessionOf(id, line, index), span)
+	g.unpaired(g.sessionOf(id, line, index), span)
 }
 
-// loneSpan is an emission of a session left without a partner in its
-// file, the entry before it in its session's chain + 1 (0: none).
-type loneSpan struct {
-	span uint64
-	prev int32
-}
-
-// addLone counts span, an emission of session si left without a partner
-// in a file.
-func (g *gatherer) addLone(si int32, span uint64) {
-	s := &g.sess[si]
-	g.lone = append(g.lone, loneSpan{span: span, prev: s.lone})
-	s.lone = int32(len(g.lone))
-	g.bytes += 16
-}
-
-// unpaired returns the emissions of s left without a partner: once a span
-// id, whatever the files that left it alone (es: room to compare them).
-func (g *gatherer) unpaired(s *sessionState, a *arena) int {
-	if s.lone == 0 {
-		return 0
-	}
-	if g.lone[s.lone-1].prev == 0 {
-		return 1
-	}
-	es := a.spans[:0]
-	for span := range g.lones(s) {
-		es = append(es, spanEntry{id: span})
-	}
-	a.spans = es
-	slices.SortFunc(es, func(x, y spanEntry) int { return cmp.Compare(x.id, y.id) })
-	return len(slices.CompactFunc(es, func(x, y spanEntry) bool { return x.id == y.id }))
-}
-
-// lones returns the emissions s counts unpaired, as often as files left
-// them alone, the last first.
-func (g *gatherer) lones(s *sessionState) iter.Seq[uint64] {
-	return func(yield func(uint64) bool) {
-		for i := s.lone; i != 0 && yield(g.lone[i-1].span); i = g.lone[i-1].prev {
+// unpaired counts span, an emission of session si that a file left
+// without its partner, right after its own event: the event's record, when
+// it has one (an event in the signature), is marked (unpairedMark), so
+// that the copies of the span that dedup drops are not counted.
+func (g *gatherer) unpaired(si int32, span uint64) {
+	g.sess[si].unpaired++
+	if n := g.recs.n; n > 0 {
+		if r := g.recs.at(n - 1); r.sess == si && g.spanOf(r) == span {
+			r.meta |= unpairedMark
 		}
 	}
 }
@@ -511,7 +483,7 @@ func (g *gatherer) build(si int32, a *arena) Session {
 	s := &g.sess[si]
 	recs := g.recordsOf(si)
 	out := Session{Meta: Meta{File: g.inputs[s.input], Input: int(s.input), ID: s.id, Line: s.line, Rank: s.index,
-		Events: s.events, Ignored: s.ignored, Dropped: s.dropped, FirstDropped: s.firstDropped, Unpaired: g.unpaired(s, a)}}
+		Events: s.events, Ignored: s.ignored, Dropped: s.dropped, FirstDropped: s.firstDropped, Unpaired: int(s.unpaired)}}
 	if s.spans > 0 {
 		g.pair(s, recs, &out)
 	}
@@ -565,7 +537,7 @@ func (g *gatherer) build(si int32, a *arena) Session {
 			continue
 		}
 		k := g.locOf[rec.act.Lifeline()]
-		at[count[k]] = origin{hi: rec.hi, lo: rec.lo, act: rec.act, line: rec.line, meta: rec.meta, span: g.spanOf(rec)}
+		at[count[k]] = origin{hi: rec.hi, lo: rec.lo, act: rec.act, line: rec.line, meta: rec.meta &^ unpairedMark, span: g.spanOf(rec)}
 		count[k]++
 	}
 	// count[k] is now where location k ends.

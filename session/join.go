@@ -203,7 +203,7 @@ func (j *Joiner) check() error {
 	// partition gets a session's header before its records, and these in
 	// their order.
 	for i := range g.sess {
-		sp.header(g, &g.sess[i])
+		sp.header(&g.sess[i])
 	}
 	for _, rec := range g.recs.all {
 		sp.record([]byte(g.sess[rec.sess].id), g, rec)

@@ -33,8 +33,8 @@ const (
 	endTag     = 0xfd // in a run: the end of a session's events
 	droppedTag = 0xfc // a malformed event (reported)
 	// unpairedTag: an emission left without its partner in its file, by a
-	// reader that pairs no span across files (not an event: its span id,
-	// which its session counts once).
+	// reader that pairs no span across files (not an event: its count, and
+	// its span's id, which marks its event, written just before).
 	unpairedTag = 0xfb
 )
 
@@ -162,7 +162,16 @@ func (sp *spill) record(id []byte, g *gatherer, rec *record) {
 		sp.spanEvent(id, rec.input(), int(rec.line), 0, rec.act, key, ref, g.linksOf(ref))
 		return
 	}
-	sp.event(id, rec.input(), int(rec.line), 0, byte(rec.kind()), rec.act, key, g.spanOf(rec))
+	sp.event(id, rec.input(), int(rec.line), 0, rec.tag(), rec.act, key, g.spanOf(rec))
+}
+
+// tag is the tag in a spill of rec, an event not held for pairing: its
+// key kind, with unpairedFlag when it is marked unpaired.
+func (rec *record) tag() byte {
+	if rec.meta&unpairedMark != 0 {
+		return byte(rec.kind()) | unpairedFlag
+	}
+	return byte(rec.kind())
 }
 
 // appendRef appends the encoding of a span held for pairing (its names
@@ -179,15 +188,15 @@ func appendRef(b []byte, ref *spanRef, links []uint64) []byte {
 	return binary.AppendVarint(b, int64(ref.pair))
 }
 
-// header writes a session of g gathered before the spill to its
-// partition: its first event, its counts of ignored and malformed events
-// and its emissions left without a partner; its events follow.
-func (sp *spill) header(g *gatherer, s *sessionState) {
+// header writes a session gathered before the spill to its partition: its
+// first event and its counts of ignored and malformed events; its events
+// follow.
+func (sp *spill) header(s *sessionState) {
 	f := sp.part(maphash.String(sp.seed, s.id))
 	if f == nil {
 		return
 	}
-	sp.buf = appendHeader(sp.buf[:0], g, s)
+	sp.buf = appendHeader(sp.buf[:0], s)
 	f.last, f.set = append(f.last[:0], s.id...), true
 	sp.write(f, sp.buf)
 }
@@ -205,10 +214,10 @@ func (sp *spill) write(f *spillFile, b []byte) error {
 
 // appendEvent appends the encoding of an event: its session id (appendID:
 // none when same, the id of the event before it in its file), its tag
-// (its key kind, or one of the tags above), input, line and rank in its
-// input, then, for an event in the signature, its action and key, and the
-// id of a span not held for pairing (idFlag); for unpairedTag, the span's
-// id.
+// (its key kind, with unpairedFlag for a record marked unpaired, or one of
+// the tags above), input, line and rank in its input, then, for an event
+// in the signature, its action and key, and the id of a span not held for
+// pairing (idFlag); for unpairedTag, the span's id.
 func appendEvent(b, id []byte, same bool, tag byte, input int32, line, index int, act interaction.Action, key logs.Key, span uint64) []byte {
 	if span != 0 && isKey(tag) {
 		tag |= idFlag
@@ -237,10 +246,8 @@ func appendEvent(b, id []byte, same bool, tag byte, input int32, line, index int
 }
 
 // appendHeader appends the encoding of a session's header: its id, its
-// first event and its counts of ignored and malformed events; then, as
-// events of its own (unpairedTag, without id), its emissions left without
-// a partner (g.lones).
-func appendHeader(b []byte, g *gatherer, s *sessionState) []byte {
+// first event and its counts of ignored and malformed events.
+func appendHeader(b []byte, s *sessionState) []byte {
 	b = appendID(b, s.id)
 	b = append(b, headerTag)
 	b = binary.AppendUvarint(b, uint64(s.input))
@@ -249,10 +256,7 @@ func appendHeader(b []byte, g *gatherer, s *sessionState) []byte {
 	b = binary.AppendUvarint(b, uint64(s.ignored-int(s.heldIgnored))) // the held spans follow
 	b = binary.AppendUvarint(b, uint64(s.dropped))
 	b = binary.AppendUvarint(b, uint64(s.firstDropped))
-	for span := range g.lones(s) {
-		b = appendEvent(b, nil, true, unpairedTag, s.input, s.line, s.index, 0, logs.Key{}, span)
-	}
-	return b
+	return binary.AppendUvarint(b, uint64(s.unpaired))
 }
 
 // close closes f and removes it.
@@ -294,6 +298,7 @@ type spilled struct {
 	ignored     int // headerTag: the counts of the session
 	dropped     int
 	firstDrop   int
+	unpaired    int32
 	act         interaction.Action
 	key         logs.Key
 	ref         spanRef  // a span held for pairing (tag&linkFlag)
@@ -335,12 +340,13 @@ func (e *spilled) read(r *bufio.Reader) error {
 	switch {
 	case e.tag == headerTag:
 		e.ignored, e.dropped, e.firstDrop = int(d.uvarint(math.MaxInt)), int(d.uvarint(math.MaxInt)), int(d.uvarint(math.MaxInt))
+		e.unpaired = int32(d.uvarint(math.MaxInt32))
 	case e.tag == unpairedTag:
 		e.span = d.uvarint(math.MaxUint64)
 	case isKey(e.tag):
 		e.act = interaction.Action(d.uvarint(math.MaxUint32))
 		hi := d.varint()
-		e.key = logs.Key{Kind: logs.KeyKind(e.tag &^ (linkFlag | idFlag)), Hi: hi, Lo: uint32(d.uvarint(math.MaxUint32))}
+		e.key = logs.Key{Kind: logs.KeyKind(e.tag &^ eventFlags), Hi: hi, Lo: uint32(d.uvarint(math.MaxUint32))}
 		e.span = 0
 		if e.tag&idFlag != 0 {
 			e.span = d.uvarint(math.MaxUint64)
@@ -411,13 +417,14 @@ func (g *gatherer) put(e *spilled) {
 	switch e.tag {
 	case headerTag:
 		s.ignored += e.ignored
+		s.unpaired += e.unpaired
 		if e.dropped > 0 {
 			s.dropped, s.firstDropped = e.dropped, e.firstDrop
 		}
 	case ignoredTag:
 		s.ignored++
 	case unpairedTag:
-		g.addLone(si, e.span)
+		g.unpaired(si, e.span)
 	case droppedTag:
 		s.dropAt(e.line)
 	default:
@@ -427,8 +434,11 @@ func (g *gatherer) put(e *spilled) {
 		}
 		s.events++
 		g.events++
-		g.keep(si, record{hi: e.key.Hi, act: e.act, lo: e.key.Lo, line: clampLine(e.line),
-			meta: uint32(e.input)<<8 | uint32(e.key.Kind), span: g.spanRef(s, e.span)})
+		meta := uint32(e.input)<<8 | uint32(e.key.Kind)
+		if e.tag&unpairedFlag != 0 {
+			meta |= unpairedMark // counted in its header
+		}
+		g.keep(si, record{hi: e.key.Hi, act: e.act, lo: e.key.Lo, line: clampLine(e.line), meta: meta, span: g.spanRef(s, e.span)})
 	}
 }
 
@@ -476,7 +486,7 @@ func (sp *spill) sort(template *gatherer) error {
 		}
 		for i := range g.sess {
 			s := &g.sess[i]
-			sp.buf = appendHeader(sp.buf[:0], g, s)
+			sp.buf = appendHeader(sp.buf[:0], s)
 			sp.write(run, sp.buf)
 			for _, ri := range g.recordsOf(int32(i)) {
 				rec := g.recs.at(ri)
@@ -486,7 +496,7 @@ func (sp *spill) sort(template *gatherer) error {
 					ref := &g.spans[rec.span-1]
 					sp.buf = appendRef(sp.buf, ref, g.linksOf(ref))
 				} else {
-					sp.buf = appendEvent(sp.buf[:0], nil, false, byte(rec.kind()), rec.input(), int(rec.line), 0, rec.act, key, g.spanOf(rec))
+					sp.buf = appendEvent(sp.buf[:0], nil, false, rec.tag(), rec.input(), int(rec.line), 0, rec.act, key, g.spanOf(rec))
 				}
 				sp.write(run, sp.buf)
 			}

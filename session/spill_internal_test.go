@@ -14,9 +14,10 @@ import (
 )
 
 // TestSpilledRead: the events a spill file holds (headers, events of each
-// key kind, with and without a span id, ignored, malformed, ends, spans
-// held for pairing with no link, a few, and more than the reader's buffer
-// holds) are read back as written; an encoding cut anywhere is an error
+// key kind, with and without a span id, marked unpaired, ignored,
+// malformed, the ids of spans left unpaired, ends, spans held for pairing
+// with no link, a few, and more than the reader's buffer holds) are read
+// back as written; an encoding cut anywhere is an error
 // (never an event), and the reading stops at the end between events.
 func TestSpilledRead(t *testing.T) {
 	type want struct {
@@ -24,7 +25,7 @@ func TestSpilledRead(t *testing.T) {
 		tag         byte
 		input       int32
 		line, index int
-		counts      [3]int
+		counts      [4]int
 		act         interaction.Action
 		key         logs.Key
 		span        uint64
@@ -36,12 +37,13 @@ func TestSpilledRead(t *testing.T) {
 		many[i] = math.MaxUint64 - uint64(i)
 	}
 	ws := []want{
-		{id: "s1", tag: headerTag, input: 3, line: math.MaxInt, index: 7, counts: [3]int{2, 1, 9}},
+		{id: "s1", tag: headerTag, input: 3, line: math.MaxInt, index: 7, counts: [4]int{2, 1, 9, math.MaxInt32}},
 		{id: "s1", tag: byte(logs.KeyTime), input: 3, line: 12, index: 8, act: 42, key: logs.Key{Kind: logs.KeyTime, Hi: -1 << 62, Lo: 999}},
 		{id: "", tag: byte(logs.KeySeq) | idFlag, act: math.MaxUint32, key: logs.Key{Kind: logs.KeySeq, Hi: math.MaxInt64, Lo: math.MaxUint32}, span: math.MaxUint64},
 		{id: "s2", tag: ignoredTag, input: math.MaxInt32, line: 5, index: 1},
 		{id: "s2", tag: droppedTag, line: 6, index: 2},
 		{id: "s2", tag: unpairedTag, line: 7, index: 3, span: math.MaxUint64},
+		{id: "s2", tag: byte(logs.KeyTime) | idFlag | unpairedFlag, line: 8, index: 4, act: 1, key: logs.Key{Kind: logs.KeyTime, Hi: 3}, span: 9}, // marked unpaired
 		{tag: endTag},
 		{id: "s3", tag: byte(logs.KeyTime) | linkFlag, line: 1, act: 7, key: logs.Key{Kind: logs.KeyTime, Hi: 5},
 			ref: spanRef{kind: logs.SpanServer, id: 11, self: 12, own: unnamed, pair: math.MaxInt32}},
@@ -56,8 +58,8 @@ func TestSpilledRead(t *testing.T) {
 		same := i > 0 && ws[i-1].id == w.id // written without its id
 		switch {
 		case w.tag == headerTag:
-			s := sessionState{id: w.id, input: w.input, line: w.line, index: w.index, ignored: w.counts[0], dropped: w.counts[1], firstDropped: w.counts[2]}
-			data = appendHeader(data, &gatherer{}, &s)
+			s := sessionState{id: w.id, input: w.input, line: w.line, index: w.index, ignored: w.counts[0], dropped: w.counts[1], firstDropped: w.counts[2], unpaired: int32(w.counts[3])}
+			data = appendHeader(data, &s)
 		case w.tag&linkFlag != 0 && isKey(w.tag):
 			data = appendEvent(data, []byte(w.id), same, w.tag, w.input, w.line, w.index, w.act, w.key, 0)
 			data = appendRef(data, &w.ref, w.links)
@@ -77,7 +79,7 @@ func TestSpilledRead(t *testing.T) {
 			w := want{id: string(e.id), tag: e.tag, input: e.input, line: e.line, index: e.index}
 			switch {
 			case e.tag == headerTag:
-				w.counts = [3]int{e.ignored, e.dropped, e.firstDrop}
+				w.counts = [4]int{e.ignored, e.dropped, e.firstDrop, int(e.unpaired)}
 			case e.tag == unpairedTag:
 				w.span = e.span
 			case isKey(e.tag):
