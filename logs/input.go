@@ -75,7 +75,7 @@ func OpenDetected(path string, detected Format, opt Options) (*Input, error) {
 // format detected, or the one Detect decides when detected is Auto too.
 func open(path string, f, detected Format, opt Options) (*Input, error) {
 	if path == input.Stdin {
-		return newInput(path, "<stdin>", os.Stdin, nil, f, detected, opt)
+		return newInput(path, "<stdin>", os.Stdin, nil, -1, f, detected, opt)
 	}
 	file, size, err := input.Open(path)
 	if err != nil {
@@ -85,29 +85,44 @@ func open(path string, f, detected Format, opt Options) (*Input, error) {
 		file.Close()
 		return nil, tooBig(path, opt)
 	}
-	in, err := newInput(path, path, file, file, f, detected, opt)
+	in, err := newInput(path, path, file, file, size, f, detected, opt)
 	if err != nil {
 		file.Close()
 	}
 	return in, err
 }
 
+// bufSize is the size of the buffer that reads an input of size bytes
+// (-1: not known): bufio's default, or less for a smaller input.
+func bufSize(size int64) int {
+	const defaultSize = 4096
+	if size < 0 || size >= defaultSize {
+		return defaultSize
+	}
+	return int(size) + 1 // bufio makes it 16 at least
+}
+
 // NewInput is Open on a reader already opened (a file of a distributed
 // filesystem, say): name is used in errors and, with Auto, by Detect. The
 // caller closes r.
 func NewInput(name string, r io.Reader, f Format, opt Options) (*Input, error) {
-	return newInput(name, name, r, nil, f, Auto, opt)
+	return newInput(name, name, r, nil, -1, f, Auto, opt)
 }
 
-// newInput reads the input r in format f; with f Auto, in the format
-// detected, or the one Detect decides when detected is Auto too.
-func newInput(name, errName string, r io.Reader, closer io.Closer, f, detected Format, opt Options) (*Input, error) {
-	in, err := decompress(bufio.NewReader(r), &opt)
+// newInput reads the input r, of size bytes (-1: not known), in format f;
+// with f Auto, in the format detected, or the one Detect decides when
+// detected is Auto too.
+func newInput(name, errName string, r io.Reader, closer io.Closer, size int64, f, detected Format, opt Options) (*Input, error) {
+	br := bufio.NewReaderSize(r, bufSize(size))
+	in, err := decompress(br, &opt)
 	if err != nil {
 		return nil, fileError(errName, err)
 	}
+	if in != io.Reader(br) {
+		size = -1 // decompressed: its size is not known
+	}
 	in = &limitReader{r: in, left: maxBytes(opt), err: tooBig(errName, opt)}
-	lr := newLineReader(in, opt.maxValue())
+	lr := newLineReader(in, opt.maxValue(), size)
 	// Detect needs a head; with the format given, the head is what the
 	// first read brought: a stream (ivc monitor's standard input, a
 	// followed file) may hold less than a head for a long while, and its

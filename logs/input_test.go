@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -227,5 +228,40 @@ func TestUndeclared(t *testing.T) {
 		if got := logs.Nearest(name, append(sig.Lifelines, sig.Messages...)); got != want {
 			t.Errorf("Nearest(%q) = %q, want %q", name, got, want)
 		}
+	}
+}
+
+// TestSmallInputBuffers: opening and reading a small file takes buffers
+// of about its size, not the 64 KiB chunk a log of unknown size gets: a
+// run of many small .htf files (a corpus of multi-traces) allocated 64 KiB
+// for each, which the collector then spent its time on.
+func TestSmallInputBuffers(t *testing.T) {
+	dir := t.TempDir()
+	sig := testSig(t)
+	htf := filepath.Join(dir, "small.htf")
+	data := []byte("{ [a] a!m ; [b] b?m ; [c] }\n")
+	if err := os.WriteFile(htf, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	read := func() {
+		in, err := logs.Open(htf, logs.Auto, logs.Options{Sig: sig})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := in.MultiTrace(); err != nil {
+			t.Fatal(err)
+		}
+		in.Close()
+	}
+	read()
+	const n = 50
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range n {
+		read()
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / n; per > 16<<10 {
+		t.Errorf("opening and reading a %d-byte .htf file allocates %d bytes", len(data), per)
 	}
 }

@@ -45,10 +45,23 @@ type lineReader struct {
 	max   int
 }
 
-const chunk = 64 << 10
+// chunk is the size of a lineReader's buffer (it grows for a longer
+// line), and minChunk the least, for an input known to be smaller.
+const (
+	chunk    = 64 << 10
+	minChunk = 512
+)
 
-func newLineReader(r io.Reader, max int) *lineReader {
-	return &lineReader{r: r, buf: make([]byte, chunk), max: max}
+// newLineReader returns a reader of the lines of r, none longer than maxLine;
+// size is r's size when known (else -1): a small input gets a buffer of
+// its size, not a chunk (a run of many small .htf files allocated 64 KiB
+// for each).
+func newLineReader(r io.Reader, maxLine int, size int64) *lineReader {
+	n := chunk
+	if size >= 0 && size < chunk {
+		n = max(int(size)+1, minChunk)
+	}
+	return &lineReader{r: r, buf: make([]byte, n), max: maxLine}
 }
 
 // fill reads more data, keeping buf[start:end]; false at the end of the

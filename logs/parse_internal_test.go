@@ -130,7 +130,7 @@ func TestLineReader(t *testing.T) {
 		if oneByte {
 			r = iotest.OneByteReader(r)
 		}
-		lr := newLineReader(r, 2*chunk)
+		lr := newLineReader(r, 2*chunk, -1)
 		var got []string
 		var long []int
 		for {
@@ -163,14 +163,14 @@ func TestLineReader(t *testing.T) {
 		}
 	}
 	// peekLine and rest give back what was not read.
-	lr := newLineReader(iotest.HalfReader(strings.NewReader("first\nsecond\n")), 100)
+	lr := newLineReader(iotest.HalfReader(strings.NewReader("first\nsecond\n")), 100, -1)
 	if line, ok := lr.peekLine(); !ok || string(line) != "first" {
 		t.Errorf("peekLine: %q %v", line, ok)
 	}
 	if rest, _ := io.ReadAll(lr.rest()); !bytes.Equal(rest, []byte("first\nsecond\n")) {
 		t.Errorf("rest: %q", rest)
 	}
-	lr = newLineReader(iotest.TimeoutReader(strings.NewReader("a\nb")), 100)
+	lr = newLineReader(iotest.TimeoutReader(strings.NewReader("a\nb")), 100, -1)
 	if _, err := lr.next(); err != nil {
 		t.Fatal(err)
 	}
