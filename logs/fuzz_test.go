@@ -92,24 +92,7 @@ func checkJoined(t *testing.T, name string, in []byte, f logs.Format, opt logs.O
 // reading does (want): once a span, however many files leave it alone.
 func checkUnpairedTwice(t *testing.T, name string, in []byte, f logs.Format, opt logs.Options, want []session.Session, budget int64) {
 	t.Helper()
-	var dir string
-	if budget > 0 {
-		dir = t.TempDir()
-	}
-	j, err := session.NewJoiner(opt, budget, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
-	for _, copy := range []string{name, name + ".copy"} {
-		input, err := logs.NewInput(copy, bytes.NewReader(in), f, opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := j.Read(input, nil); err != nil {
-			t.Fatalf("Joiner, %s: %v, Read had none", copy, err)
-		}
-	}
+	j, _ := joined(t, opt, budget, in, f, name, name+".copy")
 	unpaired := map[string]int{}
 	for _, s := range want {
 		unpaired[s.ID] = s.Unpaired
@@ -124,9 +107,10 @@ func checkUnpairedTwice(t *testing.T, name string, in []byte, f logs.Format, opt
 	}
 }
 
-// checkJoinedIn is checkJoined with a Joiner of the memory budget budget
-// (0: none).
-func checkJoinedIn(t *testing.T, name string, in []byte, f logs.Format, opt logs.Options, want []session.Session, wantStats logs.Stats, budget int64) {
+// joined returns a Joiner of opt, within budget (0: none; spilling to a
+// directory of the test's), that has read in, in format f, once under
+// each of names, and the stats of its last reading; the test closes it.
+func joined(t *testing.T, opt logs.Options, budget int64, in []byte, f logs.Format, names ...string) (*session.Joiner, logs.Stats) {
 	t.Helper()
 	var dir string
 	if budget > 0 {
@@ -136,15 +120,25 @@ func checkJoinedIn(t *testing.T, name string, in []byte, f logs.Format, opt logs
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer j.Close()
-	input, err := logs.NewInput(name, bytes.NewReader(in), f, opt)
-	if err != nil {
-		t.Fatal(err)
+	t.Cleanup(func() { j.Close() })
+	var st logs.Stats
+	for _, name := range names {
+		input, err := logs.NewInput(name, bytes.NewReader(in), f, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st, err = j.Read(input, nil); err != nil {
+			t.Fatalf("Joiner, %s: %v, Read had none", name, err)
+		}
 	}
-	st, err := j.Read(input, nil)
-	if err != nil {
-		t.Fatalf("Joiner: %v, Read had none", err)
-	}
+	return j, st
+}
+
+// checkJoinedIn is checkJoined with a Joiner of the memory budget budget
+// (0: none).
+func checkJoinedIn(t *testing.T, name string, in []byte, f logs.Format, opt logs.Options, want []session.Session, wantStats logs.Stats, budget int64) {
+	t.Helper()
+	j, st := joined(t, opt, budget, in, f, name)
 	if st.Sessions = wantStats.Sessions; st != wantStats {
 		t.Errorf("Joiner: stats %+v, Read %+v", st, wantStats)
 	}
