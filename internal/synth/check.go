@@ -118,21 +118,27 @@ func weakLoops(st *interaction.Store, t interaction.Term) []loopAt {
 const precheckStates = 4096
 
 // precheck synthesizes each weak loop of root alone (inner loops first),
-// with root's growth bounds and a budget of precheckStates, and rejects
+// with its own growth bounds and a budget of precheckStates, and rejects
 // root as soon as one of them grows without bound. The whole synthesis
 // calls it once it has passed precheckStates states: when pending
 // iterations of several kinds multiply the states of a derivative term
 // before it grows large, a loop alone shows its growth much sooner. A
 // loop's derivatives are among those of the interaction around it when the
 // loop is reached at all and no sync blocks its actions, so loops inside a
-// sync are left to the whole synthesis.
+// sync are left to the whole synthesis. The bounds are those the loop
+// would have as an interaction of its own (a regular loop's derivatives
+// stay within them, as any interaction's): root's, larger, let a loop
+// that grows pile up its pending iterations through the whole budget
+// unseen, and the whole synthesis then run on to root's bounds (one
+// interaction of the lifeline-removal corpus: 11,542 states and 14 ms
+// rather than 4,096 and 5 ms).
 func (s *synth) precheck(root interaction.Term) error {
 	for _, l := range weakLoops(s.st, root) {
 		if l.underSync || l.t == root {
 			continue
 		}
-		p := &synth{st: s.st, opt: Options{MaxStates: precheckStates},
-			bound: s.bound, maxPile: s.maxPile, pileMemo: s.pileMemo, limiter: s.limiter}
+		p := &synth{st: s.st, opt: Options{MaxStates: precheckStates}, pileMemo: s.pileMemo, limiter: s.limiter}
+		p.boundBy(l.t)
 		_, err := p.run(l.t)
 		p.release()
 		var le *nfa.LimitError

@@ -201,12 +201,17 @@ type synth struct {
 func newSynth(st *interaction.Store, opt Options, root interaction.Term) *synth {
 	s := &synth{st: st, opt: opt}
 	if st.HasWeakLoop(root) {
-		s.bound = growthBound(st, root)
-		p := s.pile(st.Canonical(root))
-		s.maxPile = pile{2*p.copies + 6, 2*p.width + 8}
+		s.boundBy(root)
 		s.precheckAt = precheckStates
 	}
 	return s
+}
+
+// boundBy sets the growth bounds of a synthesis of t (see grows).
+func (s *synth) boundBy(t interaction.Term) {
+	s.bound = growthBound(s.st, t)
+	p := s.pile(s.st.Canonical(t))
+	s.maxPile = pile{2*p.copies + 6, 2*p.width + 8}
 }
 
 // run explores the derivatives of root, the term of the initial state: the

@@ -276,3 +276,26 @@ func TestPrecheck(t *testing.T) {
 		t.Errorf("rejected after %d states, want %d (by the pre-check)", len(s.terms), precheckStates)
 	}
 }
+
+// TestPrecheckOwnBounds: the pre-check judges a loop by the bounds it
+// would have alone. A weak loop whose pending iterations pile up, beside a
+// regular part whose eight copies of one message raise the interaction's
+// bounds: with those, the loop alone filled the pre-check's budget without
+// passing them, and the whole synthesis ran on to 39,288 states; by its
+// own, the loop alone is rejected at once, and the interaction at the
+// pre-check.
+func TestPrecheckOwnBounds(t *testing.T) {
+	st := interaction.NewStore(random.Signature(5, 6))
+	src := "par(seq(" + strings.Repeat("strict(l1!m1,l3?m1),", 8) +
+		"par(strict(l1!m1,l3?m1),par(strict(l4!m2,l5?m2),par(strict(l1!m3,l4?m3),strict(l3!m4,l5?m4))))),loopW(seq(l2?m5,alt(l3!m6,alt(l4?m6,seq(l5!m4,l2!m1))))))"
+	root := st.MustParseTerm(src)
+	s := newSynth(st, Options{}, root)
+	_, err := s.run(root)
+	var le *LoopError
+	if !errors.As(err, &le) || le.Op != interaction.OpLoopW {
+		t.Fatalf("got %v, want the loopW", err)
+	}
+	if len(s.terms) != precheckStates {
+		t.Errorf("rejected after %d states, want %d (by the pre-check)", len(s.terms), precheckStates)
+	}
+}
