@@ -190,11 +190,7 @@ func TestUnpairedEveryPath(t *testing.T) {
 		otlpLine("b", linkedSpan(t8, s1, c1, "2", "n", 81e9, "", "")) + "\n"
 	other := filepath.Join(dir, "other.json")
 	const t9 = "99999999999999999999999999999999"
-	for name, d := range map[string]string{f: data, other: otlpLine("a", linkedSpan(t9, c1, "", "3", "n", 90e9, "", "")) + "\n"} {
-		if err := os.WriteFile(name, []byte(d), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, map[string]string{f: data, other: otlpLine("a", linkedSpan(t9, c1, "", "3", "n", 90e9, "", "")) + "\n"})
 	sig := testSig(t)
 	opt := logs.Options{Sig: sig}
 	dump := func(sessions []session.Session) string { return unpairedDump(sig, sessions, t9) }
@@ -244,14 +240,10 @@ func TestCopiesAcrossFiles(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
 	client := linkedSpan(t8, c1, "", "3", "HTTP GET", 80e9, "", "")
-	for name, d := range map[string]string{
+	writeFiles(t, map[string]string{
 		a: otlpLine("a", client) + "\n",
 		b: otlpLine("a", client) + "\n" + otlpLine("b", linkedSpan(t8, s1, c1, "2", "n", 81e9, "", "")) + "\n",
-	} {
-		if err := os.WriteFile(name, []byte(d), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	sig := testSig(t)
 	for _, files := range [][]string{{a, b}, {b, a}} {
 		for _, budget := range []int64{0, 1} {
@@ -290,19 +282,23 @@ func TestUnpairedStrict(t *testing.T) {
 	if got := dump(readFile(t, f, opt)); got != want {
 		t.Errorf("session.Read:\n%s\nwant\n%s", got, want)
 	}
-	src := &session.Source{Options: opt}
-	var joined []session.Session
-	for s := range src.Sessions([]string{f}) {
-		joined = append(joined, s)
-	}
+	joined, _, _ := joinFiles(t, opt, 0, f)
 	if got := dump(joined); got != want {
 		t.Errorf("Joiner:\n%s\nwant\n%s", got, want)
 	}
-	groups, order := scanGroups(t, []string{f}, opt)
-	_, assembled := assembleGroups(t, opt, groups, order)
-	if got := dump(assembled); got != want {
+	if got := dump(scanAssembled(t, opt, f)); got != want {
 		t.Errorf("Scan, grouped and assembled:\n%s\nwant\n%s", got, want)
 	}
+}
+
+// scanAssembled reads files with logs.Scan, groups the events by session
+// through their binary form, and assembles each session (scanGroups,
+// assembleGroups), as ivc-beam and the Collector connector do.
+func scanAssembled(t *testing.T, opt logs.Options, files ...string) []session.Session {
+	t.Helper()
+	groups, order := scanGroups(t, files, opt)
+	_, assembled := assembleGroups(t, opt, groups, order)
+	return assembled
 }
 
 // scanGroups reads files with logs.Scan, each event through its binary
@@ -372,6 +368,16 @@ func unpairedDump(sig *interaction.Signature, sessions []session.Session, skip s
 	return b.String()
 }
 
+// writeFiles writes each file of files (by path) with its content.
+func writeFiles(t *testing.T, files map[string]string) {
+	t.Helper()
+	for name, data := range files {
+		if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // readFile reads the log f with session.Read, any malformed line an error.
 func readFile(t *testing.T, f string, opt logs.Options) []session.Session {
 	t.Helper()
@@ -387,12 +393,9 @@ func readFile(t *testing.T, f string, opt logs.Options) []session.Session {
 // duplicates and conflicts, and its multi-trace.
 func joinedCounts(t *testing.T, sig *interaction.Signature, files []string, budget int64) []string {
 	t.Helper()
-	src := &session.Source{Options: logs.Options{Sig: sig}, Budget: budget, TmpDir: t.TempDir()}
+	sessions, _, _ := joinFiles(t, logs.Options{Sig: sig}, budget, files...)
 	var got []string
-	for s := range src.Sessions(files) {
-		if s.Err != nil {
-			t.Fatal(s.Err)
-		}
+	for _, s := range sessions {
 		got = append(got, fmt.Sprintf("%d unpaired, %d/%d, %d duplicates, %d conflicts: %s", s.Unpaired, s.Events, s.Ignored,
 			s.Duplicates, s.Conflicts, bytes.Join(bytes.Fields(s.MT.Format(sig)), []byte(" "))))
 	}
@@ -416,11 +419,7 @@ func TestCopiesHeldTwice(t *testing.T) {
 		{server, "0 unpaired, 2/0, 1 duplicates, 0 conflicts: { [a] a!n; [b] b?n; [c] ; }"},
 		{client + server, "0 unpaired, 2/0, 2 duplicates, 0 conflicts: { [a] a!n; [b] b?n; [c] ; }"},
 	} {
-		for name, d := range map[string]string{a: client, b: client, c: third.data} {
-			if err := os.WriteFile(name, []byte(d), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		writeFiles(t, map[string]string{a: client, b: client, c: third.data})
 		for _, files := range [][]string{{a, b, c}, {c, a, b}, {a, c, b}} {
 			for _, budget := range []int64{0, 1} {
 				got := joinedCounts(t, sig, files, budget)
@@ -441,37 +440,25 @@ func TestUnpairedAcrossFiles(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
 	copies := otlpLine("a", linkedSpan(t1, c1, "", "3", "n", 10e9, "", "")) // alone in both
-	for name, d := range map[string]string{
+	writeFiles(t, map[string]string{
 		a: copies + "\n" + otlpLine("a", linkedSpan(t2, c1, "", "3", "n", 20e9, "", "")) + "\n", // alone: counted
 		b: copies + "\n",
-	} {
-		if err := os.WriteFile(name, []byte(d), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	sig := testSig(t)
 	opt := logs.Options{Sig: sig, Strict: true}
 	dump := func(sessions []session.Session) string { return unpairedDump(sig, sessions, "") }
 	const want = "0a: 1 unpaired, 1/0, 1 duplicates: { [a] a!n; [b] ; [c] ; }\n" +
 		"4b: 1 unpaired, 1/0, 0 duplicates: { [a] a!n; [b] ; [c] ; }\n"
 	for budget := int64(0); ; budget += 64 {
-		src := &session.Source{Options: opt, Budget: budget, TmpDir: t.TempDir()}
-		var got []session.Session
-		for s := range src.Sessions([]string{a, b}) {
-			if s.Err != nil {
-				t.Fatal(s.Err)
-			}
-			got = append(got, s)
-		}
+		got, counts, _ := joinFiles(t, opt, budget, a, b)
 		if d := dump(got); d != want {
-			t.Errorf("Joiner, budget %d (spilled: %v):\n%s\nwant\n%s", budget, src.Counts.Spilled, d, want)
+			t.Errorf("Joiner, budget %d (spilled: %v):\n%s\nwant\n%s", budget, counts.Spilled, d, want)
 		}
-		if budget > 0 && !src.Counts.Spilled {
+		if budget > 0 && !counts.Spilled {
 			break
 		}
 	}
-	groups, order := scanGroups(t, []string{a, b}, opt)
-	if _, assembled := assembleGroups(t, opt, groups, order); dump(assembled) != want {
-		t.Errorf("Scan, grouped and assembled:\n%s\nwant\n%s", dump(assembled), want)
+	if got := dump(scanAssembled(t, opt, a, b)); got != want {
+		t.Errorf("Scan, grouped and assembled:\n%s\nwant\n%s", got, want)
 	}
 }
