@@ -1,8 +1,6 @@
 package monitor_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
@@ -19,17 +17,7 @@ import (
 // ivc analyze counts it in a file, once though the request holds it twice
 // and a second request holds it again (each leaving it alone).
 func TestUnpairedStrict(t *testing.T) {
-	dir := t.TempDir()
-	hsf, hif := filepath.Join(dir, "s.hsf"), filepath.Join(dir, "s.hif")
-	for name, data := range map[string]string{
-		hsf: "@message{ n }\n@lifeline{ a; b }\n",
-		hif: "a -- n -> b\n",
-	} {
-		if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sp, err := spec.Load(hsf, hif)
+	sp, err := spec.Parse("s.hsf", []byte("@message{ n }\n@lifeline{ a; b }\n"), "s.hif", []byte("a -- n -> b\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
