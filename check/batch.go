@@ -91,7 +91,7 @@ func (e *PanicError) Error() string {
 }
 
 // Files returns the sessions of the named .htf files, in order, each read
-// when it is judged.
+// when it is judged (or, with one worker, a few ahead: Run).
 func Files(c *Checker, files []string) iter.Seq[session.Session] {
 	return func(yield func(session.Session) bool) {
 		for _, f := range files {
@@ -113,7 +113,7 @@ type RunOptions struct {
 
 // Run is the judging pipeline: it judges the sessions (read from the logs
 // of a run by a session.Source, or .htf files: Files) with opt.Jobs
-// workers, calls emit with each outcome, in input order, from the calling
+// workers (one worker reads the .htf files in batches: readAhead), calls emit with each outcome, in input order, from the calling
 // goroutine, and returns the summary of the batch: what it judged, and how
 // (its Counts, what the inputs held, are their reader's: a Source's). At
 // most a few outcomes per worker wait for a slower earlier one, so memory
@@ -125,11 +125,72 @@ func (c *Checker) Run(sessions iter.Seq[session.Session], opt RunOptions, emit f
 	if opt.Explore {
 		judge = func(i int, s session.Session) Outcome { return c.judgeExplored(i, s, true) }
 	}
+	if opt.Jobs <= 1 {
+		sessions = readAhead(sessions)
+	}
 	run(sessions, opt.Jobs, judge, c.setup, func(o Outcome) {
 		sum.Add(&o)
 		emit(o)
 	})
 	return sum
+}
+
+// Read-ahead bounds: at most aheadSessions .htf multi-traces read before the
+// first of them is judged, and no more once they hold aheadEvents events.
+const (
+	aheadSessions = 32
+	aheadEvents   = 1 << 16
+)
+
+// readAhead reads the .htf files of sessions (session.HTF: read when
+// judged) in batches before judging them, for one worker: a small file
+// read just before its check leaves the check about a fifth slower (its
+// system calls, parsing and fresh memory evict the checker's), and a batch
+// keeps the checks together, on the same goroutine (a reader of its own
+// costs a hand-over per session, more than a small check). Sessions of
+// logs, already in memory, are handed on as they come, after the batch
+// read before them. A panic while reading leaves the session to be read
+// when judged, where it is its outcome's.
+func readAhead(sessions iter.Seq[session.Session]) iter.Seq[session.Session] {
+	return func(yield func(session.Session) bool) {
+		batch := make([]session.Session, 0, aheadSessions)
+		events := 0
+		flush := func() bool {
+			for i := range batch {
+				if !yield(batch[i]) {
+					return false
+				}
+				batch[i] = session.Session{}
+			}
+			batch, events = batch[:0], 0
+			return true
+		}
+		for s := range sessions {
+			if !s.Pending() {
+				if !flush() || !yield(s) {
+					return
+				}
+				continue
+			}
+			readNow(&s)
+			batch = append(batch, s)
+			if s.MT != nil {
+				events += s.MT.Len()
+			}
+			if len(batch) == aheadSessions || events >= aheadEvents {
+				if !flush() {
+					return
+				}
+			}
+		}
+		flush()
+	}
+}
+
+// readNow reads s ahead of its judgment; a panic leaves it unread.
+func readNow(s *session.Session) {
+	defer func() { _ = recover() }()
+	_, _ = s.Read()
 }
 
 // run is Run for any kind of input: judge judges the input of each index,

@@ -24,7 +24,8 @@ type Session struct {
 	// it could not read, whole or in part: their Err is an *InputError.
 	Err error
 	// read, when set, reads MT (or Err) when the session is judged: a .htf
-	// file is read by the worker that judges it (HTF, Later).
+	// file is read by the worker that judges it (HTF, Later), or, by a run
+	// with one worker, in a batch just before it (check.Run).
 	read func() (*multitrace.MultiTrace, error)
 }
 
@@ -112,10 +113,15 @@ func (s *Session) Read() (*multitrace.MultiTrace, error) {
 	return s.MT, s.Err
 }
 
+// Pending reports whether the session is still to be read (HTF, Later):
+// Read reads it.
+func (s *Session) Pending() bool { return s.read != nil }
+
 // HTF returns the session of the .htf multi-trace at path, read (within
 // opt.MaxBytes, against opt.Sig) when it is judged: so that the files a
-// Source hands out are read in parallel, each by the worker that judges it,
-// and hold no descriptor while they wait for their place.
+// Source hands out are read in parallel, each by the worker that judges it
+// (one worker reads a few ahead: check.Run), and hold no descriptor while
+// they wait for their place.
 func HTF(path string, opt logs.Options) Session {
 	return Later(Meta{File: path, HTF: true}, func() (*multitrace.MultiTrace, error) {
 		in, err := logs.Open(path, logs.HTF, opt)
