@@ -30,7 +30,7 @@
 //   - Joiner: the sessions of a run, a session being its id across all
 //     the logs of the run (Scope: ScopeFile keeps the per-file sessions),
 //     in any mix of formats, one log per service, rotated or not. Past a
-//     memory budget, it spills to temporary files partitioned by session,
+//     memory budget, it spills to a temporary file, partitioned by session,
 //     with the same sessions in the same order;
 //   - Assembler: one session from its events gathered elsewhere, in any
 //     order (logs.Scan's, moved between the machines of a pipeline in

@@ -52,12 +52,11 @@ func ParseScope(s string) (Scope, error) {
 //
 // Memory is bounded: past half of budget bytes of events and sessions
 // held (the other half is the garbage collector's headroom, so that the
-// process stays within about budget), they spill to temporary files in a
+// process stays within about budget), they spill to a temporary file in a
 // directory (partitioned by a hash of the session id, one partition
-// gathered at a time), which have no name (Linux's O_TMPFILE) or lose it
-// as soon as they are made (elsewhere on Unix): only their open
-// descriptors keep them, so an interrupted run leaves nothing behind.
-// Close closes them. The sessions and their order are the same with or
+// gathered at a time), which has no name (Linux's O_TMPFILE) or loses it
+// as soon as it is made (elsewhere on Unix): only its open descriptor
+// keeps it, so an interrupted run leaves nothing behind. Close closes it. The sessions and their order are the same with or
 // without spilling.
 type Joiner struct {
 	opt    logs.Options
@@ -76,7 +75,7 @@ type Joiner struct {
 
 // NewJoiner returns a joiner of the logs of a run read with opt (its
 // signature and locations), taking about budget bytes of memory at most
-// (0: no bound): past half of it held, it spills into temporary files in
+// (0: no bound): past half of it held, it spills into a temporary file in
 // dir ("": os.TempDir()).
 func NewJoiner(opt logs.Options, budget int64, dir string) (*Joiner, error) {
 	g, err := newGatherer("", &opt)
@@ -241,7 +240,7 @@ func (j *Joiner) Sessions() iter.Seq2[Session, error] {
 	}
 }
 
-// Close removes the temporary files of the joiner.
+// Close removes the temporary file of the joiner.
 func (j *Joiner) Close() error {
 	if j.spill == nil {
 		return nil

@@ -36,7 +36,7 @@ type Source struct {
 	Options logs.Options
 	Scope   Scope
 	// Budget bounds the bytes of sessions a Joiner holds (0: no bound),
-	// past which it spills to temporary files in TmpDir ("": the
+	// past which it spills to a temporary file in TmpDir ("": the
 	// system's).
 	Budget int64
 	TmpDir string

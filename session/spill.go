@@ -1,7 +1,7 @@
 package session
 
-// The spill of a Joiner past its budget: its events written to temporary
-// files partitioned by session, then gathered partition by partition into
+// The spill of a Joiner past its budget: its events written to a temporary
+// file, partitioned by session, then gathered partition by partition into
 // runs of sessions, which are merged back in the order of the run.
 
 import (
@@ -45,7 +45,10 @@ func isKey(tag byte) bool { return tag < unpairedTag }
 // spill holds the events of a Joiner past its budget: first in partitions
 // by a hash of the session id, then, partition by partition, gathered into
 // runs of sessions in order of first appearance, which merge reads back in
-// the order of the run.
+// the order of the run. Partitions and runs are chains of blocks of one
+// temporary file (file: made with the first partition): one file to
+// make and remove, however many partitions a spill fills, and a block read
+// back is written again, by a run, rather than freed then made anew.
 type spill struct {
 	dir   string
 	seed  maphash.Seed
@@ -53,6 +56,13 @@ type spill struct {
 	runs  []*spillFile
 	buf   []byte
 	err   error
+	file  *os.File
+	// removed: the file's name is gone already (or it never had one).
+	removed bool
+	// blocks is the number of blocks of the file; free, those read back,
+	// for the next written.
+	blocks int64
+	free   []int64
 	// lastID and lastPart are the session written last and its partition:
 	// a session's events mostly come together, and its id is not hashed
 	// again.
@@ -60,16 +70,27 @@ type spill struct {
 	lastPart *spillFile
 }
 
-// spillFile is a temporary file, written then read back.
+// spillBlock is the size of a block of the spill's file: a partition or a
+// run is written a block at a time (and buffered so), then read back so.
+const spillBlock = 32 << 10
+
+// spillFile is a partition or a run: a chain of blocks of the spill's
+// file, written through w, then read back in order.
 type spillFile struct {
-	f       *os.File
-	w       *bufio.Writer
-	removed bool // its name is gone already
+	w      *bufio.Writer // over the chain (blockWriter)
+	blocks []block
 	// last is the session id of the partition's event written last (set:
 	// one was written): an event of the same session is written without
 	// its id (same).
 	last []byte
 	set  bool
+}
+
+// block is a block of a chain: where it is in the file, and how many of
+// its bytes the chain holds.
+type block struct {
+	at int64
+	n  int32
 }
 
 // same reports whether id is the id written last to f, and makes it the
@@ -87,39 +108,111 @@ func newSpill(dir string) *spill {
 }
 
 // part returns partition p, made at its first event: a small spill makes
-// a file for each partition its sessions fall in, not for all of them.
+// a chain for each partition its sessions fall in, not for all of them.
 func (sp *spill) part(p uint64) *spillFile {
 	p %= spillParts
+	if sp.file == nil && sp.err == nil {
+		sp.err = sp.create()
+	}
 	if sp.parts[p] == nil && sp.err == nil {
-		sp.parts[p], sp.err = sp.create()
+		sp.parts[p] = sp.chain()
 	}
 	return sp.parts[p]
 }
 
-// create makes a temporary file without a name (Linux's O_TMPFILE), or
-// makes one and removes its name at once where an open file can lose its
-// name (Unix), so that nothing is left behind whatever ends the process.
-func (sp *spill) create() (*spillFile, error) {
+// chain returns a new chain of blocks, empty.
+func (sp *spill) chain() *spillFile {
+	f := &spillFile{}
+	f.w = bufio.NewWriterSize(blockWriter{sp, f}, spillBlock)
+	return f
+}
+
+// create makes the spill's file: a temporary file without a name (Linux's
+// O_TMPFILE), or one whose name is removed at once where an open file can
+// lose its name (Unix), so that nothing is left behind whatever ends the
+// process.
+func (sp *spill) create() error {
 	if f, err := createUnnamed(sp.dir); err == nil {
-		return &spillFile{f: f, w: bufio.NewWriterSize(f, 32<<10), removed: true}, nil
+		sp.file, sp.removed = f, true
+		return nil
 	}
 	f, err := os.CreateTemp(sp.dir, "ivc-spill-*")
 	if err != nil {
-		return nil, fmt.Errorf("spilling sessions to disk: %w (see --tmp-dir)", err)
+		return fmt.Errorf("spilling sessions to disk: %w (see --tmp-dir)", err)
 	}
-	removed := os.Remove(f.Name()) == nil
-	return &spillFile{f: f, w: bufio.NewWriterSize(f, 32<<10), removed: removed}, nil
+	sp.file, sp.removed = f, os.Remove(f.Name()) == nil
+	return nil
 }
 
+// close closes the spill's file and removes it.
 func (sp *spill) close() error {
-	var errs []error
-	for _, f := range append(sp.parts, sp.runs...) {
-		if f != nil {
-			errs = append(errs, f.close())
-		}
-	}
 	sp.parts, sp.runs = nil, nil
-	return errors.Join(errs...)
+	if sp.file == nil {
+		return nil
+	}
+	err := sp.file.Close()
+	if !sp.removed {
+		os.Remove(sp.file.Name())
+	}
+	sp.file = nil
+	return err
+}
+
+// blockWriter writes a chain's bytes to blocks of the spill's file, a
+// block (or less, at a flush) a write.
+type blockWriter struct {
+	sp *spill
+	f  *spillFile
+}
+
+func (w blockWriter) Write(p []byte) (int, error) {
+	sp := w.sp
+	done := 0
+	for len(p) > 0 {
+		var at int64
+		if n := len(sp.free); n > 0 {
+			at, sp.free = sp.free[n-1], sp.free[:n-1]
+		} else {
+			at = sp.blocks * spillBlock
+			sp.blocks++
+		}
+		b := p[:min(len(p), spillBlock)]
+		if _, err := sp.file.WriteAt(b, at); err != nil {
+			sp.free = append(sp.free, at)
+			return done, err
+		}
+		w.f.blocks = append(w.f.blocks, block{at, int32(len(b))})
+		done += len(b)
+		p = p[len(b):]
+	}
+	return done, nil
+}
+
+// blockReader reads a chain back, in order, and gives each block read to
+// the spill's free blocks: a chain is read once.
+type blockReader struct {
+	sp     *spill
+	blocks []block
+	off    int32 // in blocks[0]
+}
+
+func (r *blockReader) Read(p []byte) (int, error) {
+	for len(r.blocks) > 0 && r.off == r.blocks[0].n {
+		r.sp.free = append(r.sp.free, r.blocks[0].at)
+		r.blocks, r.off = r.blocks[1:], 0
+	}
+	if len(r.blocks) == 0 {
+		return 0, io.EOF
+	}
+	b := r.blocks[0]
+	n, err := r.sp.file.ReadAt(p[:min(len(p), int(b.n-r.off))], b.at+int64(r.off))
+	r.off += int32(n)
+	if err == io.EOF && r.off < b.n {
+		err = io.ErrUnexpectedEOF // the file is shorter than its chains
+	} else if err == io.EOF {
+		err = nil
+	}
+	return n, err
 }
 
 // event writes an event of session id (tag: its key kind, or ignoredTag),
@@ -259,34 +352,15 @@ func appendHeader(b []byte, s *sessionState) []byte {
 	return binary.AppendUvarint(b, uint64(s.unpaired))
 }
 
-// close closes f and removes it.
-func (f *spillFile) close() error {
-	err := f.f.Close()
-	if !f.removed {
-		os.Remove(f.f.Name())
-	}
-	return err
-}
-
-// rewind flushes f and returns a reader of it from its start.
-func (f *spillFile) rewind() (*bufio.Reader, error) {
+// rewind flushes f and returns a reader of it from its start: f is read
+// once, its blocks given back as they are read.
+func (sp *spill) rewind(f *spillFile) (*bufio.Reader, error) {
 	if err := f.w.Flush(); err != nil {
 		return nil, err
 	}
-	if _, err := f.f.Seek(0, io.SeekStart); err != nil {
-		return nil, err
-	}
-	return bufio.NewReaderSize(f.f, 32<<10), nil
-}
-
-// truncate empties f, read to its end, for writing again.
-func (f *spillFile) truncate() error {
-	if err := f.f.Truncate(0); err != nil {
-		return err
-	}
-	_, err := f.f.Seek(0, io.SeekStart)
-	f.w.Reset(f.f)
-	return err
+	r := &blockReader{sp: sp, blocks: f.blocks}
+	f.blocks = nil
+	return bufio.NewReaderSize(r, spillBlock), nil
 }
 
 // spilled is an event as read back from a spill file.
@@ -456,7 +530,7 @@ func (sp *spill) sort(template *gatherer) error {
 		if part == nil { // no session fell in it
 			continue
 		}
-		r, err := part.rewind()
+		r, err := sp.rewind(part)
 		if err != nil {
 			return fmt.Errorf("reading spilled sessions: %w", err)
 		}
@@ -477,13 +551,10 @@ func (sp *spill) sort(template *gatherer) error {
 			}
 			g.put(&e)
 		}
-		// Its run takes its file: one file per partition in all.
+		// Its run is written to the blocks it read, mostly.
 		sp.parts[p] = nil
-		run := part
+		run := sp.chain()
 		sp.runs = append(sp.runs, run)
-		if err := run.truncate(); err != nil {
-			return fmt.Errorf("spilling sessions to disk: %w", err)
-		}
 		for i := range g.sess {
 			s := &g.sess[i]
 			sp.buf = appendHeader(sp.buf[:0], s)
@@ -538,7 +609,7 @@ func (sp *spill) merge(template *gatherer, a *arena, yield func(Session, error) 
 	fail := func(err error) { yield(Session{}, fmt.Errorf("reading spilled sessions: %w", err)) }
 	var h cursors
 	for _, run := range sp.runs {
-		r, err := run.rewind()
+		r, err := sp.rewind(run)
 		if err != nil {
 			fail(err)
 			return

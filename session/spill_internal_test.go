@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/ivc-project/ivc/interaction"
@@ -122,5 +123,89 @@ func TestSpilledRead(t *testing.T) {
 		if len(got) != whole || atEnd && err != io.EOF || !atEnd && !errors.Is(err, errSpill) {
 			t.Fatalf("cut at %d: %d events, %v; want %d, EOF %v", cut, len(got), err, whole, atEnd)
 		}
+	}
+}
+
+// BenchmarkSpilledRead reads back events as a run holds them (no ids,
+// times as keys, lines in the millions): the decoding of a spill.
+func BenchmarkSpilledRead(b *testing.B) {
+	var data []byte
+	const n = 10000
+	for i := range n {
+		data = appendEvent(data, nil, false, byte(logs.KeyTime), int32(i%20), 1_000_000+i*7, 0, interaction.Action(i%40),
+			logs.Key{Kind: logs.KeyTime, Hi: 1_700_000_000 + int64(i/100), Lo: uint32(i * 123_457 % 1_000_000_000)}, 0)
+	}
+	b.SetBytes(int64(len(data)))
+	var e spilled
+	br := bufio.NewReaderSize(nil, 32<<10)
+	for b.Loop() {
+		br.Reset(bytes.NewReader(data))
+		for range n {
+			if err := e.read(br); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n*b.N), "ns/event")
+}
+
+// TestSpillBlocks checks the chains of blocks of a spill's one file: two
+// chains written in turns, in pieces of every size (more than a block in
+// one write too), read back each as written; the blocks read are written
+// again by the next chain, the file growing only past them.
+func TestSpillBlocks(t *testing.T) {
+	sp := newSpill(t.TempDir())
+	if err := sp.create(); err != nil {
+		t.Fatal(err)
+	}
+	defer sp.close()
+	r := rand.New(rand.NewPCG(3, 4))
+	a, b := sp.chain(), sp.chain()
+	var wantA, wantB []byte
+	for i := range 400 {
+		n := r.IntN(300)
+		if i%50 == 0 {
+			n = spillBlock + r.IntN(3*spillBlock) // past the writer's buffer: written directly
+		}
+		p := make([]byte, n)
+		for k := range p {
+			p[k] = byte(r.Uint32())
+		}
+		f, want := a, &wantA
+		if r.IntN(2) == 0 {
+			f, want = b, &wantB
+		}
+		if _, err := f.w.Write(p); err != nil {
+			t.Fatal(err)
+		}
+		*want = append(*want, p...)
+	}
+	readBack := func(name string, f *spillFile, want []byte) {
+		t.Helper()
+		br, err := sp.rewind(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(br)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("chain %s: %d bytes read back (%v), want the %d written", name, len(got), err, len(want))
+		}
+	}
+	readBack("a", a, wantA)
+	blocks := sp.blocks
+	if min := int64(len(wantA)+len(wantB)) / spillBlock; blocks < min {
+		t.Fatalf("%d blocks in the file for %d bytes", blocks, len(wantA)+len(wantB))
+	}
+	// c, written after a is read, takes a's blocks: no more than a's bytes
+	// in full blocks.
+	c := sp.chain()
+	wantC := wantA[:len(wantA)/spillBlock*spillBlock]
+	if _, err := c.w.Write(wantC); err != nil {
+		t.Fatal(err)
+	}
+	readBack("b", b, wantB)
+	readBack("c", c, wantC)
+	if sp.blocks != blocks {
+		t.Errorf("the file grew from %d to %d blocks for a chain written into the blocks read", blocks, sp.blocks)
 	}
 }
