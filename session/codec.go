@@ -198,6 +198,26 @@ func (d *decoder) varint() int64 {
 	return v
 }
 
+func (d *decoder) uint64() uint64 {
+	if len(d.b) < 8 {
+		d.err, d.b = errEventEncoding, nil
+		return 0
+	}
+	v := binary.LittleEndian.Uint64(d.b)
+	d.b = d.b[8:]
+	return v
+}
+
+func (d *decoder) uint32() uint32 {
+	if len(d.b) < 4 {
+		d.err, d.b = errEventEncoding, nil
+		return 0
+	}
+	v := binary.LittleEndian.Uint32(d.b)
+	d.b = d.b[4:]
+	return v
+}
+
 func (d *decoder) bytes(n int) []byte {
 	if n > len(d.b) {
 		d.err, d.b = errEventEncoding, nil

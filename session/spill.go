@@ -63,6 +63,11 @@ type spill struct {
 	// for the next written.
 	blocks int64
 	free   []int64
+	// writers and readers are the buffers of chains written and read to
+	// their end, for the next: a spill reads each chain once, a partition
+	// before its run is written.
+	writers []*bufio.Writer
+	readers []*bufio.Reader
 	// lastID and lastPart are the session written last and its partition:
 	// a session's events mostly come together, and its id is not hashed
 	// again.
@@ -123,7 +128,12 @@ func (sp *spill) part(p uint64) *spillFile {
 // chain returns a new chain of blocks, empty.
 func (sp *spill) chain() *spillFile {
 	f := &spillFile{}
-	f.w = bufio.NewWriterSize(blockWriter{sp, f}, spillBlock)
+	if n := len(sp.writers); n > 0 {
+		f.w, sp.writers = sp.writers[n-1], sp.writers[:n-1]
+		f.w.Reset(blockWriter{sp, f})
+	} else {
+		f.w = bufio.NewWriterSize(blockWriter{sp, f}, spillBlock)
+	}
 	return f
 }
 
@@ -327,8 +337,7 @@ func appendEvent(b, id []byte, same bool, tag byte, input int32, line, index int
 	switch {
 	case isKey(tag):
 		b = binary.AppendUvarint(b, uint64(act))
-		b = binary.AppendVarint(b, key.Hi)
-		b = binary.AppendUvarint(b, uint64(key.Lo))
+		b = appendKey(b, key)
 		if span != 0 {
 			b = binary.AppendUvarint(b, span)
 		}
@@ -337,6 +346,21 @@ func appendEvent(b, id []byte, same bool, tag byte, input int32, line, index int
 	}
 	return b
 }
+
+// appendKey appends an event's order key: a time's seconds and
+// nanoseconds in 8 and 4 bytes (their varints take 5 each, and decode a
+// byte at a time), a seq or a line's as varints (small).
+func appendKey(b []byte, key logs.Key) []byte {
+	if wideKey(key.Kind) {
+		b = binary.LittleEndian.AppendUint64(b, uint64(key.Hi))
+		return binary.LittleEndian.AppendUint32(b, key.Lo)
+	}
+	b = binary.AppendVarint(b, key.Hi)
+	return binary.AppendUvarint(b, uint64(key.Lo))
+}
+
+// wideKey reports whether keys of kind k are written in fixed width.
+func wideKey(k logs.KeyKind) bool { return k == logs.KeyTime || k == logs.KeyNumber }
 
 // appendHeader appends the encoding of a session's header: its id, its
 // first event and its counts of ignored and malformed events.
@@ -358,8 +382,15 @@ func (sp *spill) rewind(f *spillFile) (*bufio.Reader, error) {
 	if err := f.w.Flush(); err != nil {
 		return nil, err
 	}
+	sp.writers = append(sp.writers, f.w)
 	r := &blockReader{sp: sp, blocks: f.blocks}
-	f.blocks = nil
+	f.blocks, f.w = nil, nil
+	if n := len(sp.readers); n > 0 {
+		br := sp.readers[n-1]
+		sp.readers = sp.readers[:n-1]
+		br.Reset(r)
+		return br, nil
+	}
 	return bufio.NewReaderSize(r, spillBlock), nil
 }
 
@@ -419,8 +450,13 @@ func (e *spilled) read(r *bufio.Reader) error {
 		e.span = d.uvarint(math.MaxUint64)
 	case isKey(e.tag):
 		e.act = interaction.Action(d.uvarint(math.MaxUint32))
-		hi := d.varint()
-		e.key = logs.Key{Kind: logs.KeyKind(e.tag &^ eventFlags), Hi: hi, Lo: uint32(d.uvarint(math.MaxUint32))}
+		e.key.Kind = logs.KeyKind(e.tag &^ eventFlags)
+		if wideKey(e.key.Kind) {
+			e.key.Hi, e.key.Lo = int64(d.uint64()), d.uint32()
+		} else {
+			e.key.Hi = d.varint()
+			e.key.Lo = uint32(d.uvarint(math.MaxUint32))
+		}
 		e.span = 0
 		if e.tag&idFlag != 0 {
 			e.span = d.uvarint(math.MaxUint64)
@@ -538,6 +574,7 @@ func (sp *spill) sort(template *gatherer) error {
 		for {
 			err := e.read(r)
 			if err == io.EOF {
+				sp.readers = append(sp.readers, r)
 				break
 			}
 			if err != nil {

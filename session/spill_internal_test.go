@@ -40,6 +40,7 @@ func TestSpilledRead(t *testing.T) {
 	ws := []want{
 		{id: "s1", tag: headerTag, input: 3, line: math.MaxInt, index: 7, counts: [4]int{2, 1, 9, math.MaxInt32}},
 		{id: "s1", tag: byte(logs.KeyTime), input: 3, line: 12, index: 8, act: 42, key: logs.Key{Kind: logs.KeyTime, Hi: -1 << 62, Lo: 999}},
+		{id: "s1", tag: byte(logs.KeyNumber), input: 3, line: 13, index: 9, act: 43, key: logs.Key{Kind: logs.KeyNumber, Hi: math.MinInt64, Lo: math.MaxUint32}},
 		{id: "", tag: byte(logs.KeySeq) | idFlag, act: math.MaxUint32, key: logs.Key{Kind: logs.KeySeq, Hi: math.MaxInt64, Lo: math.MaxUint32}, span: math.MaxUint64},
 		{id: "s2", tag: ignoredTag, input: math.MaxInt32, line: 5, index: 1},
 		{id: "s2", tag: droppedTag, line: 6, index: 2},
