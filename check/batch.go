@@ -113,8 +113,9 @@ type RunOptions struct {
 
 // Run is the judging pipeline: it judges the sessions (read from the logs
 // of a run by a session.Source, or .htf files: Files) with opt.Jobs
-// workers (one worker reads the .htf files in batches: readAhead), calls emit with each outcome, in input order, from the calling
-// goroutine, and returns the summary of the batch: what it judged, and how
+// workers (one worker reads the .htf files in batches: readAhead), calls
+// emit with each outcome, in input order, from the calling goroutine, and
+// returns the summary of the batch: what it judged, and how
 // (its Counts, what the inputs held, are their reader's: a Source's). At
 // most a few outcomes per worker wait for a slower earlier one, so memory
 // stays bounded however many sessions there are. A panic while judging a
@@ -125,10 +126,7 @@ func (c *Checker) Run(sessions iter.Seq[session.Session], opt RunOptions, emit f
 	if opt.Explore {
 		judge = func(i int, s session.Session) Outcome { return c.judgeExplored(i, s, true) }
 	}
-	if opt.Jobs <= 1 {
-		sessions = readAhead(sessions)
-	}
-	run(sessions, opt.Jobs, judge, c.setup, func(o Outcome) {
+	run(sessions, opt.Jobs, judge, readAhead, c.setup, func(o Outcome) {
 		sum.Add(&o)
 		emit(o)
 	})
@@ -142,65 +140,37 @@ const (
 	aheadEvents   = 1 << 16
 )
 
-// readAhead reads the .htf files of sessions (session.HTF: read when
-// judged) in batches before judging them, for one worker: a small file
-// read just before its check leaves the check about a fifth slower (its
-// system calls, parsing and fresh memory evict the checker's), and a batch
-// keeps the checks together, on the same goroutine (a reader of its own
-// costs a hand-over per session, more than a small check). Sessions of
-// logs, already in memory, are handed on as they come, after the batch
-// read before them. A panic while reading leaves the session to be read
-// when judged, where it is its outcome's.
-func readAhead(sessions iter.Seq[session.Session]) iter.Seq[session.Session] {
-	return func(yield func(session.Session) bool) {
-		batch := make([]session.Session, 0, aheadSessions)
-		events := 0
-		flush := func() bool {
-			for i := range batch {
-				if !yield(batch[i]) {
-					return false
-				}
-				batch[i] = session.Session{}
-			}
-			batch, events = batch[:0], 0
-			return true
-		}
-		for s := range sessions {
-			if !s.Pending() {
-				if !flush() || !yield(s) {
-					return
-				}
-				continue
-			}
-			readNow(&s)
-			batch = append(batch, s)
-			if s.MT != nil {
-				events += s.MT.Len()
-			}
-			if len(batch) == aheadSessions || events >= aheadEvents {
-				if !flush() {
-					return
-				}
-			}
-		}
-		flush()
+// readAhead reads s ahead of its judgment when it is still to be read (a
+// .htf file: session.HTF), and returns the events it holds; -1 for a
+// session read already (of a log). One worker reads the .htf files in
+// batches before judging them (run): a small file read just before its
+// check leaves the check about a fifth slower (its system calls, parsing
+// and fresh memory evict the checker's), and a batch keeps the checks
+// together, on the same goroutine (a reader of its own costs a hand-over
+// per session, more than a small check). A panic while reading leaves the
+// session to be read when judged, where it is its outcome's.
+func readAhead(s *session.Session) (events int) {
+	if !s.Pending() {
+		return -1
 	}
-}
-
-// readNow reads s ahead of its judgment; a panic leaves it unread.
-func readNow(s *session.Session) {
 	defer func() { _ = recover() }()
-	_, _ = s.Read()
+	if mt, _ := s.Read(); mt != nil {
+		events = mt.Len()
+	}
+	return events
 }
 
 // run is Run for any kind of input: judge judges the input of each index,
-// and the first outcome's setup includes the checker's own.
-func run[I any](inputs iter.Seq[I], jobs int, judge func(int, I) Outcome, setup time.Duration, emit func(Outcome)) {
+// and the first outcome's setup includes the checker's own. With one
+// worker, ahead (when not nil) reads an input ahead of its judgment and
+// returns its size, -1 for one not to read ahead: such inputs are judged
+// in batches (aheadSessions, aheadEvents), each after the batch before it.
+func run[I any](inputs iter.Seq[I], jobs int, judge func(int, I) Outcome, ahead func(*I) int, setup time.Duration, emit func(Outcome)) {
 	if jobs <= 1 {
 		// One worker: judged in order here, with no hand-over between
 		// goroutines (which costs more than a small session's check).
 		i := 0
-		for in := range inputs {
+		one := func(in I) {
 			o := judge(i, in)
 			if i == 0 {
 				o.Setup += setup
@@ -208,6 +178,33 @@ func run[I any](inputs iter.Seq[I], jobs int, judge func(int, I) Outcome, setup 
 			emit(o)
 			i++
 		}
+		var batch []I
+		held := 0
+		flush := func() {
+			for k := range batch {
+				one(batch[k])
+			}
+			clear(batch)
+			batch, held = batch[:0], 0
+		}
+		for in := range inputs {
+			n := -1
+			if ahead != nil {
+				n = ahead(&in)
+			}
+			if n < 0 {
+				if len(batch) > 0 {
+					flush()
+				}
+				one(in)
+				continue
+			}
+			batch = append(batch, in)
+			if held += n; len(batch) == aheadSessions || held >= aheadEvents {
+				flush()
+			}
+		}
+		flush()
 		return
 	}
 	type job struct {

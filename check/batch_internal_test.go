@@ -13,9 +13,9 @@ import (
 
 // TestReadAhead checks the reading ahead of one worker: .htf sessions read
 // in batches of aheadSessions, or fewer when they hold aheadEvents events,
-// before the first of the batch is handed on; a session already read (of a
-// log) handed on after the batch before it and before any later one is
-// read; every session handed on once, in order; nothing read past a stop.
+// before the first of the batch is judged; a session already read (of a
+// log) judged after the batch before it and before any later one is read;
+// every session judged once, in order, read.
 func TestReadAhead(t *testing.T) {
 	var log []string
 	later := func(name string, events int) session.Session {
@@ -31,20 +31,22 @@ func TestReadAhead(t *testing.T) {
 	in = append(in, session.Session{Meta: session.Meta{File: "log"}, MT: &multitrace.MultiTrace{}})
 	in = append(in, later("big", aheadEvents), later("g", 1))
 	var names []string
-	for s := range readAhead(slices.Values(in)) {
+	judge := func(i int, s session.Session) Outcome {
 		if s.Pending() || s.MT == nil {
-			t.Errorf("%s handed on unread", s.File)
+			t.Errorf("%s judged unread", s.File)
 		}
 		log = append(log, "judge "+s.File)
 		names = append(names, s.File)
+		return Outcome{Index: i}
 	}
+	run(slices.Values(in), 1, judge, readAhead, 0, func(Outcome) {})
 	var want []string
 	for i := range 40 {
 		want = append(want, fmt.Sprint("f", i))
 	}
 	want = append(want, "log", "big", "g")
 	if !slices.Equal(names, want) {
-		t.Fatalf("handed on %v, want %v", names, want)
+		t.Fatalf("judged %v, want %v", names, want)
 	}
 	// The first batch: 32 reads, then 32 judgments; then the 8 left, read
 	// before the log's session; "big" alone fills a batch.
@@ -61,17 +63,5 @@ func TestReadAhead(t *testing.T) {
 	wantLog = append(wantLog, "judge log", "read big", "judge big", "read g", "judge g")
 	if !slices.Equal(log, wantLog) {
 		t.Errorf("reads and judgments:\n%s\nwant\n%s", strings.Join(log, "\n"), strings.Join(wantLog, "\n"))
-	}
-
-	// A stop: nothing read past the batch of the last session taken.
-	log = nil
-	n := 0
-	for range readAhead(slices.Values(in)) {
-		if n++; n == 3 {
-			break
-		}
-	}
-	if len(log) != aheadSessions {
-		t.Errorf("stopped at the 3rd session: %d read, want %d", len(log), aheadSessions)
 	}
 }

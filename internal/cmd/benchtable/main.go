@@ -338,11 +338,11 @@ var producers = []producer{
 		// (2,000 distinct ABP sessions; in memory and spilling) and the
 		// joined rows of BenchmarkLogs (the lfrem-like sessions of the 2M
 		// events/s target).
-		rs, err := goTest(nil, "./check", "-run", "^$", "-bench", "Join", "-cpu", "1", "-benchtime", "3x")
+		rs, err := goTest(nil, "./check", "-run", "^$", "-bench", "Join", "-cpu", "1", "-benchtime", "30x")
 		if err != nil {
 			return nil, err
 		}
-		logs, err := goTest(nil, "./check", "-run", "^$", "-bench", "Logs/repeated-i14", "-cpu", "1", "-benchtime", "10x")
+		logs, err := goTest(nil, "./check", "-run", "^$", "-bench", "Logs/repeated-i14", "-cpu", "1", "-benchtime", "30x")
 		if err != nil {
 			return nil, err
 		}
