@@ -141,8 +141,8 @@ const (
 )
 
 // readAhead reads s ahead of its judgment when it is still to be read (a
-// .htf file: session.HTF), and returns the events it holds; -1 for a
-// session read already (of a log). One worker reads the .htf files in
+// .htf file: session.HTF, or any session.Later), and returns the events it
+// holds; -1 for a session read already (of a log). One worker reads the .htf files in
 // batches before judging them (run): a small file read just before its
 // check leaves the check about a fifth slower (its system calls, parsing
 // and fresh memory evict the checker's), and a batch keeps the checks

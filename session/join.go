@@ -56,8 +56,8 @@ func ParseScope(s string) (Scope, error) {
 // directory (partitioned by a hash of the session id, one partition
 // gathered at a time), which has no name (Linux's O_TMPFILE) or loses it
 // as soon as it is made (elsewhere on Unix): only its open descriptor
-// keeps it, so an interrupted run leaves nothing behind. Close closes it. The sessions and their order are the same with or
-// without spilling.
+// keeps it, so an interrupted run leaves nothing behind. Close closes it.
+// The sessions and their order are the same with or without spilling.
 type Joiner struct {
 	opt    logs.Options
 	g      *gatherer
