@@ -449,3 +449,33 @@ func joinOne(t *testing.T, opt logs.Options, budget int64, dir, x string, report
 	_, err = j.Read(in, report)
 	return j, err
 }
+
+// TestJoinSpillLongSession: a session of more events than a run's block
+// of records holds (runRecords), its events in two files among other
+// sessions, is handed out spilled as in memory.
+func TestJoinSpillLongSession(t *testing.T) {
+	sig := testSig(t)
+	dir := t.TempDir()
+	var files []string
+	for f, act := range []string{"a!m", "b?m"} {
+		var b strings.Builder
+		for i := range 3000 {
+			fmt.Fprintf(&b, `{"session":"long","action":"%s","seq":%d}`+"\n", act, i)
+			if i%7 == 0 {
+				fmt.Fprintf(&b, `{"session":"s%d","action":"%s","seq":1}`+"\n", i, act)
+			}
+		}
+		files = append(files, filepath.Join(dir, fmt.Sprintf("f%d.jsonl", f)))
+		if err := os.WriteFile(files[f], []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opt := logs.Options{Sig: sig}
+	want := dumpJoined(sig, joined(t, files, opt, 0, false))
+	if !strings.Contains(want, "long from f0.jsonl:1 in f0.jsonl,f1.jsonl: 6000/0: ") {
+		t.Fatalf("in memory, no session long of 6000 events:\n%.500s", want)
+	}
+	if got := dumpJoined(sig, joined(t, files, opt, 64<<10, true)); got != want {
+		t.Errorf("spilled:\n%.2000s\nwant, in memory:\n%.2000s", got, want)
+	}
+}

@@ -36,11 +36,15 @@ const (
 	// reader that pairs no span across files (not an event: its count, and
 	// its span's id, which marks its event, written just before).
 	unpairedTag = 0xfb
+	// recordsTag: in a run, a block of a session's records that are no
+	// spans, as they are held (appendRecords), which merge keeps as they
+	// come rather than decode an event at a time.
+	recordsTag = 0xfa
 )
 
-// isKey reports whether tag is an event's key kind: an event in the
-// signature.
-func isKey(tag byte) bool { return tag < unpairedTag }
+// isKey reports whether tag is an event's key kind (with its flags): an
+// event in the signature.
+func isKey(tag byte) bool { return tag&0x80 == 0 }
 
 // spill holds the events of a Joiner past its budget: first in partitions
 // by a hash of the session id, then, partition by partition, gathered into
@@ -409,6 +413,7 @@ type spilled struct {
 	ref         spanRef  // a span held for pairing (tag&linkFlag)
 	links       []uint64 // its links
 	span        uint64   // the id of a span not held (tag&idFlag)
+	records     int      // recordsTag: the records that follow
 }
 
 // appendID appends a session id: its length + 1, then its bytes (a 0 in
@@ -448,6 +453,8 @@ func (e *spilled) read(r *bufio.Reader) error {
 		e.unpaired = int32(d.uvarint(math.MaxInt32))
 	case e.tag == unpairedTag:
 		e.span = d.uvarint(math.MaxUint64)
+	case e.tag == recordsTag:
+		e.records = int(d.uvarint(math.MaxInt32))
 	case isKey(e.tag):
 		e.act = interaction.Action(d.uvarint(math.MaxUint32))
 		e.key.Kind = logs.KeyKind(e.tag &^ eventFlags)
@@ -521,8 +528,10 @@ func (e *spilled) readLinks(r *bufio.Reader, n int) error {
 }
 
 // put adds e to its session in g.
-func (g *gatherer) put(e *spilled) {
-	si := g.sessionAt(e.id, e.input, e.line, e.index)
+func (g *gatherer) put(e *spilled) { g.putAt(g.sessionAt(e.id, e.input, e.line, e.index), e) }
+
+// putAt adds e to session si of g (not a block of records).
+func (g *gatherer) putAt(si int32, e *spilled) {
 	s := &g.sess[si]
 	switch e.tag {
 	case headerTag:
@@ -580,13 +589,16 @@ func (sp *spill) sort(template *gatherer) error {
 			if err != nil {
 				return fmt.Errorf("reading spilled sessions: %w", err)
 			}
+			if e.tag == recordsTag || e.tag == endTag { // runs only
+				return fmt.Errorf("reading spilled sessions: %w", errSpill)
+			}
+			si := g.sessionAt(e.id, e.input, e.line, e.index)
 			if isKey(e.tag) { // an event
-				s := &g.sess[g.sessionAt(e.id, e.input, e.line, e.index)]
-				if err := g.full(s, e.input, e.line); err != nil {
+				if err := g.full(&g.sess[si], e.input, e.line); err != nil {
 					return err
 				}
 			}
-			g.put(&e)
+			g.putAt(si, &e)
 		}
 		// Its run is written to the blocks it read, mostly.
 		sp.parts[p] = nil
@@ -596,8 +608,16 @@ func (sp *spill) sort(template *gatherer) error {
 			s := &g.sess[i]
 			sp.buf = appendHeader(sp.buf[:0], s)
 			sp.write(run, sp.buf)
-			for _, ri := range g.recordsOf(int32(i)) {
-				rec := g.recs.at(ri)
+			recs := g.recordsOf(int32(i))
+			for len(recs) > 0 {
+				if n := g.plain(recs); n > 0 {
+					sp.buf = g.appendRecords(sp.buf[:0], recs[:n])
+					sp.write(run, sp.buf)
+					recs = recs[n:]
+					continue
+				}
+				rec := g.recs.at(recs[0])
+				recs = recs[1:]
 				key := logs.Key{Kind: rec.kind(), Hi: rec.hi, Lo: rec.lo}
 				if rec.span > 0 {
 					sp.buf = appendEvent(sp.buf[:0], nil, false, byte(rec.kind())|linkFlag, rec.input(), int(rec.line), 0, rec.act, key, 0)
@@ -615,6 +635,61 @@ func (sp *spill) sort(template *gatherer) error {
 			return sp.err
 		}
 	}
+	return nil
+}
+
+// runRecordBytes is the size of a record in a run's block of records:
+// its key, action, line and meta (appendRecords).
+const runRecordBytes = 24
+
+// runRecords is the most records of a block of a run: a block is read
+// from the reader's buffer at once.
+const runRecords = spillBlock / 2 / runRecordBytes
+
+// plain returns how many of the records recs, from the first, are no
+// spans (at most runRecords): a block of a run.
+func (g *gatherer) plain(recs []int32) int {
+	n := 0
+	for n < len(recs) && n < runRecords && g.recs.at(recs[n]).span == 0 {
+		n++
+	}
+	return n
+}
+
+// appendRecords appends a block of records that are no spans, each as
+// it is held: in a run, merge keeps them as they come.
+func (g *gatherer) appendRecords(b []byte, recs []int32) []byte {
+	b = appendEvent(b, nil, false, recordsTag, 0, 0, 0, 0, logs.Key{}, 0)
+	b = binary.AppendUvarint(b, uint64(len(recs)))
+	for _, ri := range recs {
+		rec := g.recs.at(ri)
+		b = binary.LittleEndian.AppendUint64(b, uint64(rec.hi))
+		b = binary.LittleEndian.AppendUint32(b, uint32(rec.act))
+		b = binary.LittleEndian.AppendUint32(b, rec.lo)
+		b = binary.LittleEndian.AppendUint32(b, rec.line)
+		b = binary.LittleEndian.AppendUint32(b, rec.meta)
+	}
+	return b
+}
+
+// readRecords reads a block of n records of session si from a run
+// (appendRecords), from r's buffer.
+func (g *gatherer) readRecords(r *bufio.Reader, si int32, n int) error {
+	if n > runRecords {
+		return errSpill
+	}
+	b, err := r.Peek(n * runRecordBytes)
+	if err != nil {
+		return errSpill
+	}
+	for len(b) >= runRecordBytes {
+		g.keep(si, record{hi: int64(binary.LittleEndian.Uint64(b)), act: interaction.Action(binary.LittleEndian.Uint32(b[8:])),
+			lo: binary.LittleEndian.Uint32(b[12:]), line: binary.LittleEndian.Uint32(b[16:]), meta: binary.LittleEndian.Uint32(b[20:])})
+		b = b[runRecordBytes:]
+	}
+	g.sess[si].events += n
+	g.events += n
+	r.Discard(n * runRecordBytes)
 	return nil
 }
 
@@ -667,18 +742,25 @@ func (sp *spill) merge(template *gatherer, a *arena, yield func(Session, error) 
 	for len(h) > 0 {
 		c := h[0]
 		g.reset()
-		g.put(&c.head)
+		g.put(&c.head) // session 0
 		for {
-			if err := e.read(c.r); err != nil {
+			err := e.read(c.r)
+			if err == nil && e.tag == endTag {
+				break
+			}
+			switch {
+			case err != nil:
+			case e.tag == recordsTag:
+				err = g.readRecords(c.r, 0, e.records)
+			case e.tag == headerTag: // a session's header only begins it
+				err = errSpill
+			default:
+				g.putAt(0, &e)
+			}
+			if err != nil {
 				fail(err)
 				return
 			}
-			if e.tag == endTag {
-				break
-			}
-			e.id = c.head.id
-			g.put(&e)
-			e.id = nil
 		}
 		if !yield(g.build(0, a), nil) {
 			return
