@@ -305,10 +305,7 @@ type holder interface {
 // copies pairs, it is that one).
 func (r *spanReader) alone(i int) bool {
 	s := r.held.at(i)
-	if !isEmission(s) || s.spanID.Num() == 0 || !r.declared(s) {
-		return false
-	}
-	return r.spans.find(&r.held, s.trace, s.spanID, false) == i
+	return isEmission(s) && s.spanID.Num() != 0 && !r.spans.shadowed[i] && r.declared(s)
 }
 
 // declared reports whether the signature declares the lifeline of s.
@@ -380,7 +377,10 @@ func (r *spanReader) linkedReply(id []byte, s *heldSpan) error {
 type spanIndex struct {
 	slots []uint64 // hash>>32 << 32 | (the last span held + 1); 0: empty
 	next  []int32  // by span: the one held before it in its chain, or -1
-	seed  maphash.Seed
+	// shadowed says, by span, whether one held after it has its ids in
+	// its class: a lookup of them never finds it.
+	shadowed []bool
+	seed     maphash.Seed
 }
 
 // build indexes the spans of held that a lookup may find: the emissions
@@ -404,6 +404,8 @@ func (x *spanIndex) build(held *heldSpans) {
 		clear(x.slots)
 	}
 	x.next = slices.Grow(x.next[:0], n)[:n]
+	x.shadowed = slices.Grow(x.shadowed[:0], n)[:n]
+	clear(x.shadowed)
 	mask := uint64(size - 1)
 	for i := range n {
 		s := held.at(i)
@@ -419,10 +421,25 @@ func (x *spanIndex) build(held *heldSpans) {
 			if e == 0 || e>>32<<32 == tag {
 				if e != 0 {
 					x.next[i] = int32(uint32(e)) - 1
+					x.shadow(held, i)
 				}
 				x.slots[j] = tag | uint64(uint32(i+1))
 				break
 			}
+		}
+	}
+}
+
+// shadow marks the span held last before s (the i-th, just put at the
+// head of its chain) with its ids in its class as shadowed: s is found
+// in its place. (The spans held before that one were marked as it was
+// put.)
+func (x *spanIndex) shadow(held *heldSpans, i int) {
+	s := held.at(i)
+	for j := x.next[i]; j >= 0; j = x.next[j] {
+		if p := held.at(int(j)); p.spanID == s.spanID && p.trace == s.trace && isServer(p) == isServer(s) {
+			x.shadowed[j] = true
+			return
 		}
 	}
 }

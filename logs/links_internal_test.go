@@ -33,9 +33,9 @@ func TestSpanRef(t *testing.T) {
 }
 
 // TestSpanIndex: the index of held spans finds, by trace and span id, the
-// last emission, or the last SERVER span not its own parent, held with both,
-// also among trace ids that differ only before their last 16 digits, and
-// across chunks.
+// last emission, or the last SERVER span not its own parent, held with both
+// (the others held with them are shadowed), also among trace ids that
+// differ only before their last 16 digits, and across chunks.
 func TestSpanIndex(t *testing.T) {
 	const suffix = "00000000000000aa"
 	traces := []string{"1111111111111111" + suffix, "2222222222222222" + suffix, "short"}
@@ -65,6 +65,9 @@ func TestSpanIndex(t *testing.T) {
 			}
 			if got := x.find(&held, s.trace, s.spanID, server); got != want {
 				t.Fatalf("span %d (%s, %v), server %v: found %d, want %d", i, s.trace, s.spanID, server, got, want)
+			}
+			if indexed := server && isServer(s) || !server && isEmission(s); indexed && x.shadowed[i] != (want != i) {
+				t.Fatalf("span %d (%s, %v): shadowed %v, but the last held with its ids is %d", i, s.trace, s.spanID, x.shadowed[i], want)
 			}
 		}
 	}
