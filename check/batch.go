@@ -187,10 +187,13 @@ func run[I any](inputs iter.Seq[I], jobs int, judge func(int, I) Outcome, ahead 
 			clear(batch)
 			batch, held = batch[:0], 0
 		}
+		var cur I // read ahead through its address: one on the heap, not one an input
 		for in := range inputs {
 			n := -1
 			if ahead != nil {
-				n = ahead(&in)
+				cur = in
+				n = ahead(&cur)
+				in = cur
 			}
 			if n < 0 {
 				if len(batch) > 0 {
