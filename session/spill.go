@@ -478,6 +478,9 @@ func (e *spilled) read(r *bufio.Reader) error {
 			r.Discard(len(peeked) - len(d.b))
 			return e.readLinks(r, int(links))
 		}
+	case e.tag == endTag || e.tag == ignoredTag || e.tag == droppedTag:
+	default: // no tag a spill writes
+		return errSpill
 	}
 	if d.err != nil {
 		return errSpill

@@ -3,6 +3,7 @@ package session
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -47,6 +48,7 @@ func TestSpilledRead(t *testing.T) {
 		{id: "s2", tag: unpairedTag, line: 7, index: 3, span: math.MaxUint64},
 		{id: "s2", tag: byte(logs.KeyTime) | idFlag | unpairedFlag, line: 8, index: 4, act: 1, key: logs.Key{Kind: logs.KeyTime, Hi: 3}, span: 9}, // marked unpaired
 		{tag: endTag},
+		{tag: recordsTag, counts: [4]int{runRecords}}, // a block of records (which follow it in a run)
 		{id: "s3", tag: byte(logs.KeyTime) | linkFlag, line: 1, act: 7, key: logs.Key{Kind: logs.KeyTime, Hi: 5},
 			ref: spanRef{kind: logs.SpanServer, id: 11, self: 12, own: unnamed, pair: math.MaxInt32}},
 		{id: "s3", tag: byte(logs.KeyTime) | linkFlag, line: 2, act: 8, key: logs.Key{Kind: logs.KeyTime, Hi: 6},
@@ -62,6 +64,9 @@ func TestSpilledRead(t *testing.T) {
 		case w.tag == headerTag:
 			s := sessionState{id: w.id, input: w.input, line: w.line, index: w.index, ignored: w.counts[0], dropped: w.counts[1], firstDropped: w.counts[2], unpaired: int32(w.counts[3])}
 			data = appendHeader(data, &s)
+		case w.tag == recordsTag:
+			data = appendEvent(data, nil, false, recordsTag, 0, 0, 0, 0, logs.Key{}, 0)
+			data = binary.AppendUvarint(data, uint64(w.counts[0]))
 		case w.tag&linkFlag != 0 && isKey(w.tag):
 			data = appendEvent(data, []byte(w.id), same, w.tag, w.input, w.line, w.index, w.act, w.key, 0)
 			data = appendRef(data, &w.ref, w.links)
@@ -84,6 +89,8 @@ func TestSpilledRead(t *testing.T) {
 				w.counts = [4]int{e.ignored, e.dropped, e.firstDrop, int(e.unpaired)}
 			case e.tag == unpairedTag:
 				w.span = e.span
+			case e.tag == recordsTag:
+				w.counts[0] = e.records
 			case isKey(e.tag):
 				w.act, w.key, w.span = e.act, e.key, e.span
 				if e.tag&linkFlag != 0 {
@@ -208,5 +215,26 @@ func TestSpillBlocks(t *testing.T) {
 	readBack("c", c, wantC)
 	if sp.blocks != blocks {
 		t.Errorf("the file grew from %d to %d blocks for a chain written into the blocks read", blocks, sp.blocks)
+	}
+}
+
+// TestSpilledReadTags: a tag no spill writes (past the key kinds and their
+// flags) is an error, not an event.
+func TestSpilledReadTags(t *testing.T) {
+	for tag := 0x80; tag < 0x100; tag++ {
+		data := appendEvent(nil, []byte("s"), false, byte(tag), 0, 0, 0, 0, logs.Key{}, 0)
+		data = append(data, make([]byte, 16)...) // room for any field of a tag read
+		var e spilled
+		err := e.read(bufio.NewReader(bytes.NewReader(data)))
+		switch byte(tag) {
+		case headerTag, endTag, ignoredTag, droppedTag, unpairedTag, recordsTag:
+			if err != nil {
+				t.Errorf("tag %#x: %v", tag, err)
+			}
+		default:
+			if err != errSpill {
+				t.Errorf("tag %#x: %v, want errSpill", tag, err)
+			}
+		}
 	}
 }
