@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/hashslots"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/syntax"
 )
@@ -43,7 +44,7 @@ func (g *gatherer) dedup(recs []int32, a *arena, out *Session) {
 		}
 	}
 	a.spans = es
-	if len(es) <= smallDedup && !anyDuplicate(es) {
+	if len(es) <= smallDedup && !anyDuplicate(es) || len(es) > smallDedup && a.distinct(es) {
 		return // most sessions: no span read twice, told without a sort
 	}
 	slices.SortFunc(es, func(x, y spanEntry) int {
@@ -95,6 +96,41 @@ func anyDuplicate(es []spanEntry) bool {
 		}
 	}
 	return false
+}
+
+// distinct reports whether no two of es have the same id on the same
+// side, in one pass over a table of them (a.seen), for the sessions too
+// long to compare their spans pair by pair: a sort of a session of 40
+// spans was a tenth of reading OTLP/protobuf traces of such sessions. It
+// gives up (false: the sort decides) at the first duplicate, or when its
+// probes run past a few a span, as ids chosen to collide would make them
+// (the table's hash is no secret).
+func (a *arena) distinct(es []spanEntry) bool {
+	size := 64
+	for size < 2*len(es) {
+		size *= 2
+	}
+	t := slices.Grow(a.seen[:0], size)[:size]
+	clear(t)
+	a.seen = t
+	mask, probes := uint64(size-1), 0
+	for i := range es {
+		e := &es[i]
+		for p := hashslots.Mix(e.id+uint64(e.side)) & mask; ; p = (p + 1) & mask {
+			j := t[p]
+			if j == 0 {
+				t[p] = int32(i + 1)
+				break
+			}
+			if d := &es[j-1]; d.id == e.id && d.side == e.side {
+				return false
+			}
+			if probes++; probes > 4*len(es) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // sameSpan reports whether two records of one span id say the same: the

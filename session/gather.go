@@ -440,6 +440,7 @@ type arena struct {
 	mts   []multitrace.MultiTrace
 	count []int       // events of each location, then their start
 	spans []spanEntry // the spans of a session, by id (dedup)
+	seen  []int32     // a table of them (distinct)
 	// The sessions' origins (Meta.Origins).
 	origins []Origins
 	at      []origin
