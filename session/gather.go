@@ -271,7 +271,9 @@ func (g *gatherer) sessionAt(id []byte, input int32, line, index int) int32 {
 // doubles (a session assembled alone holds one).
 func doubled[S ~[]E, E any](s S) S {
 	if n := len(s); n == cap(s) && n >= 256 {
-		return slices.Grow(s, n)
+		d := make(S, n, 2*n) // exactly: slices.Grow steps by quarters past it
+		copy(d, s)
+		return d
 	}
 	return s
 }
