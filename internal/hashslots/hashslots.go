@@ -2,7 +2,8 @@
 // (package interaction: hash-consing of terms) and of the runtime engine's
 // vertex set (internal/engine/rewrite) share, and the mix of a 64-bit key
 // into a hash (Mix: the index of a file's held spans in package logs, the
-// ids package gen draws). Each of those tables is 2^k uint64 slots, 0 for
+// table of a session's span ids in package session, the ids package gen
+// draws). Each of those tables is 2^k uint64 slots, 0 for
 // empty, each slot holding an entry's index in its low 32 bits and
 // the top 32 bits of the entry's hash in its high bits, so that a probe
 // that meets another entry, and the table's growth, read nothing but the

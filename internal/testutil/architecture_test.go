@@ -53,7 +53,7 @@ var architecture = []struct {
 	{"logs", []string{"syntax", "internal/input", "internal/enum", "internal/hashslots", "interaction", "multitrace"},
 		[]string{"github.com/valyala/fastjson", "go.opentelemetry.io/collector/pdata", "github.com/klauspost/compress",
 			"google.golang.org/protobuf/encoding/protowire"}},
-	{"session", []string{"syntax", "internal/input", "internal/enum", "interaction", "multitrace", "logs"},
+	{"session", []string{"syntax", "internal/input", "internal/enum", "internal/hashslots", "interaction", "multitrace", "logs"},
 		// x/sys: spill files without a name (O_TMPFILE) on Linux.
 		[]string{"golang.org/x/sys/unix"}},
 	// The trace generator of ivc gen, and its writer of logs (OTLP by pdata).
