@@ -70,12 +70,30 @@ func startCollector(t *testing.T, config string, m *e2e.Monitor) (grpcAddr, http
 	if err != nil {
 		t.Fatal(err)
 	}
-	grpcAddr, httpAddr = freeAddr(t), freeAddr(t)
-	cfg := strings.NewReplacer("0.0.0.0:4317", grpcAddr, "0.0.0.0:4318", httpAddr,
-		"ivc-monitor:4317", m.GRPCAddr, "ivc-monitor:4318", m.HTTPAddr).Replace(string(src))
-	if cfg == string(src) {
-		t.Fatalf("%s: no address to replace", config)
+	// A port free a moment ago may be taken before the Collector binds it
+	// (an outgoing connection's port comes from the same range): then the
+	// Collector is started again on other ports.
+	for attempt := 1; ; attempt++ {
+		grpcAddr, httpAddr = freeAddr(t), freeAddr(t)
+		cfg := strings.NewReplacer("0.0.0.0:4317", grpcAddr, "0.0.0.0:4318", httpAddr,
+			"ivc-monitor:4317", m.GRPCAddr, "ivc-monitor:4318", m.HTTPAddr).Replace(string(src))
+		if cfg == string(src) {
+			t.Fatalf("%s: no address to replace", config)
+		}
+		shutdown, err := runCollector(t, cfg)
+		if err == nil {
+			return grpcAddr, httpAddr, shutdown
+		}
+		if attempt == 5 || !strings.Contains(err.Error(), "address already in use") {
+			t.Fatalf("the Collector stopped: %v", err)
+		}
+		t.Logf("attempt %d: %v; again on other ports", attempt, err)
 	}
+}
+
+// runCollector runs the Collector configured by cfg until it runs, and
+// returns the function that shuts it down, or the error that stopped it.
+func runCollector(t *testing.T, cfg string) (shutdown func(), err error) {
 	path := filepath.Join(t.TempDir(), "collector.yaml")
 	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
@@ -95,16 +113,16 @@ func startCollector(t *testing.T, config string, m *e2e.Monitor) (grpcAddr, http
 	for col.GetState() != otelcol.StateRunning {
 		select {
 		case err := <-done:
-			t.Fatalf("the Collector stopped: %v", err)
+			return nil, err
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
-	return grpcAddr, httpAddr, func() {
+	return func() {
 		col.Shutdown()
 		if err := <-done; err != nil {
 			t.Error(err)
 		}
-	}
+	}, nil
 }
 
 // TestCollector: the shop's client exports over OTLP/gRPC, its shop and
