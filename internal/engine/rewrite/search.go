@@ -431,9 +431,7 @@ func (pb *problem) order(es []edge) {
 	st := pb.a.st
 	sizes := pb.sizes[:0]
 	for _, e := range es {
-		pb.scratch = slices.Grow(pb.scratch[:0], pb.a.vs.n)[:pb.a.vs.n]
-		_, next, _, _ := pb.apply(e.from, e.m, pb.scratch)
-		s := st.NumActions(next)
+		s := st.NumActions(pb.next(e))
 		if pb.kind == sliceSearch && e.m.sim {
 			s += 1 << 24
 		}
@@ -446,6 +444,28 @@ func (pb *problem) order(es []edge) {
 			sizes[j-1], sizes[j] = sizes[j], sizes[j-1]
 		}
 	}
+}
+
+// next returns the term e leads to, as apply does, without the positions
+// and budgets that only push needs: the successor itself, but for a move
+// that may consume a component's last event (which removes its lifelines:
+// apply then decides).
+func (pb *problem) next(e edge) interaction.Term {
+	a := pb.a
+	t := a.vs.term(e.from)
+	act, next := a.st.Successor(t, int(e.m.k))
+	if pb.exact || e.m.sim {
+		return next // nothing is removed
+	}
+	pos := a.vs.pos(e.from)
+	for _, pt := range a.parts(pb.p, act) {
+		if pt.c >= 0 && int(pos[pt.c])+1 >= len(pb.traces[pt.c]) {
+			pb.scratch = slices.Grow(pb.scratch[:0], a.vs.n)[:a.vs.n]
+			_, next, _, _ = pb.apply(e.from, e.m, pb.scratch)
+			return next
+		}
+	}
+	return next
 }
 
 // together reports whether a component still observed (not consumed at the
