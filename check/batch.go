@@ -187,13 +187,11 @@ func run[I any](inputs iter.Seq[I], jobs int, judge func(int, I) Outcome, ahead 
 			clear(batch)
 			batch, held = batch[:0], 0
 		}
-		var cur I // read ahead through its address: one on the heap, not one an input
-		for in := range inputs {
+		var in I // read ahead through its address: one variable, not one on the heap an input
+		for in = range inputs {
 			n := -1
 			if ahead != nil {
-				cur = in
-				n = ahead(&cur)
-				in = cur
+				n = ahead(&in)
 			}
 			if n < 0 {
 				if len(batch) > 0 {
