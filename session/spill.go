@@ -425,11 +425,11 @@ func appendID[T ~string | ~[]byte](b []byte, id T) []byte {
 
 var errSpill = errors.New("corrupt spill file")
 
-// read reads the next event of r into e; io.EOF at the end. Past its id,
-// an event is decoded from the reader's buffer (a decoder over the bytes
-// peeked), not a byte at a time through it: at most spilledMax bytes, then
-// a span's links.
-func (e *spilled) read(r *bufio.Reader) error {
+// read reads the next event of r, of one of inputs inputs, into e; io.EOF
+// at the end. Past its id, an event is decoded from the reader's buffer (a
+// decoder over the bytes peeked), not a byte at a time through it: at most
+// spilledMax bytes, then a span's links.
+func (e *spilled) read(r *bufio.Reader, inputs int) error {
 	n, err := binary.ReadUvarint(r)
 	if err != nil {
 		return err // io.EOF between events
@@ -446,7 +446,8 @@ func (e *spilled) read(r *bufio.Reader) error {
 	peeked, _ := r.Peek(spilledMax) // fewer at the end of the file: d fails where it is cut
 	d := decoder{b: peeked}
 	e.tag = d.byte()
-	e.input, e.line, e.index = int32(d.uvarint(math.MaxInt32)), int(d.uvarint(math.MaxInt)), int(d.uvarint(math.MaxInt))
+	e.input = int32(d.uvarint(uint64(min(max(inputs, 1), maxInputs) - 1))) // its name is g.inputs[e.input]
+	e.line, e.index = int(d.uvarint(math.MaxInt)), int(d.uvarint(math.MaxInt))
 	switch {
 	case e.tag == headerTag:
 		e.ignored, e.dropped, e.firstDrop = int(d.uvarint(math.MaxInt)), int(d.uvarint(math.MaxInt)), int(d.uvarint(math.MaxInt))
@@ -584,7 +585,7 @@ func (sp *spill) sort(template *gatherer) error {
 		}
 		g.reset()
 		for {
-			err := e.read(r)
+			err := e.read(r, len(g.inputs))
 			if err == io.EOF {
 				sp.readers = append(sp.readers, r)
 				break
@@ -685,10 +686,16 @@ func (g *gatherer) readRecords(r *bufio.Reader, si int32, n int) error {
 	if err != nil {
 		return errSpill
 	}
+	var most uint32 // the largest meta: its input is the last the block names
 	for len(b) >= runRecordBytes {
-		g.keep(si, record{hi: int64(binary.LittleEndian.Uint64(b)), act: interaction.Action(binary.LittleEndian.Uint32(b[8:])),
-			lo: binary.LittleEndian.Uint32(b[12:]), line: binary.LittleEndian.Uint32(b[16:]), meta: binary.LittleEndian.Uint32(b[20:])})
+		rec := record{hi: int64(binary.LittleEndian.Uint64(b)), act: interaction.Action(binary.LittleEndian.Uint32(b[8:])),
+			lo: binary.LittleEndian.Uint32(b[12:]), line: binary.LittleEndian.Uint32(b[16:]), meta: binary.LittleEndian.Uint32(b[20:])}
+		most = max(most, rec.meta)
+		g.keep(si, rec)
 		b = b[runRecordBytes:]
+	}
+	if int(most>>8) >= len(g.inputs) {
+		return errSpill // the merge ends: its session is not handed out
 	}
 	g.sess[si].events += n
 	g.events += n
@@ -730,7 +737,7 @@ func (sp *spill) merge(template *gatherer, a *arena, yield func(Session, error) 
 			return
 		}
 		c := &cursor{r: r}
-		switch err := c.head.read(r); {
+		switch err := c.head.read(r, len(template.inputs)); {
 		case err == io.EOF:
 			continue
 		case err != nil:
@@ -747,7 +754,7 @@ func (sp *spill) merge(template *gatherer, a *arena, yield func(Session, error) 
 		g.reset()
 		g.put(&c.head) // session 0
 		for {
-			err := e.read(c.r)
+			err := e.read(c.r, len(g.inputs))
 			if err == nil && e.tag == endTag {
 				break
 			}
@@ -768,7 +775,7 @@ func (sp *spill) merge(template *gatherer, a *arena, yield func(Session, error) 
 		if !yield(g.build(0, a), nil) {
 			return
 		}
-		switch err := c.head.read(c.r); {
+		switch err := c.head.read(c.r, len(g.inputs)); {
 		case err == io.EOF:
 			heap.Pop(&h)
 		case err != nil:

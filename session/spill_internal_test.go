@@ -43,7 +43,7 @@ func TestSpilledRead(t *testing.T) {
 		{id: "s1", tag: byte(logs.KeyTime), input: 3, line: 12, index: 8, act: 42, key: logs.Key{Kind: logs.KeyTime, Hi: -1 << 62, Lo: 999}},
 		{id: "s1", tag: byte(logs.KeyNumber), input: 3, line: 13, index: 9, act: 43, key: logs.Key{Kind: logs.KeyNumber, Hi: math.MinInt64, Lo: math.MaxUint32}},
 		{id: "", tag: byte(logs.KeySeq) | idFlag, act: math.MaxUint32, key: logs.Key{Kind: logs.KeySeq, Hi: math.MaxInt64, Lo: math.MaxUint32}, span: math.MaxUint64},
-		{id: "s2", tag: ignoredTag, input: math.MaxInt32, line: 5, index: 1},
+		{id: "s2", tag: ignoredTag, input: maxInputs - 1, line: 5, index: 1}, // the last input there may be
 		{id: "s2", tag: droppedTag, line: 6, index: 2},
 		{id: "s2", tag: unpairedTag, line: 7, index: 3, span: math.MaxUint64},
 		{id: "s2", tag: byte(logs.KeyTime) | idFlag | unpairedFlag, line: 8, index: 4, act: 1, key: logs.Key{Kind: logs.KeyTime, Hi: 3}, span: 9}, // marked unpaired
@@ -80,7 +80,7 @@ func TestSpilledRead(t *testing.T) {
 		var got []want
 		var e spilled
 		for {
-			if err := e.read(r); err != nil {
+			if err := e.read(r, maxInputs); err != nil {
 				return got, err
 			}
 			w := want{id: string(e.id), tag: e.tag, input: e.input, line: e.line, index: e.index}
@@ -149,7 +149,7 @@ func BenchmarkSpilledRead(b *testing.B) {
 	for b.Loop() {
 		br.Reset(bytes.NewReader(data))
 		for range n {
-			if err := e.read(br); err != nil {
+			if err := e.read(br, 20); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -218,6 +218,37 @@ func TestSpillBlocks(t *testing.T) {
 	}
 }
 
+// TestSpilledReadInputs: an event of an input past those of the spill's
+// joiner is an error, not an index out of the joiner's inputs, as are a
+// run's records of one.
+func TestSpilledReadInputs(t *testing.T) {
+	data := appendEvent(nil, []byte("s"), false, byte(logs.KeyTime), 2, 1, 0, 1, logs.Key{Kind: logs.KeyTime}, 0)
+	var e spilled
+	if err := e.read(bufio.NewReader(bytes.NewReader(data)), 3); err != nil || e.input != 2 {
+		t.Fatalf("input 2 of 3: %v, input %d", err, e.input)
+	}
+	if err := e.read(bufio.NewReader(bytes.NewReader(data)), 2); err != errSpill {
+		t.Fatalf("input 2 of 2: %v, want errSpill", err)
+	}
+	g := &gatherer{inputs: []string{"a", "b"}, ids: newSessionIndex()}
+	g.sessionAt([]byte("s"), 0, 1, 0)
+	for _, c := range []struct {
+		input int32
+		err   error
+	}{{1, nil}, {2, errSpill}} {
+		r := &gatherer{recs: records{}}
+		r.recs.add(record{act: 1, meta: uint32(c.input)<<8 | uint32(logs.KeyTime)})
+		block := r.appendRecords(nil, []int32{0})
+		br := bufio.NewReader(bytes.NewReader(block))
+		if err := e.read(br, len(g.inputs)); err != nil || e.tag != recordsTag {
+			t.Fatalf("a block's header: %v, tag %#x", err, e.tag)
+		}
+		if err := g.readRecords(br, 0, e.records); err != c.err {
+			t.Errorf("a record of input %d of 2: %v, want %v", c.input, err, c.err)
+		}
+	}
+}
+
 // TestSpilledReadTags: a tag no spill writes (past the key kinds and their
 // flags) is an error, not an event.
 func TestSpilledReadTags(t *testing.T) {
@@ -225,7 +256,7 @@ func TestSpilledReadTags(t *testing.T) {
 		data := appendEvent(nil, []byte("s"), false, byte(tag), 0, 0, 0, 0, logs.Key{}, 0)
 		data = append(data, make([]byte, 16)...) // room for any field of a tag read
 		var e spilled
-		err := e.read(bufio.NewReader(bytes.NewReader(data)))
+		err := e.read(bufio.NewReader(bytes.NewReader(data)), 1)
 		switch byte(tag) {
 		case headerTag, endTag, ignoredTag, droppedTag, unpairedTag, recordsTag:
 			if err != nil {
