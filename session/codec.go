@@ -198,6 +198,9 @@ func (d *decoder) varint() int64 {
 	return v
 }
 
+// uint64 and uint32 read a spill's fixed-width fields. They are not built
+// on bytes: through it, a spill's run decoded 5-10% slower
+// (BenchmarkSpilledRead), its bounds checks not removed.
 func (d *decoder) uint64() uint64 {
 	if len(d.b) < 8 {
 		d.err, d.b = errEventEncoding, nil
