@@ -77,6 +77,7 @@ func (pb *problem) decide(kind searchKind) verdict.Verdict {
 	}
 	root := vs.add(start)
 	rp := vs.pos(root)
+	clear(rp)
 	rp[n+slotSilent] = pb.silentBudget(start, rp[:n])
 	if kind == sliceSearch {
 		rp[n+slotLambda], rp[n+slotAlpha] = pb.initialBudget(start)

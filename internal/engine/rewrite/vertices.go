@@ -100,8 +100,12 @@ func (vs *vertices) bytes() int64 {
 	return 8*int64(cap(vs.table)) + vs.chunkBytes
 }
 
-// add appends a vertex and returns its index; its positions are to be
-// filled in through pos.
+// add appends a vertex and returns its index; its slots are to be
+// written, all of them, through pos: they hold what a dropped vertex
+// left there, or fresh memory (apply copies the parent's; decide clears
+// the root's). Clearing them here as well wrote each vertex's memory
+// twice; in a large search, the first write of fresh memory is most of
+// its cost.
 func (vs *vertices) add(t interaction.Term) int32 {
 	i := vs.count
 	if c := i / vs.per; c == len(vs.chunks) {
@@ -109,9 +113,7 @@ func (vs *vertices) add(t interaction.Term) int32 {
 		vs.chunkBytes += 4 * int64(len(vs.chunks[c]))
 	}
 	vs.count++
-	s := vs.slots(int32(i))
-	clear(s)
-	s[0] = int32(t)
+	vs.slots(int32(i))[0] = int32(t)
 	return int32(i)
 }
 
