@@ -51,7 +51,9 @@ type Outcome struct {
 	Repair        *verdict.Repair
 	RepairElapsed time.Duration
 	// At is when the session was judged: when a failure pattern was seen
-	// (Summary.Patterns).
+	// (Summary.Patterns). It is the checker's creation time plus the
+	// monotonic time since, so a step of the wall clock after New is not
+	// in it.
 	At time.Time
 }
 
@@ -288,15 +290,14 @@ func (c *Checker) judgeExplored(i int, s session.Session, explore bool) (o Outco
 		o.Err = errors.New("the explored graph is the runtime engine's: use the runtime engine")
 	default:
 		o.MT = mt
-		// The wall clock is read once: the time the check took is read on
-		// the monotonic clock alone (time.Since), about half the cost of
-		// time.Now (31 ns and 58 ns on the test VM), which a small session
-		// of a log pays twice.
-		t0 := time.Now()
+		// The check is timed on the monotonic clock alone, from the
+		// checker's epoch: two readings of it cost a small session of a
+		// log about as much as its check (c.epoch).
+		t0 := time.Since(c.epoch)
 		o.Result, o.Graph, o.Setup, o.Engine = c.check(mt, explore)
-		d := time.Since(t0)
-		o.At = t0.Add(d)
-		o.Elapsed = d - o.Setup
+		t1 := time.Since(c.epoch)
+		o.At = c.epoch.Add(t1)
+		o.Elapsed = t1 - t0 - o.Setup
 		if o.Engine == EngineAutomata {
 			o.auto = c.auto
 		}
