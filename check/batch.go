@@ -27,7 +27,9 @@ type Outcome struct {
 	Result verdict.Result
 	Engine Engine // the engine that answered
 	Graph  *Graph // with RunOptions.Explore
-	// Elapsed is the time of the check alone: reading excluded, setup too.
+	// Elapsed is the time of the check alone: reading excluded, setup too;
+	// 0 for a verdict the checker remembered for a shared multi-trace
+	// (session.Session.Shared), a look-up of well under the microsecond.
 	Elapsed time.Duration
 	// Setup is the one-time work this input caused: for the first input,
 	// Checker.Setup (the compilation), and for any input, building the
@@ -293,11 +295,22 @@ func (c *Checker) judgeExplored(i int, s session.Session, explore bool) (o Outco
 		// The check is timed on the monotonic clock alone, from the
 		// checker's epoch: two readings of it cost a small session of a
 		// log about as much as its check (c.epoch).
-		t0 := time.Since(c.epoch)
-		o.Result, o.Graph, o.Setup, o.Engine = c.check(mt, explore)
-		t1 := time.Since(c.epoch)
-		o.At = c.epoch.Add(t1)
-		o.Elapsed = t1 - t0 - o.Setup
+		var ok bool
+		if s.Shared && !explore {
+			o.Result, o.Engine, ok = c.remembered(mt)
+		}
+		if ok { // a look-up: not timed (Elapsed)
+			o.At = c.epoch.Add(time.Since(c.epoch))
+		} else {
+			t0 := time.Since(c.epoch)
+			o.Result, o.Graph, o.Setup, o.Engine = c.check(mt, explore)
+			t1 := time.Since(c.epoch)
+			o.At = c.epoch.Add(t1)
+			o.Elapsed = t1 - t0 - o.Setup
+			if s.Shared && !explore {
+				c.remember(mt, o.Result, o.Engine)
+			}
+		}
 		if o.Engine == EngineAutomata {
 			o.auto = c.auto
 		}

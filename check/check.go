@@ -56,7 +56,9 @@ package check
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ivc-project/ivc/interaction"
@@ -145,6 +147,45 @@ type Checker struct {
 	free []*rewrite.Analyzer // idle runtime analyzers (one per concurrent check)
 
 	alphabets sync.Map // the runtime engine's repairs: the events of each partition (repair.go)
+
+	// shared remembers the verdicts of shared multi-traces
+	// (session.Session.Shared) by their pointers, direct-mapped by a hash
+	// of it: a repeated session of a log is judged in a look-up, without
+	// the engine's memo (its key built and compared).
+	shared [sharedSlots]atomic.Pointer[sharedVerdict]
+	seed   maphash.Seed
+}
+
+// sharedVerdict is the verdict of a shared multi-trace.
+type sharedVerdict struct {
+	mt     *multitrace.MultiTrace
+	res    verdict.Result
+	engine Engine
+}
+
+const sharedSlots = 1 << 10
+
+// sharedSlot returns the slot of the shared multi-trace mt.
+func (c *Checker) sharedSlot(mt *multitrace.MultiTrace) *atomic.Pointer[sharedVerdict] {
+	return &c.shared[maphash.Comparable(c.seed, mt)&(sharedSlots-1)]
+}
+
+// remembered returns the verdict of mt, a shared multi-trace, when c
+// remembers it.
+func (c *Checker) remembered(mt *multitrace.MultiTrace) (verdict.Result, Engine, bool) {
+	if v := c.sharedSlot(mt).Load(); v != nil && v.mt == mt {
+		return v.res.Clone(), v.engine, true
+	}
+	return verdict.Result{}, 0, false
+}
+
+// remember remembers res, the verdict of mt, a shared multi-trace, when it
+// is one the same multi-trace always has: not an Inconc, which a limit of
+// time or memory may give.
+func (c *Checker) remember(mt *multitrace.MultiTrace, res verdict.Result, e Engine) {
+	if res.Verdict != verdict.Inconc {
+		c.sharedSlot(mt).Store(&sharedVerdict{mt: mt, res: res.Clone(), engine: e})
+	}
 }
 
 // New prepares a checker of sp: for the automata engine it compiles the
@@ -154,7 +195,7 @@ type Checker struct {
 // nfa.LimitError with EngineAuto.
 func New(sp *spec.Spec, opt Options) (*Checker, error) {
 	t0 := time.Now()
-	c := &Checker{sp: sp, opt: opt, engine: opt.Engine, runtime: opt.runtimeOptions(), epoch: t0}
+	c := &Checker{sp: sp, opt: opt, engine: opt.Engine, runtime: opt.runtimeOptions(), epoch: t0, seed: maphash.MakeSeed()}
 	defer func() { c.setup = time.Since(t0) }()
 	if err := opt.validate(); err != nil {
 		return nil, err

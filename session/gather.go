@@ -451,6 +451,9 @@ type arena struct {
 	origins []Origins
 	at      []origin
 	starts  []int32
+	// shapes, when not nil, are the multi-traces the sessions built share
+	// (a Joiner's).
+	shapes *shapes
 }
 
 // fresh gives a new storage for the sessions of g, sized for them all,
@@ -498,7 +501,8 @@ func (x origin) input() int32       { return int32(x.meta >> 8) }
 // build returns the session si: its multi-trace (its events split by
 // location, each location sorted by its order key, stably: ties keep the
 // order read, which is input order, then line order), or the error that
-// says why a location cannot be ordered.
+// says why a location cannot be ordered. A session of a shape built twice
+// before shares that multi-trace (shapes), with its own origins.
 func (g *gatherer) build(si int32, a *arena) Session {
 	s := &g.sess[si]
 	recs := g.recordsOf(si)
@@ -513,6 +517,10 @@ func (g *gatherer) build(si int32, a *arena) Session {
 	count := slices.Grow(a.count[:0], len(g.locs)+1)[:len(g.locs)+1]
 	a.count = count
 	clear(count)
+	x := a.shapes
+	if x != nil {
+		x.begin(len(g.locs), len(recs))
+	}
 	// The files of a session whose inputs follow one another (one file,
 	// most; or one log per service, each holding part of every session)
 	// are a slice of the inputs: no allocation (capped, so that an append
@@ -524,7 +532,11 @@ func (g *gatherer) build(si int32, a *arena) Session {
 		if g.dropped(rec) {
 			continue
 		}
-		count[g.locOf[rec.act.Lifeline()]+1]++
+		k := g.locOf[rec.act.Lifeline()]
+		count[k+1]++
+		if x != nil && x.ok {
+			x.add(k, rec)
+		}
 		if in := rec.input(); in != last { // inputs come in increasing order
 			switch {
 			case in <= s.input:
@@ -550,6 +562,14 @@ func (g *gatherer) build(si int32, a *arena) Session {
 	// where each location is sorted (and its duplicates dropped) in place:
 	// an origin holds an event's action and order key.
 	n := count[len(count)-1]
+	var slot *shapeSlot
+	var h uint64
+	if x != nil {
+		slot, h = x.slot()
+	}
+	if slot != nil && slot.h == h && slot.mt != nil && g.shared(recs, n, slot.mt, a, &out) {
+		return out
+	}
 	at := take(&a.at, n)
 	for _, r := range recs {
 		rec := g.recs.at(r)
@@ -557,7 +577,7 @@ func (g *gatherer) build(si int32, a *arena) Session {
 			continue
 		}
 		k := g.locOf[rec.act.Lifeline()]
-		at[count[k]] = origin{hi: rec.hi, lo: rec.lo, act: rec.act, line: rec.line, meta: rec.meta &^ unpairedMark, span: g.spanOf(rec)}
+		at[count[k]] = g.origin(rec)
 		count[k]++
 	}
 	// count[k] is now where location k ends.
@@ -599,7 +619,45 @@ func (g *gatherer) build(si int32, a *arena) Session {
 	orig.starts[len(g.locs)] = int32(w)
 	orig.at = orig.at[:w]
 	out.MT = mt
+	switch {
+	case slot == nil:
+	case slot.h == h && slot.mt == nil: // seen twice: kept
+		if kept := x.keep(slot, h, mt); kept != nil {
+			out.MT, out.Shared = kept, true
+		}
+	default:
+		x.seen(slot, h)
+	}
 	return out
+}
+
+// origin returns the compact origin of rec.
+func (g *gatherer) origin(rec *record) origin {
+	return origin{hi: rec.hi, lo: rec.lo, act: rec.act, line: rec.line, meta: rec.meta &^ unpairedMark, span: g.spanOf(rec)}
+}
+
+// shared gives out, the session of the n events recs not dropped, the
+// multi-trace mt of its shape when its events are those of mt (not when
+// only their hashes are equal), with its origins in the order read, and
+// reports whether it did.
+func (g *gatherer) shared(recs []int32, n int, mt *multitrace.MultiTrace, a *arena, out *Session) bool {
+	saved := a.at
+	at := take(&a.at, n)
+	i := 0
+	for _, r := range recs {
+		if rec := g.recs.at(r); !g.dropped(rec) {
+			at[i] = g.origin(rec)
+			i++
+		}
+	}
+	if !a.shapes.same(at, g.locOf, mt) {
+		a.at = saved
+		return false
+	}
+	orig := &take(&a.origins, 1)[0]
+	*orig = Origins{inputs: g.inputs, at: at, locOf: g.locOf}
+	out.MT, out.Shared, out.Origins = mt, true, orig
+	return true
 }
 
 // dropped reports whether rec is not in its session's multi-trace: a span

@@ -85,7 +85,7 @@ func NewJoiner(opt logs.Options, budget int64, dir string) (*Joiner, error) {
 	if dir == "" {
 		dir = os.TempDir()
 	}
-	return &Joiner{opt: opt, g: g, budget: budget, dir: dir}, nil
+	return &Joiner{opt: opt, g: g, budget: budget, dir: dir, arena: arena{shapes: newShapes(budget)}}, nil
 }
 
 // Read reads the log in (opened with the joiner's options) into the

@@ -32,6 +32,11 @@ type Origins struct {
 	starts []int32  // where each component's events start in at
 	at     []origin
 	htf    bool // the origins of a .htf file's events (HTFOrigins)
+	// locOf, when not nil, is the location of each lifeline, and at holds
+	// the events in the order read rather than by component (the session
+	// of a shared multi-trace: each location's events are in that order),
+	// no starts: At looks an event up among them.
+	locOf []int32
 }
 
 // origin is the compact form of an Origin, with the event's action: a
@@ -50,10 +55,10 @@ type origin struct {
 // when there is none (no such event, or a session without origins: a
 // .htf multi-trace).
 func (o *Origins) At(c, i int) (Origin, bool) {
-	if o == nil || c < 0 || c+1 >= len(o.starts) || i < 0 || int(o.starts[c])+i >= int(o.starts[c+1]) {
+	e, ok := o.event(c, i)
+	if !ok {
 		return Origin{}, false
 	}
-	e := o.at[int(o.starts[c])+i]
 	if o.htf {
 		return Origin{File: o.inputs[0], Line: int(e.line), Col: int(e.meta >> 8)}, true
 	}
@@ -65,6 +70,26 @@ func (o *Origins) At(c, i int) (Origin, bool) {
 		out.SpanID = fmt.Sprintf("%016x", e.span)
 	}
 	return out, true
+}
+
+// event returns the compact origin of event i of component c.
+func (o *Origins) event(c, i int) (origin, bool) {
+	switch {
+	case o == nil || c < 0 || i < 0:
+	case o.locOf != nil:
+		// In the order read: a judgment asks for a few events of a Fail.
+		for _, e := range o.at {
+			if int(o.locOf[e.act.Lifeline()]) == c {
+				if i == 0 {
+					return e, true
+				}
+				i--
+			}
+		}
+	case c+1 < len(o.starts) && int(o.starts[c])+i < int(o.starts[c+1]):
+		return o.at[int(o.starts[c])+i], true
+	}
+	return origin{}, false
 }
 
 // HTFOrigins returns the origins of the events of the .htf multi-trace at

@@ -23,6 +23,11 @@ type Session struct {
 	// cannot be read. A Source also hands out, in their place, the inputs
 	// it could not read, whole or in part: their Err is an *InputError.
 	Err error
+	// Shared marks an MT that the sessions of the same events share (a
+	// Joiner's sessions repeat: it keeps the multi-trace of a shape it
+	// built twice, see shapes): it is never changed nor reused for
+	// another, so that a judge may remember its verdict by its pointer.
+	Shared bool
 	// read, when set, reads MT (or Err) when the session is judged: a .htf
 	// file is read by the worker that judges it (HTF, Later), or, by a run
 	// with one worker, in a batch just before it (check.Run).
