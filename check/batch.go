@@ -293,8 +293,8 @@ func (c *Checker) judgeExplored(i int, s session.Session, explore bool) (o Outco
 	default:
 		o.MT = mt
 		// The check is timed on the monotonic clock alone, from the
-		// checker's epoch: two readings of it cost a small session of a
-		// log about as much as its check (c.epoch).
+		// checker's epoch (c.epoch): a reading costs about as much as a
+		// remembered verdict, which takes one, for At.
 		var ok bool
 		if s.Shared && !explore {
 			o.Result, o.Engine, ok = c.remembered(mt)

@@ -151,7 +151,8 @@ type Checker struct {
 	// shared remembers the verdicts of shared multi-traces
 	// (session.Session.Shared) by their pointers, direct-mapped by a hash
 	// of it: a repeated session of a log is judged in a look-up, without
-	// the engine's memo (its key built and compared).
+	// the engine's memo (its key built and compared). It keeps at most
+	// sharedSlots of them alive (a joiner's hold at most 64 events each).
 	shared [sharedSlots]atomic.Pointer[sharedVerdict]
 	seed   maphash.Seed
 }
