@@ -160,6 +160,17 @@ func checkJoinedIn(t *testing.T, name string, in []byte, f logs.Format, opt logs
 			s.Err != nil && s.Err.Error() != w.Err.Error() || s.MT != nil && w.MT != nil && !s.MT.Equal(w.MT) {
 			t.Errorf("Joiner (budget %d):\n%+v\nRead:\n%+v", budget, s.Meta, w.Meta)
 		}
+		// Its events' origins too (a session of a shape seen before
+		// keeps them in the order read: session.Session.Shared).
+		for c := 0; s.MT != nil && w.MT != nil && c < len(w.MT.Components); c++ {
+			for e := range len(w.MT.Components[c].Trace) + 1 {
+				so, sok := s.Origins.At(c, e)
+				wo, wok := w.Origins.At(c, e)
+				if so != wo || sok != wok {
+					t.Errorf("Joiner (budget %d): session %q, event %d of component %d: origin %+v %v, Read %+v %v", budget, s.ID, e, c, so, sok, wo, wok)
+				}
+			}
+		}
 	}
 	if i != len(want) {
 		t.Errorf("Joiner: %d sessions, Read %d", i, len(want))
