@@ -26,7 +26,8 @@ type Session struct {
 	// Shared marks an MT that the sessions of the same events share (a
 	// Joiner's sessions repeat: it keeps the multi-trace of a shape it
 	// built twice, see shapes): it is never changed nor reused for
-	// another, so that a judge may remember its verdict by its pointer.
+	// another, so that a judge may remember its verdict by its pointer;
+	// its readers must not change it either.
 	Shared bool
 	// read, when set, reads MT (or Err) when the session is judged: a .htf
 	// file is read by the worker that judges it (HTF, Later), or, by a run
