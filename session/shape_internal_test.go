@@ -148,6 +148,9 @@ func readShaped(t *testing.T, files []string, x *shapes, budget int64) []Session
 		}
 		in.Close()
 	}
+	if j.Spilled() != (budget > 0) {
+		t.Fatalf("budget %d: spilled %v", budget, j.Spilled())
+	}
 	var out []Session
 	for s, err := range j.Sessions() {
 		if err != nil {
