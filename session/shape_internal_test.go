@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,8 +10,10 @@ import (
 	"testing"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/gen"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
+	"github.com/ivc-project/ivc/spec"
 )
 
 // shapeLogs writes, in dir, logs of sessions that repeat a few shapes,
@@ -125,21 +128,28 @@ func shapeLogs(t *testing.T, dir string) (inputs [][]string, shareable [][]bool)
 	return [][]string{files[:1], files[:]}, shareable
 }
 
-// readShaped reads files with a joiner whose shapes are x (nil: none).
+// readShaped reads files with a joiner whose shapes are x (nil: none),
+// over the signature of shapeLogs.
 func readShaped(t *testing.T, files []string, x *shapes, budget int64) []Session {
 	t.Helper()
 	sig, err := interaction.NewSignature([]string{"a", "b", "c"}, []string{"m", "n"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	j, err := NewJoiner(logs.Options{Sig: sig}, budget, t.TempDir())
+	return readShapedWith(t, files, x, budget, logs.Options{Sig: sig})
+}
+
+// readShapedWith is readShaped with the options opt.
+func readShapedWith(t *testing.T, files []string, x *shapes, budget int64, opt logs.Options) []Session {
+	t.Helper()
+	j, err := NewJoiner(opt, budget, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer j.Close()
 	j.arena.shapes = x
 	for _, f := range files {
-		in, err := logs.Open(f, logs.Auto, logs.Options{Sig: sig})
+		in, err := logs.Open(f, logs.Auto, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -282,5 +292,58 @@ func TestShapesCollision(t *testing.T) {
 	got := readShaped(t, files, x, 0)
 	if err := sameSessions(got, want); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestShapesSpans: spans too (OTLP/JSON and Jaeger, each one file, with
+// spilling), their pairing and their ids in the origins: the sessions a
+// joiner builds with its shapes are those it builds without, and, in
+// memory, repeated ones are shared.
+func TestShapesSpans(t *testing.T) {
+	sp, err := spec.Load("../testdata/lfrem/signature.hsf", "../testdata/lfrem/i1.hif")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mts []*multitrace.MultiTrace
+	for _, k := range []gen.Kind{gen.KindAccepted, gen.KindNoise} {
+		drawn, err := gen.Generate(sp.Store, sp.Root, gen.Config{Kind: k, N: 4, Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 5 {
+			for i := range drawn {
+				if drawn[i].Len() > 0 {
+					mts = append(mts, &drawn[i])
+				}
+			}
+		}
+	}
+	for _, f := range []logs.Format{logs.OTLP, logs.Jaeger} {
+		var buf bytes.Buffer
+		if err := gen.Write(&buf, f, sp.Sig, nil, mts, 1); err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(t.TempDir(), map[logs.Format]string{logs.OTLP: "spans.otlp.json", logs.Jaeger: "spans.jaeger.json"}[f])
+		if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		opt := logs.Options{Sig: sp.Sig}
+		for _, budget := range []int64{0, 4 << 10} {
+			want := readShapedWith(t, []string{file}, nil, budget, opt)
+			got := readShapedWith(t, []string{file}, newShapes(budget), budget, opt)
+			if err := sameSessions(got, want); err != nil {
+				t.Fatalf("%s, budget %d: %v", f, budget, err)
+			}
+			shared := 0
+			for _, s := range got {
+				if s.Shared {
+					shared++
+				}
+			}
+			// Within 4 KiB, the shapes' sixteenth (256 bytes) holds none.
+			if (shared == 0) != (budget > 0) {
+				t.Errorf("%s, budget %d: %d sessions shared among %d", f, budget, shared, len(got))
+			}
+		}
 	}
 }
