@@ -20,7 +20,7 @@ func (t *Table) watch(s *liveSession, now time.Time) {
 	k := len(s.events) - 1
 	ev := &s.events[k]
 	switch {
-	case ev.dropped: // Inconc, whatever else
+	case ev.dropped(): // Inconc, whatever else
 		t.unwatch(s)
 		return
 	case !ev.final(): // decided at assembly (span pairing): not read
@@ -28,7 +28,7 @@ func (t *Table) watch(s *liveSession, now time.Time) {
 			t.unwatch(s)
 		}
 		return
-	case ev.ignored:
+	case ev.ignored():
 		return
 	case t.again(s, k):
 		// The same event again (an exporter's retry): assembly drops
@@ -106,7 +106,7 @@ const maxRewalk = 4096
 func (t *Table) rewalk(s *liveSession, i int, set []uint64) (ok, walked bool) {
 	order := t.order[:0]
 	for j := range s.events {
-		if e := &s.events[j]; !e.ignored && !e.dropped && t.asm.Location(e.action) == i && !s.repeated(j) {
+		if e := &s.events[j]; !e.ignored() && !e.dropped() && t.asm.Location(e.action) == i && !s.repeated(j) {
 			order = append(order, int32(j))
 		}
 	}
@@ -208,7 +208,7 @@ const seenScan = 16
 // watchedKey returns the eventKey of event j of s if the early check kept
 // it (again): an event it walked, with a key.
 func (s *liveSession) watchedKey(j int) (eventKey, bool) {
-	if ev := &s.events[j]; ev.dropped || ev.ignored || !ev.final() {
+	if ev := &s.events[j]; ev.dropped() || ev.ignored() || !ev.final() {
 		return eventKey{}, false
 	}
 	return keyOf(&s.events[j])

@@ -118,7 +118,7 @@ func DefaultMaxMemory() int64 { return check.DefaultMaxMemory(2) }
 
 // Bytes held, as the table counts them (TestHeldBytes measures them): a
 // session (its liveSession, its entries in the table's map and lists,
-// about 480 B, and its id), each event in its session's slice (a
+// about 500 B, and its id), each event in its session's slice (a
 // liveEvent with what pairs a span at its session's assembly, counted by
 // the slice's capacity, as append grows it), the rare fields of a span's
 // link (its links and the names of undeclared messages), and per location
@@ -162,6 +162,7 @@ type liveSession struct {
 	hash        uint64       // of id (sessionIndex), kept: forgetting s reads no id again
 	sameHash    *liveSession // the next session of the same hash (sessionIndex)
 	events      []liveEvent
+	rares       []*linkRare // the rare fields of its events' links (liveEvent.rare)
 	first, last time.Time
 	bytes       int64        // held by its events beyond their slice (Table.bytes counts them too)
 	revision    int          // of its last record
@@ -404,10 +405,10 @@ func (t *Table) add(source string, ev logs.Event, now time.Time) {
 		t.beginning++
 	}
 	c := cap(s.events)
-	s.events = append(s.events, t.hold(&ev, source))
+	e, held := t.hold(s, &ev, source)
+	s.events = append(s.events, e)
 	s.last = now
 	t.bytes += int64(cap(s.events)-c) * eventBytes
-	held := s.events[len(s.events)-1].heldBytes()
 	s.bytes += held
 	t.bytes += held
 	if t.online != nil && !s.unwatched {
@@ -631,8 +632,8 @@ func (t *Table) judge(s *liveSession) check.Outcome {
 		ls = session.Session{Meta: session.Meta{File: s.file, ID: s.id}, Err: err}
 		for i := range s.events {
 			switch ev := &s.events[i]; {
-			case ev.dropped:
-			case ev.ignored:
+			case ev.dropped():
+			case ev.ignored():
 				ls.Ignored++
 			default:
 				ls.Events++
