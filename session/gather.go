@@ -2,6 +2,7 @@ package session
 
 import (
 	"cmp"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
@@ -148,7 +149,12 @@ type gatherer struct {
 	id   string
 	sess []sessionState
 	last int32 // the session found last (sessionAt)
-	recs records
+	// recent are sessions found lately, by a slot of their id's last
+	// bytes (recentSlot): a log interleaves the events of the sessions
+	// under way, whose states are still in the cache, and one found here
+	// costs no hash of its id and no probe of the index.
+	recent [recentSlots]int32
+	recs   records
 	// byRec lists the records session by session, each session's in the
 	// order read: those of session s are byRec[first[s]:first[s+1]]
 	// (index), when indexed.
@@ -250,12 +256,14 @@ func (g *gatherer) sessionOf(id []byte, line, index int) int32 {
 func (g *gatherer) sessionAt(id []byte, input int32, line, index int) int32 {
 	s := g.last // the events of a session mostly come together: no hash
 	if int(s) >= len(g.sess) || g.sess[s].id != string(id) {
-		var at int
-		var tag uint32
-		if s, at, tag = g.ids.find(id, g.sess); s < 0 {
-			s = g.newSession(id, input, line, index, at, tag)
-			g.last = s
-			return s
+		r := &g.recent[recentSlot(id)]
+		if s = *r; int(s) >= len(g.sess) || g.sess[s].id != string(id) {
+			var at int
+			var tag uint32
+			if s, at, tag = g.ids.find(id, g.sess); s < 0 {
+				s = g.newSession(id, input, line, index, at, tag)
+			}
+			*r = s
 		}
 	}
 	g.last = s
@@ -263,6 +271,22 @@ func (g *gatherer) sessionAt(id []byte, input int32, line, index int) int32 {
 		st.line = line
 	}
 	return s
+}
+
+const recentSlots = 64
+
+// recentSlot returns the slot of id among gatherer.recent: ids mostly
+// differ in their last bytes (counters, random hex).
+func recentSlot(id []byte) int {
+	var x uint32
+	if n := len(id); n >= 4 {
+		x = binary.LittleEndian.Uint32(id[n-4:])
+	} else {
+		for _, b := range id {
+			x = x<<8 | uint32(b)
+		}
+	}
+	return int((x*0x9e3779b1)>>26) & (recentSlots - 1)
 }
 
 // doubled returns s with room for one more element: twice its length
