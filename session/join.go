@@ -58,6 +58,8 @@ func ParseScope(s string) (Scope, error) {
 // as soon as it is made (elsewhere on Unix): only its open descriptor
 // keeps it, so an interrupted run leaves nothing behind. Close closes it.
 // The sessions and their order are the same with or without spilling.
+// Besides, the multi-traces its repeated sessions share (Session.Shared)
+// take at most 1 MiB, and a sixteenth of budget when that is less.
 type Joiner struct {
 	opt    logs.Options
 	g      *gatherer
