@@ -315,7 +315,16 @@ func (c *Checker) judgeExplored(i int, s session.Session, explore bool) (o Outco
 			o.auto = c.auto
 		}
 		if c.opt.RepairFails && o.Result.Verdict == verdict.Fail {
-			o.Repair = c.repairOutcome(mt, o.Result)
+			var ok bool
+			if s.Shared && !explore {
+				o.Repair, ok = c.rememberedRepair(mt)
+			}
+			if !ok {
+				o.Repair = c.repairOutcome(mt, o.Result)
+				if s.Shared && !explore {
+					c.rememberRepair(mt, o.Repair)
+				}
+			}
 			o.RepairElapsed = time.Since(o.At)
 		}
 	}

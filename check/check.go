@@ -57,6 +57,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -157,11 +158,13 @@ type Checker struct {
 	seed   maphash.Seed
 }
 
-// sharedVerdict is the verdict of a shared multi-trace.
+// sharedVerdict is the verdict of a shared multi-trace, and the repair of
+// its Fail once found (Options.RepairFails).
 type sharedVerdict struct {
 	mt     *multitrace.MultiTrace
 	res    verdict.Result
 	engine Engine
+	repair *verdict.Repair
 }
 
 const sharedSlots = 1 << 10
@@ -178,6 +181,34 @@ func (c *Checker) remembered(mt *multitrace.MultiTrace) (verdict.Result, Engine,
 		return v.res.Clone(), v.engine, true
 	}
 	return verdict.Result{}, 0, false
+}
+
+// rememberedRepair returns the repair of the Fail of mt, a shared
+// multi-trace, when c remembers one.
+func (c *Checker) rememberedRepair(mt *multitrace.MultiTrace) (*verdict.Repair, bool) {
+	if v := c.sharedSlot(mt).Load(); v != nil && v.mt == mt && v.repair != nil {
+		r := *v.repair
+		r.Edits = slices.Clone(r.Edits)
+		return &r, true
+	}
+	return nil, false
+}
+
+// rememberRepair remembers r, the repair of the Fail of mt, a shared
+// multi-trace whose verdict c remembers, when it is the one the same
+// multi-trace always has: not an incomplete one, which a limit may cut.
+func (c *Checker) rememberRepair(mt *multitrace.MultiTrace, r *verdict.Repair) {
+	if r.Incomplete {
+		return
+	}
+	slot := c.sharedSlot(mt)
+	if v := slot.Load(); v != nil && v.mt == mt && v.repair == nil {
+		kept := *r
+		kept.Edits = slices.Clone(r.Edits)
+		with := *v
+		with.repair = &kept
+		slot.CompareAndSwap(v, &with)
+	}
 }
 
 // remember remembers res, the verdict of mt, a shared multi-trace, when it

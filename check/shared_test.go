@@ -20,6 +20,7 @@ import (
 // multi-trace (session.Session.Shared), whose verdict the checker
 // remembers. Each outcome is the one a checker of its own gives the
 // session judged alone, not shared: its verdict, explanation and stops
+// and its repair in prefix mode, which the checker remembers too
 // (multi-traces of lfrem's i1, accepted, prefixes and Fails, six times
 // each, in accept and prefix mode, with one worker and two).
 func TestSharedVerdicts(t *testing.T) {
@@ -56,6 +57,7 @@ func TestSharedVerdicts(t *testing.T) {
 	for _, mode := range []verdict.Mode{verdict.Accept, verdict.Prefix} {
 		opt := check.DefaultOptions()
 		opt.Mode = mode
+		opt.RepairFails = mode == verdict.Prefix
 		for _, jobs := range []int{1, 2} {
 			c, err := check.New(sp, opt)
 			if err != nil {
@@ -88,8 +90,12 @@ func TestSharedVerdicts(t *testing.T) {
 					t.Fatal(err)
 				}
 				want := alone.Judge(session.Session{Meta: o.Meta, MT: o.MT})
-				if !reflect.DeepEqual(o.Result, want.Result) || !reflect.DeepEqual(o.Stops(), want.Stops()) {
-					t.Errorf("%s, %d jobs, session %s: %v %v, judged alone %v %v", mode, jobs, o.ID, o.Result, o.Stops(), want.Result, want.Stops())
+				if !reflect.DeepEqual(o.Result, want.Result) || !reflect.DeepEqual(o.Stops(), want.Stops()) ||
+					!reflect.DeepEqual(o.Repair, want.Repair) {
+					t.Errorf("%s, %d jobs, session %s: %v %v %+v, judged alone %v %v %+v", mode, jobs, o.ID, o.Result, o.Stops(), o.Repair, want.Result, want.Stops(), want.Repair)
+				}
+				if opt.RepairFails && o.Result.Verdict == verdict.Fail && o.Repair == nil {
+					t.Errorf("%s, %d jobs, session %s: a Fail without its repair", mode, jobs, o.ID)
 				}
 				if o.Result.Verdict == verdict.Fail {
 					fails++
