@@ -295,8 +295,9 @@ func (c *Checker) judgeExplored(i int, s session.Session, explore bool) (o Outco
 		// The check is timed on the monotonic clock alone, from the
 		// checker's epoch (c.epoch): a reading costs about as much as a
 		// remembered verdict, which takes one, for At.
+		shared := s.Shared && !explore // its verdict and repair remembered by its pointer
 		var ok bool
-		if s.Shared && !explore {
+		if shared {
 			o.Result, o.Engine, ok = c.remembered(mt)
 		}
 		if ok { // a look-up: not timed (Elapsed)
@@ -307,7 +308,7 @@ func (c *Checker) judgeExplored(i int, s session.Session, explore bool) (o Outco
 			t1 := time.Since(c.epoch)
 			o.At = c.epoch.Add(t1)
 			o.Elapsed = t1 - t0 - o.Setup
-			if s.Shared && !explore {
+			if shared {
 				c.remember(mt, o.Result, o.Engine)
 			}
 		}
@@ -315,13 +316,12 @@ func (c *Checker) judgeExplored(i int, s session.Session, explore bool) (o Outco
 			o.auto = c.auto
 		}
 		if c.opt.RepairFails && o.Result.Verdict == verdict.Fail {
-			var ok bool
-			if s.Shared && !explore {
+			if ok = false; shared {
 				o.Repair, ok = c.rememberedRepair(mt)
 			}
 			if !ok {
 				o.Repair = c.repairOutcome(mt, o.Result)
-				if s.Shared && !explore {
+				if shared {
 					c.rememberRepair(mt, o.Repair)
 				}
 			}

@@ -174,10 +174,19 @@ func (c *Checker) sharedSlot(mt *multitrace.MultiTrace) *atomic.Pointer[sharedVe
 	return &c.shared[maphash.Comparable(c.seed, mt)&(sharedSlots-1)]
 }
 
+// sharedOf returns what c remembers of mt, a shared multi-trace; nil when
+// nothing.
+func (c *Checker) sharedOf(mt *multitrace.MultiTrace) *sharedVerdict {
+	if v := c.sharedSlot(mt).Load(); v != nil && v.mt == mt {
+		return v
+	}
+	return nil
+}
+
 // remembered returns the verdict of mt, a shared multi-trace, when c
 // remembers it.
 func (c *Checker) remembered(mt *multitrace.MultiTrace) (verdict.Result, Engine, bool) {
-	if v := c.sharedSlot(mt).Load(); v != nil && v.mt == mt {
+	if v := c.sharedOf(mt); v != nil {
 		return v.res.Clone(), v.engine, true
 	}
 	return verdict.Result{}, 0, false
@@ -186,7 +195,7 @@ func (c *Checker) remembered(mt *multitrace.MultiTrace) (verdict.Result, Engine,
 // rememberedRepair returns the repair of the Fail of mt, a shared
 // multi-trace, when c remembers one.
 func (c *Checker) rememberedRepair(mt *multitrace.MultiTrace) (*verdict.Repair, bool) {
-	if v := c.sharedSlot(mt).Load(); v != nil && v.mt == mt && v.repair != nil {
+	if v := c.sharedOf(mt); v != nil && v.repair != nil {
 		r := *v.repair
 		r.Edits = slices.Clone(r.Edits)
 		return &r, true
@@ -198,16 +207,12 @@ func (c *Checker) rememberedRepair(mt *multitrace.MultiTrace) (*verdict.Repair, 
 // multi-trace whose verdict c remembers, when it is the one the same
 // multi-trace always has: not an incomplete one, which a limit may cut.
 func (c *Checker) rememberRepair(mt *multitrace.MultiTrace, r *verdict.Repair) {
-	if r.Incomplete {
-		return
-	}
-	slot := c.sharedSlot(mt)
-	if v := slot.Load(); v != nil && v.mt == mt && v.repair == nil {
-		kept := *r
-		kept.Edits = slices.Clone(r.Edits)
+	if v := c.sharedOf(mt); v != nil && v.repair == nil && !r.Incomplete {
 		with := *v
-		with.repair = &kept
-		slot.CompareAndSwap(v, &with)
+		with.repair = &verdict.Repair{}
+		*with.repair = *r
+		with.repair.Edits = slices.Clone(r.Edits)
+		c.sharedSlot(mt).CompareAndSwap(v, &with)
 	}
 }
 

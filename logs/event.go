@@ -4,9 +4,15 @@ import (
 	"cmp"
 	"hash/maphash"
 	"io"
+	"math"
 
 	"github.com/ivc-project/ivc/interaction"
 )
+
+// Line32 returns line as those who hold many events keep it (a session's
+// records, the monitor's held events): in 32 bits, clamped, so that a log
+// of more than 4,294,967,295 lines names its last ones by that line.
+func Line32(line int) uint32 { return uint32(min(max(int64(line), 0), math.MaxUint32)) }
 
 // Event is one event of a log as Scan hands it out, before it is gathered
 // into its session (by a session.Assembler): judged (its action is in the

@@ -1,7 +1,6 @@
 package monitor
 
 import (
-	"math"
 	"unsafe"
 
 	"github.com/ivc-project/ivc/interaction"
@@ -86,7 +85,7 @@ func (t *Table) hold(s *liveSession, ev *logs.Event, source string) (liveEvent, 
 		}
 		t.lastSource, t.lastSourceAt = source, i
 	}
-	e := liveEvent{index: int64(ev.Index), line: uint32(min(max(int64(ev.Line), 0), math.MaxUint32)), span: ev.Span, hi: ev.Key.Hi,
+	e := liveEvent{index: int64(ev.Index), line: logs.Line32(ev.Line), span: ev.Span, hi: ev.Key.Hi,
 		lo: ev.Key.Lo, action: ev.Action, source: t.lastSourceAt, kind: ev.Key.Kind,
 		flags: flagIf(ev.Ignored, eventIgnored) | flagIf(ev.Dropped, eventDropped) | flagIf(ev.Unpaired, eventUnpaired)}
 	var held int64

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/hashslots"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/syntax"
@@ -53,8 +54,6 @@ const maxInputs = 1 << 24
 
 func (r *record) input() int32       { return int32(r.meta >> 8) }
 func (r *record) kind() logs.KeyKind { return logs.KeyKind(r.meta &^ recordMarks) }
-
-func clampLine(line int) uint32 { return uint32(min(max(int64(line), 0), math.MaxUint32)) }
 
 // records holds records in chunks: growing never copies them, and never
 // holds twice their size.
@@ -128,7 +127,9 @@ type sessionState struct {
 }
 
 // sessionBytes is what a session holds in memory besides its id's bytes:
-// its state (88 bytes) with room to grow (doubled: up to as much again),
+// its state (88 bytes) with room to grow (hashslots.Doubled: up to as much
+// again; the held spans, whose doubling gained nothing measurable, grow by
+// append, and spanRefBytes counts no room),
 // its entry in the index of ids (16 to 32 bytes) and in the index of its
 // records (gatherer.first, 4): 108 to 212 bytes, counted between
 // (TestJoinerAccounting measures the heap against the count).
@@ -289,23 +290,6 @@ func recentSlot(id []byte) int {
 	return int((x*0x9e3779b1)>>26) & (recentSlots - 1)
 }
 
-// doubled returns s with room for one more element: twice its length
-// when it is full and long. Append grows a long slice by a quarter, so
-// that a log's session states were copied about four times over (7% of
-// reading a JSON Lines log, their ids' pointers with write barriers); a
-// short one it doubles (a session assembled alone holds one). The room
-// to grow is then up to the length again: sessionBytes counts it. (The
-// held spans, whose doubling gained nothing measurable, grow by append:
-// spanRefBytes does not count room.)
-func doubled[S ~[]E, E any](s S) S {
-	if n := len(s); n == cap(s) && n >= 256 {
-		d := make(S, n, 2*n) // exactly: slices.Grow steps by quarters past it
-		copy(d, s)
-		return d
-	}
-	return s
-}
-
 // newSession makes the session id, first read at line and index of input,
 // whose entry in the index goes at at with tag (sessionIndex.find).
 func (g *gatherer) newSession(id []byte, input int32, line, index, at int, tag uint32) int32 {
@@ -314,7 +298,7 @@ func (g *gatherer) newSession(id []byte, input int32, line, index, at int, tag u
 		text = string(id)
 	}
 	g.ids.put(at, tag, s)
-	g.sess = append(doubled(g.sess), sessionState{id: text, line: line, index: index, input: input})
+	g.sess = append(hashslots.Doubled(g.sess), sessionState{id: text, line: line, index: index, input: input})
 	g.bytes += sessionBytes + int64(len(text))
 	return s
 }
@@ -368,7 +352,7 @@ func (g *gatherer) Add(id []byte, line, index int, act interaction.Action, key l
 	}
 	g.events++
 	s.events++
-	g.keep(si, record{hi: key.Hi, act: act, lo: key.Lo, line: clampLine(line),
+	g.keep(si, record{hi: key.Hi, act: act, lo: key.Lo, line: logs.Line32(line),
 		meta: uint32(g.input())<<8 | uint32(key.Kind), span: g.spanRef(s, span)})
 	return nil
 }

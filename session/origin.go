@@ -114,7 +114,7 @@ func HTFOrigins(path string) *Origins {
 	for _, c := range f.Components {
 		o.starts = append(o.starts, int32(len(o.at)))
 		for _, e := range c.Trace {
-			o.at = append(o.at, origin{line: clampLine(e.Pos.Line), meta: uint32(min(max(e.Pos.Col, 0), 1<<24-1)) << 8})
+			o.at = append(o.at, origin{line: logs.Line32(e.Pos.Line), meta: uint32(min(max(e.Pos.Col, 0), 1<<24-1)) << 8})
 		}
 	}
 	o.starts = append(o.starts, int32(len(o.at)))

@@ -174,7 +174,7 @@ func (g *gatherer) putSpan(si int32, input int32, line int, act interaction.Acti
 	ref.links, ref.nlinks = int32(len(g.linkIDs)), uint16(len(links))
 	g.linkIDs = append(g.linkIDs, links...)
 	g.spans = append(g.spans, ref)
-	g.keep(si, record{hi: key.Hi, act: act, lo: key.Lo, line: clampLine(line),
+	g.keep(si, record{hi: key.Hi, act: act, lo: key.Lo, line: logs.Line32(line),
 		meta: uint32(input)<<8 | uint32(key.Kind), span: int32(len(g.spans))})
 	g.bytes += spanRefBytes + 8*int64(len(links))
 	return nil

@@ -135,8 +135,8 @@ func (x *shapes) same(at []origin, locOf []int32, mt *multitrace.MultiTrace) boo
 		x.locs[k].events = 0 // a cursor now
 	}
 	for _, e := range at {
-		l := &x.locs[locOf[e.act.Lifeline()]]
-		tr := mt.Components[locOf[e.act.Lifeline()]].Trace
+		k := locOf[e.act.Lifeline()]
+		l, tr := &x.locs[k], mt.Components[k].Trace // as many events as tr (above)
 		if a := tr[l.events]; len(a) != 1 || a[0] != e.act {
 			return false
 		}

@@ -561,7 +561,7 @@ func (g *gatherer) putAt(si int32, e *spilled) {
 		if e.tag&unpairedFlag != 0 {
 			meta |= unpairedMark // counted in its header
 		}
-		g.keep(si, record{hi: e.key.Hi, act: e.act, lo: e.key.Lo, line: clampLine(e.line), meta: meta, span: g.spanRef(s, e.span)})
+		g.keep(si, record{hi: e.key.Hi, act: e.act, lo: e.key.Lo, line: logs.Line32(e.line), meta: meta, span: g.spanRef(s, e.span)})
 	}
 }
 

@@ -11,7 +11,8 @@
 // shift, shift = 64 − k), then the next free one (linear probing).
 //
 // The probes stay in the tables' own code (they compare the entries they
-// meet with their own kind of key); the growth is here.
+// meet with their own kind of key); the growth is here, and that of the
+// slices whose entries the tables index (Doubled).
 package hashslots
 
 // Grow returns a table twice the size of old and its shift (shift − 1),
@@ -43,4 +44,20 @@ func Mix(x uint64) uint64 {
 	x ^= x >> 27
 	x *= 0x94d049bb133111eb
 	return x ^ x>>31
+}
+
+// Doubled returns s with room for one more element: twice its length when
+// it is full and long (from 256 elements). Append grows a long slice by a
+// quarter, so that the slices a table indexes (a gatherer's session
+// states, a search's records of its vertices) were copied about four
+// times over as they grew, into memory new to the process each time; a
+// short one append doubles itself. The room to grow is then up to the
+// length again (not more: slices.Grow steps by quarters past twice).
+func Doubled[S ~[]E, E any](s S) S {
+	if n := len(s); n == cap(s) && n >= 256 {
+		d := make(S, n, 2*n)
+		copy(d, s)
+		return d
+	}
+	return s
 }

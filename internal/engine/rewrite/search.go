@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/hashslots"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -359,13 +360,7 @@ func (pb *problem) push(v int32, m move) int32 {
 	act, next, consumed, how := pb.apply(v, m, vs.pos(w))
 	vs.setTerm(w, next)
 	if pb.recordsVia() {
-		if n := len(a.via); n == cap(a.via) && n >= 1024 {
-			// Doubled: append grows a long slice by a quarter, copying
-			// it about four times over, into memory new to the process
-			// each time (a tenth of a large search's growth of cost).
-			a.via = append(make([]viaStep, 0, 2*n), a.via...)
-		}
-		a.via = append(a.via, viaStep{parent: v, act: act, how: how})
+		a.via = append(hashslots.Doubled(a.via), viaStep{parent: v, act: act, how: how})
 	}
 	if g := pb.graph; g != nil {
 		g.edge(v, w, act, consumed, m.sim)
