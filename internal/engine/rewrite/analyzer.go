@@ -52,6 +52,9 @@ type Analyzer struct {
 	spent bool
 	used  bool
 
+	// noStraight turns straight off (tests compare the search with it).
+	noStraight bool
+
 	// Scratch space reused from one search to the next.
 	pb    problem
 	grows func() // pb.grows
@@ -273,6 +276,7 @@ type located struct {
 	// Memos kept from one multi-trace to the next (see compMemo), and
 	// their entries, counted as they are added.
 	memo    []compMemo
+	steps   steps // the optimistic attempt's steps (see straight)
 	entries int
 }
 
@@ -364,6 +368,7 @@ func (a *Analyzer) keep() {
 	for _, ps := range a.located {
 		for _, p := range ps {
 			clear(p.memo)
+			p.steps.clear()
 			p.entries = 0
 		}
 	}

@@ -223,7 +223,14 @@ func (pb *problem) accepted() verdict.Verdict {
 	before := pb.localNodes
 	pb.optimistic, pb.optimisticEnd, pb.gaveUp = true, before+replayWork*(events+1), false
 	defer func() { pb.optimistic = false }()
-	if v := pb.search(exactSearch); !pb.gaveUp {
+	v, decided := verdict.Inconc, false
+	if !pb.guard(func() { v, decided = pb.straight() }) {
+		decided = true // a limit abandoned it, as it would the search
+	}
+	if !decided {
+		v = pb.search(exactSearch)
+	}
+	if !pb.gaveUp {
 		return v
 	}
 	// Given up (its bound, or the node budget): its vertices are not
