@@ -92,6 +92,14 @@ func (rs *records) reserve(n int) {
 
 func (rs *records) at(i int32) *record { return &rs.chunks[i/recordChunk][i%recordChunk] }
 
+// sized makes rs n records long, in new chunks.
+func (rs *records) sized(n int) {
+	*rs = records{n: int32(n)}
+	for ; n > 0; n -= recordChunk {
+		rs.chunks = append(rs.chunks, make([]record, min(n, recordChunk), recordChunk))
+	}
+}
+
 // all yields the records in the order added.
 func (rs *records) all(yield func(int32, *record) bool) {
 	for c, chunk := range rs.chunks {
@@ -162,8 +170,11 @@ type gatherer struct {
 	byRec   []int32
 	first   []int32
 	indexed bool
-	events  int   // events in the signature
-	bytes   int64 // held, as counted by recordBytes and sessionBytes
+	// sortRecords: index sorts the records themselves (see index), which
+	// takes their memory again; set by a Joiner that has room for it.
+	sortRecords bool
+	events      int   // events in the signature
+	bytes       int64 // held, as counted by recordBytes and sessionBytes
 	// maxEvents is the most events one session may hold (0: no bound):
 	// its share of the memory budget (logs.Options.MaxHeld).
 	maxEvents int
@@ -409,7 +420,12 @@ func (g *gatherer) recordsOf(si int32) []int32 {
 
 // index lists the records session by session (byRec, first): a counting
 // sort by session, in one pass over the records from the last, as each
-// session's count is known.
+// session's count is known. With sortRecords, the records themselves are
+// sorted so, into new chunks that replace theirs (byRec is then the
+// identity): a session's records are then read one after the other when
+// it is built, where they lay one or two to a cache line across the log,
+// each line read from memory (JSON Lines distinct-i0 about 10% less time,
+// repeated-i1 4%; the memory of the records twice over meanwhile).
 func (g *gatherer) index() {
 	n := len(g.sess)
 	first := slices.Grow(g.first[:0], n+1)[:n+1]
@@ -420,12 +436,29 @@ func (g *gatherer) index() {
 	}
 	first[n] = end
 	byRec := slices.Grow(g.byRec[:0], int(end))[:end]
-	for c := len(g.recs.chunks) - 1; c >= 0; c-- {
-		chunk := g.recs.chunks[c]
-		for i := len(chunk) - 1; i >= 0; i-- {
-			s := chunk[i].sess
-			first[s]--
-			byRec[first[s]] = int32(c*recordChunk + i)
+	if g.sortRecords && n > 1 {
+		var sorted records
+		sorted.sized(int(end))
+		for c := len(g.recs.chunks) - 1; c >= 0; c-- {
+			chunk := g.recs.chunks[c]
+			for i := len(chunk) - 1; i >= 0; i-- {
+				s := chunk[i].sess
+				first[s]--
+				*sorted.at(first[s]) = chunk[i]
+			}
+		}
+		for i := range byRec {
+			byRec[i] = int32(i)
+		}
+		g.recs = sorted
+	} else {
+		for c := len(g.recs.chunks) - 1; c >= 0; c-- {
+			chunk := g.recs.chunks[c]
+			for i := len(chunk) - 1; i >= 0; i-- {
+				s := chunk[i].sess
+				first[s]--
+				byRec[first[s]] = int32(c*recordChunk + i)
+			}
 		}
 	}
 	g.first, g.byRec, g.indexed = first, byRec, true

@@ -68,6 +68,7 @@ type Joiner struct {
 	spill  *spill // nil until the budget is passed
 	arena  arena
 	done   bool
+	noSort bool  // the records are not sorted by session (tests)
 	err    error // of spilling an ignored event
 	// alone marks a joiner that reads one log only (Source: a run of one
 	// log, or each log its own scope): its spans are paired in their file
@@ -227,6 +228,10 @@ func (j *Joiner) Sessions() iter.Seq2[Session, error] {
 	j.done = true
 	return func(yield func(Session, error) bool) {
 		if j.spill == nil {
+			// Room for the records sorted by session (see index) within
+			// the joiner's share of its budget.
+			held := j.g.bytes + int64(j.g.recs.n)*recordBytes
+			j.g.sortRecords = !j.noSort && (j.budget <= 0 || held*heldShare <= j.budget)
 			for i := range j.g.sess {
 				if !yield(j.g.build(int32(i), &j.arena), nil) {
 					return

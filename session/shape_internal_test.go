@@ -141,6 +141,12 @@ func readShaped(t *testing.T, files []string, x *shapes, budget int64) []Session
 
 // readShapedWith is readShaped with the options opt.
 func readShapedWith(t *testing.T, files []string, x *shapes, budget int64, opt logs.Options) []Session {
+	return readJoined(t, files, x, budget, opt, false)
+}
+
+// readJoined is readShapedWith, the records sorted by session or not
+// (noSort, see gatherer.index).
+func readJoined(t *testing.T, files []string, x *shapes, budget int64, opt logs.Options, noSort bool) []Session {
 	t.Helper()
 	j, err := NewJoiner(opt, budget, t.TempDir())
 	if err != nil {
@@ -148,6 +154,7 @@ func readShapedWith(t *testing.T, files []string, x *shapes, budget int64, opt l
 	}
 	defer j.Close()
 	j.arena.shapes = x
+	j.noSort = noSort
 	for _, f := range files {
 		in, err := logs.Open(f, logs.Auto, opt)
 		if err != nil {
@@ -345,5 +352,52 @@ func TestShapesSpans(t *testing.T) {
 				t.Errorf("%s, budget %d: %d sessions shared among %d", f, budget, shared, len(got))
 			}
 		}
+	}
+}
+
+// TestSortedRecords: the sessions a joiner builds from its records sorted
+// by session (gatherer.index) are those it builds from the records in the
+// order read: their meta, multi-traces and origins (the lines and span
+// ids Fails name), for logs of repeated and mixed shapes, spans paired
+// and duplicated (OTLP/JSON, one file and one log per service), and JSON
+// Lines joined from two files.
+func TestSortedRecords(t *testing.T) {
+	inputs, _ := shapeLogs(t, t.TempDir())
+	sig, err := interaction.NewSignature([]string{"a", "b", "c"}, []string{"m", "n"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type run struct {
+		files []string
+		opt   logs.Options
+	}
+	var runs []run
+	for _, files := range inputs {
+		runs = append(runs, run{files, logs.Options{Sig: sig}})
+	}
+	abp, err := spec.Load("../testdata/abp/abp.hsf", "../testdata/abp/abp.hif")
+	if err != nil {
+		t.Fatal(err)
+	}
+	services, err := filepath.Glob("../testdata/logs/services/*")
+	if err != nil || len(services) < 2 {
+		t.Fatalf("services: %v %v", services, err)
+	}
+	opt := logs.Options{Sig: abp.Sig}
+	runs = append(runs, run{[]string{"../testdata/logs/abp.jsonl"}, opt}, run{[]string{"../testdata/logs/abp.otlp.json"}, opt},
+		run{[]string{"../testdata/logs/abp.otlp.json", "../testdata/logs/abp.otlp.json"}, opt}, run{services, opt})
+	sorted := 0
+	for _, r := range runs {
+		want := readJoined(t, r.files, newShapes(0), 0, r.opt, true)
+		got := readJoined(t, r.files, newShapes(0), 0, r.opt, false)
+		if err := sameSessions(got, want); err != nil {
+			t.Fatalf("%v: %v", r.files, err)
+		}
+		if len(got) > 1 {
+			sorted++
+		}
+	}
+	if sorted < len(runs) {
+		t.Fatalf("%d runs of several sessions among %d", sorted, len(runs))
 	}
 }
