@@ -157,12 +157,15 @@ func (pb *problem) computeStep(t interaction.Term, pos []int32) stepResult {
 			}
 		}
 	}
-	// order: the fewest actions left first, ties in frontier order.
+	// order: the fewest actions left first, ties in frontier order. The
+	// successors are made in the order order makes them (the work list
+	// holds the moves last first), so that the store numbers their terms
+	// as the search does: a par's operands are ordered by their numbers.
 	best, size := succ[0], -1
-	for _, k := range succ {
-		_, next := st.Successor(t, int(k))
-		if s := st.NumActions(next); size < 0 || s < size {
-			best, size = k, s
+	for i := len(succ) - 1; i >= 0; i-- {
+		_, next := st.Successor(t, int(succ[i]))
+		if s := st.NumActions(next); size < 0 || s <= size {
+			best, size = succ[i], s
 		}
 	}
 	return stepResult{k: best, branched: true}

@@ -27,10 +27,14 @@ import (
 // steps among them) hold what a log's checks leave behind.
 func TestStraight(t *testing.T) {
 	t.Parallel()
+	// Each subject twice, in two stores: the analyzers' stores number their
+	// terms as their searches make them, and a par's operands are ordered
+	// by their numbers, so that a store shared would hide a search that
+	// makes its terms in another order.
 	type subject struct {
-		name string
-		st   *interaction.Store
-		root interaction.Term
+		name         string
+		st, st2, st3 *interaction.Store // the third for the multi-traces drawn
+		root, r2, r3 interaction.Term
 	}
 	var subjects []subject
 	for _, f := range []struct{ hsf, hif string }{
@@ -44,7 +48,15 @@ func TestStraight(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		subjects = append(subjects, subject{f.hif, sp.Store, sp.Root})
+		sp2, err := spec.Load(filepath.Join(dir, f.hsf), filepath.Join(dir, f.hif))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp3, err := spec.Load(filepath.Join(dir, f.hsf), filepath.Join(dir, f.hif))
+		if err != nil {
+			t.Fatal(err)
+		}
+		subjects = append(subjects, subject{f.hif, sp.Store, sp2.Store, sp3.Store, sp.Root, sp2.Root, sp3.Root})
 	}
 	seeds := 60
 	if testutil.Sweep() {
@@ -54,9 +66,14 @@ func TestStraight(t *testing.T) {
 	weights := random.Conservative()
 	weights.Coreg, weights.LoopH, weights.Sync = 1, 1, 1
 	for seed := range seeds {
-		st := interaction.NewStore(sig)
-		term := random.Interaction(st, random.New(uint64(seed)), random.Params{MaxDepth: 3, MinActions: 3, Weights: weights, Messages: random.DefaultMessages()})
-		subjects = append(subjects, subject{fmt.Sprintf("random seed %d", seed), st, term})
+		draw := func() (*interaction.Store, interaction.Term) {
+			st := interaction.NewStore(sig)
+			return st, random.Interaction(st, random.New(uint64(seed)), random.Params{MaxDepth: 3, MinActions: 3, Weights: weights, Messages: random.DefaultMessages()})
+		}
+		st, term := draw()
+		st2, term2 := draw()
+		st3, term3 := draw()
+		subjects = append(subjects, subject{fmt.Sprintf("random seed %d", seed), st, st2, st3, term, term2, term3})
 	}
 	kinds := []gen.Kind{gen.KindAccepted, gen.KindPrefix, gen.KindSlice, gen.KindNoise, gen.KindSwapAct, gen.KindSwapComp}
 	compared := 0
@@ -67,7 +84,7 @@ func TestStraight(t *testing.T) {
 			n = 150
 		}
 		for k, kind := range kinds {
-			drawn, err := gen.Generate(s.st, s.root, gen.Config{Kind: kind, N: n, Seed: uint64(si*10 + k), Options: gen.Options{MaxLength: 30}})
+			drawn, err := gen.Generate(s.st3, s.r3, gen.Config{Kind: kind, N: n, Seed: uint64(si*10 + k), Options: gen.Options{MaxLength: 30}})
 			if err != nil {
 				continue // an interaction with no multi-trace of the kind
 			}
@@ -79,7 +96,7 @@ func TestStraight(t *testing.T) {
 			{Mode: verdict.Prefix, POR: true, LOC: true, MaxNodes: 12},
 			{Mode: verdict.Prefix, POR: false, LOC: true, MaxNodes: 40},
 		} {
-			with, without := New(s.st, s.root, o), New(s.st, s.root, o)
+			with, without := New(s.st, s.root, o), New(s.st2, s.r2, o)
 			without.noStraight = true
 			for i := range mts {
 				got, want := with.Check(&mts[i]), without.Check(&mts[i])
