@@ -677,7 +677,7 @@ func (a *Analyzer) analyzeOnce(mt *multitrace.MultiTrace, record bool) (verdict.
 		}
 		pb.resetExplanation()
 		kind := prefixSearch
-		res.Verdict = pb.search(prefixSearch)
+		res.Verdict = pb.searchFirst(prefixSearch)
 		if a.opts.Mode == verdict.Slice && res.Verdict == verdict.Fail {
 			// Not a multi-prefix (which needs no simulation): a slice? What
 			// the multi-prefix search blamed on a component may not hold for

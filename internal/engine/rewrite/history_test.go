@@ -112,7 +112,7 @@ func checkEntries(t *testing.T, a *Analyzer) {
 	t.Helper()
 	for _, ps := range a.located {
 		for _, p := range ps {
-			n := 0
+			n := len(p.steps.res)
 			for _, m := range p.memo {
 				n += len(m.proj) + len(m.first) + len(m.min)
 			}

@@ -5,47 +5,86 @@ import (
 	"github.com/ivc-project/ivc/verdict"
 )
 
-// straight runs the optimistic attempt (see accepted) along the path its
-// depth-first search takes first, without the search's vertices: from
-// each vertex, the move the search would take first (the successors in
-// frontier order, partial order reduction, then the fewest actions left;
-// see successors and order), found in the partition's memo of steps by the
-// vertex's term and the event at the head of each component. The path is
-// the search's own: it counts the same vertices, checks the same limits and
-// prunes the same vertices, so its verdict, and its counts, are the
-// search's. A move consumes an event, so the path never meets a vertex
-// twice, and the search's vertex set would find each new; nor does it
-// pass the attempt's bound (replayWork vertices an event), which the search
-// checks at every vertex: the path has one vertex an event, and the root.
+// straight runs a depth-first search along the path it takes first,
+// without the search's vertices: from each vertex, the move the search
+// would take first (the successors in frontier order, partial order
+// reduction, then the fewest actions left; see successors and order),
+// found in the partition's memo of steps by the vertex's term and the event
+// at the head of each component (and whether it is the component's last).
+// It runs the optimistic attempt (exact, see accepted) and the multi-prefix
+// search (prefixSearch, with its lifeline removal and its local analyses
+// at the root). The path is the search's own: it counts the same
+// vertices, checks the same limits, prunes the same vertices and tracks
+// the same furthest ones for an explanation, and makes the store's terms
+// in the same order (which orders a par's operands), so its verdict, and
+// its counts, are the search's. A move consumes an event, so the path
+// never meets a vertex twice, and the search's vertex set would find each
+// new; nor does it pass the attempt's bound (replayWork vertices an
+// event), which the search checks at every vertex: the path has one vertex
+// an event, and the root.
 //
-// It decides when the path reaches the goal (Pass), when a limit stops it
-// (Inconc, as the search would), or when the path ends at a vertex with
-// no move and no vertex on it had another (Fail: the search's work list
-// is then empty). Where the search would go back to a move it left aside,
-// straight undoes its counts and does not decide (ok false): the search
-// then runs from the root. On accepted multi-traces, most of a log's, the
-// search takes no other path, and a step is then a look-up rather than a
-// vertex stored, hashed, inserted and expanded.
-func (pb *problem) straight() (v verdict.Verdict, ok bool) {
+// It decides when the path reaches the goal (Pass; the multi-prefix
+// search's consumed actions are left in pb.word for replay), when a limit
+// stops it (Inconc, as the search would), or when the path ends at a vertex
+// with no move and no vertex on it had another (Fail: the search's work
+// list is then empty). Where the search would go back to a move it left
+// aside, or take a move that consumes no event (whose successors depend on
+// the vertex's silent budget), straight undoes what it did (its counts and
+// the furthest vertices, none before it; not the root's local analyses,
+// see undo) and does not decide (ok false): the search then runs from the
+// root. On
+// accepted multi-traces and multi-prefixes, most of a log's, the search
+// takes no other path, and a step is then a look-up rather than a vertex
+// stored, hashed, inserted and expanded.
+func (pb *problem) straight(kind searchKind) (v verdict.Verdict, ok bool) {
 	a := pb.a
 	st := a.st
 	n := len(pb.traces)
-	if a.noStraight || !pb.optimistic || pb.explaining || pb.graph != nil || pb.witness || a.opts.Strategy != DFS || n > maxStraightComponents {
+	switch {
+	case a.noStraight || pb.explaining || pb.graph != nil || pb.witness || a.opts.Strategy != DFS || n > maxStraightComponents,
+		kind == sliceSearch, kind == exactSearch && !pb.optimistic,
+		pb.best >= 0 || pb.locFail >= 0 || pb.foreignAt >= 0: // what undo restores
 		return verdict.Inconc, false
 	}
+	pb.exact, pb.kind, pb.refused = kind == exactSearch, kind, false
 	nodes, localNodes, ticks := pb.nodes, pb.localNodes, pb.ticks
+	// The root's local analyses are kept when straight undoes the rest:
+	// the search, at its root, finds them in their memo and counts nothing,
+	// so their vertices stay counted (rootLocal, and their checks of the
+	// clock, rootTicks), as the search would have counted them there.
+	rootLocal, rootTicks := 0, 0
+	word := pb.word[:0]
 	undo := func() (verdict.Verdict, bool) {
-		pb.nodes, pb.localNodes, pb.ticks = nodes, localNodes, ticks
+		pb.nodes, pb.localNodes, pb.ticks = nodes, localNodes+rootLocal, ticks+rootTicks
+		pb.resetExplanation()
+		pb.word = word[:0]
 		return verdict.Inconc, false
+	}
+	branched := false
+	dead := func() (verdict.Verdict, bool) {
+		if branched {
+			return undo()
+		}
+		return verdict.Fail, true
 	}
 	var posBuf [maxStraightComponents]int32
 	pos := posBuf[:n]
 	t := a.root
-	branched := false
-	for {
-		if !pb.count(true) {
+	if !pb.exact {
+		var empty interaction.Lifelines
+		for c, tr := range pb.traces {
+			if len(tr) == 0 {
+				empty = empty.Union(pb.p.lifelines[c])
+			}
+		}
+		t = st.RemoveObserved(t, empty, pb.together(nil))
+	}
+	for step := 0; ; step++ {
+		if !pb.count(pb.optimistic) {
 			return verdict.Inconc, true // gaveUp set by count at the node budget
 		}
+		pb.track(t, pos)
+		pb.atRoot = step == 0
 		done := true
 		for c, tr := range pb.traces {
 			if int(pos[c]) < len(tr) {
@@ -54,45 +93,79 @@ func (pb *problem) straight() (v verdict.Verdict, ok bool) {
 			}
 		}
 		if done {
-			if st.Nullable(t) {
-				pb.goal = -1
+			if pb.exact && st.Nullable(t) || !pb.exact && pb.completable(t) {
+				pb.goal, pb.word = -1, word
 				return verdict.Pass, true
 			}
 			if pb.stopped != "" {
 				return verdict.Inconc, true
 			}
-			if branched {
-				return undo()
-			}
-			return verdict.Fail, true
+			return dead()
 		}
-		s := pb.step(t, pos)
-		if s.k < 0 {
-			if s.k == stepUnknown || branched {
-				return undo()
+		key := pb.stepKey(t, pos)
+		s, known := pb.p.steps.find(key)
+		if !known {
+			s.pruned = pb.exact && !pb.leftOK(t, pos) || pb.starved(t, pos)
+		}
+		if s.pruned {
+			return dead()
+		}
+		if a.opts.LOC && !pb.optimistic && step == 0 {
+			l0, t0 := pb.localNodes, pb.ticks
+			ok := pb.localOK(t, pos)
+			rootLocal, rootTicks = pb.localNodes-l0, pb.ticks-t0
+			if !ok {
+				if pb.stopped != "" {
+					return verdict.Inconc, true
+				}
+				return dead()
 			}
-			return verdict.Fail, true // dead, and no move was left aside
+		}
+		if !known {
+			s = pb.choose(t, pos)
+			pb.p.steps.add(key, s)
+			pb.p.entries++
+		}
+		switch s.k {
+		case stepUnknown:
+			return undo()
+		case stepDead:
+			return dead()
 		}
 		branched = branched || s.branched
-		act, next := st.Successor(t, int(s.k))
-		for _, pt := range a.parts(pb.p, act) {
-			pos[pt.c]++
+		var act interaction.ActID
+		act, t = pb.move(t, s.k, pos)
+		if !pb.exact {
+			word = append(word, act)
 		}
-		t = next
 	}
+}
+
+// searchFirst runs the search of kind along its straight path first (see
+// straight), and the search itself when that does not decide.
+func (pb *problem) searchFirst(kind searchKind) verdict.Verdict {
+	v, decided := verdict.Inconc, false
+	if !pb.guard(func() { v, decided = pb.straight(kind) }) {
+		decided = true // a limit abandoned it, as it would the search
+	}
+	if !decided {
+		v = pb.search(kind)
+	}
+	return v
 }
 
 // maxStraightComponents bounds the components of a multi-trace that
 // straight follows (its positions are on the stack).
 const maxStraightComponents = 16
 
-// A step of straight: the frontier index k of the move the search takes
-// first from a vertex, or stepDead (the vertex is pruned, or has no move)
-// or stepUnknown (straight cannot follow it: a move that consumes nothing,
-// whose successors depend on the vertex's silent budget); branched: the
-// vertex had other moves.
+// A step of straight from a vertex: pruned (by leftOK or starved, before
+// the root's local analyses), else the frontier index k of the move the
+// search takes first, or stepDead (no move) or stepUnknown (straight
+// cannot follow it: a move that consumes nothing, whose successors depend
+// on the vertex's silent budget); branched: the vertex had other moves.
 type stepResult struct {
 	k        int32
+	pruned   bool
 	branched bool
 }
 
@@ -101,39 +174,39 @@ const (
 	stepUnknown = -2
 )
 
-// step returns the step of straight from the vertex of term t at positions
-// pos: from the partition's memo, or computed and remembered there.
-func (pb *problem) step(t interaction.Term, pos []int32) stepResult {
+// stepKey returns the key of the vertex of term t at positions pos in the
+// partition's memo of steps: the search (exact or not), the term, and each
+// component's head (-1 past its end) and whether it is its last event. A
+// step depends on nothing else: the heads say which moves match, which
+// components have events left (leftOK, starved) and which a move finishes
+// (the removal that sizes its term in a multi-prefix search).
+func (pb *problem) stepKey(t interaction.Term, pos []int32) []int32 {
 	m := &pb.p.steps
 	key := m.key[:0]
-	key = append(key, int32(t))
+	exact := int32(0)
+	if pb.exact {
+		exact = 1
+	}
+	key = append(key, exact, int32(t))
 	for c, tr := range pb.traces {
 		head := int32(-1)
-		if int(pos[c]) < len(tr) {
-			head = int32(tr[pos[c]])
+		if q := int(pos[c]); q < len(tr) {
+			head = int32(tr[q]) << 1
+			if q+1 == len(tr) {
+				head |= 1
+			}
 		}
 		key = append(key, head)
 	}
 	m.key = key
-	if r, ok := m.find(key); ok {
-		return r
-	}
-	r := pb.computeStep(t, pos)
-	m.add(key, r)
-	pb.p.entries++
-	return r
+	return key
 }
 
-// computeStep is step without the memo: the checks and the choice of
-// decide, successors and order for an exact search's vertex of term t at
-// positions pos (pruned by leftOK and starved, which depend on the heads
-// alone through which components have events left).
-func (pb *problem) computeStep(t interaction.Term, pos []int32) stepResult {
+// choose computes the move of a step that is not pruned: the choice of
+// successors and order for the vertex of term t at positions pos.
+func (pb *problem) choose(t interaction.Term, pos []int32) stepResult {
 	a := pb.a
 	st := a.st
-	if !pb.leftOK(t, pos) || pb.starved(t, pos) {
-		return stepResult{k: stepDead}
-	}
 	var succ []int32
 	for k, nf := int32(0), int32(st.NumFrontier(t)); k < nf; k++ {
 		ps := a.parts(pb.p, st.FrontierAct(t, int(k)))
@@ -161,14 +234,37 @@ func (pb *problem) computeStep(t interaction.Term, pos []int32) stepResult {
 	// successors are made in the order order makes them (the work list
 	// holds the moves last first), so that the store numbers their terms
 	// as the search does: a par's operands are ordered by their numbers.
+	var buf [maxStraightComponents]int32
+	scratch := buf[:len(pos)]
 	best, size := succ[0], -1
 	for i := len(succ) - 1; i >= 0; i-- {
-		_, next := st.Successor(t, int(succ[i]))
+		copy(scratch, pos)
+		_, next := pb.move(t, succ[i], scratch)
 		if s := st.NumActions(next); size < 0 || s <= size {
 			best, size = succ[i], s
 		}
 	}
 	return stepResult{k: best, branched: true}
+}
+
+// move executes the frontier element k of t, a move that consumes events
+// (see apply), and advances pos: it returns the multi-action executed and
+// the term reached, the lifelines of the components it finishes removed in
+// a multi-prefix search.
+func (pb *problem) move(t interaction.Term, k int32, pos []int32) (interaction.ActID, interaction.Term) {
+	a := pb.a
+	act, next := a.st.Successor(t, int(k))
+	var consumed interaction.Lifelines
+	for _, pt := range a.parts(pb.p, act) {
+		pos[pt.c]++
+		if !pb.exact && int(pos[pt.c]) == len(pb.traces[pt.c]) {
+			consumed = consumed.Union(pb.p.lifelines[pt.c])
+		}
+	}
+	if !consumed.IsEmpty() {
+		next = a.st.RemoveObserved(next, consumed, pb.together(pos))
+	}
+	return act, next
 }
 
 // steps is a partition's memo of straight's steps, by a key of the term

@@ -15,16 +15,19 @@ import (
 	"github.com/ivc-project/ivc/verdict"
 )
 
-// TestStraight: the optimistic attempt along its straight path (straight)
-// gives every result the search gives without it — verdict, reason,
-// explanation, and the vertices counted (Nodes, LocalNodes) — on the
-// interactions of testdata (the slice paper's i0, whose par loops make
-// paths branch; lfrem's i1 and i14; ABP) and on small random interactions
-// (coregions, every loop, sync), for multi-traces of every kind package gen
-// makes, with partial order reduction on and off, and node budgets small
-// enough to stop the attempt and the searches midway. Both analyzers judge
-// the same multi-traces in the same order, so that their memos (straight's
-// steps among them) hold what a log's checks leave behind.
+// TestStraight: the optimistic attempt and the multi-prefix search along
+// their straight paths (straight) give every result the searches give
+// without them — verdict, reason, explanation, and the vertices counted
+// (Nodes, LocalNodes) — on the interactions of testdata (the slice paper's
+// i0, whose par loops make paths branch; lfrem's i1 and i14; ABP) and on
+// small random interactions (coregions, every loop, sync; 400 under -tags
+// sweep), for multi-traces of every kind package gen makes, each lifeline a
+// location or two lifelines in one (whose removal keeps ghosts), in prefix
+// and slice modes, with partial order reduction and local analyses on and
+// off, and node budgets small enough to stop the attempt and the searches
+// midway. Both analyzers judge the same multi-traces in the same order, so
+// that their memos (straight's steps among them) hold what a log's checks
+// leave behind.
 func TestStraight(t *testing.T) {
 	t.Parallel()
 	// Each subject twice, in two stores: the analyzers' stores number their
@@ -60,7 +63,7 @@ func TestStraight(t *testing.T) {
 	}
 	seeds := 60
 	if testutil.Sweep() {
-		seeds = 1000
+		seeds = 400
 	}
 	sig := random.Signature(3, 2)
 	weights := random.Conservative()
@@ -83,19 +86,39 @@ func TestStraight(t *testing.T) {
 		if si < 4 {
 			n = 150
 		}
-		for k, kind := range kinds {
-			drawn, err := gen.Generate(s.st3, s.r3, gen.Config{Kind: kind, N: n, Seed: uint64(si*10 + k), Options: gen.Options{MaxLength: 30}})
+		// Each lifeline its location, and (on three lifelines) two lifelines
+		// in one location, whose removal keeps ghosts.
+		partitions := []interaction.Locations{nil}
+		if sig := s.st3.Signature(); sig.NumLifelines() == 3 {
+			part, err := interaction.ParseLocations(sig, sig.Lifelines[0]+","+sig.Lifelines[1]+";"+sig.Lifelines[2])
 			if err != nil {
-				continue // an interaction with no multi-trace of the kind
+				t.Fatal(err)
 			}
-			mts = append(mts, drawn...)
+			partitions = append(partitions, part)
+		}
+		for pi, part := range partitions {
+			for k, kind := range kinds {
+				drawn, err := gen.Generate(s.st3, s.r3, gen.Config{Kind: kind, N: n, Seed: uint64(si*100 + pi*10 + k), Locations: part, Options: gen.Options{MaxLength: 30}})
+				if err != nil {
+					continue // an interaction with no multi-trace of the kind
+				}
+				mts = append(mts, drawn...)
+			}
 		}
 		for _, o := range []Options{
 			DefaultOptions(),
 			{Mode: verdict.Prefix, POR: false, LOC: true},
 			{Mode: verdict.Prefix, POR: true, LOC: true, MaxNodes: 12},
 			{Mode: verdict.Prefix, POR: false, LOC: true, MaxNodes: 40},
+			{Mode: verdict.Prefix, POR: true, LOC: false},
+			{Mode: verdict.Slice, POR: true, LOC: true, Simulation: DefaultSimulation(), MaxNodes: 5000},
 		} {
+			// Bounded: without local analyses, or in slice mode, the
+			// searches of a few random interactions grow large.
+			if o.MaxNodes == 0 {
+				o.MaxNodes = 100_000
+			}
+			o.MaxMemory = 256 << 20
 			with, without := New(s.st, s.root, o), New(s.st2, s.r2, o)
 			without.noStraight = true
 			for i := range mts {

@@ -119,14 +119,17 @@ func (pb *problem) path() Witness {
 func (pb *problem) replay() bool {
 	a := pb.a
 	st := a.st
-	word := pb.word[:0]
-	for v := pb.goal; v > 0 && int(v) < len(a.via); v = a.via[v].parent {
-		if a.via[v].how == viaConsume {
-			word = append(word, a.via[v].act)
+	word := pb.word // the path's, when straight found it (goal -1)
+	if pb.goal >= 0 {
+		word = word[:0]
+		for v := pb.goal; v > 0 && int(v) < len(a.via); v = a.via[v].parent {
+			if a.via[v].how == viaConsume {
+				word = append(word, a.via[v].act)
+			}
 		}
+		slices.Reverse(word)
+		pb.word = word
 	}
-	slices.Reverse(word)
-	pb.word = word
 	// The extra component's positions come after all the others'.
 	c := int32(len(pb.traces))
 	end := int32(0)
@@ -223,14 +226,7 @@ func (pb *problem) accepted() verdict.Verdict {
 	before := pb.localNodes
 	pb.optimistic, pb.optimisticEnd, pb.gaveUp = true, before+replayWork*(events+1), false
 	defer func() { pb.optimistic = false }()
-	v, decided := verdict.Inconc, false
-	if !pb.guard(func() { v, decided = pb.straight() }) {
-		decided = true // a limit abandoned it, as it would the search
-	}
-	if !decided {
-		v = pb.search(exactSearch)
-	}
-	if !pb.gaveUp {
+	if v := pb.searchFirst(exactSearch); !pb.gaveUp {
 		return v
 	}
 	// Given up (its bound, or the node budget): its vertices are not
