@@ -665,7 +665,7 @@ func (a *Analyzer) analyzeOnce(mt *multitrace.MultiTrace, record bool) (verdict.
 	res := verdict.Result{Mode: a.opts.Mode}
 	switch a.opts.Mode {
 	case verdict.Accept:
-		res.Verdict = pb.search(exactSearch)
+		res.Verdict = pb.searchFirst(exactSearch)
 		if res.Verdict == verdict.Fail && pb.locFail < 0 {
 			pb.explainExact()
 		}
@@ -707,7 +707,7 @@ func (a *Analyzer) analyzeOnce(mt *multitrace.MultiTrace, record bool) (verdict.
 		if res.Verdict == verdict.Pass {
 			// A multi-prefix or a slice: is it also exactly accepted?
 			pb.resetExplanation()
-			switch pb.search(exactSearch) {
+			switch pb.searchFirst(exactSearch) {
 			case verdict.Pass:
 				res.Simulated = nil
 			case verdict.Fail:

@@ -11,9 +11,11 @@ import (
 // reduction, then the fewest actions left; see successors and order),
 // found in the partition's memo of steps by the vertex's term and the event
 // at the head of each component (and whether it is the component's last).
-// It runs the optimistic attempt (exact, see accepted) and the multi-prefix
-// search (prefixSearch, with its lifeline removal and its local analyses
-// at the root). The path is the search's own: it counts the same
+// It runs the exact search (the optimistic attempt, see accepted, and the
+// search of accept mode, or of a multi-prefix's exactness, with its
+// local analyses at the root and its pruning by the events left) and the
+// multi-prefix search (prefixSearch, with its lifeline removal and its
+// local analyses at the root). The path is the search's own: it counts the same
 // vertices, checks the same limits, prunes the same vertices and tracks
 // the same furthest ones for an explanation, and makes the store's terms
 // in the same order (which orders a par's operands), so its verdict, and
@@ -42,7 +44,7 @@ func (pb *problem) straight(kind searchKind) (v verdict.Verdict, ok bool) {
 	n := len(pb.traces)
 	switch {
 	case a.noStraight || pb.explaining || pb.graph != nil || pb.witness || a.opts.Strategy != DFS || n > maxStraightComponents,
-		kind == sliceSearch, kind == exactSearch && !pb.optimistic,
+		kind == sliceSearch,
 		pb.best >= 0 || pb.locFail >= 0 || pb.foreignAt >= 0: // what undo restores
 		return verdict.Inconc, false
 	}
@@ -102,10 +104,13 @@ func (pb *problem) straight(kind searchKind) (v verdict.Verdict, ok bool) {
 			}
 			return dead()
 		}
+		if pb.exact && !pb.optimistic && !pb.leftOK(t, pos) {
+			return dead() // enoughLeft, which counts the events left
+		}
 		key := pb.stepKey(t, pos)
 		s, known := pb.p.steps.find(key)
 		if !known {
-			s.pruned = pb.exact && !pb.leftOK(t, pos) || pb.starved(t, pos)
+			s.pruned = pb.exact && pb.optimistic && !pb.leftOK(t, pos) || pb.starved(t, pos)
 		}
 		if s.pruned {
 			return dead()
@@ -183,11 +188,14 @@ const (
 func (pb *problem) stepKey(t interaction.Term, pos []int32) []int32 {
 	m := &pb.p.steps
 	key := m.key[:0]
-	exact := int32(0)
-	if pb.exact {
-		exact = 1
+	search := int32(0) // the multi-prefix search
+	switch {
+	case pb.exact && pb.optimistic:
+		search = 1 // leftOK is canEnd, a function of the heads (see straight)
+	case pb.exact:
+		search = 2
 	}
-	key = append(key, exact, int32(t))
+	key = append(key, search, int32(t))
 	for c, tr := range pb.traces {
 		head := int32(-1)
 		if q := int(pos[c]); q < len(tr) {

@@ -22,8 +22,8 @@ import (
 // i0, whose par loops make paths branch; lfrem's i1 and i14; ABP) and on
 // small random interactions (coregions, every loop, sync; 400 under -tags
 // sweep), for multi-traces of every kind package gen makes, each lifeline a
-// location or two lifelines in one (whose removal keeps ghosts), in prefix
-// and slice modes, with partial order reduction and local analyses on and
+// location or two lifelines in one (whose removal keeps ghosts), in prefix,
+// accept and slice modes, with partial order reduction and local analyses on and
 // off, and node budgets small enough to stop the attempt and the searches
 // midway. Both analyzers judge the same multi-traces in the same order, so
 // that their memos (straight's steps among them) hold what a log's checks
@@ -111,14 +111,16 @@ func TestStraight(t *testing.T) {
 			{Mode: verdict.Prefix, POR: true, LOC: true, MaxNodes: 12},
 			{Mode: verdict.Prefix, POR: false, LOC: true, MaxNodes: 40},
 			{Mode: verdict.Prefix, POR: true, LOC: false},
+			{Mode: verdict.Accept, POR: true, LOC: true},
+			{Mode: verdict.Accept, POR: false, LOC: true, MaxNodes: 40},
 			{Mode: verdict.Slice, POR: true, LOC: true, Simulation: DefaultSimulation(), MaxNodes: 5000},
 		} {
 			// Bounded: without local analyses, or in slice mode, the
 			// searches of a few random interactions grow large.
 			if o.MaxNodes == 0 {
-				o.MaxNodes = 100_000
+				o.MaxNodes = 20_000
 			}
-			o.MaxMemory = 256 << 20
+			o.MaxMemory = 64 << 20
 			with, without := New(s.st, s.root, o), New(s.st2, s.r2, o)
 			without.noStraight = true
 			for i := range mts {
