@@ -346,8 +346,9 @@ func (a *Analyzer) minEvents(p *located, c int, t interaction.Term) int {
 // memory budget of an analysis: what they hold depends on the multi-traces
 // judged before, and a verdict must not (ivc analyze gives the same output
 // for any number of workers, which each judge different sessions). Their
-// bound, maxKept entries of keptBytes bytes (2.5 MiB), is a fixed cost of
-// the analyzer beside the budget. The local analyses of one analysis, which
+// bound, maxKept entries of keptBytes bytes (2.5 MiB; a step of straight,
+// keyed by up to maxStraightComponents+2 ints, may take twice that), is a
+// fixed cost of the analyzer beside the budget. The local analyses of one analysis, which
 // are counted, take keptBytes an entry too.
 const (
 	maxKept   = 1 << 16

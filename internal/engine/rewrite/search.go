@@ -131,15 +131,8 @@ func (pb *problem) decide(kind searchKind) verdict.Verdict {
 		pb.track(t, pos)
 		pb.atRoot = v == root
 
-		done := true
-		for c, tr := range pb.traces {
-			if int(pos[c]) < len(tr) {
-				done = false
-				break
-			}
-		}
-		if done {
-			if pb.exact && st.Nullable(t) || !pb.exact && pb.completable(t) {
+		if pb.consumedAll(pos) {
+			if pb.isGoal(t) {
 				if g != nil {
 					g.status(v, "ok")
 				}
@@ -202,6 +195,27 @@ func (pb *problem) decide(kind searchKind) verdict.Verdict {
 		return verdict.Inconc
 	}
 	return verdict.Fail
+}
+
+// consumedAll reports whether the positions pos are past every
+// component's last event.
+func (pb *problem) consumedAll(pos []int32) bool {
+	for c, tr := range pb.traces {
+		if int(pos[c]) < len(tr) {
+			return false
+		}
+	}
+	return true
+}
+
+// isGoal reports whether t, once every event is consumed, is the goal:
+// terminating (exact search), or completable (without the removed
+// lifelines' actions, see completable).
+func (pb *problem) isGoal(t interaction.Term) bool {
+	if pb.exact {
+		return pb.a.st.Nullable(t)
+	}
+	return pb.completable(t)
 }
 
 // edge is a move not taken yet: m from the vertex from (-1 for the root).

@@ -87,15 +87,8 @@ func (pb *problem) straight(kind searchKind) (v verdict.Verdict, ok bool) {
 		}
 		pb.track(t, pos)
 		pb.atRoot = step == 0
-		done := true
-		for c, tr := range pb.traces {
-			if int(pos[c]) < len(tr) {
-				done = false
-				break
-			}
-		}
-		if done {
-			if pb.exact && st.Nullable(t) || !pb.exact && pb.completable(t) {
+		if pb.consumedAll(pos) {
+			if pb.isGoal(t) {
 				pb.goal, pb.word = -1, word
 				return verdict.Pass, true
 			}
