@@ -12,14 +12,14 @@ import (
 // found in the partition's memo of steps by the vertex's term and the event
 // at the head of each component (and whether it is the component's last).
 // It runs the exact search (the optimistic attempt, see accepted, and the
-// search of accept mode, or of a multi-prefix's exactness, with its
-// local analyses at the root and its pruning by the events left) and the
+// search of accept mode, or of a multi-prefix's exactness, with its local
+// analyses at the root and its pruning by the events left) and the
 // multi-prefix search (prefixSearch, with its lifeline removal and its
-// local analyses at the root). The path is the search's own: it counts the same
-// vertices, checks the same limits, prunes the same vertices and tracks
-// the same furthest ones for an explanation, and makes the store's terms
-// in the same order (which orders a par's operands), so its verdict, and
-// its counts, are the search's. A move consumes an event, so the path
+// local analyses at the root). The path is the search's own: it counts the
+// same vertices, checks the same limits, prunes the same vertices and
+// tracks the same furthest ones for an explanation, and makes the store's
+// terms in the same order (which orders a par's operands), so its verdict,
+// and its counts, are the search's. A move consumes an event, so the path
 // never meets a vertex twice, and the search's vertex set would find each
 // new; nor does it pass the attempt's bound (replayWork vertices an
 // event), which the search checks at every vertex: the path has one vertex
@@ -34,10 +34,9 @@ import (
 // the vertex's silent budget), straight undoes what it did (its counts and
 // the furthest vertices, none before it; not the root's local analyses,
 // see undo) and does not decide (ok false): the search then runs from the
-// root. On
-// accepted multi-traces and multi-prefixes, most of a log's, the search
-// takes no other path, and a step is then a look-up rather than a vertex
-// stored, hashed, inserted and expanded.
+// root. On accepted multi-traces and multi-prefixes, most of a log's, the
+// search takes no other path, and a step is then a look-up rather than a
+// vertex stored, hashed, inserted and expanded.
 func (pb *problem) straight(kind searchKind) (v verdict.Verdict, ok bool) {
 	a := pb.a
 	st := a.st
