@@ -276,7 +276,7 @@ type located struct {
 	// Memos kept from one multi-trace to the next (see compMemo), and
 	// their entries, counted as they are added.
 	memo    []compMemo
-	steps   steps // the optimistic attempt's steps (see straight)
+	steps   steps // the steps of the searches' straight paths (see straight)
 	entries int
 }
 
@@ -348,8 +348,8 @@ func (a *Analyzer) minEvents(p *located, c int, t interaction.Term) int {
 // for any number of workers, which each judge different sessions). Their
 // bound, maxKept entries of keptBytes bytes (2.5 MiB; a step of straight,
 // keyed by up to maxStraightComponents+2 ints, may take twice that), is a
-// fixed cost of the analyzer beside the budget. The local analyses of one analysis, which
-// are counted, take keptBytes an entry too.
+// fixed cost of the analyzer beside the budget. The local analyses of one
+// analysis, which are counted, take keptBytes an entry too.
 const (
 	maxKept   = 1 << 16
 	keptBytes = 40
