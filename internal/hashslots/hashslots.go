@@ -1,6 +1,7 @@
 // Package hashslots holds what the open-addressing tables of the store
 // (package interaction: hash-consing of terms) and of the runtime engine's
-// vertex set (internal/engine/rewrite) share, and the mix of a 64-bit key
+// vertex set and memo of straight paths' steps (internal/engine/rewrite)
+// share, and the mix of a 64-bit key
 // into a hash (Mix: the index of a file's held spans in package logs, the
 // table of a session's span ids in package session, the ids package gen
 // draws). Each of those tables is 2^k uint64 slots, 0 for

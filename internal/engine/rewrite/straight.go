@@ -1,7 +1,12 @@
 package rewrite
 
 import (
+	"math/bits"
+	"slices"
+
 	"github.com/ivc-project/ivc/interaction"
+	"github.com/ivc-project/ivc/internal/engine/memo"
+	"github.com/ivc-project/ivc/internal/hashslots"
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -267,43 +272,38 @@ func (pb *problem) move(t interaction.Term, k int32, pos []int32) (interaction.A
 	return act, next
 }
 
-// steps is a partition's memo of straight's steps, by a key of the term
-// and the component heads (-1 for a component whose events are all
-// consumed): open addressing over the keys, stored one after the other.
+// steps is a partition's memo of straight's steps, by a key of the search,
+// the term and the component heads (stepKey; its width is the partition's
+// components and two): a table of package hashslots over the keys, stored
+// one after the other.
 type steps struct {
-	table []uint64 // hash<<32 | index+1 into results; 0: empty
-	keys  []int32  // the keys, each of width ints
+	table []uint64 // hashslots: the top 32 bits of a key's hash, its index + 1
+	shift uint8
+	keys  []int32 // the keys, each of width ints
 	width int
 	res   []stepResult
-	key   []int32 // scratch
+	key   []int32 // scratch of stepKey
 }
 
-func hashKey(key []int32) uint64 {
-	h := uint64(14695981039346656037)
-	for _, x := range key {
-		h ^= uint64(uint32(x))
-		h *= 1099511628211
-	}
-	h = (h ^ h>>30) * 0xbf58476d1ce4e5b9
-	h = (h ^ h>>27) * 0x94d049bb133111eb
-	return h ^ h>>31
-}
+// stepHash hashes a step's key: memo.Hash, whose low bits the table's
+// placement by the top bits would not spread, mixed.
+func stepHash(key []int32) uint64 { return hashslots.Mix(memo.Hash(key)) }
 
 func (m *steps) find(key []int32) (stepResult, bool) {
-	if len(m.table) == 0 || m.width != len(key) {
+	if len(m.table) == 0 {
 		return stepResult{}, false
 	}
-	h := hashKey(key)
+	h := stepHash(key)
 	tag := h &^ (1<<32 - 1)
 	mask := uint64(len(m.table) - 1)
-	for s := h >> 32 & mask; ; s = (s + 1) & mask {
+	for s := h >> m.shift; ; s = (s + 1) & mask {
 		e := m.table[s]
 		if e == 0 {
 			return stepResult{}, false
 		}
 		if e&^(1<<32-1) == tag {
 			i := int(uint32(e)) - 1
-			if equalInts(m.keys[i*m.width:(i+1)*m.width], key) {
+			if slices.Equal(m.keys[i*m.width:(i+1)*m.width], key) {
 				return m.res[i], true
 			}
 		}
@@ -311,15 +311,15 @@ func (m *steps) find(key []int32) (stepResult, bool) {
 }
 
 func (m *steps) add(key []int32, r stepResult) {
-	if m.width != len(key) {
-		*m = steps{width: len(key), key: m.key}
+	if len(m.table) == 0 {
+		m.table, m.shift, m.width = make([]uint64, minTable), uint8(64-bits.TrailingZeros(minTable)), len(key)
 	}
 	if 4*(len(m.res)+1) > 3*len(m.table) {
-		m.grow()
+		m.table, m.shift = hashslots.Grow(m.table, m.shift)
 	}
-	h := hashKey(key)
+	h := stepHash(key)
 	mask := uint64(len(m.table) - 1)
-	s := h >> 32 & mask
+	s := h >> m.shift
 	for m.table[s] != 0 {
 		s = (s + 1) & mask
 	}
@@ -328,29 +328,4 @@ func (m *steps) add(key []int32, r stepResult) {
 	m.table[s] = h&^(1<<32-1) | uint64(len(m.res))
 }
 
-func (m *steps) grow() {
-	old := m.table
-	m.table = make([]uint64, max(64, 2*len(old)))
-	mask := uint64(len(m.table) - 1)
-	for _, e := range old {
-		if e == 0 {
-			continue
-		}
-		s := e >> 32 & mask
-		for m.table[s] != 0 {
-			s = (s + 1) & mask
-		}
-		m.table[s] = e
-	}
-}
-
 func (m *steps) clear() { *m = steps{key: m.key} }
-
-func equalInts(a, b []int32) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
