@@ -436,30 +436,26 @@ func (g *gatherer) index() {
 	}
 	first[n] = end
 	byRec := slices.Grow(g.byRec[:0], int(end))[:end]
-	if g.sortRecords && n > 1 {
-		var sorted records
+	sort := g.sortRecords && n > 1
+	var sorted records
+	if sort {
 		sorted.sized(int(end))
-		for c := len(g.recs.chunks) - 1; c >= 0; c-- {
-			chunk := g.recs.chunks[c]
-			for i := len(chunk) - 1; i >= 0; i-- {
-				s := chunk[i].sess
-				first[s]--
+	}
+	for c := len(g.recs.chunks) - 1; c >= 0; c-- {
+		chunk := g.recs.chunks[c]
+		for i := len(chunk) - 1; i >= 0; i-- {
+			s := chunk[i].sess
+			first[s]--
+			if sort {
 				*sorted.at(first[s]) = chunk[i]
-			}
-		}
-		for i := range byRec {
-			byRec[i] = int32(i)
-		}
-		g.recs = sorted
-	} else {
-		for c := len(g.recs.chunks) - 1; c >= 0; c-- {
-			chunk := g.recs.chunks[c]
-			for i := len(chunk) - 1; i >= 0; i-- {
-				s := chunk[i].sess
-				first[s]--
+				byRec[first[s]] = first[s]
+			} else {
 				byRec[first[s]] = int32(c*recordChunk + i)
 			}
 		}
+	}
+	if sort {
+		g.recs = sorted
 	}
 	g.first, g.byRec, g.indexed = first, byRec, true
 }
