@@ -22,7 +22,7 @@ import (
 // multi-prefix search (prefixSearch, with its lifeline removal and its
 // local analyses at the root). The path is the search's own: it counts the
 // same vertices, checks the same limits, prunes the same vertices and
-// tracks the same furthest ones for an explanation, and makes the store's
+// tracks the same furthest ones for an explanation (its last), and makes the store's
 // terms in the same order (which orders a par's operands), so its verdict,
 // and its counts, are the search's. A move consumes an event, so the path
 // never meets a vertex twice, and the search's vertex set would find each
@@ -67,15 +67,26 @@ func (pb *problem) straight(kind searchKind) (v verdict.Verdict, ok bool) {
 		return verdict.Inconc, false
 	}
 	branched := false
+	var posBuf [maxStraightComponents]int32
+	pos := posBuf[:n]
+	t := a.root
+	// The furthest vertices of the path are its last alone: a move
+	// consumes an event, so each vertex is further than those before. They
+	// are tracked, as the search tracks them, only where the path ends in
+	// a Fail, whose explanation reads them (the verdicts that end it
+	// otherwise have none, and the searches after it start afresh, see
+	// resetExplanation).
 	dead := func() (verdict.Verdict, bool) {
 		if branched {
 			return undo()
 		}
+		pb.track(t, pos)
 		return verdict.Fail, true
 	}
-	var posBuf [maxStraightComponents]int32
-	pos := posBuf[:n]
-	t := a.root
+	left := 0 // events left to consume
+	for _, tr := range pb.traces {
+		left += len(tr)
+	}
 	if !pb.exact {
 		var empty interaction.Lifelines
 		for c, tr := range pb.traces {
@@ -89,9 +100,8 @@ func (pb *problem) straight(kind searchKind) (v verdict.Verdict, ok bool) {
 		if !pb.count(pb.optimistic) {
 			return verdict.Inconc, true // gaveUp set by count at the node budget
 		}
-		pb.track(t, pos)
 		pb.atRoot = step == 0
-		if pb.consumedAll(pos) {
+		if left == 0 { // consumedAll
 			if pb.isGoal(t) {
 				pb.goal, pb.word = -1, word
 				return verdict.Pass, true
@@ -137,6 +147,7 @@ func (pb *problem) straight(kind searchKind) (v verdict.Verdict, ok bool) {
 		branched = branched || s.branched
 		var act interaction.ActID
 		act, t = pb.move(t, s.k, pos)
+		left -= len(a.parts(pb.p, act))
 		if !pb.exact {
 			word = append(word, act)
 		}
