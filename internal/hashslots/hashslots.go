@@ -1,7 +1,8 @@
 // Package hashslots holds what the open-addressing tables of the store
 // (package interaction: hash-consing of terms) and of the runtime engine's
 // vertex set and memo of straight paths' steps (internal/engine/rewrite)
-// share, and the mix of a 64-bit key
+// share, the hash of a key of int32s (Ints: their vertices and steps, and
+// the memo of verdicts of both engines), and the mix of a 64-bit key
 // into a hash (Mix: the index of a file's held spans in package logs, the
 // table of a session's span ids in package session, the ids package gen
 // draws). Each of those tables is 2^k uint64 slots, 0 for
@@ -61,4 +62,26 @@ func Doubled[S ~[]E, E any](s S) S {
 		return d
 	}
 	return s
+}
+
+// Ints hashes a key of int32s (a vertex of the runtime engine's search, a
+// step of its straight paths, a multi-trace of the memo of verdicts): four
+// integers at a time in two lanes of 64 bits, whose multiplications do not
+// wait on each other (a chain of one multiplication an integer took about
+// 40 ns for a vertex of 41 integers, against 15), then Mix, whose top bits
+// place it in a table.
+func Ints(key []int32) uint64 {
+	a, b := uint64(0x9e3779b97f4a7c15), uint64(0xc2b2ae3d27d4eb4f)^uint64(len(key))
+	i := 0
+	for ; i+4 <= len(key); i += 4 {
+		a = (a ^ (uint64(uint32(key[i])) | uint64(uint32(key[i+1]))<<32)) * 0xbf58476d1ce4e5b9
+		b = (b ^ (uint64(uint32(key[i+2])) | uint64(uint32(key[i+3]))<<32)) * 0x94d049bb133111eb
+		a ^= a >> 31
+		b ^= b >> 29
+	}
+	for ; i < len(key); i++ {
+		a = (a ^ uint64(uint32(key[i]))) * 0xbf58476d1ce4e5b9
+		a ^= a >> 31
+	}
+	return Mix(a ^ b*0xff51afd7ed558ccd)
 }

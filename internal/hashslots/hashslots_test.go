@@ -36,3 +36,28 @@ func TestGrow(t *testing.T) {
 		}
 	}
 }
+
+// TestIntsSpread: keys that differ by one in a slot or two (the vertices
+// of a search: positions one apart) spread over a table placed by their
+// hashes' top bits, as random hashes would: no long run of full slots (a
+// chain of FNV steps without a final mix fails it).
+func TestIntsSpread(t *testing.T) {
+	const k = 18 // 2^18 slots, half full
+	table := make([]bool, 1<<k)
+	key := make([]int32, 41)
+	n := 0
+	for a := range int32(512) {
+		for b := range int32(256) {
+			key[0], key[39], key[40] = 7, a, b
+			i := Ints(key) >> (64 - k)
+			for run := 0; table[i]; run++ {
+				if run > 80 {
+					t.Fatalf("key %d: a run of more than 80 full slots at half load", n)
+				}
+				i = (i + 1) & (1<<k - 1)
+			}
+			table[i] = true
+			n++
+		}
+	}
+}

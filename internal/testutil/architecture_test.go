@@ -35,7 +35,7 @@ var architecture = []struct {
 	// Files in: syntax, terms, multi-traces, options and specs.
 	{"internal/input", nil, nil},
 	{"internal/enum", nil, nil},                 // the name tables of enumerations
-	{"internal/hashslots", nil, nil},            // the growth of the open-addressing tables of interaction and rewrite, a key's mix
+	{"internal/hashslots", nil, nil},            // the growth of the open-addressing tables of interaction and rewrite, the hashes of their keys
 	{"syntax", []string{"internal/input"}, nil}, // ReadFile, FileError: the errors about a file
 	{"internal/scan", []string{"internal/enum", "syntax"}, nil},
 	{"internal/atomicfile", nil, nil},
@@ -69,7 +69,7 @@ var architecture = []struct {
 	{"internal/nfa", []string{"internal/nfa/engine"}, []string{"github.com/emicklei/dot"}},
 	{"internal/synth", []string{"interaction", "internal/nfa"}, nil},
 	// The verdicts an engine decided, by multi-trace: both engines' memo.
-	{"internal/engine/memo", []string{"verdict"}, nil},
+	{"internal/engine/memo", []string{"internal/hashslots", "verdict"}, nil},
 	{"internal/engine/automata", []string{"interaction", "multitrace", "verdict", "internal/repair", "internal/nfa", "internal/synth", "internal/engine/memo"}, nil},
 	{"internal/engine/rewrite", []string{"internal/enum", "internal/hashslots", "interaction", "multitrace", "verdict", "internal/engine/memo"}, nil},
 	// internal/compile is fed by internal/nfa's tables and typed letters:

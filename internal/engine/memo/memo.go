@@ -12,6 +12,8 @@ package memo
 import (
 	"slices"
 
+	"github.com/ivc-project/ivc/internal/hashslots"
+
 	"github.com/ivc-project/ivc/verdict"
 )
 
@@ -40,16 +42,8 @@ type memoEntry struct {
 	res  verdict.Result
 }
 
-// Hash hashes a multi-trace's key (FNV-1a over its integers, mixed).
-func Hash(key []int32) uint64 {
-	h := uint64(14695981039346656037)
-	for _, x := range key {
-		h ^= uint64(uint32(x))
-		h *= 1099511628211
-		h ^= h >> 29
-	}
-	return h
-}
+// Hash hashes a multi-trace's key (hashslots.Ints).
+func Hash(key []int32) uint64 { return hashslots.Ints(key) }
 
 func (m *Verdicts) entry(i int32) *memoEntry {
 	return &m.entries[i/memoChunk][i%memoChunk]

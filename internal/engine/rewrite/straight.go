@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/ivc-project/ivc/interaction"
-	"github.com/ivc-project/ivc/internal/engine/memo"
 	"github.com/ivc-project/ivc/internal/hashslots"
 	"github.com/ivc-project/ivc/verdict"
 )
@@ -296,9 +295,8 @@ type steps struct {
 	key   []int32 // scratch of stepKey
 }
 
-// stepHash hashes a step's key: memo.Hash, whose low bits the table's
-// placement by the top bits would not spread, mixed.
-func stepHash(key []int32) uint64 { return hashslots.Mix(memo.Hash(key)) }
+// stepHash hashes a step's key.
+func stepHash(key []int32) uint64 { return hashslots.Ints(key) }
 
 func (m *steps) find(key []int32) (stepResult, bool) {
 	if len(m.table) == 0 {

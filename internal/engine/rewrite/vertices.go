@@ -131,23 +131,13 @@ func (vs *vertices) pos(i int32) []int32 {
 	return vs.slots(i)[1:]
 }
 
-// hash mixes vertex i's key. The table places a vertex by the hash's top
-// bits: the steps' multiplications carry a small change of the last slot
-// (a position, one more than its neighbour's) into the top bits only as a
-// small change too, so the hash ends with SplitMix64's finalizer; without
-// it, the vertices of a long run of positions fell on a few slots in a
-// row and each insertion probed the whole cluster (a search's time grew
-// with the square of its vertices).
+// hash hashes vertex i's key (hashslots.Ints). The table places a vertex
+// by the hash's top bits, so the hash ends with a full mix: without one,
+// the vertices of a long run of positions (the last slot one more than its
+// neighbour's) fell on a few slots in a row and each insertion probed the
+// whole cluster (a search's time grew with the square of its vertices).
 func (vs *vertices) hash(i int32) uint64 {
-	h := uint64(14695981039346656037)
-	for _, x := range vs.slots(i)[:vs.key] {
-		h ^= uint64(uint32(x))
-		h *= 1099511628211
-		h ^= h >> 29
-	}
-	h = (h ^ h>>30) * 0xbf58476d1ce4e5b9
-	h = (h ^ h>>27) * 0x94d049bb133111eb
-	return h ^ h>>31
+	return hashslots.Ints(vs.slots(i)[:vs.key])
 }
 
 // sameKey reports whether vertices i and j differ at most in their budgets.
