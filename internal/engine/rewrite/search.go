@@ -553,11 +553,15 @@ func (pb *problem) completable(t interaction.Term) bool {
 // left reads it, with at most β iterations nested around that event. So the
 // bound loses nothing, and keeps the search finite.
 func (pb *problem) silentBudget(t interaction.Term, pos []int32) int32 {
+	depth := pb.a.st.LoopDepth(t)
+	if depth == 0 { // no loop to start: the events left need not be counted
+		return 0
+	}
 	left := 0
 	for c, tr := range pb.traces {
 		left += len(tr) - int(pos[c])
 	}
-	return int32(pb.a.st.LoopDepth(t) * max(left, 1))
+	return int32(depth * max(left, 1))
 }
 
 // starved reports whether a component with events left has no lifeline the
