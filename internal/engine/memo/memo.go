@@ -13,7 +13,6 @@ import (
 	"slices"
 
 	"github.com/ivc-project/ivc/internal/hashslots"
-
 	"github.com/ivc-project/ivc/verdict"
 )
 

@@ -21,13 +21,13 @@ import (
 // multi-prefix search (prefixSearch, with its lifeline removal and its
 // local analyses at the root). The path is the search's own: it counts the
 // same vertices, checks the same limits, prunes the same vertices and
-// tracks the same furthest ones for an explanation (its last), and makes the store's
-// terms in the same order (which orders a par's operands), so its verdict,
-// and its counts, are the search's. A move consumes an event, so the path
-// never meets a vertex twice, and the search's vertex set would find each
-// new; nor does it pass the attempt's bound (replayWork vertices an
-// event), which the search checks at every vertex: the path has one vertex
-// an event, and the root.
+// tracks the same furthest ones for an explanation (its last), and makes
+// the store's terms in the same order (which orders a par's operands), so
+// its verdict, and its counts, are the search's. A move consumes an event,
+// so the path never meets a vertex twice, and the search's vertex set
+// would find each new; nor does it pass the attempt's bound (replayWork
+// vertices an event), which the search checks at every vertex: the path
+// has one vertex an event, and the root.
 //
 // It decides when the path reaches the goal (Pass; the multi-prefix
 // search's consumed actions are left in pb.word for replay), when a limit
