@@ -114,7 +114,8 @@ func (pb *problem) straight(kind searchKind) (v verdict.Verdict, ok bool) {
 			return dead() // enoughLeft, which counts the events left
 		}
 		key := pb.stepKey(t, pos)
-		s, known := pb.p.steps.find(key)
+		h := hashslots.Ints(key)
+		s, known := pb.p.steps.find(key, h)
 		if !known {
 			s.pruned = pb.exact && pb.optimistic && !pb.leftOK(t, pos) || pb.starved(t, pos)
 		}
@@ -134,7 +135,7 @@ func (pb *problem) straight(kind searchKind) (v verdict.Verdict, ok bool) {
 		}
 		if !known {
 			s = pb.choose(t, pos)
-			pb.p.steps.add(key, s)
+			pb.p.steps.add(key, h, s)
 			pb.p.entries++
 		}
 		switch s.k {
@@ -295,14 +296,11 @@ type steps struct {
 	key   []int32 // scratch of stepKey
 }
 
-// stepHash hashes a step's key.
-func stepHash(key []int32) uint64 { return hashslots.Ints(key) }
-
-func (m *steps) find(key []int32) (stepResult, bool) {
+// find returns the step of key, of hash h (hashslots.Ints), if known.
+func (m *steps) find(key []int32, h uint64) (stepResult, bool) {
 	if len(m.table) == 0 {
 		return stepResult{}, false
 	}
-	h := stepHash(key)
 	tag := h &^ (1<<32 - 1)
 	mask := uint64(len(m.table) - 1)
 	for s := h >> m.shift; ; s = (s + 1) & mask {
@@ -319,14 +317,14 @@ func (m *steps) find(key []int32) (stepResult, bool) {
 	}
 }
 
-func (m *steps) add(key []int32, r stepResult) {
+// add remembers r as the step of key, of hash h, not known before.
+func (m *steps) add(key []int32, h uint64, r stepResult) {
 	if len(m.table) == 0 {
 		m.table, m.shift, m.width = make([]uint64, minTable), uint8(64-bits.TrailingZeros(minTable)), len(key)
 	}
 	if 4*(len(m.res)+1) > 3*len(m.table) {
 		m.table, m.shift = hashslots.Grow(m.table, m.shift)
 	}
-	h := stepHash(key)
 	mask := uint64(len(m.table) - 1)
 	s := h >> m.shift
 	for m.table[s] != 0 {
