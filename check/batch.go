@@ -123,7 +123,11 @@ type RunOptions struct {
 // (its Counts, what the inputs held, are their reader's: a Source's). At
 // most a few outcomes per worker wait for a slower earlier one, so memory
 // stays bounded however many sessions there are. A panic while judging a
-// session is its outcome's *PanicError.
+// session is its outcome's *PanicError. Once emit has returned, the
+// session is released (session.Meta.Release): the storage of a session of
+// a session.Source that reuses it (Source.Reuse) then serves a session
+// after it, so such an emit keeps nothing of an outcome's MT and Origins
+// past its call unless it copies it (MultiTrace.Clone).
 func (c *Checker) Run(sessions iter.Seq[session.Session], opt RunOptions, emit func(Outcome)) Summary {
 	var sum Summary
 	judge := c.judge
@@ -133,6 +137,7 @@ func (c *Checker) Run(sessions iter.Seq[session.Session], opt RunOptions, emit f
 	run(sessions, opt.Jobs, judge, readAhead, c.setup, func(o Outcome) {
 		sum.Add(&o)
 		emit(o)
+		o.Release()
 	})
 	return sum
 }

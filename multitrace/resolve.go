@@ -34,7 +34,6 @@ func (mt *MultiTrace) Len() int {
 	return n
 }
 
-// Equal reports whether mt and o have the same components, in the same
 // Locations returns the locations of mt: the lifelines of each component.
 func (mt *MultiTrace) Locations() interaction.Locations {
 	p := make(interaction.Locations, len(mt.Components))
@@ -44,6 +43,30 @@ func (mt *MultiTrace) Locations() interaction.Locations {
 	return p
 }
 
+// Clone returns a copy of mt that shares no memory with it.
+func (mt *MultiTrace) Clone() *MultiTrace {
+	n, acts := 0, 0
+	for _, c := range mt.Components {
+		n += len(c.Trace)
+		for _, e := range c.Trace {
+			acts += len(e)
+		}
+	}
+	out := &MultiTrace{Components: make([]Component, len(mt.Components))}
+	trace, all := make([]interaction.MultiAction, 0, n), make([]interaction.Action, 0, acts)
+	for i, c := range mt.Components {
+		from := len(trace)
+		for _, e := range c.Trace {
+			at := len(all)
+			all = append(all, e...)
+			trace = append(trace, all[at:len(all):len(all)])
+		}
+		out.Components[i] = Component{Lifelines: c.Lifelines, Trace: trace[from:len(trace):len(trace)]}
+	}
+	return out
+}
+
+// Equal reports whether mt and o have the same components, in the same
 // order, with the same traces.
 func (mt *MultiTrace) Equal(o *MultiTrace) bool {
 	if len(mt.Components) != len(o.Components) {

@@ -227,3 +227,22 @@ func TestReadLimit(t *testing.T) {
 		t.Errorf("a link to /dev/zero: %v", err)
 	}
 }
+
+// TestClone: a clone is equal to its multi-trace (multi-actions of several
+// actions, an empty component) and shares no memory with it.
+func TestClone(t *testing.T) {
+	sig := testSig(t)
+	mt, err := ParseResolve("t.htf", []byte("{ [a,b] a!m.{a!n,b?m}; [c] ; [d] d!x }"), sig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := mt.Clone()
+	if !c.Equal(mt) || string(c.Format(sig)) != string(mt.Format(sig)) {
+		t.Fatalf("clone %s, want %s", c.Format(sig), mt.Format(sig))
+	}
+	c.Components[0].Trace[1][0] = c.Components[2].Trace[0][0]
+	c.Components[2].Trace[0] = nil
+	if c.Equal(mt) || mt.Components[0].Trace[1][0] == mt.Components[2].Trace[0][0] || mt.Components[2].Trace[0] == nil {
+		t.Errorf("writing the clone changed its multi-trace: %s", mt.Format(sig))
+	}
+}

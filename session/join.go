@@ -74,6 +74,10 @@ type Joiner struct {
 	// log, or each log its own scope): its spans are paired in their file
 	// by the reader rather than held for the assembly's pairing.
 	alone bool
+	// leases, when not nil, are the storages its sessions are built in,
+	// one a session, taken again once released (Source.Reuse); else they
+	// share the joiner's arena.
+	leases *leases
 }
 
 // NewJoiner returns a joiner of the logs of a run read with opt (its
@@ -233,7 +237,7 @@ func (j *Joiner) Sessions() iter.Seq2[Session, error] {
 			held := j.g.bytes + int64(j.g.recs.n)*recordBytes
 			j.g.sortRecords = !j.noSort && (j.budget <= 0 || held*heldShare <= j.budget)
 			for i := range j.g.sess {
-				if !yield(j.g.build(int32(i), &j.arena), nil) {
+				if !yield(j.build(j.g, int32(i)), nil) {
 					return
 				}
 			}
@@ -243,8 +247,20 @@ func (j *Joiner) Sessions() iter.Seq2[Session, error] {
 			yield(Session{}, err)
 			return
 		}
-		j.spill.merge(j.g, &j.arena, yield)
+		j.spill.merge(j.g, j.build, yield)
 	}
+}
+
+// build builds the session si of g, in a storage of its own when the
+// joiner leases them.
+func (j *Joiner) build(g *gatherer, si int32) Session {
+	if j.leases == nil {
+		return g.build(si, &j.arena)
+	}
+	l := j.leases.get(int(g.sess[si].records), len(g.locs), j.arena.shapes)
+	s := g.build(si, &l.a)
+	s.lease, s.leased = l, l.gen.Load()
+	return s
 }
 
 // Close removes the temporary file of the joiner.

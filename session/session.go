@@ -90,6 +90,10 @@ type Meta struct {
 	// Origins are where its events come from, in the order of MT (nil for
 	// a .htf multi-trace).
 	Origins *Origins
+	// lease is the storage of MT and Origins when the Source that built
+	// the session reuses it (Source.Reuse), leased as leased; see Release.
+	lease  *lease
+	leased uint32
 }
 
 // Incomplete says why the session cannot be judged truthfully when it lost

@@ -40,6 +40,13 @@ type Source struct {
 	// system's).
 	Budget int64
 	TmpDir string
+	// Reuse builds each session of the logs in a storage of its own, taken
+	// again for a later session once the session is released
+	// (Meta.Release): its multi-trace and origins are then not to be read
+	// after it. For a reader that releases each session when it is done
+	// with it, as Checker.Run does after its outcome's emit: the sessions
+	// are built in memory still in the cache.
+	Reuse bool
 
 	// Counts are what the inputs held, as the sessions are handed out.
 	Counts Counts
@@ -54,6 +61,7 @@ type Source struct {
 	// content, a file whose format was asked), so that a file's format is
 	// decided once.
 	detected map[string]logs.Format
+	leases   *leases // with Reuse
 }
 
 // Recognize reports whether the file at path, found in a directory given,
@@ -242,6 +250,12 @@ func (src *Source) Sessions(files []string) iter.Seq[Session] {
 					continue
 				}
 				j.alone = src.Scope == ScopeFile || len(files) == 1
+				if src.Reuse {
+					if src.leases == nil {
+						src.leases = new(leases)
+					}
+					j.leases = src.leases
+				}
 			}
 			var bad []Session
 			stats, err := j.Read(in, func(err error) { bad = append(bad, fail(file, err, true)) })

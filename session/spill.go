@@ -725,9 +725,10 @@ func (c *cursors) Pop() any {
 	return x
 }
 
-// merge hands out the sessions of the runs in order of first appearance:
-// the order of the run, as the runs are each in that order.
-func (sp *spill) merge(template *gatherer, a *arena, yield func(Session, error) bool) {
+// merge hands out the sessions of the runs in order of first appearance
+// (the order of the run, as the runs are each in that order), each built
+// by build.
+func (sp *spill) merge(template *gatherer, build func(*gatherer, int32) Session, yield func(Session, error) bool) {
 	fail := func(err error) { yield(Session{}, fmt.Errorf("reading spilled sessions: %w", err)) }
 	var h cursors
 	for _, run := range sp.runs {
@@ -772,7 +773,7 @@ func (sp *spill) merge(template *gatherer, a *arena, yield func(Session, error) 
 				return
 			}
 		}
-		if !yield(g.build(0, a), nil) {
+		if !yield(build(g, 0), nil) {
 			return
 		}
 		switch err := c.head.read(c.r, len(g.inputs)); {

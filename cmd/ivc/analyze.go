@@ -316,6 +316,10 @@ func (a *app) analyze(cmd *cobra.Command, fl *analyzeFlags, args []string) error
 		sessions = graph.explore(sessions)
 	case fl.session != "":
 		return a.usagef(sessionWithoutGraph)
+	default:
+		// Each session's storage serves a later one once its outcome is
+		// printed (Run releases it): print keeps nothing of it but a copy.
+		src.Reuse = true
 	}
 	b, err := a.newBatch(fl, args, files, append([]string{path, hif, fl.options, sp.HIFPath}, files...),
 		newReportBuilder(a, fl.report, args, sp.SigPath, c.Mode(), c.Engine(), sp))

@@ -97,7 +97,9 @@ func (r *reportBuilder) add(o *check.Outcome) {
 				row.Repair = o.Repair.Explain()
 			}
 			if o.MT != nil && len(r.fails) < report.DefaultMaxDrawings {
-				r.fails = append(r.fails, failure{row: len(r.rep.Rows), mt: o.MT, res: res, repair: o.Repair})
+				// A copy: the session's storage serves a later one once
+				// the outcome is printed (session.Source.Reuse).
+				r.fails = append(r.fails, failure{row: len(r.rep.Rows), mt: o.MT.Clone(), res: res, repair: o.Repair})
 			} else {
 				r.rep.Undrawn++
 			}
