@@ -1,8 +1,6 @@
 package check_test
 
 import (
-	"bytes"
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -27,24 +25,17 @@ func TestRunReleases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var mts []*multitrace.MultiTrace
+	var drawn []multitrace.MultiTrace
 	for _, kind := range []gen.Kind{gen.KindAccepted, gen.KindNoise} {
-		drawn, err := gen.Generate(sp.Store, sp.Root, gen.Config{Kind: kind, N: 150, Seed: 5})
+		mts, err := gen.Generate(sp.Store, sp.Root, gen.Config{Kind: kind, N: 150, Seed: 5})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i := range drawn {
-			if drawn[i].Len() > 0 {
-				mts = append(mts, &drawn[i])
-			}
-		}
-	}
-	var buf bytes.Buffer
-	if err := gen.Write(&buf, logs.JSONL, sp.Sig, gen.IDs(logs.JSONL, len(mts), 1), mts, 1); err != nil {
-		t.Fatal(err)
+		drawn = append(drawn, mts...)
 	}
 	path := filepath.Join(t.TempDir(), "run.jsonl")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	mts, err := gen.WriteFile(path, logs.JSONL, sp.Sig, drawn)
+	if err != nil {
 		t.Fatal(err)
 	}
 	c, err := check.New(sp, check.DefaultOptions())

@@ -3,13 +3,13 @@ package session_test
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ivc-project/ivc/internal/gen"
 	"github.com/ivc-project/ivc/logs"
+	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/session"
 )
 
@@ -29,20 +29,17 @@ func TestSourceReuse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range drawn {
-		if drawn[i].Len() > 0 { // an empty one writes no session
-			mts = append(mts, &drawn[i])
-		}
+	var all []multitrace.MultiTrace
+	for _, mt := range mts {
+		all = append(all, *mt)
 	}
+	all = append(all, drawn...)
 	for range 3 {
-		mts = append(mts, mts[:3]...)
-	}
-	var buf bytes.Buffer
-	if err := gen.Write(&buf, logs.JSONL, sig, gen.IDs(logs.JSONL, len(mts), 1), mts, 1); err != nil {
-		t.Fatal(err)
+		all = append(all, all[:3]...)
 	}
 	path := filepath.Join(t.TempDir(), "run.jsonl")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	mts, err = gen.WriteFile(path, logs.JSONL, sig, all)
+	if err != nil {
 		t.Fatal(err)
 	}
 	// dump says what a session holds: its multi-trace and the origin of

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"bytes"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/internal/gen"
 	"github.com/ivc-project/ivc/logs"
-	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/spec"
 	"github.com/ivc-project/ivc/verdict"
@@ -28,18 +25,8 @@ func TestReportKeepsReusedFails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var mts []*multitrace.MultiTrace
-	for i := range drawn {
-		if drawn[i].Len() > 0 {
-			mts = append(mts, &drawn[i])
-		}
-	}
-	var buf bytes.Buffer
-	if err := gen.Write(&buf, logs.JSONL, sp.Sig, gen.IDs(logs.JSONL, len(mts), 1), mts, 1); err != nil {
-		t.Fatal(err)
-	}
 	path := filepath.Join(t.TempDir(), "run.jsonl")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	if _, err := gen.WriteFile(path, logs.JSONL, sp.Sig, drawn); err != nil {
 		t.Fatal(err)
 	}
 	c, err := check.New(sp, check.DefaultOptions())

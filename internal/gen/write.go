@@ -6,6 +6,7 @@ package gen
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"encoding/csv"
 	"encoding/hex"
@@ -15,6 +16,7 @@ import (
 	"iter"
 	"maps"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strconv"
 	"time"
@@ -86,6 +88,23 @@ type logEvent struct {
 func Write(w io.Writer, f logs.Format, sig *interaction.Signature, ids []string, mts []*multitrace.MultiTrace, seed int64) error {
 	_, err := WriteRotated(func() (io.Writer, error) { return w, nil }, f, sig, ids, mts, seed, 0)
 	return err
+}
+
+// WriteFile writes the non-empty multi-traces of mts (Write's log has no
+// session of an empty one) as the log of format f at path, sessions
+// IDs(f, n, 1), and returns them.
+func WriteFile(path string, f logs.Format, sig *interaction.Signature, mts []multitrace.MultiTrace) ([]*multitrace.MultiTrace, error) {
+	var kept []*multitrace.MultiTrace
+	for i := range mts {
+		if mts[i].Len() > 0 {
+			kept = append(kept, &mts[i])
+		}
+	}
+	var b bytes.Buffer
+	if err := Write(&b, f, sig, IDs(f, len(kept), 1), kept, 1); err != nil {
+		return nil, err
+	}
+	return kept, os.WriteFile(path, b.Bytes(), 0o644)
 }
 
 // WriteRotated writes the log Write writes as a rotated log: files of at
