@@ -13,9 +13,10 @@ import (
 // given back by Meta.Release once the session is judged, and taken again
 // for a session after it. A log's sessions are then built in memory that
 // is still in the cache rather than in new memory, which the sessions
-// built before it filled (JSON Lines logs → verdicts, one worker: 4-5%
-// less CPU an event on each row of check's BenchmarkLogs; see
-// docs/benchmarks.md). A session never released is collected, as any.
+// built before it filled (JSON Lines logs → verdicts, one worker, check's
+// BenchmarkLogs: distinct-i0 6% less CPU an event, repeated-i14 4%,
+// repeated-i1 within its noise; see docs/benchmarks.md). A session never
+// released is collected, as any.
 type leases struct {
 	// last is the lease given back last, taken without the lock: with one
 	// reader, the one lease its sessions take in turn.
