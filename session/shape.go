@@ -1,7 +1,6 @@
 package session
 
 import (
-	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
 )
@@ -149,28 +148,12 @@ func (x *shapes) same(at []origin, locOf []int32, mt *multitrace.MultiTrace) boo
 // built the second time it was seen, within the shapes' memory, and
 // returns it; nil when there is no room.
 func (x *shapes) keep(s *shapeSlot, h uint64, mt *multitrace.MultiTrace) *multitrace.MultiTrace {
-	n := 0
-	for _, c := range mt.Components {
-		n += len(c.Trace)
-	}
-	bytes := int64(shapeBytes + shapeLocBytes*len(mt.Components) + shapeEventBytes*n)
+	bytes := int64(shapeBytes + shapeLocBytes*len(mt.Components) + shapeEventBytes*mt.Len())
 	x.drop(s)
 	if x.bytes+bytes > x.maxBytes {
 		return nil
 	}
-	acts := make([]interaction.Action, n)
-	trace := make([]interaction.MultiAction, n)
-	kept := &multitrace.MultiTrace{Components: make([]multitrace.Component, len(mt.Components))}
-	i := 0
-	for k, c := range mt.Components {
-		from := i
-		for _, a := range c.Trace {
-			acts[i] = a[0]
-			trace[i] = acts[i : i+1 : i+1]
-			i++
-		}
-		kept.Components[k] = multitrace.Component{Lifelines: c.Lifelines, Trace: trace[from:i:i]}
-	}
+	kept := mt.Clone()
 	*s = shapeSlot{h: h, mt: kept, bytes: bytes}
 	x.bytes += bytes
 	return kept

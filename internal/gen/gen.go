@@ -189,7 +189,7 @@ func (e *BoundError) Lengths() string {
 // Prefix returns a random multi-prefix of mt: each component cut at a
 // uniformly random point (possibly empty, possibly whole).
 func Prefix(mt multitrace.MultiTrace, rng *rand.Rand) multitrace.MultiTrace {
-	out := clone(mt)
+	out := *mt.Clone() // a copy: a derivation never aliases its input
 	for k := range out.Components {
 		c := &out.Components[k]
 		c.Trace = c.Trace[:rng.IntN(len(c.Trace)+1)]
@@ -200,7 +200,7 @@ func Prefix(mt multitrace.MultiTrace, rng *rand.Rand) multitrace.MultiTrace {
 // Slice returns a random slice of mt: each component loses a random prefix
 // and a random suffix (the pair of cut points is uniform).
 func Slice(mt multitrace.MultiTrace, rng *rand.Rand) multitrace.MultiTrace {
-	out := clone(mt)
+	out := *mt.Clone()
 	for k := range out.Components {
 		c := &out.Components[k]
 		i, j := rng.IntN(len(c.Trace)+1), rng.IntN(len(c.Trace)+1)
@@ -216,7 +216,7 @@ func Slice(mt multitrace.MultiTrace, rng *rand.Rand) multitrace.MultiTrace {
 // (among those with lifelines), a random lifeline of it, a random message
 // and kind of sig, at a random position of the component's trace.
 func Noise(sig *interaction.Signature, mt multitrace.MultiTrace, rng *rand.Rand) multitrace.MultiTrace {
-	out := clone(mt)
+	out := *mt.Clone()
 	var comps []int
 	for k, c := range out.Components {
 		if !c.Lifelines.IsEmpty() {
@@ -238,7 +238,7 @@ func Noise(sig *interaction.Signature, mt multitrace.MultiTrace, rng *rand.Rand)
 // swapped (a component and then a pair of positions holding different
 // events, uniformly), and false if no component has two different events.
 func SwapActions(mt multitrace.MultiTrace, rng *rand.Rand) (multitrace.MultiTrace, bool) {
-	out := clone(mt)
+	out := *mt.Clone()
 	var comps []int
 	for k, c := range out.Components {
 		if hasTwoDifferent(c.Trace) {
@@ -276,7 +276,7 @@ func hasTwoDifferent(tr []interaction.MultiAction) bool {
 // b: a random location, among those that both have and on which their
 // traces differ; false if there is none.
 func SwapComponents(a, b multitrace.MultiTrace, rng *rand.Rand) (multitrace.MultiTrace, bool) {
-	out := clone(a)
+	out := *a.Clone()
 	type pair struct{ i, j int }
 	var cand []pair
 	for i, ca := range a.Components {
@@ -302,15 +302,6 @@ func cloneTrace(tr []interaction.MultiAction) []interaction.MultiAction {
 	out := make([]interaction.MultiAction, len(tr))
 	for i, e := range tr {
 		out[i] = slices.Clone(e)
-	}
-	return out
-}
-
-// clone returns a deep copy of mt, so that derivations never alias their input.
-func clone(mt multitrace.MultiTrace) multitrace.MultiTrace {
-	out := multitrace.MultiTrace{Components: make([]multitrace.Component, len(mt.Components))}
-	for k, c := range mt.Components {
-		out.Components[k] = multitrace.Component{Lifelines: c.Lifelines, Trace: cloneTrace(c.Trace)}
 	}
 	return out
 }
