@@ -146,8 +146,9 @@ func (pb *problem) straight(kind searchKind) (v verdict.Verdict, ok bool) {
 		}
 		branched = branched || s.branched
 		var act interaction.ActID
-		act, t = pb.move(t, s.k, pos)
-		left -= len(a.parts(pb.p, act))
+		var consumed int
+		act, t, consumed = pb.move(t, s.k, pos)
+		left -= consumed
 		if !pb.exact {
 			word = append(word, act)
 		}
@@ -255,7 +256,7 @@ func (pb *problem) choose(t interaction.Term, pos []int32) stepResult {
 	best, size := succ[0], -1
 	for i := len(succ) - 1; i >= 0; i-- {
 		copy(scratch, pos)
-		_, next := pb.move(t, succ[i], scratch)
+		_, next, _ := pb.move(t, succ[i], scratch)
 		if s := st.NumActions(next); size < 0 || s <= size {
 			best, size = succ[i], s
 		}
@@ -264,23 +265,24 @@ func (pb *problem) choose(t interaction.Term, pos []int32) stepResult {
 }
 
 // move executes the frontier element k of t, a move that consumes events
-// (see apply), and advances pos: it returns the multi-action executed and
-// the term reached, the lifelines of the components it finishes removed in
-// a multi-prefix search.
-func (pb *problem) move(t interaction.Term, k int32, pos []int32) (interaction.ActID, interaction.Term) {
+// (see apply), and advances pos: it returns the multi-action executed, the
+// term reached (the lifelines of the components it finishes removed in a
+// multi-prefix search) and the number of events it consumed.
+func (pb *problem) move(t interaction.Term, k int32, pos []int32) (interaction.ActID, interaction.Term, int) {
 	a := pb.a
 	act, next := a.st.Successor(t, int(k))
-	var consumed interaction.Lifelines
-	for _, pt := range a.parts(pb.p, act) {
+	parts := a.parts(pb.p, act)
+	var finished interaction.Lifelines
+	for _, pt := range parts {
 		pos[pt.c]++
 		if !pb.exact && int(pos[pt.c]) == len(pb.traces[pt.c]) {
-			consumed = consumed.Union(pb.p.lifelines[pt.c])
+			finished = finished.Union(pb.p.lifelines[pt.c])
 		}
 	}
-	if !consumed.IsEmpty() {
-		next = a.st.RemoveObserved(next, consumed, pb.together(pos))
+	if !finished.IsEmpty() {
+		next = a.st.RemoveObserved(next, finished, pb.together(pos))
 	}
-	return act, next
+	return act, next, len(parts)
 }
 
 // steps is a partition's memo of straight's steps, by a key of the search,
