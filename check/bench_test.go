@@ -115,49 +115,23 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 	}
 	checker()
 	opt := logs.Options{Sig: sp.Sig}
+	want := 0 // empty multi-traces write no session
+	for _, mt := range mts {
+		if mt.Len() > 0 {
+			want++
+		}
+	}
 	// Every file is written before the first pass, and the multi-traces
 	// drawn are then dropped: a pass's collections are to mark what ivc
 	// holds, not the benchmark's own (10,000 multi-traces of small slices:
 	// distinct-i0's passes with a collection took 105-155 ms of CPU, the
-	// others 67-75 ms, while they were live).
-	type logFiles struct {
-		f            logs.Format
-		whole, parts []string
-		bytes, want  int
-	}
+	// others 67-75 ms, while they were live). A pass reads them as ivc
+	// analyze does (session.Source: its Joiner, a session built as it is
+	// judged), and the peer too.
 	var all []logFiles
 	dir := b.TempDir()
 	for _, f := range []logs.Format{logs.JSONL, logs.OTLP, logs.OTLPProto} {
-		// The sessions as one log, and as one log per location, joined
-		// (the shape of per-service logs), with the same ids.
-		written := f
-		if f == logs.OTLPProto {
-			written = logs.OTLP // converted below
-		}
-		ids := gen.IDs(written, len(mts), 1)
-		var buf bytes.Buffer
-		if err := gen.Write(&buf, written, sp.Sig, ids, mts, 1); err != nil {
-			b.Fatal(err)
-		}
-		data := buf.Bytes()
-		// Empty multi-traces write no session.
-		want := 0
-		for _, mt := range mts {
-			if mt.Len() > 0 {
-				want++
-			}
-		}
-		split, _ := splitLogs(b, written, sp.Sig, ids, mts)
-		if f == logs.OTLPProto {
-			data = otlpProto(b, data)
-			for k := range split {
-				split[k] = otlpProto(b, split[k])
-			}
-		}
-		// The files, read as ivc analyze reads them (session.Source: its
-		// Joiner, a session built as it is judged), and by the peer.
-		all = append(all, logFiles{f: f, whole: writeFiles(b, dir, f.String()+"-whole", [][]byte{data}),
-			parts: writeFiles(b, dir, f.String()+"-loc", split), bytes: len(data), want: want})
+		all = append(all, writeLogs(b, dir, f, sp.Sig, mts))
 	}
 	perSession := float64(events) / float64(len(mts))
 	mts = nil
@@ -165,10 +139,10 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 	for _, lf := range all {
 		f := lf.f
 		judge := func(b *testing.B, c *check.Checker, sessions iter.Seq2[session.Session, error]) {
-			judgeAll(b, c, sessions, lf.want)
+			judgeAll(b, c, sessions, want)
 		}
 		if f == logs.JSONL {
-			b.Run("jsonl-bare", func(b *testing.B) { benchmarkBareScan(b, lf.whole, events) })
+			b.Run("jsonl-bare", func(b *testing.B) { benchmarkBareScan(b, []string{lf.whole}, events) })
 			b.Run("jsonl-joined-bare", func(b *testing.B) { benchmarkBareScan(b, lf.parts, events) })
 		}
 		analyze := func(b *testing.B, files []string) {
@@ -197,7 +171,7 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 		}
 		b.Run(f.String(), func(b *testing.B) {
 			b.SetBytes(int64(lf.bytes))
-			analyze(b, lf.whole)
+			analyze(b, []string{lf.whole})
 		})
 		b.Run(f.String()+"-joined", func(b *testing.B) { analyze(b, lf.parts) })
 	}
@@ -221,6 +195,44 @@ func otlpProto(b *testing.B, data []byte) []byte {
 		b.Fatal(err)
 	}
 	return out
+}
+
+// logFiles are the files of a benchmark's log in format f: the sessions
+// as one log (whole, of bytes bytes), and as one log per location (parts,
+// size bytes in all), with the same ids (the shape of per-service logs).
+type logFiles struct {
+	f           logs.Format
+	whole       string
+	parts       []string
+	bytes, size int
+}
+
+// writeLogs writes the multi-traces mts, over sig, as the logs of format f
+// (OTLP/protobuf converted from OTLP/JSON) in dir.
+func writeLogs(b *testing.B, dir string, f logs.Format, sig *interaction.Signature, mts []*multitrace.MultiTrace) logFiles {
+	written := f
+	if f == logs.OTLPProto {
+		written = logs.OTLP // converted below
+	}
+	ids := gen.IDs(written, len(mts), 1)
+	var buf bytes.Buffer
+	if err := gen.Write(&buf, written, sig, ids, mts, 1); err != nil {
+		b.Fatal(err)
+	}
+	data := buf.Bytes()
+	split := splitLogs(b, written, sig, ids, mts)
+	if f == logs.OTLPProto {
+		data = otlpProto(b, data)
+		for k := range split {
+			split[k] = otlpProto(b, split[k])
+		}
+	}
+	size := 0
+	for _, d := range split {
+		size += len(d)
+	}
+	return logFiles{f: f, whole: writeFiles(b, dir, f.String()+"-whole", [][]byte{data})[0],
+		parts: writeFiles(b, dir, f.String()+"-loc", split), bytes: len(data), size: size}
 }
 
 // writeFiles writes each of data to a file of dir and returns their paths.
@@ -332,19 +344,17 @@ func bareScan(r *bufio.Reader) (int, error) {
 }
 
 // splitLogs writes mts, sessions ids, as one log per location in format f
-// (each its own clock), and returns the logs and their size.
-func splitLogs(b *testing.B, f logs.Format, sig *interaction.Signature, ids []string, mts []*multitrace.MultiTrace) ([][]byte, int) {
+// (each its own clock), and returns the logs.
+func splitLogs(b *testing.B, f logs.Format, sig *interaction.Signature, ids []string, mts []*multitrace.MultiTrace) [][]byte {
 	var split [][]byte
-	size := 0
 	for k := range mts[0].Components {
 		var buf bytes.Buffer
 		if err := gen.Write(&buf, f, sig, ids, gen.Location(mts, k), 1+int64(k)); err != nil {
 			b.Fatal(err)
 		}
 		split = append(split, buf.Bytes())
-		size += buf.Len()
 	}
-	return split, size
+	return split
 }
 
 // judgeAll judges sessions with c on one worker and checks that there are
@@ -460,23 +470,10 @@ func benchmarkJoin(b *testing.B, sp *spec.Spec) {
 	// (kept in memory, the logs set the heap's goal, and the joined row's
 	// passes swung from 162 to 252 CPU-ns an event with the collections'
 	// timing).
-	type logFiles struct {
-		f           logs.Format
-		whole       string
-		parts       []string
-		bytes, size int
-	}
 	var all []logFiles
 	dir := b.TempDir()
 	for _, f := range []logs.Format{logs.JSONL, logs.OTLP} {
-		ids := gen.IDs(f, len(mts), 1)
-		var whole bytes.Buffer
-		if err := gen.Write(&whole, f, sp.Sig, ids, mts, 1); err != nil {
-			b.Fatal(err)
-		}
-		split, size := splitLogs(b, f, sp.Sig, ids, mts)
-		all = append(all, logFiles{f: f, whole: writeFiles(b, dir, f.String()+"-whole", [][]byte{whole.Bytes()})[0],
-			parts: writeFiles(b, dir, f.String()+"-loc", split), bytes: whole.Len(), size: size})
+		all = append(all, writeLogs(b, dir, f, sp.Sig, mts))
 	}
 	mts = nil
 	runtime.GC()
