@@ -66,6 +66,7 @@ func main() {
 			<-interrupt
 		}
 		atomicfile.RemoveTemps()
+		flushOutputs() // the results judged so far
 		os.Exit(130)
 	}()
 	// IVC_CPUPROFILE: a CPU profile of the run to this file (for

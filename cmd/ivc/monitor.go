@@ -504,6 +504,13 @@ func (o *recordOutput) flushLocked() error {
 		return nil
 	}
 	n, err := o.out.Write(o.buf.Bytes())
+	if f, ok := o.out.(*output); ok && err == nil {
+		// Standard output: written now, not gathered again; what a
+		// failed flush wrote of them is not known.
+		if err = f.Flush(); err != nil {
+			n = 0
+		}
+	}
 	written := len(o.ends)
 	if err != nil {
 		written = 0

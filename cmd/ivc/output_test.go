@@ -5,8 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // full is a standard output on a full disk, as /dev/full is.
@@ -131,5 +133,128 @@ func TestRecordOutputCut(t *testing.T) {
 	got, err := os.ReadFile(path)
 	if err != nil || string(got) != "{\"a\":1}\n{\"c\":3}\n" || o.unwritten.Load() != 1 {
 		t.Errorf("file %q (%v), %d unwritten", got, err, o.unwritten.Load())
+	}
+}
+
+// writes is one stream for both of a run's standard output and error (as
+// 2>&1 makes them), counting the writes to the first.
+type writes struct {
+	mu      sync.Mutex
+	all     bytes.Buffer
+	results int
+}
+
+func (w *writes) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.results++
+	return w.all.Write(p)
+}
+
+func (w *writes) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.all.String()
+}
+
+// errors is the run's standard error on the same stream as w.
+type errorsOf struct{ w *writes }
+
+func (e errorsOf) Write(p []byte) (int, error) {
+	e.w.mu.Lock()
+	defer e.w.mu.Unlock()
+	return e.w.all.Write(p)
+}
+
+// TestOutputGathered: a batch's records are written together rather than
+// one write each, and what stderr says (a bad file in the batch, the
+// summary) still comes after the records before it and before those after
+// it.
+func TestOutputGathered(t *testing.T) {
+	abp := filepath.Join(testdata, "abp")
+	dir := t.TempDir()
+	for name, from := range map[string]string{"a.htf": "trace1.htf", "c.htf": "trace2.htf", "d.htf": "trace1_error_1.htf"} {
+		b, err := os.ReadFile(filepath.Join(abp, "traces", from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "b.htf"), []byte("[ nonsense"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := &writes{}
+	status := run([]string{"analyze", filepath.Join(abp, "abp.hsf"), filepath.Join(abp, "abp.hif"), dir}, testEnv(w, errorsOf{w}))
+	lines := strings.Split(strings.TrimSpace(w.String()), "\n")
+	var order []string
+	for _, l := range lines {
+		if name := strings.TrimPrefix(l, dir+string(filepath.Separator)); name != l && len(name) > 5 && name[5] == ':' {
+			order = append(order, name[:1]) // a.htf: ..., b.htf:1:11: ...
+		}
+		switch {
+		case strings.Contains(l, "multi-traces:"):
+			order = append(order, "summary")
+		}
+	}
+	if status != exitInput || strings.Join(order, " ") != "a b c d summary" {
+		t.Errorf("status %d, order %v:\n%s", status, order, w.String())
+	}
+	// The three records: one write before the error, one after.
+	if w.results != 2 {
+		t.Errorf("%d writes of results, want 2", w.results)
+	}
+}
+
+// TestOutputDelay: what output gathers is written outputDelay after it
+// came, without a write after it, and at once by flushOutputs (SIGINT);
+// nothing of a closed output is left to flush.
+func TestOutputDelay(t *testing.T) {
+	w := &writes{}
+	o := newOutput(w)
+	o.Write([]byte("first\n"))
+	if w.String() != "" {
+		t.Fatalf("written at once: %q", w.String())
+	}
+	deadline := time.Now().Add(20 * outputDelay)
+	for w.String() == "" && time.Now().Before(deadline) {
+		time.Sleep(outputDelay / 10)
+	}
+	if w.String() != "first\n" {
+		t.Fatalf("after %v: %q", 20*outputDelay, w.String())
+	}
+	o.Write([]byte("second\n"))
+	flushOutputs()
+	if w.String() != "first\nsecond\n" {
+		t.Errorf("after flushOutputs: %q", w.String())
+	}
+	o.Write([]byte("third\n"))
+	if err := o.Close(); err != nil || w.String() != "first\nsecond\nthird\n" || w.results != 3 {
+		t.Errorf("after Close: %v, %q in %d writes", err, w.String(), w.results)
+	}
+	if _, ok := outputs.Load(o); ok {
+		t.Error("a closed output is still flushed at SIGINT")
+	}
+}
+
+// TestRecordOutputStdout: ivc monitor's records, gathered and written at
+// its flushes, are not gathered again by standard output: a flush writes
+// them.
+func TestRecordOutputStdout(t *testing.T) {
+	w := &writes{}
+	stdout := newOutput(w)
+	defer stdout.Close()
+	o, err := openOutput("", stdout, func(error) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.mu.Lock()
+	o.buf.WriteString("{\"a\":1}\n")
+	o.ends = append(o.ends, o.buf.Len())
+	o.mu.Unlock()
+	o.flush()
+	if w.String() != "{\"a\":1}\n" {
+		t.Errorf("after the monitor's flush: %q", w.String())
 	}
 }

@@ -184,22 +184,24 @@ Inconc, 2 on a usage or input error (reported on stderr as file:line:col).`,
 // run runs ivc with the command-line arguments args (without the program
 // name) and returns its exit status.
 func run(args []string, e env) (status int) {
-	stderr := e.stderr
+	out := newOutput(e.stdout)
+	stderr := flushFirst{out, e.stderr} // what stderr says comes after the results before it
 	a := &app{env: e}
+	a.stderr = stderr
 	defer func() {
 		if err := a.internalError(recover()); err != nil {
 			fmt.Fprintf(stderr, "ivc: %v\n", err)
 			status = exitInput
 		}
+		out.Close()
 	}()
-	out := &output{w: e.stdout}
 	a.stdout = out
 	root := newRootCmd(a)
 	root.SetArgs(args)
 	root.SetOut(out)
 	root.SetErr(stderr)
 	cmd, err := root.ExecuteC()
-	if err == nil && out.err != nil {
+	if err == nil && out.Close() != nil {
 		// Results lost (a full disk, a closed pipe): never exit 0 on them.
 		fmt.Fprintf(stderr, "ivc: cannot write the results to standard output: %v\n", out.err)
 		return exitInput
@@ -244,25 +246,10 @@ func (a *app) describe(err error) error {
 // isTerminal reports whether w is a terminal, where progress may be drawn
 // (a character device such as /dev/null is not one).
 func isTerminal(w io.Writer) bool {
+	if f, ok := w.(flushFirst); ok {
+		w = f.w
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// output is standard output as commands write it: it keeps the first write
-// error, after which it writes nothing more, so that run reports lost
-// results once, with exit status 2, whichever write failed.
-type output struct {
-	w   io.Writer
-	err error
-}
-
-func (o *output) Write(p []byte) (int, error) {
-	if o.err != nil {
-		return 0, o.err
-	}
-	n, err := o.w.Write(p)
-	if err != nil {
-		o.err = err
-	}
-	return n, err
-}
