@@ -446,6 +446,7 @@ type batch struct {
 	prog  *progress
 	rep   *reportBuilder // with --report
 	done  int
+	line  []byte // the last JSON record, its room reused
 }
 
 func (b *batch) print(o check.Outcome) {
@@ -462,10 +463,11 @@ func (b *batch) print(o check.Outcome) {
 		a.fail()
 	}
 	if a.json() {
-		if line, err := o.Record().AppendJSON(nil); err != nil {
+		if line, err := o.Record().AppendJSON(b.line[:0]); err != nil {
 			a.report(fmt.Errorf("%s: the record not written: %w", syntax.FileName(o.File), err))
 		} else {
-			a.stdout.Write(append(line, '\n'))
+			b.line = append(line, '\n')
+			a.stdout.Write(b.line)
 		}
 	} else {
 		o.WriteText(a.stdout)
