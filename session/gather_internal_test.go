@@ -1,6 +1,8 @@
 package session
 
 import (
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/ivc-project/ivc/interaction"
@@ -30,6 +32,39 @@ func TestSessionLimit(t *testing.T) {
 		}
 		if g.maxEvents != c.sessionEvent {
 			t.Errorf("MaxMemory %d: session %d events; want %d", c.mem, g.maxEvents, c.sessionEvent)
+		}
+	}
+}
+
+// TestPermute: records.permute puts records across several chunks in the
+// order of a permutation, random or of long cycles, and leaves it the
+// identity.
+func TestPermute(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	n := 3*recordChunk + 17
+	for _, how := range []string{"random", "one cycle", "identity"} {
+		var rs records
+		for i := range n {
+			rs.add(record{hi: int64(i), line: uint32(i)})
+		}
+		to := make([]int32, n)
+		for i := range to {
+			to[i] = int32(i)
+		}
+		switch how {
+		case "random":
+			rng.Shuffle(n, func(i, j int) { to[i], to[j] = to[j], to[i] })
+		case "one cycle":
+			for i := range to {
+				to[i] = int32((i + recordChunk + 1) % n)
+			}
+		}
+		want := slices.Clone(to)
+		rs.permute(to)
+		for i := range n {
+			if r := rs.at(int32(i)); r.hi != int64(want[i]) || r.line != uint32(want[i]) || to[i] != int32(i) {
+				t.Fatalf("%s: record %d is %d (line %d), want %d; to[%d] = %d", how, i, r.hi, r.line, want[i], i, to[i])
+			}
 		}
 	}
 }

@@ -68,7 +68,9 @@ type Joiner struct {
 	spill  *spill // nil until the budget is passed
 	arena  arena
 	done   bool
-	noSort bool  // the records are not sorted by session (tests)
+	// order is how the records are sorted by session (tests): as index
+	// chooses (0), not at all or in place.
+	order  recordOrder
 	err    error // of spilling an ignored event
 	// alone marks a joiner that reads one log only (Source: a run of one
 	// log, or each log its own scope): its spans are paired in their file
@@ -232,10 +234,12 @@ func (j *Joiner) Sessions() iter.Seq2[Session, error] {
 	j.done = true
 	return func(yield func(Session, error) bool) {
 		if j.spill == nil {
-			// Room for the records sorted by session (see index) within
-			// the joiner's share of its budget.
-			held := j.g.bytes + int64(j.g.recs.n)*recordBytes
-			j.g.sortRecords = !j.noSort && (j.budget <= 0 || held*heldShare <= j.budget)
+			j.g.sortRecords = j.order != unsorted
+			// Room for the records sorted by session into new chunks (see
+			// index) within the joiner's share of its budget.
+			if held := j.g.bytes + int64(j.g.recs.n)*recordBytes; j.order == 0 && (j.budget <= 0 || held*heldShare <= j.budget) {
+				j.g.copyRecords = copyRecords
+			}
 			for i := range j.g.sess {
 				if !yield(j.build(j.g, int32(i)), nil) {
 					return
@@ -250,6 +254,14 @@ func (j *Joiner) Sessions() iter.Seq2[Session, error] {
 		j.spill.merge(j.g, j.build, yield)
 	}
 }
+
+// recordOrder is how a Joiner's tests have its records sorted by session.
+type recordOrder int8
+
+const (
+	unsorted recordOrder = 1 + iota
+	inPlace
+)
 
 // build builds the session si of g, in a storage of its own when the
 // joiner leases them.

@@ -141,12 +141,12 @@ func readShaped(t *testing.T, files []string, x *shapes, budget int64) []Session
 
 // readShapedWith is readShaped with the options opt.
 func readShapedWith(t *testing.T, files []string, x *shapes, budget int64, opt logs.Options) []Session {
-	return readJoined(t, files, x, budget, opt, false)
+	return readJoined(t, files, x, budget, opt, 0)
 }
 
-// readJoined is readShapedWith, the records sorted by session or not
-// (noSort, see gatherer.index).
-func readJoined(t *testing.T, files []string, x *shapes, budget int64, opt logs.Options, noSort bool) []Session {
+// readJoined is readShapedWith, the records sorted by session as order
+// says (see gatherer.index).
+func readJoined(t *testing.T, files []string, x *shapes, budget int64, opt logs.Options, order recordOrder) []Session {
 	t.Helper()
 	j, err := NewJoiner(opt, budget, t.TempDir())
 	if err != nil {
@@ -154,7 +154,7 @@ func readJoined(t *testing.T, files []string, x *shapes, budget int64, opt logs.
 	}
 	defer j.Close()
 	j.arena.shapes = x
-	j.noSort = noSort
+	j.order = order
 	for _, f := range files {
 		in, err := logs.Open(f, logs.Auto, opt)
 		if err != nil {
@@ -356,7 +356,7 @@ func TestShapesSpans(t *testing.T) {
 }
 
 // TestSortedRecords: the sessions a joiner builds from its records sorted
-// by session (gatherer.index) are those it builds from the records in the
+// by session (gatherer.index, into new chunks or in place) are those it builds from the records in the
 // order read: their meta, multi-traces and origins (the lines and span
 // ids Fails name), for logs of repeated and mixed shapes, spans paired
 // and duplicated (OTLP/JSON, one file and one log per service), and JSON
@@ -388,12 +388,14 @@ func TestSortedRecords(t *testing.T) {
 		run{[]string{"../testdata/logs/abp.otlp.json", "../testdata/logs/abp.otlp.json"}, opt}, run{services, opt})
 	sorted := 0
 	for _, r := range runs {
-		want := readJoined(t, r.files, newShapes(0), 0, r.opt, true)
-		got := readJoined(t, r.files, newShapes(0), 0, r.opt, false)
-		if err := sameSessions(got, want); err != nil {
-			t.Fatalf("%v: %v", r.files, err)
+		want := readJoined(t, r.files, newShapes(0), 0, r.opt, unsorted)
+		for _, order := range []recordOrder{0, inPlace} {
+			got := readJoined(t, r.files, newShapes(0), 0, r.opt, order)
+			if err := sameSessions(got, want); err != nil {
+				t.Fatalf("%v, order %d: %v", r.files, order, err)
+			}
 		}
-		if len(got) > 1 {
+		if len(want) > 1 {
 			sorted++
 		}
 	}
