@@ -70,8 +70,8 @@ type Joiner struct {
 	done   bool
 	// order is how the records are sorted by session (tests): as index
 	// chooses (0), not at all or in place.
-	order  recordOrder
-	err    error // of spilling an ignored event
+	order recordOrder
+	err   error // of spilling an ignored event
 	// alone marks a joiner that reads one log only (Source: a run of one
 	// log, or each log its own scope): its spans are paired in their file
 	// by the reader rather than held for the assembly's pairing.
