@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -56,11 +57,15 @@ func (r Result) TotalNodes() int { return r.Nodes + r.LocalNodes }
 // Cost is TotalNodes as ivc prints it, with the part of the local analyses
 // when they took some: "252 nodes", "13 nodes, 13 of local analyses" (an
 // optimistic attempt that decided alone).
-func (r Result) Cost() string {
+func (r Result) Cost() string { return string(r.AppendCost(nil)) }
+
+// AppendCost appends Cost to b.
+func (r Result) AppendCost(b []byte) []byte {
+	b = append(strconv.AppendInt(b, int64(r.TotalNodes()), 10), " nodes"...)
 	if r.LocalNodes == 0 {
-		return fmt.Sprintf("%d nodes", r.TotalNodes())
+		return b
 	}
-	return fmt.Sprintf("%d nodes, %d of local analyses", r.TotalNodes(), r.LocalNodes)
+	return append(strconv.AppendInt(append(b, ", "...), int64(r.LocalNodes), 10), " of local analyses"...)
 }
 
 // Heading is the verdict with what it means and its reason (Text), as a

@@ -446,7 +446,7 @@ type batch struct {
 	prog  *progress
 	rep   *reportBuilder // with --report
 	done  int
-	line  []byte // the last JSON record, its room reused
+	line  []byte // the last record written, its room reused
 }
 
 func (b *batch) print(o check.Outcome) {
@@ -470,7 +470,8 @@ func (b *batch) print(o check.Outcome) {
 			a.stdout.Write(b.line)
 		}
 	} else {
-		o.WriteText(a.stdout)
+		b.line = o.AppendText(b.line[:0])
+		a.stdout.Write(b.line)
 	}
 	if b.graph != "" && o.Graph != nil {
 		name := o.File
