@@ -40,6 +40,69 @@ func BenchmarkLargeSearch(b *testing.B) {
 	}
 }
 
+// BenchmarkMemoryFloor is the peer of BenchmarkLargeSearch's growth: what
+// any search that keeps its vertices in memory pays as they leave the
+// caches, without ivc. Each of n vertices is a random 64-bit key put in a
+// Go map (a table of the vertices seen) and vertexBytes written to fresh
+// memory (what a vertex of the par of 20 arrows takes: its slots, its
+// terms, its entry in the table; 467 bytes at 1M vertices), and it looks
+// up edgesPerVertex keys of vertices met before, drawn at random (a
+// successor's term hashes anywhere; the search has 3.8 edges a vertex at
+// 100k vertices, 4.8 at 3M). The same work a vertex at every size: the
+// rows' ratio to 100k vertices is what the memory alone makes of the
+// growth, the line a search of vertices kept in a hash table cannot pass.
+// It does not ask for huge pages: with them, the kernel's compaction of
+// memory for them made its rows swing by half from one run to the next
+// (a fifth to a half of their time spent in the system), where the search's
+// own work keeps that part small.
+func BenchmarkMemoryFloor(b *testing.B) {
+	const vertexBytes, edgesPerVertex, chunk = 464, 4, 1 << 20
+	for _, n := range []int{100_000, 1_000_000, 3_000_000, 10_000_000} {
+		b.Run(fmt.Sprintf("vertices=%d", n), func(b *testing.B) {
+			cpu := testutil.CPUTime()
+			for b.Loop() {
+				seen := make(map[uint64]int32)
+				keys := make([]uint64, 0, n)
+				var mem [][]byte
+				var free []byte
+				x := uint64(n) | 1
+				next := func() uint64 { // xorshift64*
+					x ^= x >> 12
+					x ^= x << 25
+					x ^= x >> 27
+					return x * 0x2545f4914f6cdd1d
+				}
+				hits := 0
+				for i := range n {
+					k := next()
+					seen[k] = int32(i)
+					keys = append(keys, k)
+					if len(free) < vertexBytes {
+						free = make([]byte, chunk)
+						mem = append(mem, free)
+					}
+					for j := 0; j < vertexBytes; j += 64 {
+						free[j] = byte(i)
+					}
+					free = free[vertexBytes:]
+					for range edgesPerVertex {
+						if _, ok := seen[keys[next()%uint64(len(keys))]]; ok {
+							hits++
+						}
+					}
+				}
+				if hits != n*edgesPerVertex || len(mem) == 0 {
+					b.Fatalf("%d hits of %d look-ups", hits, n*edgesPerVertex)
+				}
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "vertices/s")
+			if used := testutil.CPUTime() - cpu; used > 0 && cpu > 0 {
+				b.ReportMetric(float64(n)*float64(b.N)/used.Seconds(), "vertices/cpu-s")
+			}
+		})
+	}
+}
+
 // TestLargeSearchGrowth: the work per vertex of a large search (the par of
 // 20 arrows of BenchmarkLargeSearch) does not grow with the search: at 8
 // times the vertices, each count of work per vertex is at most 1.5 times
