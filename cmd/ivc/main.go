@@ -48,6 +48,7 @@ import (
 	"runtime/pprof"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/ivc-project/ivc/internal/atomicfile"
 )
@@ -66,7 +67,7 @@ func main() {
 			<-interrupt
 		}
 		atomicfile.RemoveTemps()
-		flushOutputs() // the results judged so far
+		flushOutputs(time.Second) // the results judged so far
 		os.Exit(130)
 	}()
 	// IVC_CPUPROFILE: a CPU profile of the run to this file (for

@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"os"
 	"sync"
 	"time"
 )
@@ -44,13 +45,22 @@ func newOutput(w io.Writer) *output {
 	return o
 }
 
-// flushOutputs writes what the runs under way have gathered: main calls it
+// flushOutputs writes what the runs under way have gathered, waiting for
+// it at most wait (a write to a pipe nobody reads blocks): main calls it
 // before it exits at SIGINT or SIGTERM.
-func flushOutputs() {
-	outputs.Range(func(o, _ any) bool {
-		o.(*output).Flush()
-		return true
-	})
+func flushOutputs(wait time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		outputs.Range(func(o, _ any) bool {
+			o.(*output).Flush()
+			return true
+		})
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(wait):
+	}
 }
 
 func (o *output) Write(p []byte) (int, error) {
@@ -118,8 +128,9 @@ func (o *output) write(p []byte) (int, error) {
 	return n, err
 }
 
-// flushFirst is standard error as commands write it: what it says comes
-// after the results written to out before it.
+// flushFirst is standard error as commands write it where it may share
+// standard output's destination (sameDestination): what it says comes after
+// the results written to out before it.
 type flushFirst struct {
 	out *output
 	w   io.Writer
@@ -128,4 +139,19 @@ type flushFirst struct {
 func (f flushFirst) Write(p []byte) (int, error) {
 	f.out.Flush()
 	return f.w.Write(p)
+}
+
+// sameDestination reports whether what is written to a and b may end up in
+// one place (2>&1), where their order shows: unless both are files known
+// to be different (results to a file, a progress bar on a terminal, which
+// clears its line before each result).
+func sameDestination(a, b io.Writer) bool {
+	fa, ok := a.(*os.File)
+	fb, okb := b.(*os.File)
+	if !ok || !okb {
+		return true
+	}
+	sa, err := fa.Stat()
+	sb, errb := fb.Stat()
+	return err != nil || errb != nil || os.SameFile(sa, sb)
 }

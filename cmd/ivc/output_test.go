@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -225,7 +226,7 @@ func TestOutputDelay(t *testing.T) {
 		t.Fatalf("after %v: %q", 20*outputDelay, w.String())
 	}
 	o.Write([]byte("second\n"))
-	flushOutputs()
+	flushOutputs(time.Minute)
 	if w.String() != "first\nsecond\n" {
 		t.Errorf("after flushOutputs: %q", w.String())
 	}
@@ -256,5 +257,54 @@ func TestRecordOutputStdout(t *testing.T) {
 	o.flush()
 	if w.String() != "{\"a\":1}\n" {
 		t.Errorf("after the monitor's flush: %q", w.String())
+	}
+}
+
+// TestSameDestination: stderr flushes the results first unless both
+// streams are files known to differ.
+func TestSameDestination(t *testing.T) {
+	dir := t.TempDir()
+	open := func(name string) *os.File {
+		f, err := os.OpenFile(filepath.Join(dir, name), os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	a, b, a2 := open("a"), open("b"), open("a")
+	for _, c := range []struct {
+		x, y io.Writer
+		want bool
+	}{{a, b, false}, {a, a2, true}, {a, &bytes.Buffer{}, true}, {&bytes.Buffer{}, b, true}} {
+		if got := sameDestination(c.x, c.y); got != c.want {
+			t.Errorf("sameDestination(%T, %T) = %v, want %v", c.x, c.y, got, c.want)
+		}
+	}
+}
+
+// blocked is a pipe nobody reads: its writes never return.
+type blocked struct{ never chan struct{} }
+
+func (b blocked) Write(p []byte) (int, error) {
+	<-b.never
+	return len(p), nil
+}
+
+// TestFlushOutputsBlocked: at SIGINT, a standard output that cannot be
+// written does not keep ivc from exiting.
+func TestFlushOutputsBlocked(t *testing.T) {
+	o := newOutput(blocked{make(chan struct{})})
+	defer outputs.Delete(o)
+	o.Write([]byte("stuck\n"))
+	done := make(chan struct{})
+	go func() {
+		flushOutputs(10 * time.Millisecond)
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("flushOutputs waits for a write that never ends")
 	}
 }

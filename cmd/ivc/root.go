@@ -56,8 +56,9 @@ type env struct {
 }
 
 // app is the state that every command shares: its process's env (stdout
-// wrapped to keep the first write error), global flags and the exit status
-// built up while a command runs.
+// gathering its writes and keeping the first write error, stderr flushing
+// it first: output), global flags and the exit status built up while a
+// command runs.
 type app struct {
 	env
 	format string // --format: text or json
@@ -185,7 +186,10 @@ Inconc, 2 on a usage or input error (reported on stderr as file:line:col).`,
 // name) and returns its exit status.
 func run(args []string, e env) (status int) {
 	out := newOutput(e.stdout)
-	stderr := flushFirst{out, e.stderr} // what stderr says comes after the results before it
+	stderr := e.stderr
+	if sameDestination(e.stdout, e.stderr) {
+		stderr = flushFirst{out, e.stderr} // what stderr says comes after the results before it
+	}
 	a := &app{env: e}
 	a.stderr = stderr
 	defer func() {
