@@ -14,9 +14,10 @@ import (
 // the CPU time of a run over a log of short sessions (400,000 sessions of
 // lfrem's i1, 2.8M events). What it gathers is written at most outputDelay
 // after it came (a reader of a pipe sees the records of a long run as they
-// come), before anything is said on standard error (flushFirst, so that
-// 2>&1 keeps their order), at the end of the run, and at SIGINT or SIGTERM
-// (flushOutputs). To a terminal it writes as it comes.
+// come), before anything is said on standard error where both may go to
+// one place (flushFirst, so that 2>&1 keeps their order), at the end of the
+// run, and at SIGINT or SIGTERM (flushOutputs). To a terminal it writes as
+// it comes.
 //
 // It keeps the first write error, after which it writes nothing more, so
 // that run reports lost results once, with exit status 2, whichever write
