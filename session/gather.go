@@ -101,10 +101,10 @@ func (rs *records) sized(n int) {
 }
 
 // permute puts the records in the order of to, a permutation of their
-// indexes (the record at i becomes the one at to[i]), in place, along the
-// permutation's cycles, and makes to the identity. Sorted into new chunks
-// instead, the records took their memory twice, and on a large log the
-// new chunks' first writes cost the time the order saves.
+// indexes (the record at i becomes the one that was at to[i]), in place,
+// along the permutation's cycles, and makes to the identity. Sorted into
+// new chunks instead, the records took their memory twice, and on a large
+// log the new chunks' first writes cost more than the order saves.
 func (rs *records) permute(to []int32) {
 	for i := range to {
 		if to[i] == int32(i) {

@@ -356,11 +356,11 @@ func TestShapesSpans(t *testing.T) {
 }
 
 // TestSortedRecords: the sessions a joiner builds from its records sorted
-// by session (gatherer.index, into new chunks or in place) are those it builds from the records in the
-// order read: their meta, multi-traces and origins (the lines and span
-// ids Fails name), for logs of repeated and mixed shapes, spans paired
-// and duplicated (OTLP/JSON, one file and one log per service), and JSON
-// Lines joined from two files.
+// by session (gatherer.index, into new chunks or in place) are those it
+// builds from the records in the order read: their meta, multi-traces and
+// origins (the lines and span ids Fails name), for logs of repeated and
+// mixed shapes, spans paired and duplicated (OTLP/JSON, one file and one
+// log per service), and JSON Lines joined from two files.
 func TestSortedRecords(t *testing.T) {
 	inputs, _ := shapeLogs(t, t.TempDir())
 	sig, err := interaction.NewSignature([]string{"a", "b", "c"}, []string{"m", "n"}, nil)
