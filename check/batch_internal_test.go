@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/multitrace"
@@ -39,7 +41,7 @@ func TestReadAhead(t *testing.T) {
 		names = append(names, s.File)
 		return Outcome{Index: i}
 	}
-	run(slices.Values(in), 1, judge, readAhead, 0, func(Outcome) {})
+	run(slices.Values(in), 1, judge, readAhead, readAlready, 0, func(Outcome) {})
 	var want []string
 	for i := range 40 {
 		want = append(want, fmt.Sprint("f", i))
@@ -63,5 +65,71 @@ func TestReadAhead(t *testing.T) {
 	wantLog = append(wantLog, "judge log", "read big", "judge big", "read g", "judge g")
 	if !slices.Equal(log, wantLog) {
 		t.Errorf("reads and judgments:\n%s\nwant\n%s", strings.Join(log, "\n"), strings.Join(wantLog, "\n"))
+	}
+}
+
+// TestRunBatches: with several workers, inputs handed over in batches
+// (together) or alone come out in order, each outcome its own input's,
+// however long each judgment takes and however slow emit is; no more than
+// the window's inputs are taken and not yet emitted (4 a worker of those
+// handed over alone, as before the batches).
+func TestRunBatches(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		jobs, n   int
+		slowJudge func(i int) bool
+		slowEmit  bool
+		together  func(*int) bool
+	}{
+		{"cheap inputs", 2, 5000, func(int) bool { return false }, false, func(*int) bool { return true }},
+		{"some slow judgments", 3, 3000, func(i int) bool { return i%97 == 0 }, false, func(p *int) bool { return *p%5 != 0 }},
+		{"slow emit, full window", 2, 3000, func(int) bool { return false }, true, func(*int) bool { return true }},
+		{"none together", 4, 500, func(i int) bool { return i%3 == 0 }, false, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var taken, emitted, most atomic.Int64
+			inputs := func(yield func(int) bool) {
+				for i := range c.n {
+					if n := taken.Add(1) - emitted.Load(); n > most.Load() {
+						most.Store(n)
+					}
+					if !yield(i) {
+						return
+					}
+				}
+			}
+			judge := func(i, in int) Outcome {
+				if in != i {
+					t.Errorf("input %d judged as %d", in, i)
+				}
+				if c.slowJudge(i) {
+					time.Sleep(200 * time.Microsecond)
+				}
+				return Outcome{Index: i, Meta: session.Meta{Line: in}}
+			}
+			next := 0
+			run(inputs, c.jobs, judge, nil, c.together, 0, func(o Outcome) {
+				emitted.Add(1)
+				if o.Index != next || o.Line != next {
+					t.Fatalf("outcome %d (input %d) emitted at %d", o.Index, o.Line, next)
+				}
+				next++
+				if c.slowEmit && next%50 == 0 {
+					time.Sleep(time.Millisecond)
+				}
+			})
+			if next != c.n {
+				t.Fatalf("%d outcomes of %d", next, c.n)
+			}
+			// The window: 4 inputs a worker handed over alone, or 64 times
+			// as many cheap ones (and the one being taken).
+			size := int64(4 * c.jobs * handInputs)
+			if c.together == nil {
+				size = int64(4 * c.jobs)
+			}
+			if most.Load() > size+1 {
+				t.Errorf("%d inputs taken and not emitted, window %d", most.Load(), size)
+			}
+		})
 	}
 }

@@ -142,7 +142,7 @@ func (c *RawChecker) Check(letters [][]nfa.Letter) verdict.Result { return c.raw
 // Checker.Run does.
 func (c *RawChecker) Run(files []string, jobs int, emit func(Outcome)) Summary {
 	var sum Summary
-	run(slices.Values(files), jobs, c.judge, nil, c.setup, func(o Outcome) {
+	run(slices.Values(files), jobs, c.judge, nil, nil, c.setup, func(o Outcome) {
 		sum.Add(&o)
 		emit(o)
 	})
