@@ -1,7 +1,6 @@
 package check
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"iter"
@@ -14,7 +13,6 @@ import (
 	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/session"
 	"github.com/ivc-project/ivc/verdict"
-	"golang.org/x/sync/semaphore"
 )
 
 // Outcome is the judgment of one session (or .htf multi-trace).
@@ -243,13 +241,13 @@ func run[I any](inputs iter.Seq[I], jobs int, judge func(int, I) Outcome, ahead 
 	// index modulo the window's size, written by its worker before it
 	// reports its batch done.
 	size := 4 * jobs * handInputs
-	window := semaphore.NewWeighted(int64(size))
-	ctx, stop := context.WithCancel(context.Background())
+	window := make(chan struct{}, size) // a unit each
+	stop := make(chan struct{})
 	todo := make(chan []job)
 	done := make(chan [2]int, jobs) // a batch judged: its first index and length
 	free := make(chan []job, 2*jobs)
 	pending := make([]Outcome, size)
-	units := make([]int64, size) // of the window, by input as pending
+	units := make([]int, size) // of the window, by input as pending
 	go func() {
 		defer close(todo)
 		var b []job
@@ -258,21 +256,31 @@ func run[I any](inputs iter.Seq[I], jobs int, judge func(int, I) Outcome, ahead 
 			case todo <- b:
 				b = nil
 				return true
-			case <-ctx.Done():
+			case <-stop:
 				return false
 			}
+		}
+		acquire := func(n int) bool {
+			for range n {
+				select {
+				case window <- struct{}{}:
+				case <-stop:
+					return false
+				}
+			}
+			return true
 		}
 		i := 0
 		for in := range inputs {
 			cheap := together != nil && together(&in)
-			n := int64(handInputs)
+			n := handInputs
 			if cheap {
 				n = 1
 			}
 			// A full window waits for outcomes of inputs handed over
 			// already: were the next to emit in b, b would hold every
 			// input taken, fewer than the window.
-			if window.Acquire(ctx, n) != nil {
+			if !acquire(n) {
 				return
 			}
 			units[i%size] = n
@@ -321,7 +329,7 @@ func run[I any](inputs iter.Seq[I], jobs int, judge func(int, I) Outcome, ahead 
 		wg.Wait()
 		close(done)
 	}()
-	defer stop()
+	defer close(stop)
 	waits := make([]bool, size)
 	next := 0
 	for d := range done {
@@ -335,7 +343,9 @@ func run[I any](inputs iter.Seq[I], jobs int, judge func(int, I) Outcome, ahead 
 				o.Setup += setup
 			}
 			emit(o)
-			window.Release(units[at])
+			for range units[at] {
+				<-window
+			}
 			next++
 		}
 	}
