@@ -121,8 +121,9 @@ type RunOptions struct {
 // emit with each outcome, in input order, from the calling goroutine, and
 // returns the summary of the batch: what it judged, and how
 // (its Counts, what the inputs held, are their reader's: a Source's). At
-// most a few outcomes per worker wait for a slower earlier one, so memory
-// stays bounded however many sessions there are. A panic while judging a
+// most a few outcomes per worker wait for a slower earlier one (4 of .htf
+// files, 256 of a log's sessions, which several workers take in batches),
+// so memory stays bounded however many sessions there are. A panic while judging a
 // session is its outcome's *PanicError. Once emit has returned, the
 // session is released (session.Meta.Release): the storage of a session of
 // a session.Source that reuses it (Source.Reuse) then serves a session
