@@ -1,10 +1,8 @@
 package check_test
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
-	"io"
 	"iter"
 	"os"
 	"path/filepath"
@@ -142,8 +140,8 @@ func benchmarkLogs(b *testing.B, hsf, hif, engine string, distinct bool) {
 			judgeAll(b, c, sessions, want)
 		}
 		if f == logs.JSONL {
-			b.Run("jsonl-bare", func(b *testing.B) { benchmarkBareScan(b, []string{lf.whole}, events) })
-			b.Run("jsonl-joined-bare", func(b *testing.B) { benchmarkBareScan(b, lf.parts, events) })
+			b.Run("jsonl-bare", func(b *testing.B) { testutil.BenchmarkBareScan(b, []string{lf.whole}, events) })
+			b.Run("jsonl-joined-bare", func(b *testing.B) { testutil.BenchmarkBareScan(b, lf.parts, events) })
 		}
 		analyze := func(b *testing.B, files []string) {
 			var cpu testutil.CPUClock
@@ -246,101 +244,6 @@ func writeFiles(b *testing.B, dir, name string, data [][]byte) []string {
 		paths = append(paths, p)
 	}
 	return paths
-}
-
-// benchmarkBareScan scans the JSON Lines files at paths bare (bareScan),
-// one after the other, and checks that they hold events events.
-func benchmarkBareScan(b *testing.B, paths []string, events int) {
-	var cpu testutil.CPUClock
-	for b.Loop() {
-		cpu.Start()
-		n := 0
-		for _, p := range paths {
-			f, err := os.Open(p)
-			if err != nil {
-				b.Fatal(err)
-			}
-			k, err := bareScan(bufio.NewReaderSize(f, 64<<10))
-			f.Close()
-			if err != nil {
-				b.Fatal(err)
-			}
-			n += k
-		}
-		cpu.Stop()
-		if n != events {
-			b.Fatalf("%d events, want %d", n, events)
-		}
-	}
-	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
-	cpu.Report(b, events*b.N, "event")
-}
-
-// bareScan reads a JSON Lines log whose lines are flat objects without
-// escapes, as package gen writes them, and pulls out each line's session,
-// lifeline, kind and message as slices of the line, allocating nothing: no
-// signature, no order, no sessions, no checks. It returns the number of
-// lines that hold the four.
-func bareScan(r *bufio.Reader) (int, error) {
-	n, sum := 0, 0
-	for {
-		line, err := r.ReadSlice('\n')
-		if len(line) > 0 {
-			var sess, life, kind, msg []byte
-			for i := 0; ; {
-				k := bytes.IndexByte(line[i:], '"')
-				if k < 0 {
-					break
-				}
-				k += i + 1
-				e := bytes.IndexByte(line[k:], '"')
-				if e < 0 {
-					break
-				}
-				key := line[k : k+e]
-				v := k + e + 2 // after the colon
-				if v >= len(line) {
-					break
-				}
-				var val []byte
-				if line[v] == '"' {
-					end := bytes.IndexByte(line[v+1:], '"')
-					if end < 0 {
-						break
-					}
-					val, i = line[v+1:v+1+end], v+end+2
-				} else {
-					end := bytes.IndexAny(line[v:], ",}")
-					if end < 0 {
-						break
-					}
-					val, i = line[v:v+end], v+end
-				}
-				switch string(key) {
-				case "session":
-					sess = val
-				case "lifeline":
-					life = val
-				case "kind":
-					kind = val
-				case "message":
-					msg = val
-				}
-			}
-			if len(sess) > 0 && len(life) > 0 && len(kind) > 0 && len(msg) > 0 {
-				n++
-				sum += int(sess[0]) + int(life[0]) + int(kind[0]) + int(msg[0])
-			}
-		}
-		if err == io.EOF {
-			if sum < 0 { // keeps the fields read
-				return 0, nil
-			}
-			return n, nil
-		} else if err != nil {
-			return n, err
-		}
-	}
 }
 
 // splitLogs writes mts, sessions ids, as one log per location in format f
@@ -482,8 +385,8 @@ func benchmarkJoin(b *testing.B, sp *spec.Spec) {
 		judge := func(b *testing.B, in iter.Seq2[session.Session, error]) { judgeAll(b, c, in, sessions) }
 		if f == logs.JSONL {
 			// The peer: the same files scanned bare, from disk.
-			b.Run("jsonl/file-bare", func(b *testing.B) { benchmarkBareScan(b, []string{lf.whole}, events) })
-			b.Run("jsonl/joined-bare", func(b *testing.B) { benchmarkBareScan(b, lf.parts, events) })
+			b.Run("jsonl/file-bare", func(b *testing.B) { testutil.BenchmarkBareScan(b, []string{lf.whole}, events) })
+			b.Run("jsonl/joined-bare", func(b *testing.B) { testutil.BenchmarkBareScan(b, lf.parts, events) })
 		}
 		b.Run(f.String()+"/file", func(b *testing.B) {
 			b.SetBytes(int64(lf.bytes))

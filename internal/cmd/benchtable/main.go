@@ -4,6 +4,7 @@
 //
 //	go run ./internal/cmd/benchtable            # every row (a few minutes)
 //	go run ./internal/cmd/benchtable -rows lfrem,sat
+//	go run ./internal/cmd/benchtable -rows command # ivc analyze, a process of its own, on a log
 //	go run ./internal/cmd/benchtable -rows join10m # the 10M-event join run (minutes; not in the default)
 //	go run ./internal/cmd/benchtable -rows peers   # ivc monitor beside the Collector (minutes; not in the default)
 //	go run ./internal/cmd/benchtable -table1    # the automata paper's Table 1, set by set
@@ -329,6 +330,36 @@ var producers = []producer{
 					fmt.Sprintf("target %s spans/s; bare scan of the JSON Lines %s events/s", rate(target), rate(at("jsonl-bare"))), rate(ivc) + " spans/s",
 					fmt.Sprintf("%.2f× the target", ivc/target)})
 			}
+		}
+		return out, nil
+	}},
+	{"command", func() ([]row, error) {
+		// ivc analyze as users run it, a process of its own (cmd/ivc's
+		// BenchmarkCommand): what the logs rows' passes in one process do
+		// not see (start, setup, output, fresh memory, the workers'
+		// hand-over), beside the bare scan of the same file.
+		rs, err := bench("./cmd/ivc", "Command", "3x")
+		if err != nil {
+			return nil, err
+		}
+		v := map[string]result{}
+		for _, r := range rs {
+			v[r.name] = r
+		}
+		bare, ok := v["Command/bare"]
+		if !ok {
+			return nil, fmt.Errorf("BenchmarkCommand: no bare scan among %d rows", len(rs))
+		}
+		var out []row
+		for _, jobs := range []string{"1", "default"} {
+			r, ok := v["Command/analyze/jobs="+jobs]
+			if !ok {
+				return nil, fmt.Errorf("BenchmarkCommand: no row of --jobs %s", jobs)
+			}
+			out = append(out, row{"ivc analyze, a process of its own, results to a file, on a JSON Lines log of 100,000 lfrem-like sessions (i1, 706k events), --jobs " + jobs,
+				"bare scan of the same file " + rate(perCPU(bare)) + " events/s",
+				fmt.Sprintf("%s events per CPU-second (%s events/s)", rate(perCPU(r)), rate(r.metrics["events/s"])),
+				fmt.Sprintf("%.2f× the bare scan", perCPU(r)/perCPU(bare))})
 		}
 		return out, nil
 	}},
