@@ -19,7 +19,9 @@ import (
 // later session in it: an emit that copies what it keeps (MultiTrace.Clone)
 // gets, with any number of workers, the outcomes of a Source that does not
 // reuse storage, Fails and their stops included, and one that keeps an
-// outcome's multi-trace itself sees it overwritten.
+// outcome's multi-trace itself sees it overwritten. The sessions outnumber
+// what 4 workers take and emit at once (run's window: 4 a worker of 64 a
+// batch), so that later ones must be built in storage released before.
 func TestRunReleases(t *testing.T) {
 	sp, err := spec.Load(filepath.Join(testdata, "abp/abp.hsf"), "")
 	if err != nil {
@@ -27,7 +29,7 @@ func TestRunReleases(t *testing.T) {
 	}
 	var drawn []multitrace.MultiTrace
 	for _, kind := range []gen.Kind{gen.KindAccepted, gen.KindNoise} {
-		mts, err := gen.Generate(sp.Store, sp.Root, gen.Config{Kind: kind, N: 150, Seed: 5})
+		mts, err := gen.Generate(sp.Store, sp.Root, gen.Config{Kind: kind, N: 1500, Seed: 5})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,6 +39,9 @@ func TestRunReleases(t *testing.T) {
 	mts, err := gen.WriteFile(path, logs.JSONL, sp.Sig, drawn)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(mts) <= 4*4*64 {
+		t.Fatalf("%d sessions: fewer than 4 workers' window", len(mts))
 	}
 	c, err := check.New(sp, check.DefaultOptions())
 	if err != nil {
