@@ -281,7 +281,7 @@ func (p *protoReader) unzstd(msg []byte) ([]byte, error) {
 func (p *protoReader) decode(n int, off int64, msg []byte) error {
 	p.r.docs++
 	var td ptrace.Traces
-	if body := bytes.TrimLeft(msg, " \t\r\n"); len(body) > 0 && body[0] == '{' {
+	if body := msg[skipSpace(msg, 0):]; len(body) > 0 && body[0] == '{' {
 		if w := p.r.wireReader(); w.decodeJSON(p.r, body, false) {
 			defer w.reset()
 			p.r.found++
