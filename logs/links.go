@@ -381,6 +381,7 @@ type spanIndex struct {
 	// its class: a lookup of them never finds it.
 	shadowed []bool
 	seed     maphash.Seed
+	block    []uint64 // the hashes of the spans build puts next (0: none)
 }
 
 // build indexes the spans of held that a lookup may find: the emissions
@@ -407,28 +408,48 @@ func (x *spanIndex) build(held *heldSpans) {
 	x.shadowed = slices.Grow(x.shadowed[:0], n)[:n]
 	clear(x.shadowed)
 	mask := uint64(size - 1)
-	for i := range n {
-		s := held.at(i)
-		x.next[i] = -1
-		server := isServer(s)
-		if s.spanID.none() || !server && !isEmission(s) {
-			continue
+	// The spans go in blocks: a block's keys are hashed first, then its
+	// spans put, so that the probes of the block, their places known,
+	// wait for the memory together. One loop doing both waited for each
+	// probe after the hashing of its span: a large file's table is larger
+	// than the caches (BenchmarkSpanIndexBuild: 47 -> 22 ns a span).
+	x.block = slices.Grow(x.block[:0], min(n, indexBlock))[:min(n, indexBlock)]
+	for lo := 0; lo < n; lo += len(x.block) {
+		hs := x.block[:min(len(x.block), n-lo)]
+		for k := range hs {
+			i := lo + k
+			s := held.at(i)
+			x.next[i] = -1
+			hs[k] = 0 // not indexed
+			if server := isServer(s); !s.spanID.none() && (server || isEmission(s)) {
+				hs[k] = x.hash(s.trace, s.spanID, server)
+			}
 		}
-		h := hashslots.Mix(x.key(s.trace, s.spanID, server))
-		tag := h >> 32 << 32
-		for j := h & mask; ; j = (j + 1) & mask {
-			e := x.slots[j]
-			if e == 0 || e>>32<<32 == tag {
-				if e != 0 {
-					x.next[i] = int32(uint32(e)) - 1
-					x.shadow(held, i)
+		for k, h := range hs {
+			if h == 0 {
+				continue
+			}
+			i := lo + k
+			tag := h >> 32 << 32
+			for j := h & mask; ; j = (j + 1) & mask {
+				e := x.slots[j]
+				if e == 0 || e>>32<<32 == tag {
+					if e != 0 {
+						x.next[i] = int32(uint32(e)) - 1
+						x.shadow(held, i)
+					}
+					x.slots[j] = tag | uint64(uint32(i+1))
+					break
 				}
-				x.slots[j] = tag | uint64(uint32(i+1))
-				break
 			}
 		}
 	}
 }
+
+// indexBlock is the number of spans spanIndex.build hashes before it puts
+// them (16 KiB of hashes): 256 gave 26 ns a span, 2,048 22, as many as the
+// file's 21.
+const indexBlock = 2048
 
 // shadow marks the span held last before s (the i-th, just put at the
 // head of its chain) with its ids in its class as shadowed: s is found
@@ -451,7 +472,7 @@ func (x *spanIndex) find(held *heldSpans, trace string, id spanRef, server bool)
 	if len(x.slots) == 0 {
 		return -1
 	}
-	h := hashslots.Mix(x.key(trace, id, server))
+	h := x.hash(trace, id, server)
 	tag, mask := h>>32<<32, uint64(len(x.slots)-1)
 	for p := h & mask; ; p = (p + 1) & mask {
 		e := x.slots[p]
@@ -468,6 +489,12 @@ func (x *spanIndex) find(held *heldSpans, trace string, id spanRef, server bool)
 		}
 		return -1 // the one chain of the tag on this probe
 	}
+}
+
+// hash is the hash of a key of the index: never 0 (bit 32, the tag's
+// lowest, is set), which build keeps for the spans it does not index.
+func (x *spanIndex) hash(trace string, id spanRef, server bool) uint64 {
+	return hashslots.Mix(x.key(trace, id, server)) | 1<<32
 }
 
 // key is the key of a trace and span id in a class: OTLP's span ids are

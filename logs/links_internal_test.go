@@ -1,9 +1,13 @@
 package logs
 
 import (
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"math/rand/v2"
 	"testing"
+
+	"github.com/ivc-project/ivc/internal/testutil"
 )
 
 // TestSpanRef: an OTLP span id held as its number is the id its hex
@@ -143,4 +147,39 @@ func TestSpanIndexProbes(t *testing.T) {
 			t.Fatalf("span %d: found %d", i, got)
 		}
 	}
+}
+
+// BenchmarkSpanIndexBuild indexes the spans of a large OTLP file, as flush
+// does once the file is read: 300,000 spans of 10,000 traces (30 a trace,
+// as the slice paper's i0 sessions, each trace's spans spread over the
+// file among those of 32 others), a CLIENT and a SERVER span by call. The
+// table (a megaslot) is larger than the caches.
+func BenchmarkSpanIndexBuild(b *testing.B) {
+	const spans, perTrace, window = 300000, 30, 32
+	rng := rand.New(rand.NewPCG(1, 2))
+	traces := make([]string, spans/perTrace)
+	for i := range traces {
+		traces[i] = fmt.Sprintf("%016x%016x", rng.Uint64(), rng.Uint64())
+	}
+	var held heldSpans
+	for i := range spans {
+		// Traces under way 32 at a time: span i is of one of the 32
+		// traces about its place in the file.
+		t := min(len(traces)-1, i/perTrace+rng.IntN(window)-window/2)
+		kind := SpanClient
+		if i%2 == 1 {
+			kind = SpanServer
+		}
+		held.add(heldSpan{trace: traces[max(t, 0)], spanID: otlpRef([8]byte(binary.BigEndian.AppendUint64(nil, rng.Uint64()))),
+			parent: otlpRef([8]byte(binary.BigEndian.AppendUint64(nil, rng.Uint64()))), kind: kind})
+	}
+	var x spanIndex
+	x.build(&held)
+	var cpu testutil.CPUClock
+	for b.Loop() {
+		cpu.Start()
+		x.build(&held)
+		cpu.Stop()
+	}
+	cpu.Report(b, spans*b.N, "span")
 }
