@@ -62,7 +62,7 @@ type Outcome struct {
 // Pattern returns the failure pattern of a Fail (PatternOf), with no count
 // and no example; ok is false for any other verdict.
 func (o *Outcome) Pattern() (Pattern, bool) {
-	if o.Err != nil {
+	if o.Err != nil || o.Result.Verdict != verdict.Fail { // no copy of the result
 		return Pattern{}, false
 	}
 	return PatternOf(o.Result, o.Repair)
@@ -133,11 +133,11 @@ func (c *Checker) Run(sessions iter.Seq[session.Session], opt RunOptions, emit f
 	var sum Summary
 	judge := c.judge
 	if opt.Explore {
-		judge = func(i int, s session.Session) Outcome { return c.judgeExplored(i, s, true) }
+		judge = func(i int, s *session.Session, o *Outcome) { c.judgeExplored(i, s, true, o) }
 	}
-	run(sessions, opt.Jobs, judge, readAhead, readAlready, c.setup, func(o Outcome) {
-		sum.Add(&o)
-		emit(o)
+	run(sessions, opt.Jobs, judge, readAhead, readAlready, c.setup, func(o *Outcome) {
+		sum.Add(o)
+		emit(*o)
 		o.Release()
 	})
 	return sum
@@ -182,24 +182,27 @@ func readAlready(s *session.Session) bool { return !s.Pending() }
 // With several, together (when not nil) says which inputs are cheap enough
 // to hand over to a worker with others (the sessions of a log, read
 // already); the others go alone.
-func run[I any](inputs iter.Seq[I], jobs int, judge func(int, I) Outcome, ahead func(*I) int, together func(*I) bool, setup time.Duration, emit func(Outcome)) {
+func run[I any](inputs iter.Seq[I], jobs int, judge func(int, *I, *Outcome), ahead func(*I) int, together func(*I) bool, setup time.Duration, emit func(*Outcome)) {
 	if jobs <= 1 {
 		// One worker: judged in order here, with no hand-over between
-		// goroutines (which costs more than a small session's check).
+		// goroutines (which costs more than a small session's check), each
+		// outcome in the room of the one before (an input and its outcome
+		// are not copied: they take a few hundred bytes).
 		i := 0
-		one := func(in I) {
-			o := judge(i, in)
+		var o Outcome
+		one := func(in *I) {
+			judge(i, in, &o)
 			if i == 0 {
 				o.Setup += setup
 			}
-			emit(o)
+			emit(&o)
 			i++
 		}
 		var batch []I
 		held := 0
 		flush := func() {
 			for k := range batch {
-				one(batch[k])
+				one(&batch[k])
 			}
 			clear(batch)
 			batch, held = batch[:0], 0
@@ -214,7 +217,7 @@ func run[I any](inputs iter.Seq[I], jobs int, judge func(int, I) Outcome, ahead 
 				if len(batch) > 0 {
 					flush()
 				}
-				one(in)
+				one(&in)
 				continue
 			}
 			batch = append(batch, in)
@@ -315,7 +318,7 @@ func run[I any](inputs iter.Seq[I], jobs int, judge func(int, I) Outcome, ahead 
 		wg.Go(func() {
 			for b := range todo {
 				for k := range b {
-					pending[b[k].i%size] = judge(b[k].i, b[k].in)
+					judge(b[k].i, &b[k].in, &pending[b[k].i%size])
 				}
 				done <- [2]int{b[0].i, len(b)}
 				clear(b)
@@ -338,12 +341,12 @@ func run[I any](inputs iter.Seq[I], jobs int, judge func(int, I) Outcome, ahead 
 			waits[k%size] = true
 		}
 		for at := next % size; waits[at]; at = next % size {
-			o := pending[at]
-			pending[at], waits[at] = Outcome{}, false
+			o := &pending[at]
 			if next == 0 {
 				o.Setup += setup
 			}
 			emit(o)
+			*o, waits[at] = Outcome{}, false
 			for range units[at] {
 				<-window
 			}
@@ -358,15 +361,19 @@ const handInputs = 64
 // Judge judges one session as Run does each (Outcome.Index is 0), panics
 // recovered: for a caller that hands out sessions itself, as the workers of
 // a pipeline and the session table of ivc monitor do.
-func (c *Checker) Judge(s session.Session) Outcome { return c.judge(0, s) }
+func (c *Checker) Judge(s session.Session) Outcome {
+	var o Outcome
+	c.judge(0, &s, &o)
+	return o
+}
 
-func (c *Checker) judge(i int, s session.Session) Outcome { return c.judgeExplored(i, s, false) }
+func (c *Checker) judge(i int, s *session.Session, o *Outcome) { c.judgeExplored(i, s, false, o) }
 
-// judgeExplored reads and checks one session, with its explored graph when
-// explore.
-func (c *Checker) judgeExplored(i int, s session.Session, explore bool) (o Outcome) {
-	o = Outcome{Index: i, Meta: s.Meta, traceURL: c.opt.TraceURL}
-	defer recovered(&o)
+// judgeExplored reads and checks one session into o, with its explored
+// graph when explore.
+func (c *Checker) judgeExplored(i int, s *session.Session, explore bool, o *Outcome) {
+	*o = Outcome{Index: i, Meta: s.Meta, traceURL: c.opt.TraceURL}
+	defer recovered(o)
 	mt, err := s.Read()
 	switch {
 	case err != nil:
@@ -417,7 +424,6 @@ func (c *Checker) judgeExplored(i int, s session.Session, explore bool) (o Outco
 			o.RepairElapsed = time.Since(o.At)
 		}
 	}
-	return o
 }
 
 // recovered, deferred by a judge, turns a panic into the outcome *o of

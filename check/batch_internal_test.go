@@ -33,15 +33,15 @@ func TestReadAhead(t *testing.T) {
 	in = append(in, session.Session{Meta: session.Meta{File: "log"}, MT: &multitrace.MultiTrace{}})
 	in = append(in, later("big", aheadEvents), later("g", 1))
 	var names []string
-	judge := func(i int, s session.Session) Outcome {
+	judge := func(i int, s *session.Session, o *Outcome) {
 		if s.Pending() || s.MT == nil {
 			t.Errorf("%s judged unread", s.File)
 		}
 		log = append(log, "judge "+s.File)
 		names = append(names, s.File)
-		return Outcome{Index: i}
+		*o = Outcome{Index: i}
 	}
-	run(slices.Values(in), 1, judge, readAhead, readAlready, 0, func(Outcome) {})
+	run(slices.Values(in), 1, judge, readAhead, readAlready, 0, func(*Outcome) {})
 	var want []string
 	for i := range 40 {
 		want = append(want, fmt.Sprint("f", i))
@@ -98,17 +98,17 @@ func TestRunBatches(t *testing.T) {
 					}
 				}
 			}
-			judge := func(i, in int) Outcome {
-				if in != i {
-					t.Errorf("input %d judged as %d", in, i)
+			judge := func(i int, in *int, o *Outcome) {
+				if *in != i {
+					t.Errorf("input %d judged as %d", *in, i)
 				}
 				if c.slowJudge(i) {
 					time.Sleep(200 * time.Microsecond)
 				}
-				return Outcome{Index: i, Meta: session.Meta{Line: in}}
+				*o = Outcome{Index: i, Meta: session.Meta{Line: *in}}
 			}
 			next := 0
-			run(inputs, c.jobs, judge, nil, c.together, 0, func(o Outcome) {
+			run(inputs, c.jobs, judge, nil, c.together, 0, func(o *Outcome) {
 				emitted.Add(1)
 				if o.Index != next || o.Line != next {
 					t.Fatalf("outcome %d (input %d) emitted at %d", o.Index, o.Line, next)

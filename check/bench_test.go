@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -431,4 +432,50 @@ func benchmarkJoin(b *testing.B, sp *spec.Spec) {
 		// event held): the joiner spills early in the first log.
 		b.Run(f.String()+"/spilled", func(b *testing.B) { joined(b, int64(events)*72/16) })
 	}
+}
+
+// BenchmarkRunRemembered measures what Run costs a session beyond its
+// check: 20,000 lfrem-like sessions of i1 (9 distinct), read once before
+// the timer (the sessions of a log, shared by shape), judged by a fresh
+// checker on one worker, all but nine answered from the verdicts it
+// remembers. Its cpu-ns/session is the hand-over of a session to its
+// judgment and of its outcome to emit.
+func BenchmarkRunRemembered(b *testing.B) {
+	sp, err := spec.Load(filepath.Join(testdata, "lfrem/signature.hsf"), filepath.Join(testdata, "lfrem/i1.hif"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	drawn, err := gen.Generate(sp.Store, sp.Root, gen.Config{Kind: gen.KindAccepted, N: 20000, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	mts := make([]*multitrace.MultiTrace, len(drawn))
+	for i := range drawn {
+		mts[i] = &drawn[i]
+	}
+	lf := writeLogs(b, b.TempDir(), logs.JSONL, sp.Sig, mts)
+	src := &session.Source{Format: logs.JSONL, Options: logs.Options{Sig: sp.Sig}}
+	var sessions []session.Session
+	for s := range src.Sessions([]string{lf.whole}) {
+		if s.Err != nil {
+			b.Fatal(s.Err)
+		}
+		sessions = append(sessions, s)
+	}
+	var cpu testutil.CPUClock
+	for b.Loop() {
+		b.StopTimer()
+		c, err := check.New(sp, check.DefaultOptions())
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		cpu.Start()
+		sum := c.Run(slices.Values(sessions), check.RunOptions{Jobs: 1}, func(check.Outcome) {})
+		cpu.Stop()
+		if sum.Verdicts[verdict.Pass] != len(sessions) {
+			b.Fatalf("%d of %d sessions pass", sum.Verdicts[verdict.Pass], len(sessions))
+		}
+	}
+	cpu.Report(b, len(sessions)*b.N, "session")
 }

@@ -142,30 +142,29 @@ func (c *RawChecker) Check(letters [][]nfa.Letter) verdict.Result { return c.raw
 // Checker.Run does.
 func (c *RawChecker) Run(files []string, jobs int, emit func(Outcome)) Summary {
 	var sum Summary
-	run(slices.Values(files), jobs, c.judge, nil, nil, c.setup, func(o Outcome) {
-		sum.Add(&o)
-		emit(o)
+	run(slices.Values(files), jobs, c.judge, nil, nil, c.setup, func(o *Outcome) {
+		sum.Add(o)
+		emit(*o)
 	})
 	return sum
 }
 
-// judge reads and checks one letter-trace file.
-func (c *RawChecker) judge(i int, file string) (o Outcome) {
-	o = Outcome{Index: i, Meta: session.Meta{File: file}}
-	defer recovered(&o)
-	src, err := syntax.ReadFileLimit(file, c.opt.MaxInput)
+// judge reads and checks one letter-trace file into o.
+func (c *RawChecker) judge(i int, file *string, o *Outcome) {
+	*o = Outcome{Index: i, Meta: session.Meta{File: *file}}
+	defer recovered(o)
+	src, err := syntax.ReadFileLimit(*file, c.opt.MaxInput)
 	if err != nil {
 		o.Err = err
-		return o
+		return
 	}
-	letters, err := nfa.ParseLetterTraces(file, src, c.nfa.Locations)
+	letters, err := nfa.ParseLetterTraces(*file, src, c.nfa.Locations)
 	if err != nil {
 		o.Err = err
-		return o
+		return
 	}
 	t0 := time.Now()
 	o.Engine = EngineAutomata
 	o.Result = c.Check(letters)
 	o.Elapsed = time.Since(t0)
-	return o
 }
