@@ -174,7 +174,9 @@ func readAhead(s *session.Session) (events int) {
 // a .htf file that its judgment reads: cheap to hand over with others.
 func readAlready(s *session.Session) bool { return !s.Pending() }
 
-// run is Run for any kind of input: judge judges the input of each index,
+// run is Run for any kind of input: judge judges the input of each index
+// into the outcome it is given (emit gets that outcome, and must not keep
+// the pointer past its call),
 // and the first outcome's setup includes the checker's own. With one
 // worker, ahead (when not nil) reads an input ahead of its judgment and
 // returns its size, -1 for one not to read ahead: such inputs are judged
