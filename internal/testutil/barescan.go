@@ -18,26 +18,33 @@ func BenchmarkBareScan(b *testing.B, paths []string, events int) {
 	var cpu CPUClock
 	for b.Loop() {
 		cpu.Start()
-		n := 0
-		for _, p := range paths {
-			f, err := os.Open(p)
-			if err != nil {
-				b.Fatal(err)
-			}
-			k, err := BareScan(bufio.NewReaderSize(f, 64<<10))
-			f.Close()
-			if err != nil {
-				b.Fatal(err)
-			}
-			n += k
-		}
+		BareScanFiles(b, paths, events)
 		cpu.Stop()
-		if n != events {
-			b.Fatalf("%d events, want %d", n, events)
-		}
 	}
 	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 	cpu.Report(b, events*b.N, "event")
+}
+
+// BareScanFiles scans the JSON Lines files at paths bare (BareScan), one
+// after the other, and checks that they hold events events: one pass of
+// BenchmarkBareScan, for a benchmark that alternates it with its own.
+func BareScanFiles(b *testing.B, paths []string, events int) {
+	n := 0
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		k, err := BareScan(bufio.NewReaderSize(f, 64<<10))
+		f.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		n += k
+	}
+	if n != events {
+		b.Fatalf("%d events, want %d", n, events)
+	}
 }
 
 // BareScan reads a JSON Lines log whose lines are flat objects without

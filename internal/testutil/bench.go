@@ -20,8 +20,12 @@ func (c *CPUClock) Stop() { c.total += CPUTime() - c.start }
 
 // Report reports the CPU time per unit, of n units in all, as the metric
 // "cpu-ns/"+unit.
-func (c *CPUClock) Report(b *testing.B, n int, unit string) {
+func (c *CPUClock) Report(b *testing.B, n int, unit string) { c.ReportAs(b, n, "cpu-ns/"+unit) }
+
+// ReportAs reports the CPU time per unit, of n units in all, as the
+// metric named metric.
+func (c *CPUClock) ReportAs(b *testing.B, n int, metric string) {
 	if n > 0 && c.total > 0 {
-		b.ReportMetric(float64(c.total.Nanoseconds())/float64(n), "cpu-ns/"+unit)
+		b.ReportMetric(float64(c.total.Nanoseconds())/float64(n), metric)
 	}
 }
