@@ -205,10 +205,12 @@ func run(args []string, e env) (status int) {
 	root.SetOut(out)
 	root.SetErr(stderr)
 	cmd, err := root.ExecuteC()
-	if err == nil && out.Close() != nil {
-		// Results lost (a full disk, a closed pipe): never exit 0 on them.
-		fmt.Fprintf(stderr, "ivc: cannot write the results to standard output: %v\n", out.err)
-		return exitInput
+	if err == nil {
+		if werr := out.Close(); werr != nil {
+			// Results lost (a full disk, a closed pipe): never exit 0 on them.
+			fmt.Fprintf(stderr, "ivc: cannot write the results to standard output: %v\n", werr)
+			return exitInput
+		}
 	}
 	if err == nil {
 		return a.status
