@@ -9,6 +9,7 @@ import (
 	"math/bits"
 	"slices"
 	"strconv"
+	"sync"
 	"unsafe"
 
 	"github.com/ivc-project/ivc/interaction"
@@ -54,9 +55,10 @@ type heldSpan struct {
 
 // heldSpans are the spans held until flush, in chunks of heldChunk
 // spans: growing them over a whole file copies none of them, and their
-// room is kept from one file (or flush) to the next.
+// room goes back to heldChunks at flush, for the next spans held by any
+// reader (each file has its reader).
 type heldSpans struct {
-	chunks  [][]heldSpan
+	chunks  []*[heldChunk]heldSpan
 	n       int
 	servers int // the SERVER spans among them
 }
@@ -64,11 +66,17 @@ type heldSpans struct {
 // heldChunk is the number of spans of a chunk of heldSpans (a power of 2).
 const heldChunk = 512
 
+// heldChunks are the chunks of heldSpans no reader holds: a join reads a
+// file a location, each with its reader, and a chunk made for each took
+// a third of what its spans' reading allocated (BenchmarkLogs'
+// otlp-proto-joined rows), and as much of the collections it paced.
+var heldChunks = sync.Pool{New: func() any { return new([heldChunk]heldSpan) }}
+
 // add appends s.
 func (h *heldSpans) add(s heldSpan) {
 	c := h.n / heldChunk
 	if c == len(h.chunks) {
-		h.chunks = append(h.chunks, make([]heldSpan, heldChunk))
+		h.chunks = append(h.chunks, heldChunks.Get().(*[heldChunk]heldSpan))
 	}
 	h.chunks[c][h.n%heldChunk] = s
 	h.n++
@@ -85,11 +93,16 @@ func (h *heldSpans) at(i int) *heldSpan {
 // len returns the number of spans held.
 func (h *heldSpans) len() int { return h.n }
 
-// reset forgets the spans held, keeping their room.
+// reset forgets the spans held, their room back to heldChunks.
 func (h *heldSpans) reset() {
-	for c := 0; c*heldChunk < h.n; c++ {
-		clear(h.chunks[c])
+	for c, k := range h.chunks {
+		if c*heldChunk < h.n {
+			clear(k[:])
+		}
+		heldChunks.Put(k)
 	}
+	clear(h.chunks)
+	h.chunks = h.chunks[:0]
 	h.n, h.servers = 0, 0
 }
 
