@@ -125,7 +125,8 @@ func (a *Assembler) AssembleWith(sc *Scratch, file, id string, events []logs.Eve
 			spans++
 		}
 	}
-	g.spans = slices.Grow(g.spans[:0], spans)
+	g.spans.reset()
+	g.spans.reserve(spans)
 	key := []byte(id)
 	for i := range events {
 		e := &events[i]

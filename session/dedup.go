@@ -139,9 +139,9 @@ func (g *gatherer) sameSpan(x, y *record) bool {
 	if x.act != y.act || x.hi != y.hi || x.lo != y.lo || x.kind() != y.kind() {
 		return false
 	}
-	xi, yi := x.span > 0 && g.spans[x.span-1].ignored, y.span > 0 && g.spans[y.span-1].ignored
+	xi, yi := x.span > 0 && g.spans.at(x.span-1).ignored, y.span > 0 && g.spans.at(y.span-1).ignored
 	if xi || yi {
-		return xi && yi && g.spans[x.span-1].own == g.spans[y.span-1].own
+		return xi && yi && g.spans.at(x.span-1).own == g.spans.at(y.span-1).own
 	}
 	return true
 }
@@ -161,7 +161,7 @@ func (g *gatherer) conflict(session string, id uint64, orig, dup *record) error 
 // spanText says what a span's record holds: its action and start.
 func (g *gatherer) spanText(r *record) string {
 	act := r.act.Format(g.sig)
-	if r.span > 0 && g.spans[r.span-1].ignored {
+	if r.span > 0 && g.spans.at(r.span-1).ignored {
 		act = "an event outside the signature"
 	}
 	if r.kind() == logs.KeyTime {

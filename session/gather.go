@@ -55,48 +55,57 @@ const maxInputs = 1 << 24
 func (r *record) input() int32       { return int32(r.meta >> 8) }
 func (r *record) kind() logs.KeyKind { return logs.KeyKind(r.meta &^ recordMarks) }
 
-// records holds records in chunks: growing never copies them, and never
-// holds twice their size.
-type records struct {
-	chunks [][]record
+// chunked holds values in chunks of chunkLen: growing never copies them,
+// and never holds twice their size (append grows a long slice by a
+// quarter, copying it each time into memory new to the process: a joined
+// log's spans held for pairing allocated four times their size).
+type chunked[T any] struct {
+	chunks [][]T
 	n      int32
 }
 
-const recordChunk = 1 << 14
+// records holds a gatherer's records.
+type records = chunked[record]
 
-func (rs *records) add(r record) int32 {
-	c := int(rs.n) / recordChunk
+// chunkLen is the number of values of a chunk of chunked.
+const chunkLen = 1 << 14
+
+// recordChunk is the number of records of a chunk of records.
+const recordChunk = chunkLen
+
+func (rs *chunked[T]) add(r T) int32 {
+	c := int(rs.n) / chunkLen
 	if c == len(rs.chunks) {
-		rs.chunks = append(rs.chunks, make([]record, 0, recordChunk))
+		rs.chunks = append(rs.chunks, make([]T, 0, chunkLen))
 	}
 	rs.chunks[c] = append(rs.chunks[c], r)
 	rs.n++
 	return rs.n - 1
 }
 
-// reset empties rs, keeping its chunks for the records to come.
-func (rs *records) reset() {
+// reset empties rs, keeping its chunks for the values to come.
+func (rs *chunked[T]) reset() {
 	for i := range rs.chunks {
 		rs.chunks[i] = rs.chunks[i][:0]
 	}
 	rs.n = 0
 }
 
-// reserve makes room for n records before the first is added: a session
+// reserve makes room for n values before the first is added: a session
 // assembled alone takes what it needs, not a whole chunk.
-func (rs *records) reserve(n int) {
+func (rs *chunked[T]) reserve(n int) {
 	if len(rs.chunks) == 0 {
-		rs.chunks = append(rs.chunks, make([]record, 0, min(n, recordChunk)))
+		rs.chunks = append(rs.chunks, make([]T, 0, min(n, chunkLen)))
 	}
 }
 
-func (rs *records) at(i int32) *record { return &rs.chunks[i/recordChunk][i%recordChunk] }
+func (rs *chunked[T]) at(i int32) *T { return &rs.chunks[i/chunkLen][i%chunkLen] }
 
-// sized makes rs n records long, in new chunks.
-func (rs *records) sized(n int) {
-	*rs = records{n: int32(n)}
-	for ; n > 0; n -= recordChunk {
-		rs.chunks = append(rs.chunks, make([]record, min(n, recordChunk), recordChunk))
+// sized makes rs n values long, in new chunks.
+func (rs *chunked[T]) sized(n int) {
+	*rs = chunked[T]{n: int32(n)}
+	for ; n > 0; n -= chunkLen {
+		rs.chunks = append(rs.chunks, make([]T, min(n, chunkLen), chunkLen))
 	}
 }
 
@@ -105,7 +114,7 @@ func (rs *records) sized(n int) {
 // along the permutation's cycles, and makes to the identity. Sorted into
 // new chunks instead, the records took their memory twice, and on a large
 // log the new chunks' first writes cost more than the order saves.
-func (rs *records) permute(to []int32) {
+func (rs *chunked[T]) permute(to []int32) {
 	for i := range to {
 		if to[i] == int32(i) {
 			continue
@@ -125,7 +134,7 @@ func (rs *records) permute(to []int32) {
 }
 
 // all yields the records in the order added.
-func (rs *records) all(yield func(int32, *record) bool) {
+func (rs *chunked[T]) all(yield func(int32, *T) bool) {
 	for c, chunk := range rs.chunks {
 		for i := range chunk {
 			if !yield(int32(c*recordChunk+i), &chunk[i]) {
@@ -160,8 +169,8 @@ type sessionState struct {
 
 // sessionBytes is what a session holds in memory besides its id's bytes:
 // its state (88 bytes) with room to grow (hashslots.Doubled: up to as much
-// again; the held spans, whose doubling gained nothing measurable, grow by
-// append, and spanRefBytes counts no room),
+// again; the held spans grow in chunks, whose room past them, one chunk's
+// at most, spanRefBytes does not count),
 // its entry in the index of ids (16 to 32 bytes) and in the index of its
 // records (gatherer.first, 4): 108 to 212 bytes, counted between
 // (TestJoinerAccounting measures the heap against the count).
@@ -209,7 +218,7 @@ type gatherer struct {
 	// with the names not declared in names, those left ignored at assembly
 	// tallied in tally (names and tally shared with empty's gatherers).
 	across  bool
-	spans   []spanRef
+	spans   chunked[spanRef]
 	linkIDs []uint64 // the links of spans
 	names   *names
 	tally   *logs.Tally
@@ -274,7 +283,8 @@ func (g *gatherer) reset() {
 	g.sess = g.sess[:0]
 	g.recs.reset()
 	g.indexed = false
-	g.spans, g.linkIDs, g.spanIDs = g.spans[:0], g.linkIDs[:0], g.spanIDs[:0]
+	g.spans.reset()
+	g.linkIDs, g.spanIDs = g.linkIDs[:0], g.spanIDs[:0]
 	g.events, g.bytes = 0, 0
 }
 
@@ -418,7 +428,7 @@ func (g *gatherer) spanRef(s *sessionState, span uint64) int32 {
 func (g *gatherer) spanOf(rec *record) uint64 {
 	switch {
 	case rec.span > 0:
-		return g.spans[rec.span-1].self
+		return g.spans.at(rec.span - 1).self
 	case rec.span < 0:
 		return g.spanIDs[-1-rec.span]
 	}
@@ -750,7 +760,7 @@ func (g *gatherer) shared(recs []int32, n int, mt *multitrace.MultiTrace, a *are
 // held for pairing whose message is not declared (ignored), or a
 // duplicate.
 func (g *gatherer) dropped(rec *record) bool {
-	return rec.meta&dupMark != 0 || rec.span > 0 && g.spans[rec.span-1].ignored
+	return rec.meta&dupMark != 0 || rec.span > 0 && g.spans.at(rec.span-1).ignored
 }
 
 // orderable returns nil when the events of location k of session s, in the

@@ -47,7 +47,7 @@ func (g *gatherer) pairCopies(recs []int32, emission func(uint64) (int32, bool),
 		}
 		if j, ok := emission(g.spanIDs[-1-cp.span]); ok {
 			if i, found := slices.BinarySearch(paired, j); !found {
-				g.spans[j].own = msgRef(cp.act.Message())
+				g.spans.at(j).own = msgRef(cp.act.Message())
 				paired = slices.Insert(paired, i, j)
 			}
 		}
@@ -65,13 +65,13 @@ func (g *gatherer) nameCopies(recs []int32, emission func(uint64) (int32, bool),
 		if rec.span <= 0 {
 			continue
 		}
-		ref := &g.spans[rec.span-1]
+		ref := g.spans.at(rec.span - 1)
 		if ref.kind.Action() != interaction.Emission {
 			continue
 		}
 		if j, ok := emission(ref.id); ok && j != rec.span-1 {
 			if _, found := slices.BinarySearch(paired, j); found {
-				ref.own = g.spans[j].own
+				ref.own = g.spans.at(j).own
 			}
 		}
 	}
@@ -155,7 +155,7 @@ func (g *gatherer) AddSpan(id []byte, line, index int, act interaction.Action, k
 // putSpan adds ref, with its links, to session s, read at line of input.
 func (g *gatherer) putSpan(si int32, input int32, line int, act interaction.Action, key logs.Key, ref spanRef, links []uint64) error {
 	links = links[:min(len(links), math.MaxUint16)]
-	if g.recs.n == math.MaxInt32 || len(g.spans) == math.MaxInt32 || len(g.linkIDs)+len(links) > math.MaxInt32 {
+	if g.recs.n == math.MaxInt32 || g.spans.n == math.MaxInt32 || len(g.linkIDs)+len(links) > math.MaxInt32 {
 		return fmt.Errorf("%s:%d: too many events (at most %d held at once)", g.inputs[input], line, math.MaxInt32)
 	}
 	s := &g.sess[si]
@@ -173,9 +173,9 @@ func (g *gatherer) putSpan(si int32, input int32, line int, act interaction.Acti
 	}
 	ref.links, ref.nlinks = int32(len(g.linkIDs)), uint16(len(links))
 	g.linkIDs = append(g.linkIDs, links...)
-	g.spans = append(g.spans, ref)
+	g.spans.add(ref)
 	g.keep(si, record{hi: key.Hi, act: act, lo: key.Lo, line: logs.Line32(line),
-		meta: uint32(input)<<8 | uint32(key.Kind), span: int32(len(g.spans))})
+		meta: uint32(input)<<8 | uint32(key.Kind), span: g.spans.n})
 	g.bytes += spanRefBytes + 8*int64(len(links))
 	return nil
 }
@@ -200,7 +200,7 @@ func (g *gatherer) pair(s *sessionState, recs []int32, out *Session) {
 	copies := false // an emission held twice (read in two files)
 	for _, r := range recs {
 		if rec := g.recs.at(r); rec.span > 0 {
-			if ref := &g.spans[rec.span-1]; ref.kind.Action() == interaction.Emission {
+			if ref := g.spans.at(rec.span - 1); ref.kind.Action() == interaction.Emission {
 				if byID != nil {
 					if _, dup := byID[ref.id]; !dup {
 						byID[ref.id] = rec.span - 1
@@ -216,7 +216,7 @@ func (g *gatherer) pair(s *sessionState, recs []int32, out *Session) {
 	emissions := len(byID)
 	if byID == nil {
 		for i, j := range list { // a span read twice counts once, as in byID
-			if !slices.ContainsFunc(list[:i], func(k int32) bool { return g.spans[k].id == g.spans[j].id }) {
+			if !slices.ContainsFunc(list[:i], func(k int32) bool { return g.spans.at(k).id == g.spans.at(j).id }) {
 				emissions++
 			} else {
 				copies = true
@@ -229,7 +229,7 @@ func (g *gatherer) pair(s *sessionState, recs []int32, out *Session) {
 			return j, ok
 		}
 		for _, j := range list {
-			if g.spans[j].id == id {
+			if g.spans.at(j).id == id {
 				return j, true
 			}
 		}
@@ -240,9 +240,9 @@ func (g *gatherer) pair(s *sessionState, recs []int32, out *Session) {
 	var pairedFew [16]int32
 	paired := pairedFew[:0]
 	partner := func(id uint64, want logs.SpanKind) *spanRef {
-		if j, ok := emission(id); ok && id != 0 && g.spans[j].kind == want {
+		if j, ok := emission(id); ok && id != 0 && g.spans.at(j).kind == want {
 			paired = append(paired, j)
-			return &g.spans[j]
+			return g.spans.at(j)
 		}
 		return nil
 	}
@@ -251,7 +251,7 @@ func (g *gatherer) pair(s *sessionState, recs []int32, out *Session) {
 		if rec.span <= 0 {
 			continue
 		}
-		ref := &g.spans[rec.span-1]
+		ref := g.spans.at(rec.span - 1)
 		var p *spanRef
 		switch ref.kind {
 		case logs.SpanServer:
@@ -282,13 +282,13 @@ func (g *gatherer) pair(s *sessionState, recs []int32, out *Session) {
 		// The reply of a CLIENT span is the reply of the message its call
 		// carries now.
 		rec := g.recs.at(r)
-		if rec.span <= 0 || !g.spans[rec.span-1].isReply() {
+		if rec.span <= 0 || !g.spans.at(rec.span-1).isReply() {
 			continue
 		}
-		ref := &g.spans[rec.span-1]
+		ref := g.spans.at(rec.span - 1)
 		ref.own = unnamed
 		if j, ok := emission(ref.id); ok && g.reply != nil {
-			if call := g.spans[j].own; call >= 0 {
+			if call := g.spans.at(j).own; call >= 0 {
 				if reply, ok := g.reply(interaction.MessageID(call)); ok {
 					ref.own = msgRef(reply)
 				}
@@ -300,7 +300,7 @@ func (g *gatherer) pair(s *sessionState, recs []int32, out *Session) {
 		if rec.span <= 0 {
 			continue
 		}
-		ref := &g.spans[rec.span-1]
+		ref := g.spans.at(rec.span - 1)
 		was := ref.ignored
 		ref.ignored = ref.own < 0
 		if !ref.ignored {

@@ -265,7 +265,7 @@ func (sp *spill) partOf(id []byte) *spillFile {
 func (sp *spill) record(id []byte, g *gatherer, rec *record) {
 	key := logs.Key{Kind: rec.kind(), Hi: rec.hi, Lo: rec.lo}
 	if rec.span > 0 {
-		ref := &g.spans[rec.span-1]
+		ref := g.spans.at(rec.span - 1)
 		sp.spanEvent(id, rec.input(), int(rec.line), 0, rec.act, key, ref, g.linksOf(ref))
 		return
 	}
@@ -625,7 +625,7 @@ func (sp *spill) sort(template *gatherer) error {
 				key := logs.Key{Kind: rec.kind(), Hi: rec.hi, Lo: rec.lo}
 				if rec.span > 0 {
 					sp.buf = appendEvent(sp.buf[:0], nil, false, byte(rec.kind())|linkFlag, rec.input(), int(rec.line), 0, rec.act, key, 0)
-					ref := &g.spans[rec.span-1]
+					ref := g.spans.at(rec.span - 1)
 					sp.buf = appendRef(sp.buf, ref, g.linksOf(ref))
 				} else {
 					sp.buf = appendEvent(sp.buf[:0], nil, false, rec.tag(), rec.input(), int(rec.line), 0, rec.act, key, g.spanOf(rec))
