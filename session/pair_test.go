@@ -462,3 +462,45 @@ func TestUnpairedAcrossFiles(t *testing.T) {
 		t.Errorf("Scan, grouped and assembled:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestJoinManySpans: a run of two services' OTLP files, each of 20,000
+// traces' spans (more than a chunk of the spans a joiner holds for
+// pairing, and than many chunks of those a reader holds until its file is
+// read, which go back to their pool for the next file's reader): every
+// CLIENT span pairs with its SERVER span in the other file, read twice in
+// a row, the second time in the chunks the first gave back.
+func TestJoinManySpans(t *testing.T) {
+	const traces = 20000
+	dir := t.TempDir()
+	var client, server strings.Builder
+	for i := range traces {
+		trace, id := fmt.Sprintf("%032x", i+1), fmt.Sprintf("%016x", i+1)
+		client.WriteString(otlpLine("a", linkedSpan(trace, id, "", "3", "HTTP GET", int64(10e9+i), "", "")) + "\n")
+		server.WriteString(otlpLine("b", linkedSpan(trace, fmt.Sprintf("%016x", traces+i+1), id, "2", "n", int64(11e9+i), "", "")) + "\n")
+	}
+	files := []string{filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")}
+	for i, data := range []string{client.String(), server.String()} {
+		if err := os.WriteFile(files[i], []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sig := testSig(t)
+	opt := logs.Options{Sig: sig}
+	var first string
+	for pass := range 2 {
+		got := joined(t, files, opt, 0, false)
+		if len(got) != traces {
+			t.Fatalf("pass %d: %d sessions, want %d", pass, len(got), traces)
+		}
+		for _, s := range got {
+			if d := dumpJoined(sig, []session.Session{s}); !strings.HasSuffix(d, " in a.jsonl,b.jsonl: 2/0: { [a] a!n; [b] b?n; [c] ; }\n") {
+				t.Fatalf("pass %d: %s", pass, d)
+			}
+		}
+		if d := dumpJoined(sig, got); pass == 0 {
+			first = d
+		} else if d != first {
+			t.Errorf("pass %d differs from the first", pass)
+		}
+	}
+}
