@@ -475,8 +475,8 @@ func TestJoinManySpans(t *testing.T) {
 	var client, server strings.Builder
 	for i := range traces {
 		trace, id := fmt.Sprintf("%032x", i+1), fmt.Sprintf("%016x", i+1)
-		client.WriteString(otlpLine("a", linkedSpan(trace, id, "", "3", "HTTP GET", int64(10e9+i), "", "")) + "\n")
-		server.WriteString(otlpLine("b", linkedSpan(trace, fmt.Sprintf("%016x", traces+i+1), id, "2", "n", int64(11e9+i), "", "")) + "\n")
+		client.WriteString(otlpLine("a", linkedSpan(trace, id, "", "3", "HTTP GET", 10e9+int64(i), "", "")) + "\n")
+		server.WriteString(otlpLine("b", linkedSpan(trace, fmt.Sprintf("%016x", traces+i+1), id, "2", "n", 11e9+int64(i), "", "")) + "\n")
 	}
 	files := []string{filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")}
 	for i, data := range []string{client.String(), server.String()} {
