@@ -109,8 +109,8 @@ func (rs *chunked[T]) sized(n int) {
 	}
 }
 
-// permute puts the records in the order of to, a permutation of their
-// indexes (the record at i becomes the one that was at to[i]), in place,
+// permute puts the values (records) in the order of to, a permutation of
+// their indexes (the one at i becomes the one that was at to[i]), in place,
 // along the permutation's cycles, and makes to the identity. Sorted into
 // new chunks instead, the records took their memory twice, and on a large
 // log the new chunks' first writes cost more than the order saves.
@@ -133,11 +133,11 @@ func (rs *chunked[T]) permute(to []int32) {
 	}
 }
 
-// all yields the records in the order added.
+// all yields the values in the order added, with their indexes.
 func (rs *chunked[T]) all(yield func(int32, *T) bool) {
 	for c, chunk := range rs.chunks {
 		for i := range chunk {
-			if !yield(int32(c*recordChunk+i), &chunk[i]) {
+			if !yield(int32(c*chunkLen+i), &chunk[i]) {
 				return
 			}
 		}
