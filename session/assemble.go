@@ -127,6 +127,8 @@ func (a *Assembler) AssembleWith(sc *Scratch, file, id string, events []logs.Eve
 	}
 	g.spans.reset()
 	g.spans.reserve(spans)
+	g.spanIDs.reset()
+	g.spanIDs.reserve(len(events) - spans)
 	key := []byte(id)
 	for i := range events {
 		e := &events[i]

@@ -223,7 +223,7 @@ type gatherer struct {
 	names   *names
 	tally   *logs.Tally
 	// spanIDs are the ids of the spans not held for pairing (record.span).
-	spanIDs []uint64
+	spanIDs chunked[uint64]
 	// reply gives the reply of a call (logs.Options.Reply), for the
 	// replies of CLIENT spans paired at assembly.
 	reply func(interaction.MessageID) (interaction.MessageID, bool)
@@ -284,7 +284,8 @@ func (g *gatherer) reset() {
 	g.recs.reset()
 	g.indexed = false
 	g.spans.reset()
-	g.linkIDs, g.spanIDs = g.linkIDs[:0], g.spanIDs[:0]
+	g.spanIDs.reset()
+	g.linkIDs = g.linkIDs[:0]
 	g.events, g.bytes = 0, 0
 }
 
@@ -415,13 +416,13 @@ func (g *gatherer) Add(id []byte, line, index int, act interaction.Action, key l
 // spanRef returns the record.span of a span not held for pairing, its id
 // kept, of session s (0 for an event that is no span).
 func (g *gatherer) spanRef(s *sessionState, span uint64) int32 {
-	if span == 0 || len(g.spanIDs) == math.MaxInt32 {
+	if span == 0 || g.spanIDs.n == math.MaxInt32 {
 		return 0
 	}
-	g.spanIDs = append(g.spanIDs, span)
+	g.spanIDs.add(span)
 	s.spanned++
 	g.bytes += 8
-	return -int32(len(g.spanIDs))
+	return -g.spanIDs.n
 }
 
 // spanOf returns the id of the span rec (0: not a span, or no id).
@@ -430,7 +431,7 @@ func (g *gatherer) spanOf(rec *record) uint64 {
 	case rec.span > 0:
 		return g.spans.at(rec.span - 1).self
 	case rec.span < 0:
-		return g.spanIDs[-1-rec.span]
+		return *g.spanIDs.at(-1 - rec.span)
 	}
 	return 0
 }

@@ -45,7 +45,7 @@ func (g *gatherer) pairCopies(recs []int32, emission func(uint64) (int32, bool),
 		if cp.span >= 0 || cp.act.Kind() != interaction.Emission {
 			continue // held, not a span, or a reception
 		}
-		if j, ok := emission(g.spanIDs[-1-cp.span]); ok {
+		if j, ok := emission(*g.spanIDs.at(-1 - cp.span)); ok {
 			if i, found := slices.BinarySearch(paired, j); !found {
 				g.spans.at(j).own = msgRef(cp.act.Message())
 				paired = slices.Insert(paired, i, j)
