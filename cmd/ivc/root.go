@@ -211,8 +211,6 @@ func run(args []string, e env) (status int) {
 			fmt.Fprintf(stderr, "ivc: cannot write the results to standard output: %v\n", werr)
 			return exitInput
 		}
-	}
-	if err == nil {
 		return a.status
 	}
 	var se *check.SettingError
