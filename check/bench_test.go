@@ -18,6 +18,7 @@ import (
 	"github.com/ivc-project/ivc/check"
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/gen"
+	"github.com/ivc-project/ivc/internal/gen/gentest"
 	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
@@ -454,18 +455,7 @@ func benchmarkJoin(b *testing.B, sp *spec.Spec) {
 // remembers. Its cpu-ns/session is the hand-over of a session to its
 // judgment and of its outcome to emit.
 func BenchmarkRunRemembered(b *testing.B) {
-	sp, err := spec.Load(filepath.Join(testdata, "lfrem/signature.hsf"), filepath.Join(testdata, "lfrem/i1.hif"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	drawn, err := gen.Generate(sp.Store, sp.Root, gen.Config{Kind: gen.KindAccepted, N: 20000, Seed: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	mts := make([]*multitrace.MultiTrace, len(drawn))
-	for i := range drawn {
-		mts[i] = &drawn[i]
-	}
+	sp, mts, _ := gentest.Accepted(b, filepath.Join(testdata, "lfrem/signature.hsf"), filepath.Join(testdata, "lfrem/i1.hif"), 20000)
 	lf := writeLogs(b, b.TempDir(), logs.JSONL, sp.Sig, mts)
 	src := &session.Source{Format: logs.JSONL, Options: logs.Options{Sig: sp.Sig}}
 	var sessions []session.Session

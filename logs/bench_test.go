@@ -12,11 +12,10 @@ import (
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/gen"
+	"github.com/ivc-project/ivc/internal/gen/gentest"
 	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/logs"
-	"github.com/ivc-project/ivc/multitrace"
 	"github.com/ivc-project/ivc/session"
-	"github.com/ivc-project/ivc/spec"
 )
 
 // benchLog is a log of lfrem-like sessions (the interaction of the
@@ -34,20 +33,7 @@ func lfremLog(b *testing.B, f logs.Format) *benchLog {
 	if l := benchLogs[f]; l != nil {
 		return l
 	}
-	sp, err := spec.Load("../testdata/lfrem/signature.hsf", "../testdata/lfrem/i1.hif")
-	if err != nil {
-		b.Fatal(err)
-	}
-	drawn, err := gen.Generate(sp.Store, sp.Root, gen.Config{Kind: gen.KindAccepted, N: 20000, Seed: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	mts := make([]*multitrace.MultiTrace, len(drawn))
-	events := 0
-	for i := range drawn {
-		mts[i] = &drawn[i]
-		events += drawn[i].Len()
-	}
+	sp, mts, events := gentest.Accepted(b, "../testdata/lfrem/signature.hsf", "../testdata/lfrem/i1.hif", 20000)
 	var buf bytes.Buffer
 	if err := gen.Write(&buf, f, sp.Sig, nil, mts, 1); err != nil {
 		b.Fatal(err)

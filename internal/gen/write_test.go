@@ -12,6 +12,7 @@ import (
 
 	"github.com/ivc-project/ivc/interaction"
 	"github.com/ivc-project/ivc/internal/gen"
+	"github.com/ivc-project/ivc/internal/gen/gentest"
 	"github.com/ivc-project/ivc/internal/testutil"
 	"github.com/ivc-project/ivc/logs"
 	"github.com/ivc-project/ivc/multitrace"
@@ -324,20 +325,7 @@ func TestWriteStreamMemory(t *testing.T) {
 
 // BenchmarkWriteJSONL writes the log of BenchmarkJSONL.
 func BenchmarkWriteJSONL(b *testing.B) {
-	sp, err := spec.Load("../../testdata/lfrem/signature.hsf", "../../testdata/lfrem/i1.hif")
-	if err != nil {
-		b.Fatal(err)
-	}
-	drawn, err := gen.Generate(sp.Store, sp.Root, gen.Config{Kind: gen.KindAccepted, N: 2000, Seed: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	mts := make([]*multitrace.MultiTrace, len(drawn))
-	events := 0
-	for i := range drawn {
-		mts[i] = &drawn[i]
-		events += drawn[i].Len()
-	}
+	sp, mts, events := gentest.Accepted(b, "../../testdata/lfrem/signature.hsf", "../../testdata/lfrem/i1.hif", 2000)
 	cpu := testutil.CPUTime()
 	for b.Loop() {
 		if err := gen.Write(io.Discard, logs.JSONL, sp.Sig, nil, mts, 1); err != nil {
