@@ -106,6 +106,7 @@ var architecture = []struct {
 	// For tests and benchmarks only.
 	{"internal/random", []string{"interaction"}, nil},
 	{"internal/reference", []string{"interaction", "multitrace"}, nil},
+	{"internal/gen/gentest", []string{"multitrace", "spec", "internal/gen"}, nil}, // the benchmarks' drawn multi-traces
 	// pdata: the shop of monitor/e2e as OTLP requests, for load tests.
 	{"internal/testutil", nil, []string{"go.opentelemetry.io/collector/pdata"}},
 	{"internal/hostile", nil, nil}, // writes hostile logs for tests
